@@ -1,0 +1,362 @@
+//! Located diagnostics: collected by every stage, rendered rustc-style, as JSON, or as plain text.
+
+use annotate_snippets::{AnnotationKind, Group, Level, Renderer, Snippet};
+use serde::Serialize;
+use std::fmt::Write as _;
+
+/// Index of a source file in [`Sources`].
+pub type FileId = u32;
+
+/// A byte range in one spec file.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Span {
+    pub file: FileId,
+    pub start: u32,
+    pub end: u32,
+}
+
+/// The text of every spec file read, for rendering snippets and line numbers.
+#[derive(Debug, Default, Clone)]
+pub struct Sources {
+    files: Vec<SourceFile>,
+}
+
+/// One spec file: its display path (`spec/errors.yaml`) and contents.
+#[derive(Debug, Clone)]
+pub struct SourceFile {
+    pub path: String,
+    pub text: String,
+}
+
+impl Sources {
+    /// Adds a file and returns its id.
+    pub fn add(&mut self, path: String, text: String) -> FileId {
+        self.files.push(SourceFile { path, text });
+        u32::try_from(self.files.len() - 1).expect("BUG: more than u32::MAX spec files")
+    }
+
+    /// The file a span points into.
+    pub fn file(&self, id: FileId) -> &SourceFile {
+        &self.files[id as usize]
+    }
+
+    /// Every file, in load order.
+    pub fn files(&self) -> &[SourceFile] {
+        &self.files
+    }
+
+    /// One-based line and column (in characters) of a span's start.
+    pub fn line_col(&self, span: Span) -> (usize, usize) {
+        let text = &self.file(span.file).text;
+        let start = (span.start as usize).min(text.len());
+        let before = &text[..start];
+        let line = before.matches('\n').count() + 1;
+        let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+        (line, before[line_start..].chars().count() + 1)
+    }
+
+    /// `spec/file.yaml:line:col` of a span.
+    pub fn location(&self, span: Span) -> String {
+        let (line, col) = self.line_col(span);
+        format!("{}:{line}:{col}", self.file(span.file).path)
+    }
+}
+
+/// How bad a diagnostic is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    Error,
+    Warning,
+}
+
+/// One finding about the spec.
+#[derive(Clone, Debug)]
+pub struct Diagnostic {
+    pub severity: Severity,
+    /// Stable code, `E0102`; see [`crate::diag::codes`].
+    pub code: &'static str,
+    /// Lowercase, no final period, names things in backticks.
+    pub message: String,
+    /// Where, and what to say there.
+    pub primary: Option<(Span, String)>,
+    /// Related places ("first defined here").
+    pub secondary: Vec<(Span, String)>,
+    /// What to do about it.
+    pub help: Vec<String>,
+    pub notes: Vec<String>,
+}
+
+impl Diagnostic {
+    /// A new error.
+    pub fn error(code: &'static str, message: impl Into<String>) -> Self {
+        Self::new(Severity::Error, code, message)
+    }
+
+    /// A new warning.
+    pub fn warning(code: &'static str, message: impl Into<String>) -> Self {
+        Self::new(Severity::Warning, code, message)
+    }
+
+    fn new(severity: Severity, code: &'static str, message: impl Into<String>) -> Self {
+        Self { severity, code, message: message.into(), primary: None, secondary: vec![], help: vec![], notes: vec![] }
+    }
+
+    /// Points the diagnostic at `span` with a label.
+    pub fn at(mut self, span: Span, label: impl Into<String>) -> Self {
+        self.primary = Some((span, label.into()));
+        self
+    }
+
+    /// Adds a related place.
+    pub fn also(mut self, span: Span, label: impl Into<String>) -> Self {
+        self.secondary.push((span, label.into()));
+        self
+    }
+
+    /// Adds a `help:` line.
+    pub fn help(mut self, text: impl Into<String>) -> Self {
+        self.help.push(text.into());
+        self
+    }
+
+    /// Adds a `note:` line.
+    pub fn note(mut self, text: impl Into<String>) -> Self {
+        self.notes.push(text.into());
+        self
+    }
+
+    /// Adds "did you mean" help when a close candidate exists.
+    pub fn suggest<'a>(self, wrong: &str, candidates: impl IntoIterator<Item = &'a str>) -> Self {
+        match did_you_mean(wrong, candidates) {
+            Some(best) => self.help(format!("did you mean `{best}`?")),
+            None => self,
+        }
+    }
+}
+
+/// The closest candidate, if it is close enough to be a likely typo: a small edit distance
+/// (transpositions count once) or a high Jaro-Winkler similarity for longer names.
+pub fn did_you_mean<'a>(wrong: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    let lower = wrong.to_ascii_lowercase();
+    candidates
+        .into_iter()
+        .filter_map(|c| {
+            let other = c.to_ascii_lowercase();
+            let edits = strsim::damerau_levenshtein(&lower, &other);
+            let similarity = strsim::jaro_winkler(&lower, &other);
+            let close = edits <= (lower.len().max(other.len()) / 3).max(1) || similarity >= 0.9;
+            close.then_some((edits, std::cmp::Reverse((similarity * 1000.0) as u32), c))
+        })
+        .min()
+        .map(|(_, _, c)| c)
+}
+
+/// The context every stage reports into (`cx` is the first parameter by convention).
+///
+/// Dropping it with unread errors is a bug, caught like serde's `Ctxt` drop bomb.
+#[derive(Debug, Default)]
+pub struct Diagnostics {
+    list: Vec<Diagnostic>,
+    checked: bool,
+}
+
+impl Diagnostics {
+    /// An empty context.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Records a diagnostic.
+    pub fn push(&mut self, diagnostic: Diagnostic) {
+        self.list.push(diagnostic);
+    }
+
+    /// Whether any error (not warning) was recorded.
+    pub fn has_errors(&self) -> bool {
+        self.list.iter().any(|d| d.severity == Severity::Error)
+    }
+
+    /// Ends the context: `Ok(warnings)` if there were no errors, else every diagnostic.
+    ///
+    /// Diagnostics come out sorted by file and position so output does not depend on the order
+    /// rules ran in.
+    pub fn finish(mut self) -> Result<Vec<Diagnostic>, Vec<Diagnostic>> {
+        self.checked = true;
+        let mut list = std::mem::take(&mut self.list);
+        list.sort_by_key(|d| (d.primary.as_ref().map(|p| p.0), d.code));
+        if list.iter().any(|d| d.severity == Severity::Error) { Err(list) } else { Ok(list) }
+    }
+}
+
+impl Drop for Diagnostics {
+    fn drop(&mut self) {
+        if !self.checked && !self.list.is_empty() && !std::thread::panicking() {
+            panic!("BUG: Diagnostics dropped without finish()");
+        }
+    }
+}
+
+/// Renders diagnostics rustc-style, without colour when `color` is false.
+pub fn render_text(sources: &Sources, diagnostics: &[Diagnostic], color: bool) -> String {
+    let renderer = if color { Renderer::styled() } else { Renderer::plain() };
+    let mut out = String::new();
+    for d in diagnostics {
+        let _ = writeln!(out, "{}\n", renderer.render(&report(sources, d)));
+    }
+    let errors = diagnostics.iter().filter(|d| d.severity == Severity::Error).count();
+    let warnings = diagnostics.len() - errors;
+    if errors > 0 {
+        let _ = writeln!(out, "error: the spec has {errors} error{}{}", plural(errors), warning_tail(warnings));
+    } else if warnings > 0 {
+        let _ = writeln!(out, "warning: the spec has {warnings} warning{}", plural(warnings));
+    }
+    out
+}
+
+fn plural(n: usize) -> &'static str {
+    if n == 1 { "" } else { "s" }
+}
+
+fn warning_tail(warnings: usize) -> String {
+    if warnings == 0 { String::new() } else { format!(" and {warnings} warning{}", plural(warnings)) }
+}
+
+fn report<'a>(sources: &'a Sources, d: &'a Diagnostic) -> Vec<Group<'a>> {
+    let level = match d.severity {
+        Severity::Error => Level::ERROR,
+        Severity::Warning => Level::WARNING,
+    };
+    let mut group = Group::with_title(level.primary_title(d.message.as_str()).id(d.code));
+    if let Some((span, label)) = &d.primary {
+        let mut snippet = snippet(sources, *span, AnnotationKind::Primary, label);
+        for (other, label) in d.secondary.iter().filter(|(s, _)| s.file == span.file) {
+            snippet = snippet.annotation(AnnotationKind::Context.span(range(sources, *other)).label(label.as_str()));
+        }
+        group = group.element(snippet);
+    }
+    let other_files = d.secondary.iter().filter(|(s, _)| d.primary.as_ref().is_none_or(|p| p.0.file != s.file));
+    for (span, label) in other_files {
+        group = group.element(snippet(sources, *span, AnnotationKind::Context, label));
+    }
+    for note in &d.notes {
+        group = group.element(Level::NOTE.message(note.as_str()));
+    }
+    for help in &d.help {
+        group = group.element(Level::HELP.message(help.as_str()));
+    }
+    vec![group]
+}
+
+fn snippet<'a>(sources: &'a Sources, span: Span, kind: AnnotationKind, label: &'a str) -> Snippet<'a, annotate_snippets::Annotation<'a>> {
+    let file = sources.file(span.file);
+    Snippet::source(file.text.as_str()).path(file.path.as_str()).annotation(kind.span(range(sources, span)).label(label))
+}
+
+/// A span's byte range, clamped to the file and to char boundaries, never empty.
+fn range(sources: &Sources, span: Span) -> std::ops::Range<usize> {
+    let text = &sources.file(span.file).text;
+    let mut start = (span.start as usize).min(text.len());
+    while !text.is_char_boundary(start) {
+        start -= 1;
+    }
+    let mut end = (span.end as usize).clamp(start, text.len());
+    if end == start {
+        end = text[start..].chars().next().map_or(start, |c| start + c.len_utf8());
+    }
+    start..end
+}
+
+/// One diagnostic as a JSON object (one line of `check --format json`).
+pub fn to_json(sources: &Sources, d: &Diagnostic) -> serde_json::Value {
+    let place = |span: Span, label: &str| {
+        let (line, column) = sources.line_col(span);
+        serde_json::json!({ "file": sources.file(span.file).path, "line": line, "column": column, "label": label })
+    };
+    serde_json::json!({
+        "severity": d.severity,
+        "code": d.code,
+        "message": d.message,
+        "location": d.primary.as_ref().map(|(s, l)| place(*s, l)),
+        "related": d.secondary.iter().map(|(s, l)| place(*s, l)).collect::<Vec<_>>(),
+        "help": d.help,
+        "notes": d.notes,
+    })
+}
+
+/// One-line plain text (`spec/x.yaml:3:5: error[E0102]: message`), for `compile_error!`.
+pub fn to_plain(sources: &Sources, d: &Diagnostic) -> String {
+    let severity = match d.severity {
+        Severity::Error => "error",
+        Severity::Warning => "warning",
+    };
+    let mut out = match &d.primary {
+        Some((span, _)) => format!("{}: {severity}[{}]: {}", sources.location(*span), d.code, d.message),
+        None => format!("{severity}[{}]: {}", d.code, d.message),
+    };
+    for help in &d.help {
+        let _ = write!(out, "\n  help: {help}");
+    }
+    out
+}
+
+/// The catalog of diagnostic codes. Each rule owns one; the corpus under `tests/diagnostics/`
+/// has a broken spec for each.
+pub mod codes {
+    /// The YAML itself does not parse.
+    pub const YAML_SYNTAX: &str = "E0001";
+    /// A key the schema does not know.
+    pub const UNKNOWN_KEY: &str = "E0002";
+    /// The same key twice in one mapping.
+    pub const DUPLICATE_KEY: &str = "E0003";
+    /// A value of the wrong type, or a missing required key.
+    pub const WRONG_TYPE: &str = "E0004";
+    /// No `platform:` block, or more than one.
+    pub const PLATFORM_BLOCK: &str = "E0005";
+    /// Two items of one kind share an id.
+    pub const DUPLICATE_ID: &str = "E0101";
+    /// A reference names nothing of the expected kind.
+    pub const UNRESOLVED: &str = "E0102";
+    /// Two permissions (or two flags of one set) share a bit.
+    pub const DUPLICATE_BIT: &str = "E0103";
+    /// A bit outside 0..=63 (or the flag set's width).
+    pub const BIT_RANGE: &str = "E0104";
+    /// Two errors share a code.
+    pub const DUPLICATE_ERROR_CODE: &str = "E0105";
+    /// A date that is not `YYYY-MM-DD` (or `already_in_effect` / `unscheduled`).
+    pub const INVALID_DATE: &str = "E0106";
+    /// `until` does not come after `since`.
+    pub const LIFETIME_ORDER: &str = "E0107";
+    /// A change nothing refers to and that affects nothing.
+    pub const UNUSED_CHANGE: &str = "W0108";
+    /// Two endpoints with the same method and path.
+    pub const DUPLICATE_ROUTE: &str = "E0109";
+    /// A `{placeholder}` in a path with no declared path parameter.
+    pub const UNDECLARED_PATH_PARAM: &str = "E0110";
+    /// A declared path parameter that the path does not use.
+    pub const UNUSED_PATH_PARAM: &str = "E0111";
+    /// A facet both given and declared not shown.
+    pub const GIVEN_AND_NOT_SHOWN: &str = "E0112";
+    /// A required facet neither given nor declared not shown.
+    pub const MISSING_FACET: &str = "E0113";
+    /// A constraint whose minimum exceeds its maximum.
+    pub const MIN_OVER_MAX: &str = "E0114";
+    /// Two values of one enum share a number (or a name).
+    pub const DUPLICATE_ENUM_VALUE: &str = "E0115";
+    /// A `not_shown` facet or `assumed` facet the item kind does not have.
+    pub const UNKNOWN_FACET: &str = "E0116";
+    /// A type expression that does not parse.
+    pub const INVALID_TYPE: &str = "E0117";
+    /// A value outside a closed vocabulary (HTTP method, unit, change kind, event channel, ...).
+    pub const INVALID_VALUE: &str = "E0118";
+    /// An `assumed` facet whose value is not given.
+    pub const ASSUMED_NOT_GIVEN: &str = "E0119";
+    /// Dated rule variants that leave a gap or overlap on the timeline.
+    pub const VARIANT_TIMELINE: &str = "E0120";
+    /// A condition called with the wrong number of arguments.
+    pub const CONDITION_ARITY: &str = "E0121";
+    /// An id that does not follow the naming convention of its kind.
+    pub const ID_STYLE: &str = "E0122";
+    /// A constraint that does not fit the field's type (`max_length` on an integer).
+    pub const CONSTRAINT_TYPE: &str = "E0123";
+}

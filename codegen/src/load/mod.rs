@@ -1,0 +1,195 @@
+//! Reads the spec directory: every `*.yaml` file into a spanned [`raw::SpecFile`].
+
+pub mod raw;
+
+use crate::diag::{Diagnostic, Diagnostics, FileId, Sources, Span, codes};
+use serde_saphyr::Location;
+use std::path::{Path, PathBuf};
+
+/// The spec as written: every file parsed, in path order.
+#[derive(Debug, Default)]
+pub struct RawSpec {
+    pub files: Vec<(FileId, raw::SpecFile)>,
+}
+
+/// An I/O problem that is not the spec's fault (exit code 2).
+#[derive(Debug)]
+pub struct IoError(pub String);
+
+impl std::fmt::Display for IoError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for IoError {}
+
+/// Reads every `*.yaml` under `dir` (recursively, in sorted path order so the result does not
+/// depend on directory listing order). Files that do not parse are reported and skipped.
+///
+/// `display_root` is how `dir` is named in diagnostics (`spec`).
+pub fn load(cx: &mut Diagnostics, sources: &mut Sources, dir: &Path, display_root: &str) -> Result<RawSpec, IoError> {
+    let mut paths = Vec::new();
+    collect_yaml(dir, &mut paths)?;
+    if paths.is_empty() {
+        return Err(IoError(format!("no `*.yaml` files under `{}`", dir.display())));
+    }
+    paths.sort();
+    let mut spec = RawSpec::default();
+    for path in paths {
+        let text = std::fs::read_to_string(&path).map_err(|e| IoError(format!("cannot read `{}`: {e}", path.display())))?;
+        let rel = path.strip_prefix(dir).unwrap_or(&path);
+        let shown = display_path(display_root, rel);
+        let id = sources.add(shown, text);
+        if let Some(file) = parse_file(cx, sources, id) {
+            spec.files.push((id, file));
+        }
+    }
+    Ok(spec)
+}
+
+/// Parses one source text already added to `sources` (also used for in-memory specs).
+pub fn parse_file(cx: &mut Diagnostics, sources: &Sources, id: FileId) -> Option<raw::SpecFile> {
+    let text = &sources.file(id).text;
+    if text.trim().is_empty() {
+        return Some(raw::SpecFile::default());
+    }
+    match serde_saphyr::from_str::<raw::SpecFile>(text) {
+        Ok(file) => Some(file),
+        Err(err) => {
+            cx.push(parse_error(sources, id, &err));
+            None
+        }
+    }
+}
+
+fn collect_yaml(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), IoError> {
+    let entries = std::fs::read_dir(dir).map_err(|e| IoError(format!("cannot read spec directory `{}`: {e}", dir.display())))?;
+    for entry in entries {
+        let path = entry.map_err(|e| IoError(e.to_string()))?.path();
+        if path.is_dir() {
+            collect_yaml(&path, out)?;
+        } else if path.extension().is_some_and(|e| e == "yaml" || e == "yml") {
+            out.push(path);
+        }
+    }
+    Ok(())
+}
+
+fn display_path(root: &str, rel: &Path) -> String {
+    let rel = rel.components().map(|c| c.as_os_str().to_string_lossy()).collect::<Vec<_>>().join("/");
+    if root.is_empty() { rel } else { format!("{}/{rel}", root.trim_end_matches('/')) }
+}
+
+/// The span of a spanned raw value in file `file`.
+pub fn span_of(sources: &Sources, file: FileId, loc: &Location) -> Span {
+    let text = &sources.file(file).text;
+    let start = loc.span().byte_offset().map(|o| o as usize).unwrap_or_else(|| offset_of(text, loc.line(), loc.column()));
+    let len = loc.span().byte_len().map_or(1, |l| l.max(1) as usize);
+    let start = start.min(text.len());
+    let end = trim_end(text, start, (start + len).min(text.len()));
+    Span { file, start: start as u32, end: end as u32 }
+}
+
+/// Spans of block values run to the start of the next key; stop them at the end of their line
+/// so the caret underlines what was written, not the indentation after it.
+fn trim_end(text: &str, start: usize, end: usize) -> usize {
+    match text[start..end].find('\n') {
+        Some(nl) if nl > 0 => start + nl,
+        _ => end,
+    }
+}
+
+/// Byte offset of a one-based line and character column.
+fn offset_of(text: &str, line: u64, column: u64) -> usize {
+    let line_start: usize = text.split_inclusive('\n').take(line.saturating_sub(1) as usize).map(str::len).sum();
+    let rest = &text[line_start.min(text.len())..];
+    line_start + rest.char_indices().nth(column.saturating_sub(1) as usize).map_or(rest.len(), |(i, _)| i)
+}
+
+/// Turns a serde-saphyr error into a located diagnostic with our wording and codes.
+fn parse_error(sources: &Sources, file: FileId, err: &serde_saphyr::Error) -> Diagnostic {
+    let text = &sources.file(file).text;
+    let span = err.location().map(|loc| {
+        let start = offset_of(text, loc.line(), loc.column()).min(text.len());
+        Span { file, start: start as u32, end: start as u32 }
+    });
+    let raw = err.without_snippet().to_string();
+    let message = strip_location(&raw);
+    let diagnostic = classify(&message);
+    match span {
+        Some(span) => {
+            let label = diagnostic.message.clone();
+            diagnostic.at(span, label_for(&label))
+        }
+        None => diagnostic.note(format!("in `{}`", sources.file(file).path)),
+    }
+}
+
+fn label_for(message: &str) -> String {
+    if message.starts_with("unknown key") {
+        "unknown key".into()
+    } else if message.starts_with("duplicate key") {
+        "second definition of this key".into()
+    } else {
+        "here".into()
+    }
+}
+
+/// Drops serde-saphyr's ` at line N, column M` suffix and `line N column M: ` prefix.
+fn strip_location(message: &str) -> String {
+    let message = message.split(" at line ").next().unwrap_or(message);
+    let message = match message.strip_prefix("line ") {
+        Some(rest) => rest.split_once(": ").map_or(message, |(_, m)| m),
+        None => message,
+    };
+    message.trim().to_owned()
+}
+
+fn classify(message: &str) -> Diagnostic {
+    if let Some(rest) = message.strip_prefix("unknown field ") {
+        let (name, expected) = rest.split_once(", expected").unwrap_or((rest, ""));
+        let name = name.trim_matches('`');
+        let expected: Vec<&str> = expected
+            .trim_start_matches(" one of")
+            .split(',')
+            .map(|s| s.trim().trim_matches('`'))
+            .filter(|s| !s.is_empty())
+            .collect();
+        let mut d = Diagnostic::error(codes::UNKNOWN_KEY, format!("unknown key `{name}`")).suggest(name, expected.iter().copied());
+        if !expected.is_empty() && d.help.is_empty() {
+            d = d.help(format!("expected one of {}", expected.iter().map(|e| format!("`{e}`")).collect::<Vec<_>>().join(", ")));
+        }
+        return d;
+    }
+    if let Some(rest) = message.strip_prefix("duplicate mapping key: ") {
+        let key = rest.split(',').next().unwrap_or(rest).trim();
+        return Diagnostic::error(codes::DUPLICATE_KEY, format!("duplicate key `{key}`"))
+            .help("each key may appear once per mapping; merge the two entries or remove one");
+    }
+    if message.starts_with("missing field ") {
+        let name = message.trim_start_matches("missing field ").trim_matches('`');
+        return Diagnostic::error(codes::WRONG_TYPE, format!("missing required key `{name}`"))
+            .help(format!("add `{name}:` to this mapping"));
+    }
+    if is_type_error(message) {
+        return Diagnostic::error(codes::WRONG_TYPE, format!("wrong type: {}", lowercase_first(message)));
+    }
+    Diagnostic::error(codes::YAML_SYNTAX, format!("invalid YAML: {}", lowercase_first(message)))
+}
+
+fn is_type_error(message: &str) -> bool {
+    ["invalid type", "invalid value", "invalid ", "expected ", "integer out of range", "a rule map", "`"]
+        .iter()
+        .any(|p| message.starts_with(p))
+        && !message.contains("while scanning")
+        && !message.contains("while parsing")
+}
+
+fn lowercase_first(s: &str) -> String {
+    let mut chars = s.chars();
+    match chars.next() {
+        Some(c) => c.to_lowercase().chain(chars).collect(),
+        None => String::new(),
+    }
+}

@@ -1,0 +1,1 @@
+//! The developer platform: typed model and compile-time checked macros, generated from `spec/`.
