@@ -10,8 +10,11 @@ pub type FileId = u32;
 /// A byte range in one spec file.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Span {
+    /// The file.
     pub file: FileId,
+    /// First byte.
     pub start: u32,
+    /// One past the last byte.
     pub end: u32,
 }
 
@@ -24,7 +27,9 @@ pub struct Sources {
 /// One spec file: its display path (`spec/errors.yaml`) and contents.
 #[derive(Debug, Clone)]
 pub struct SourceFile {
+    /// Display path.
     pub path: String,
+    /// Contents.
     pub text: String,
 }
 
@@ -66,13 +71,16 @@ impl Sources {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Severity {
+    /// The spec is invalid.
     Error,
+    /// The spec is valid but probably not as meant.
     Warning,
 }
 
 /// One finding about the spec.
 #[derive(Clone, Debug)]
 pub struct Diagnostic {
+    /// Error or warning.
     pub severity: Severity,
     /// Stable code, `E0102`; see [`crate::diag::codes`].
     pub code: &'static str,
@@ -84,6 +92,7 @@ pub struct Diagnostic {
     pub secondary: Vec<(Span, String)>,
     /// What to do about it.
     pub help: Vec<String>,
+    /// Background (`note:` lines).
     pub notes: Vec<String>,
 }
 

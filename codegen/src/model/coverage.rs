@@ -1,0 +1,177 @@
+//! What the source does not show (gaps) and what the spec assumed, per part: the honesty ledger
+//! that `coverage` prints and the docs render.
+
+use super::*;
+use serde::Serialize;
+
+/// One gap or assumption, attributed to an item.
+#[derive(Clone, Debug, Serialize)]
+pub struct Entry {
+    /// The part of the platform (`general` when the item names none).
+    pub part: String,
+    /// `kind:id` of the item (`endpoint:get_current_user_guilds`), or `kind:id.field`.
+    pub item: String,
+    /// The facet (`method`, `status`, ...).
+    pub facet: String,
+    /// The detail of a gap, or the reason of an assumption.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub text: Option<String>,
+}
+
+/// Every gap and every assumption of the model, in spec order.
+#[derive(Debug, Default, Serialize)]
+pub struct Coverage {
+    pub gaps: Vec<Entry>,
+    pub assumptions: Vec<Entry>,
+}
+
+impl Coverage {
+    /// Counts per part: `(part, gaps, assumptions)`, parts in platform order then `general`.
+    pub fn by_part(&self, model: &Model) -> Vec<(String, usize, usize)> {
+        let mut parts: Vec<String> = model.platform.parts.iter().map(|p| p.meta.id.clone()).collect();
+        for e in self.gaps.iter().chain(&self.assumptions) {
+            if !parts.contains(&e.part) {
+                parts.push(e.part.clone());
+            }
+        }
+        parts
+            .into_iter()
+            .map(|p| {
+                let g = self.gaps.iter().filter(|e| e.part == p).count();
+                let a = self.assumptions.iter().filter(|e| e.part == p).count();
+                (p, g, a)
+            })
+            .filter(|(_, g, a)| g + a > 0)
+            .collect()
+    }
+}
+
+/// Collects the ledger.
+pub fn coverage(model: &Model) -> Coverage {
+    let mut cov = Coverage::default();
+    let item = |cov: &mut Coverage, kind: &str, meta: &Meta, part: Option<&Ref>| {
+        let part = meta.part.as_ref().or(part).map_or_else(|| "general".to_owned(), |p| p.id.clone());
+        let name = format!("{kind}:{}", meta.id);
+        add(cov, &part, &name, &meta.not_shown, &meta.assumed);
+    };
+    for g in &model.gaps {
+        let part = g.meta.part.as_ref().map_or_else(|| "general".to_owned(), |p| p.id.clone());
+        let text = g.meta.description.clone().or_else(|| Some(g.meta.name.clone()));
+        cov.gaps.push(Entry { part, item: format!("gap:{}", g.meta.id), facet: "details".into(), text });
+    }
+    for p in &model.permissions {
+        item(&mut cov, "permission", &p.meta, None);
+    }
+    for r in &model.resources {
+        item(&mut cov, "resource", &r.meta, None);
+        fields(&mut cov, "resource", &r.meta, &r.fields);
+    }
+    for e in &model.enums {
+        item(&mut cov, "enum", &e.meta, None);
+        for v in &e.values {
+            item(&mut cov, "enum_value", &v.meta, e.meta.part.as_ref());
+        }
+    }
+    for f in &model.flags {
+        item(&mut cov, "flags", &f.meta, None);
+        for v in &f.values {
+            item(&mut cov, "flag", &v.meta, f.meta.part.as_ref());
+        }
+    }
+    for e in &model.endpoints {
+        item(&mut cov, "endpoint", &e.meta, None);
+        for list in [&e.path_params, &e.query, &e.body, &e.response_fields] {
+            fields(&mut cov, "endpoint", &e.meta, list);
+        }
+        for b in &e.behaviours {
+            item(&mut cov, "behaviour", &b.meta, e.meta.part.as_ref());
+        }
+    }
+    for o in &model.opcodes {
+        item(&mut cov, "opcode", &o.meta, None);
+    }
+    for c in &model.commands {
+        item(&mut cov, "command", &c.meta, None);
+    }
+    for x in &model.conditions {
+        item(&mut cov, "condition", &x.meta, None);
+    }
+    for x in &model.intents {
+        item(&mut cov, "intent", &x.meta, None);
+    }
+    for x in &model.scopes {
+        item(&mut cov, "scope", &x.meta, None);
+    }
+    for x in &model.scope_sets {
+        item(&mut cov, "scope_set", &x.meta, None);
+    }
+    for x in &model.token_kinds {
+        item(&mut cov, "token_kind", &x.meta, None);
+    }
+    for x in &model.permission_rules {
+        item(&mut cov, "permission_rule", &x.meta, None);
+    }
+    for x in &model.auth_rules {
+        item(&mut cov, "auth_rule", &x.meta, None);
+    }
+    if let Some(s) = &model.authorization_server {
+        add(&mut cov, "authorization_server", "authorization_server:metadata", &s.not_shown, &s.assumed);
+    }
+    for x in &model.events {
+        item(&mut cov, "event", &x.meta, None);
+    }
+    for x in &model.errors {
+        item(&mut cov, "error", &x.meta, None);
+    }
+    if let Some(b) = &model.error_body {
+        add(&mut cov, "http_api", "error_body:error_body", &b.not_shown, &b.assumed);
+        for f in &b.fields {
+            add(&mut cov, "http_api", &format!("error_body:error_body.{}", f.name), &f.not_shown, &f.assumed);
+        }
+    }
+    for x in &model.limits {
+        item(&mut cov, "limit", &x.meta, None);
+    }
+    for x in &model.changes {
+        item(&mut cov, "change", &x.meta, None);
+    }
+    for m in &model.state_machines {
+        item(&mut cov, "state_machine", &m.meta, None);
+        for t in &m.transitions {
+            item(&mut cov, "transition", &t.meta, m.meta.part.as_ref());
+        }
+    }
+    for c in &model.classes {
+        item(&mut cov, "class", &c.meta, None);
+        fields(&mut cov, "class", &c.meta, &c.fields);
+        for m in &c.methods {
+            item(&mut cov, "method", &m.meta, c.meta.part.as_ref());
+        }
+    }
+    for x in &model.sdk_calls {
+        item(&mut cov, "sdk_call", &x.meta, None);
+    }
+    for x in &model.releases {
+        item(&mut cov, "release", &x.meta, None);
+    }
+    if let Some(p) = &model.release_policy {
+        add(&mut cov, "social_sdk", "release_policy:release_policy", &p.not_shown, &IndexMap::new());
+    }
+    cov
+}
+
+fn fields(cov: &mut Coverage, kind: &str, owner: &Meta, list: &[Field]) {
+    let part = owner.part.as_ref().map_or_else(|| "general".to_owned(), |p| p.id.clone());
+    for f in list {
+        add(cov, &part, &format!("{kind}:{}.{}", owner.id, f.name), &f.not_shown, &f.assumed);
+    }
+}
+
+fn add(cov: &mut Coverage, part: &str, item: &str, gaps: &[Gap], assumed: &IndexMap<String, String>) {
+    for g in gaps {
+        cov.gaps.push(Entry { part: part.to_owned(), item: item.to_owned(), facet: g.facet.clone(), text: g.detail.clone() });
+    }
+    for (facet, why) in assumed {
+        cov.assumptions.push(Entry { part: part.to_owned(), item: item.to_owned(), facet: facet.clone(), text: Some(why.clone()) });
+    }
+}

@@ -1,0 +1,41 @@
+//! Every rule the spec must satisfy, one `check_*` function each, all listed in [`validate`].
+//!
+//! Rules report into `cx` and never stop early, so one run shows every problem. After
+//! `validate` returns with no errors, every reference in the model resolves and emitters may
+//! look items up with `expect("BUG: ...")`.
+
+mod facets;
+mod index;
+mod refs;
+mod timeline;
+mod values;
+
+pub use index::Index;
+
+use crate::diag::Diagnostics;
+use crate::model::Model;
+
+/// Runs every rule over the model.
+pub fn validate(cx: &mut Diagnostics, model: &Model) {
+    let index = Index::build(model);
+    index::check_duplicate_ids(cx, &index);
+    refs::check_references(cx, model, &index);
+    refs::check_typed_references(cx, model, &index);
+    refs::check_condition_arity(cx, model, &index);
+    values::check_permission_bits(cx, model);
+    values::check_flag_bits(cx, model);
+    values::check_error_codes(cx, model);
+    values::check_enum_values(cx, model);
+    values::check_vocabularies(cx, model);
+    values::check_routes(cx, model);
+    values::check_path_params(cx, model);
+    values::check_min_max(cx, model);
+    values::check_constraint_types(cx, model);
+    facets::check_facet_names(cx, model);
+    facets::check_given_and_not_shown(cx, model);
+    facets::check_required_facets(cx, model);
+    facets::check_assumed_given(cx, model);
+    timeline::check_lifetimes(cx, model);
+    timeline::check_rule_variants(cx, model);
+    timeline::check_unused_changes(cx, model);
+}

@@ -1,0 +1,320 @@
+//! Rules about values: bits, codes, enum numbers, vocabularies, routes and constraints.
+
+use super::refs::all_fields;
+use crate::diag::{Diagnostic, Diagnostics, Span, codes};
+use crate::model::types::Primitive;
+use crate::model::*;
+use std::collections::BTreeMap;
+
+/// Reports the second and later occurrences of each key among `items`.
+fn duplicates<K: Ord + Clone>(items: impl IntoIterator<Item = (K, Span)>, mut report: impl FnMut(&K, Span, Span)) {
+    let mut seen: BTreeMap<K, Span> = BTreeMap::new();
+    for (key, span) in items {
+        match seen.get(&key) {
+            Some(first) => report(&key, span, *first),
+            None => {
+                seen.insert(key, span);
+            }
+        }
+    }
+}
+
+/// Permission bits are positions in a 64-bit set: each in 0..=63, and no two permissions share
+/// one (two names for one bit would make the set ambiguous on the wire).
+pub fn check_permission_bits(cx: &mut Diagnostics, model: &Model) {
+    for p in &model.permissions {
+        if let Some(bit) = p.bit.filter(|b| *b > 63) {
+            cx.push(
+                Diagnostic::error(codes::BIT_RANGE, format!("permission `{}` has bit {bit}, outside 0..=63", p.meta.id))
+                    .at(p.bit_span, "bit position out of range")
+                    .help("a bit is a position in the 64-bit permission set: write `bit: 51` for `1 << 51`"),
+            );
+        }
+    }
+    let bits = model.permissions.iter().filter_map(|p| p.bit.map(|b| ((b, ()), p.bit_span)));
+    duplicates(bits, |(bit, ()), span, first| {
+        cx.push(
+            Diagnostic::error(codes::DUPLICATE_BIT, format!("two permissions have bit {bit}"))
+                .at(span, "bit used again here")
+                .also(first, "first used here")
+                .help("each permission has its own bit; check the source for the right position"),
+        );
+    });
+}
+
+/// Flag bits fit the set's width (32 or 64) and are unique within the set.
+pub fn check_flag_bits(cx: &mut Diagnostics, model: &Model) {
+    for set in &model.flags {
+        if ![32, 64].contains(&set.width) {
+            cx.push(
+                Diagnostic::error(codes::INVALID_VALUE, format!("flag set `{}` has width {}", set.meta.id, set.width))
+                    .at(set.meta.id_span, "in this flag set")
+                    .help("`width` is 32 or 64"),
+            );
+        }
+        for v in &set.values {
+            if let Some(bit) = v.bit.filter(|b| *b >= set.width) {
+                cx.push(
+                    Diagnostic::error(codes::BIT_RANGE, format!("flag `{}` has bit {bit}, outside 0..={}", v.meta.id, set.width - 1))
+                        .at(v.bit_span, "bit position out of range")
+                        .help(format!("flag set `{}` is {} bits wide", set.meta.id, set.width)),
+                );
+            }
+        }
+        let bits = set.values.iter().filter_map(|v| v.bit.map(|b| (b, v.bit_span)));
+        duplicates(bits, |bit, span, first| {
+            cx.push(
+                Diagnostic::error(codes::DUPLICATE_BIT, format!("two flags of `{}` have bit {bit}", set.meta.id))
+                    .at(span, "bit used again here")
+                    .also(first, "first used here"),
+            );
+        });
+    }
+}
+
+/// Error codes identify errors on the wire: no two errors share a numeric code or an OAuth2
+/// error string.
+pub fn check_error_codes(cx: &mut Diagnostics, model: &Model) {
+    let codes_ = model.errors.iter().filter_map(|e| e.code.map(|c| (c, e.code_span)));
+    duplicates(codes_, |code, span, first| {
+        cx.push(
+            Diagnostic::error(codes::DUPLICATE_ERROR_CODE, format!("two errors have code {code}"))
+                .at(span, "code used again here")
+                .also(first, "first used here")
+                .help("each error has its own code; merge the conditions into one error or fix the code"),
+        );
+    });
+    let oauth = model.errors.iter().filter_map(|e| e.oauth_error.clone().map(|c| (c, e.meta.span)));
+    duplicates(oauth, |code, span, first| {
+        cx.push(
+            Diagnostic::error(codes::DUPLICATE_ERROR_CODE, format!("two errors have OAuth2 error `{code}`"))
+                .at(span, "used again here")
+                .also(first, "first used here"),
+        );
+    });
+}
+
+/// Values of one enum have distinct numbers, so decoding is unambiguous.
+pub fn check_enum_values(cx: &mut Diagnostics, model: &Model) {
+    for e in &model.enums {
+        let values = e.values.iter().filter_map(|v| v.value.map(|n| (n, v.value_span)));
+        duplicates(values, |n, span, first| {
+            cx.push(
+                Diagnostic::error(codes::DUPLICATE_ENUM_VALUE, format!("two values of enum `{}` are {n}", e.meta.id))
+                    .at(span, "value used again here")
+                    .also(first, "first used here"),
+            );
+        });
+        if e.repr == "string" {
+            for v in e.values.iter().filter(|v| v.value.is_some()) {
+                cx.push(
+                    Diagnostic::error(codes::INVALID_VALUE, format!("value `{}` of string enum `{}` has a number", v.meta.id, e.meta.id))
+                        .at(v.value_span, "string enums are identified by name")
+                        .help("remove `value:` or declare the enum `repr: integer`"),
+                );
+            }
+        }
+    }
+    for m in &model.state_machines {
+        let values = m.states.iter().filter_map(|s| s.value.map(|n| (n, s.meta.span)));
+        duplicates(values, |n, span, first| {
+            cx.push(
+                Diagnostic::error(codes::DUPLICATE_ENUM_VALUE, format!("two states of `{}` have value {n}", m.meta.id))
+                    .at(span, "value used again here")
+                    .also(first, "first used here"),
+            );
+        });
+    }
+}
+
+/// Closed vocabularies: each value is one the generators know how to emit.
+pub fn check_vocabularies(cx: &mut Diagnostics, model: &Model) {
+    let mut check = |what: &str, value: &str, span: Span, allowed: &[&str]| {
+        if !allowed.contains(&value) {
+            cx.push(
+                Diagnostic::error(codes::INVALID_VALUE, format!("unknown {what} `{value}`"))
+                    .at(span, format!("not a {what}"))
+                    .suggest(value, allowed.iter().copied())
+                    .help(format!("one of {}", allowed.iter().map(|a| format!("`{a}`")).collect::<Vec<_>>().join(", "))),
+            );
+        }
+    };
+    for e in &model.endpoints {
+        if let Some(m) = &e.method {
+            check("HTTP method", &m.id, m.span, METHODS);
+        }
+        check("body format", &e.body_format, e.meta.span, &["json", "multipart", "csv"]);
+        check("response format", &e.response_format, e.meta.span, &["json", "csv", "none"]);
+    }
+    for l in &model.limits {
+        check("unit", &l.unit.id, l.unit.span, UNITS);
+        if let Some(d) = &l.duration {
+            check("unit", &d.unit.id, d.unit.span, UNITS);
+        }
+    }
+    for c in &model.changes {
+        check("change kind", &c.kind.id, c.kind.span, CHANGE_KINDS);
+    }
+    for e in &model.events {
+        check("event channel", &e.channel.id, e.channel.span, &["gateway", "audit_log", "webhook", "rpc", "social_sdk"]);
+    }
+    for r in &model.permission_rules {
+        check("audience", &r.applies_to, r.meta.span, &["all", "bots", "users"]);
+    }
+    for o in &model.opcodes {
+        check("opcode direction", &o.direction, o.meta.span, &["send", "receive"]);
+    }
+    for c in &model.classes {
+        for s in &c.semantics {
+            check("class semantic", &s.id, s.span, &["copy", "move", "bool", "nullobj"]);
+        }
+    }
+    for e in &model.enums {
+        check("enum representation", &e.repr, e.meta.span, &["integer", "string"]);
+    }
+    for f in &model.flags {
+        check("flags representation", &f.repr, f.meta.span, &["integer", "string_integer"]);
+    }
+    for r in &model.resources {
+        check("resource direction", &r.direction, r.meta.span, &["request", "response", "both"]);
+    }
+}
+
+/// HTTP methods a route may use.
+pub const METHODS: &[&str] = &["GET", "POST", "PUT", "PATCH", "DELETE"];
+/// Units of limits.
+pub const UNITS: &[&str] = &[
+    "bytes", "KiB", "MiB", "GiB", "characters", "items", "files", "commands", "members", "users", "messages", "uses",
+    "hours", "years", "minor_versions", "versions",
+];
+/// Kinds of dated change.
+pub const CHANGE_KINDS: &[&str] = &["addition", "removal", "rename", "requirement", "shape", "behavior", "deprecation", "correction"];
+
+/// A method and path identify one route: two endpoints with the same pair would be
+/// indistinguishable to the router. Placeholder names do not matter (`/a/{x}` = `/a/{y}`).
+pub fn check_routes(cx: &mut Diagnostics, model: &Model) {
+    let routes = model.endpoints.iter().filter_map(|e| {
+        let (method, path) = (e.method.as_ref()?, e.path.as_ref()?);
+        Some(((method.id.clone(), route_shape(&path.id)), path.span))
+    });
+    duplicates(routes, |(method, path), span, first| {
+        cx.push(
+            Diagnostic::error(codes::DUPLICATE_ROUTE, format!("two endpoints route `{method} {path}`"))
+                .at(span, "route used again here")
+                .also(first, "first used here")
+                .help("each method and path pair belongs to one endpoint"),
+        );
+    });
+}
+
+fn route_shape(path: &str) -> String {
+    path.split('/').map(|seg| if seg.starts_with('{') && seg.ends_with('}') { "{}" } else { seg }).collect::<Vec<_>>().join("/")
+}
+
+/// Every `{placeholder}` in a path is a declared path parameter, and every declared path
+/// parameter appears in the path (or the path is not shown).
+pub fn check_path_params(cx: &mut Diagnostics, model: &Model) {
+    for e in &model.endpoints {
+        let Some(path) = &e.path else { continue };
+        let used = e.path_placeholders();
+        for name in &used {
+            if !e.path_params.iter().any(|p| p.name == *name) {
+                cx.push(
+                    Diagnostic::error(codes::UNDECLARED_PATH_PARAM, format!("path placeholder `{{{name}}}` of `{}` is not declared", e.meta.id))
+                        .at(path.span, "used in this path")
+                        .help(format!("declare it under `path_params:` as `{name}: {{ type: snowflake }}`")),
+                );
+            }
+        }
+        for p in &e.path_params {
+            if !used.contains(&p.name.as_str()) {
+                cx.push(
+                    Diagnostic::error(codes::UNUSED_PATH_PARAM, format!("path parameter `{}` does not appear in the path of `{}`", p.name, e.meta.id))
+                        .at(p.span, "declared here")
+                        .also(path.span, "path without it")
+                        .suggest(&p.name, used.iter().copied())
+                        .help("remove the parameter or add `{name}` to the path"),
+                );
+            }
+        }
+    }
+}
+
+/// A constraint's lower bound does not exceed its upper bound, comparing literal values and the
+/// values of referenced limits; the same holds within a limit.
+pub fn check_min_max(cx: &mut Diagnostics, model: &Model) {
+    let value = |b: &Bound| -> Option<i64> {
+        match b {
+            Bound::Value(_, v) => Some(*v),
+            Bound::Limit { limit, offset } => model.limit(&limit.id).and_then(|l| l.upper().map(|v| v + offset)),
+            Bound::Field { .. } => None,
+        }
+    };
+    let lower_of = |b: &Bound| -> Option<i64> {
+        match b {
+            Bound::Limit { limit, offset } => model.limit(&limit.id).and_then(|l| l.lower().or(l.upper()).map(|v| v + offset)),
+            other => value(other),
+        }
+    };
+    let mut report = |what: &str, lo: (&Bound, i64), hi: (&Bound, i64)| {
+        cx.push(
+            Diagnostic::error(codes::MIN_OVER_MAX, format!("{what}: minimum {} exceeds maximum {}", lo.1, hi.1))
+                .at(lo.0.span(), "minimum here")
+                .also(hi.0.span(), "maximum here")
+                .help("swap the bounds or correct one of them"),
+        );
+    };
+    for f in all_fields(model) {
+        let c = &f.constraints;
+        let pairs = [(&c.min, &c.max), (&c.min_length, &c.max_length), (&c.min_items, &c.max_items)];
+        for (lo, hi) in pairs {
+            if let (Some(lo), Some(hi)) = (lo, hi)
+                && let (Some(a), Some(b)) = (lower_of(lo), value(hi))
+                && a > b
+            {
+                report(&format!("field `{}`", f.name), (lo, a), (hi, b));
+            }
+        }
+        if let (Some(lo), Some(hi)) = (&c.min, &c.max_exclusive)
+            && let (Some(a), Some(b)) = (lower_of(lo), value(hi))
+            && a >= b
+        {
+            report(&format!("field `{}` (exclusive maximum)", f.name), (lo, a), (hi, b));
+        }
+    }
+    for l in &model.limits {
+        if let (Some(lo), Some(hi)) = (&l.min, &l.max)
+            && let (Some(a), Some(b)) = (value(lo), value(hi))
+            && a > b
+        {
+            report(&format!("limit `{}`", l.meta.id), (lo, a), (hi, b));
+        }
+    }
+}
+
+/// Constraints fit the field's type: lengths on text, items on arrays, min/max on numbers,
+/// sizes on files.
+pub fn check_constraint_types(cx: &mut Diagnostics, model: &Model) {
+    for f in all_fields(model) {
+        let Some(ty) = &f.ty else { continue };
+        let is_array = matches!(ty, TypeRef::Array(_));
+        let prim = ty.primitive();
+        for (key, bound) in f.constraints.all() {
+            let fits = match key {
+                "min_length" | "max_length" => prim.is_some_and(Primitive::is_text),
+                "min_items" | "max_items" => is_array,
+                "min" | "max" | "max_exclusive" => prim.is_some_and(Primitive::is_numeric),
+                "max_size" => matches!(ty.element(), TypeRef::Primitive(Primitive::File | Primitive::Csv)),
+                _ => true,
+            };
+            if !fits {
+                cx.push(
+                    Diagnostic::error(codes::CONSTRAINT_TYPE, format!("`{key}` does not apply to field `{}` of type `{ty}`", f.name))
+                        .at(bound.span(), "this constraint")
+                        .also(f.type_span, "type declared here")
+                        .help("lengths apply to text, items to arrays, `min`/`max` to numbers, `max_size` to files"),
+                );
+            }
+        }
+    }
+}
