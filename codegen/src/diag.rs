@@ -364,8 +364,6 @@ pub mod codes {
     pub const VARIANT_TIMELINE: &str = "E0120";
     /// A condition called with the wrong number of arguments.
     pub const CONDITION_ARITY: &str = "E0121";
-    /// An id that does not follow the naming convention of its kind.
-    pub const ID_STYLE: &str = "E0122";
     /// A constraint that does not fit the field's type (`max_length` on an integer).
     pub const CONSTRAINT_TYPE: &str = "E0123";
 }

@@ -114,9 +114,16 @@ fn parse_error(sources: &Sources, file: FileId, err: &serde_saphyr::Error) -> Di
         let start = offset_of(text, loc.line(), loc.column()).min(text.len());
         Span { file, start: start as u32, end: start as u32 }
     });
-    let raw = err.without_snippet().to_string();
-    let message = strip_location(&raw);
-    let diagnostic = classify(&message);
+    let plain = err.without_snippet();
+    let message = strip_location(&plain.to_string());
+    // Errors raised by the YAML scanner itself are syntax errors; everything else comes from
+    // deserializing into the schema.
+    let syntax = matches!(plain, serde_saphyr::Error::ExternalMessage { .. } | serde_saphyr::Error::Eof { .. });
+    let diagnostic = if syntax {
+        Diagnostic::error(codes::YAML_SYNTAX, format!("invalid YAML: {}", lowercase_first(&message)))
+    } else {
+        classify(&message)
+    };
     match span {
         Some(span) => {
             let label = diagnostic.message.clone();
@@ -131,6 +138,8 @@ fn label_for(message: &str) -> String {
         "unknown key".into()
     } else if message.starts_with("duplicate key") {
         "second definition of this key".into()
+    } else if message.starts_with("wrong type") || message.starts_with("missing required") {
+        "in this value".into()
     } else {
         "here".into()
     }
@@ -172,18 +181,7 @@ fn classify(message: &str) -> Diagnostic {
         return Diagnostic::error(codes::WRONG_TYPE, format!("missing required key `{name}`"))
             .help(format!("add `{name}:` to this mapping"));
     }
-    if is_type_error(message) {
-        return Diagnostic::error(codes::WRONG_TYPE, format!("wrong type: {}", lowercase_first(message)));
-    }
-    Diagnostic::error(codes::YAML_SYNTAX, format!("invalid YAML: {}", lowercase_first(message)))
-}
-
-fn is_type_error(message: &str) -> bool {
-    ["invalid type", "invalid value", "invalid ", "expected ", "integer out of range", "a rule map", "`"]
-        .iter()
-        .any(|p| message.starts_with(p))
-        && !message.contains("while scanning")
-        && !message.contains("while parsing")
+    Diagnostic::error(codes::WRONG_TYPE, format!("wrong type: {}", lowercase_first(message)))
 }
 
 fn lowercase_first(s: &str) -> String {

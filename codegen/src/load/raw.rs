@@ -420,6 +420,9 @@ item! {
         pub query: IndexMap<S<String>, S<Field>>,
         #[serde(default)]
         pub body: IndexMap<S<String>, S<Field>>,
+        /// The body as a whole, when it is not an object of named fields (a JSON array).
+        #[serde(default)]
+        pub body_schema: Option<S<Field>>,
         /// `json` (default), `multipart` or `csv`.
         #[serde(default)]
         pub body_format: Option<S<String>>,

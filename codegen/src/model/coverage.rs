@@ -57,7 +57,13 @@ pub fn coverage(model: &Model) -> Coverage {
     for g in &model.gaps {
         let part = g.meta.part.as_ref().map_or_else(|| "general".to_owned(), |p| p.id.clone());
         let text = g.meta.description.clone().or_else(|| Some(g.meta.name.clone()));
-        cov.gaps.push(Entry { part, item: format!("gap:{}", g.meta.id), facet: "details".into(), text });
+        let facets: Vec<String> = match g.meta.not_shown.as_slice() {
+            [] => vec!["details".into()],
+            list => list.iter().map(|x| x.facet.clone()).collect(),
+        };
+        for facet in facets {
+            cov.gaps.push(Entry { part: part.clone(), item: format!("gap:{}", g.meta.id), facet, text: text.clone() });
+        }
     }
     for p in &model.permissions {
         item(&mut cov, "permission", &p.meta, None);
@@ -83,6 +89,7 @@ pub fn coverage(model: &Model) -> Coverage {
         for list in [&e.path_params, &e.query, &e.body, &e.response_fields] {
             fields(&mut cov, "endpoint", &e.meta, list);
         }
+        fields(&mut cov, "endpoint", &e.meta, e.body_schema.as_slice());
         for b in &e.behaviours {
             item(&mut cov, "behaviour", &b.meta, e.meta.part.as_ref());
         }

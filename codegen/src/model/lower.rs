@@ -414,6 +414,10 @@ impl Lower<'_> {
             path_params: self.fields(&v.path_params),
             query: self.fields(&v.query),
             body: self.fields(&v.body),
+            body_schema: v.body_schema.as_ref().map(|b| {
+                let name = Spanned::new("body".to_owned(), b.referenced, b.defined);
+                self.field(&name, b)
+            }),
             body_format: v.body_format.as_ref().map_or_else(|| "json".into(), |f| f.value.clone()),
             response: v.response.as_ref().and_then(|r| self.type_ref(r)),
             response_fields: self.fields(&v.response_fields),

@@ -420,6 +420,9 @@ pub struct Endpoint {
     pub query: Vec<Field>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub body: Vec<Field>,
+    /// The body as a whole when it is not an object (named `body`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub body_schema: Option<Field>,
     pub body_format: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub response: Option<TypeRef>,

@@ -77,7 +77,7 @@ pub fn all_fields(model: &Model) -> Vec<&Field> {
         out.extend(&r.fields);
     }
     for e in &model.endpoints {
-        out.extend(e.path_params.iter().chain(&e.query).chain(&e.body).chain(&e.response_fields));
+        out.extend(e.path_params.iter().chain(&e.query).chain(&e.body).chain(&e.response_fields).chain(&e.body_schema));
     }
     for o in &model.opcodes {
         out.extend(&o.fields);
