@@ -2,7 +2,9 @@
 //!
 //! Emitters read no files and no environment; [`crate::files`] writes what they return.
 
+pub mod case;
 mod model_json;
+pub mod rust;
 
 use crate::model::Model;
 

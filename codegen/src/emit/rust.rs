@@ -1,0 +1,25 @@
+//! Rust output: token streams formatted with prettyplease under the `@generated` preamble.
+
+use proc_macro2::TokenStream;
+
+/// Formats a whole file. Panics only on a generator bug (tokens that do not parse as a file).
+pub fn format_file(notice: &str, tokens: TokenStream) -> String {
+    let file: syn::File = syn::parse2(tokens.clone()).unwrap_or_else(|e| panic!("BUG: generated Rust does not parse: {e}\n{tokens}"));
+    format!("// {notice}\n\n{}", prettyplease::unparse(&file))
+}
+
+/// `///` doc attributes for an optional description and notes, one attribute per line of text.
+pub fn docs<'a>(description: Option<&str>, notes: impl IntoIterator<Item = &'a str>) -> TokenStream {
+    let mut lines: Vec<String> = Vec::new();
+    if let Some(d) = description {
+        lines.extend(d.lines().map(|l| format!(" {l}")));
+    }
+    let notes: Vec<&str> = notes.into_iter().collect();
+    if !notes.is_empty() {
+        if !lines.is_empty() {
+            lines.push(String::new());
+        }
+        lines.extend(notes.iter().map(|n| format!(" - {n}")));
+    }
+    lines.iter().map(|l| quote::quote!(#[doc = #l])).collect()
+}
