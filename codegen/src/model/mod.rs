@@ -332,21 +332,31 @@ impl Constraints {
 }
 
 /// A numeric bound: literal, limit or another endpoint's response field.
-#[derive(Clone, Debug, Serialize)]
-#[serde(rename_all = "snake_case")]
+///
+/// Serializes as the number itself, `{"limit": id}` or `{"field": "endpoint.field"}`, with
+/// `"offset"` when it is not zero.
+#[derive(Clone, Debug)]
 pub enum Bound {
-    Value(#[serde(skip)] Span, i64),
-    Limit {
-        limit: Ref,
-        #[serde(skip_serializing_if = "is_zero")]
-        offset: i64,
-    },
-    Field {
-        endpoint: Ref,
-        field: String,
-        #[serde(skip_serializing_if = "is_zero")]
-        offset: i64,
-    },
+    Value(Span, i64),
+    Limit { limit: Ref, offset: i64 },
+    Field { endpoint: Ref, field: String, offset: i64 },
+}
+
+impl Serialize for Bound {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let (key, target, offset) = match self {
+            Bound::Value(_, v) => return s.serialize_i64(*v),
+            Bound::Limit { limit, offset } => ("limit", limit.id.clone(), *offset),
+            Bound::Field { endpoint, field, offset } => ("field", format!("{}.{field}", endpoint.id), *offset),
+        };
+        let mut map = s.serialize_map(None)?;
+        map.serialize_entry(key, &target)?;
+        if !is_zero(&offset) {
+            map.serialize_entry("offset", &offset)?;
+        }
+        map.end()
+    }
 }
 
 fn is_zero(n: &i64) -> bool {

@@ -1,0 +1,117 @@
+//! The command line contract: exit codes, check mode, and nothing lost on a broken spec.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn workspace() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_path_buf()
+}
+
+fn run(args: &[&str], dir: &Path) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_platform-codegen")).args(args).current_dir(dir).output().unwrap()
+}
+
+fn text(out: &Output) -> String {
+    format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr))
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let path = entry.unwrap().path();
+        let target = to.join(path.file_name().unwrap());
+        if path.is_dir() { copy_dir(&path, &target) } else { std::fs::copy(&path, &target).map(drop).unwrap() }
+    }
+}
+
+#[test]
+fn check_exits_0_on_the_shipped_spec() {
+    let out = run(&["check"], &workspace());
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+}
+
+#[test]
+fn check_exits_1_on_an_invalid_spec_with_a_located_diagnostic() {
+    let case = workspace().join("tests/diagnostics/e0102_unresolved_permission");
+    let out = run(&["--spec", case.to_str().unwrap(), "check"], &workspace());
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("error[E0102]: unknown permission `PIN_MESAGES`"), "{stderr}");
+    assert!(stderr.contains("spec.yaml:8:11"), "{stderr}");
+    assert!(stderr.contains("help: did you mean `PIN_MESSAGES`?"), "{stderr}");
+}
+
+#[test]
+fn check_exits_2_on_usage_and_io_errors() {
+    let out = run(&["--spec", "/nonexistent/spec", "check"], &workspace());
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    let out = run(&["frobnicate"], &workspace());
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+}
+
+#[test]
+fn json_format_gives_one_object_per_line() {
+    let case = workspace().join("tests/diagnostics/e0103_duplicate_bit");
+    let out = run(&["--spec", case.to_str().unwrap(), "--format", "json", "check"], &workspace());
+    assert_eq!(out.status.code(), Some(1));
+    let lines: Vec<serde_json::Value> = String::from_utf8_lossy(&out.stdout).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(lines.len(), 1);
+    assert_eq!(lines[0]["code"], "E0103");
+    assert_eq!(lines[0]["location"]["line"], 6);
+}
+
+#[test]
+fn an_invalid_spec_never_touches_the_output() {
+    let tmp = tempfile::tempdir().unwrap();
+    let spec = tmp.path().join("spec");
+    let out_dir = tmp.path().join("generated");
+    copy_dir(&workspace().join("tests/fixtures/minimal"), &spec);
+    std::fs::remove_dir_all(spec.join("expected")).ok();
+    let args = ["--spec", spec.to_str().unwrap(), "--out", out_dir.to_str().unwrap(), "generate"];
+    let first = run(&args, tmp.path());
+    assert_eq!(first.status.code(), Some(0), "{}", text(&first));
+    let before = std::fs::read(out_dir.join("model.json")).unwrap();
+    std::fs::write(spec.join("broken.yaml"), "permissions:\n  - { id: VIEW_WIDGET, bit: 99 }\n").unwrap();
+    let second = run(&args, tmp.path());
+    assert_eq!(second.status.code(), Some(1), "{}", text(&second));
+    assert_eq!(std::fs::read(out_dir.join("model.json")).unwrap(), before, "a broken spec changed generated/");
+}
+
+#[test]
+fn generate_check_lists_stale_missing_and_orphan_files_and_the_fix() {
+    let tmp = tempfile::tempdir().unwrap();
+    let spec = tmp.path().join("spec");
+    copy_dir(&workspace().join("tests/fixtures/minimal"), &spec);
+    std::fs::remove_dir_all(spec.join("expected")).ok();
+    let out_dir = tmp.path().join("generated");
+    let base = ["--spec", spec.to_str().unwrap(), "--out", out_dir.to_str().unwrap()];
+    let generate = |extra: &[&str]| run(&[&base[..], &["generate"], extra].concat(), tmp.path());
+    assert_eq!(generate(&[]).status.code(), Some(0));
+    assert_eq!(generate(&["--check"]).status.code(), Some(0), "fresh output must pass --check");
+    std::fs::write(out_dir.join("model.json"), "{}\n").unwrap();
+    std::fs::write(out_dir.join("orphan.txt"), "left over\n").unwrap();
+    let out = generate(&["--check"]);
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("stale: ") && stderr.contains("model.json"), "{stderr}");
+    assert!(stderr.contains("orphan: ") && stderr.contains("orphan.txt"), "{stderr}");
+    assert!(stderr.contains("cargo run -p platform-codegen -- generate"), "{stderr}");
+    assert_eq!(std::fs::read_to_string(out_dir.join("model.json")).unwrap(), "{}\n", "--check must not write");
+    assert_eq!(generate(&[]).status.code(), Some(0));
+    assert!(!out_dir.join("orphan.txt").exists(), "orphans are removed");
+    let mtime = std::fs::metadata(out_dir.join("model.json")).unwrap().modified().unwrap();
+    assert_eq!(generate(&[]).status.code(), Some(0));
+    assert_eq!(std::fs::metadata(out_dir.join("model.json")).unwrap().modified().unwrap(), mtime, "unchanged files are not rewritten");
+}
+
+#[test]
+fn dump_and_coverage_describe_the_model() {
+    let out = run(&["dump"], &workspace());
+    assert_eq!(out.status.code(), Some(0));
+    let model: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(model["platform"]["prefixes"]["c_type"], "Platform_");
+    let out = run(&["coverage"], &workspace());
+    assert_eq!(out.status.code(), Some(0));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("http_api: ") && stdout.contains("total: "), "{stdout}");
+}
