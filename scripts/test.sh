@@ -24,9 +24,11 @@ if [ ! -x .venv/bin/schemathesis ] || [ ! -x .venv/bin/openapi-spec-validator ];
 fi
 export PATH="$PWD/.venv/bin:$PATH"
 
+# Drift first: `cargo build` of the workspace regenerates generated/ from spec/, so the
+# committed tree is compared before anything else is built.
+cargo run -q --locked -p platform-codegen -- generate --check
 # One build of everything, reused by every step below.
 cargo build --workspace --all-targets --locked
-cargo run -q --locked -p platform-codegen -- generate --check
 cargo test --workspace --locked --no-fail-fast
 cargo clippy --workspace --all-targets --locked -- -D warnings
 RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --locked
