@@ -75,7 +75,12 @@ pub fn sync(out: &Path, files: &[GeneratedFile], mode: Mode) -> io::Result<Repor
         }
         for orphan in &report.orphans {
             let path = out.join(orphan);
-            std::fs::remove_file(&path).map_err(|e| with_path(e, &path))?;
+            match std::fs::remove_file(&path) {
+                Ok(()) => {}
+                // Another writer removed it first.
+                Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+                Err(e) => return Err(with_path(e, &path)),
+            }
         }
         remove_empty_dirs(out)?;
     }
@@ -90,7 +95,9 @@ fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
     let dir = path.parent().expect("BUG: generated paths have a parent");
     std::fs::create_dir_all(dir).map_err(|e| with_path(e, dir))?;
     let name = path.file_name().expect("BUG: generated paths name a file").to_string_lossy();
-    let tmp = dir.join(format!(".{name}.tmp"));
+    // The process id keeps concurrent writers (several build scripts of one `cargo build`) from
+    // renaming each other's temporary files away.
+    let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
     std::fs::write(&tmp, bytes).map_err(|e| with_path(e, &tmp))?;
     std::fs::rename(&tmp, path).map_err(|e| with_path(e, path))
 }
@@ -108,8 +115,11 @@ fn existing_files(root: &Path) -> io::Result<Vec<String>> {
 fn walk(root: &Path, dir: &Path, out: &mut Vec<String>) -> io::Result<()> {
     for entry in std::fs::read_dir(dir).map_err(|e| with_path(e, dir))? {
         let path: PathBuf = entry?.path();
+        let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
         if path.is_dir() {
             walk(root, &path, out)?;
+        } else if is_temporary(&name) {
+            // A concurrent writer's file, about to be renamed into place.
         } else {
             let rel = path.strip_prefix(root).expect("BUG: walked under root");
             out.push(rel.components().map(|c| c.as_os_str().to_string_lossy()).collect::<Vec<_>>().join("/"));
@@ -118,12 +128,17 @@ fn walk(root: &Path, dir: &Path, out: &mut Vec<String>) -> io::Result<()> {
     Ok(())
 }
 
+fn is_temporary(name: &str) -> bool {
+    name.starts_with('.') && name.ends_with(".tmp")
+}
+
 fn remove_empty_dirs(dir: &Path) -> io::Result<bool> {
     if !dir.is_dir() {
         return Ok(false);
     }
     let mut empty = true;
-    for entry in std::fs::read_dir(dir)? {
+    let Ok(entries) = std::fs::read_dir(dir) else { return Ok(false) };
+    for entry in entries {
         let path = entry?.path();
         if !(path.is_dir() && remove_empty_dirs(&path)? && std::fs::remove_dir(&path).is_ok()) {
             empty = false;

@@ -5,8 +5,10 @@
 //! emitters ([`emit`]) and written by the one module that touches disk ([`files`]).
 #![deny(missing_docs)]
 
+pub mod build;
 pub mod diag;
 pub mod emit;
+pub mod expand;
 pub mod files;
 #[allow(missing_docs)]
 pub mod load;

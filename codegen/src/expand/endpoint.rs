@@ -1,0 +1,161 @@
+//! `#[endpoint(id)]`: a handler's parameters are the endpoint's inputs, and a handler of an
+//! endpoint with a permission rule takes the proof that the rule was evaluated.
+
+use super::resource::compatible;
+use super::{at, combine, single_id, unknown};
+use crate::Loaded;
+use crate::diag::did_you_mean;
+use crate::emit::case;
+use crate::model::{Endpoint, Field};
+use proc_macro2::TokenStream;
+use quote::quote;
+use syn::spanned::Spanned;
+use syn::{FnArg, ItemFn, Pat, Type};
+
+/// Parameter types that are not endpoint inputs: the request context and credentials.
+const CONTEXT_TYPES: &[&str] = &["RequestContext", "Context", "Caller", "Credential"];
+
+/// The proof type the router hands to handlers after evaluating a permission rule.
+const PROOF: &str = "Granted";
+
+/// Checks the handler against the endpoint and returns it with a doc line naming its route.
+pub fn endpoint(spec: &Loaded, attr: TokenStream, item: TokenStream) -> syn::Result<TokenStream> {
+    let (id, id_token) = single_id(attr, "endpoint")?;
+    let mut func: ItemFn = syn::parse2(item)?;
+    let model = &spec.model;
+    let Some(endpoint) = model.endpoint(&id) else {
+        return Err(unknown(spec, &id_token, "endpoint", &id, model.endpoints.iter().map(|e| &e.meta)));
+    };
+    let place = at(spec, endpoint.meta.id_span);
+    let (Some(method), Some(path)) = (&endpoint.method, &endpoint.path) else {
+        let missing = if endpoint.method.is_none() { "method" } else { "path" };
+        return Err(syn::Error::new(
+            id_token.span(),
+            format!("endpoint `{id}` has no route: its {missing} is not shown in the source (defined at {place})\n\nhelp: only endpoints with a known method and path can have handlers"),
+        ));
+    };
+    check_params(spec, endpoint, &func, &place)?;
+    let doc = format!(" Handles `{} {}` (endpoint `{id}`, {place}).", method.id, path.id);
+    func.attrs.push(syn::parse_quote!(#[doc = #doc]));
+    Ok(quote!(#func))
+}
+
+/// Every input of the endpoint, as a handler parameter name with its spec field and role.
+fn inputs(endpoint: &Endpoint) -> Vec<(String, &Field, &'static str)> {
+    let mut out = Vec::new();
+    for f in &endpoint.path_params {
+        out.push((case::snake(&f.name), f, "path parameter"));
+    }
+    for f in &endpoint.query {
+        out.push((case::snake(&f.name), f, "query parameter"));
+    }
+    for f in &endpoint.body {
+        out.push((case::snake(&f.name), f, "body field"));
+    }
+    if let Some(f) = &endpoint.body_schema {
+        out.push(("body".to_owned(), f, "request body"));
+    }
+    out
+}
+
+fn check_params(spec: &Loaded, endpoint: &Endpoint, func: &ItemFn, place: &str) -> syn::Result<()> {
+    let id = &endpoint.meta.id;
+    let inputs = inputs(endpoint);
+    let mut errors = Vec::new();
+    let mut seen = Vec::new();
+    let mut proof = None;
+    for arg in &func.sig.inputs {
+        let FnArg::Typed(arg) = arg else { continue };
+        let last = last_segment(&arg.ty);
+        if last.as_deref() == Some(PROOF) {
+            proof = Some(&arg.ty);
+            continue;
+        }
+        if last.as_deref().is_some_and(|l| CONTEXT_TYPES.contains(&l)) {
+            continue;
+        }
+        let Pat::Ident(name) = &*arg.pat else {
+            errors.push(syn::Error::new(arg.pat.span(), "handler parameters must be plain names, so they can be matched to the endpoint's inputs"));
+            continue;
+        };
+        let name_str = name.ident.to_string();
+        match inputs.iter().find(|(n, ..)| *n == name_str) {
+            None => {
+                let mut message = format!("endpoint `{id}` (defined at {place}) has no input `{name_str}`");
+                match did_you_mean(&name_str, inputs.iter().map(|(n, ..)| n.as_str())) {
+                    Some(best) => message.push_str(&format!("\n\nhelp: did you mean `{best}`?")),
+                    None if inputs.is_empty() => message.push_str("\n\nhelp: the endpoint takes no path, query or body inputs"),
+                    None => message.push_str(&format!(
+                        "\n\nhelp: its inputs are {}",
+                        inputs.iter().map(|(n, ..)| format!("`{n}`")).collect::<Vec<_>>().join(", ")
+                    )),
+                }
+                errors.push(syn::Error::new(name.ident.span(), message));
+            }
+            Some((_, field, role)) => {
+                seen.push(name_str.clone());
+                if let Err(why) = compatible(field, &arg.ty) {
+                    let location = spec.sources.location(field.type_span);
+                    errors.push(syn::Error::new(arg.ty.span(), format!("{role} `{name_str}` of endpoint `{id}` is {why} (spec at {location})")));
+                }
+            }
+        }
+    }
+    for (name, field, role) in &inputs {
+        if !seen.contains(name) {
+            let location = spec.sources.location(field.span);
+            errors.push(syn::Error::new(
+                func.sig.ident.span(),
+                format!("handler of endpoint `{id}` lacks the {role} `{name}` (spec at {location})\n\nhelp: add a parameter `{name}`"),
+            ));
+        }
+    }
+    errors.extend(check_proof(spec, endpoint, func, proof));
+    combine(errors)
+}
+
+/// An endpoint with a permission rule needs `Granted<Endpoint>`: only the router, after
+/// evaluating the rule, can make one, so the handler cannot run without the rule.
+fn check_proof(spec: &Loaded, endpoint: &Endpoint, func: &ItemFn, proof: Option<&Box<Type>>) -> Option<syn::Error> {
+    let rules = spec.model.rules_for(&endpoint.meta.id);
+    let marker = case::pascal(&endpoint.meta.id);
+    match (rules.first(), proof) {
+        (Some(rule), None) => Some(syn::Error::new(
+            func.sig.ident.span(),
+            format!(
+                "endpoint `{}` is guarded by permission rule `{}` (defined at {}), so its handler must take `{PROOF}<{marker}>`\n\nhelp: add a parameter `granted: {PROOF}<{marker}>`; the router creates it only after the rule holds",
+                endpoint.meta.id,
+                rule.meta.id,
+                at(spec, rule.meta.id_span)
+            ),
+        )),
+        (None, Some(ty)) => Some(syn::Error::new(
+            ty.span(),
+            format!("endpoint `{}` has no permission rule, so there is nothing to grant", endpoint.meta.id),
+        )),
+        (Some(_), Some(ty)) => {
+            let arg = generic_arg(ty);
+            (arg.as_deref() != Some(marker.as_str())).then(|| {
+                syn::Error::new(ty.span(), format!("expected `{PROOF}<{marker}>`: the proof must be for endpoint `{}`", endpoint.meta.id))
+            })
+        }
+        (None, None) => None,
+    }
+}
+
+fn last_segment(ty: &Type) -> Option<String> {
+    match ty {
+        Type::Path(p) => p.path.segments.last().map(|s| s.ident.to_string()),
+        Type::Reference(r) => last_segment(&r.elem),
+        _ => None,
+    }
+}
+
+fn generic_arg(ty: &Type) -> Option<String> {
+    let Type::Path(p) = ty else { return None };
+    let syn::PathArguments::AngleBracketed(args) = &p.path.segments.last()?.arguments else { return None };
+    args.args.iter().find_map(|a| match a {
+        syn::GenericArgument::Type(t) => last_segment(t),
+        _ => None,
+    })
+}
