@@ -2,9 +2,21 @@
 //!
 //! Emitters read no files and no environment; [`crate::files`] writes what they return.
 
+mod c_abi;
+mod c_writer;
+mod client_rust;
 pub mod case;
+mod docs;
+mod header_c;
+mod header_cpp;
 mod model_json;
+mod openapi;
 pub mod rust;
+mod rust_shared;
+mod rust_server_runtime;
+mod rust_types;
+mod server_axum;
+mod sdk_rust;
 
 use crate::model::Model;
 
@@ -63,5 +75,13 @@ impl EmitOptions {
 pub fn emit_all(model: &Model, opts: &EmitOptions) -> Vec<GeneratedFile> {
     let mut files = Vec::new();
     files.extend(model_json::emit(model, opts));
+    files.extend(rust_types::emit(model, opts));
+    files.extend(server_axum::emit(model, opts));
+    files.extend(client_rust::emit(model, opts));
+    files.extend(header_c::emit(model, opts));
+    files.extend(header_cpp::emit(model, opts));
+    files.extend(sdk_rust::emit(model, opts));
+    files.extend(docs::emit(model, opts));
+    files.extend(openapi::emit(model, opts));
     files
 }

@@ -2,10 +2,22 @@
 
 use proc_macro2::TokenStream;
 
-/// Formats a whole file. Panics only on a generator bug (tokens that do not parse as a file).
+/// Formats a whole file, with a blank line between top-level items so readers can scan it
+/// (prettyplease keeps them back to back). Panics only on a generator bug: tokens that do not
+/// parse as a file.
 pub fn format_file(notice: &str, tokens: TokenStream) -> String {
     let file: syn::File = syn::parse2(tokens.clone()).unwrap_or_else(|e| panic!("BUG: generated Rust does not parse: {e}\n{tokens}"));
-    format!("// {notice}\n\n{}", prettyplease::unparse(&file))
+    let mut out = format!("// {notice}\n\n");
+    let header = syn::File { shebang: None, frontmatter: None, attrs: file.attrs, items: vec![] };
+    let header = prettyplease::unparse(&header);
+    out.push_str(&header);
+    for (i, item) in file.items.into_iter().enumerate() {
+        if i > 0 || !header.is_empty() {
+            out.push('\n');
+        }
+        out.push_str(&prettyplease::unparse(&syn::File { shebang: None, frontmatter: None, attrs: vec![], items: vec![item] }));
+    }
+    out
 }
 
 /// `///` doc attributes for an optional description and notes, one attribute per line of text.

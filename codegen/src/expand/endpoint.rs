@@ -68,7 +68,7 @@ fn check_params(spec: &Loaded, endpoint: &Endpoint, func: &ItemFn, place: &str) 
         let FnArg::Typed(arg) = arg else { continue };
         let last = last_segment(&arg.ty);
         if last.as_deref() == Some(PROOF) {
-            proof = Some(&arg.ty);
+            proof = Some(&*arg.ty);
             continue;
         }
         if last.as_deref().is_some_and(|l| CONTEXT_TYPES.contains(&l)) {
@@ -116,7 +116,7 @@ fn check_params(spec: &Loaded, endpoint: &Endpoint, func: &ItemFn, place: &str) 
 
 /// An endpoint with a permission rule needs `Granted<Endpoint>`: only the router, after
 /// evaluating the rule, can make one, so the handler cannot run without the rule.
-fn check_proof(spec: &Loaded, endpoint: &Endpoint, func: &ItemFn, proof: Option<&Box<Type>>) -> Option<syn::Error> {
+fn check_proof(spec: &Loaded, endpoint: &Endpoint, func: &ItemFn, proof: Option<&Type>) -> Option<syn::Error> {
     let rules = spec.model.rules_for(&endpoint.meta.id);
     let marker = case::pascal(&endpoint.meta.id);
     match (rules.first(), proof) {

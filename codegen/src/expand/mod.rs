@@ -123,8 +123,8 @@ pub fn limit(spec: &Loaded, input: TokenStream) -> syn::Result<TokenStream> {
     let Some(limit) = model.limit(&id) else {
         return Err(unknown(spec, &ident, "limit", &id, model.limits.iter().map(|l| &l.meta)));
     };
-    let constant = [&limit.max, &limit.value, &limit.min].into_iter().flatten().any(|b| matches!(b, Bound::Value(..)));
-    if !constant {
+    let runtime = [&limit.max, &limit.value].into_iter().flatten().any(|b| matches!(b, Bound::Field { .. }));
+    if runtime {
         return Err(syn::Error::new(
             ident.span(),
             format!("limit `{id}` has no constant value: its bound is known only at run time (defined at {})", at(spec, limit.meta.id_span)),

@@ -124,7 +124,7 @@ fn match_type(spec_ty: &TypeRef, ty: &Type) -> Result<(), String> {
     }
     let last = last_segment(ty).unwrap_or_default();
     let accepted = accepted(spec_ty);
-    if accepted.iter().any(|a| *a == last) || last == "Value" {
+    if accepted.contains(&last) || last == "Value" {
         Ok(())
     } else {
         Err(accepted.iter().map(|a| format!("`{a}`")).collect::<Vec<_>>().join(" or "))

@@ -70,6 +70,8 @@ pub struct SpecFile {
     #[serde(default)]
     pub features: Vec<S<Feature>>,
     #[serde(default)]
+    pub constants: Vec<S<Constant>>,
+    #[serde(default)]
     pub gaps: Vec<S<GapItem>>,
     #[serde(default)]
     pub permissions: Vec<S<Permission>>,
@@ -184,6 +186,44 @@ item! {
         pub needs_implementation: Option<S<bool>>,
         #[serde(default)]
         pub refs: Vec<S<String>>,
+    }
+}
+
+item! {
+    /// A named value of the platform that is neither a limit nor an enum value (a redirect URI
+    /// template, a well-known name).
+    pub struct Constant {
+        pub value: S<ConstantValue>,
+    }
+}
+
+/// The value of a [`Constant`]: text or an integer.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[serde(untagged)]
+pub enum ConstantValue {
+    Text(String),
+    Integer(i64),
+}
+
+impl<'de> Deserialize<'de> for ConstantValue {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = ConstantValue;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a string or an integer")
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<ConstantValue, E> {
+                Ok(ConstantValue::Text(v.to_owned()))
+            }
+            fn visit_i64<E: de::Error>(self, v: i64) -> Result<ConstantValue, E> {
+                Ok(ConstantValue::Integer(v))
+            }
+            fn visit_u64<E: de::Error>(self, v: u64) -> Result<ConstantValue, E> {
+                i64::try_from(v).map(ConstantValue::Integer).map_err(|_| E::custom("integer out of range"))
+            }
+        }
+        d.deserialize_any(V)
     }
 }
 
@@ -423,7 +463,7 @@ item! {
         /// The body as a whole, when it is not an object of named fields (a JSON array).
         #[serde(default)]
         pub body_schema: Option<S<Field>>,
-        /// `json` (default), `multipart` or `csv`.
+        /// `json` (default), `form` (`application/x-www-form-urlencoded`), `multipart` or `csv`.
         #[serde(default)]
         pub body_format: Option<S<String>>,
         /// The response: a type expression.

@@ -65,6 +65,9 @@ pub fn coverage(model: &Model) -> Coverage {
             cov.gaps.push(Entry { part: part.clone(), item: format!("gap:{}", g.meta.id), facet, text: text.clone() });
         }
     }
+    for c in &model.constants {
+        item(&mut cov, "constant", &c.meta, None);
+    }
     for p in &model.permissions {
         item(&mut cov, "permission", &p.meta, None);
     }

@@ -22,7 +22,7 @@ pub fn lower(cx: &mut Diagnostics, sources: &Sources, spec: RawSpec) -> Model {
             ($($key:ident => $f:ident),* $(,)?) => { $(for item in raw.$key { let v = lw.$f(item); model.$key.push(v); })* };
         }
         each!(
-            features => feature, gaps => gap_item, permissions => permission, resources => resource, enums => enum_,
+            features => feature, constants => constant, gaps => gap_item, permissions => permission, resources => resource, enums => enum_,
             flags => flags, endpoints => endpoint, opcodes => opcode, commands => command, conditions => condition,
             intents => intent, scopes => scope, scope_sets => scope_set, token_kinds => token_kind,
             permission_rules => permission_rule, auth_rules => auth_rule, events => event, errors => error,
@@ -336,6 +336,11 @@ impl Lower<'_> {
             needs_implementation: v.needs_implementation.as_ref().map(|b| b.value),
             refs: self.typed_refs(&v.refs),
         }
+    }
+
+    fn constant(&mut self, s: S<raw::Constant>) -> Constant {
+        let (span, v) = (self.span(&s), &s.value);
+        Constant { meta: meta!(self, v, span), value: v.value.value.clone() }
     }
 
     fn gap_item(&mut self, s: S<raw::GapItem>) -> GapItem {

@@ -21,6 +21,7 @@ use serde::Serialize;
 pub struct Model {
     pub platform: PlatformInfo,
     pub features: Vec<Feature>,
+    pub constants: Vec<Constant>,
     pub gaps: Vec<GapItem>,
     pub permissions: Vec<Permission>,
     pub resources: Vec<Resource>,
@@ -140,7 +141,7 @@ macro_rules! impl_item {
 }
 
 impl_item!(
-    Placeholder, Part, Feature, GapItem, Permission, Resource, Enum, EnumValue, Flags, FlagValue, Endpoint, Behaviour,
+    Placeholder, Part, Feature, Constant, GapItem, Permission, Resource, Enum, EnumValue, Flags, FlagValue, Endpoint, Behaviour,
     Opcode, Command, Alias, Condition, Intent, Scope, ScopeSet, TokenKind, PermissionRule, AuthRule, Event, Error, Limit,
     Change, StateMachine, State, Transition, Effect, Class, Method, SdkCall, Release, Toolkit,
 );
@@ -196,6 +197,14 @@ pub struct Feature {
     pub needs_implementation: Option<bool>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub refs: Vec<TypedRef>,
+}
+
+/// A named value (a redirect URI template).
+#[derive(Debug, Serialize)]
+pub struct Constant {
+    #[serde(flatten)]
+    pub meta: Meta,
+    pub value: crate::load::raw::ConstantValue,
 }
 
 /// A standalone not-shown statement.

@@ -12,7 +12,7 @@ pub struct Index {
 
 /// The kinds a typed reference (`kind:id`) may name.
 pub const KINDS: &[&str] = &[
-    "part", "placeholder", "feature", "gap", "permission", "resource", "field", "enum", "enum_value", "flags", "flag",
+    "part", "placeholder", "feature", "constant", "gap", "permission", "resource", "field", "enum", "enum_value", "flags", "flag",
     "endpoint", "opcode", "command", "condition", "intent", "scope", "scope_set", "token_kind", "permission_rule",
     "auth_rule", "event", "error", "limit", "change", "state_machine", "class", "sdk_call", "release",
 ];
@@ -27,6 +27,7 @@ impl Index {
         ix.add_all("part", &model.platform.parts);
         ix.add_all("placeholder", &model.platform.placeholders);
         ix.add_all("feature", &model.features);
+        ix.add_all("constant", &model.constants);
         ix.add_all("gap", &model.gaps);
         ix.add_all("permission", &model.permissions);
         ix.add_all("resource", &model.resources);

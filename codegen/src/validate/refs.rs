@@ -19,6 +19,7 @@ pub fn all_metas(model: &Model) -> Vec<&Meta> {
     push(&mut out, &model.platform.placeholders);
     push(&mut out, &model.platform.parts);
     push(&mut out, &model.features);
+    push(&mut out, &model.constants);
     push(&mut out, &model.gaps);
     push(&mut out, &model.permissions);
     push(&mut out, &model.resources);

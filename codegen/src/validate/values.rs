@@ -143,7 +143,7 @@ pub fn check_vocabularies(cx: &mut Diagnostics, model: &Model) {
         if let Some(m) = &e.method {
             check("HTTP method", &m.id, m.span, METHODS);
         }
-        check("body format", &e.body_format, e.meta.span, &["json", "multipart", "csv"]);
+        check("body format", &e.body_format, e.meta.span, &["json", "form", "multipart", "csv"]);
         check("response format", &e.response_format, e.meta.span, &["json", "csv", "none"]);
     }
     for l in &model.limits {

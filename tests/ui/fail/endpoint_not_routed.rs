@@ -1,0 +1,4 @@
+#[platform::endpoint(search_guild_messages)]
+async fn search() {}
+
+fn main() {}

@@ -1,0 +1,3 @@
+fn main() {
+    let _ = platform::error_code!(search_index_not_redy);
+}

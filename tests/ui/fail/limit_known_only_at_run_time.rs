@@ -1,0 +1,3 @@
+fn main() {
+    let _ = platform::limit!(shard_parameter);
+}

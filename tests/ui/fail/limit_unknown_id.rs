@@ -1,0 +1,3 @@
+fn main() {
+    let _ = platform::limit!(voice_status_length);
+}

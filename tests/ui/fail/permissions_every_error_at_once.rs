@@ -1,0 +1,3 @@
+fn main() {
+    let _ = platform::permissions![PIN_MESAGES, BYPASS_SLOWMODE, KICK_MEMBERS];
+}

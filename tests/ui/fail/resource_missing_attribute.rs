@@ -1,0 +1,6 @@
+#[derive(platform::Resource)]
+struct Channel {
+    name: String,
+}
+
+fn main() {}

@@ -1,0 +1,7 @@
+#[derive(platform::Resource)]
+#[resource(channel)]
+struct Channel {
+    nmae: String,
+}
+
+fn main() {}

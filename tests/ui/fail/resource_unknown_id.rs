@@ -1,0 +1,7 @@
+#[derive(platform::Resource)]
+#[resource(chanel)]
+struct Channel {
+    name: String,
+}
+
+fn main() {}
