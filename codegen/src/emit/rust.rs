@@ -35,3 +35,14 @@ pub fn docs<'a>(description: Option<&str>, notes: impl IntoIterator<Item = &'a s
     }
     lines.iter().map(|l| quote::quote!(#[doc = #l])).collect()
 }
+
+/// The `build.rs` of a generated crate whose build must see fresh sources: it regenerates
+/// `generated/` from `spec/` before the crate compiles (see [`crate::build`]).
+pub fn build_script(notice: &str) -> String {
+    format!(
+        "// {notice}\n\n//! Regenerates `generated/` from `spec/` when the spec changes, before this crate compiles.\n\nfn main() {{\n    let root = std::path::Path::new(env!(\"CARGO_MANIFEST_DIR\")).join(\"../..\");\n    platform_codegen::build::regenerate(&root);\n}}\n"
+    )
+}
+
+/// The manifest section that goes with [`build_script`].
+pub const BUILD_DEPENDENCIES: &str = "[build-dependencies]\n# Regenerates generated/ from spec/ when the spec changes (build.rs).\nplatform-codegen = { path = \"../../codegen\" }\n";

@@ -21,6 +21,8 @@ pub fn emit(model: &Model, opts: &EmitOptions) -> Vec<GeneratedFile> {
     let file = |path: &str, tokens: TokenStream| GeneratedFile::new("sdk", format!("sdk/{path}"), format_file(&notice, tokens));
     vec![
         GeneratedFile::new("sdk", "sdk/Cargo.toml", manifest(&abi, &notice)),
+        // The crate does not depend on the types crate, so it regenerates on its own too.
+        GeneratedFile::new("sdk", "sdk/build.rs", super::rust::build_script(&notice)),
         file("src/lib.rs", lib(&abi)),
         file("src/ffi.rs", ffi(&abi)),
         file("src/types.rs", types(&abi)),
@@ -32,8 +34,9 @@ pub fn emit(model: &Model, opts: &EmitOptions) -> Vec<GeneratedFile> {
 fn manifest(abi: &Abi, notice: &str) -> String {
     let description = format!("The C ABI of {}: the library behind the C and C++ headers", abi.model.platform.name);
     format!(
-        "# {notice}\n\n[package]\nname = \"platform-sdk\"\ndescription = {}\nedition.workspace = true\nversion.workspace = true\nlicense.workspace = true\npublish.workspace = true\n\n[lib]\n# A static and a dynamic library for C and C++ programs, an rlib for Rust users and tests.\ncrate-type = [\"staticlib\", \"cdylib\", \"rlib\"]\n",
-        toml_string(&description)
+        "# {notice}\n\n[package]\nname = \"platform-sdk\"\ndescription = {}\nedition.workspace = true\nversion.workspace = true\nlicense.workspace = true\npublish.workspace = true\n\n[lib]\n# A static and a dynamic library for C and C++ programs, an rlib for Rust users and tests.\ncrate-type = [\"staticlib\", \"cdylib\", \"rlib\"]\n\n{}",
+        toml_string(&description),
+        super::rust::BUILD_DEPENDENCIES
     )
 }
 
