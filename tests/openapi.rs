@@ -70,13 +70,12 @@ fn an_openapi_3_1_parser_reads_it_back() {
     let ops: Vec<_> = spec.operations().collect();
     assert_eq!(ops.len(), model.routed_endpoints().count(), "one operation per routed endpoint");
     for e in model.routed_endpoints() {
-        let (method, path) = (&e.method.as_ref().unwrap().id, &e.path.as_ref().unwrap().id);
+        let method = &e.method.as_ref().unwrap().id;
         let op = ops
             .iter()
-            .find(|(p, m, _)| p == path && m.as_str() == method)
+            .find(|(_, m, op)| m.as_str() == method && op.operation_id.as_deref() == Some(e.meta.id.as_str()))
             .map(|(_, _, op)| *op)
-            .unwrap_or_else(|| panic!("no operation for {method} {path}"));
-        assert_eq!(op.operation_id.as_deref(), Some(e.meta.id.as_str()));
+            .unwrap_or_else(|| panic!("no {method} operation {}", e.meta.id));
         let params = op.parameters(&spec).unwrap_or_else(|err| panic!("{}: parameters do not resolve: {err}", e.meta.id));
         assert_eq!(params.len(), e.path_params.len() + e.query.len(), "{}: parameters", e.meta.id);
         op.request_body(&spec).unwrap_or_else(|err| panic!("{}: request body does not resolve: {err}", e.meta.id));
@@ -121,7 +120,13 @@ fn constraints_become_json_schema_keywords() {
     let doc: serde_json::Value = serde_json::from_str(&document()).unwrap();
     let mut checked = 0;
     for e in model.routed_endpoints() {
-        let op = &doc["paths"][&e.path.as_ref().unwrap().id][e.method.as_ref().unwrap().id.to_lowercase()];
+        let op = doc["paths"]
+            .as_object()
+            .unwrap()
+            .values()
+            .filter_map(|item| item.get(e.method.as_ref().unwrap().id.to_lowercase()))
+            .find(|op| op["operationId"] == e.meta.id.as_str())
+            .unwrap_or_else(|| panic!("no operation {}", e.meta.id));
         let body = op["requestBody"]["content"].as_object().and_then(|c| c.values().next()).map(|m| &m["schema"]);
         let fields = e.body.iter().map(|f| body.map(|b| &b["properties"][f.wire()]));
         let whole = e.body_schema.iter().map(|_| body);
@@ -210,8 +215,10 @@ impl Drop for ReferenceServer {
     }
 }
 
-/// Operations grouped by the server they are addressed at: `(default URL, operation ids)`.
-fn operations_by_server(doc: &serde_json::Value) -> Vec<(String, Vec<String>)> {
+/// Operations grouped by the server they are addressed at and the token kind to call them with
+/// (the first kind their security accepts that the world has a token for):
+/// `(default URL, token kind, operation ids)`.
+fn operations_by_server(doc: &serde_json::Value, tokens: &std::collections::BTreeMap<String, String>) -> Vec<(String, String, Vec<String>)> {
     let default_of = |servers: &serde_json::Value| -> Option<String> {
         let s = servers.as_array()?.first()?;
         let mut url = s["url"].as_str()?.to_owned();
@@ -221,13 +228,22 @@ fn operations_by_server(doc: &serde_json::Value) -> Vec<(String, Vec<String>)> {
         Some(url)
     };
     let top = default_of(&doc["servers"]).expect("the document names a server");
-    let mut groups: Vec<(String, Vec<String>)> = Vec::new();
+    let mut groups: Vec<(String, String, Vec<String>)> = Vec::new();
     for item in doc["paths"].as_object().unwrap().values() {
         let server = default_of(&item["servers"]).unwrap_or_else(|| top.clone());
-        for op in item.as_object().unwrap().values().filter_map(|o| o["operationId"].as_str()) {
-            match groups.iter_mut().find(|(s, _)| *s == server) {
-                Some((_, ops)) => ops.push(op.to_owned()),
-                None => groups.push((server.clone(), vec![op.to_owned()])),
+        for op in item.as_object().unwrap().values().filter(|o| o["operationId"].is_string()) {
+            let id = op["operationId"].as_str().unwrap().to_owned();
+            let security = op.get("security").unwrap_or(&doc["security"]);
+            let kind = security
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(|req| req.as_object()?.keys().next().cloned())
+                .find(|k| tokens.contains_key(k))
+                .unwrap_or_else(|| panic!("the world file has no token that {id} accepts"));
+            match groups.iter_mut().find(|(s, k, _)| *s == server && *k == kind) {
+                Some((_, _, ops)) => ops.push(id),
+                None => groups.push((server.clone(), kind, vec![id])),
             }
         }
     }
@@ -263,26 +279,58 @@ fn schemathesis_finds_no_server_error_in_the_reference_server() {
     let schemathesis = tool("schemathesis");
     let doc: serde_json::Value = serde_json::from_str(&document()).unwrap();
     let server = ReferenceServer::start();
-    let token = reference_token();
-    for (default, ops) in operations_by_server(&doc) {
+    let credentials = world_credentials();
+    // Schemathesis keeps a cache in its working directory; keep it out of the checkout.
+    let work = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).unwrap();
+    for (default, kind, ops) in operations_by_server(&doc, &credentials) {
         let url = server.url(&default);
+        let scheme = doc["components"]["securitySchemes"][&kind]["x-token-scheme"].as_str().unwrap_or_else(|| panic!("no scheme for {kind}"));
         let mut cmd = Command::new(&schemathesis);
-        cmd.arg("run")
+        cmd.current_dir(work.path())
+            .arg("run")
             .arg(root().join("generated/openapi.json"))
             .args(["--url", &url])
             .args(["--checks", "not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance"])
             // Bounded and reproducible: a fixed number of cases per operation, a fixed seed, no
             // example database between runs, one worker, no open-ended stateful phase.
-            .args(["--max-examples", "30", "--seed", "20260223", "--workers", "1", "--generation-database", "none"])
+            .args(["--max-examples", "50", "--seed", "20260223", "--workers", "1", "--generation-database", "none"])
             .args(["--phases", "examples,coverage,fuzzing", "--request-timeout", "10", "--no-color"])
-            .args(["--header", &format!("Authorization: {token}")])
+            .args(["--header", &format!("Authorization: {scheme} {}", credentials[&kind])])
             .args(["--include-operation-id-regex", &format!("^({})$", ops.join("|"))]);
         let (ok, output) = run_bounded(cmd, std::time::Duration::from_secs(300));
-        assert!(ok, "schemathesis found problems at {url} ({}):\n{output}", ops.join(", "));
+        assert!(ok, "schemathesis found problems at {url} with the {kind} token ({}):\n{output}", ops.join(", "));
     }
 }
 
-/// The `Authorization` header value of a token the reference server's world file documents.
-fn reference_token() -> String {
-    panic!("the reference server's world file (examples/) does not exist yet: no documented token to call it with")
+/// The token of each token kind that the reference server's world file documents.
+fn world_credentials() -> std::collections::BTreeMap<String, String> {
+    #[derive(serde::Deserialize)]
+    struct World {
+        #[serde(default)]
+        application: Option<Application>,
+        #[serde(default)]
+        credentials: Vec<Credential>,
+    }
+    #[derive(serde::Deserialize)]
+    struct Application {
+        client_token: Option<String>,
+    }
+    #[derive(serde::Deserialize)]
+    struct Credential {
+        kind: String,
+        token: String,
+    }
+    let path = root().join("examples/reference_server/world.yaml");
+    let text = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("{}: {e}: the reference server's world file documents the tokens to call it with", path.display()));
+    let world: World = serde_saphyr::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let mut out = std::collections::BTreeMap::new();
+    for c in world.credentials {
+        out.entry(c.kind).or_insert(c.token);
+    }
+    // The application's own credentials authenticate it at the token endpoint.
+    if let Some(token) = world.application.and_then(|a| a.client_token) {
+        out.entry("client".to_owned()).or_insert(token);
+    }
+    out
 }

@@ -1,7 +1,7 @@
 //! The `platform-client` crate: a reqwest client with one async method per routed endpoint,
 //! running the shared validators before anything is sent.
 
-use super::rust_shared::{endpoint_address, format_spaced, lib_ident, manifest, module_decls, package, value_ident};
+use super::rust_shared::{BUILD_DEPENDENCIES, build_script, endpoint_address, format_spaced, lib_ident, manifest, module_decls, package, value_ident};
 use super::rust_types::endpoints::{ResponseKind, has_body, module_ident, raw_body, response_kind};
 use super::{EmitOptions, GeneratedFile};
 use crate::model::{Endpoint, Model};
@@ -16,6 +16,7 @@ pub fn emit(model: &Model, opts: &EmitOptions) -> Vec<GeneratedFile> {
     let notice = opts.notice();
     vec![
         GeneratedFile::new(ARTIFACT, "client/Cargo.toml", cargo_toml(model, &notice)),
+        GeneratedFile::new(ARTIFACT, "client/build.rs", build_script(&notice)),
         GeneratedFile::new(ARTIFACT, "client/src/lib.rs", format_spaced(&notice, lib_rs(model))),
         GeneratedFile::new(ARTIFACT, "client/src/client.rs", format_spaced(&notice, client(model))),
     ]
@@ -24,7 +25,7 @@ pub fn emit(model: &Model, opts: &EmitOptions) -> Vec<GeneratedFile> {
 fn cargo_toml(model: &Model, notice: &str) -> String {
     let description = format!("{}: an async client that checks requests before sending them", model.platform.name);
     let body = format!(
-        "[lib]\npath = \"src/lib.rs\"\n\n[features]\ndefault = []\n# TLS through rustls for https:// addresses; off by default so a plain build stays small.\nrustls = [\"reqwest/rustls\"]\n\n[dependencies]\n{} = {{ path = \"../types\" }}\nreqwest.workspace = true\nserde.workspace = true\nserde_json.workspace = true\nserde_urlencoded.workspace = true\n",
+        "[lib]\npath = \"src/lib.rs\"\n\n[features]\ndefault = []\n# TLS through rustls for https:// addresses; off by default so a plain build stays small.\nrustls = [\"reqwest/rustls\"]\n\n[dependencies]\n{} = {{ path = \"../types\" }}\nreqwest.workspace = true\nserde.workspace = true\nserde_json.workspace = true\nserde_urlencoded.workspace = true\n\n{BUILD_DEPENDENCIES}",
         package(model, "types")
     );
     manifest(notice, &package(model, ARTIFACT), &description, &body)
@@ -205,6 +206,11 @@ fn client(model: &Model) -> TokenStream {
             #(#methods)*
         }
 
+        /// An address and a path, with one slash between them.
+        fn join(address: &str, path: &str) -> String {
+            format!("{}{path}", address.trim_end_matches('/'))
+        }
+
         #helpers
     }
 }
@@ -296,7 +302,7 @@ fn method(model: &Model, e: &Endpoint) -> TokenStream {
             if !violations.is_empty() {
                 return Err(Error::Invalid(violations));
             }
-            let url = format!("{}{}", self.placeholders.#address.trim_end_matches('/'), request.uri_path());
+            let url = join(&self.placeholders.#address, &request.uri_path());
             #query
             #answer
         }

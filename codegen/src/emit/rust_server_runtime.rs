@@ -142,7 +142,10 @@ pub fn runtime() -> TokenStream {
         where
             T::Err: std::fmt::Display,
         {
-            text.parse().map_err(|e: T::Err| format!("`{}` is not valid here: {e}", text.chars().take(64).collect::<String>()))
+            text.parse().map_err(|e: T::Err| {
+                let message = e.to_string();
+                if message.contains(text) { message } else { format!("`{}`: {message}", text.chars().take(64).collect::<String>()) }
+            })
         }
 
         /// Parses JSON text (for parameters whose type is not a plain scalar).

@@ -197,6 +197,18 @@ pub fn manifest(notice: &str, package: &str, description: &str, body: &str) -> S
     )
 }
 
+/// The `build.rs` of a generated crate: regenerates `generated/` from `spec/` when the spec
+/// changes, before the crate compiles (see `platform_codegen::build`).
+pub fn build_script(notice: &str) -> String {
+    format!(
+        "// {notice}\n\n//! Regenerates `generated/` from `spec/` when the spec changes, before this crate compiles.\n\nfn main() {{\n    let root = std::path::Path::new(env!(\"CARGO_MANIFEST_DIR\")).join(\"../..\");\n    // A copy of this crate outside the `spec/` + `generated/` layout (the emitters' golden copy)\n    // has nothing to regenerate from.\n    if root.join(\"spec\").is_dir() {{\n        platform_codegen::build::regenerate(&root);\n    }}\n}}\n"
+    )
+}
+
+/// The manifest section that goes with [`build_script`]; the generator comes from the
+/// workspace, so the path holds wherever the crate sits in it.
+pub const BUILD_DEPENDENCIES: &str = "[build-dependencies]\n# Regenerates generated/ from spec/ when the spec changes (build.rs).\nplatform-codegen.workspace = true\n";
+
 /// A TOML basic string.
 pub fn toml_string(text: &str) -> String {
     let mut out = String::from("\"");

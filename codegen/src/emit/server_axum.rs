@@ -2,7 +2,7 @@
 //! hooks rules ask), and an axum router that does every mechanical step before a handler runs.
 
 use super::rust_server_runtime::runtime;
-use super::rust_shared::{address_placeholders, endpoint_address, format_spaced, lib_ident, manifest, module_decls, package, type_ident, type_tokens, value_ident};
+use super::rust_shared::{BUILD_DEPENDENCIES, address_placeholders, build_script, endpoint_address, format_spaced, lib_ident, manifest, module_decls, package, type_ident, type_tokens, value_ident};
 use super::rust_types::endpoints::{RuntimeInput, gated, has_body, module_ident, raw_body, response_kind, runtime_inputs, ResponseKind};
 use super::rust_types::rules::condition_call;
 use super::{EmitOptions, GeneratedFile};
@@ -20,6 +20,7 @@ pub fn emit(model: &Model, opts: &EmitOptions) -> Vec<GeneratedFile> {
     let modules = [("api", api(model)), ("router", router(model)), ("runtime", runtime())];
     let mut files = vec![
         GeneratedFile::new(ARTIFACT, "server/Cargo.toml", cargo_toml(model, &notice)),
+        GeneratedFile::new(ARTIFACT, "server/build.rs", build_script(&notice)),
         GeneratedFile::new(ARTIFACT, "server/src/lib.rs", format_spaced(&notice, lib_rs(model))),
     ];
     for (name, tokens) in modules {
@@ -31,7 +32,7 @@ pub fn emit(model: &Model, opts: &EmitOptions) -> Vec<GeneratedFile> {
 fn cargo_toml(model: &Model, notice: &str) -> String {
     let description = format!("{}: an axum server that enforces the spec before your handlers run", model.platform.name);
     let body = format!(
-        "[lib]\npath = \"src/lib.rs\"\n\n[dependencies]\n{} = {{ path = \"../types\" }}\naxum = {{ workspace = true, features = [\"tokio\", \"http1\"] }}\nhttp-body-util.workspace = true\nserde.workspace = true\nserde_json.workspace = true\nserde_path_to_error.workspace = true\nserde_urlencoded.workspace = true\n",
+        "[lib]\npath = \"src/lib.rs\"\n\n[dependencies]\n{} = {{ path = \"../types\" }}\naxum = {{ workspace = true, features = [\"tokio\", \"http1\"] }}\nhttp-body-util.workspace = true\nserde.workspace = true\nserde_json.workspace = true\nserde_path_to_error.workspace = true\nserde_urlencoded.workspace = true\n\n{BUILD_DEPENDENCIES}",
         package(model, "types")
     );
     manifest(notice, &package(model, ARTIFACT), &description, &body)
@@ -114,8 +115,8 @@ fn api(model: &Model) -> TokenStream {
         if e.path_params.is_empty() { quote!(Self::#v => #id) } else { quote!(Self::#v(_) => #id) }
     });
     let hooks = hooks(model);
-    let methods = routed.iter().map(|e| endpoint_method(e));
-    let no_routes = routed.is_empty().then(|| quote!(#[allow(clippy::empty_enum)]));
+    let methods: Vec<TokenStream> = routed.iter().map(|e| endpoint_method(e)).collect();
+    let delegation = delegation(&hooks, &methods);
     quote! {
         //! The trait an implementation provides: one method per routed endpoint, and the hooks
         //! that permission rules and run-time checks ask.
@@ -128,7 +129,6 @@ fn api(model: &Model) -> TokenStream {
 
         /// Which operation a request is for, with its path parameters.
         #[derive(Clone, Debug, PartialEq)]
-        #no_routes
         pub enum Operation {
             #(#variants)*
         }
@@ -183,7 +183,44 @@ fn api(model: &Model) -> TokenStream {
 
             #(#methods)*
         }
+
+        /// A shared implementation is an implementation, so its owner can keep a handle to it.
+        impl<T: Api> Api for std::sync::Arc<T> {
+            type Caller = T::Caller;
+
+            fn authenticate(&self, credential: &Credential) -> impl Future<Output = Option<Self::Caller>> + Send {
+                T::authenticate(self, credential)
+            }
+
+            #delegation
+        }
     }
+}
+
+/// The `Arc<T>` forwarding bodies of trait method declarations: each `fn name(&self, a: A, ..) -> R;`
+/// becomes `fn name(&self, a: A, ..) -> R { T::name(self, a, ..) }` (docs dropped).
+fn delegation(hooks: &TokenStream, methods: &[TokenStream]) -> TokenStream {
+    let mut all = hooks.clone();
+    all.extend(methods.iter().cloned());
+    let items: syn::File = syn::parse2(quote!(trait T { #all })).expect("BUG: trait items parse");
+    let Some(syn::Item::Trait(t)) = items.items.first() else { unreachable!("BUG: one trait was parsed") };
+    t.items
+        .iter()
+        .filter_map(|item| {
+            let syn::TraitItem::Fn(f) = item else { return None };
+            let sig = &f.sig;
+            let name = &sig.ident;
+            let args = sig.inputs.iter().filter_map(|arg| match arg {
+                syn::FnArg::Typed(t) => Some(&t.pat),
+                syn::FnArg::Receiver(_) => None,
+            });
+            Some(quote! {
+                #sig {
+                    T::#name(self #(, #args)*)
+                }
+            })
+        })
+        .collect()
 }
 
 fn route_doc(e: &Endpoint) -> String {
@@ -212,8 +249,10 @@ fn hooks(model: &Model) -> TokenStream {
     }
     for c in &model.conditions {
         let name = value_ident(&c.meta.id);
-        let description = c.meta.description.clone().unwrap_or_else(|| format!("`{}`.", c.meta.id));
-        let doc = format!(" Whether `{}` holds: {description}", c.meta.id);
+        let doc = match &c.meta.description {
+            Some(d) => format!(" Whether `{}` holds ({}).", c.meta.id, lowercase_first(d.trim_end_matches('.'))),
+            None => format!(" Whether `{}` holds.", c.meta.id),
+        };
         let params = c.params.iter().enumerate().map(|(i, p)| {
             let ident = value_ident(p);
             let ty = param_type(model, c.param_enums.get(i).map(|r| r.id.as_str()));
@@ -708,4 +747,58 @@ fn runtime_checks(model: &Model, e: &Endpoint) -> TokenStream {
 /// A JSON pointer reference token (RFC 6901).
 fn pointer_token(name: &str) -> String {
     name.replace('~', "~0").replace('/', "~1")
+}
+
+/// `text` with its first letter in lower case, to continue a sentence.
+fn lowercase_first(text: &str) -> String {
+    let mut chars = text.chars();
+    chars.next().map(|c| c.to_lowercase().chain(chars).collect()).unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{Bound, Cond, Ref};
+
+    /// The fixture spec, with a routed query parameter whose bound is another endpoint's response
+    /// field and which a condition makes required: the shape of the shipped spec's `shard`,
+    /// which no routed endpoint has yet.
+    fn model_with_runtime_checks() -> Model {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/minimal");
+        let mut model = crate::load_spec(&dir, "spec").unwrap_or_else(|_| panic!("the fixture spec is invalid")).model;
+        let list = model.endpoints.iter_mut().find(|e| e.meta.id == "list_widgets").expect("the fixture routes list_widgets");
+        let page = &mut list.query[0];
+        let named = |id: &str| Ref { id: id.to_owned(), span: Default::default() };
+        page.constraints.max_exclusive = Some(Bound::Field { endpoint: named("delete_widget"), field: "pages".to_owned(), offset: 0 });
+        page.required_when = Some(Cond::Named { condition: named("caller_owns_widget"), arg: None });
+        model
+    }
+
+    fn file<'f>(files: &'f [GeneratedFile], path: &str) -> &'f str {
+        &files.iter().find(|f| f.path == path).unwrap_or_else(|| panic!("{path} is emitted")).contents
+    }
+
+    #[test]
+    fn run_time_bounds_and_conditions_are_asked_of_the_implementation() {
+        let model = model_with_runtime_checks();
+        let server = emit(&model, &EmitOptions::default());
+        let api = file(&server, "server/src/api.rs");
+        assert!(api.contains("fn delete_widget_pages("), "a hook reads the bound:\n{api}");
+        let router = file(&server, "server/src/router.rs");
+        assert!(router.contains("delete_widget_pages: Some(app.api.delete_widget_pages(&cx).await?)"), "{router}");
+        assert!(router.contains("caller_owns_widget: ask(&app.api, &cx, Condition::CallerOwnsWidget).await?"), "{router}");
+        assert!(router.contains("violations.extend(input.validate_runtime(&runtime_values));"), "{router}");
+        let types = super::super::rust_types::emit(&model, &EmitOptions::default());
+        let endpoints = file(&types, "types/src/endpoints.rs");
+        assert!(endpoints.contains("pub delete_widget_pages: Option<i64>,"), "{endpoints}");
+        assert!(endpoints.contains("\"is required\"") || endpoints.contains("crate::validation::required("), "{endpoints}");
+    }
+
+    #[test]
+    fn without_run_time_checks_no_hook_is_asked_for() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/minimal");
+        let model = crate::load_spec(&dir, "spec").unwrap_or_else(|_| panic!("the fixture spec is invalid")).model;
+        let server = emit(&model, &EmitOptions::default());
+        assert!(!file(&server, "server/src/router.rs").contains("validate_runtime"));
+    }
 }

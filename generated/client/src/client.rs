@@ -185,9 +185,7 @@ impl Client {
         if !violations.is_empty() {
             return Err(Error::Invalid(violations));
         }
-        let url = format!(
-            "{}{}", self.placeholders.base_url.trim_end_matches('/'), request.uri_path()
-        );
+        let url = join(&self.placeholders.base_url, &request.uri_path());
         let bytes = self.send(reqwest::Method::GET, url, endpoint::AUTH, None).await?;
         decode(&bytes)
     }
@@ -204,9 +202,7 @@ impl Client {
         if !violations.is_empty() {
             return Err(Error::Invalid(violations));
         }
-        let url = format!(
-            "{}{}", self.placeholders.base_url.trim_end_matches('/'), request.uri_path()
-        );
+        let url = join(&self.placeholders.base_url, &request.uri_path());
         let bytes = self.send(reqwest::Method::GET, url, endpoint::AUTH, None).await?;
         decode(&bytes)
     }
@@ -223,9 +219,7 @@ impl Client {
         if !violations.is_empty() {
             return Err(Error::Invalid(violations));
         }
-        let url = format!(
-            "{}{}", self.placeholders.base_url.trim_end_matches('/'), request.uri_path()
-        );
+        let url = join(&self.placeholders.base_url, &request.uri_path());
         let bytes = self
             .send(reqwest::Method::PUT, url, endpoint::AUTH, Some(json(&request.body)?))
             .await?;
@@ -244,9 +238,7 @@ impl Client {
         if !violations.is_empty() {
             return Err(Error::Invalid(violations));
         }
-        let url = format!(
-            "{}{}", self.placeholders.base_url.trim_end_matches('/'), request.uri_path()
-        );
+        let url = join(&self.placeholders.base_url, &request.uri_path());
         let bytes = self
             .send(reqwest::Method::POST, url, endpoint::AUTH, Some(json(&request.body)?))
             .await?;
@@ -265,9 +257,7 @@ impl Client {
         if !violations.is_empty() {
             return Err(Error::Invalid(violations));
         }
-        let url = format!(
-            "{}{}", self.placeholders.base_url.trim_end_matches('/'), request.uri_path()
-        );
+        let url = join(&self.placeholders.base_url, &request.uri_path());
         let bytes = self.send(reqwest::Method::GET, url, endpoint::AUTH, None).await?;
         decode(&bytes)
     }
@@ -284,9 +274,7 @@ impl Client {
         if !violations.is_empty() {
             return Err(Error::Invalid(violations));
         }
-        let url = format!(
-            "{}{}", self.placeholders.base_url.trim_end_matches('/'), request.uri_path()
-        );
+        let url = join(&self.placeholders.base_url, &request.uri_path());
         let bytes = self
             .send(reqwest::Method::POST, url, endpoint::AUTH, Some(json(&request.body)?))
             .await?;
@@ -305,9 +293,7 @@ impl Client {
         if !violations.is_empty() {
             return Err(Error::Invalid(violations));
         }
-        let url = format!(
-            "{}{}", self.placeholders.base_url.trim_end_matches('/'), request.uri_path()
-        );
+        let url = join(&self.placeholders.base_url, &request.uri_path());
         self.send(reqwest::Method::PUT, url, endpoint::AUTH, Some(json(&request.body)?))
             .await?;
         Ok(())
@@ -325,14 +311,17 @@ impl Client {
         if !violations.is_empty() {
             return Err(Error::Invalid(violations));
         }
-        let url = format!(
-            "{}{}", self.placeholders.auth_url.trim_end_matches('/'), request.uri_path()
-        );
+        let url = join(&self.placeholders.auth_url, &request.uri_path());
         let bytes = self
             .send(reqwest::Method::POST, url, endpoint::AUTH, Some(form(&request.body)?))
             .await?;
         decode(&bytes)
     }
+}
+
+/// An address and a path, with one slash between them.
+fn join(address: &str, path: &str) -> String {
+    format!("{}{path}", address.trim_end_matches('/'))
 }
 
 /// A JSON body.

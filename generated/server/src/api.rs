@@ -110,32 +110,32 @@ pub trait Api: Send + Sync + 'static {
         cx: &RuleContext<'_, Self::Caller>,
     ) -> impl Future<Output = Result<Vec<types::auth::Scope>, ApiError>> + Send;
 
-    /// Whether `guild_has_feature` holds: The guild has the given feature enabled.
+    /// Whether `guild_has_feature` holds (the guild has the given feature enabled).
     fn guild_has_feature(
         &self,
         cx: &RuleContext<'_, Self::Caller>,
         feature: types::enums::GuildFeature,
     ) -> impl Future<Output = Result<bool, ApiError>> + Send;
 
-    /// Whether `bot_connected_to_voice_channel` holds: The bot user is connected to the voice channel.
+    /// Whether `bot_connected_to_voice_channel` holds (the bot user is connected to the voice channel).
     fn bot_connected_to_voice_channel(
         &self,
         cx: &RuleContext<'_, Self::Caller>,
     ) -> impl Future<Output = Result<bool, ApiError>> + Send;
 
-    /// Whether `caller_is_inviter` holds: The caller is the user who created the invite.
+    /// Whether `caller_is_inviter` holds (the caller is the user who created the invite).
     fn caller_is_inviter(
         &self,
         cx: &RuleContext<'_, Self::Caller>,
     ) -> impl Future<Output = Result<bool, ApiError>> + Send;
 
-    /// Whether `app_can_read_message_content` holds: The app can read the content of the message.
+    /// Whether `app_can_read_message_content` holds (the app can read the content of the message).
     fn app_can_read_message_content(
         &self,
         cx: &RuleContext<'_, Self::Caller>,
     ) -> impl Future<Output = Result<bool, ApiError>> + Send;
 
-    /// Whether `large_bot_sharding` holds: The app uses large bot sharding.
+    /// Whether `large_bot_sharding` holds (the app uses large bot sharding).
     fn large_bot_sharding(
         &self,
         cx: &RuleContext<'_, Self::Caller>,
@@ -237,4 +237,158 @@ pub trait Api: Send + Sync + 'static {
     ) -> impl Future<
         Output = Result<types::endpoints::token::Response, ApiError>,
     > + Send;
+}
+
+/// A shared implementation is an implementation, so its owner can keep a handle to it.
+impl<T: Api> Api for std::sync::Arc<T> {
+    type Caller = T::Caller;
+
+    fn authenticate(
+        &self,
+        credential: &Credential,
+    ) -> impl Future<Output = Option<Self::Caller>> + Send {
+        T::authenticate(self, credential)
+    }
+
+    fn permissions(
+        &self,
+        cx: &RuleContext<'_, Self::Caller>,
+    ) -> impl Future<
+        Output = Result<Vec<types::permissions::Permission>, ApiError>,
+    > + Send {
+        T::permissions(self, cx)
+    }
+
+    fn intents(
+        &self,
+        cx: &RuleContext<'_, Self::Caller>,
+    ) -> impl Future<Output = Result<Vec<types::auth::Intent>, ApiError>> + Send {
+        T::intents(self, cx)
+    }
+
+    fn scopes(
+        &self,
+        cx: &RuleContext<'_, Self::Caller>,
+    ) -> impl Future<Output = Result<Vec<types::auth::Scope>, ApiError>> + Send {
+        T::scopes(self, cx)
+    }
+
+    fn guild_has_feature(
+        &self,
+        cx: &RuleContext<'_, Self::Caller>,
+        feature: types::enums::GuildFeature,
+    ) -> impl Future<Output = Result<bool, ApiError>> + Send {
+        T::guild_has_feature(self, cx, feature)
+    }
+
+    fn bot_connected_to_voice_channel(
+        &self,
+        cx: &RuleContext<'_, Self::Caller>,
+    ) -> impl Future<Output = Result<bool, ApiError>> + Send {
+        T::bot_connected_to_voice_channel(self, cx)
+    }
+
+    fn caller_is_inviter(
+        &self,
+        cx: &RuleContext<'_, Self::Caller>,
+    ) -> impl Future<Output = Result<bool, ApiError>> + Send {
+        T::caller_is_inviter(self, cx)
+    }
+
+    fn app_can_read_message_content(
+        &self,
+        cx: &RuleContext<'_, Self::Caller>,
+    ) -> impl Future<Output = Result<bool, ApiError>> + Send {
+        T::app_can_read_message_content(self, cx)
+    }
+
+    fn large_bot_sharding(
+        &self,
+        cx: &RuleContext<'_, Self::Caller>,
+    ) -> impl Future<Output = Result<bool, ApiError>> + Send {
+        T::large_bot_sharding(self, cx)
+    }
+
+    fn get_current_user_connections(
+        &self,
+        call: Call<
+            Self::Caller,
+            types::endpoints::get_current_user_connections::Request,
+            types::endpoints::get_current_user_connections::Gates,
+        >,
+    ) -> impl Future<
+        Output = Result<
+            types::endpoints::get_current_user_connections::Response,
+            ApiError,
+        >,
+    > + Send {
+        T::get_current_user_connections(self, call)
+    }
+
+    fn get_guild_channels(
+        &self,
+        call: Call<
+            Self::Caller,
+            types::endpoints::get_guild_channels::Request,
+            types::endpoints::get_guild_channels::Gates,
+        >,
+    ) -> impl Future<
+        Output = Result<types::endpoints::get_guild_channels::Response, ApiError>,
+    > + Send {
+        T::get_guild_channels(self, call)
+    }
+
+    fn create_or_join_lobby(
+        &self,
+        call: Call<Self::Caller, types::endpoints::create_or_join_lobby::Request>,
+    ) -> impl Future<
+        Output = Result<types::endpoints::create_or_join_lobby::Response, ApiError>,
+    > + Send {
+        T::create_or_join_lobby(self, call)
+    }
+
+    fn send_lobby_message(
+        &self,
+        call: Call<Self::Caller, types::endpoints::send_lobby_message::Request>,
+    ) -> impl Future<
+        Output = Result<types::endpoints::send_lobby_message::Response, ApiError>,
+    > + Send {
+        T::send_lobby_message(self, call)
+    }
+
+    fn get_lobby_messages(
+        &self,
+        call: Call<Self::Caller, types::endpoints::get_lobby_messages::Request>,
+    ) -> impl Future<
+        Output = Result<types::endpoints::get_lobby_messages::Response, ApiError>,
+    > + Send {
+        T::get_lobby_messages(self, call)
+    }
+
+    fn bulk_update_lobby_members(
+        &self,
+        call: Call<Self::Caller, types::endpoints::bulk_update_lobby_members::Request>,
+    ) -> impl Future<
+        Output = Result<types::endpoints::bulk_update_lobby_members::Response, ApiError>,
+    > + Send {
+        T::bulk_update_lobby_members(self, call)
+    }
+
+    fn set_voice_channel_status(
+        &self,
+        call: Call<Self::Caller, types::endpoints::set_voice_channel_status::Request>,
+    ) -> impl Future<
+        Output = Result<types::endpoints::set_voice_channel_status::Response, ApiError>,
+    > + Send {
+        T::set_voice_channel_status(self, call)
+    }
+
+    fn token(
+        &self,
+        call: Call<Self::Caller, types::endpoints::token::Request>,
+    ) -> impl Future<
+        Output = Result<types::endpoints::token::Response, ApiError>,
+    > + Send {
+        T::token(self, call)
+    }
 }

@@ -191,10 +191,12 @@ where
 {
     text.parse()
         .map_err(|e: T::Err| {
-            format!(
-                "`{}` is not valid here: {e}", text.chars().take(64).collect:: < String >
-                ()
-            )
+            let message = e.to_string();
+            if message.contains(text) {
+                message
+            } else {
+                format!("`{}`: {message}", text.chars().take(64).collect:: < String > ())
+            }
         })
 }
 

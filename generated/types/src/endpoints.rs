@@ -245,7 +245,11 @@ pub mod get_current_user_guilds {
         /// - Constraint `min`: 0.
         /// - Constraint `max_exclusive`: `get_gateway_bot.max_concurrency`.
         /// - Required when `large_bot_sharding`.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[serde(
+            default,
+            skip_serializing_if = "Option::is_none",
+            deserialize_with = "crate::wire::present"
+        )]
         pub shard: Option<i64>,
     }
 
@@ -426,13 +430,25 @@ pub mod create_channel_invite {
     #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
     pub struct Parts {
         /// User IDs who may accept the invite; an alternative to uploading a CSV.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[serde(
+            default,
+            skip_serializing_if = "Option::is_none",
+            deserialize_with = "crate::wire::present"
+        )]
         pub target_user_ids: Option<Vec<crate::wire::Snowflake>>,
         /// A CSV of user IDs who may accept the invite.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[serde(
+            default,
+            skip_serializing_if = "Option::is_none",
+            deserialize_with = "crate::wire::present"
+        )]
         pub target_users_file: Option<String>,
         /// Roles granted to users who accept the invite.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[serde(
+            default,
+            skip_serializing_if = "Option::is_none",
+            deserialize_with = "crate::wire::present"
+        )]
         pub role_ids: Option<Vec<crate::wire::Snowflake>>,
     }
 
@@ -1954,22 +1970,38 @@ pub mod token {
         /// The authorization code, for the authorization_code grant.
         ///
         /// - Assumed `type`: RFC 6749 §4.1.3.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[serde(
+            default,
+            skip_serializing_if = "Option::is_none",
+            deserialize_with = "crate::wire::present"
+        )]
         pub code: Option<String>,
         /// The redirect URI the code was issued for, for the authorization_code grant.
         ///
         /// - Assumed `type`: RFC 6749 §4.1.3.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[serde(
+            default,
+            skip_serializing_if = "Option::is_none",
+            deserialize_with = "crate::wire::present"
+        )]
         pub redirect_uri: Option<String>,
         /// The code verifier of the code challenge, for the authorization_code grant.
         ///
         /// - Assumed `type`: RFC 7636 §4.5.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[serde(
+            default,
+            skip_serializing_if = "Option::is_none",
+            deserialize_with = "crate::wire::present"
+        )]
         pub code_verifier: Option<String>,
         /// The refresh token, for the refresh_token grant.
         ///
         /// - Assumed `type`: RFC 6749 §6.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[serde(
+            default,
+            skip_serializing_if = "Option::is_none",
+            deserialize_with = "crate::wire::present"
+        )]
         pub refresh_token: Option<String>,
     }
 
@@ -2023,17 +2055,29 @@ pub mod token {
         /// Seconds until the access token expires.
         ///
         /// - Assumed `type`: RFC 6749 §5.1.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[serde(
+            default,
+            skip_serializing_if = "Option::is_none",
+            deserialize_with = "crate::wire::present"
+        )]
         pub expires_in: Option<i64>,
         /// A refresh token for the next refresh.
         ///
         /// - Assumed `type`: RFC 6749 §5.1.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[serde(
+            default,
+            skip_serializing_if = "Option::is_none",
+            deserialize_with = "crate::wire::present"
+        )]
         pub refresh_token: Option<String>,
         /// The space-separated scopes granted.
         ///
         /// - Assumed `type`: RFC 6749 §5.1.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[serde(
+            default,
+            skip_serializing_if = "Option::is_none",
+            deserialize_with = "crate::wire::present"
+        )]
         pub scope: Option<String>,
         /// Fields the spec does not list, kept as received so nothing is lost in a round trip.
         #[serde(flatten)]

@@ -492,17 +492,29 @@ pub struct ErrorBody {
     /// Field violations, each a JSON pointer and a message.
     ///
     /// - Assumed `type`: The platform's public JSON error convention nests field violations; here each is a JSON pointer with a message.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::wire::present"
+    )]
     pub errors: Option<serde_json::Value>,
     /// What the caller lacks on a 403: permission ids, intents, scopes or conditions, in words.
     ///
     /// - Assumed `type`: RFC 6750 §3.1 answers a missing scope by naming it; a list of names does the same for every requirement.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::wire::present"
+    )]
     pub missing: Option<Vec<String>>,
     /// The OAuth2 error code (`invalid_grant`, ...) on the authorization server's endpoints.
     ///
     /// - Assumed `type`: RFC 6749 §5.2 carries the OAuth2 error code as the string member `error`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::wire::present"
+    )]
     pub error: Option<String>,
 }
 

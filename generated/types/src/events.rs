@@ -285,10 +285,18 @@ pub struct ChannelInfo {
     /// The voice channel status.
     ///
     /// - Constraint `max_length`: the limit `voice_channel_status_length`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::wire::present"
+    )]
     pub status: Option<String>,
     /// Start time of the voice session.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::wire::present"
+    )]
     pub voice_start_time: Option<jiff::Timestamp>,
     /// Fields the spec does not list, kept as received so nothing is lost in a round trip.
     #[serde(flatten)]
@@ -312,7 +320,11 @@ impl crate::validation::Validate for ChannelInfo {
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct VoiceChannelStatusUpdate {
     /// The new status, carried by the optional audit entry info (resource audit_entry_info).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::wire::present"
+    )]
     pub status: Option<String>,
     /// Fields the spec does not list, kept as received so nothing is lost in a round trip.
     #[serde(flatten)]

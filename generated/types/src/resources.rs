@@ -12,7 +12,11 @@
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct IdentifyPayload {
     /// An integer bitfield of capabilities the bot opts in to.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::wire::present"
+    )]
     pub capabilities: Option<crate::flags::IdentifyCapabilities>,
     /// Fields the spec does not list, kept as received so nothing is lost in a round trip.
     #[serde(flatten)]
@@ -213,7 +217,11 @@ impl crate::validation::Validate for VoiceChannelInfo {
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct AuditEntryInfo {
     /// Carries the new voice channel status on VOICE_CHANNEL_STATUS_UPDATE entries.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::wire::present"
+    )]
     pub status: Option<String>,
     /// Fields the spec does not list, kept as received so nothing is lost in a round trip.
     #[serde(flatten)]
@@ -237,17 +245,29 @@ pub struct GameStatsWidgetData {
     /// A pre-defined primary field.
     ///
     /// - Assumed `type`: The source gives no type; a rank name is text.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::wire::present"
+    )]
     pub rank_name: Option<String>,
     /// A pre-defined primary field.
     ///
     /// - Assumed `type`: The source gives no type; a count of wins is an integer.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::wire::present"
+    )]
     pub total_wins: Option<i64>,
     /// A pre-defined primary field.
     ///
     /// - Assumed `type`: The source gives no type; an hour count is taken as an integer.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::wire::present"
+    )]
     pub playtime_hours: Option<i64>,
     /// Fields the spec does not list, kept as received so nothing is lost in a round trip.
     #[serde(flatten)]
@@ -300,7 +320,11 @@ pub struct ResolvedChannel {
     ///
     /// - It is present only when the application's bot user is in the guild.
     /// - Assumed `type`: The source gives no type; the platform serializes permission sets as decimal strings (the permissions_new pattern).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::wire::present"
+    )]
     pub app_permissions: Option<crate::wire::StringInteger>,
     /// Fields the spec does not list, kept as received so nothing is lost in a round trip.
     #[serde(flatten)]
@@ -320,16 +344,32 @@ pub struct Invite {
     /// User IDs who may accept the invite.
     ///
     /// - Accepted by Create Channel Invite as an alternative to uploading a CSV.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::wire::present"
+    )]
     pub target_user_ids: Option<Vec<crate::wire::Snowflake>>,
     /// A CSV file of user IDs who may accept the invite.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::wire::present"
+    )]
     pub target_users_file: Option<String>,
     /// Roles granted to users who accept the invite.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::wire::present"
+    )]
     pub role_ids: Option<Vec<crate::wire::Snowflake>>,
     /// The roles of the invite, as partial roles, in the Get Channel Invites result.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::wire::present"
+    )]
     pub roles: Option<Vec<crate::resources::PartialRole>>,
     /// Fields the spec does not list, kept as received so nothing is lost in a round trip.
     #[serde(flatten)]
@@ -423,7 +463,11 @@ pub struct LobbyMember {
     ///
     /// - It can carry per-member mute lists.
     /// - Assumed `type`: The source gives no type; metadata is a structured value whose shape is not given.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::wire::present"
+    )]
     pub metadata: Option<serde_json::Value>,
     /// Fields the spec does not list, kept as received so nothing is lost in a round trip.
     #[serde(flatten)]
@@ -447,12 +491,20 @@ pub struct LobbyMemberUpdate {
     /// Lobby member metadata to set.
     ///
     /// - Assumed `type`: Lobby member metadata is a structured value whose shape is not given.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::wire::present"
+    )]
     pub metadata: Option<serde_json::Value>,
     /// Removes the member instead of adding or updating it.
     ///
     /// - Assumed `type`: The source says members can be removed in the same request; a flag per entry is the platform's public convention.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::wire::present"
+    )]
     pub remove_member: Option<bool>,
     /// Fields the spec does not list, kept as received so nothing is lost in a round trip.
     #[serde(flatten)]
@@ -492,13 +544,21 @@ pub struct LobbyMessage {
     /// - It can only be set server-side by the game backend when adding or updating a lobby member.
     /// - It can never be set from the client SDK.
     /// - Assumed `type`: The source gives no type; a display name is text.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::wire::present"
+    )]
     pub additional_name: Option<String>,
     /// Application-scoped custom string key-value pairs for moderation.
     ///
     /// - It is read in the SDK with `MessageHandle::ModerationMetadata`.
     /// - Assumed `type`: The source gives string key-value pairs; the type vocabulary has no map type, so json carries it.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::wire::present"
+    )]
     pub moderation_metadata: Option<serde_json::Value>,
     /// Fields the spec does not list, kept as received so nothing is lost in a round trip.
     #[serde(flatten)]
@@ -520,7 +580,11 @@ pub struct GameDirectMessage {
     ///
     /// - It is read in the SDK with `MessageHandle::ModerationMetadata`.
     /// - Assumed `type`: The source gives string key-value pairs; the type vocabulary has no map type, so json carries it.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::wire::present"
+    )]
     pub moderation_metadata: Option<serde_json::Value>,
     /// Fields the spec does not list, kept as received so nothing is lost in a round trip.
     #[serde(flatten)]
@@ -540,7 +604,11 @@ impl crate::validation::Validate for GameDirectMessage {
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct RadioGroup {
     /// When false, the selection is optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::wire::present"
+    )]
     pub required: Option<bool>,
     /// Fields the spec does not list, kept as received so nothing is lost in a round trip.
     #[serde(flatten)]
@@ -577,12 +645,20 @@ pub struct CheckboxGroup {
     /// The minimum number of options selected.
     ///
     /// - Assumed `type`: The source gives no type; a count of options is an integer.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::wire::present"
+    )]
     pub min_values: Option<i64>,
     /// The maximum number of options selected.
     ///
     /// - Assumed `type`: The source gives no type; a count of options is an integer.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::wire::present"
+    )]
     pub max_values: Option<i64>,
     /// Fields the spec does not list, kept as received so nothing is lost in a round trip.
     #[serde(flatten)]
@@ -639,17 +715,29 @@ pub struct FileUpload {
     /// - Constraint `min`: the limit `file_upload_component_file_count`.
     /// - Constraint `max`: the limit `file_upload_component_file_count`.
     /// - Assumed `type`: The source gives no type; a count of files is an integer.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::wire::present"
+    )]
     pub min_values: Option<i64>,
     /// The maximum number of files, between 0 and 10.
     ///
     /// - Constraint `min`: the limit `file_upload_component_file_count`.
     /// - Constraint `max`: the limit `file_upload_component_file_count`.
     /// - Assumed `type`: The source gives no type; a count of files is an integer.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::wire::present"
+    )]
     pub max_values: Option<i64>,
     /// Whether an upload is required before submit.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::wire::present"
+    )]
     pub required: Option<bool>,
     /// Fields the spec does not list, kept as received so nothing is lost in a round trip.
     #[serde(flatten)]
@@ -700,10 +788,18 @@ pub struct RichPresenceActivity {
     ///
     /// - The source writes the parameter as activity.name.
     /// - Assumed `type`: The source gives no type; a name is text.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::wire::present"
+    )]
     pub name: Option<String>,
     /// Images of the rich presence.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::wire::present"
+    )]
     pub assets: Option<crate::resources::RichPresenceActivityAssets>,
     /// Fields the spec does not list, kept as received so nothing is lost in a round trip.
     #[serde(flatten)]
@@ -729,7 +825,8 @@ pub struct RichPresenceActivityAssets {
     #[serde(
         rename = "inviteCoverImage",
         default,
-        skip_serializing_if = "Option::is_none"
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::wire::present"
     )]
     pub invite_cover_image: Option<String>,
     /// Fields the spec does not list, kept as received so nothing is lost in a round trip.

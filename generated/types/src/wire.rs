@@ -236,3 +236,11 @@ pub(crate) mod double_option {
         Option::<T>::deserialize(deserializer).map(Some)
     }
 }
+
+/// Serde adapter for optional fields that are not nullable: a present field is `Some`,
+/// so `null` is refused unless it is one of the type's values (JSON keeps it).
+pub(crate) fn present<'de, T: Deserialize<'de>, D: Deserializer<'de>>(
+    deserializer: D,
+) -> Result<Option<T>, D::Error> {
+    T::deserialize(deserializer).map(Some)
+}

@@ -327,7 +327,8 @@ fn limit_const(model: &Model, l: &Limit) -> TokenStream {
         let (v, until) = (int(p.value), const_ident(&p.until.id));
         quote!(Previous { value: #v, until: &crate::changes::#until })
     });
-    let doc = docs(l.meta.description.as_deref(), &meta_notes(model, &l.meta));
+    let fallback = if l.meta.name.is_empty() { format!("The limit `{}`.", l.meta.id) } else { format!("{}.", l.meta.name) };
+    let doc = docs(Some(l.meta.description.as_deref().unwrap_or(&fallback)), &meta_notes(model, &l.meta));
     quote! {
         #doc
         pub const #name: Limit = Limit {

@@ -118,6 +118,16 @@ fn string_enum(model: &Model, e: &Enum) -> TokenStream {
         quote!(#d #ident,)
     });
     let doc = enum_docs(model, e);
+    let from_text = if ids.is_empty() {
+        quote!(Self::#other(text.to_owned()))
+    } else {
+        quote! {
+            match text {
+                #(#ids => Self::#idents,)*
+                other => Self::#other(other.to_owned()),
+            }
+        }
+    };
     quote! {
         #doc
         #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -147,10 +157,7 @@ fn string_enum(model: &Model, e: &Enum) -> TokenStream {
 
         impl From<&str> for #name {
             fn from(text: &str) -> Self {
-                match text {
-                    #(#ids => Self::#idents,)*
-                    other => Self::#other(other.to_owned()),
-                }
+                #from_text
             }
         }
 

@@ -22,7 +22,10 @@ pub fn emit(model: &Model) -> TokenStream {
     let all = model.errors.iter().map(|e| const_ident(&e.meta.id));
     let general = int(model.errors.iter().find(|e| e.meta.id == GENERAL_ERROR).and_then(|e| e.code).unwrap_or(0));
     let body = error_body(model);
-    let (to_body, from_body) = body_conversions(&body_fields(model));
+    let fields = body_fields(model);
+    let (to_body, from_body) = body_conversions(&fields);
+    // A body with none of the fields `ApiError` reads is not read at all.
+    let body_param = if fields.iter().any(|f| known(f).is_some()) { quote!(body) } else { quote!(_body) };
     quote! {
         //! Errors: the platform's error codes, every error the spec names, the JSON error body and
         //! [`ApiError`], which the server renders and the client reads back.
@@ -136,7 +139,7 @@ pub fn emit(model: &Model) -> TokenStream {
             }
 
             /// The error a response with `status` and `body` carries.
-            pub fn from_body(status: u16, body: ErrorBody) -> Self {
+            pub fn from_body(status: u16, #body_param: ErrorBody) -> Self {
                 #from_body
             }
         }
@@ -237,6 +240,16 @@ fn oauth_errors(model: &Model) -> TokenStream {
     });
     let idents: Vec<&Ident> = named.iter().map(|(_, i, _)| i).collect();
     let texts: Vec<&str> = named.iter().map(|(_, _, t)| *t).collect();
+    let from_text = if named.is_empty() {
+        quote!(Self::Unknown(text.to_owned()))
+    } else {
+        quote! {
+            match text {
+                #(#texts => Self::#idents,)*
+                other => Self::Unknown(other.to_owned()),
+            }
+        }
+    };
     quote! {
         /// An OAuth2 error code (RFC 6749 §5.2); codes the spec does not name are kept as received.
         #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -258,10 +271,7 @@ fn oauth_errors(model: &Model) -> TokenStream {
 
         impl From<&str> for OAuthError {
             fn from(text: &str) -> Self {
-                match text {
-                    #(#texts => Self::#idents,)*
-                    other => Self::Unknown(other.to_owned()),
-                }
+                #from_text
             }
         }
 
@@ -431,13 +441,8 @@ fn body_conversions(fields: &[Field]) -> (TokenStream, TokenStream) {
     let violations = or(violations, quote!(Vec::new()));
     let missing = or(missing, quote!(Vec::new()));
     let oauth = or(oauth, quote!(None));
-    let uses_body = fields.iter().any(|f| known(f).is_some());
-    let unused = (!uses_body).then(|| quote!(let _ = body;));
     (
         quote!(ErrorBody { #(#to)* }),
-        quote! {
-            #unused
-            Self { status, code: #code, message: #message, violations: #violations, missing: #missing, oauth_error: #oauth }
-        },
+        quote!(Self { status, code: #code, message: #message, violations: #violations, missing: #missing, oauth_error: #oauth }),
     )
 }

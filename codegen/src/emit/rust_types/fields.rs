@@ -185,7 +185,7 @@ fn field_member(model: &Model, f: &Field, root: &TokenStream) -> TokenStream {
     let optional = f.optional || f.required_when.is_some();
     let attrs = match (optional, f.nullable) {
         (true, true) => quote!(#[serde(#rename default, skip_serializing_if = "Option::is_none", with = "crate::wire::double_option")]),
-        (true, false) => quote!(#[serde(#rename default, skip_serializing_if = "Option::is_none")]),
+        (true, false) => quote!(#[serde(#rename default, skip_serializing_if = "Option::is_none", deserialize_with = "crate::wire::present")]),
         (false, _) if rename.is_some() => quote!(#[serde(#rename)]),
         (false, _) => quote!(),
     };
@@ -332,4 +332,23 @@ pub fn resource_has_checks(model: &Model, id: &str, seen: &mut BTreeSet<String>)
     r.fields.iter().any(|f| {
         !f.constraints.is_empty() || f.ty.as_ref().is_some_and(|t| matches!(t.element(), TypeRef::Object(inner) if resource_has_checks(model, inner, seen)))
     })
+}
+
+/// The serde adapters some generated struct needs: (optional and nullable, optional only).
+pub fn adapters(model: &Model) -> (bool, bool) {
+    let optional: Vec<&Field> = all_struct_fields(model).filter(|f| f.optional || f.required_when.is_some()).collect();
+    (optional.iter().any(|f| f.nullable), optional.iter().any(|f| !f.nullable))
+}
+
+/// Every field some generated struct declares.
+fn all_struct_fields(model: &Model) -> impl Iterator<Item = &Field> {
+    let lists = model
+        .resources
+        .iter()
+        .map(|r| &r.fields)
+        .chain(model.events.iter().map(|e| &e.fields))
+        .chain(model.opcodes.iter().map(|o| &o.fields))
+        .chain(model.endpoints.iter().flat_map(|e| [&e.path_params, &e.query, &e.body, &e.response_fields]))
+        .chain(model.error_body.iter().map(|b| &b.fields));
+    lists.flatten().chain(model.endpoints.iter().filter_map(|e| e.body_schema.as_ref()))
 }

@@ -37,6 +37,7 @@ pub fn emit(model: &Model, opts: &EmitOptions) -> Vec<GeneratedFile> {
     let modules = modules(model);
     let mut files = vec![
         GeneratedFile::new(ARTIFACT, "types/Cargo.toml", cargo_toml(model, &notice)),
+        GeneratedFile::new(ARTIFACT, "types/build.rs", shared::build_script(&notice)),
         GeneratedFile::new(ARTIFACT, "types/src/lib.rs", format_spaced(&notice, lib_rs(model, &modules))),
     ];
     for m in modules {
@@ -47,7 +48,7 @@ pub fn emit(model: &Model, opts: &EmitOptions) -> Vec<GeneratedFile> {
 
 fn modules(model: &Model) -> Vec<Module> {
     let mut out = vec![
-        Module { name: "wire", tokens: runtime::wire() },
+        Module { name: "wire", tokens: runtime::wire(fields::adapters(model)) },
         Module { name: "validation", tokens: runtime::validation() },
         Module { name: "clock", tokens: runtime::clock() },
         Module { name: "placeholders", tokens: auth::placeholders(model) },
@@ -73,8 +74,11 @@ fn modules(model: &Model) -> Vec<Module> {
 
 fn cargo_toml(model: &Model, notice: &str) -> String {
     let description = format!("{}: every resource, enum, flag, permission, error, limit and dated change of the spec, as Rust types", model.platform.name);
-    let body = "[lib]\npath = \"src/lib.rs\"\n\n[dependencies]\njiff = { workspace = true, features = [\"serde\"] }\nserde.workspace = true\nserde_json.workspace = true\n";
-    manifest(notice, &package(model, ARTIFACT), &description, body)
+    let body = format!(
+        "[lib]\npath = \"src/lib.rs\"\n\n[dependencies]\njiff = {{ workspace = true, features = [\"serde\"] }}\nserde.workspace = true\nserde_json.workspace = true\n\n{}",
+        shared::BUILD_DEPENDENCIES
+    );
+    manifest(notice, &package(model, ARTIFACT), &description, &body)
 }
 
 fn lib_rs(model: &Model, modules: &[Module]) -> TokenStream {

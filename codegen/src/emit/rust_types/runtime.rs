@@ -6,10 +6,41 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
-/// `wire.rs`: snowflakes, string-serialized integers, raw bodies and serde helpers.
-pub fn wire() -> TokenStream {
+/// `wire.rs`: snowflakes, string-serialized integers, raw bodies and, when some field may be
+/// both absent and `null`, the serde adapter that tells the two apart.
+pub fn wire((double_option, present): (bool, bool)) -> TokenStream {
     let snowflake = decimal_newtype(quote!(Snowflake), "a snowflake id (a decimal string)");
     let string_integer = decimal_newtype(quote!(StringInteger), "an integer as a decimal string");
+    let adapter = double_option.then(|| {
+        quote! {
+            /// Serde adapter for fields that may be absent (`None`) or `null` (`Some(None)`).
+            pub(crate) mod double_option {
+                use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+                /// Writes `Some(None)` as `null`; `None` is skipped by the field's attributes.
+                pub fn serialize<T: Serialize, S: Serializer>(value: &Option<Option<T>>, serializer: S) -> Result<S::Ok, S::Error> {
+                    match value {
+                        Some(inner) => inner.serialize(serializer),
+                        None => serializer.serialize_none(),
+                    }
+                }
+
+                /// A present field is `Some`, whether or not it is `null`.
+                pub fn deserialize<'de, T: Deserialize<'de>, D: Deserializer<'de>>(deserializer: D) -> Result<Option<Option<T>>, D::Error> {
+                    Option::<T>::deserialize(deserializer).map(Some)
+                }
+            }
+        }
+    });
+    let present = present.then(|| {
+        quote! {
+            /// Serde adapter for optional fields that are not nullable: a present field is `Some`,
+            /// so `null` is refused unless it is one of the type's values (JSON keeps it).
+            pub(crate) fn present<'de, T: Deserialize<'de>, D: Deserializer<'de>>(deserializer: D) -> Result<Option<T>, D::Error> {
+                T::deserialize(deserializer).map(Some)
+            }
+        }
+    });
     quote! {
         //! Wire primitives: snowflake ids, integers carried as decimal strings, raw bodies.
 
@@ -116,23 +147,9 @@ pub fn wire() -> TokenStream {
             out
         }
 
-        /// Serde adapter for fields that may be absent (`None`) or `null` (`Some(None)`).
-        pub(crate) mod double_option {
-            use serde::{Deserialize, Deserializer, Serialize, Serializer};
+        #adapter
 
-            /// Writes `Some(None)` as `null`; `None` is skipped by the field's attributes.
-            pub fn serialize<T: Serialize, S: Serializer>(value: &Option<Option<T>>, serializer: S) -> Result<S::Ok, S::Error> {
-                match value {
-                    Some(inner) => inner.serialize(serializer),
-                    None => serializer.serialize_none(),
-                }
-            }
-
-            /// A present field is `Some`, whether or not it is `null`.
-            pub fn deserialize<'de, T: Deserialize<'de>, D: Deserializer<'de>>(deserializer: D) -> Result<Option<Option<T>>, D::Error> {
-                Option::<T>::deserialize(deserializer).map(Some)
-            }
-        }
+        #present
     }
 }
 
