@@ -30,7 +30,7 @@ use platform_server::types::placeholders::Placeholders;
 use platform_server::types::resources::{Channel, Connection, Lobby, LobbyMember, LobbyMessage, PermissionOverwrite};
 use platform_server::types::validation::Violation;
 use platform_server::types::wire::Snowflake;
-use platform_server::{Api, Call, Operation, Options, RuleContext};
+use platform_server::{Api, Call, Granted, Operation, Options, RuleContext, granted};
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
@@ -589,9 +589,12 @@ impl Api for Reference {
         Ok(lobby.members.clone())
     }
 
+    // The router evaluated the endpoint's permission rule before this runs: the `Granted` proof
+    // in the call's type says so, and `#[endpoint]` checks it is there.
+    #[platform::endpoint(set_voice_channel_status)]
     async fn set_voice_channel_status(
         &self,
-        call: Call<Caller, set_voice_channel_status::Request>,
+        call: Call<Caller, set_voice_channel_status::Request, (), Granted<granted::SetVoiceChannelStatus>>,
     ) -> Result<set_voice_channel_status::Response, ApiError> {
         let (_, channel) = self.channel(call.input.path.channel_id)?;
         if !channel.voice {

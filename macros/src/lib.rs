@@ -8,14 +8,29 @@
 use proc_macro::TokenStream;
 use std::path::Path;
 
-/// Runs an expansion against the spec, turning every failure into `compile_error!`.
-fn expand(f: impl FnOnce(&platform_codegen::Loaded) -> syn::Result<proc_macro2::TokenStream>) -> TokenStream {
+/// Runs an expansion against the workspace spec.
+fn run(f: impl FnOnce(&platform_codegen::Loaded) -> syn::Result<proc_macro2::TokenStream>) -> syn::Result<proc_macro2::TokenStream> {
     let spec = platform_codegen::expand::spec(Path::new(env!("PLATFORM_SPEC_DIR")));
-    let result = match spec.as_ref() {
+    match spec.as_ref() {
         Ok(loaded) => f(loaded),
         Err(message) => Err(syn::Error::new(proc_macro2::Span::call_site(), message)),
-    };
-    result.unwrap_or_else(syn::Error::into_compile_error).into()
+    }
+}
+
+/// An item-position expansion; every failure becomes `compile_error!`.
+fn expand(f: impl FnOnce(&platform_codegen::Loaded) -> syn::Result<proc_macro2::TokenStream>) -> TokenStream {
+    run(f).unwrap_or_else(syn::Error::into_compile_error).into()
+}
+
+/// An expression-position expansion: several `compile_error!`s are wrapped in a block so that
+/// all of them are reported and nothing else is.
+fn expand_expr(f: impl FnOnce(&platform_codegen::Loaded) -> syn::Result<proc_macro2::TokenStream>) -> TokenStream {
+    run(f)
+        .unwrap_or_else(|e| {
+            let errors = e.into_compile_error();
+            quote::quote!({ #errors unreachable!() })
+        })
+        .into()
 }
 
 /// A `const`-usable `Permissions` set of permission ids: `permissions![PIN_MESSAGES, BYPASS_SLOWMODE]`.
@@ -24,35 +39,35 @@ fn expand(f: impl FnOnce(&platform_codegen::Loaded) -> syn::Result<proc_macro2::
 #[proc_macro]
 pub fn permissions(input: TokenStream) -> TokenStream {
     let input = proc_macro2::TokenStream::from(input);
-    expand(|spec| platform_codegen::expand::permissions(spec, input))
+    expand_expr(|spec| platform_codegen::expand::permissions(spec, input))
 }
 
 /// A limit of the spec as its typed constant: `limit!(voice_channel_status_length)`.
 #[proc_macro]
 pub fn limit(input: TokenStream) -> TokenStream {
     let input = proc_macro2::TokenStream::from(input);
-    expand(|spec| platform_codegen::expand::limit(spec, input))
+    expand_expr(|spec| platform_codegen::expand::limit(spec, input))
 }
 
 /// An error of the spec as its error code: `error_code!(search_index_not_ready)`.
 #[proc_macro]
 pub fn error_code(input: TokenStream) -> TokenStream {
     let input = proc_macro2::TokenStream::from(input);
-    expand(|spec| platform_codegen::expand::error_code(spec, input))
+    expand_expr(|spec| platform_codegen::expand::error_code(spec, input))
 }
 
 /// A dated change's gate: `change!(pin-messages-required).is_in_effect(now)`.
 #[proc_macro]
 pub fn change(input: TokenStream) -> TokenStream {
     let input = proc_macro2::TokenStream::from(input);
-    expand(|spec| platform_codegen::expand::change(spec, input))
+    expand_expr(|spec| platform_codegen::expand::change(spec, input))
 }
 
 /// The model as these macros see it, as a JSON string (for checking it against `generated/model.json`).
 #[proc_macro]
 pub fn model_json(input: TokenStream) -> TokenStream {
     let input = proc_macro2::TokenStream::from(input);
-    expand(|spec| platform_codegen::expand::model_json(spec, input))
+    expand_expr(|spec| platform_codegen::expand::model_json(spec, input))
 }
 
 /// Checks a handler against a routed endpoint: `#[endpoint(set_voice_channel_status)]`.

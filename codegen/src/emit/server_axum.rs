@@ -56,7 +56,8 @@ fn lib_rs(model: &Model) -> TokenStream {
         "   [`Options::clock`] (403 naming what is missing).",
         "",
         " Dated behaviour only the implementation can carry out reaches the handler as the gates of",
-        " [`Call::gates`], decided at the same instant.",
+        " [`Call::gates`], decided at the same instant. A handler of an endpoint with a permission rule",
+        " receives [`Granted`] in [`Call::granted`]: the proof, only the router can make, that the rule held.",
     ];
     let decls = module_decls(&["api", "router", "runtime"]);
     quote! {
@@ -71,7 +72,7 @@ fn lib_rs(model: &Model) -> TokenStream {
         #decls
 
         #[rustfmt::skip]
-        pub use api::{Api, Call, Operation, RuleContext};
+        pub use api::{Api, Call, Granted, Operation, RuleContext, granted};
 
         #[rustfmt::skip]
         pub use router::{DEFAULT_BODY_LIMIT, Options, router, router_with};
@@ -115,7 +116,12 @@ fn api(model: &Model) -> TokenStream {
         if e.path_params.is_empty() { quote!(Self::#v => #id) } else { quote!(Self::#v(_) => #id) }
     });
     let hooks = hooks(model);
-    let methods: Vec<TokenStream> = routed.iter().map(|e| endpoint_method(e)).collect();
+    let methods: Vec<TokenStream> = routed.iter().map(|e| endpoint_method(model, e)).collect();
+    let markers = routed.iter().filter(|e| guarded(model, e)).map(|e| {
+        let marker = type_ident(&e.meta.id);
+        let doc = format!(" Endpoint `{}`: {}", e.meta.id, route_doc(e).trim());
+        quote!(#[doc = #doc] #[derive(Debug)] pub enum #marker {})
+    });
     let delegation = delegation(&hooks, &methods);
     quote! {
         //! The trait an implementation provides: one method per routed endpoint, and the hooks
@@ -155,9 +161,36 @@ fn api(model: &Model) -> TokenStream {
             pub now: Timestamp,
         }
 
+        /// Proof that the permission rule of endpoint `E` held for a call, at the call's instant.
+        ///
+        /// Only the router makes one, after evaluating the rule, so a function that takes a
+        /// `Granted<E>` cannot run unless the rule was evaluated (`#[endpoint]` requires it of
+        /// handlers of guarded endpoints).
+        pub struct Granted<E> {
+            endpoint: ::std::marker::PhantomData<fn() -> E>,
+        }
+
+        impl<E> Granted<E> {
+            /// Only the router grants.
+            pub(crate) fn new() -> Self {
+                Self { endpoint: ::std::marker::PhantomData }
+            }
+        }
+
+        impl<E> ::std::fmt::Debug for Granted<E> {
+            fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+                f.write_str(::std::any::type_name::<Self>())
+            }
+        }
+
+        /// The endpoints guarded by a permission rule, as the type parameter of [`Granted`].
+        pub mod granted {
+            #(#markers)*
+        }
+
         /// One call of an endpoint, after every check passed.
         #[derive(Debug)]
-        pub struct Call<C, I, G = ()> {
+        pub struct Call<C, I, G = (), P = ()> {
             /// The authenticated caller.
             pub caller: C,
             /// The credential it presented.
@@ -168,6 +201,8 @@ fn api(model: &Model) -> TokenStream {
             pub input: I,
             /// The gates of the endpoint's dated behaviour at `now`.
             pub gates: G,
+            /// For an endpoint with a permission rule, the proof that it held at `now`.
+            pub granted: P,
         }
 
         /// A platform implementation. Methods return futures that are `Send`; implement them
@@ -302,10 +337,27 @@ fn gates_type(e: &Endpoint) -> Option<TokenStream> {
     (!gated(e).is_empty()).then(|| quote!(types::endpoints::#module::Gates))
 }
 
-fn endpoint_method(e: &Endpoint) -> TokenStream {
+/// Whether a permission rule guards the endpoint.
+fn guarded(model: &Model, e: &Endpoint) -> bool {
+    !model.rules_for(&e.meta.id).is_empty()
+}
+
+/// The `Call` type parameters after the input: gates and proof, each only when needed.
+fn call_extras(model: &Model, e: &Endpoint) -> TokenStream {
+    let gates = gates_type(e);
+    if guarded(model, e) {
+        let marker = type_ident(&e.meta.id);
+        let gates = gates.unwrap_or_else(|| quote!(()));
+        quote!(, #gates, Granted<granted::#marker>)
+    } else {
+        gates.map(|g| quote!(, #g)).unwrap_or_default()
+    }
+}
+
+fn endpoint_method(model: &Model, e: &Endpoint) -> TokenStream {
     let name = value_ident(&e.meta.id);
     let module = module_ident(e);
-    let gates = gates_type(e).map(|g| quote!(, #g));
+    let gates = call_extras(model, e);
     let mut lines = vec![route_doc(e)];
     if let Some(d) = &e.meta.description {
         lines.push(String::new());
@@ -669,6 +721,8 @@ fn handler(model: &Model, e: &Endpoint) -> TokenStream {
     let runtime_checks = runtime_checks(model, e);
     let bot = if model.token_kinds.iter().any(|k| k.meta.id == "bot") { quote!(credential.kind == types::auth::TokenKind::Bot) } else { quote!(false) };
     let gates = if gated(e).is_empty() { quote!(()) } else { quote!(endpoint::Gates::at(now)) };
+    // Made only here, after `authorize` returned: the proof follows the evaluation.
+    let granted = if guarded(model, e) { quote!(crate::api::Granted::new()) } else { quote!(()) };
     let method = value_ident(&e.meta.id);
     let respond = match response_kind(e) {
         ResponseKind::Json => quote! {
@@ -719,7 +773,7 @@ fn handler(model: &Model, e: &Endpoint) -> TokenStream {
                 return Err(runtime::invalid(violations));
             }
             authorize(&app.api, &cx, endpoint::RULES, #bot).await?;
-            let call = Call { caller, credential, now, input, gates: #gates };
+            let call = Call { caller, credential, now, input, gates: #gates, granted: #granted };
             #respond
         }
     }

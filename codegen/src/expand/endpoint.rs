@@ -18,6 +18,9 @@ const CONTEXT_TYPES: &[&str] = &["RequestContext", "Context", "Caller", "Credent
 /// The proof type the router hands to handlers after evaluating a permission rule.
 const PROOF: &str = "Granted";
 
+/// The server's per-call type, carrying the checked request (`Call<Caller, Request, ...>`).
+const CALL: &str = "Call";
+
 /// Checks the handler against the endpoint and returns it with a doc line naming its route.
 pub fn endpoint(spec: &Loaded, attr: TokenStream, item: TokenStream) -> syn::Result<TokenStream> {
     let (id, id_token) = single_id(attr, "endpoint")?;
@@ -64,11 +67,21 @@ fn check_params(spec: &Loaded, endpoint: &Endpoint, func: &ItemFn, place: &str) 
     let mut errors = Vec::new();
     let mut seen = Vec::new();
     let mut proof = None;
+    let mut whole_call = false;
     for arg in &func.sig.inputs {
         let FnArg::Typed(arg) = arg else { continue };
         let last = last_segment(&arg.ty);
         if last.as_deref() == Some(PROOF) {
             proof = Some(&*arg.ty);
+            continue;
+        }
+        if last.as_deref() == Some(CALL) {
+            // The trait method form: the inputs arrive checked inside the server's `Call`.
+            whole_call = true;
+            match check_call(endpoint, &arg.ty, place) {
+                Ok(granted) => proof = proof.or(granted),
+                Err(e) => errors.push(e),
+            }
             continue;
         }
         if last.as_deref().is_some_and(|l| CONTEXT_TYPES.contains(&l)) {
@@ -101,7 +114,7 @@ fn check_params(spec: &Loaded, endpoint: &Endpoint, func: &ItemFn, place: &str) 
             }
         }
     }
-    for (name, field, role) in &inputs {
+    for (name, field, role) in inputs.iter().filter(|_| !whole_call) {
         if !seen.contains(name) {
             let location = spec.sources.location(field.span);
             errors.push(syn::Error::new(
@@ -131,15 +144,53 @@ fn check_proof(spec: &Loaded, endpoint: &Endpoint, func: &ItemFn, proof: Option<
         )),
         (None, Some(ty)) => Some(syn::Error::new(
             ty.span(),
-            format!("endpoint `{}` has no permission rule, so there is nothing to grant", endpoint.meta.id),
+            format!("endpoint `{}` (defined at {}) has no permission rule, so there is nothing to grant", endpoint.meta.id, at(spec, endpoint.meta.id_span)),
         )),
         (Some(_), Some(ty)) => {
             let arg = generic_arg(ty);
             (arg.as_deref() != Some(marker.as_str())).then(|| {
-                syn::Error::new(ty.span(), format!("expected `{PROOF}<{marker}>`: the proof must be for endpoint `{}`", endpoint.meta.id))
+                syn::Error::new(
+                    ty.span(),
+                    format!("expected `{PROOF}<{marker}>`: the proof must be for endpoint `{}` (defined at {})", endpoint.meta.id, at(spec, endpoint.meta.id_span)),
+                )
             })
         }
         (None, None) => None,
+    }
+}
+
+/// A `Call<_, endpoint::Request, ..>` parameter belongs to this endpoint; returns its proof
+/// type argument, if it has one.
+fn check_call<'a>(endpoint: &Endpoint, ty: &'a Type, place: &str) -> syn::Result<Option<&'a Type>> {
+    let args = type_args(ty);
+    let module = case::snake(&endpoint.meta.id);
+    let request = args.iter().find(|t| path_segments(t).iter().any(|s| *s == module));
+    if request.is_none() {
+        return Err(syn::Error::new(
+            ty.span(),
+            format!("this `Call` is not for endpoint `{}` (defined at {place})\n\nhelp: expected `Call<_, {module}::Request, ..>`", endpoint.meta.id),
+        ));
+    }
+    Ok(args.into_iter().find(|t| last_segment(t).as_deref() == Some(PROOF)))
+}
+
+fn type_args(ty: &Type) -> Vec<&Type> {
+    let Type::Path(p) = ty else { return vec![] };
+    let Some(last) = p.path.segments.last() else { return vec![] };
+    let syn::PathArguments::AngleBracketed(args) = &last.arguments else { return vec![] };
+    args.args
+        .iter()
+        .filter_map(|a| match a {
+            syn::GenericArgument::Type(t) => Some(t),
+            _ => None,
+        })
+        .collect()
+}
+
+fn path_segments(ty: &Type) -> Vec<String> {
+    match ty {
+        Type::Path(p) => p.path.segments.iter().map(|s| s.ident.to_string()).collect(),
+        _ => vec![],
     }
 }
 

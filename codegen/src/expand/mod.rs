@@ -150,7 +150,7 @@ pub fn error_code(spec: &Loaded, input: TokenStream) -> syn::Result<TokenStream>
     }
     let name = Ident::new(&case::pascal(&id), ident.span());
     let krate = krate();
-    Ok(quote!(#krate::ErrorCode::#name))
+    Ok(quote!(#krate::errors::ErrorCode::#name))
 }
 
 /// `change!(id)`: the dated change's gate.

@@ -63,9 +63,40 @@ pub struct RuleContext<'a, C> {
     pub now: Timestamp,
 }
 
+/// Proof that the permission rule of endpoint `E` held for a call, at the call's instant.
+///
+/// Only the router makes one, after evaluating the rule, so a function that takes a
+/// `Granted<E>` cannot run unless the rule was evaluated (`#[endpoint]` requires it of
+/// handlers of guarded endpoints).
+pub struct Granted<E> {
+    endpoint: ::std::marker::PhantomData<fn() -> E>,
+}
+
+impl<E> Granted<E> {
+    /// Only the router grants.
+    pub(crate) fn new() -> Self {
+        Self {
+            endpoint: ::std::marker::PhantomData,
+        }
+    }
+}
+
+impl<E> ::std::fmt::Debug for Granted<E> {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        f.write_str(::std::any::type_name::<Self>())
+    }
+}
+
+/// The endpoints guarded by a permission rule, as the type parameter of [`Granted`].
+pub mod granted {
+    /// Endpoint `set_voice_channel_status`: `PUT /channels/{channel.id}/voice-status`: Set Voice Channel Status.
+    #[derive(Debug)]
+    pub enum SetVoiceChannelStatus {}
+}
+
 /// One call of an endpoint, after every check passed.
 #[derive(Debug)]
-pub struct Call<C, I, G = ()> {
+pub struct Call<C, I, G = (), P = ()> {
     /// The authenticated caller.
     pub caller: C,
     /// The credential it presented.
@@ -76,6 +107,8 @@ pub struct Call<C, I, G = ()> {
     pub input: I,
     /// The gates of the endpoint's dated behaviour at `now`.
     pub gates: G,
+    /// For an endpoint with a permission rule, the proof that it held at `now`.
+    pub granted: P,
 }
 
 /// A platform implementation. Methods return futures that are `Send`; implement them
@@ -223,7 +256,12 @@ pub trait Api: Send + Sync + 'static {
     /// Sets the status string of a voice channel.
     fn set_voice_channel_status(
         &self,
-        call: Call<Self::Caller, types::endpoints::set_voice_channel_status::Request>,
+        call: Call<
+            Self::Caller,
+            types::endpoints::set_voice_channel_status::Request,
+            (),
+            Granted<granted::SetVoiceChannelStatus>,
+        >,
     ) -> impl Future<
         Output = Result<types::endpoints::set_voice_channel_status::Response, ApiError>,
     > + Send;
@@ -376,7 +414,12 @@ impl<T: Api> Api for std::sync::Arc<T> {
 
     fn set_voice_channel_status(
         &self,
-        call: Call<Self::Caller, types::endpoints::set_voice_channel_status::Request>,
+        call: Call<
+            Self::Caller,
+            types::endpoints::set_voice_channel_status::Request,
+            (),
+            Granted<granted::SetVoiceChannelStatus>,
+        >,
     ) -> impl Future<
         Output = Result<types::endpoints::set_voice_channel_status::Response, ApiError>,
     > + Send {

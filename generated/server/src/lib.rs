@@ -15,7 +15,8 @@
 //!   [`Options::clock`] (403 naming what is missing).
 //!
 //! Dated behaviour only the implementation can carry out reaches the handler as the gates of
-//! [`Call::gates`], decided at the same instant.
+//! [`Call::gates`], decided at the same instant. A handler of an endpoint with a permission rule
+//! receives [`Granted`] in [`Call::granted`]: the proof, only the router can make, that the rule held.
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
@@ -32,7 +33,7 @@ pub mod router;
 pub mod runtime;
 
 #[rustfmt::skip]
-pub use api::{Api, Call, Operation, RuleContext};
+pub use api::{Api, Call, Granted, Operation, RuleContext, granted};
 
 #[rustfmt::skip]
 pub use router::{DEFAULT_BODY_LIMIT, Options, router, router_with};

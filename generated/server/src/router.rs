@@ -279,6 +279,7 @@ async fn handle_get_current_user_connections<A: Api>(
         now,
         input,
         gates: endpoint::Gates::at(now),
+        granted: (),
     };
     let output = app.api.get_current_user_connections(call).await?;
     Ok(runtime::json_response(StatusCode::OK, &output))
@@ -349,6 +350,7 @@ async fn handle_get_guild_channels<A: Api>(
         now,
         input,
         gates: endpoint::Gates::at(now),
+        granted: (),
     };
     let output = app.api.get_guild_channels(call).await?;
     Ok(runtime::json_response(StatusCode::OK, &output))
@@ -408,6 +410,7 @@ async fn handle_create_or_join_lobby<A: Api>(
         now,
         input,
         gates: (),
+        granted: (),
     };
     let output = app.api.create_or_join_lobby(call).await?;
     Ok(runtime::json_response(StatusCode::OK, &output))
@@ -483,6 +486,7 @@ async fn handle_send_lobby_message<A: Api>(
         now,
         input,
         gates: (),
+        granted: (),
     };
     let output = app.api.send_lobby_message(call).await?;
     Ok(runtime::json_response(StatusCode::OK, &output))
@@ -553,6 +557,7 @@ async fn handle_get_lobby_messages<A: Api>(
         now,
         input,
         gates: (),
+        granted: (),
     };
     let output = app.api.get_lobby_messages(call).await?;
     Ok(runtime::json_response(StatusCode::OK, &output))
@@ -628,6 +633,7 @@ async fn handle_bulk_update_lobby_members<A: Api>(
         now,
         input,
         gates: (),
+        granted: (),
     };
     let output = app.api.bulk_update_lobby_members(call).await?;
     Ok(runtime::json_response(StatusCode::OK, &output))
@@ -703,6 +709,7 @@ async fn handle_set_voice_channel_status<A: Api>(
         now,
         input,
         gates: (),
+        granted: crate::api::Granted::new(),
     };
     app.api.set_voice_channel_status(call).await?;
     Ok(runtime::empty_response())
@@ -762,6 +769,7 @@ async fn handle_token<A: Api>(
         now,
         input,
         gates: (),
+        granted: (),
     };
     let output = app.api.token(call).await?;
     Ok(runtime::json_response(StatusCode::OK, &output))

@@ -1,5 +1,5 @@
-use platform::server::Granted;
-use platform::SetVoiceChannelStatus;
+use platform_server::Granted;
+use platform_server::granted::SetVoiceChannelStatus;
 
 #[platform::endpoint(set_voice_channel_status)]
 async fn set_status(channel_id: u64, granted: Granted<SetVoiceChannelStatus>) {
