@@ -30,5 +30,7 @@ cargo run -q --locked -p platform-codegen -- generate --check
 # One build of everything, reused by every step below.
 cargo build --workspace --all-targets --locked
 cargo test --workspace --locked --no-fail-fast
+# The downstream example uses every macro; it builds above and checks its own results when run.
+cargo run -q --locked -p platform-downstream-example
 cargo clippy --workspace --all-targets --locked -- -D warnings
 RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --locked

@@ -125,7 +125,7 @@ pub fn coverage(model: &Model) -> Coverage {
         item(&mut cov, "auth_rule", &x.meta, None);
     }
     if let Some(s) = &model.authorization_server {
-        add(&mut cov, "authorization_server", "authorization_server:metadata", &s.not_shown, &s.assumed);
+        add(&mut cov, "general", "authorization_server:metadata", &s.not_shown, &s.assumed);
     }
     for x in &model.events {
         item(&mut cov, "event", &x.meta, None);
@@ -134,9 +134,9 @@ pub fn coverage(model: &Model) -> Coverage {
         item(&mut cov, "error", &x.meta, None);
     }
     if let Some(b) = &model.error_body {
-        add(&mut cov, "http_api", "error_body:error_body", &b.not_shown, &b.assumed);
+        add(&mut cov, "general", "error_body:error_body", &b.not_shown, &b.assumed);
         for f in &b.fields {
-            add(&mut cov, "http_api", &format!("error_body:error_body.{}", f.name), &f.not_shown, &f.assumed);
+            add(&mut cov, "general", &format!("error_body:error_body.{}", f.name), &f.not_shown, &f.assumed);
         }
     }
     for x in &model.limits {
@@ -165,7 +165,7 @@ pub fn coverage(model: &Model) -> Coverage {
         item(&mut cov, "release", &x.meta, None);
     }
     if let Some(p) = &model.release_policy {
-        add(&mut cov, "social_sdk", "release_policy:release_policy", &p.not_shown, &IndexMap::new());
+        add(&mut cov, "general", "release_policy:release_policy", &p.not_shown, &IndexMap::new());
     }
     cov
 }
