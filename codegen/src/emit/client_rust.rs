@@ -1,7 +1,8 @@
 //! The `platform-client` crate: a reqwest client with one async method per routed endpoint,
 //! running the shared validators before anything is sent.
 
-use super::rust_shared::{BUILD_DEPENDENCIES, build_script, endpoint_address, format_spaced, lib_ident, manifest, module_decls, package, value_ident};
+use super::rust::format_file;
+use super::rust_shared::{BUILD_DEPENDENCIES, build_script, endpoint_address, lib_ident, manifest, module_decls, package, value_ident};
 use super::rust_types::endpoints::{ResponseKind, has_body, module_ident, raw_body, response_kind};
 use super::{EmitOptions, GeneratedFile};
 use crate::model::{Endpoint, Model};
@@ -17,8 +18,8 @@ pub fn emit(model: &Model, opts: &EmitOptions) -> Vec<GeneratedFile> {
     vec![
         GeneratedFile::new(ARTIFACT, "client/Cargo.toml", cargo_toml(model, &notice)),
         GeneratedFile::new(ARTIFACT, "client/build.rs", build_script(&notice)),
-        GeneratedFile::new(ARTIFACT, "client/src/lib.rs", format_spaced(&notice, lib_rs(model))),
-        GeneratedFile::new(ARTIFACT, "client/src/client.rs", format_spaced(&notice, client(model))),
+        GeneratedFile::new(ARTIFACT, "client/src/lib.rs", format_file(&notice, lib_rs(model))),
+        GeneratedFile::new(ARTIFACT, "client/src/client.rs", format_file(&notice, client(model))),
     ]
 }
 

@@ -2,22 +2,45 @@
 
 use proc_macro2::TokenStream;
 
-/// Formats a whole file, with a blank line between top-level items so readers can scan it
-/// (prettyplease keeps them back to back). Panics only on a generator bug: tokens that do not
+/// Formats a whole file and spaces out items with one blank line, as a reader expects between
+/// definitions (prettyplease packs them). Panics only on a generator bug: tokens that do not
 /// parse as a file.
 pub fn format_file(notice: &str, tokens: TokenStream) -> String {
     let file: syn::File = syn::parse2(tokens.clone()).unwrap_or_else(|e| panic!("BUG: generated Rust does not parse: {e}\n{tokens}"));
+    let text = prettyplease::unparse(&file);
     let mut out = format!("// {notice}\n\n");
-    let header = syn::File { shebang: None, frontmatter: None, attrs: file.attrs, items: vec![] };
-    let header = prettyplease::unparse(&header);
-    out.push_str(&header);
-    for (i, item) in file.items.into_iter().enumerate() {
-        if i > 0 || !header.is_empty() {
+    let mut prev: Option<&str> = None;
+    for line in text.lines() {
+        if let Some(p) = prev
+            && needs_gap(p, line)
+        {
             out.push('\n');
         }
-        out.push_str(&prettyplease::unparse(&syn::File { shebang: None, frontmatter: None, attrs: vec![], items: vec![item] }));
+        out.push_str(line);
+        out.push('\n');
+        prev = Some(line);
     }
     out
+}
+
+/// Whether a blank line belongs between two consecutive lines.
+fn needs_gap(prev: &str, line: &str) -> bool {
+    let (p, l) = (prev.trim_start(), line.trim_start());
+    if p.is_empty() || l.is_empty() {
+        return false;
+    }
+    let indent = |s: &str| s.len() - s.trim_start().len();
+    if p.starts_with("//!") || p.starts_with("#![") {
+        return !(l.starts_with("//!") || l.starts_with("#!["));
+    }
+    let declaration = |s: &str| ["use ", "pub use ", "mod ", "pub mod "].iter().any(|k| s.starts_with(k)) && s.ends_with(';');
+    let item_start = ["///", "#[", "pub ", "pub(", "fn ", "impl", "struct ", "enum ", "const ", "type ", "mod ", "use ", "trait ", "async fn "]
+        .iter()
+        .any(|k| l.starts_with(k));
+    let item_end = p.ends_with('}') || p.ends_with(';');
+    let same_block = indent(prev) == indent(line);
+    let run_of_declarations = declaration(p) && (l.starts_with("#[rustfmt::skip]") || declaration(l));
+    item_start && item_end && same_block && !run_of_declarations
 }
 
 /// `///` doc attributes for an optional description and notes, one attribute per line of text.
@@ -35,14 +58,3 @@ pub fn docs<'a>(description: Option<&str>, notes: impl IntoIterator<Item = &'a s
     }
     lines.iter().map(|l| quote::quote!(#[doc = #l])).collect()
 }
-
-/// The `build.rs` of a generated crate whose build must see fresh sources: it regenerates
-/// `generated/` from `spec/` before the crate compiles (see [`crate::build`]).
-pub fn build_script(notice: &str) -> String {
-    format!(
-        "// {notice}\n\n//! Regenerates `generated/` from `spec/` when the spec changes, before this crate compiles.\n\nfn main() {{\n    let root = std::path::Path::new(env!(\"CARGO_MANIFEST_DIR\")).join(\"../..\");\n    platform_codegen::build::regenerate(&root);\n}}\n"
-    )
-}
-
-/// The manifest section that goes with [`build_script`].
-pub const BUILD_DEPENDENCIES: &str = "[build-dependencies]\n# Regenerates generated/ from spec/ when the spec changes (build.rs).\nplatform-codegen = { path = \"../../codegen\" }\n";

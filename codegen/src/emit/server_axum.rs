@@ -2,7 +2,8 @@
 //! hooks rules ask), and an axum router that does every mechanical step before a handler runs.
 
 use super::rust_server_runtime::runtime;
-use super::rust_shared::{BUILD_DEPENDENCIES, address_placeholders, build_script, endpoint_address, format_spaced, lib_ident, manifest, module_decls, package, type_ident, type_tokens, value_ident};
+use super::rust::format_file;
+use super::rust_shared::{BUILD_DEPENDENCIES, address_placeholders, build_script, endpoint_address, lib_ident, manifest, module_decls, package, type_ident, type_tokens, value_ident};
 use super::rust_types::endpoints::{RuntimeInput, gated, has_body, module_ident, raw_body, response_kind, runtime_inputs, ResponseKind};
 use super::rust_types::rules::condition_call;
 use super::{EmitOptions, GeneratedFile};
@@ -21,10 +22,10 @@ pub fn emit(model: &Model, opts: &EmitOptions) -> Vec<GeneratedFile> {
     let mut files = vec![
         GeneratedFile::new(ARTIFACT, "server/Cargo.toml", cargo_toml(model, &notice)),
         GeneratedFile::new(ARTIFACT, "server/build.rs", build_script(&notice)),
-        GeneratedFile::new(ARTIFACT, "server/src/lib.rs", format_spaced(&notice, lib_rs(model))),
+        GeneratedFile::new(ARTIFACT, "server/src/lib.rs", format_file(&notice, lib_rs(model))),
     ];
     for (name, tokens) in modules {
-        files.push(GeneratedFile::new(ARTIFACT, format!("server/src/{name}.rs"), format_spaced(&notice, tokens)));
+        files.push(GeneratedFile::new(ARTIFACT, format!("server/src/{name}.rs"), format_file(&notice, tokens)));
     }
     files
 }

@@ -13,9 +13,7 @@
 
 #[rustfmt::skip]
 pub use platform_types as types;
-
 #[rustfmt::skip]
 pub mod client;
-
 #[rustfmt::skip]
 pub use client::{Client, Error};

@@ -4,11 +4,8 @@
 #![allow(non_snake_case, non_camel_case_types)]
 
 use crate::ffi::{self, Handle};
-
 pub use crate::ffi::{Platform_String, Platform_StringView};
-
 use crate::types;
-
 use std::ffi::c_void;
 
 /// The ABI version's major part, as in the header.

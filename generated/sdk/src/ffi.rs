@@ -4,11 +4,10 @@
 //! from crossing into C.
 
 use std::ffi::c_void;
-
 use std::panic::{AssertUnwindSafe, catch_unwind};
-
 unsafe extern "C" {
     fn malloc(size: usize) -> *mut c_void;
+
     fn free(ptr: *mut c_void);
 }
 
@@ -56,6 +55,7 @@ impl<T> Handle<T> {
     pub(crate) unsafe fn get<'a>(handle: *const Self) -> Option<&'a T> {
         unsafe { handle.as_ref()?.opaque.as_ref() }
     }
+
     /// The value behind `handle`, mutably.
     ///
     /// # Safety
@@ -64,6 +64,7 @@ impl<T> Handle<T> {
     pub(crate) unsafe fn get_mut<'a>(handle: *mut Self) -> Option<&'a mut T> {
         unsafe { handle.as_mut()?.opaque.as_mut() }
     }
+
     /// Writes a new handle owning `value` (an empty one for `None`) without reading what
     /// `out` held; a NULL `out` drops the value.
     ///
@@ -77,6 +78,7 @@ impl<T> Handle<T> {
         let opaque = value.map_or(std::ptr::null_mut(), |v| Box::into_raw(Box::new(v)));
         unsafe { out.write(Handle { opaque }) };
     }
+
     /// [`Handle::write`] for an optional value; returns whether there was one.
     ///
     /// # Safety
@@ -89,6 +91,7 @@ impl<T> Handle<T> {
         }
         present
     }
+
     /// Frees the value and empties the handle; NULL and empty handles are left alone.
     ///
     /// # Safety
@@ -126,6 +129,7 @@ impl Platform_StringView {
         }
         unsafe { std::slice::from_raw_parts(self.ptr, self.size) }.to_vec()
     }
+
     /// A copy of the bytes `view` points to; `None` for a NULL `view`.
     ///
     /// # Safety
@@ -160,6 +164,7 @@ impl Platform_String {
         }
         Self { ptr, size: bytes.len() }
     }
+
     /// Writes a copy of `bytes` (the empty value for `None`) without reading what `out`
     /// held; a NULL `out` is ignored.
     ///
@@ -180,6 +185,7 @@ impl Platform_String {
             );
         unsafe { out.write(value) };
     }
+
     /// [`Self::write`] for an optional value; returns whether there was one.
     ///
     /// # Safety

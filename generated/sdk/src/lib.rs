@@ -9,12 +9,9 @@
 
 #[rustfmt::skip]
 pub mod abi;
-
 #[rustfmt::skip]
 pub mod consts;
-
 #[rustfmt::skip]
 pub mod ffi;
-
 #[rustfmt::skip]
 pub mod types;

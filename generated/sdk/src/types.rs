@@ -21,6 +21,7 @@ impl IntegrationType {
     pub fn from_c(value: i32) -> Option<Self> {
         Some(Self::Unknown(value))
     }
+
     /// The C value.
     pub fn to_c(self) -> i32 {
         let Self::Unknown(value) = self;

@@ -4,13 +4,9 @@
 //! that permission rules and run-time checks ask.
 
 use crate::types;
-
 use crate::types::auth::Credential;
-
 use crate::types::clock::Timestamp;
-
 use crate::types::errors::ApiError;
-
 use std::future::Future;
 
 /// Which operation a request is for, with its path parameters.

@@ -22,18 +22,13 @@
 
 #[rustfmt::skip]
 pub use platform_types as types;
-
 #[rustfmt::skip]
 pub mod api;
-
 #[rustfmt::skip]
 pub mod router;
-
 #[rustfmt::skip]
 pub mod runtime;
-
 #[rustfmt::skip]
 pub use api::{Api, Call, Granted, Operation, RuleContext, granted};
-
 #[rustfmt::skip]
 pub use router::{DEFAULT_BODY_LIMIT, Options, router, router_with};

@@ -4,29 +4,17 @@
 //! handler runs.
 
 use crate::api::{Api, Call, Operation, RuleContext};
-
 use crate::runtime;
-
 use crate::types;
-
 use crate::types::clock::{Clock, SystemClock, Timestamp};
-
 use crate::types::errors::ApiError;
-
 use crate::types::placeholders::Placeholders;
-
 use crate::types::validation::Validate;
-
 use axum::Router;
-
 use axum::extract::rejection::RawPathParamsRejection;
-
 use axum::extract::{RawPathParams, Request as HttpRequest, State};
-
 use axum::http::StatusCode;
-
 use axum::response::Response;
-
 use std::sync::Arc;
 
 /// The default body limit in bytes: the limit `default_file_upload_size` of the spec (20 MiB).

@@ -7,25 +7,15 @@
 //! reaches a handler and never becomes a 5xx.
 
 use crate::types::auth::{Credential, Intent, Scope, TokenKind};
-
 use crate::types::errors::{self, ApiError};
-
 use crate::types::permissions::Permission;
-
 use crate::types::rules::{Condition, Facts, Requirement};
-
 use crate::types::validation::Violation;
-
 use axum::body::{Body, Bytes};
-
 use axum::extract::RawPathParams;
-
 use axum::http::{HeaderMap, StatusCode, header};
-
 use axum::response::{IntoResponse, Response};
-
 use serde::Serialize;
-
 use serde::de::DeserializeOwned;
 
 /// The spec errors the router answers its own failures with, by id; when the spec lacks

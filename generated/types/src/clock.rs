@@ -5,7 +5,6 @@
 //! A request reads its clock once, so it never straddles the effective instant of a change.
 
 pub use jiff::Timestamp;
-
 use std::sync::Arc;
 
 /// A source of the current instant.

@@ -4,7 +4,6 @@
 //! [`ApiError`], which the server renders and the client reads back.
 
 use crate::validation::Violation;
-
 use std::fmt;
 
 /// A numeric error code of the platform; codes the spec does not name are kept as received.

@@ -14,225 +14,151 @@
 
 #[rustfmt::skip]
 pub mod wire;
-
 #[rustfmt::skip]
 pub mod validation;
-
 #[rustfmt::skip]
 pub mod clock;
-
 #[rustfmt::skip]
 pub mod placeholders;
-
 #[rustfmt::skip]
 pub mod changes;
-
 #[rustfmt::skip]
 pub mod limits;
-
 #[rustfmt::skip]
 pub mod permissions;
-
 #[rustfmt::skip]
 pub mod enums;
-
 #[rustfmt::skip]
 pub mod flags;
-
 #[rustfmt::skip]
 pub mod resources;
-
 #[rustfmt::skip]
 pub mod auth;
-
 #[rustfmt::skip]
 pub mod rules;
-
 #[rustfmt::skip]
 pub mod errors;
-
 #[rustfmt::skip]
 pub mod events;
-
 #[rustfmt::skip]
 pub mod gateway;
-
 #[rustfmt::skip]
 pub mod commands;
-
 #[rustfmt::skip]
 pub mod states;
-
 #[rustfmt::skip]
 pub mod endpoints;
-
 #[rustfmt::skip]
 pub use wire::Snowflake;
-
 #[rustfmt::skip]
 pub use wire::StringInteger;
-
 #[rustfmt::skip]
 pub use validation::Validate;
-
 #[rustfmt::skip]
 pub use validation::Violation;
-
 #[rustfmt::skip]
 pub use clock::Clock;
-
 #[rustfmt::skip]
 pub use clock::FixedClock;
-
 #[rustfmt::skip]
 pub use clock::SystemClock;
-
 #[rustfmt::skip]
 pub use changes::Change;
-
 #[rustfmt::skip]
 pub use placeholders::Placeholders;
-
 #[rustfmt::skip]
 pub use permissions::Permission;
-
 #[rustfmt::skip]
 pub use permissions::Permissions;
-
 #[rustfmt::skip]
 pub use errors::ApiError;
-
 #[rustfmt::skip]
 pub use errors::ErrorBody;
-
 #[rustfmt::skip]
 pub use errors::ErrorCode;
-
 #[rustfmt::skip]
 pub use auth::Credential;
-
 #[rustfmt::skip]
 pub use auth::TokenKind;
-
 #[rustfmt::skip]
 pub use resources::IdentifyPayload;
-
 #[rustfmt::skip]
 pub use resources::Activity;
-
 #[rustfmt::skip]
 pub use resources::Application;
-
 #[rustfmt::skip]
 pub use resources::AttachmentRequest;
-
 #[rustfmt::skip]
 pub use resources::Attachment;
-
 #[rustfmt::skip]
 pub use resources::Channel;
-
 #[rustfmt::skip]
 pub use resources::PermissionOverwrite;
-
 #[rustfmt::skip]
 pub use resources::VoiceChannelInfo;
-
 #[rustfmt::skip]
 pub use resources::AuditEntryInfo;
-
 #[rustfmt::skip]
 pub use resources::GameStatsWidgetData;
-
 #[rustfmt::skip]
 pub use resources::ApplicationIdentityProfile;
-
 #[rustfmt::skip]
 pub use resources::Interaction;
-
 #[rustfmt::skip]
 pub use resources::ResolvedChannel;
-
 #[rustfmt::skip]
 pub use resources::Invite;
-
 #[rustfmt::skip]
 pub use resources::PartialRole;
-
 #[rustfmt::skip]
 pub use resources::Lobby;
-
 #[rustfmt::skip]
 pub use resources::LobbyMember;
-
 #[rustfmt::skip]
 pub use resources::LobbyMemberUpdate;
-
 #[rustfmt::skip]
 pub use resources::LobbyMessage;
-
 #[rustfmt::skip]
 pub use resources::GameDirectMessage;
-
 #[rustfmt::skip]
 pub use resources::RadioGroup;
-
 #[rustfmt::skip]
 pub use resources::RadioGroupOption;
-
 #[rustfmt::skip]
 pub use resources::CheckboxGroup;
-
 #[rustfmt::skip]
 pub use resources::CheckboxGroupOption;
-
 #[rustfmt::skip]
 pub use resources::Checkbox;
-
 #[rustfmt::skip]
 pub use resources::FileUpload;
-
 #[rustfmt::skip]
 pub use resources::Container;
-
 #[rustfmt::skip]
 pub use resources::RichPresenceActivity;
-
 #[rustfmt::skip]
 pub use resources::RichPresenceActivityAssets;
-
 #[rustfmt::skip]
 pub use resources::Subscription;
-
 #[rustfmt::skip]
 pub use resources::User;
-
 #[rustfmt::skip]
 pub use resources::Connection;
-
 #[rustfmt::skip]
 pub use enums::GuildFeature;
-
 #[rustfmt::skip]
 pub use enums::GrantType;
-
 #[rustfmt::skip]
 pub use enums::ActivityType;
-
 #[rustfmt::skip]
 pub use enums::SubscriptionStatus;
-
 #[rustfmt::skip]
 pub use enums::IntegrationType;
-
 #[rustfmt::skip]
 pub use flags::IdentifyCapabilities;
-
 #[rustfmt::skip]
 pub use flags::ApplicationFlags;
-
 #[rustfmt::skip]
 pub use flags::AttachmentFlags;
-
 #[rustfmt::skip]
 pub use flags::ChannelFlags;

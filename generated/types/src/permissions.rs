@@ -3,7 +3,6 @@
 //! Permissions: every named permission, and the wire set of permission bits.
 
 use std::fmt;
-
 use std::str::FromStr;
 
 /// A permission the spec names, with its bit when the source shows it.

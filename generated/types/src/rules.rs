@@ -6,13 +6,9 @@
 //! the change on; [`PermissionRule::missing`] names everything the caller lacks.
 
 use crate::auth::{Intent, Scope};
-
 use crate::changes::Change;
-
 use crate::permissions::Permission;
-
 use jiff::Timestamp;
-
 use std::fmt;
 
 /// A named condition as a rule asks it, with its arguments; the implementation answers it.

@@ -3,7 +3,6 @@
 //! State machines: states, transitions, and the side effects each transition has.
 
 use crate::errors::ErrorDef;
-
 use crate::events::EventKind;
 
 /// A side effect of a transition.

@@ -6,7 +6,6 @@
 //! `/path/channel.id`, `/query/shard`, `/body/status`, `/body/3/id`.
 
 use serde::{Deserialize, Serialize};
-
 use std::fmt;
 
 /// One broken constraint: where it is and what is wrong.

@@ -3,11 +3,8 @@
 //! Wire primitives: snowflake ids, integers carried as decimal strings, raw bodies.
 
 use serde::de::{self, Deserializer, Visitor};
-
 use serde::{Deserialize, Serialize, Serializer};
-
 use std::fmt;
-
 use std::str::FromStr;
 
 /// A snowflake id: a 64-bit integer that the wire carries as a decimal string.

@@ -15,7 +15,7 @@ pub(crate) mod rules;
 mod runtime;
 mod states;
 
-use super::rust_shared::format_spaced;
+use super::rust::format_file;
 use super::rust_shared::{self as shared, lib_ident, manifest, module_decls, package};
 use super::{EmitOptions, GeneratedFile};
 use crate::model::Model;
@@ -38,10 +38,10 @@ pub fn emit(model: &Model, opts: &EmitOptions) -> Vec<GeneratedFile> {
     let mut files = vec![
         GeneratedFile::new(ARTIFACT, "types/Cargo.toml", cargo_toml(model, &notice)),
         GeneratedFile::new(ARTIFACT, "types/build.rs", shared::build_script(&notice)),
-        GeneratedFile::new(ARTIFACT, "types/src/lib.rs", format_spaced(&notice, lib_rs(model, &modules))),
+        GeneratedFile::new(ARTIFACT, "types/src/lib.rs", format_file(&notice, lib_rs(model, &modules))),
     ];
     for m in modules {
-        files.push(GeneratedFile::new(ARTIFACT, format!("types/src/{}.rs", m.name), format_spaced(&notice, m.tokens)));
+        files.push(GeneratedFile::new(ARTIFACT, format!("types/src/{}.rs", m.name), format_file(&notice, m.tokens)));
     }
     files
 }
