@@ -164,7 +164,7 @@ fn check_proof(spec: &Loaded, endpoint: &Endpoint, func: &ItemFn, proof: Option<
 fn check_call<'a>(endpoint: &Endpoint, ty: &'a Type, place: &str) -> syn::Result<Option<&'a Type>> {
     let args = type_args(ty);
     let module = case::snake(&endpoint.meta.id);
-    let request = args.iter().find(|t| path_segments(t).iter().any(|s| *s == module));
+    let request = args.iter().find(|t| path_segments(t).contains(&module));
     if request.is_none() {
         return Err(syn::Error::new(
             ty.span(),
