@@ -4,6 +4,7 @@ use super::diagram::{self, Diagram};
 use super::sdk::{FieldSigs, Sig, Sigs};
 use super::view::{AssumedView, Badge, Cell, Cx, Facets, GapView, MetaView, rule_words, when};
 use super::words::{self, Rich, Span, anchor, href};
+use crate::load::raw::ConstantValue;
 use crate::model::*;
 use serde::Serialize;
 
@@ -540,6 +541,15 @@ pub fn token_kind(cx: &Cx, t: &TokenKind) -> SimpleView {
 pub fn auth_rule(cx: &Cx, r: &AuthRule) -> SimpleView {
     let facts = vec![fact("number", given(r.number.to_string()))];
     SimpleView { meta: cx.meta("auth_rule", &r.meta.id, &r.meta), facts, links: cx.typed_all(&r.refs) }
+}
+
+pub fn constant(cx: &Cx, c: &Constant) -> SimpleView {
+    let value = match &c.value {
+        ConstantValue::Text(text) => text.clone(),
+        ConstantValue::Integer(n) => n.to_string(),
+    };
+    let facts = vec![fact("value", Cell { value: Rich::code(value), ..Cell::default() })];
+    SimpleView { meta: cx.meta("constant", &c.meta.id, &c.meta), facts, links: vec![] }
 }
 
 pub fn feature(cx: &Cx, f: &Feature) -> SimpleView {

@@ -109,6 +109,7 @@ fn groups(cx: &Cx, part: &str) -> Vec<Group> {
         }};
     }
     list!("features", "Features", features, Simple, items::feature);
+    list!("constants", "Named values", constants, Simple, items::constant);
     list!("endpoints", "Endpoints", endpoints, Endpoints, items::endpoint);
     list!("resources", "Resources", resources, Resources, items::resource);
     list!("enums", "Enums", enums, Enums, items::enum_);

@@ -241,6 +241,7 @@ fn labels(model: &Model) -> HashMap<String, String> {
     all(&mut add, "part", &model.platform.parts);
     all(&mut add, "placeholder", &model.platform.placeholders);
     all(&mut add, "feature", &model.features);
+    all(&mut add, "constant", &model.constants);
     all(&mut add, "gap", &model.gaps);
     all(&mut add, "permission", &model.permissions);
     all(&mut add, "resource", &model.resources);
