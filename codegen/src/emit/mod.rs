@@ -17,6 +17,7 @@ mod rust_server_runtime;
 mod rust_types;
 mod server_axum;
 mod sdk_rust;
+mod words;
 
 use crate::model::Model;
 

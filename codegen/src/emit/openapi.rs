@@ -288,7 +288,7 @@ impl<'a> Doc<'a> {
                         insert(&mut out, "since", to_value(&v.since));
                         insert(&mut out, "until", to_value(&v.until));
                         out.insert("rule".into(), to_value(&v.rule));
-                        out.insert("text".into(), json!(super::docs::rule_text(self.model, &v.rule)));
+                        out.insert("text".into(), json!(super::words::rule(self.model, &v.rule).to_plain()));
                         Value::Object(out)
                     })
                     .collect();

@@ -4,6 +4,9 @@
 use super::*;
 use serde::Serialize;
 
+/// The part of items that name none.
+pub const GENERAL: &str = "general";
+
 /// One gap or assumption, attributed to an item.
 #[derive(Clone, Debug, Serialize)]
 pub struct Entry {
@@ -50,12 +53,12 @@ impl Coverage {
 pub fn coverage(model: &Model) -> Coverage {
     let mut cov = Coverage::default();
     let item = |cov: &mut Coverage, kind: &str, meta: &Meta, part: Option<&Ref>| {
-        let part = meta.part.as_ref().or(part).map_or_else(|| "general".to_owned(), |p| p.id.clone());
+        let part = meta.part.as_ref().or(part).map_or_else(|| GENERAL.to_owned(), |p| p.id.clone());
         let name = format!("{kind}:{}", meta.id);
         add(cov, &part, &name, &meta.not_shown, &meta.assumed);
     };
     for g in &model.gaps {
-        let part = g.meta.part.as_ref().map_or_else(|| "general".to_owned(), |p| p.id.clone());
+        let part = g.meta.part.as_ref().map_or_else(|| GENERAL.to_owned(), |p| p.id.clone());
         let text = g.meta.description.clone().or_else(|| Some(g.meta.name.clone()));
         let facets: Vec<String> = match g.meta.not_shown.as_slice() {
             [] => vec!["details".into()],
@@ -125,7 +128,7 @@ pub fn coverage(model: &Model) -> Coverage {
         item(&mut cov, "auth_rule", &x.meta, None);
     }
     if let Some(s) = &model.authorization_server {
-        add(&mut cov, "general", "authorization_server:metadata", &s.not_shown, &s.assumed);
+        add(&mut cov, GENERAL, "authorization_server:metadata", &s.not_shown, &s.assumed);
     }
     for x in &model.events {
         item(&mut cov, "event", &x.meta, None);
@@ -134,9 +137,9 @@ pub fn coverage(model: &Model) -> Coverage {
         item(&mut cov, "error", &x.meta, None);
     }
     if let Some(b) = &model.error_body {
-        add(&mut cov, "general", "error_body:error_body", &b.not_shown, &b.assumed);
+        add(&mut cov, GENERAL, "error_body:error_body", &b.not_shown, &b.assumed);
         for f in &b.fields {
-            add(&mut cov, "general", &format!("error_body:error_body.{}", f.name), &f.not_shown, &f.assumed);
+            add(&mut cov, GENERAL, &format!("error_body:error_body.{}", f.name), &f.not_shown, &f.assumed);
         }
     }
     for x in &model.limits {
@@ -165,13 +168,13 @@ pub fn coverage(model: &Model) -> Coverage {
         item(&mut cov, "release", &x.meta, None);
     }
     if let Some(p) = &model.release_policy {
-        add(&mut cov, "general", "release_policy:release_policy", &p.not_shown, &IndexMap::new());
+        add(&mut cov, GENERAL, "release_policy:release_policy", &p.not_shown, &IndexMap::new());
     }
     cov
 }
 
 fn fields(cov: &mut Coverage, kind: &str, owner: &Meta, list: &[Field]) {
-    let part = owner.part.as_ref().map_or_else(|| "general".to_owned(), |p| p.id.clone());
+    let part = owner.part.as_ref().map_or_else(|| GENERAL.to_owned(), |p| p.id.clone());
     for f in list {
         add(cov, &part, &format!("{kind}:{}.{}", owner.id, f.name), &f.not_shown, &f.assumed);
     }

@@ -13,7 +13,6 @@ mod parts;
 mod sdk;
 mod timeline;
 mod view;
-mod words;
 
 use super::{EmitOptions, GeneratedFile};
 use crate::model::Model;
@@ -100,7 +99,7 @@ fn build(model: &Model, opts: &EmitOptions) -> Doc {
         .iter()
         .map(|p| PlaceholderView {
             meta: cx.meta("placeholder", &p.meta.id, &p.meta),
-            example: Facets::of(&p.meta).cell("example", p.example.as_deref().map(words::Rich::code)),
+            example: Facets::of(&p.meta).cell("example", p.example.as_deref().map(crate::emit::words::Rich::code)),
         })
         .collect();
     // The parts come before the changelog: the changelog lists the lifecycle badges they gave out.
@@ -135,9 +134,4 @@ fn counts(m: &Model) -> Vec<Count> {
         ("dated changes", m.changes.len()),
     ];
     all.into_iter().filter(|(_, n)| *n > 0).map(|(label, value)| Count { label, value }).collect()
-}
-
-/// A permission rule in words, as plain text (the OpenAPI document carries it beside the rule).
-pub fn rule_text(model: &Model, rule: &crate::model::Rule) -> String {
-    words::rule(model, rule).to_plain()
 }

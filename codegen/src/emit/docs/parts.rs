@@ -4,12 +4,11 @@ use super::items::{self, *};
 use super::timeline::{self, PolicyView, ReleaseLine};
 use super::sdk::Sigs;
 use super::view::Cx;
-use super::words::{Span, anchor, href};
+use crate::emit::words::{Span, anchor, href};
 use crate::model::{Item, Meta, Model};
 use serde::Serialize;
 
-/// The id of the pseudo-part holding items that name no part.
-pub const GENERAL: &str = "general";
+use crate::model::coverage::GENERAL;
 
 #[derive(Debug, Serialize)]
 pub struct PartView {

@@ -1,5 +1,6 @@
 //! Model expressions in words: permission rules, conditions, types and constraints, as rich text
-//! (runs of text, code and links) that both the HTML and the Markdown templates render.
+//! (runs of text, code and links) that the HTML and Markdown templates render and the OpenAPI
+//! document carries as plain text.
 
 use crate::model::{Bound, Cond, Field, Model, Rule, TypeRef};
 use serde::Serialize;
