@@ -64,6 +64,23 @@ impl CWriter {
         self.comment_with("/**", lines);
     }
 
+    /// The opening of a header: the `@generated` notice, the file's comment, and the include
+    /// guard (closed by [`CWriter::close_header`]).
+    pub fn open_header(&mut self, notice: &str, doc: &[String], guard: &str) {
+        self.line(format!("/* {notice} */"));
+        self.blank();
+        self.comment(doc);
+        self.blank();
+        self.directive(format!("#ifndef {guard}"));
+        self.directive(format!("#define {guard}"));
+        self.blank();
+    }
+
+    /// The end of the include guard opened by [`CWriter::open_header`].
+    pub fn close_header(&mut self, guard: &str) {
+        self.directive(format!("#endif /* {guard} */"));
+    }
+
     /// A plain `/* ... */` comment, laid out like [`CWriter::doc`].
     pub fn comment(&mut self, lines: &[String]) {
         self.comment_with("/*", lines);

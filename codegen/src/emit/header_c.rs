@@ -19,14 +19,8 @@ pub fn emit(model: &Model, opts: &EmitOptions) -> Vec<GeneratedFile> {
 
 fn render(abi: &Abi, opts: &EmitOptions) -> String {
     let mut w = CWriter::new();
-    w.line(format!("/* {} */", opts.notice()));
-    w.blank();
-    w.comment(&file_doc(abi));
-    w.blank();
     let guard = abi.guard(&abi.prefixes.c_header);
-    w.directive(format!("#ifndef {guard}"));
-    w.directive(format!("#define {guard}"));
-    w.blank();
+    w.open_header(&opts.notice(), &file_doc(abi), &guard);
     for header in ["stdbool.h", "stddef.h", "stdint.h"] {
         w.directive(format!("#include <{header}>"));
     }
@@ -74,7 +68,7 @@ fn render(abi: &Abi, opts: &EmitOptions) -> String {
     w.directive("} /* extern \"C\" */");
     w.directive("#endif");
     w.blank();
-    w.directive(format!("#endif /* {guard} */"));
+    w.close_header(&guard);
     w.finish()
 }
 

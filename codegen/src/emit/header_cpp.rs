@@ -19,14 +19,8 @@ pub fn emit(model: &Model, opts: &EmitOptions) -> Vec<GeneratedFile> {
 
 fn render(abi: &Abi, opts: &EmitOptions) -> String {
     let mut w = CWriter::new();
-    w.line(format!("/* {} */", opts.notice()));
-    w.blank();
-    w.comment(&file_doc(abi));
-    w.blank();
     let guard = abi.guard(&abi.prefixes.cpp_header);
-    w.directive(format!("#ifndef {guard}"));
-    w.directive(format!("#define {guard}"));
-    w.blank();
+    w.open_header(&opts.notice(), &file_doc(abi), &guard);
     w.directive(format!("#include \"{}\"", abi.prefixes.c_header));
     w.blank();
     for header in ["cstdint", "optional", "string", "string_view", "utility"] {
@@ -93,7 +87,7 @@ fn render(abi: &Abi, opts: &EmitOptions) -> String {
         w.directive("#endif");
     }
     w.blank();
-    w.directive(format!("#endif /* {guard} */"));
+    w.close_header(&guard);
     w.finish()
 }
 
