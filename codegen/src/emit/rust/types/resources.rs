@@ -1,7 +1,7 @@
 //! `resources.rs`: one serde struct per resource, with its validator.
 
 use super::fields::{keeps_extra, meta_notes, struct_tokens};
-use crate::emit::rust_shared::item_ident;
+use crate::emit::rust::shared::item_ident;
 use crate::model::Model;
 use proc_macro2::TokenStream;
 use quote::quote;

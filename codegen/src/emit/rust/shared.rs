@@ -1,7 +1,7 @@
 //! What the three Rust emitters (types, server, client) agree on: crate names, identifiers,
 //! type expressions, constraint bounds and the manifest layout.
 
-use super::case;
+use crate::emit::case;
 use crate::model::types::Primitive;
 use crate::model::{Bound, Endpoint, Field, Model, TypeRef};
 use proc_macro2::{Ident, Span, TokenStream};

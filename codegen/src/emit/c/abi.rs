@@ -1,11 +1,11 @@
 //! The C ABI a spec describes, decided once for the C header, the C++ wrapper and the Rust library.
 //!
 //! [`Abi::new`] turns the model into names, constants, enums and classes with their accessors;
-//! `header_c`, `header_cpp` and `sdk_rust` only render it, so the three artifacts cannot
+//! the sibling modules `header`, `cpp` and `sdk` only render it, so the three artifacts cannot
 //! disagree on a name, a value or which field is optional. What the spec declares not shown is
 //! collected as `left_out` text for the comments that say why it is missing.
 
-use super::case;
+use crate::emit::case;
 use crate::load::raw::ConstantValue;
 use crate::model::types::Primitive;
 use crate::model::{Bound, Class, Effective, Enum, Field, Gap, Limit, Meta, Model, Prefixes, Ref, TypeRef};

@@ -2,7 +2,7 @@
 //! that returns the side effects the spec lists.
 
 use super::fields::{docs, meta_docs, meta_notes};
-use crate::emit::rust_shared::{const_ident, int, item_ident, type_ident};
+use crate::emit::rust::shared::{const_ident, int, item_ident, type_ident};
 use crate::model::{Model, StateMachine};
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};

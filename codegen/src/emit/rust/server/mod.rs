@@ -1,12 +1,13 @@
 //! The `platform-server` crate: a trait with one async method per routed endpoint (plus the
 //! hooks rules ask), and an axum router that does every mechanical step before a handler runs.
 
-use super::rust_server_runtime::runtime;
-use super::rust::format_file;
-use super::rust_shared::{BUILD_DEPENDENCIES, address_placeholders, build_script, endpoint_address, lib_ident, manifest, module_decls, package, type_ident, type_tokens, value_ident};
-use super::rust_types::endpoints::{RuntimeInput, gated, has_body, module_ident, raw_body, response_kind, runtime_inputs, ResponseKind};
-use super::rust_types::rules::condition_call;
-use super::{EmitOptions, GeneratedFile};
+mod runtime;
+
+use super::format::format_file;
+use super::shared::{BUILD_DEPENDENCIES, address_placeholders, build_script, endpoint_address, lib_ident, manifest, module_decls, package, type_ident, type_tokens, value_ident};
+use super::types::endpoints::{RuntimeInput, gated, has_body, module_ident, raw_body, response_kind, runtime_inputs, ResponseKind};
+use super::types::rules::condition_call;
+use crate::emit::{EmitOptions, GeneratedFile};
 use crate::model::types::Primitive;
 use crate::model::{Endpoint, Field, Model, TypeRef};
 use proc_macro2::{Ident, TokenStream};
@@ -18,7 +19,7 @@ pub const ARTIFACT: &str = "server";
 /// Emits `server/Cargo.toml` and `server/src/*.rs`.
 pub fn emit(model: &Model, opts: &EmitOptions) -> Vec<GeneratedFile> {
     let notice = opts.notice();
-    let modules = [("api", api(model)), ("router", router(model)), ("runtime", runtime())];
+    let modules = [("api", api(model)), ("router", router(model)), ("runtime", runtime::runtime())];
     let mut files = vec![
         GeneratedFile::new(ARTIFACT, "server/Cargo.toml", cargo_toml(model, &notice)),
         GeneratedFile::new(ARTIFACT, "server/build.rs", build_script(&notice)),
@@ -326,7 +327,7 @@ fn param_value(model: &Model, enum_id: Option<&str>, arg: &TokenStream) -> Token
         }
         Some(e) => {
             let ty = type_tokens(&TypeRef::Enum(e.meta.id.clone()), &quote!(types));
-            let other = super::rust_types::enums::catch_all(e);
+            let other = super::types::enums::catch_all(e);
             quote!(#ty::KNOWN.iter().copied().find(|v| v.id() == Some(#arg)).unwrap_or(#ty::#other(0)))
         }
         None => quote!(#arg.to_owned()),
@@ -843,7 +844,7 @@ mod tests {
         assert!(router.contains("delete_widget_pages: Some(app.api.delete_widget_pages(&cx).await?)"), "{router}");
         assert!(router.contains("caller_owns_widget: ask(&app.api, &cx, Condition::CallerOwnsWidget).await?"), "{router}");
         assert!(router.contains("violations.extend(input.validate_runtime(&runtime_values));"), "{router}");
-        let types = super::super::rust_types::emit(&model, &EmitOptions::default());
+        let types = super::super::types::emit(&model, &EmitOptions::default());
         let endpoints = file(&types, "types/src/endpoints.rs");
         assert!(endpoints.contains("pub delete_widget_pages: Option<i64>,"), "{endpoints}");
         assert!(endpoints.contains("\"is required\"") || endpoints.contains("crate::validation::required("), "{endpoints}");

@@ -2,7 +2,7 @@
 //! checks of its constraints, so the server and the client agree by construction.
 
 use super::fields::{docs, field_checks, lifecycle, meta_notes, struct_tokens};
-use crate::emit::rust_shared::{Resolved, const_ident, int, endpoint_address, field_type, resolve, type_ident, type_tokens, value_ident};
+use crate::emit::rust::shared::{Resolved, const_ident, int, endpoint_address, field_type, resolve, type_ident, type_tokens, value_ident};
 use crate::model::types::Primitive;
 use crate::model::{Cond, Endpoint, Field, Model, TypeRef};
 use proc_macro2::{Ident, TokenStream};

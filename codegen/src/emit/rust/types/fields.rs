@@ -1,7 +1,7 @@
 //! Structs from field lists (resources, endpoint parts, event payloads) and the validators their
 //! constraints compile to.
 
-use crate::emit::rust_shared::{Resolved, field_type, int, resolve, value_ident};
+use crate::emit::rust::shared::{Resolved, field_type, int, resolve, value_ident};
 use crate::model::types::Primitive;
 use crate::model::{Constraints, Field, Meta, Model, Ref, TypeRef};
 use proc_macro2::TokenStream;

@@ -11,10 +11,10 @@ const MARKDOWN: &str = "markdown";
 
 /// The templates, embedded so the emitter reads no files.
 const TEMPLATES: &[(&str, &str)] = &[
-    ("macros.html", include_str!("../../../templates/docs/macros.html.j2")),
-    ("index.html", include_str!("../../../templates/docs/index.html.j2")),
-    ("macros.md", include_str!("../../../templates/docs/macros.md.j2")),
-    ("reference.md", include_str!("../../../templates/docs/reference.md.j2")),
+    ("macros.html", include_str!("../../../../templates/docs/macros.html.j2")),
+    ("index.html", include_str!("../../../../templates/docs/index.html.j2")),
+    ("macros.md", include_str!("../../../../templates/docs/macros.md.j2")),
+    ("reference.md", include_str!("../../../../templates/docs/reference.md.j2")),
 ];
 
 /// The environment with every docs template loaded.

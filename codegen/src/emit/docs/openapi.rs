@@ -10,7 +10,7 @@
 //! known values (`const` with a `title`) and its base type: tools generate the known values and
 //! validators accept new ones.
 
-use super::{EmitOptions, GeneratedFile, case};
+use crate::emit::{EmitOptions, GeneratedFile, case};
 use crate::model::types::Primitive;
 use crate::model::*;
 use serde_json::{Map, Value, json};

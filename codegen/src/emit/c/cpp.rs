@@ -6,9 +6,9 @@
 //! value whatever their order in the spec. Everything is `inline`, so any number of translation
 //! units may include the header with no "implementation" macro.
 
-use super::c_abi::{Abi, AbiClass, AbiEnum, Accessor, Constant, Kind, Value};
-use super::c_writer::{CWriter, string_literal};
-use super::{EmitOptions, GeneratedFile};
+use super::abi::{Abi, AbiClass, AbiEnum, Accessor, Constant, Kind, Value};
+use super::writer::{CWriter, string_literal};
+use crate::emit::{EmitOptions, GeneratedFile};
 use crate::model::Model;
 
 /// Emits the C++ header.

@@ -4,7 +4,7 @@ use super::items::{self, *};
 use super::timeline::{self, PolicyView, ReleaseLine};
 use super::sdk::Sigs;
 use super::view::Cx;
-use crate::emit::words::{Span, anchor, href};
+use crate::emit::docs::words::{Span, anchor, href};
 use crate::model::{Item, Meta, Model};
 use serde::Serialize;
 

@@ -5,7 +5,7 @@
 //! name a function the headers lack. This module only spells the declarations, without the
 //! export macro and the doc comments the headers add.
 
-use crate::emit::c_abi::{Abi, AbiClass, Accessor, Kind};
+use crate::emit::c::abi::{Abi, AbiClass, Accessor, Kind};
 use crate::model::{Class, Field, Model};
 use crate::emit::case;
 use serde::Serialize;

@@ -2,7 +2,7 @@
 //! constants).
 
 use super::fields::{docs, meta_notes};
-use crate::emit::rust_shared::{const_ident, int, type_ident};
+use crate::emit::rust::shared::{const_ident, int, type_ident};
 use crate::model::{Bound, Change, Effective, Limit, Model};
 use proc_macro2::TokenStream;
 use quote::quote;

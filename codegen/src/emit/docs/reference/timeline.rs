@@ -4,7 +4,7 @@
 use super::items::Fact;
 use crate::model::coverage::GENERAL;
 use super::view::{AssumedView, Cell, Cx, Facets, GapView, MetaView, coverage_anchor, when};
-use crate::emit::words::{Rich, Span, href};
+use crate::emit::docs::words::{Rich, Span, href};
 use crate::model::coverage::{self, Entry};
 use crate::model::{Change, Effective, Release, ReleasePolicy};
 use serde::Serialize;
@@ -276,7 +276,7 @@ pub fn policy(cx: &Cx, p: &ReleasePolicy) -> PolicyView {
     }
     let gaps = p.not_shown.iter().map(|g| GapView { facet: g.facet.clone(), detail: g.detail.clone() }).collect();
     PolicyView {
-        anchor: crate::emit::words::anchor("section", "release-policy"),
+        anchor: crate::emit::docs::words::anchor("section", "release-policy"),
         minor_releases_per_year: p.minor_releases_per_year,
         release_months: months.copied().collect::<Vec<_>>().join(", "),
         support_window: window,

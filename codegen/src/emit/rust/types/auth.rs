@@ -2,7 +2,7 @@
 //! authorization server metadata).
 
 use super::fields::{docs, meta_docs, meta_notes};
-use crate::emit::rust_shared::{const_ident, type_ident, value_ident};
+use crate::emit::rust::shared::{const_ident, type_ident, value_ident};
 use crate::model::Model;
 use proc_macro2::{Ident, TokenStream};
 use quote::quote;

@@ -1,10 +1,10 @@
 //! The `platform-client` crate: a reqwest client with one async method per routed endpoint,
 //! running the shared validators before anything is sent.
 
-use super::rust::format_file;
-use super::rust_shared::{BUILD_DEPENDENCIES, build_script, endpoint_address, lib_ident, manifest, module_decls, package, value_ident};
-use super::rust_types::endpoints::{ResponseKind, has_body, module_ident, raw_body, response_kind};
-use super::{EmitOptions, GeneratedFile};
+use super::format::format_file;
+use super::shared::{BUILD_DEPENDENCIES, build_script, endpoint_address, lib_ident, manifest, module_decls, package, value_ident};
+use super::types::endpoints::{ResponseKind, has_body, module_ident, raw_body, response_kind};
+use crate::emit::{EmitOptions, GeneratedFile};
 use crate::model::{Endpoint, Model};
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};

@@ -1,7 +1,7 @@
 //! `rules.rs`: conditions, permission rules as constant data, and their evaluation at an instant.
 
 use super::fields::{docs, meta_docs, meta_notes};
-use crate::emit::rust_shared::{const_ident, type_ident, value_ident};
+use crate::emit::rust::shared::{const_ident, type_ident, value_ident};
 use crate::model::{Cond, Model, PermissionRule, Rule};
 use proc_macro2::{Ident, TokenStream};
 use quote::quote;

@@ -6,10 +6,10 @@
 //! declaration. Every exported function runs inside a panic guard, treats NULL and empty handles
 //! as defined no-ops, and validates enum integers with `match`, never a transmute.
 
-use super::c_abi::{ABI_VERSION, Abi, AbiClass, AbiEnum, Accessor, Constant, IntTy, Kind, Value};
-use super::case;
-use super::rust::format_file;
-use super::{EmitOptions, GeneratedFile};
+use super::abi::{ABI_VERSION, Abi, AbiClass, AbiEnum, Accessor, Constant, IntTy, Kind, Value};
+use crate::emit::case;
+use crate::emit::rust::format::format_file;
+use crate::emit::{EmitOptions, GeneratedFile};
 use crate::model::Model;
 use proc_macro2::{Ident, Literal, TokenStream};
 use quote::{format_ident, quote};
@@ -22,7 +22,7 @@ pub fn emit(model: &Model, opts: &EmitOptions) -> Vec<GeneratedFile> {
     vec![
         GeneratedFile::new("sdk", "sdk/Cargo.toml", manifest(&abi, &notice)),
         // The crate does not depend on the types crate, so it regenerates on its own too.
-        GeneratedFile::new("sdk", "sdk/build.rs", super::rust_shared::build_script(&notice)),
+        GeneratedFile::new("sdk", "sdk/build.rs", crate::emit::rust::shared::build_script(&notice)),
         file("src/lib.rs", lib(&abi)),
         file("src/ffi.rs", ffi(&abi)),
         file("src/types.rs", types(&abi)),
@@ -36,7 +36,7 @@ fn manifest(abi: &Abi, notice: &str) -> String {
     format!(
         "# {notice}\n\n[package]\nname = \"platform-sdk\"\ndescription = {}\nedition.workspace = true\nversion.workspace = true\nlicense.workspace = true\npublish.workspace = true\n\n[lib]\n# A static and a dynamic library for C and C++ programs, an rlib for Rust users and tests.\ncrate-type = [\"staticlib\", \"cdylib\", \"rlib\"]\n\n{}",
         toml_string(&description),
-        super::rust_shared::BUILD_DEPENDENCIES
+        crate::emit::rust::shared::BUILD_DEPENDENCIES
     )
 }
 

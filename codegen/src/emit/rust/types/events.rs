@@ -2,7 +2,7 @@
 //! `commands.rs` (embedded app SDK commands and their aliases).
 
 use super::fields::{docs, keeps_extra, meta_docs, meta_notes, struct_tokens};
-use crate::emit::rust_shared::{const_ident, int, item_ident, type_ident};
+use crate::emit::rust::shared::{const_ident, int, item_ident, type_ident};
 use crate::model::Model;
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};

@@ -3,7 +3,7 @@
 use super::diagram::{self, Diagram};
 use super::sdk::{FieldSigs, Sig, Sigs};
 use super::view::{AssumedView, Badge, Cell, Cx, Facets, GapView, MetaView, rule_words, when};
-use crate::emit::words::{self, Rich, Span, anchor, href};
+use crate::emit::docs::words::{self, Rich, Span, anchor, href};
 use crate::load::raw::ConstantValue;
 use crate::model::*;
 use serde::Serialize;

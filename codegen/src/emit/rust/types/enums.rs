@@ -1,7 +1,7 @@
 //! `enums.rs`: open enums. A value the spec does not name round-trips as `Unknown`.
 
 use super::fields::{docs, meta_docs, meta_notes};
-use crate::emit::rust_shared::{int, item_ident, type_ident};
+use crate::emit::rust::shared::{int, item_ident, type_ident};
 use crate::model::{Enum, Model};
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};

@@ -15,9 +15,9 @@ pub(crate) mod rules;
 mod runtime;
 mod states;
 
-use super::rust::format_file;
-use super::rust_shared::{self as shared, lib_ident, manifest, module_decls, package};
-use super::{EmitOptions, GeneratedFile};
+use super::format::format_file;
+use super::shared::{self, lib_ident, manifest, module_decls, package};
+use crate::emit::{EmitOptions, GeneratedFile};
 use crate::model::Model;
 use proc_macro2::TokenStream;
 use quote::quote;

@@ -3,7 +3,7 @@
 //! Everything here is data (text, rich text, links, marks); the templates decide only layout,
 //! so the HTML page and the Markdown reference cannot disagree on content.
 
-use crate::emit::words::{self, Rich, Span, anchor, href};
+use crate::emit::docs::words::{self, Rich, Span, anchor, href};
 use crate::model::{Change, Effective, Gap, Item, Meta, Model, Ref, TypedRef};
 use indexmap::IndexMap;
 use serde::Serialize;

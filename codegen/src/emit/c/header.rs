@@ -6,9 +6,9 @@
 //! strings as pointer + length, enums with a `_forceint` sentinel. Bit flags stay macros: before
 //! C23 an enum constant must fit an `int`.
 
-use super::c_abi::{ABI_VERSION, Abi, AbiClass, AbiEnum, Accessor, Constant, Kind, Value};
-use super::c_writer::{CWriter, string_literal};
-use super::{EmitOptions, GeneratedFile};
+use super::abi::{ABI_VERSION, Abi, AbiClass, AbiEnum, Accessor, Constant, Kind, Value};
+use super::writer::{CWriter, string_literal};
+use crate::emit::{EmitOptions, GeneratedFile};
 use crate::model::Model;
 
 /// Emits the C header.

@@ -5,7 +5,7 @@
 //! caller lacks) and `error` (the OAuth2 error); any other field gets its default.
 
 use super::fields::{docs, meta_notes, struct_tokens};
-use crate::emit::rust_shared::{const_ident, int, type_ident, value_ident};
+use crate::emit::rust::shared::{const_ident, int, type_ident, value_ident};
 use crate::model::types::Primitive;
 use crate::model::{Error, Field, Model, TypeRef};
 use proc_macro2::{Ident, TokenStream};
