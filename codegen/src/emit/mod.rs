@@ -1,7 +1,7 @@
 //! Emitters, grouped by target family: each artifact is a pure
 //! `fn(&Model, &EmitOptions) -> Vec<GeneratedFile>`, and [`emit_all`] is the one list of them.
 //!
-//! - `model.json`: [`model_json`];
+//! - `model.json`: `model_json`;
 //! - Rust crates (`types/`, `server/`, `client/`): [`rust`];
 //! - C header, C++ wrapper and the Rust library behind them (`sdk/`): `c`;
 //! - HTML and Markdown reference and OpenAPI (`docs/`, `openapi.json`): `docs`.
