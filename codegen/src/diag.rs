@@ -366,4 +366,33 @@ pub mod codes {
     pub const CONDITION_ARITY: &str = "E0121";
     /// A constraint that does not fit the field's type (`max_length` on an integer).
     pub const CONSTRAINT_TYPE: &str = "E0123";
+    /// `fields:` without an inline `object`, or an inline `object` without `fields:`.
+    pub const INLINE_OBJECT: &str = "E0124";
+    /// A tagged union whose variant is not an object carrying the discriminator field.
+    pub const UNION_VARIANT: &str = "E0125";
+    /// A tagged union's variant without a tag, with a tag of the wrong type, or with a tag
+    /// another variant has.
+    pub const UNION_TAG: &str = "E0126";
+    /// An untagged union's variant that an earlier variant of the same type always wins.
+    pub const UNREACHABLE_VARIANT: &str = "E0127";
+    /// `subset:` on a field that is not an enum, or naming a value the enum does not have.
+    pub const ENUM_SUBSET: &str = "E0128";
+    /// A `const`, `default` or `tag` value that is not a value of the field's type.
+    pub const VALUE_TYPE: &str = "E0129";
+    /// A map key type that is not text, a snowflake, an integer, a uuid or an enum.
+    pub const MAP_KEY: &str = "E0130";
+    /// A `pattern` the `regex` crate does not accept.
+    pub const INVALID_PATTERN: &str = "E0131";
+    /// A fractional bound on an integer field.
+    pub const FLOAT_BOUND: &str = "E0132";
+    /// `extends` that leads back to the resource itself.
+    pub const EXTENDS_CYCLE: &str = "E0133";
+    /// A field declared again by a resource with a type other than its base's.
+    pub const EXTENDS_REDEFINED: &str = "E0134";
+    /// Two shapes whose generated Rust names are the same.
+    pub const NAME_COLLISION: &str = "E0135";
+    /// A `tag` on a field that is not a variant of a tagged union.
+    pub const TAG_PLACEMENT: &str = "E0136";
+    /// A discriminator whose type is not `integer`, `string` or an enum.
+    pub const DISCRIMINATOR_TYPE: &str = "E0137";
 }

@@ -43,6 +43,8 @@ pub struct Model {
     pub gaps: Vec<GapItem>,
     pub permissions: Vec<Permission>,
     pub resources: Vec<Resource>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub unions: Vec<Union>,
     pub enums: Vec<Enum>,
     pub flags: Vec<Flags>,
     pub endpoints: Vec<Endpoint>,
@@ -159,7 +161,7 @@ macro_rules! impl_item {
 }
 
 impl_item!(
-    Placeholder, Part, Feature, Constant, GapItem, Permission, Resource, Enum, EnumValue, Flags, FlagValue, Endpoint, Behaviour,
+    Placeholder, Part, Feature, Constant, GapItem, Permission, Resource, Union, Enum, EnumValue, Flags, FlagValue, Endpoint, Behaviour,
     Opcode, Command, Alias, Condition, Intent, Scope, ScopeSet, TokenKind, PermissionRule, AuthRule, Event, Error, Limit,
     Change, StateMachine, State, Transition, Effect, Class, Method, SdkCall, Release, Toolkit,
 );
@@ -202,6 +204,11 @@ impl Model {
     /// The resource with this id.
     pub fn resource(&self, id: &str) -> Option<&Resource> {
         self.resources.iter().find(|r| r.meta.id == id)
+    }
+
+    /// The union with this id.
+    pub fn union(&self, id: &str) -> Option<&Union> {
+        self.unions.iter().find(|u| u.meta.id == id)
     }
 
     /// The enum with this id.

@@ -7,6 +7,7 @@
 mod facets;
 mod index;
 mod refs;
+mod shapes;
 mod timeline;
 mod values;
 
@@ -31,6 +32,19 @@ pub fn validate(cx: &mut Diagnostics, model: &Model) {
     values::check_path_params(cx, model);
     values::check_min_max(cx, model);
     values::check_constraint_types(cx, model);
+    shapes::check_discriminator_type(cx, model);
+    shapes::check_union_variants(cx, model);
+    shapes::check_union_tags(cx, model);
+    shapes::check_tag_placement(cx, model);
+    shapes::check_untagged_order(cx, model);
+    shapes::check_enum_subsets(cx, model);
+    shapes::check_literal_values(cx, model);
+    shapes::check_map_keys(cx, model);
+    shapes::check_patterns(cx, model);
+    shapes::check_float_bounds(cx, model);
+    shapes::check_extends_cycles(cx, model);
+    shapes::check_extends_redefinitions(cx, model);
+    shapes::check_generated_names(cx, model);
     facets::check_facet_names(cx, model);
     facets::check_given_and_not_shown(cx, model);
     facets::check_required_facets(cx, model);

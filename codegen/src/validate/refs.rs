@@ -23,6 +23,7 @@ pub fn all_metas(model: &Model) -> Vec<&Meta> {
     push(&mut out, &model.gaps);
     push(&mut out, &model.permissions);
     push(&mut out, &model.resources);
+    push(&mut out, &model.unions);
     push(&mut out, &model.enums);
     push(&mut out, &model.flags);
     push(&mut out, &model.endpoints);
@@ -71,11 +72,15 @@ pub fn all_metas(model: &Model) -> Vec<&Meta> {
     out
 }
 
-/// Every field in the model (resource fields, endpoint inputs and outputs, payloads, members).
+/// Every field in the model (resource fields, endpoint inputs and outputs, payloads, members,
+/// union variants). A field a resource takes from a base is listed once, on the base.
 pub fn all_fields(model: &Model) -> Vec<&Field> {
     let mut out: Vec<&Field> = Vec::new();
     for r in &model.resources {
-        out.extend(&r.fields);
+        out.extend(r.own_fields());
+    }
+    for u in &model.unions {
+        out.extend(&u.variants);
     }
     for e in &model.endpoints {
         out.extend(e.path_params.iter().chain(&e.query).chain(&e.body).chain(&e.response_fields).chain(&e.body_schema));
@@ -111,6 +116,9 @@ pub fn all_references<'a>(model: &'a Model) -> Vec<Reference<'a>> {
     }
     for e in &model.endpoints {
         e.auth.iter().for_each(|r| add("token_kind", r));
+    }
+    for r in &model.resources {
+        r.extends.iter().for_each(|b| add("resource", b));
     }
     for o in &model.opcodes {
         o.reply.iter().for_each(|r| add("event", r));
@@ -160,11 +168,16 @@ fn field_references<'a>(field: &'a Field, add: &mut impl FnMut(&'static str, &'a
     for (_, bound) in field.constraints.all() {
         bound_references(bound, add);
     }
+    let mut items = field.items.as_ref();
+    while let Some(i) = items {
+        i.constraints.all().into_iter().for_each(|(_, b)| bound_references(b, add));
+        items = i.items.as_deref();
+    }
 }
 
 fn bound_references<'a>(bound: &'a Bound, add: &mut impl FnMut(&'static str, &'a Ref)) {
     match bound {
-        Bound::Value(..) => {}
+        Bound::Value(..) | Bound::Float(..) => {}
         Bound::Limit { limit, .. } => add("limit", limit),
         Bound::Field { endpoint, .. } => add("endpoint", endpoint),
     }
@@ -185,13 +198,21 @@ fn rule_references<'a>(rule: &'a Rule, add: &mut impl FnMut(&'static str, &'a Re
 /// Type expressions in the model with where they were written: `(kind, id, span)`.
 fn type_references<'a>(model: &'a Model) -> Vec<(&'static str, &'a str, crate::diag::Span)> {
     let mut out = Vec::new();
-    let mut add = |ty: &'a TypeRef, span| match ty.element() {
-        TypeRef::Enum(id) => out.push(("enum", id.as_str(), span)),
-        TypeRef::Flags(id) => out.push(("flags", id.as_str(), span)),
-        TypeRef::Object(id) => out.push(("resource", id.as_str(), span)),
-        TypeRef::Class(id) => out.push(("class", id.as_str(), span)),
-        TypeRef::Primitive(_) | TypeRef::Array(_) => {}
+    let mut add = |ty: &'a TypeRef, span| {
+        ty.walk(&mut |t: &'a TypeRef| match t {
+            TypeRef::Enum(id) => out.push(("enum", id.as_str(), span)),
+            TypeRef::Flags(id) => out.push(("flags", id.as_str(), span)),
+            TypeRef::Object(id) => out.push(("resource", id.as_str(), span)),
+            TypeRef::Class(id) => out.push(("class", id.as_str(), span)),
+            TypeRef::Union(id) => out.push(("union", id.as_str(), span)),
+            TypeRef::Primitive(_) | TypeRef::Array(_) | TypeRef::Map(..) => {}
+        })
     };
+    for u in &model.unions {
+        if let Some(d) = &u.discriminator {
+            d.ty.iter().for_each(|t| add(t, d.type_span));
+        }
+    }
     for f in all_fields(model) {
         f.ty.iter().for_each(|t| add(t, f.type_span));
     }

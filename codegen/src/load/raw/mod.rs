@@ -98,6 +98,8 @@ pub struct SpecFile {
     #[serde(default)]
     pub resources: Vec<S<Resource>>,
     #[serde(default)]
+    pub unions: Vec<S<Union>>,
+    #[serde(default)]
     pub enums: Vec<S<Enum>>,
     #[serde(default)]
     pub flags: Vec<S<Flags>>,

@@ -5,6 +5,7 @@ use super::*;
 impl Lower<'_> {
     pub(super) fn endpoint(&mut self, s: S<raw::Endpoint>) -> Endpoint {
         let (span, v) = (self.span(&s), &s.value);
+        let id = v.id.value.as_str();
         let behaviours = v
             .behaviours
             .iter()
@@ -17,16 +18,16 @@ impl Lower<'_> {
             meta: meta!(self, v, span),
             method: self.opt_ref(v.method.as_ref()),
             path: self.opt_ref(v.path.as_ref()),
-            path_params: self.fields(&v.path_params),
-            query: self.fields(&v.query),
-            body: self.fields(&v.body),
+            path_params: self.fields(&v.path_params, &format!("{id}.path")),
+            query: self.fields(&v.query, &format!("{id}.query")),
+            body: self.fields(&v.body, &format!("{id}.body")),
             body_schema: v.body_schema.as_ref().map(|b| {
                 let name = Spanned::new("body".to_owned(), b.referenced, b.defined);
-                self.field(&name, b)
+                self.field(&name, b, id)
             }),
             body_format: v.body_format.as_ref().map_or_else(|| "json".into(), |f| f.value.clone()),
             response: v.response.as_ref().and_then(|r| self.type_ref(r)),
-            response_fields: self.fields(&v.response_fields),
+            response_fields: self.fields(&v.response_fields, &format!("{id}.response")),
             response_format: v.response_format.as_ref().map_or_else(|| "json".into(), |f| f.value.clone()),
             auth: self.refs(&v.auth),
             behaviours,
@@ -53,7 +54,7 @@ impl Lower<'_> {
         let v = &s.value;
         ErrorBody {
             description: v.description.as_ref().map(|d| d.value.clone()),
-            fields: self.fields(&v.fields),
+            fields: self.fields(&v.fields, "error_body"),
             not_shown: self.gaps(&v.not_shown),
             assumed: v.assumed.iter().map(|(k, x)| (k.value.clone(), x.value.clone())).collect(),
         }

@@ -28,6 +28,130 @@ pub struct FieldView {
     pub changes: Vec<Span>,
     pub gaps: Vec<GapView>,
     pub assumed: Vec<AssumedView>,
+    /// The base a resource takes the field from.
+    pub inherited: Option<Span>,
+    /// The shapes declared inline in the field's type, shown under it.
+    pub nested: Vec<NestedView>,
+}
+
+/// A shape declared inline (an object written as `type: object`, a union written `A | B`),
+/// shown under the field that declares it.
+#[derive(Debug, Serialize)]
+pub struct NestedView {
+    pub anchor: String,
+    /// `object` or `union`.
+    pub kind: &'static str,
+    pub id: String,
+    /// Where it was declared (`create_document.body.owner`).
+    pub path: String,
+    pub fields: Vec<FieldView>,
+    pub union: Option<UnionBody>,
+}
+
+/// The variants of a union and what tags them.
+#[derive(Debug, Serialize)]
+pub struct UnionBody {
+    /// `tagged by the field type (enum<component_type>)`, or the resolution order.
+    pub how: Rich,
+    pub variants: Vec<VariantRow>,
+}
+
+/// One variant of a union.
+#[derive(Debug, Serialize)]
+pub struct VariantRow {
+    pub name: String,
+    /// The discriminator value that names it.
+    pub tag: Option<Rich>,
+    pub ty: Cell,
+    pub constraints: Vec<Rich>,
+    pub description: Option<String>,
+    pub nested: Vec<NestedView>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct UnionView {
+    pub meta: MetaView,
+    pub body: UnionBody,
+}
+
+pub fn union(cx: &Cx, u: &Union) -> UnionView {
+    UnionView { meta: cx.meta("union", &u.meta.id, &u.meta), body: union_body(cx, u) }
+}
+
+fn union_body(cx: &Cx, u: &Union) -> UnionBody {
+    let how = match &u.discriminator {
+        Some(d) => {
+            let mut r = Rich::plain("Tagged by the field ");
+            r.append(Rich::code(d.field.as_str()));
+            if let Some(t) = &d.ty {
+                r.text(" (").append(words::type_ref(t)).text(")");
+            }
+            r.text(". A value with a tag no variant has is kept by clients and refused by the server.");
+            r
+        }
+        None => Rich::plain(
+            "Untagged: the variants are tried in this order and the first that decodes wins. A value none decodes is kept by clients and refused by the server.",
+        ),
+    };
+    let variants = u
+        .variants
+        .iter()
+        .map(|v| {
+            let tag = cx.model.variant_tag(u, v).map(|t| match t {
+                TagValue::Enum(id) => {
+                    let enum_id = match u.discriminator.as_ref().and_then(|d| d.ty.as_ref()) {
+                        Some(TypeRef::Enum(e)) => e.as_str(),
+                        _ => "",
+                    };
+                    let value = cx.model.enum_(enum_id).and_then(|e| e.values.iter().find(|x| x.meta.id == id)).and_then(|x| x.value);
+                    let mut r = Rich::default();
+                    r.link(&id, href("enum_value", &format!("{enum_id}.{id}")), true);
+                    if let Some(n) = value {
+                        r.text(format!(" ({n})"));
+                    }
+                    r
+                }
+                other => Rich::code(other.to_string()),
+            });
+            let facets = Facets { not_shown: &v.not_shown, assumed: &v.assumed };
+            VariantRow {
+                name: v.name.clone(),
+                tag,
+                ty: facets.cell("type", v.ty.as_ref().map(words::type_ref)),
+                constraints: words::constraints(cx.model, v),
+                description: v.description.clone(),
+                nested: v.ty.as_ref().map(|t| nested(cx, t)).unwrap_or_default(),
+            }
+        })
+        .collect();
+    UnionBody { how, variants }
+}
+
+/// The inline shapes in `ty` not shown yet, each with its fields or variants.
+fn nested(cx: &Cx, ty: &TypeRef) -> Vec<NestedView> {
+    let mut found: Vec<(&'static str, String)> = Vec::new();
+    ty.walk(&mut |t| match t {
+        TypeRef::Object(id) if cx.model.resource(id).is_some_and(|r| r.inline.is_some()) => found.push(("object", id.clone())),
+        TypeRef::Union(id) if cx.model.union(id).is_some_and(|u| u.inline.is_some()) => found.push(("union", id.clone())),
+        _ => {}
+    });
+    found
+        .into_iter()
+        .filter(|(kind, id)| cx.shown_inline.borrow_mut().insert(format!("{kind}:{id}")))
+        .filter_map(|(kind, id)| match kind {
+            "object" => {
+                let r = cx.model.resource(&id)?;
+                let owner = Owner::new("resource", &r.meta.id);
+                let fields = r.fields.iter().map(|f| field(cx, f, &owner, None)).collect();
+                Some(NestedView { anchor: anchor("resource", &id), kind, path: r.inline.clone().unwrap_or_default(), id, fields, union: None })
+            }
+            _ => {
+                let u = cx.model.union(&id)?;
+                let body = union_body(cx, u);
+                Some(NestedView { anchor: anchor("union", &id), kind, path: u.inline.clone().unwrap_or_default(), id, fields: Vec::new(), union: Some(body) })
+            }
+        })
+        .collect()
 }
 
 /// Where a field is shown: its owner's anchor and label, and its own anchor when other items
@@ -59,7 +183,7 @@ pub fn field(cx: &Cx, f: &Field, owner: &Owner, own: Option<String>) -> FieldVie
         presence,
         nullable: f.nullable,
         constraints: words::constraints(cx.model, f),
-        default: f.default.clone(),
+        default: f.default_text.clone().or_else(|| f.default.as_ref().map(|d| format!("`{}`", d.value))),
         literal: f.literal.clone(),
         requires_scope: f.requires_scope.as_ref().map(|s| cx.link("scope", &s.id)),
         description: f.description.clone(),
@@ -69,6 +193,8 @@ pub fn field(cx: &Cx, f: &Field, owner: &Owner, own: Option<String>) -> FieldVie
         gaps: facets.gaps(),
         assumed: facets.assumptions(),
         anchor: own,
+        inherited: f.inherited_from.as_ref().map(|b| cx.link("resource", b)),
+        nested: f.ty.as_ref().map(|t| nested(cx, t)).unwrap_or_default(),
     }
 }
 
@@ -80,6 +206,8 @@ fn fields(cx: &Cx, list: &[Field], owner: &Owner) -> Vec<FieldView> {
 pub struct ResourceView {
     pub meta: MetaView,
     pub direction: String,
+    /// The resources it extends.
+    pub extends: Vec<Span>,
     pub fields: Vec<FieldView>,
 }
 
@@ -90,7 +218,7 @@ pub fn resource(cx: &Cx, r: &Resource) -> ResourceView {
         .iter()
         .map(|f| field(cx, f, &owner, Some(anchor("field", &format!("{}.{}", r.meta.id, f.name)))))
         .collect();
-    ResourceView { meta: cx.meta("resource", &r.meta.id, &r.meta), direction: r.direction.clone(), fields }
+    ResourceView { meta: cx.meta("resource", &r.meta.id, &r.meta), direction: r.direction.clone(), extends: cx.refs("resource", &r.extends), fields }
 }
 
 #[derive(Debug, Serialize)]
@@ -369,6 +497,7 @@ pub fn limit(cx: &Cx, l: &Limit) -> LimitView {
     let bound = |b: &Bound| -> Rich {
         match b {
             Bound::Value(_, v) => Rich::plain(v.to_string()),
+            Bound::Float(_, v) => Rich::plain(v.to_string()),
             Bound::Limit { limit, offset } => {
                 let mut r = Rich::default();
                 r.link(&limit.id, href("limit", &limit.id), true);

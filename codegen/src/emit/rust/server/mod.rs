@@ -125,6 +125,17 @@ fn api(model: &Model) -> TokenStream {
         quote!(#[doc = #doc] #[derive(Debug)] pub enum #marker {})
     });
     let delegation = delegation(&hooks, &methods);
+    // Only the router makes proofs, and only for endpoints a rule guards.
+    let granted_new = routed.iter().any(|e| guarded(model, e)).then(|| {
+        quote! {
+            impl<E> Granted<E> {
+                /// Only the router grants.
+                pub(crate) fn new() -> Self {
+                    Self { endpoint: ::std::marker::PhantomData }
+                }
+            }
+        }
+    });
     quote! {
         //! The trait an implementation provides: one method per routed endpoint, and the hooks
         //! that permission rules and run-time checks ask.
@@ -172,12 +183,7 @@ fn api(model: &Model) -> TokenStream {
             endpoint: ::std::marker::PhantomData<fn() -> E>,
         }
 
-        impl<E> Granted<E> {
-            /// Only the router grants.
-            pub(crate) fn new() -> Self {
-                Self { endpoint: ::std::marker::PhantomData }
-            }
-        }
+        #granted_new
 
         impl<E> ::std::fmt::Debug for Granted<E> {
             fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
@@ -603,6 +609,24 @@ fn authorize(model: &Model) -> TokenStream {
             }
         }
     });
+    // Without conditions there is nothing to ask: the match has no arms.
+    let ask = if model.conditions.is_empty() {
+        quote! {
+            /// Asks the implementation whether one condition holds (the spec names none).
+            async fn ask<A: Api>(_api: &A, _cx: &RuleContext<'_, A::Caller>, condition: Condition) -> Result<bool, ApiError> {
+                match condition {}
+            }
+        }
+    } else {
+        quote! {
+            /// Asks the implementation whether one condition holds.
+            async fn ask<A: Api>(api: &A, cx: &RuleContext<'_, A::Caller>, condition: Condition) -> Result<bool, ApiError> {
+                match condition {
+                    #(#arms,)*
+                }
+            }
+        }
+    };
     quote! {
         use crate::types::rules::{Condition, PermissionRule, Rule};
 
@@ -627,12 +651,7 @@ fn authorize(model: &Model) -> TokenStream {
             if missing.is_empty() { Ok(()) } else { Err(runtime::missing(&missing)) }
         }
 
-        /// Asks the implementation whether one condition holds.
-        async fn ask<A: Api>(api: &A, cx: &RuleContext<'_, A::Caller>, condition: Condition) -> Result<bool, ApiError> {
-            match condition {
-                #(#arms,)*
-            }
-        }
+        #ask
 
         #metadata
     }

@@ -323,6 +323,27 @@ fn conditions(model: &Model) -> TokenStream {
             quote!(Self::#v { #(#params),* } => write!(f, #format, #(#params),*))
         }
     });
+    // A spec without conditions has an empty enum: a match on it has no arms, and only a
+    // dereferenced value may be matched so.
+    let display = if model.conditions.is_empty() {
+        quote! {
+            impl fmt::Display for Condition {
+                fn fmt(&self, _f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                    match *self {}
+                }
+            }
+        }
+    } else {
+        quote! {
+            impl fmt::Display for Condition {
+                fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                    match self {
+                        #(#display_arms,)*
+                    }
+                }
+            }
+        }
+    };
     quote! {
         /// A named condition as a rule asks it, with its arguments; the implementation answers it.
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -339,13 +360,7 @@ fn conditions(model: &Model) -> TokenStream {
             }
         }
 
-        impl fmt::Display for Condition {
-            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                match self {
-                    #(#display_arms,)*
-                }
-            }
-        }
+        #display
     }
 }
 
