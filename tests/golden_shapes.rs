@@ -1,4 +1,4 @@
-//! Golden tests of every emitter over the shapes fixture `tests/fixtures/shapes/spec/`, a spec
+//! Golden tests of every emitter over the shapes fixture `tests/fixtures/shapes/`, a spec
 //! that uses every shape of the format: each emitted file must equal its copy under
 //! `tests/fixtures/shapes/expected/`. The expected Rust crates (types, server, client) are
 //! workspace members, so the fixture's generated Rust also compiles and passes clippy with the
@@ -14,7 +14,7 @@ fn fixture() -> PathBuf {
 }
 
 fn emitted() -> Vec<GeneratedFile> {
-    let loaded = platform_codegen::load_spec(&fixture().join("spec"), "spec").unwrap_or_else(|e| panic!("the shapes fixture is invalid: {e:?}"));
+    let loaded = platform_codegen::load_spec(&fixture(), "spec").unwrap_or_else(|e| panic!("the shapes fixture is invalid: {e:?}"));
     assert!(loaded.warnings.is_empty(), "the shapes fixture has warnings: {:?}", loaded.warnings);
     emit_all(&loaded.model, &EmitOptions::default())
 }

@@ -283,7 +283,7 @@ pub fn manifest(notice: &str, package: &str, description: &str, body: &str) -> S
 /// changes, before the crate compiles (see `platform_codegen::build`).
 pub fn build_script(notice: &str) -> String {
     format!(
-        "// {notice}\n\n//! Regenerates `generated/` from `spec/` when the spec changes, before this crate compiles.\n\nfn main() {{\n    let manifest = std::path::Path::new(env!(\"CARGO_MANIFEST_DIR\"));\n    let root = manifest.join(\"../..\");\n    // Only a crate at `<root>/generated/<name>` beside `<root>/spec/` regenerates: a copy\n    // elsewhere (the emitters' golden copies) has nothing to regenerate.\n    if root.join(\"spec\").is_dir() && manifest.parent().is_some_and(|p| p.ends_with(\"generated\")) {{\n        platform_codegen::build::regenerate(&root);\n    }}\n}}\n"
+        "// {notice}\n\n//! Regenerates `generated/` from `spec/` when the spec changes, before this crate compiles.\n\nfn main() {{\n    let root = std::path::Path::new(env!(\"CARGO_MANIFEST_DIR\")).join(\"../..\");\n    // A copy of this crate outside the `spec/` + `generated/` layout (the emitters' golden copy)\n    // has nothing to regenerate from.\n    if root.join(\"spec\").is_dir() {{\n        platform_codegen::build::regenerate(&root);\n    }}\n}}\n"
     )
 }
 
