@@ -268,9 +268,16 @@ pub fn constraints(model: &Model, field: &Field) -> Vec<Rich> {
         }
         out.push(r);
     }
-    let (mut items, mut lead) = (field.items.as_ref(), String::new());
+    let (mut items, mut lead, mut ty) = (field.items.as_ref(), String::new(), field.ty.as_ref());
     while let Some(i) = items {
-        lead.push_str("each item: ");
+        lead.push_str(match ty {
+            Some(TypeRef::Map(..)) => "each value: ",
+            _ => "each item: ",
+        });
+        ty = match ty {
+            Some(TypeRef::Array(inner) | TypeRef::Map(_, inner)) => Some(inner),
+            _ => None,
+        };
         if i.nullable {
             out.push(Rich::plain(format!("{lead}may be null")));
         }

@@ -107,8 +107,13 @@ pub fn field_docs(model: &Model, f: &Field) -> TokenStream {
     notes.extend(constraint_notes(&f.constraints, ""));
     let mut items = f.items.as_ref();
     let mut depth = String::new();
+    let mut ty = f.ty.as_ref();
     while let Some(i) = items {
-        depth.push_str("each item's ");
+        depth.push_str(if matches!(ty, Some(TypeRef::Map(..))) { "each value's " } else { "each item's " });
+        ty = match ty {
+            Some(TypeRef::Array(inner) | TypeRef::Map(_, inner)) => Some(inner),
+            _ => None,
+        };
         let lead = format!("{}{}", depth[..1].to_uppercase(), &depth[1..]);
         if i.nullable {
             notes.push(format!("{}value may be `null`.", lead));
