@@ -10,6 +10,13 @@ use crate::model::*;
 use serde_json::Value;
 use std::collections::BTreeMap;
 
+/// The discriminator type of a tagged union, when it is one a tag can have (reported otherwise).
+fn tag_type(u: &Union) -> Option<(&Discriminator, &TypeRef)> {
+    let d = u.discriminator.as_ref()?;
+    let ty = d.ty.as_ref()?;
+    matches!(ty, TypeRef::Primitive(Primitive::Integer | Primitive::String) | TypeRef::Enum(_)).then_some((d, ty))
+}
+
 /// A discriminator's values are integers, texts or the values of one enum: the generated
 /// decoder reads the field before anything else and dispatches on it.
 pub fn check_discriminator_type(cx: &mut Diagnostics, model: &Model) {
@@ -31,7 +38,7 @@ pub fn check_discriminator_type(cx: &mut Diagnostics, model: &Model) {
 /// not nullable and of the discriminator's type, so every value of the variant names it.
 pub fn check_union_variants(cx: &mut Diagnostics, model: &Model) {
     for u in &model.unions {
-        let Some(d) = &u.discriminator else { continue };
+        let Some((d, _)) = tag_type(u) else { continue };
         for v in &u.variants {
             let Some(ty) = &v.ty else { continue };
             let TypeRef::Object(id) = ty else {
@@ -89,8 +96,7 @@ fn same_tag_type(field: Option<&TypeRef>, discriminator: Option<&TypeRef>) -> bo
 /// tag must name exactly one variant.
 pub fn check_union_tags(cx: &mut Diagnostics, model: &Model) {
     for u in &model.unions {
-        let Some(d) = &u.discriminator else { continue };
-        let Some(dty) = &d.ty else { continue };
+        let Some((d, dty)) = tag_type(u) else { continue };
         let mut seen: BTreeMap<TagValue, Span> = BTreeMap::new();
         for v in &u.variants {
             if !matches!(v.ty, Some(TypeRef::Object(_))) {

@@ -26,7 +26,7 @@ impl Lower<'_> {
                 self.field(&name, b, id)
             }),
             body_format: v.body_format.as_ref().map_or_else(|| "json".into(), |f| f.value.clone()),
-            response: v.response.as_ref().and_then(|r| self.type_ref(r)),
+            response: v.response.as_ref().and_then(|r| self.field_type(r, &Default::default(), &format!("{id}.response"))),
             response_fields: self.fields(&v.response_fields, &format!("{id}.response")),
             response_format: v.response_format.as_ref().map_or_else(|| "json".into(), |f| f.value.clone()),
             auth: self.refs(&v.auth),

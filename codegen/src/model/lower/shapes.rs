@@ -46,7 +46,7 @@ impl Lower<'_> {
 
     /// The type of a field written at `path`, naming its inline shapes after the path. `fields`
     /// are the fields of its bare `object`, when it has one.
-    fn field_type(&mut self, s: &S<String>, fields: &indexmap::IndexMap<S<String>, S<raw::Field>>, path: &str) -> Option<TypeRef> {
+    pub(super) fn field_type(&mut self, s: &S<String>, fields: &indexmap::IndexMap<S<String>, S<raw::Field>>, path: &str) -> Option<TypeRef> {
         let expr = self.type_expr(s)?;
         let span = self.span(s);
         match (expr.bare_objects(), fields.is_empty()) {
