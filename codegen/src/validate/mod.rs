@@ -5,11 +5,13 @@
 //! look items up with `expect("BUG: ...")`.
 
 mod facets;
+mod http;
 mod index;
 mod refs;
 mod timeline;
 mod values;
 
+pub use http::{accepted_kinds, carries_scopes};
 pub use index::Index;
 
 use crate::diag::Diagnostics;
@@ -31,6 +33,18 @@ pub fn validate(cx: &mut Diagnostics, model: &Model) {
     values::check_path_params(cx, model);
     values::check_min_max(cx, model);
     values::check_constraint_types(cx, model);
+    http::check_response_statuses(cx, model);
+    http::check_response_shorthand(cx, model);
+    http::check_bodiless_statuses(cx, model);
+    http::check_response_bodies(cx, model);
+    http::check_header_types(cx, model);
+    http::check_header_names(cx, model);
+    http::check_anonymous_endpoints(cx, model);
+    http::check_reserved_token_kind(cx, model);
+    http::check_endpoint_scopes(cx, model);
+    http::check_array_styles(cx, model);
+    http::check_body_formats(cx, model);
+    http::check_media_types(cx, model);
     facets::check_facet_names(cx, model);
     facets::check_given_and_not_shown(cx, model);
     facets::check_required_facets(cx, model);

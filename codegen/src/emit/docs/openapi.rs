@@ -323,7 +323,7 @@ impl<'a> Doc<'a> {
     }
 
     fn request_body(&self, e: &Endpoint) -> Option<Value> {
-        let media = match e.body_format.as_str() {
+        let media = match e.body_format() {
             "multipart" => "multipart/form-data",
             "form" => "application/x-www-form-urlencoded",
             "csv" => "text/csv",

@@ -220,7 +220,7 @@ fn client(model: &Model) -> TokenStream {
 fn helpers(model: &Model) -> TokenStream {
     let routed: Vec<&Endpoint> = model.routed_endpoints().collect();
     let mut out = TokenStream::new();
-    if routed.iter().any(|e| has_body(e) && !raw_body(e) && e.body_format != "form") {
+    if routed.iter().any(|e| has_body(e) && !raw_body(e) && e.body_format() != "form") {
         out.extend(quote! {
             /// A JSON body.
             fn json<T: serde::Serialize>(value: &T) -> Result<Outgoing, Error> {
@@ -229,7 +229,7 @@ fn helpers(model: &Model) -> TokenStream {
             }
         });
     }
-    if routed.iter().any(|e| has_body(e) && e.body_format == "form") {
+    if routed.iter().any(|e| has_body(e) && e.body_format() == "form") {
         out.extend(quote! {
             /// A form body.
             fn form<T: serde::Serialize>(value: &T) -> Result<Outgoing, Error> {
@@ -275,7 +275,7 @@ fn method(model: &Model, e: &Endpoint) -> TokenStream {
         quote!(None)
     } else if raw_body(e) {
         quote!(Some(Outgoing { content_type: request.body.content_type.clone(), bytes: request.body.bytes.clone() }))
-    } else if e.body_format == "form" {
+    } else if e.body_format() == "form" {
         quote!(Some(form(&request.body)?))
     } else {
         quote!(Some(json(&request.body)?))

@@ -45,7 +45,11 @@ impl Lower<'_> {
     }
 
     pub(super) fn field(&mut self, name: &S<String>, s: &S<raw::Field>) -> Field {
-        let f = &s.value;
+        self.field_of(name, &s.value)
+    }
+
+    /// A field from its raw form; spans point at its name and keys.
+    pub(super) fn field_of(&mut self, name: &S<String>, f: &raw::Field) -> Field {
         Field {
             name: name.value.clone(),
             wire_name: f.wire_name.as_ref().map(|w| w.value.clone()),
@@ -67,6 +71,8 @@ impl Lower<'_> {
             },
             required_when: f.required_when.as_ref().and_then(|c| self.cond_text(c)),
             requires_scope: self.opt_ref(f.requires_scope.as_ref()),
+            style: self.opt_ref(f.style.as_ref()),
+            content_type: self.opt_ref(f.content_type.as_ref()),
             since: self.opt_ref(f.since.as_ref()),
             until: self.opt_ref(f.until.as_ref()),
             deprecated: self.opt_ref(f.deprecated.as_ref()),

@@ -5,7 +5,7 @@ pub mod types;
 
 pub use types::TypeRef;
 
-use super::{Cond, Gap, Meta, Ref};
+use super::{Cond, Gap, Meta, Ref, Text};
 use crate::diag::Span;
 use indexmap::IndexMap;
 use serde::Serialize;
@@ -20,7 +20,7 @@ pub struct Resource {
 }
 
 /// A field, query parameter, path parameter, body member or SDK class member.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Default, Serialize)]
 pub struct Field {
     pub name: String,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -41,6 +41,12 @@ pub struct Field {
     pub required_when: Option<Cond>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub requires_scope: Option<Ref>,
+    /// How an array travels (`repeated`, `comma`, `indexed`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub style: Option<Text>,
+    /// The media type a multipart part carries.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub content_type: Option<Text>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub since: Option<Ref>,
     #[serde(skip_serializing_if = "Option::is_none")]

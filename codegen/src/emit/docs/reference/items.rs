@@ -256,8 +256,8 @@ pub fn endpoint(cx: &Cx, e: &Endpoint) -> EndpointView {
     };
     group("Path parameters".into(), fields(cx, &e.path_params, owner));
     group("Query parameters".into(), fields(cx, &e.query, owner));
-    group(format!("Body ({})", e.body_format), fields(cx, &e.body, owner));
-    group(format!("Whole body ({})", e.body_format), e.body_schema.iter().map(|b| field(cx, b, owner, None)).collect());
+    group(format!("Body ({})", e.body_format()), fields(cx, &e.body, owner));
+    group(format!("Whole body ({})", e.body_format()), e.body_schema.iter().map(|b| field(cx, b, owner, None)).collect());
     let server = e.meta.part.as_ref().and_then(|p| cx.model.platform.parts.iter().find(|x| x.meta.id == p.id)).and_then(|p| {
         let a = p.address.as_ref()?;
         Some(Span { text: format!("{{{}}}", a.id), href: Some(href("placeholder", &a.id)), code: true })

@@ -691,7 +691,7 @@ fn handler(model: &Model, e: &Endpoint) -> TokenStream {
         steps.push(quote!(let bytes = runtime::read_body(&parts.headers, body, app.body_limit).await?;));
         steps.push(if raw_body(e) {
             quote!(let body = Some(runtime::raw_body(&parts.headers, bytes));)
-        } else if e.body_format == "form" {
+        } else if e.body_format() == "form" {
             quote!(let body: Option<endpoint::Body> = runtime::form_body(&bytes, &mut violations);)
         } else {
             quote!(let body: Option<endpoint::Body> = runtime::json_body(&bytes, &mut violations)?;)

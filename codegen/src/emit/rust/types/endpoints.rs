@@ -24,12 +24,12 @@ pub fn emit(model: &Model) -> TokenStream {
 
 /// Whether the endpoint takes a body, and in which form.
 pub fn has_body(e: &Endpoint) -> bool {
-    e.body_schema.is_some() || !e.body.is_empty() || matches!(e.body_format.as_str(), "multipart" | "csv")
+    e.body_schema.is_some() || !e.body.is_empty() || matches!(e.body_format(), "multipart" | "csv")
 }
 
 /// Whether the body is passed through unparsed (multipart forms, CSV files).
 pub fn raw_body(e: &Endpoint) -> bool {
-    matches!(e.body_format.as_str(), "multipart" | "csv")
+    matches!(e.body_format(), "multipart" | "csv")
 }
 
 /// The module name of an endpoint.
@@ -190,7 +190,7 @@ fn endpoint_consts(model: &Model, e: &Endpoint) -> TokenStream {
     };
     let rules = model.rules_for(&e.meta.id).into_iter().map(|r| const_ident(&r.meta.id));
     let errors = model.errors_for(&e.meta.id).into_iter().map(|x| const_ident(&x.meta.id));
-    let (body_format, response_format) = (&e.body_format, &e.response_format);
+    let (body_format, response_format) = (e.body_format(), &e.response_format);
     quote! {
         #route
 
@@ -218,7 +218,7 @@ fn part_struct(model: &Model, name: &str, doc: &str, fields: &[Field]) -> TokenS
 fn body_items(model: &Model, e: &Endpoint) -> TokenStream {
     if raw_body(e) {
         let parts = (!e.body.is_empty()).then(|| part_struct(model, "Parts", "The named parts of the body.", &e.body));
-        let doc = format!(" The body, passed through unparsed ({}).", e.body_format);
+        let doc = format!(" The body, passed through unparsed ({}).", e.body_format());
         return quote! {
             #parts
 
