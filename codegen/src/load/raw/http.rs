@@ -132,7 +132,7 @@ impl<'de> Deserialize<'de> for OneOrMany {
 #[derive(Debug)]
 pub enum ResponseRef {
     Named(String),
-    Inline(Response),
+    Inline(Box<Response>),
 }
 
 impl<'de> Deserialize<'de> for ResponseRef {
@@ -147,7 +147,7 @@ impl<'de> Deserialize<'de> for ResponseRef {
                 Ok(ResponseRef::Named(v.to_owned()))
             }
             fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<ResponseRef, A::Error> {
-                Response::deserialize(de::value::MapAccessDeserializer::new(map)).map(ResponseRef::Inline)
+                Response::deserialize(de::value::MapAccessDeserializer::new(map)).map(|r| ResponseRef::Inline(Box::new(r)))
             }
         }
         d.deserialize_any(V)
@@ -194,7 +194,7 @@ pub struct HeaderList(pub Vec<(S<String>, S<HeaderRef>)>);
 #[derive(Debug)]
 pub enum HeaderRef {
     Named(String),
-    Inline(Field),
+    Inline(Box<Field>),
 }
 
 impl<'de> Deserialize<'de> for HeaderRef {
@@ -209,7 +209,7 @@ impl<'de> Deserialize<'de> for HeaderRef {
                 Ok(HeaderRef::Named(v.to_owned()))
             }
             fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<HeaderRef, A::Error> {
-                Field::deserialize(de::value::MapAccessDeserializer::new(map)).map(HeaderRef::Inline)
+                Field::deserialize(de::value::MapAccessDeserializer::new(map)).map(|f| HeaderRef::Inline(Box::new(f)))
             }
         }
         d.deserialize_any(V)
