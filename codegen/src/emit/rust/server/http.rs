@@ -221,24 +221,13 @@ fn is_text(ty: &TypeRef) -> bool {
 
 /// Answers the handler's result: the status, body and headers of the variant it returned.
 pub fn respond_by_status(model: &Model, e: &Endpoint, method: &Ident) -> TokenStream {
-    let arms = ordered(e).into_iter().map(|r| respond_arm(model, r));
+    let arms = responses::ordered(e).into_iter().map(|r| respond_arm(model, r));
     quote! {
         let output = app.api.#method(call).await?;
         Ok(match output {
             #(#arms)*
         })
     }
-}
-
-/// The responses of an endpoint in matching order: codes, then ranges, then `default`.
-pub fn ordered(e: &Endpoint) -> Vec<&StatusResponse> {
-    let mut list: Vec<&StatusResponse> = e.responses.iter().collect();
-    list.sort_by_key(|r| match r.status() {
-        Some(Status::Code(_)) => 0,
-        Some(Status::Range(_)) => 1,
-        _ => 2,
-    });
-    list
 }
 
 fn respond_arm(model: &Model, r: &StatusResponse) -> TokenStream {

@@ -82,17 +82,22 @@ pub fn response_items(model: &Model, r: &Response, names: &Names, what: &str) ->
     out
 }
 
-/// A response of an endpoint with where its items live: inline ones in the endpoint's module,
-/// named ones in `responses`.
-pub fn resolve<'m>(model: &'m Model, r: &'m StatusResponse) -> (&'m Response, Names, TokenStream) {
+/// A response of an endpoint with where its items live: inline ones in the endpoint's module
+/// (`inline`, the path to it), named ones in `responses` (`named`, the path to it).
+pub fn resolve_at<'m>(model: &'m Model, r: &'m StatusResponse, inline: TokenStream, named: TokenStream) -> (&'m Response, Names, TokenStream) {
     let status = r.status().expect("BUG: validation parses every status");
     match &r.response {
-        ResponseUse::Inline(inline) => (inline, Names::new(&status_name(status)), quote!()),
+        ResponseUse::Inline(response) => (response, Names::new(&status_name(status)), inline),
         ResponseUse::Named(id) => {
-            let named = model.named_response(&id.id).expect("BUG: validation resolves every response");
-            (&named.response, Names::new(&item_ident(&named.id).to_string()), quote!(crate::responses::))
+            let response = model.named_response(&id.id).expect("BUG: validation resolves every response");
+            (&response.response, Names::new(&item_ident(&response.id).to_string()), named)
         }
     }
+}
+
+/// [`resolve_at`] from inside the types crate's endpoint module.
+pub fn resolve<'m>(model: &'m Model, r: &'m StatusResponse) -> (&'m Response, Names, TokenStream) {
+    resolve_at(model, r, quote!(), quote!(crate::responses::))
 }
 
 /// The enum of an endpoint's responses, with the items of its inline responses.
@@ -203,3 +208,15 @@ pub fn named_headers(model: &Model) -> TokenStream {
         #(#consts)*
     }
 }
+
+/// The responses of an endpoint in matching order: codes, then ranges, then `default`.
+pub fn ordered(e: &Endpoint) -> Vec<&StatusResponse> {
+    let mut list: Vec<&StatusResponse> = e.responses.iter().collect();
+    list.sort_by_key(|r| match r.status() {
+        Some(Status::Code(_)) => 0,
+        Some(Status::Range(_)) => 1,
+        _ => 2,
+    });
+    list
+}
+

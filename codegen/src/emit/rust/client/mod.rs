@@ -1,9 +1,11 @@
 //! The `platform-client` crate: a reqwest client with one async method per routed endpoint,
 //! running the shared validators before anything is sent.
 
+mod exchange;
+
 use super::format::format_file;
 use super::shared::{BUILD_DEPENDENCIES, build_script, endpoint_address, lib_ident, manifest, module_decls, package, value_ident};
-use super::types::endpoints::{ResponseKind, has_body, module_ident, raw_body, response_kind};
+use super::types::endpoints::{ResponseKind, has_body, module_ident, parts_body, raw_body, response_kind, several_formats};
 use crate::emit::{EmitOptions, GeneratedFile};
 use crate::model::{Endpoint, Model};
 use proc_macro2::TokenStream;
@@ -63,7 +65,9 @@ fn lib_rs(model: &Model) -> TokenStream {
 
 fn client(model: &Model) -> TokenStream {
     let methods = model.routed_endpoints().map(|e| method(model, e));
-    let helpers = helpers(model);
+    let mut helpers = helpers(model);
+    helpers.extend(exchange::helpers(model));
+    let exchange_method = exchange::exchange_method(model);
     quote! {
         //! The client and its error.
 
@@ -204,6 +208,8 @@ fn client(model: &Model) -> TokenStream {
                 }
             }
 
+            #exchange_method
+
             #(#methods)*
         }
 
@@ -216,11 +222,21 @@ fn client(model: &Model) -> TokenStream {
     }
 }
 
+/// Whether an endpoint's body is sent as JSON in some format it accepts.
+fn sends_json(e: &Endpoint) -> bool {
+    has_body(e) && !raw_body(e) && !parts_body(e) && (if several_formats(e) { e.accepts_format("json") } else { e.body_format() != "form" })
+}
+
+/// Whether an endpoint's body is sent as a form in some format it accepts.
+fn sends_form(e: &Endpoint) -> bool {
+    has_body(e) && !raw_body(e) && e.accepts_format("form")
+}
+
 /// The encoders and decoders some routed endpoint uses.
 fn helpers(model: &Model) -> TokenStream {
     let routed: Vec<&Endpoint> = model.routed_endpoints().collect();
     let mut out = TokenStream::new();
-    if routed.iter().any(|e| has_body(e) && !raw_body(e) && e.body_format() != "form") {
+    if routed.iter().any(|e| sends_json(e)) {
         out.extend(quote! {
             /// A JSON body.
             fn json<T: serde::Serialize>(value: &T) -> Result<Outgoing, Error> {
@@ -229,7 +245,7 @@ fn helpers(model: &Model) -> TokenStream {
             }
         });
     }
-    if routed.iter().any(|e| has_body(e) && e.body_format() == "form") {
+    if routed.iter().any(|e| sends_form(e)) {
         out.extend(quote! {
             /// A form body.
             fn form<T: serde::Serialize>(value: &T) -> Result<Outgoing, Error> {
@@ -238,7 +254,7 @@ fn helpers(model: &Model) -> TokenStream {
             }
         });
     }
-    if routed.iter().any(|e| !e.query.is_empty()) {
+    if routed.iter().any(|e| !e.query.is_empty() && !exchange::list_query(e)) {
         out.extend(quote! {
             /// `url` with `query` appended when it has parameters.
             fn with_query<Q: serde::Serialize>(url: String, query: &Q) -> Result<String, Error> {
@@ -247,7 +263,7 @@ fn helpers(model: &Model) -> TokenStream {
             }
         });
     }
-    if routed.iter().any(|e| matches!(response_kind(e), ResponseKind::Json)) {
+    if routed.iter().any(|e| !e.has_status_responses() && matches!(response_kind(e), ResponseKind::Json)) {
         out.extend(quote! {
             /// Decodes a JSON answer.
             fn decode<T: serde::de::DeserializeOwned>(bytes: &[u8]) -> Result<T, Error> {
@@ -259,6 +275,9 @@ fn helpers(model: &Model) -> TokenStream {
 }
 
 fn method(model: &Model, e: &Endpoint) -> TokenStream {
+    if exchange::needs_exchange(e) {
+        return exchange::method(model, e);
+    }
     let name = value_ident(&e.meta.id);
     let module = module_ident(e);
     let address = value_ident(endpoint_address(model, e).unwrap_or("base_url"));
