@@ -68,6 +68,7 @@ fn client(model: &Model) -> TokenStream {
     let mut helpers = helpers(model);
     helpers.extend(exchange::helpers(model));
     let exchange_method = exchange::exchange_method(model);
+    let new = new_client(model);
     quote! {
         //! The client and its error.
 
@@ -163,10 +164,7 @@ fn client(model: &Model) -> TokenStream {
         }
 
         impl Client {
-            /// A client of the platform at `placeholders`' addresses, with no credential.
-            pub fn new(placeholders: Placeholders) -> Self {
-                Self::with_http(reqwest::Client::new(), placeholders)
-            }
+            #new
 
             /// A client that sends through `http` (for timeouts, proxies, TLS settings).
             pub fn with_http(http: reqwest::Client, placeholders: Placeholders) -> Self {
@@ -219,6 +217,32 @@ fn client(model: &Model) -> TokenStream {
         }
 
         #helpers
+    }
+}
+
+/// `Client::new`. When some endpoint declares a redirect (3xx) among its responses, redirects
+/// are not followed, so the answer comes back as its variant.
+fn new_client(model: &Model) -> TokenStream {
+    let redirects = model.routed_endpoints().flat_map(|e| &e.responses).filter_map(|r| r.status()).any(|s| {
+        let (low, high) = s.codes();
+        low <= 399 && high >= 300 && s != crate::model::Status::Default
+    });
+    if !redirects {
+        return quote! {
+            /// A client of the platform at `placeholders`' addresses, with no credential.
+            pub fn new(placeholders: Placeholders) -> Self {
+                Self::with_http(reqwest::Client::new(), placeholders)
+            }
+        };
+    }
+    quote! {
+        /// A client of the platform at `placeholders`' addresses, with no credential. It does not
+        /// follow redirects: some endpoints declare 3xx answers, which come back as their
+        /// variants (give [`Client::with_http`] a client with `redirect::Policy::none()` too).
+        pub fn new(placeholders: Placeholders) -> Self {
+            let http = reqwest::Client::builder().redirect(reqwest::redirect::Policy::none()).build().unwrap_or_default();
+            Self::with_http(http, placeholders)
+        }
     }
 }
 
