@@ -46,6 +46,11 @@ fn fixture_dir() -> PathBuf {
     root().join("tests/fixtures/minimal")
 }
 
+/// The fixture that uses every shape of the format.
+fn shapes_dir() -> PathBuf {
+    root().join("tests/fixtures/shapes")
+}
+
 /// Compares with a golden file, or rewrites it when `UPDATE_EXPECT` is set.
 fn golden(name: &str, actual: &str) {
     let path = fixture_dir().join("expected/docs").join(name);
@@ -122,11 +127,12 @@ fn check_links_resolve(html: &str, what: &str) {
 fn every_link_of_the_page_resolves() {
     check_links_resolve(&shipped().html, "shipped spec");
     check_links_resolve(&outputs(&load(&fixture_dir())).html, "fixture");
+    check_links_resolve(&outputs(&load(&shapes_dir())).html, "shapes fixture");
 }
 
 #[test]
 fn every_link_of_the_markdown_resolves() {
-    for out in [shipped(), outputs(&load(&fixture_dir()))] {
+    for out in [shipped(), outputs(&load(&fixture_dir())), outputs(&load(&shapes_dir()))] {
         let anchors: BTreeSet<String> = attributes(&out.md, "id").into_iter().map(decode).collect();
         let mut dangling = Vec::new();
         for (at, _) in out.md.match_indices("](#") {
