@@ -141,7 +141,7 @@ fn accepted(spec_ty: &TypeRef) -> Vec<String> {
             Primitive::Snowflake => &["Snowflake", "u64", "String"],
             Primitive::StringInteger => &["u64", "String", "Permissions"],
             Primitive::Timestamp => &["Timestamp", "String", "Zoned"],
-            Primitive::File => &["Vec", "Bytes"],
+            Primitive::File => &["Vec", "Bytes", "FilePart", "RawBody"],
             Primitive::Json => &["Value"],
         },
         TypeRef::Enum(id) | TypeRef::Flags(id) | TypeRef::Object(id) | TypeRef::Class(id) => {
