@@ -46,6 +46,7 @@ fn fixture_dir() -> PathBuf {
     root().join("tests/fixtures/minimal")
 }
 
+/// The fixture that uses every shape of the format.
 fn shapes() -> Outputs {
     outputs(&load(&root().join("tests/fixtures/shapes")))
 }

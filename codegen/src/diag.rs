@@ -395,4 +395,28 @@ pub mod codes {
     pub const TAG_PLACEMENT: &str = "E0136";
     /// A discriminator whose type is not `integer`, `string` or an enum.
     pub const DISCRIMINATOR_TYPE: &str = "E0137";
+    /// A response key that is not a status (`200`, `4XX`, `default`), or one status twice.
+    pub const INVALID_STATUS: &str = "E0150";
+    /// `responses` beside the single-response shorthand (`response`, `response_fields`, `response_format`).
+    pub const RESPONSE_SHORTHAND_MIX: &str = "E0151";
+    /// A body on a status that has none (1xx, 204, 304).
+    pub const BODY_ON_BODILESS_STATUS: &str = "E0152";
+    /// A response whose body does not fit its format (`fields` with `csv`, `json` without a body).
+    pub const RESPONSE_BODY: &str = "E0153";
+    /// A header whose type is not one scalar value.
+    pub const HEADER_TYPE: &str = "E0154";
+    /// A header name that is not an HTTP token, is owned by the generator, or is repeated.
+    pub const HEADER_NAME: &str = "E0155";
+    /// An endpoint accepting anonymous calls with a rule or check that needs a caller.
+    pub const ANONYMOUS_NEEDS_CALLER: &str = "E0156";
+    /// A token kind named `none`, the word `auth` uses for anonymous calls.
+    pub const RESERVED_TOKEN_KIND: &str = "E0157";
+    /// Endpoint scopes with no accepted token kind that carries scopes (a bearer token).
+    pub const SCOPES_WITHOUT_BEARER: &str = "E0158";
+    /// An array `style` where it does not apply, or without what it needs.
+    pub const ARRAY_STYLE: &str = "E0159";
+    /// Body formats that do not fit the body (`parts` without `multipart`, a repeated format).
+    pub const BODY_FORMATS: &str = "E0160";
+    /// A media type that is not `type/subtype`, or `content_type` outside a multipart part.
+    pub const MEDIA_TYPE: &str = "E0161";
 }

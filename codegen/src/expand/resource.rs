@@ -151,7 +151,7 @@ fn accepted(spec_ty: &TypeRef) -> Vec<String> {
             Primitive::Date => &["Date", "String"],
             Primitive::Uuid => &["Uuid", "u128", "String"],
             Primitive::Bytes => &["Bytes", "Vec"],
-            Primitive::File => &["Vec", "Bytes"],
+            Primitive::File => &["Vec", "Bytes", "FilePart", "RawBody"],
             Primitive::Json => &["Value"],
             Primitive::Null => &["()"],
         },

@@ -61,6 +61,12 @@ pub struct Model {
     pub events: Vec<Event>,
     pub errors: Vec<Error>,
     pub error_body: Option<ErrorBody>,
+    /// Named, reusable headers (each field's name is its id).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub headers: Vec<Field>,
+    /// Named, reusable responses.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub responses: Vec<NamedResponse>,
     pub limits: Vec<Limit>,
     pub changes: Vec<Change>,
     pub state_machines: Vec<StateMachine>,

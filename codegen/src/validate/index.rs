@@ -14,7 +14,7 @@ pub struct Index {
 pub const KINDS: &[&str] = &[
     "part", "placeholder", "feature", "constant", "gap", "permission", "resource", "union", "field", "enum", "enum_value", "flags", "flag",
     "endpoint", "opcode", "command", "condition", "intent", "scope", "scope_set", "token_kind", "permission_rule",
-    "auth_rule", "event", "error", "limit", "change", "state_machine", "class", "sdk_call", "release",
+    "auth_rule", "event", "error", "limit", "change", "state_machine", "class", "sdk_call", "release", "header", "response",
 ];
 
 impl Index {
@@ -52,6 +52,12 @@ impl Index {
         ix.add_all("class", &model.classes);
         ix.add_all("sdk_call", &model.sdk_calls);
         ix.add_all("release", &model.releases);
+        for h in &model.headers {
+            ix.add("header", h.name.clone(), h.span);
+        }
+        for r in &model.responses {
+            ix.add("response", r.id.clone(), r.id_span);
+        }
         for r in &model.resources {
             for f in r.own_fields() {
                 ix.add("field", format!("{}.{}", r.meta.id, f.name), f.span);

@@ -84,6 +84,16 @@ pub fn all_fields(model: &Model) -> Vec<&Field> {
     }
     for e in &model.endpoints {
         out.extend(e.path_params.iter().chain(&e.query).chain(&e.body).chain(&e.response_fields).chain(&e.body_schema));
+        out.extend(e.headers.iter().chain(&e.parts));
+        for r in &e.responses {
+            if let ResponseUse::Inline(r) = &r.response {
+                out.extend(response_fields(r));
+            }
+        }
+    }
+    out.extend(&model.headers);
+    for r in &model.responses {
+        out.extend(response_fields(&r.response));
     }
     for o in &model.opcodes {
         out.extend(&o.fields);
@@ -98,6 +108,24 @@ pub fn all_fields(model: &Model) -> Vec<&Field> {
         out.extend(&b.fields);
     }
     out
+}
+
+/// The body fields and inline header fields of a response.
+fn response_fields(r: &Response) -> impl Iterator<Item = &Field> {
+    let headers = r.headers.iter().filter_map(|h| match &h.header {
+        HeaderUse::Inline(f) => Some(&**f),
+        HeaderUse::Named(_) => None,
+    });
+    r.fields.iter().chain(headers)
+}
+
+/// Every response of the model, inline (per endpoint) and named.
+pub fn all_responses(model: &Model) -> Vec<&Response> {
+    let inline = model.endpoints.iter().flat_map(|e| &e.responses).filter_map(|r| match &r.response {
+        ResponseUse::Inline(r) => Some(&**r),
+        ResponseUse::Named(_) => None,
+    });
+    inline.chain(model.responses.iter().map(|r| &r.response)).collect()
 }
 
 /// Every plain reference in the model with the kind it must name.
@@ -115,7 +143,20 @@ pub fn all_references<'a>(model: &'a Model) -> Vec<Reference<'a>> {
         field_references(field, add);
     }
     for e in &model.endpoints {
-        e.auth.iter().for_each(|r| add("token_kind", r));
+        e.token_kinds().for_each(|r| add("token_kind", r));
+        e.scopes.iter().for_each(|r| add("scope", r));
+        for r in &e.responses {
+            if let ResponseUse::Named(id) = &r.response {
+                add("response", id);
+            }
+        }
+    }
+    for r in all_responses(model) {
+        for h in &r.headers {
+            if let HeaderUse::Named(id) = &h.header {
+                add("header", id);
+            }
+        }
     }
     for r in &model.resources {
         r.extends.iter().for_each(|b| add("resource", b));
@@ -218,6 +259,9 @@ fn type_references<'a>(model: &'a Model) -> Vec<(&'static str, &'a str, crate::d
     }
     for e in &model.endpoints {
         e.response.iter().for_each(|t| add(t, e.response_span));
+    }
+    for r in all_responses(model) {
+        r.ty.iter().for_each(|t| add(t, r.type_span.unwrap_or(r.span)));
     }
     for c in &model.classes {
         for m in &c.methods {

@@ -143,8 +143,24 @@ pub fn check_vocabularies(cx: &mut Diagnostics, model: &Model) {
         if let Some(m) = &e.method {
             check("HTTP method", &m.id, m.span, METHODS);
         }
-        check("body format", &e.body_format, e.meta.span, &["json", "form", "multipart", "csv"]);
-        check("response format", &e.response_format, e.meta.span, &["json", "csv", "none"]);
+        for f in &e.body_formats {
+            check("body format", &f.id, f.span, BODY_FORMATS);
+        }
+        if !e.response_format.is_empty() {
+            check("response format", &e.response_format, e.meta.span, &["json", "csv", "none"]);
+        }
+        for r in &e.responses {
+            if let ResponseUse::Inline(r) = &r.response {
+                check("response format", &r.format, r.format_span.unwrap_or(r.span), RESPONSE_FORMATS);
+            }
+        }
+    }
+    for r in &model.responses {
+        let r = &r.response;
+        check("response format", &r.format, r.format_span.unwrap_or(r.span), RESPONSE_FORMATS);
+    }
+    for f in super::refs::all_fields(model).into_iter().filter_map(|f| f.style.as_ref()) {
+        check("array style", &f.id, f.span, &["repeated", "comma", "indexed"]);
     }
     for l in &model.limits {
         check("unit", &l.unit.id, l.unit.span, UNITS);
@@ -179,6 +195,11 @@ pub fn check_vocabularies(cx: &mut Diagnostics, model: &Model) {
         check("resource direction", &r.direction, r.meta.span, &["request", "response", "both"]);
     }
 }
+
+/// Encodings of a request body.
+pub const BODY_FORMATS: &[&str] = &["json", "form", "multipart", "csv", "binary"];
+/// Encodings of a response body (`none`: no body, the default without `type` or `fields`).
+pub const RESPONSE_FORMATS: &[&str] = &["json", "csv", "text", "binary", "none"];
 
 /// HTTP methods a route may use.
 pub const METHODS: &[&str] = &["GET", "POST", "PUT", "PATCH", "DELETE"];

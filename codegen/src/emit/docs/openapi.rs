@@ -14,6 +14,8 @@
 //! as text, integer tags included); an untagged one is `anyOf` its variants, in the order they are
 //! tried. Generated clients still keep a variant this document does not list.
 
+mod http;
+
 use crate::emit::{EmitOptions, GeneratedFile, case};
 use crate::model::types::Primitive;
 use crate::model::*;
@@ -263,14 +265,23 @@ impl<'a> Doc<'a> {
         }
         let params: Vec<Value> = (e.path_params.iter().map(|f| self.parameter(f, "path")))
             .chain(e.query.iter().map(|f| self.parameter(f, "query")))
+            .chain(e.headers.iter().map(|f| self.parameter(f, "header")))
             .collect();
         insert(&mut op, "parameters", Value::Array(params));
         if let Some(body) = self.request_body(e) {
             op.insert("requestBody".into(), body);
         }
-        op.insert("responses".into(), self.responses(e));
-        let security: Vec<Value> = e.auth.iter().map(|a| json!({ a.id.clone(): [] })).collect();
-        insert(&mut op, "security", Value::Array(security));
+        let responses = if e.has_status_responses() { self.status_responses(e) } else { self.responses(e) };
+        op.insert("responses".into(), responses);
+        match self.security(e) {
+            Some(security) => {
+                op.insert("security".into(), security);
+            }
+            None => {
+                let security: Vec<Value> = e.auth.iter().map(|a| json!({ a.id.clone(): [] })).collect();
+                insert(&mut op, "security", Value::Array(security));
+            }
+        }
         self.lifecycle(&mut op, &e.meta.since, &e.meta.until, &e.meta.deprecated);
         insert(&mut op, "x-permission-rules", self.rules(e));
         insert(&mut op, "x-behaviours", to_value(&e.behaviours));
@@ -324,11 +335,15 @@ impl<'a> Doc<'a> {
             s.remove("description");
         }
         p.insert("schema".into(), schema);
+        http::list_style(&mut p, f, location);
         Value::Object(p)
     }
 
     fn request_body(&self, e: &Endpoint) -> Option<Value> {
-        let media = match e.body_format.as_str() {
+        if e.body_formats.len() > 1 || !e.parts.is_empty() || e.body_format() == "binary" {
+            return self.body_formats(e);
+        }
+        let media = match e.body_format() {
             "multipart" => "multipart/form-data",
             "form" => "application/x-www-form-urlencoded",
             "csv" => "text/csv",
@@ -602,6 +617,8 @@ impl<'a> Doc<'a> {
         let schemes: Map<String, Value> = m.token_kinds.iter().map(|t| (t.meta.id.clone(), security_scheme(t))).collect();
         let mut out = Map::new();
         out.insert("schemas".into(), Value::Object(schemas));
+        insert(&mut out, "responses", self.component_responses());
+        insert(&mut out, "headers", self.component_headers());
         insert(&mut out, "securitySchemes", Value::Object(schemes));
         Value::Object(out)
     }

@@ -3,7 +3,7 @@
 
 use crate::emit::case;
 use crate::model::types::Primitive;
-use crate::model::{Bound, Endpoint, Field, Items, Model, TypeRef};
+use crate::model::{Bound, Endpoint, Field, Items, Model, Status, TypeRef};
 use std::collections::BTreeSet;
 use proc_macro2::{Ident, Span, TokenStream};
 use quote::{format_ident, quote};
@@ -157,6 +157,20 @@ pub fn field_type_boxed(field: &Field, root: &TokenStream, boxed: bool) -> Token
 /// [`field_type_boxed`] for a field whose shape does not contain its owner.
 pub fn field_type(field: &Field, root: &TokenStream) -> TokenStream {
     field_type_boxed(field, root, false)
+}
+
+/// A parameter, part or header read into an `Option` (`None` when absent), as its field declares
+/// it: a `Presence` for a field that may be absent or `null` (text on the wire is never `null`),
+/// the spec's default in place of absence for a defaulted one, else unchanged.
+pub fn as_declared(model: &Model, f: &Field, root: &TokenStream, value: TokenStream) -> TokenStream {
+    match (&f.ty, &f.default) {
+        _ if f.three_state() => quote!(#root::wire::Presence::from(#value.map(Some))),
+        (Some(ty), Some(d)) if f.defaulted() => {
+            let default = crate::emit::rust::types::literals::literal_tokens(model, ty, &d.value, root);
+            quote!(#value.unwrap_or_else(|| #default))
+        }
+        _ => value,
+    }
 }
 
 /// A shape that holds fields: a resource or a union.
@@ -319,4 +333,35 @@ pub fn module_decls(modules: &[&str]) -> TokenStream {
             }
         })
         .collect()
+}
+
+/// Reason phrases of RFC 9110 §15 (and RFC 6585's 428, 429, 431), as variant names.
+const REASONS: &[(u16, &str)] = &[
+    (100, "Continue"), (101, "SwitchingProtocols"), (200, "Ok"), (201, "Created"), (202, "Accepted"),
+    (203, "NonAuthoritativeInformation"), (204, "NoContent"), (205, "ResetContent"), (206, "PartialContent"),
+    (300, "MultipleChoices"), (301, "MovedPermanently"), (302, "Found"), (303, "SeeOther"), (304, "NotModified"),
+    (307, "TemporaryRedirect"), (308, "PermanentRedirect"), (400, "BadRequest"), (401, "Unauthorized"),
+    (402, "PaymentRequired"), (403, "Forbidden"), (404, "NotFound"), (405, "MethodNotAllowed"), (406, "NotAcceptable"),
+    (407, "ProxyAuthenticationRequired"), (408, "RequestTimeout"), (409, "Conflict"), (410, "Gone"),
+    (411, "LengthRequired"), (412, "PreconditionFailed"), (413, "ContentTooLarge"), (414, "UriTooLong"),
+    (415, "UnsupportedMediaType"), (416, "RangeNotSatisfiable"), (417, "ExpectationFailed"), (421, "MisdirectedRequest"),
+    (422, "UnprocessableContent"), (423, "Locked"), (424, "FailedDependency"), (425, "TooEarly"), (426, "UpgradeRequired"),
+    (428, "PreconditionRequired"), (429, "TooManyRequests"), (431, "RequestHeaderFieldsTooLarge"),
+    (451, "UnavailableForLegalReasons"), (500, "InternalServerError"), (501, "NotImplemented"), (502, "BadGateway"),
+    (503, "ServiceUnavailable"), (504, "GatewayTimeout"), (505, "HttpVersionNotSupported"),
+];
+
+/// The name of a status in an endpoint's `Response` enum: its reason phrase (`Ok`,
+/// `TooManyRequests`), the class of a range (`ClientError` for `4XX`), `Other` for `default`,
+/// and `Status299` for a code without a registered phrase.
+pub fn status_name(status: Status) -> String {
+    match status {
+        Status::Code(code) => REASONS.iter().find(|(c, _)| *c == code).map_or_else(|| format!("Status{code}"), |(_, n)| (*n).to_owned()),
+        Status::Range(1) => "Informational".to_owned(),
+        Status::Range(2) => "Success".to_owned(),
+        Status::Range(3) => "Redirection".to_owned(),
+        Status::Range(4) => "ClientError".to_owned(),
+        Status::Range(_) => "ServerError".to_owned(),
+        Status::Default => "Other".to_owned(),
+    }
 }

@@ -159,6 +159,13 @@ pub struct Field {
     /// A scope needed for the field to carry its real value.
     #[serde(default)]
     pub requires_scope: Option<S<String>>,
+    /// How an array travels: `repeated` or `comma` for a query parameter, `repeated` or
+    /// `indexed` (`files[0]`, `files[1]`, ...) for a multipart part.
+    #[serde(default)]
+    pub style: Option<S<String>>,
+    /// The media type a multipart part carries (`image/png`, `image/*`, `application/json`).
+    #[serde(default)]
+    pub content_type: Option<S<String>>,
     #[serde(default)]
     pub since: Option<S<String>>,
     #[serde(default)]

@@ -35,6 +35,14 @@ pub fn lower(cx: &mut Diagnostics, sources: &Sources, spec: RawSpec) -> Model {
         if let Some(b) = raw.error_body {
             model.error_body = Some(lw.error_body(b));
         }
+        for (id, h) in &raw.headers {
+            let header = lw.field(id, h, "headers");
+            model.headers.push(header);
+        }
+        for (id, r) in &raw.responses {
+            let response = lw.named_response(id, r);
+            model.responses.push(response);
+        }
         if let Some(p) = raw.release_policy {
             model.release_policy = Some(lw.release_policy(p));
         }

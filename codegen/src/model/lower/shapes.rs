@@ -143,7 +143,11 @@ impl Lower<'_> {
     }
 
     pub(super) fn field(&mut self, name: &S<String>, s: &S<raw::Field>, owner: &str) -> Field {
-        let f = &s.value;
+        self.field_of(name, &s.value, owner)
+    }
+
+    /// A field from its raw form, written at `owner`; spans point at its name and keys.
+    pub(super) fn field_of(&mut self, name: &S<String>, f: &raw::Field, owner: &str) -> Field {
         let path = format!("{owner}.{}", name.value);
         let ty = match &f.ty {
             Some(t) => self.field_type(t, &f.fields, &path),
@@ -181,6 +185,8 @@ impl Lower<'_> {
             inherited_from: None,
             required_when: f.required_when.as_ref().and_then(|c| self.cond_text(c)),
             requires_scope: self.opt_ref(f.requires_scope.as_ref()),
+            style: self.opt_ref(f.style.as_ref()),
+            content_type: self.opt_ref(f.content_type.as_ref()),
             since: self.opt_ref(f.since.as_ref()),
             until: self.opt_ref(f.until.as_ref()),
             deprecated: self.opt_ref(f.deprecated.as_ref()),

@@ -5,7 +5,7 @@ pub mod types;
 
 pub use types::TypeRef;
 
-use super::{Cond, Gap, Meta, Ref};
+use super::{Cond, Gap, Meta, Ref, Text};
 use crate::diag::Span;
 use indexmap::IndexMap;
 use serde::Serialize;
@@ -91,7 +91,8 @@ pub struct Items {
     pub span: Span,
 }
 
-/// A field, query parameter, path parameter, body member, SDK class member or union variant.
+/// A field, query parameter, path parameter, header, body member, multipart part, SDK class
+/// member or union variant.
 #[derive(Clone, Debug, Default, Serialize)]
 pub struct Field {
     pub name: String,
@@ -132,6 +133,12 @@ pub struct Field {
     pub required_when: Option<Cond>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub requires_scope: Option<Ref>,
+    /// How an array travels (`repeated`, `comma`, `indexed`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub style: Option<Text>,
+    /// The media type a multipart part carries.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub content_type: Option<Text>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub since: Option<Ref>,
     #[serde(skip_serializing_if = "Option::is_none")]

@@ -176,13 +176,15 @@ pub fn field(cx: &Cx, f: &Field, owner: &Owner, own: Option<String>) -> FieldVie
     }
     let label = format!("{}.{}", owner.label, f.wire());
     let key = own.clone().unwrap_or_else(|| owner.anchor.clone());
+    let mut constraints = words::constraints(cx.model, f);
+    constraints.extend(encoding_words(f));
     FieldView {
         name: f.wire().to_owned(),
         spec_name: f.wire_name.as_ref().map(|_| f.name.clone()),
         ty: facets.cell("type", f.ty.as_ref().map(words::type_ref)),
         presence,
         nullable: f.nullable,
-        constraints: words::constraints(cx.model, f),
+        constraints,
         default: f.default_text.clone().or_else(|| f.default.as_ref().map(|d| format!("`{}`", d.value))),
         literal: f.literal.clone(),
         requires_scope: f.requires_scope.as_ref().map(|s| cx.link("scope", &s.id)),
@@ -196,6 +198,28 @@ pub fn field(cx: &Cx, f: &Field, owner: &Owner, own: Option<String>) -> FieldVie
         inherited: f.inherited_from.as_ref().map(|b| cx.link("resource", b)),
         nested: f.ty.as_ref().map(|t| nested(cx, t)).unwrap_or_default(),
     }
+}
+
+/// How a list travels and what a part carries, in words.
+fn encoding_words(f: &Field) -> Vec<Rich> {
+    let mut out = Vec::new();
+    let name = f.wire();
+    match f.style.as_ref().map(|s| s.id.as_str()) {
+        Some("comma") => {
+            out.push(Rich::plain("sent as one comma-separated value: ").append(Rich::code(format!("{name}=a,b"))).clone());
+        }
+        Some("repeated") => {
+            out.push(Rich::plain("sent as one value per item: ").append(Rich::code(format!("{name}=a&{name}=b"))).clone());
+        }
+        Some("indexed") => {
+            out.push(Rich::plain("one part per item, named ").append(Rich::code(format!("{name}[0]"))).text(", ").append(Rich::code(format!("{name}[1]"))).text(", ...").clone());
+        }
+        _ => {}
+    }
+    if let Some(m) = &f.content_type {
+        out.push(Rich::plain("media type ").append(Rich::code(&m.id)).clone());
+    }
+    out
 }
 
 fn fields(cx: &Cx, list: &[Field], owner: &Owner) -> Vec<FieldView> {
@@ -356,6 +380,71 @@ pub struct ErrorRef {
     pub condition: String,
 }
 
+/// A response: of one status of an endpoint, or a named response.
+#[derive(Debug, Serialize)]
+pub struct ResponseView {
+    /// `200`, `4XX`, `default`; empty for a named response shown on its own.
+    pub status: String,
+    /// The element id of a named response shown on its own.
+    pub anchor: Option<String>,
+    /// The named response's id, when shown on its own.
+    pub id: Option<String>,
+    /// The named response a status uses.
+    pub named: Option<Span>,
+    pub description: Option<String>,
+    /// The body in words (`object<note>`, `text`, `bytes`), when it has one.
+    pub body: Option<Rich>,
+    pub media: Option<String>,
+    pub fields: Vec<FieldView>,
+    pub headers: Vec<FieldView>,
+    pub notes: Vec<String>,
+    pub gaps: Vec<GapView>,
+    pub assumed: Vec<AssumedView>,
+}
+
+/// The view of a response; `named` links a status to the named response it uses, whose body
+/// and headers are shown where it is defined.
+pub fn status_response(cx: &Cx, r: &Response, owner: &Owner, status: &str, named: Option<Span>) -> ResponseView {
+    let facets = Facets { not_shown: &r.not_shown, assumed: &r.assumed };
+    let shown = named.is_none();
+    let body = match r.body_kind() {
+        BodyKind::Empty => None,
+        BodyKind::Json if !r.fields.is_empty() => Some(Rich::plain("an object with the fields below")),
+        BodyKind::Json => r.ty.as_ref().map(words::type_ref),
+        BodyKind::Text => Some(Rich::plain("text")),
+        BodyKind::Binary => Some(Rich::plain("bytes")),
+    };
+    let headers = r.headers.iter().filter_map(|h| cx.model.header_field(h)).collect::<Vec<_>>();
+    ResponseView {
+        status: status.to_owned(),
+        anchor: None,
+        id: None,
+        description: r.description.clone(),
+        body: body.filter(|_| shown),
+        media: r.media_type().filter(|_| shown).map(str::to_owned),
+        fields: if shown { fields(cx, &r.fields, owner) } else { Vec::new() },
+        headers: if shown { fields(cx, &headers, owner) } else { Vec::new() },
+        notes: if shown { r.notes.clone() } else { Vec::new() },
+        gaps: if shown { facets.gaps() } else { Vec::new() },
+        assumed: if shown { facets.assumptions() } else { Vec::new() },
+        named,
+    }
+}
+
+/// A named response, shown on its own.
+pub fn named_response(cx: &Cx, r: &NamedResponse) -> ResponseView {
+    let owner = Owner::new("response", &r.id);
+    let mut view = status_response(cx, &r.response, &owner, "", None);
+    view.anchor = Some(anchor("response", &r.id));
+    view.id = Some(r.id.clone());
+    view
+}
+
+/// The named headers, as one table.
+pub fn named_headers(cx: &Cx, headers: &[Field]) -> Vec<FieldView> {
+    headers.iter().map(|h| field(cx, h, &Owner::new("header", &h.name), Some(anchor("header", &h.name)))).collect()
+}
+
 #[derive(Debug, Serialize)]
 pub struct EndpointView {
     pub meta: MetaView,
@@ -364,7 +453,13 @@ pub struct EndpointView {
     pub path: Cell,
     pub server: Option<Span>,
     pub auth: Vec<Span>,
+    /// Whether calls without a credential are accepted.
+    pub anonymous: bool,
+    /// The scopes a bearer token must hold.
+    pub scopes: Vec<Span>,
     pub params: Vec<ParamGroup>,
+    /// The responses by status, when the endpoint declares them.
+    pub responses: Vec<ResponseView>,
     pub response: Cell,
     pub response_format: String,
     pub response_fields: Vec<FieldView>,
@@ -382,10 +477,13 @@ pub fn endpoint(cx: &Cx, e: &Endpoint) -> EndpointView {
             params.push(ParamGroup { title, fields: list });
         }
     };
+    let formats = e.body_formats.iter().map(|f| f.id.as_str()).filter(|f| *f != "multipart" || e.parts.is_empty()).collect::<Vec<_>>().join(", ");
     group("Path parameters".into(), fields(cx, &e.path_params, owner));
     group("Query parameters".into(), fields(cx, &e.query, owner));
-    group(format!("Body ({})", e.body_format), fields(cx, &e.body, owner));
-    group(format!("Whole body ({})", e.body_format), e.body_schema.iter().map(|b| field(cx, b, owner, None)).collect());
+    group("Header parameters".into(), fields(cx, &e.headers, owner));
+    group(format!("Body ({formats})"), fields(cx, &e.body, owner));
+    group(format!("Whole body ({formats})"), e.body_schema.iter().map(|b| field(cx, b, owner, None)).collect());
+    group("Parts (multipart/form-data)".into(), fields(cx, &e.parts, owner));
     let server = e.meta.part.as_ref().and_then(|p| cx.model.platform.parts.iter().find(|x| x.meta.id == p.id)).and_then(|p| {
         let a = p.address.as_ref()?;
         Some(Span { text: format!("{{{}}}", a.id), href: Some(href("placeholder", &a.id)), code: true })
@@ -402,8 +500,21 @@ pub fn endpoint(cx: &Cx, e: &Endpoint) -> EndpointView {
         method: f.cell("method", e.method.as_ref().map(|m| Rich::code(&m.id))),
         path: f.cell("path", e.path.as_ref().map(|p| Rich::code(&p.id))),
         server,
-        auth: cx.refs("token_kind", &e.auth),
+        auth: e.token_kinds().map(|r| cx.link("token_kind", &r.id)).collect(),
+        anonymous: e.accepts_anonymous(),
+        scopes: cx.refs("scope", &e.scopes),
         params,
+        responses: e
+            .responses
+            .iter()
+            .filter_map(|r| {
+                let named = match &r.response {
+                    ResponseUse::Named(id) => Some(cx.link("response", &id.id)),
+                    ResponseUse::Inline(_) => None,
+                };
+                Some(status_response(cx, cx.model.response_of(&r.response)?, owner, &r.status.id, named))
+            })
+            .collect(),
         response: f.cell("response", response),
         response_format: e.response_format.clone(),
         response_fields: fields(cx, &e.response_fields, owner),

@@ -53,6 +53,8 @@ pub enum Items {
     Classes(Vec<ClassView>),
     Releases(Vec<ReleaseLine>),
     Policy(PolicyView),
+    Responses(Vec<ResponseView>),
+    Fields(Vec<FieldView>),
 }
 
 /// The part an item belongs to.
@@ -136,6 +138,10 @@ fn groups(cx: &Cx, part: &str) -> Vec<Group> {
     list!("errors", "Errors", errors, Errors, items::error);
     if let Some(b) = m.error_body.as_ref().filter(|_| http_part(m) == part) {
         push("error_body", "Error body", 1, Items::ErrorBody(items::error_body(cx, b)));
+    }
+    if http_part(m) == part {
+        push("responses", "Named responses", m.responses.len(), Items::Responses(m.responses.iter().map(|r| items::named_response(cx, r)).collect()));
+        push("headers", "Named headers", m.headers.len(), Items::Fields(items::named_headers(cx, &m.headers)));
     }
     list!("limits", "Limits", limits, Limits, items::limit);
     list!("state_machines", "State machines", state_machines, Machines, items::state_machine);

@@ -269,6 +269,12 @@ fn labels(model: &Model) -> HashMap<String, String> {
     all(&mut add, "class", &model.classes);
     all(&mut add, "sdk_call", &model.sdk_calls);
     all(&mut add, "release", &model.releases);
+    for r in &model.responses {
+        add("response", &r.id, &r.id);
+    }
+    for h in &model.headers {
+        add("header", &h.name, h.wire());
+    }
     for r in &model.resources {
         for f in &r.fields {
             add("field", &format!("{}.{}", r.meta.id, f.name), &format!("{}.{}", r.meta.id, f.wire()));

@@ -1,10 +1,11 @@
 //! The `platform-server` crate: a trait with one async method per routed endpoint (plus the
 //! hooks rules ask), and an axum router that does every mechanical step before a handler runs.
 
+mod http;
 mod runtime;
 
 use super::format::format_file;
-use super::shared::{BUILD_DEPENDENCIES, address_placeholders, build_script, endpoint_address, lib_ident, manifest, module_decls, package, type_ident, type_tokens, value_ident};
+use super::shared::{BUILD_DEPENDENCIES, as_declared, address_placeholders, build_script, endpoint_address, lib_ident, manifest, module_decls, package, type_ident, type_tokens, value_ident};
 use super::types::endpoints::{RuntimeInput, gated, has_body, module_ident, raw_body, response_kind, runtime_inputs, ResponseKind};
 use super::types::rules::condition_call;
 use crate::emit::{EmitOptions, GeneratedFile};
@@ -19,7 +20,9 @@ pub const ARTIFACT: &str = "server";
 /// Emits `server/Cargo.toml` and `server/src/*.rs`.
 pub fn emit(model: &Model, opts: &EmitOptions) -> Vec<GeneratedFile> {
     let notice = opts.notice();
-    let modules = [("api", api(model)), ("router", router(model)), ("runtime", runtime::runtime())];
+    let mut runtime = runtime::runtime();
+    runtime.extend(http::runtime_items(model));
+    let modules = [("api", api(model)), ("router", router(model)), ("runtime", runtime)];
     let mut files = vec![
         GeneratedFile::new(ARTIFACT, "server/Cargo.toml", cargo_toml(model, &notice)),
         GeneratedFile::new(ARTIFACT, "server/build.rs", build_script(&notice)),
@@ -33,8 +36,11 @@ pub fn emit(model: &Model, opts: &EmitOptions) -> Vec<GeneratedFile> {
 
 fn cargo_toml(model: &Model, notice: &str) -> String {
     let description = format!("{}: an axum server that enforces the spec before your handlers run", model.platform.name);
+    // Multipart bodies are parsed by multer (what axum's own extractor uses), fed the bytes the
+    // router has already read within the body limit.
+    let multipart = if http::any_parts(model) { "futures-util.workspace = true\nmulter.workspace = true\n" } else { "" };
     let body = format!(
-        "[lib]\npath = \"src/lib.rs\"\n\n[dependencies]\n{} = {{ path = \"../types\" }}\naxum = {{ workspace = true, features = [\"tokio\", \"http1\"] }}\nhttp-body-util.workspace = true\nserde.workspace = true\nserde_json.workspace = true\nserde_path_to_error.workspace = true\nserde_urlencoded.workspace = true\n\n{BUILD_DEPENDENCIES}",
+        "[lib]\npath = \"src/lib.rs\"\n\n[dependencies]\n{} = {{ path = \"../types\" }}\naxum = {{ workspace = true, features = [\"tokio\", \"http1\"] }}\n{multipart}http-body-util.workspace = true\nserde.workspace = true\nserde_json.workspace = true\nserde_path_to_error.workspace = true\nserde_urlencoded.workspace = true\n\n{BUILD_DEPENDENCIES}",
         package(model, "types")
     );
     manifest(notice, &package(model, ARTIFACT), &description, &body)
@@ -125,7 +131,7 @@ fn api(model: &Model) -> TokenStream {
         quote!(#[doc = #doc] #[derive(Debug)] pub enum #marker {})
     });
     let delegation = delegation(&hooks, &methods);
-    // Only the router makes proofs, and only for endpoints a rule guards.
+    // Only a spec with a guarded endpoint has a proof to make.
     let granted_new = routed.iter().any(|e| guarded(model, e)).then(|| {
         quote! {
             impl<E> Granted<E> {
@@ -136,6 +142,28 @@ fn api(model: &Model) -> TokenStream {
             }
         }
     });
+    // With endpoints that accept anonymous calls, the credential is a parameter of `Call` too:
+    // those endpoints' calls carry `Option<Credential>` (and an optional caller).
+    let anonymous = http::any_anonymous(model);
+    let (credential_param, credential_type) = if anonymous { (quote!(, K = Credential), quote!(K)) } else { (quote!(), quote!(Credential)) };
+    let call_doc = if anonymous {
+        quote! {
+            /// One call of an endpoint, after every check passed. An endpoint that accepts
+            /// anonymous calls gets `Call<Option<Caller>, Request, G, P, Option<Credential>>`.
+        }
+    } else {
+        quote!(#[doc = r" One call of an endpoint, after every check passed."])
+    };
+    let caller_doc = if anonymous {
+        quote!(#[doc = r" The authenticated caller (`None` for an anonymous call)."])
+    } else {
+        quote!(#[doc = r" The authenticated caller."])
+    };
+    let credential_doc = if anonymous {
+        quote!(#[doc = r" The credential it presented (`None` for an anonymous call)."])
+    } else {
+        quote!(#[doc = r" The credential it presented."])
+    };
     quote! {
         //! The trait an implementation provides: one method per routed endpoint, and the hooks
         //! that permission rules and run-time checks ask.
@@ -196,13 +224,13 @@ fn api(model: &Model) -> TokenStream {
             #(#markers)*
         }
 
-        /// One call of an endpoint, after every check passed.
+        #call_doc
         #[derive(Debug)]
-        pub struct Call<C, I, G = (), P = ()> {
-            /// The authenticated caller.
+        pub struct Call<C, I, G = (), P = () #credential_param> {
+            #caller_doc
             pub caller: C,
-            /// The credential it presented.
-            pub credential: Credential,
+            #credential_doc
+            pub credential: #credential_type,
             /// The request's instant, read once: the same instant the rules were evaluated at.
             pub now: Timestamp,
             /// The parsed and checked request.
@@ -353,6 +381,11 @@ fn guarded(model: &Model, e: &Endpoint) -> bool {
 /// The `Call` type parameters after the input: gates and proof, each only when needed.
 fn call_extras(model: &Model, e: &Endpoint) -> TokenStream {
     let gates = gates_type(e);
+    if e.accepts_anonymous() {
+        // Never guarded (validation makes sure): no proof, an optional credential.
+        let gates = gates.unwrap_or_else(|| quote!(()));
+        return quote!(, #gates, (), Option<Credential>);
+    }
     if guarded(model, e) {
         let marker = type_ident(&e.meta.id);
         let gates = gates.unwrap_or_else(|| quote!(()));
@@ -375,9 +408,10 @@ fn endpoint_method(model: &Model, e: &Endpoint) -> TokenStream {
         lines.push(String::new());
         lines.push(format!(" Gate `{}`: {}", value_ident(&b.meta.id), b.meta.description.clone().unwrap_or_default()));
     }
+    let caller = if e.accepts_anonymous() { quote!(Option<Self::Caller>) } else { quote!(Self::Caller) };
     quote! {
         #(#[doc = #lines])*
-        fn #name(&self, call: Call<Self::Caller, types::endpoints::#module::Request #gates>) -> impl Future<Output = Result<types::endpoints::#module::Response, ApiError>> + Send;
+        fn #name(&self, call: Call<#caller, types::endpoints::#module::Request #gates>) -> impl Future<Output = Result<types::endpoints::#module::Response, ApiError>> + Send;
     }
 }
 
@@ -609,23 +643,11 @@ fn authorize(model: &Model) -> TokenStream {
             }
         }
     });
-    // Without conditions there is nothing to ask: the match has no arms.
+    // A spec without conditions has nothing to ask; the parameters stay for one signature.
     let ask = if model.conditions.is_empty() {
-        quote! {
-            /// Asks the implementation whether one condition holds (the spec names none).
-            async fn ask<A: Api>(_api: &A, _cx: &RuleContext<'_, A::Caller>, condition: Condition) -> Result<bool, ApiError> {
-                match condition {}
-            }
-        }
+        quote!(let _ = (api, cx); match condition {})
     } else {
-        quote! {
-            /// Asks the implementation whether one condition holds.
-            async fn ask<A: Api>(api: &A, cx: &RuleContext<'_, A::Caller>, condition: Condition) -> Result<bool, ApiError> {
-                match condition {
-                    #(#arms,)*
-                }
-            }
-        }
+        quote!(match condition { #(#arms,)* })
     };
     quote! {
         use crate::types::rules::{Condition, PermissionRule, Rule};
@@ -651,7 +673,10 @@ fn authorize(model: &Model) -> TokenStream {
             if missing.is_empty() { Ok(()) } else { Err(runtime::missing(&missing)) }
         }
 
-        #ask
+        /// Asks the implementation whether one condition holds.
+        async fn ask<A: Api>(api: &A, cx: &RuleContext<'_, A::Caller>, condition: Condition) -> Result<bool, ApiError> {
+            #ask
+        }
 
         #metadata
     }
@@ -659,8 +684,13 @@ fn authorize(model: &Model) -> TokenStream {
 
 /// The closure that parses a parameter's text into its type.
 fn parser(model: &Model, f: &Field) -> TokenStream {
+    parser_for(model, f.ty.as_ref())
+}
+
+/// The closure that parses text into a value of `ty`.
+fn parser_for(model: &Model, ty: Option<&TypeRef>) -> TokenStream {
     let root = quote!(types);
-    let Some(ty) = &f.ty else { return quote!(runtime::from_json::<serde_json::Value>) };
+    let Some(ty) = ty else { return quote!(runtime::from_json::<serde_json::Value>) };
     let rust = type_tokens(ty, &root);
     match ty {
         TypeRef::Primitive(Primitive::String | Primitive::Url | Primitive::Csv) => quote!(|text: &str| Ok::<_, String>(text.to_owned())),
@@ -698,19 +728,22 @@ fn handler(model: &Model, e: &Endpoint) -> TokenStream {
             let (key, pointer) = (f.wire(), format!("/query/{}", pointer_token(f.wire())));
             let is_required = !(f.optional || f.required_when.is_some() || f.nullable);
             let parse = parser(model, f);
-            let value = quote!(runtime::param(&query, #key, #pointer, #is_required, &mut violations, #parse));
-            let value = if (f.optional || f.required_when.is_some()) && f.nullable { quote!(#value.map(Some)) } else { value };
+            let value = http::query_list(model, f).unwrap_or_else(|| quote!(runtime::param(&query, #key, #pointer, #is_required, &mut violations, #parse)));
+            let value = as_declared(model, f, &quote!(types), value);
             steps.push(quote!(let #ident = #value;));
             if is_required {
                 required.push(ident);
             }
         }
     }
+    steps.extend(http::header_steps(model, e, &mut required));
     if has_body(e) {
         steps.push(quote!(let bytes = runtime::read_body(&parts.headers, body, app.body_limit).await?;));
-        steps.push(if raw_body(e) {
+        steps.push(if let Some(body) = http::body_steps(model, e) {
+            body
+        } else if raw_body(e) {
             quote!(let body = Some(runtime::raw_body(&parts.headers, bytes));)
-        } else if e.body_format == "form" {
+        } else if e.body_format() == "form" {
             quote!(let body: Option<endpoint::Body> = runtime::form_body(&bytes, &mut violations);)
         } else {
             quote!(let body: Option<endpoint::Body> = runtime::json_body(&bytes, &mut violations)?;)
@@ -734,6 +767,9 @@ fn handler(model: &Model, e: &Endpoint) -> TokenStream {
     if !e.query.is_empty() {
         parts_init.push(quote!(query: endpoint::Query { #(#query_fields),* }));
     }
+    if !e.headers.is_empty() {
+        parts_init.push(http::headers_init(e));
+    }
     if has_body(e) {
         parts_init.push(quote!(body));
     }
@@ -746,6 +782,7 @@ fn handler(model: &Model, e: &Endpoint) -> TokenStream {
     let granted = if guarded(model, e) { quote!(crate::api::Granted::new()) } else { quote!(()) };
     let method = value_ident(&e.meta.id);
     let respond = match response_kind(e) {
+        _ if e.has_status_responses() => http::respond_by_status(model, e, &method),
         ResponseKind::Json => quote! {
             let output = app.api.#method(call).await?;
             Ok(runtime::json_response(StatusCode::OK, &output))
@@ -771,6 +808,31 @@ fn handler(model: &Model, e: &Endpoint) -> TokenStream {
         }
     });
     let mutable = (!runtime_checks.is_empty()).then(|| quote!(mut));
+    let credential = http::credential_steps(e);
+    let scopes = http::scope_check(model, e, &operation);
+    // An endpoint that accepts anonymous calls has no rule and no check that needs a caller
+    // (validation makes sure), so only its scopes are checked, for a bearer token.
+    let checks = if e.accepts_anonymous() {
+        quote! {
+            let violations = input.validate();
+            if !violations.is_empty() {
+                return Err(runtime::invalid(violations));
+            }
+            #scopes
+        }
+    } else {
+        quote! {
+            let #mutable violations = input.validate();
+            let operation = #operation;
+            let cx = RuleContext { caller: &caller, credential: &credential, operation: &operation, now };
+            #runtime_checks
+            if !violations.is_empty() {
+                return Err(runtime::invalid(violations));
+            }
+            authorize(&app.api, &cx, endpoint::RULES, #bot).await?;
+            #scopes
+        }
+    };
     let doc = route_doc(e);
     quote! {
         #[doc = #doc]
@@ -782,18 +844,10 @@ fn handler(model: &Model, e: &Endpoint) -> TokenStream {
         async fn #inner<A: Api>(app: &App<A>, now: Timestamp, #params_arg request: HttpRequest) -> Result<Response, ApiError> {
             use types::endpoints::#module as endpoint;
             let #parts_pattern = request.into_parts();
-            let credential = runtime::credential(&parts.headers, endpoint::AUTH)?;
-            let caller = app.api.authenticate(&credential).await.ok_or_else(|| runtime::unauthorized("the credential is not known"))?;
+            #credential
             #parse
             let input = endpoint::Request { #(#parts_init),* };
-            let #mutable violations = input.validate();
-            let operation = #operation;
-            let cx = RuleContext { caller: &caller, credential: &credential, operation: &operation, now };
-            #runtime_checks
-            if !violations.is_empty() {
-                return Err(runtime::invalid(violations));
-            }
-            authorize(&app.api, &cx, endpoint::RULES, #bot).await?;
+            #checks
             let call = Call { caller, credential, now, input, gates: #gates, granted: #granted };
             #respond
         }

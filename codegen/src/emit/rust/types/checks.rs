@@ -78,18 +78,35 @@ pub fn field_checks(model: &Model, f: &Field, access: TokenStream) -> TokenStrea
         return body;
     }
     let wire = f.wire();
-    let bind = if f.three_state() {
-        quote!(if let crate::wire::Presence::Value(value) = &#access { #body })
-    } else if f.defaulted() || !(f.may_be_absent() || f.nullable) {
-        quote!(let value = &#access; #body)
-    } else {
-        quote!(if let Some(value) = &#access { #body })
-    };
+    let bind = bind_value(f, &access, &body);
     quote! {
         {
             let pointer = crate::validation::child(pointer, #wire);
             #bind
         }
+    }
+}
+
+/// Runs `body` with `value` bound to the field's value (read through `access`) when it has one:
+/// not when absent or `null`.
+pub fn bind_value(f: &Field, access: &TokenStream, body: &TokenStream) -> TokenStream {
+    if f.three_state() {
+        quote!(if let crate::wire::Presence::Value(value) = &#access { #body })
+    } else if f.defaulted() || !(f.may_be_absent() || f.nullable) {
+        quote!(let value = &#access; #body)
+    } else {
+        quote!(if let Some(value) = &#access { #body })
+    }
+}
+
+/// An expression that holds when the field (read through `access`) was given, `null` or not.
+pub fn is_given(f: &Field, access: &TokenStream) -> TokenStream {
+    if f.three_state() {
+        quote!(!#access.is_absent())
+    } else if f.defaulted() || !f.may_be_absent() {
+        quote!(true)
+    } else {
+        quote!(#access.is_some())
     }
 }
 

@@ -321,8 +321,9 @@ pub fn wire_needs(model: &Model) -> super::runtime::WireNeeds {
         needs.presence |= f.three_state();
         needs.present |= f.may_be_absent() && !f.nullable && !f.defaulted();
     }
-    for f in all_struct_fields(model).chain(model.unions.iter().flat_map(|u| &u.variants)) {
-        let Some(ty) = &f.ty else { continue };
+    let field_types = all_struct_fields(model).chain(model.unions.iter().flat_map(|u| &u.variants)).filter_map(|f| f.ty.as_ref());
+    let body_types = model.endpoints.iter().flat_map(|e| e.response.iter().chain(responses(model, e).filter_map(|r| r.ty.as_ref())));
+    for ty in field_types.chain(body_types).chain(model.responses.iter().filter_map(|r| r.response.ty.as_ref())) {
         ty.walk(&mut |t| match t {
             TypeRef::Primitive(Primitive::Uuid) => needs.uuid = true,
             TypeRef::Primitive(Primitive::Bytes) => needs.bytes = true,
@@ -342,7 +343,19 @@ fn all_struct_fields(model: &Model) -> impl Iterator<Item = &Field> {
         .map(|r| &r.fields)
         .chain(model.events.iter().map(|e| &e.fields))
         .chain(model.opcodes.iter().map(|o| &o.fields))
-        .chain(model.endpoints.iter().flat_map(|e| [&e.path_params, &e.query, &e.body, &e.response_fields]))
+        .chain(model.endpoints.iter().flat_map(|e| [&e.path_params, &e.query, &e.headers, &e.body, &e.parts, &e.response_fields]))
+        .chain(model.endpoints.iter().flat_map(|e| responses(model, e).map(|r| &r.fields)))
+        .chain(model.responses.iter().map(|r| &r.response.fields))
         .chain(model.error_body.iter().map(|b| &b.fields));
-    lists.flatten().chain(model.endpoints.iter().filter_map(|e| e.body_schema.as_ref()))
+    let headers = model.endpoints.iter().flat_map(|e| responses(model, e)).chain(model.responses.iter().map(|r| &r.response)).flat_map(|r| r.headers.iter());
+    let headers = headers.filter_map(|h| match &h.header {
+        crate::model::HeaderUse::Inline(f) => Some(&**f),
+        crate::model::HeaderUse::Named(_) => None,
+    });
+    lists.flatten().chain(model.endpoints.iter().filter_map(|e| e.body_schema.as_ref())).chain(headers).chain(&model.headers)
+}
+
+/// The responses an endpoint declares per status, named ones resolved.
+fn responses<'m>(model: &'m Model, e: &'m crate::model::Endpoint) -> impl Iterator<Item = &'m crate::model::Response> {
+    e.responses.iter().filter_map(|r| model.response_of(&r.response))
 }

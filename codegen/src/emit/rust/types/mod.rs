@@ -11,8 +11,9 @@ pub(crate) mod enums;
 mod errors;
 mod events;
 mod fields;
-mod literals;
+pub(crate) mod literals;
 mod resources;
+pub(crate) mod responses;
 pub(crate) mod rules;
 mod runtime;
 mod states;
@@ -51,8 +52,8 @@ pub fn emit(model: &Model, opts: &EmitOptions) -> Vec<GeneratedFile> {
 
 fn modules(model: &Model) -> Vec<Module> {
     let mut out = vec![
-        Module { name: "wire", tokens: runtime::wire(fields::wire_needs(model)) },
-        Module { name: "validation", tokens: runtime::validation() },
+        Module { name: "wire", tokens: with(runtime::wire(fields::wire_needs(model)), endpoints::wire_items(model)) },
+        Module { name: "validation", tokens: with(runtime::validation(), endpoints::validation_items(model)) },
         Module { name: "clock", tokens: runtime::clock() },
         Module { name: "placeholders", tokens: auth::placeholders(model) },
         Module { name: "changes", tokens: changes::emit(model) },
@@ -80,8 +81,20 @@ fn modules(model: &Model) -> Vec<Module> {
         out.push(Module { name: "commands", tokens: events::commands(model) });
     }
     out.push(Module { name: "states", tokens: states::emit(model) });
+    if !model.headers.is_empty() {
+        out.push(Module { name: "headers", tokens: responses::named_headers(model) });
+    }
+    if !model.responses.is_empty() {
+        out.push(Module { name: "responses", tokens: responses::named_responses(model) });
+    }
     out.push(Module { name: "endpoints", tokens: endpoints::emit(model) });
     out
+}
+
+/// A module's items followed by `extra`.
+fn with(mut tokens: TokenStream, extra: TokenStream) -> TokenStream {
+    tokens.extend(extra);
+    tokens
 }
 
 fn cargo_toml(model: &Model, notice: &str) -> String {

@@ -323,26 +323,11 @@ fn conditions(model: &Model) -> TokenStream {
             quote!(Self::#v { #(#params),* } => write!(f, #format, #(#params),*))
         }
     });
-    // A spec without conditions has an empty enum: a match on it has no arms, and only a
-    // dereferenced value may be matched so.
+    // A reference to an empty enum is not uninhabited to the compiler; its value is.
     let display = if model.conditions.is_empty() {
-        quote! {
-            impl fmt::Display for Condition {
-                fn fmt(&self, _f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                    match *self {}
-                }
-            }
-        }
+        quote!(let _ = f; match *self {})
     } else {
-        quote! {
-            impl fmt::Display for Condition {
-                fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                    match self {
-                        #(#display_arms,)*
-                    }
-                }
-            }
-        }
+        quote!(match self { #(#display_arms,)* })
     };
     quote! {
         /// A named condition as a rule asks it, with its arguments; the implementation answers it.
@@ -360,7 +345,11 @@ fn conditions(model: &Model) -> TokenStream {
             }
         }
 
-        #display
+        impl fmt::Display for Condition {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                #display
+            }
+        }
     }
 }
 

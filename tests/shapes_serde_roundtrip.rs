@@ -6,12 +6,15 @@
 
 mod values;
 
-use platform_codegen::model::Model;
+use platform_codegen::model::{Field, Model, Response};
 use proptest::prelude::*;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
-use shapes_types::endpoints::{create_document, get_document, update_profile};
+use shapes_types::endpoints::{
+    create_document, create_note, delete_note, get_attachment, get_document, get_note, get_status, import_notes, list_notes, update_profile, upload_attachment,
+};
+use shapes_types::responses::{ClientErrorBody, RateLimitedBody, RateLimitedHeaders};
 use shapes_types::enums::{ComponentType, Locale, Theme};
 use shapes_types::resources::*;
 use shapes_types::unions::*;
@@ -44,8 +47,9 @@ fn round_trip<T: DeserializeOwned + Serialize + PartialEq + std::fmt::Debug>(jso
 
 type RoundTrip = fn(&Value) -> Result<Value, String>;
 
-/// Every generated type of the fixture: resources (inline ones too), unions (inline ones too),
-/// the structs of endpoint parts and the error body, by where their shape is in the spec.
+/// Every generated serde type of the fixture: resources (inline ones too), unions (inline ones
+/// too), the structs of endpoint parts, response bodies and headers (named and per status), and
+/// the error body, by where their shape is in the spec.
 const TYPES: &[(&str, RoundTrip)] = &[
     ("resource:action_row", round_trip::<ActionRow>),
     ("resource:button", round_trip::<Button>),
@@ -73,18 +77,68 @@ const TYPES: &[(&str, RoundTrip)] = &[
     ("path:get_document", round_trip::<get_document::Path>),
     ("query:get_document", round_trip::<get_document::Query>),
     ("body:update_profile", round_trip::<update_profile::Body>),
+    ("resource:note", round_trip::<Note>),
+    ("resource:note_draft", round_trip::<NoteDraft>),
+    ("resource:import_meta", round_trip::<ImportMeta>),
+    ("resource:user", round_trip::<User>),
+    ("path:get_note", round_trip::<get_note::Path>),
+    ("query:list_notes", round_trip::<list_notes::Query>),
+    ("headers:list_notes", round_trip::<list_notes::Headers>),
+    ("body:create_note", round_trip::<create_note::Fields>),
+    ("path:upload_attachment", round_trip::<upload_attachment::Path>),
+    ("path:get_attachment", round_trip::<get_attachment::Path>),
+    ("path:delete_note", round_trip::<delete_note::Path>),
+    ("response:rate_limited", round_trip::<RateLimitedBody>),
+    ("response_headers:rate_limited", round_trip::<RateLimitedHeaders>),
+    ("response:client_error", round_trip::<ClientErrorBody>),
+    ("response:get_status.5XX", round_trip::<get_status::ServerErrorBody>),
+    ("response_headers:get_status.5XX", round_trip::<get_status::ServerErrorHeaders>),
+    ("response_headers:get_note.200", round_trip::<get_note::OkHeaders>),
+    ("response_headers:list_notes.200", round_trip::<list_notes::OkHeaders>),
+    ("response_headers:create_note.201", round_trip::<create_note::CreatedHeaders>),
+    ("response:import_notes.202", round_trip::<import_notes::AcceptedBody>),
+    ("response_headers:import_notes.202", round_trip::<import_notes::AcceptedHeaders>),
+    ("response_headers:get_attachment.303", round_trip::<get_attachment::SeeOtherHeaders>),
     ("error_body", round_trip::<shapes_types::errors::ErrorBody>),
 ];
 
+/// Every response of the fixture that is a struct of fields or headers, by where it is
+/// declared: `rate_limited` (named) or `get_status.5XX` (an endpoint's status).
+fn responses(model: &'static Model) -> Vec<(String, &'static Response)> {
+    let mut out: Vec<(String, &Response)> = model.responses.iter().map(|r| (r.id.clone(), &r.response)).collect();
+    for e in &model.endpoints {
+        for r in &e.responses {
+            if let platform_codegen::model::ResponseUse::Inline(inline) = &r.response {
+                out.push((format!("{}.{}", e.meta.id, r.status.id), &**inline));
+            }
+        }
+    }
+    out
+}
+
+/// A response's headers as fields, named as in its headers struct.
+fn header_fields(model: &'static Model, r: &Response) -> &'static [Field] {
+    let fields: Vec<Field> = r.headers.iter().map(|h| model.header_field(h).expect("a fixture header")).collect();
+    Box::leak(fields.into_boxed_slice())
+}
+
 /// The shapes the fixture generates a type for, named as in [`TYPES`].
-fn generated_shapes(model: &Model) -> Vec<String> {
+fn generated_shapes(model: &'static Model) -> Vec<String> {
     let mut out: Vec<String> = model.resources.iter().map(|r| format!("resource:{}", r.meta.id)).collect();
     out.extend(model.unions.iter().map(|u| format!("union:{}", u.meta.id)));
     for e in &model.endpoints {
-        for (part, fields) in [("body", &e.body), ("path", &e.path_params), ("query", &e.query)] {
+        for (part, fields) in [("body", &e.body), ("path", &e.path_params), ("query", &e.query), ("headers", &e.headers)] {
             if !fields.is_empty() {
                 out.push(format!("{part}:{}", e.meta.id));
             }
+        }
+    }
+    for (at, r) in responses(model) {
+        if !r.fields.is_empty() {
+            out.push(format!("response:{at}"));
+        }
+        if !r.headers.is_empty() {
+            out.push(format!("response_headers:{at}"));
         }
     }
     out.push("error_body".to_owned());
@@ -115,6 +169,11 @@ fn values(complete: bool) -> BoxedStrategy<(usize, Value)> {
                 "body" => g.fields_object(&endpoint().body, false, 0),
                 "path" => g.fields_object(&endpoint().path_params, false, 0),
                 "query" => g.fields_object(&endpoint().query, false, 0),
+                "headers" => g.fields_object(&endpoint().headers, false, 0),
+                "response" | "response_headers" => {
+                    let (_, r) = responses(model).into_iter().find(|(at, _)| at == name).expect("a fixture response");
+                    if kind == "response" { g.fields_object(&r.fields, false, 0) } else { g.fields_object(header_fields(model, r), false, 0) }
+                }
                 _ => g.fields_object(&model.error_body.as_ref().expect("an error body").fields, false, 0),
             };
             value.prop_map(move |v| (i, v)).boxed()
