@@ -289,7 +289,41 @@ item! {
         pub direction: Option<S<String>>,
         #[serde(default)]
         pub fields: IndexMap<S<String>, S<Field>>,
+        /// Shapes the resource takes under a condition (an obfuscated channel).
+        #[serde(default)]
+        pub cases: Vec<S<Case>>,
     }
+}
+
+item! {
+    /// A shape an object takes when a condition holds: facts about some of its fields that the
+    /// source states for that situation only (an obfuscated channel's name is `___hidden___`).
+    pub struct Case {
+        /// When the case applies: a rule expression, usually over conditions.
+        pub when: S<Rule>,
+        /// What holds of each named field in this case.
+        #[serde(default)]
+        pub fields: IndexMap<S<String>, S<CaseField>>,
+    }
+}
+
+/// What a [`Case`] says about one field.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CaseField {
+    /// The field has exactly this text.
+    #[serde(default)]
+    pub literal: Option<S<String>>,
+    /// Flags (ids of the field's flag set) that are set.
+    #[serde(default)]
+    pub contains: Vec<S<String>>,
+    /// Enum values (`enum_id.VALUE`) that the field leaves out: no element carries them.
+    #[serde(default)]
+    pub omits: Vec<S<String>>,
+    #[serde(default)]
+    pub min_items: Option<S<Bound>>,
+    #[serde(default)]
+    pub max_items: Option<S<Bound>>,
 }
 
 /// A field of a resource, a request body, a query string or an SDK class.
@@ -472,6 +506,12 @@ item! {
         /// Named fields of the response, when the response is an inline object.
         #[serde(default)]
         pub response_fields: IndexMap<S<String>, S<Field>>,
+        /// At most this many items in an array response (checked by server and client).
+        #[serde(default)]
+        pub response_max_items: Option<S<Bound>>,
+        /// The columns of a CSV response, in order: the header line names them exactly.
+        #[serde(default)]
+        pub response_columns: IndexMap<S<String>, S<Field>>,
         /// `json` (default), `csv` or `none`.
         #[serde(default)]
         pub response_format: Option<S<String>>,
@@ -535,6 +575,12 @@ item! {
         /// For each parameter, the enum its argument must be a value of.
         #[serde(default)]
         pub param_enums: Vec<S<String>>,
+        /// The limit the condition compares against (a guild of more than 200 members).
+        #[serde(default)]
+        pub limit: Option<S<String>>,
+        /// Items the condition is about, as typed references (the opt-in flag it reads).
+        #[serde(default)]
+        pub refs: Vec<S<String>>,
     }
 }
 
@@ -756,6 +802,9 @@ item! {
         pub code: Option<S<i64>>,
         #[serde(default)]
         pub fields: IndexMap<S<String>, S<Field>>,
+        /// Shapes the payload takes under a condition (a field that omits a value).
+        #[serde(default)]
+        pub cases: Vec<S<Case>>,
     }
 }
 
@@ -972,10 +1021,18 @@ item! {
     pub struct Toolkit {
         /// The minimum version, as written (`241000`, `10.000`).
         pub minimum: S<String>,
-        /// Versions no longer supported, as written.
+        /// The versions no longer supported, a range as written (`230600` to `240605`).
         #[serde(default)]
-        pub dropped: Vec<S<String>>,
+        pub dropped: Option<S<VersionRange>>,
     }
+}
+
+/// A range of versions, both ends included, as the source writes them.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct VersionRange {
+    pub from: S<String>,
+    pub to: S<String>,
 }
 
 /// How SDK releases are made and supported.

@@ -78,6 +78,10 @@ macro_rules! meta {
     ($lw:expr, $item:expr, $outer:expr) => {
         $lw.meta_of(
             $outer,
+            {
+                use crate::load::Keys as _;
+                $item.keys()
+            },
             &$item.id,
             $item.name.as_ref(),
             $item.description.as_ref(),
@@ -119,6 +123,7 @@ impl Lower<'_> {
     fn meta_of(
         &mut self,
         outer: Span,
+        keys: &'static [&'static str],
         id: &S<String>,
         name: Option<&S<String>>,
         description: Option<&S<String>>,
@@ -142,6 +147,7 @@ impl Lower<'_> {
             span: outer,
             id_span: self.span(id),
             assumed_spans: assumed.keys().map(|k| self.span(k)).collect(),
+            keys,
         }
     }
 
@@ -239,7 +245,36 @@ impl Lower<'_> {
             notes: Self::strings(&f.notes),
             span: self.span(name),
             type_span: f.ty.as_ref().map_or_else(|| self.span(name), |t| self.span(t)),
+            optional_span: f.optional.as_ref().map(|o| self.span(o)),
+            assumed_spans: f.assumed.keys().map(|k| self.span(k)).collect(),
         }
+    }
+
+    fn cases(&mut self, list: &[S<raw::Case>]) -> Vec<Case> {
+        list.iter()
+            .map(|c| {
+                let (span, v) = (self.span(c), &c.value);
+                let fields = v
+                    .fields
+                    .iter()
+                    .map(|(name, f)| {
+                        let f = &f.value;
+                        CaseField {
+                            field: self.r#ref(name),
+                            literal: f.literal.as_ref().map(|l| l.value.clone()),
+                            contains: self.refs(&f.contains),
+                            omits: self.refs(&f.omits),
+                            constraints: Constraints {
+                                min_items: self.opt_bound(f.min_items.as_ref()),
+                                max_items: self.opt_bound(f.max_items.as_ref()),
+                                ..Constraints::default()
+                            },
+                        }
+                    })
+                    .collect();
+                Case { meta: meta!(self, v, span), when: self.rule(&v.when), fields }
+            })
+            .collect()
     }
 
     /// A condition written as text (`large_bot_sharding`, `id(ARG)`).
@@ -360,6 +395,7 @@ impl Lower<'_> {
             meta: meta!(self, v, span),
             direction: v.direction.as_ref().map_or_else(|| "both".to_owned(), |d| d.value.clone()),
             fields: self.fields(&v.fields),
+            cases: self.cases(&v.cases),
         }
     }
 
@@ -377,7 +413,12 @@ impl Lower<'_> {
                 }
             })
             .collect();
-        Enum { meta: meta!(self, v, span), repr: v.repr.as_ref().map_or_else(|| "integer".into(), |r| r.value.clone()), values }
+        Enum {
+            meta: meta!(self, v, span),
+            repr: v.repr.as_ref().map_or_else(|| "integer".into(), |r| r.value.clone()),
+            values,
+            repr_span: v.repr.as_ref().map(|r| self.span(r)),
+        }
     }
 
     fn flags(&mut self, s: S<raw::Flags>) -> Flags {
@@ -426,6 +467,8 @@ impl Lower<'_> {
             body_format: v.body_format.as_ref().map_or_else(|| "json".into(), |f| f.value.clone()),
             response: v.response.as_ref().and_then(|r| self.type_ref(r)),
             response_fields: self.fields(&v.response_fields),
+            response_max_items: self.opt_bound(v.response_max_items.as_ref()),
+            response_columns: self.fields(&v.response_columns),
             response_format: v.response_format.as_ref().map_or_else(|| "json".into(), |f| f.value.clone()),
             auth: self.refs(&v.auth),
             behaviours,
@@ -459,7 +502,13 @@ impl Lower<'_> {
 
     fn condition(&mut self, s: S<raw::Condition>) -> Condition {
         let (span, v) = (self.span(&s), &s.value);
-        Condition { meta: meta!(self, v, span), params: Self::strings(&v.params), param_enums: self.refs(&v.param_enums) }
+        Condition {
+            meta: meta!(self, v, span),
+            params: Self::strings(&v.params),
+            param_enums: self.refs(&v.param_enums),
+            limit: self.opt_ref(v.limit.as_ref()),
+            refs: self.typed_refs(&v.refs),
+        }
     }
 
     fn intent(&mut self, s: S<raw::Intent>) -> Intent {
@@ -522,6 +571,7 @@ impl Lower<'_> {
             issuer: v.issuer.value,
             metadata: v.metadata.into_iter().map(|(k, x)| (k.value, x.value)).collect(),
             not_shown: self.gaps(&v.not_shown),
+            assumed_spans: v.assumed.keys().map(|k| self.span(k)).collect(),
             assumed: v.assumed.into_iter().map(|(k, x)| (k.value, x.value)).collect(),
             notes: Self::strings(&v.notes),
             span,
@@ -535,6 +585,7 @@ impl Lower<'_> {
             channel: self.r#ref(&v.channel),
             code: v.code.as_ref().map(|c| c.value),
             fields: self.fields(&v.fields),
+            cases: self.cases(&v.cases),
         }
     }
 
@@ -560,6 +611,7 @@ impl Lower<'_> {
             fields: self.fields(&v.fields),
             not_shown: self.gaps(&v.not_shown),
             assumed: v.assumed.iter().map(|(k, x)| (k.value.clone(), x.value.clone())).collect(),
+            assumed_spans: v.assumed.keys().map(|k| self.span(k)).collect(),
         }
     }
 
@@ -678,7 +730,9 @@ impl Lower<'_> {
             .iter()
             .map(|t| {
                 let tspan = self.span(t);
-                Toolkit { meta: meta!(self, t.value, tspan), minimum: t.value.minimum.value.clone(), dropped: Self::strings(&t.value.dropped) }
+                let dropped =
+                    t.value.dropped.as_ref().map(|d| VersionRange { from: d.value.from.value.clone(), to: d.value.to.value.clone() });
+                Toolkit { meta: meta!(self, t.value, tspan), minimum: t.value.minimum.value.clone(), dropped }
             })
             .collect();
         Release {

@@ -106,6 +106,9 @@ pub struct Meta {
     /// Each `assumed` key.
     #[serde(skip)]
     pub assumed_spans: Vec<Span>,
+    /// The keys the item's kind accepts, from its schema: what `assumed` may name.
+    #[serde(skip)]
+    pub keys: &'static [&'static str],
 }
 
 impl Meta {
@@ -143,7 +146,7 @@ macro_rules! impl_item {
 impl_item!(
     Placeholder, Part, Feature, Constant, GapItem, Permission, Resource, Enum, EnumValue, Flags, FlagValue, Endpoint, Behaviour,
     Opcode, Command, Alias, Condition, Intent, Scope, ScopeSet, TokenKind, PermissionRule, AuthRule, Event, Error, Limit,
-    Change, StateMachine, State, Transition, Effect, Class, Method, SdkCall, Release, Toolkit,
+    Change, StateMachine, State, Transition, Effect, Class, Method, SdkCall, Release, Toolkit, Case,
 );
 
 /// The platform block.
@@ -248,6 +251,34 @@ pub struct Resource {
     pub meta: Meta,
     pub direction: String,
     pub fields: Vec<Field>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub cases: Vec<Case>,
+}
+
+/// A shape an object (resource or event payload) takes when a condition holds.
+#[derive(Debug, Serialize)]
+pub struct Case {
+    #[serde(flatten)]
+    pub meta: Meta,
+    pub when: Rule,
+    pub fields: Vec<CaseField>,
+}
+
+/// What a case says about one field of its object.
+#[derive(Debug, Serialize)]
+pub struct CaseField {
+    /// The field's name in the object.
+    pub field: Ref,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub literal: Option<String>,
+    /// Flag ids of the field's flag set that are set.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub contains: Vec<Ref>,
+    /// Enum values (`enum_id.VALUE`) no element of the field carries.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub omits: Vec<Ref>,
+    #[serde(skip_serializing_if = "Constraints::is_empty")]
+    pub constraints: Constraints,
 }
 
 /// A field, query parameter, path parameter, body member or SDK class member.
@@ -288,6 +319,23 @@ pub struct Field {
     pub span: Span,
     #[serde(skip)]
     pub type_span: Span,
+    /// Where `optional:` was written; `None` when the spec is silent about presence.
+    #[serde(skip)]
+    pub optional_span: Option<Span>,
+    /// Each `assumed` key.
+    #[serde(skip)]
+    pub assumed_spans: Vec<Span>,
+}
+
+/// The keys a field accepts besides its own name: what a field's `assumed` may name (`name` is
+/// the field's key, `type`, `optional`, ...).
+pub fn field_keys() -> &'static [&'static str] {
+    static KEYS: std::sync::OnceLock<Vec<&'static str>> = std::sync::OnceLock::new();
+    KEYS.get_or_init(|| {
+        let mut keys = vec!["name"];
+        keys.extend(crate::load::keys_of::<crate::load::raw::Field>());
+        keys
+    })
 }
 
 impl Field {
@@ -390,6 +438,9 @@ pub struct Enum {
     pub meta: Meta,
     pub repr: String,
     pub values: Vec<EnumValue>,
+    /// Where `repr:` was written; `None` when the representation is the default.
+    #[serde(skip)]
+    pub repr_span: Option<Span>,
 }
 
 /// An enum value.
@@ -447,6 +498,10 @@ pub struct Endpoint {
     pub response: Option<TypeRef>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub response_fields: Vec<Field>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub response_max_items: Option<Bound>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub response_columns: Vec<Field>,
     pub response_format: String,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub auth: Vec<Ref>,
@@ -517,6 +572,10 @@ pub struct Condition {
     pub params: Vec<String>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub param_enums: Vec<Ref>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub limit: Option<Ref>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub refs: Vec<TypedRef>,
 }
 
 /// An intent.
@@ -686,6 +745,9 @@ pub struct AuthorizationServer {
     pub notes: Vec<String>,
     #[serde(skip)]
     pub span: Span,
+    /// Each `assumed` key.
+    #[serde(skip)]
+    pub assumed_spans: Vec<Span>,
 }
 
 /// An event.
@@ -698,6 +760,8 @@ pub struct Event {
     pub code: Option<i64>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub fields: Vec<Field>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub cases: Vec<Case>,
 }
 
 /// An error.
@@ -732,6 +796,9 @@ pub struct ErrorBody {
     pub not_shown: Vec<Gap>,
     #[serde(skip_serializing_if = "IndexMap::is_empty")]
     pub assumed: IndexMap<String, String>,
+    /// Each `assumed` key.
+    #[serde(skip)]
+    pub assumed_spans: Vec<Span>,
 }
 
 /// A limit.
@@ -944,8 +1011,15 @@ pub struct Toolkit {
     #[serde(flatten)]
     pub meta: Meta,
     pub minimum: String,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub dropped: Vec<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub dropped: Option<VersionRange>,
+}
+
+/// A range of versions, both ends included, as written.
+#[derive(Clone, Debug, Serialize)]
+pub struct VersionRange {
+    pub from: String,
+    pub to: String,
 }
 
 /// The SDK release policy.

@@ -45,7 +45,7 @@ pub enum ErrorCode {
     ///
     /// - Code `50109`, error `invalid_json`.
     InvalidJson,
-    /// The request body is larger than the upload limit default_file_upload_size.
+    /// The request body is larger than the server's body limit.
     ///
     /// - Code `40005`, error `request_entity_too_large`.
     RequestEntityTooLarge,
@@ -388,8 +388,9 @@ pub const INVALID_JSON: ErrorDef = ErrorDef {
     endpoints: &[],
 };
 
-/// The request body is larger than the upload limit default_file_upload_size.
+/// The request body is larger than the server's body limit.
 ///
+/// - The source gives no limit for a whole request body; the upload limit default_file_upload_size is per file. The generated server's body limit is a setting of the server, by default the largest size limit of the spec.
 /// - Assumed `id`: The source names no such error; the id is ours.
 /// - Assumed `code`: The platform's public JSON error codes use 40005 (Request entity too large).
 /// - Assumed `status`: RFC 9110 §15.5.14 answers an oversized body with 413 Content Too Large.
@@ -399,7 +400,7 @@ pub const REQUEST_ENTITY_TOO_LARGE: ErrorDef = ErrorDef {
     code: Some(ErrorCode::RequestEntityTooLarge),
     oauth_error: None,
     status: Some(413),
-    condition: "The request body is larger than the upload limit default_file_upload_size.",
+    condition: "The request body is larger than the server's body limit.",
     message: None,
     endpoints: &[],
 };
