@@ -497,7 +497,12 @@ fn body_limit(model: &Model) -> (TokenStream, String) {
     match largest {
         Some((l, bytes)) => (
             quote!(#bytes as usize),
-            format!(" The default body limit in bytes: the limit `{}` of the spec ({} {}).", l.meta.id, l.upper().unwrap_or_default(), l.unit.id),
+            format!(
+                " The default body limit in bytes, a setting of this server: the spec gives no limit for a whole request body, so the default is its largest size limit, `{}` ({} {}), which need not be a limit on whole bodies.",
+                l.meta.id,
+                l.upper().unwrap_or_default(),
+                l.unit.id
+            ),
         ),
         None => (quote!(2 * 1024 * 1024), " The default body limit in bytes: the spec declares no size limit, so axum's 2 MiB.".to_owned()),
     }

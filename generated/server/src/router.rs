@@ -17,7 +17,7 @@ use axum::http::StatusCode;
 use axum::response::Response;
 use std::sync::Arc;
 
-/// The default body limit in bytes: the limit `default_file_upload_size` of the spec (20 MiB).
+/// The default body limit in bytes, a setting of this server: the spec gives no limit for a whole request body, so the default is its largest size limit, `default_file_upload_size` (20 MiB), which need not be a limit on whole bodies.
 pub const DEFAULT_BODY_LIMIT: usize = 20971520u64 as usize;
 
 /// How the router is set up.

@@ -483,15 +483,21 @@ pub const GENERAL_CODE: ErrorCode = ErrorCode::from_value(0);
 pub struct ErrorBody {
     /// The platform's numeric error code.
     ///
+    /// - Assumed `name`: The platform's public JSON error convention.
     /// - Assumed `type`: The platform's public JSON error convention.
+    /// - Assumed `optional`: Every error the platform answers has a code; one with none of its own carries the general code 0.
     pub code: i64,
     /// A human-readable message.
     ///
+    /// - Assumed `name`: The platform's public JSON error convention.
     /// - Assumed `type`: The platform's public JSON error convention.
+    /// - Assumed `optional`: The platform's public JSON error convention always has a message.
     pub message: String,
     /// Field violations, each a JSON pointer and a message.
     ///
+    /// - Assumed `name`: The platform's public JSON error convention nests field violations under errors.
     /// - Assumed `type`: The platform's public JSON error convention nests field violations; here each is a JSON pointer with a message.
+    /// - Assumed `optional`: Only a request that breaks constraints has violations.
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
@@ -500,7 +506,9 @@ pub struct ErrorBody {
     pub errors: Option<serde_json::Value>,
     /// What the caller lacks on a 403: permission ids, intents, scopes or conditions, in words.
     ///
+    /// - Assumed `name`: Ours: RFC 6750 §3.1 names a missing scope; this member names every missing requirement.
     /// - Assumed `type`: RFC 6750 §3.1 answers a missing scope by naming it; a list of names does the same for every requirement.
+    /// - Assumed `optional`: Only a refusal for missing requirements has it.
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
@@ -509,7 +517,9 @@ pub struct ErrorBody {
     pub missing: Option<Vec<String>>,
     /// The OAuth2 error code (`invalid_grant`, ...) on the authorization server's endpoints.
     ///
+    /// - Assumed `name`: RFC 6749 §5.2 names the member error.
     /// - Assumed `type`: RFC 6749 §5.2 carries the OAuth2 error code as the string member `error`.
+    /// - Assumed `optional`: Only the authorization server's errors have it.
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
