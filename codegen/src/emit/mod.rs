@@ -1,23 +1,18 @@
-//! Emitters: one module per artifact, each a pure `fn(&Model, &EmitOptions) -> Vec<GeneratedFile>`.
+//! Emitters, grouped by target family: each artifact is a pure
+//! `fn(&Model, &EmitOptions) -> Vec<GeneratedFile>`, and [`emit_all`] is the one list of them.
+//!
+//! - `model.json`: `model_json`;
+//! - Rust crates (`types/`, `server/`, `client/`): [`rust`];
+//! - C header, C++ wrapper and the Rust library behind them (`sdk/`): `c`;
+//! - HTML and Markdown reference and OpenAPI (`docs/`, `openapi.json`): `docs`.
 //!
 //! Emitters read no files and no environment; [`crate::files`] writes what they return.
 
-mod c_abi;
-mod c_writer;
-mod client_rust;
 pub mod case;
+mod c;
 mod docs;
-mod header_c;
-mod header_cpp;
 mod model_json;
-mod openapi;
 pub mod rust;
-mod rust_shared;
-mod rust_server_runtime;
-mod rust_types;
-mod server_axum;
-mod sdk_rust;
-mod words;
 
 use crate::model::Model;
 
@@ -76,13 +71,13 @@ impl EmitOptions {
 pub fn emit_all(model: &Model, opts: &EmitOptions) -> Vec<GeneratedFile> {
     let mut files = Vec::new();
     files.extend(model_json::emit(model, opts));
-    files.extend(rust_types::emit(model, opts));
-    files.extend(server_axum::emit(model, opts));
-    files.extend(client_rust::emit(model, opts));
-    files.extend(header_c::emit(model, opts));
-    files.extend(header_cpp::emit(model, opts));
-    files.extend(sdk_rust::emit(model, opts));
-    files.extend(docs::emit(model, opts));
-    files.extend(openapi::emit(model, opts));
+    files.extend(rust::types::emit(model, opts));
+    files.extend(rust::server::emit(model, opts));
+    files.extend(rust::client::emit(model, opts));
+    files.extend(c::header::emit(model, opts));
+    files.extend(c::cpp::emit(model, opts));
+    files.extend(c::sdk::emit(model, opts));
+    files.extend(docs::reference::emit(model, opts));
+    files.extend(docs::openapi::emit(model, opts));
     files
 }

@@ -280,7 +280,7 @@ impl PresenceUpdate {
     /// - It applies to apps and bots subscribed to the guild's presence.
     /// - Other activity types are not affected by this setting but may be limited by activity sharing settings.
     ///
-    /// When case `custom_status_omitted` applies: the user's profile privacy is the setting FRIENDS_ONLY, or (the user's profile privacy is the setting FRIENDS_AND_SMALL_SERVERS_ONLY, and the guild has more than 200 members (the limit profile_privacy_guild_size))
+    /// When case `custom_status_omitted` applies: the rule holds for the facts of the value's situation.
     pub const CUSTOM_STATUS_OMITTED: crate::rules::Rule = {
         #[allow(unused_imports)]
         use crate::{

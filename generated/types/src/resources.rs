@@ -185,7 +185,7 @@ impl Channel {
     /// - Other sensitive fields of an obfuscated channel are nulled or reduced.
     /// - The opt-in (Identify capability bit 15, or the developer-portal toggle) is early and temporary: Get Guild Channels has no early opt-in over HTTP and omits such channels from 2026-11-16.
     ///
-    /// When case `obfuscated` applies: the receiving bot lacks VIEW_CHANNEL on the channel, and the bot opted in to private channel obfuscation, with the Identify capability or the developer-portal toggle
+    /// When case `obfuscated` applies: the rule holds for the facts of the value's situation.
     pub const OBFUSCATED: crate::rules::Rule = {
         #[allow(unused_imports)]
         use crate::{

@@ -1,0 +1,774 @@
+//! `sdk/`: the crate `platform-sdk`, the Rust library that implements the C header.
+//!
+//! It is built as a static library, a dynamic library and an rlib. `types` holds the SDK classes
+//! as plain Rust values (strings as bytes, so they round-trip exactly), `consts` the header's
+//! constants, `ffi` the boundary's building blocks and `abi` one `extern "C"` function per C
+//! declaration. Every exported function runs inside a panic guard, treats NULL and empty handles
+//! as defined no-ops, and validates enum integers with `match`, never a transmute.
+
+use super::abi::{ABI_VERSION, Abi, AbiClass, AbiEnum, Accessor, Constant, IntTy, Kind, Value};
+use crate::emit::case;
+use crate::emit::rust::format::format_file;
+use crate::emit::{EmitOptions, GeneratedFile};
+use crate::model::Model;
+use proc_macro2::{Ident, Literal, TokenStream};
+use quote::{format_ident, quote};
+
+/// Emits the crate's manifest and sources.
+pub fn emit(model: &Model, opts: &EmitOptions) -> Vec<GeneratedFile> {
+    let abi = Abi::new(model);
+    let notice = opts.notice();
+    let file = |path: &str, tokens: TokenStream| GeneratedFile::new("sdk", format!("sdk/{path}"), format_file(&notice, tokens));
+    vec![
+        GeneratedFile::new("sdk", "sdk/Cargo.toml", manifest(&abi, &notice)),
+        // The crate does not depend on the types crate, so it regenerates on its own too.
+        GeneratedFile::new("sdk", "sdk/build.rs", crate::emit::rust::shared::build_script(&notice)),
+        file("src/lib.rs", lib(&abi)),
+        file("src/ffi.rs", ffi(&abi)),
+        file("src/types.rs", types(&abi)),
+        file("src/consts.rs", consts(&abi)),
+        file("src/abi.rs", functions(&abi)),
+    ]
+}
+
+fn manifest(abi: &Abi, notice: &str) -> String {
+    let description = format!("The C ABI of {}: the library behind the C and C++ headers", abi.model.platform.name);
+    format!(
+        "# {notice}\n\n[package]\nname = \"platform-sdk\"\ndescription = {}\nedition.workspace = true\nversion.workspace = true\nlicense.workspace = true\npublish.workspace = true\n\n[lib]\n# A static and a dynamic library for C and C++ programs, an rlib for Rust users and tests.\ncrate-type = [\"staticlib\", \"cdylib\", \"rlib\"]\n\n{}",
+        toml_string(&description),
+        crate::emit::rust::shared::BUILD_DEPENDENCIES
+    )
+}
+
+fn toml_string(text: &str) -> String {
+    format!("\"{}\"", text.replace('\\', "\\\\").replace('"', "\\\""))
+}
+
+/// `#[doc]` attributes, one per line; the layout of [`Abi`] docs (paragraphs, `- ` items) is
+/// already Markdown.
+fn docs(lines: &[String]) -> TokenStream {
+    lines
+        .iter()
+        .map(|l| {
+            let l = if l.is_empty() { String::new() } else { format!(" {}", markdown_safe(l)) };
+            quote!(#[doc = #l])
+        })
+        .collect()
+}
+
+/// Escapes what rustdoc would read as HTML or links in spec prose (`Set<Field>`, `[x]`),
+/// leaving code spans as they are.
+fn markdown_safe(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut in_code = false;
+    for c in text.chars() {
+        match c {
+            '`' => in_code = !in_code,
+            '<' | '>' | '[' | ']' if !in_code => out.push('\\'),
+            _ => {}
+        }
+        out.push(c);
+    }
+    out
+}
+
+fn deprecated(summary: Option<&str>) -> TokenStream {
+    summary.map(|s| quote!(#[deprecated(note = #s)])).unwrap_or_default()
+}
+
+/// The library implements its own deprecated items, so its modules allow using them.
+fn allow_deprecated(abi: &Abi) -> TokenStream {
+    if abi.has_deprecations() { quote!(#![allow(deprecated)]) } else { TokenStream::new() }
+}
+
+fn ident(name: &str) -> Ident {
+    case::rust_ident(name)
+}
+
+fn lib(abi: &Abi) -> TokenStream {
+    let title = format!(
+        " The C ABI of {}: the library behind `include/{}` and `include/{}`.",
+        abi.model.platform.name, abi.prefixes.c_header, abi.prefixes.cpp_header
+    );
+    quote! {
+        #![doc = #title]
+        //!
+        //! - [`types`]: the SDK classes and enums as Rust values.
+        //! - [`consts`]: the header's constants, with the same values.
+        //! - [`abi`]: the `extern "C"` functions the C header declares, one for one.
+        //! - [`ffi`]: handles and strings as C sees them.
+
+        #[rustfmt::skip]
+        pub mod abi;
+        #[rustfmt::skip]
+        pub mod consts;
+        #[rustfmt::skip]
+        pub mod ffi;
+        #[rustfmt::skip]
+        pub mod types;
+    }
+}
+
+fn ffi(abi: &Abi) -> TokenStream {
+    let view = format_ident!("{}", abi.c_name("StringView"));
+    let string = format_ident!("{}", abi.c_name("String"));
+    let string_free = abi.c_name("String_Free");
+    let string_doc = format!(" Bytes the library hands to C: NUL-terminated, allocated with C `malloc`, freed by `{string_free}`.");
+    quote! {
+        //! Handles and strings as C sees them, the C allocator, and the guard that keeps panics
+        //! from crossing into C.
+
+        use std::ffi::c_void;
+        use std::panic::{AssertUnwindSafe, catch_unwind};
+
+        // Strings go out through C `malloc` so that freeing them needs only the pointer, as C
+        // callers expect.
+        unsafe extern "C" {
+            fn malloc(size: usize) -> *mut c_void;
+            fn free(ptr: *mut c_void);
+        }
+
+        /// Frees memory from [`malloc`]; NULL does nothing.
+        ///
+        /// # Safety
+        ///
+        /// `ptr` is NULL or came from this library's allocator and was not freed yet.
+        pub(crate) unsafe fn release(ptr: *mut c_void) {
+            unsafe { free(ptr) }
+        }
+
+        /// Runs `body`, turning a panic into the zero value so that no unwind crosses into C.
+        pub(crate) fn guard<R: Default>(body: impl FnOnce() -> R) -> R {
+            catch_unwind(AssertUnwindSafe(body)).unwrap_or_default()
+        }
+
+        /// Writes `value` through `out` unless `out` is NULL; returns whether there was a value.
+        ///
+        /// # Safety
+        ///
+        /// `out` is NULL or valid for writes.
+        pub(crate) unsafe fn write_opt<T>(out: *mut T, value: Option<T>) -> bool {
+            let Some(value) = value else { return false };
+            if !out.is_null() {
+                unsafe { out.write(value) };
+            }
+            true
+        }
+
+        /// An opaque handle: `struct { void *opaque; }` in C, owning a boxed `T` or empty (NULL).
+        #[repr(C)]
+        #[derive(Debug)]
+        pub struct Handle<T> {
+            /// The boxed value, or NULL.
+            pub opaque: *mut T,
+        }
+
+        impl<T> Handle<T> {
+            /// The value behind `handle`; `None` for a NULL or empty handle.
+            ///
+            /// # Safety
+            ///
+            /// `handle` is NULL or points to an empty or live handle.
+            pub(crate) unsafe fn get<'a>(handle: *const Self) -> Option<&'a T> {
+                unsafe { handle.as_ref()?.opaque.as_ref() }
+            }
+
+            /// The value behind `handle`, mutably.
+            ///
+            /// # Safety
+            ///
+            /// As for [`Handle::get`], and no other reference to the value is alive.
+            pub(crate) unsafe fn get_mut<'a>(handle: *mut Self) -> Option<&'a mut T> {
+                unsafe { handle.as_mut()?.opaque.as_mut() }
+            }
+
+            /// Writes a new handle owning `value` (an empty one for `None`) without reading what
+            /// `out` held; a NULL `out` drops the value.
+            ///
+            /// # Safety
+            ///
+            /// `out` is NULL or valid for writes.
+            pub(crate) unsafe fn write(out: *mut Self, value: Option<T>) {
+                if out.is_null() {
+                    return;
+                }
+                let opaque = value.map_or(std::ptr::null_mut(), |v| Box::into_raw(Box::new(v)));
+                unsafe { out.write(Handle { opaque }) };
+            }
+
+            /// [`Handle::write`] for an optional value; returns whether there was one.
+            ///
+            /// # Safety
+            ///
+            /// As for [`Handle::write`].
+            pub(crate) unsafe fn write_opt(out: *mut Self, value: Option<T>) -> bool {
+                let present = value.is_some();
+                if present {
+                    unsafe { Self::write(out, value) };
+                }
+                present
+            }
+
+            /// Frees the value and empties the handle; NULL and empty handles are left alone.
+            ///
+            /// # Safety
+            ///
+            /// `handle` is NULL or points to an empty or live handle that no alias drops again.
+            pub(crate) unsafe fn drop(handle: *mut Self) {
+                let Some(handle) = (unsafe { handle.as_mut() }) else { return };
+                let opaque = std::mem::replace(&mut handle.opaque, std::ptr::null_mut());
+                if !opaque.is_null() {
+                    drop(unsafe { Box::from_raw(opaque) });
+                }
+            }
+        }
+
+        /// Bytes borrowed from C for the duration of one call.
+        #[allow(non_camel_case_types)]
+        #[repr(C)]
+        #[derive(Clone, Copy, Debug)]
+        pub struct #view {
+            /// The first byte; may be NULL when `size` is 0.
+            pub ptr: *const u8,
+            /// The number of bytes.
+            pub size: usize,
+        }
+
+        impl #view {
+            /// A copy of the bytes; NULL or a zero size is the empty string.
+            ///
+            /// # Safety
+            ///
+            /// `ptr` is NULL or valid for reading `size` bytes.
+            pub(crate) unsafe fn to_vec(self) -> Vec<u8> {
+                if self.ptr.is_null() || self.size == 0 {
+                    return Vec::new();
+                }
+                unsafe { std::slice::from_raw_parts(self.ptr, self.size) }.to_vec()
+            }
+
+            /// A copy of the bytes `view` points to; `None` for a NULL `view`.
+            ///
+            /// # Safety
+            ///
+            /// `view` is NULL or points to a view valid as for [`Self::to_vec`].
+            pub(crate) unsafe fn opt_to_vec(view: *const Self) -> Option<Vec<u8>> {
+                unsafe { view.as_ref().map(|v| v.to_vec()) }
+            }
+        }
+
+        #[doc = #string_doc]
+        #[allow(non_camel_case_types)]
+        #[repr(C)]
+        #[derive(Debug)]
+        pub struct #string {
+            /// The first byte, or NULL for the empty value.
+            pub ptr: *mut u8,
+            /// The number of bytes, without the NUL.
+            pub size: usize,
+        }
+
+        impl #string {
+            /// A C copy of `bytes`; the empty value if allocation fails.
+            fn copy_of(bytes: &[u8]) -> Self {
+                let ptr = unsafe { malloc(bytes.len() + 1) }.cast::<u8>();
+                if ptr.is_null() {
+                    return Self { ptr, size: 0 };
+                }
+                // SAFETY: `ptr` holds `bytes.len() + 1` fresh bytes.
+                unsafe {
+                    ptr.copy_from_nonoverlapping(bytes.as_ptr(), bytes.len());
+                    ptr.add(bytes.len()).write(0);
+                }
+                Self { ptr, size: bytes.len() }
+            }
+
+            /// Writes a copy of `bytes` (the empty value for `None`) without reading what `out`
+            /// held; a NULL `out` is ignored.
+            ///
+            /// # Safety
+            ///
+            /// `out` is NULL or valid for writes.
+            pub(crate) unsafe fn write(out: *mut Self, bytes: Option<&[u8]>) {
+                if out.is_null() {
+                    return;
+                }
+                let value = bytes.map_or(Self { ptr: std::ptr::null_mut(), size: 0 }, Self::copy_of);
+                unsafe { out.write(value) };
+            }
+
+            /// [`Self::write`] for an optional value; returns whether there was one.
+            ///
+            /// # Safety
+            ///
+            /// As for [`Self::write`].
+            pub(crate) unsafe fn write_opt(out: *mut Self, bytes: Option<&[u8]>) -> bool {
+                let present = bytes.is_some();
+                if present {
+                    unsafe { Self::write(out, bytes) };
+                }
+                present
+            }
+        }
+    }
+}
+
+fn types(abi: &Abi) -> TokenStream {
+    let allow = allow_deprecated(abi);
+    let enums = abi.enums.iter().map(rust_enum);
+    let classes = abi.classes.iter().map(|c| rust_class(abi, c));
+    quote! {
+        //! The SDK's classes and enums as Rust values: strings as bytes, optional fields as
+        //! `Option`.
+        #allow
+
+        #(#enums)*
+        #(#classes)*
+    }
+}
+
+fn rust_enum(e: &AbiEnum) -> TokenStream {
+    let name = ident(&e.name);
+    let doc = docs(&e.doc);
+    let variants: Vec<Ident> = e.values.iter().map(|v| ident(&v.name)).collect();
+    let numbers: Vec<Literal> = e.values.iter().map(|v| Literal::i32_unsuffixed(v.value)).collect();
+    let variant_docs = e.values.iter().map(|v| docs(&v.doc));
+    let (unknown, from_other, to_other) = if e.open {
+        (
+            quote! {
+                /// A value the spec does not show, kept as it is.
+                Unknown(i32),
+            },
+            quote!(other => Some(Self::Unknown(other))),
+            quote!(Self::Unknown(other) => other,),
+        )
+    } else {
+        (TokenStream::new(), quote!(_ => None), TokenStream::new())
+    };
+    let default_variant = variants.first();
+    let (derive_default, default_impl) = match default_variant {
+        Some(_) => (quote!(Default,), TokenStream::new()),
+        None => (
+            TokenStream::new(),
+            quote! {
+                impl Default for #name {
+                    fn default() -> Self {
+                        Self::Unknown(0)
+                    }
+                }
+            },
+        ),
+    };
+    let first_attr = variants.iter().enumerate().map(|(i, _)| if i == 0 { quote!(#[default]) } else { TokenStream::new() });
+    let from_doc = if e.open {
+        " The enum for a C value; values the spec does not show become `Unknown`."
+    } else {
+        " The enum for a C value; `None` for a value the enum does not list."
+    };
+    let (from_body, to_body) = if variants.is_empty() {
+        (quote!(Some(Self::Unknown(value))), quote!(let Self::Unknown(value) = self; value))
+    } else {
+        (
+            quote!(match value { #(#numbers => Some(Self::#variants),)* #from_other }),
+            quote!(match self { #(Self::#variants => #numbers,)* #to_other }),
+        )
+    };
+    quote! {
+        #doc
+        #[derive(Clone, Copy, Debug, #derive_default PartialEq, Eq, Hash)]
+        pub enum #name {
+            #(#variant_docs #first_attr #variants,)*
+            #unknown
+        }
+
+        #default_impl
+
+        impl #name {
+            #[doc = #from_doc]
+            pub fn from_c(value: i32) -> Option<Self> {
+                #from_body
+            }
+
+            /// The C value.
+            pub fn to_c(self) -> i32 {
+                #to_body
+            }
+        }
+    }
+}
+
+/// The Rust type a field is stored as.
+fn rust_value(kind: &Kind) -> TokenStream {
+    match kind {
+        Kind::Bool => quote!(bool),
+        Kind::Int(ty) => int_type(*ty),
+        // Spelled out in full: a spec class may be named `Vec` or `Option`.
+        Kind::String => quote!(::std::vec::Vec<u8>),
+        Kind::Enum(name) | Kind::Class(name) => {
+            let name = ident(name);
+            quote!(#name)
+        }
+    }
+}
+
+fn int_type(ty: IntTy) -> TokenStream {
+    let ty = format_ident!("{}", ty.rust());
+    quote!(#ty)
+}
+
+fn rust_class(abi: &Abi, class: &AbiClass) -> TokenStream {
+    let name = ident(&class.name);
+    let mut doc_lines = class.doc.clone();
+    if !class.left_out.is_empty() {
+        doc_lines.push(String::new());
+        doc_lines.extend(class.left_out.iter().map(|l| format!("- {l}")));
+    }
+    let doc = docs(&doc_lines);
+    let class_deprecated = deprecated(class.deprecated.as_deref());
+    let fields = class.accessors.iter().map(|a| {
+        let field = ident(&a.rust);
+        let value = rust_value(&a.kind);
+        let ty = if a.optional { quote!(::std::option::Option<#value>) } else { value };
+        let doc = docs(&a.doc);
+        let attr = deprecated(a.deprecated.as_deref().filter(|_| class.deprecated.is_none()));
+        quote!(#doc #attr pub #field: #ty,)
+    });
+    let handle = format!(" Its C handle is `{}`.", abi.c_name(&class.name));
+    quote! {
+        #doc
+        #[doc = ""]
+        #[doc = #handle]
+        #class_deprecated
+        #[derive(Clone, Debug, Default, PartialEq, Eq)]
+        pub struct #name {
+            #(#fields)*
+        }
+    }
+}
+
+fn consts(abi: &Abi) -> TokenStream {
+    let allow = allow_deprecated(abi);
+    let items = abi.constants.iter().flat_map(|g| &g.items).map(rust_const);
+    let table = abi.constants.iter().flat_map(|g| &g.items).map(|c| {
+        let name = ident(&c.name);
+        let c_name = abi.c_const(c);
+        let cpp_name = format!("{}::{}", abi.prefixes.cpp_namespace, Abi::cpp_const(c));
+        let variant = match &c.value {
+            Value::Bit { ty, .. } | Value::Int { ty, .. } => format_ident!("{}", case::pascal(ty.rust())),
+            Value::Str(_) => format_ident!("Str"),
+        };
+        quote!(Constant { c: #c_name, cpp: #cpp_name, value: Value::#variant(#name) },)
+    });
+    quote! {
+        //! The constants of the C and C++ headers, with the same values.
+        // Bits are written `1 << bit` for every bit, bit 0 included.
+        #![allow(clippy::identity_op)]
+        #allow
+
+        #(#items)*
+
+        /// A constant's value, typed as in C.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        pub enum Value {
+            /// `int32_t`.
+            I32(i32),
+            /// `int64_t`.
+            I64(i64),
+            /// `uint32_t`.
+            U32(u32),
+            /// `uint64_t`.
+            U64(u64),
+            /// A string literal.
+            Str(&'static str),
+        }
+
+        /// A constant with its names in the C and C++ headers.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        pub struct Constant {
+            /// The C macro.
+            pub c: &'static str,
+            /// The qualified C++ name.
+            pub cpp: &'static str,
+            /// The value.
+            pub value: Value,
+        }
+
+        /// Every constant, in header order: what tools and tests compare the headers against.
+        pub const ALL: &[Constant] = &[#(#table)*];
+    }
+}
+
+fn rust_const(c: &Constant) -> TokenStream {
+    let name = ident(&c.name);
+    let mut lines = c.doc.clone();
+    if let Some(unit) = &c.unit {
+        if !lines.is_empty() {
+            lines.push(String::new());
+        }
+        lines.push(format!("Unit: {unit}."));
+    }
+    let doc = docs(&lines);
+    let attr = deprecated(c.deprecated.as_deref());
+    let (ty, value) = match &c.value {
+        Value::Bit { bit, ty } => {
+            let bit = Literal::u32_unsuffixed(*bit);
+            (int_type(*ty), quote!(1 << #bit))
+        }
+        Value::Int { value, ty } => {
+            let magnitude = Literal::u64_unsuffixed(value.unsigned_abs());
+            let value = if *value < 0 { quote!(-#magnitude) } else { quote!(#magnitude) };
+            (int_type(*ty), value)
+        }
+        Value::Str(s) => (quote!(&str), quote!(#s)),
+    };
+    quote!(#doc #attr pub const #name: #ty = #value;)
+}
+
+fn functions(abi: &Abi) -> TokenStream {
+    let allow = allow_deprecated(abi);
+    let view = format_ident!("{}", abi.c_name("StringView"));
+    let string = format_ident!("{}", abi.c_name("String"));
+    let free = format_ident!("{}", abi.c_name("Free"));
+    let string_free = format_ident!("{}", abi.c_name("String_Free"));
+    let version = format_ident!("{}", abi.c_name("GetAbiVersion"));
+    let (major, minor) = (Literal::u32_unsuffixed(ABI_VERSION.0), Literal::u32_unsuffixed(ABI_VERSION.1));
+    let aliases = abi.classes.iter().map(|c| {
+        let alias = format_ident!("{}", abi.c_name(&c.name));
+        let name = ident(&c.name);
+        let doc = format!(" The C handle of [`types::{}`].", c.name);
+        quote!(#[doc = #doc] pub type #alias = Handle<types::#name>;)
+    });
+    let classes = abi.classes.iter().map(|c| class_functions(abi, c));
+    quote! {
+        //! The `extern "C"` functions the C header declares, one for one.
+        // The names are the C names.
+        #![allow(non_snake_case, non_camel_case_types)]
+        #allow
+
+        use crate::ffi::{self, Handle};
+        pub use crate::ffi::{#string, #view};
+        // Classes are named by path: a spec class may share a name with anything imported here.
+        use crate::types;
+        use std::ffi::c_void;
+
+        /// The ABI version's major part, as in the header.
+        pub const ABI_VERSION_MAJOR: u32 = #major;
+        /// The ABI version's minor part, as in the header.
+        pub const ABI_VERSION_MINOR: u32 = #minor;
+
+        #(#aliases)*
+
+        /// Frees a buffer the library returned; NULL does nothing.
+        ///
+        /// # Safety
+        ///
+        /// `ptr` is NULL or a buffer this library returned that was not freed yet.
+        #[unsafe(no_mangle)]
+        pub unsafe extern "C" fn #free(ptr: *mut c_void) {
+            unsafe { ffi::release(ptr) }
+        }
+
+        /// Frees a string the library returned and zeroes it; NULL does nothing.
+        ///
+        /// # Safety
+        ///
+        /// `string` is NULL or points to a string this library returned, or to a zeroed one.
+        #[unsafe(no_mangle)]
+        pub unsafe extern "C" fn #string_free(string: *mut #string) {
+            let Some(string) = (unsafe { string.as_mut() }) else { return };
+            let ptr = std::mem::replace(&mut string.ptr, std::ptr::null_mut());
+            string.size = 0;
+            unsafe { ffi::release(ptr.cast()) }
+        }
+
+        /// The library's ABI version, `(MAJOR << 16) | MINOR`.
+        #[unsafe(no_mangle)]
+        pub extern "C" fn #version() -> u32 {
+            (ABI_VERSION_MAJOR << 16) | ABI_VERSION_MINOR
+        }
+
+        #(#classes)*
+    }
+}
+
+const SAFETY_HANDLE: &str = " `handle` is NULL or points to an empty or live handle of this library.";
+
+fn extern_fn(name: &str, doc: &[&str], safety: &[&str], signature: TokenStream, body: TokenStream) -> TokenStream {
+    let name = format_ident!("{name}");
+    let doc = doc.iter().map(|d| quote!(#[doc = #d]));
+    let safety = safety.iter().filter(|s| !s.is_empty()).map(|s| quote!(#[doc = #s]));
+    quote! {
+        #(#doc)*
+        ///
+        /// # Safety
+        ///
+        #(#safety)*
+        #[unsafe(no_mangle)]
+        pub unsafe extern "C" fn #name #signature {
+            ffi::guard(|| #body)
+        }
+    }
+}
+
+fn class_functions(abi: &Abi, class: &AbiClass) -> TokenStream {
+    let handle = format_ident!("{}", abi.c_name(&class.name));
+    let mut out = vec![
+        extern_fn(
+            &abi.c_fn(&class.name, "Init"),
+            &[" Writes a new handle holding the default values into `handle`."],
+            &[" `handle` is NULL or valid for writing a handle; what it held is not read."],
+            quote!((handle: *mut #handle)),
+            quote!(unsafe { Handle::write(handle, Some(Default::default())) }),
+        ),
+        extern_fn(
+            &abi.c_fn(&class.name, "Drop"),
+            &[" Frees the handle and sets it to NULL; NULL and empty handles are left as they are."],
+            &[SAFETY_HANDLE, " No alias of it is dropped again."],
+            quote!((handle: *mut #handle)),
+            quote!(unsafe { Handle::drop(handle) }),
+        ),
+        extern_fn(
+            &abi.c_fn(&class.name, "Clone"),
+            &[" Writes a deep copy of `other` into `handle` without reading what `handle` held."],
+            &[" `handle` is NULL or valid for writing a handle; `other` is NULL or points to an empty or live handle."],
+            quote!((handle: *mut #handle, other: *const #handle)),
+            quote!(unsafe { Handle::write(handle, Handle::get(other).cloned()) }),
+        ),
+    ];
+    for a in &class.accessors {
+        out.push(getter(abi, class, a));
+        out.push(setter(abi, class, a));
+    }
+    quote!(#(#out)*)
+}
+
+/// The C type of a value crossing by value or behind a pointer, as Rust spells it.
+fn c_value(abi: &Abi, kind: &Kind, out: bool) -> TokenStream {
+    match kind {
+        Kind::Bool => quote!(bool),
+        Kind::Int(ty) => int_type(*ty),
+        Kind::String if out => {
+            let s = format_ident!("{}", abi.c_name("String"));
+            quote!(#s)
+        }
+        Kind::String => {
+            let s = format_ident!("{}", abi.c_name("StringView"));
+            quote!(#s)
+        }
+        Kind::Enum(_) => quote!(i32),
+        Kind::Class(name) => {
+            let h = format_ident!("{}", abi.c_name(name));
+            quote!(#h)
+        }
+    }
+}
+
+fn getter(abi: &Abi, class: &AbiClass, a: &Accessor) -> TokenStream {
+    let handle = format_ident!("{}", abi.c_name(&class.name));
+    let field = ident(&a.rust);
+    let value = c_value(abi, &a.kind, true);
+    let name = abi.c_fn(&class.name, &a.name);
+    let doc = format!(" The getter of [`types::{}::{}`].", class.name, a.rust);
+    let out_safety = " `return_value` is NULL or valid for writes; what it held is not read.";
+    let this = quote!(Handle::get(handle));
+    if a.optional {
+        let body = match &a.kind {
+            Kind::Bool | Kind::Int(_) => quote!(unsafe { ffi::write_opt(return_value, #this.and_then(|this| this.#field)) }),
+            Kind::Enum(e) => {
+                let e = ident(e);
+                quote!(unsafe { ffi::write_opt(return_value, #this.and_then(|this| this.#field).map(types::#e::to_c)) })
+            }
+            Kind::String => quote!(unsafe { #value::write_opt(return_value, #this.and_then(|this| this.#field.as_deref())) }),
+            Kind::Class(_) => quote!(unsafe { Handle::write_opt(return_value, #this.and_then(|this| this.#field.clone())) }),
+        };
+        return extern_fn(
+            &name,
+            &[&doc, "", " Returns false, leaving `return_value` untouched, when the field is unset or the handle empty."],
+            &[SAFETY_HANDLE, out_safety],
+            quote!((handle: *const #handle, return_value: *mut #value) -> bool),
+            body,
+        );
+    }
+    match &a.kind {
+        Kind::Bool | Kind::Int(_) | Kind::Enum(_) => {
+            let read = if matches!(a.kind, Kind::Enum(_)) { quote!(this.#field.to_c()) } else { quote!(this.#field) };
+            extern_fn(
+                &name,
+                &[&doc, "", " Returns zero for an empty handle."],
+                &[SAFETY_HANDLE],
+                quote!((handle: *const #handle) -> #value),
+                quote!(unsafe { #this }.map(|this| #read).unwrap_or_default()),
+            )
+        }
+        Kind::String | Kind::Class(_) => {
+            let read = if a.kind == Kind::String { quote!(this.#field.as_slice()) } else { quote!(this.#field.clone()) };
+            let writer = if a.kind == Kind::String { quote!(#value) } else { quote!(Handle) };
+            extern_fn(
+                &name,
+                &[&doc, "", " Writes the empty value for an empty handle."],
+                &[SAFETY_HANDLE, out_safety],
+                quote!((handle: *const #handle, return_value: *mut #value)),
+                quote!(unsafe { #writer::write(return_value, #this.map(|this| #read)) }),
+            )
+        }
+    }
+}
+
+fn setter(abi: &Abi, class: &AbiClass, a: &Accessor) -> TokenStream {
+    let handle = format_ident!("{}", abi.c_name(&class.name));
+    let field = ident(&a.rust);
+    let value_ty = c_value(abi, &a.kind, false);
+    let name = abi.c_fn(&class.name, &format!("Set{}", a.name));
+    let doc = format!(" The setter of [`types::{}::{}`].", class.name, a.rust);
+    let by_pointer = a.optional || matches!(a.kind, Kind::Class(_));
+    let param = if by_pointer { quote!(*const #value_ty) } else { quote!(#value_ty) };
+    // Each conversion reads `value` completely before `handle` is touched.
+    let convert = match (&a.kind, a.optional) {
+        (Kind::Bool | Kind::Int(_), false) => TokenStream::new(),
+        (Kind::Bool | Kind::Int(_), true) => quote!(let value = unsafe { value.as_ref() }.copied();),
+        (Kind::String, false) => quote!(let value = unsafe { value.to_vec() };),
+        (Kind::String, true) => quote!(let value = unsafe { #value_ty::opt_to_vec(value) };),
+        (Kind::Enum(e), false) => {
+            let e = ident(e);
+            quote!(let Some(value) = types::#e::from_c(value) else { return };)
+        }
+        (Kind::Enum(e), true) => {
+            let e = ident(e);
+            quote!(let value = unsafe { value.as_ref() }.and_then(|v| types::#e::from_c(*v));)
+        }
+        (Kind::Class(_), false) => quote!(let value = unsafe { Handle::get(value) }.cloned().unwrap_or_default();),
+        (Kind::Class(_), true) => quote!(let value = unsafe { Handle::get(value) }.cloned();),
+    };
+    let rule = match (&a.kind, a.optional) {
+        (Kind::Class(_), true) => " NULL or an empty `value` unsets the field; the object is copied.",
+        (Kind::Class(_), false) => " NULL or an empty `value` resets the field to a new object; the object is copied.",
+        (Kind::Enum(name), _) if !abi.enum_named(name).open => {
+            if a.optional {
+                " NULL, or a value the enum does not list, unsets the field."
+            } else {
+                " A value the enum does not list is ignored."
+            }
+        }
+        (_, true) => " NULL unsets the field.",
+        (_, false) => " An empty handle is left as it is.",
+    };
+    let value_safety = match (&a.kind, by_pointer) {
+        (Kind::String, false) => " `value.ptr` is NULL or valid for reading `value.size` bytes.",
+        (Kind::String, true) => " `value` is NULL or points to a view whose `ptr` is NULL or valid for reading `size` bytes.",
+        (Kind::Class(_), _) => " `value` is NULL or points to an empty or live handle.",
+        (_, true) => " `value` is NULL or valid for reads.",
+        (_, false) => "",
+    };
+    extern_fn(
+        &name,
+        &[&doc, "", rule],
+        &[SAFETY_HANDLE, value_safety],
+        quote!((handle: *mut #handle, value: #param)),
+        quote!({
+            #convert
+            if let Some(this) = unsafe { Handle::get_mut(handle) } {
+                this.#field = value;
+            }
+        }),
+    )
+}

@@ -1,0 +1,338 @@
+//! The `platform-client` crate: a reqwest client with one async method per routed endpoint,
+//! running the shared validators before anything is sent.
+
+use super::format::format_file;
+use super::shared::{BUILD_DEPENDENCIES, build_script, endpoint_address, lib_ident, manifest, module_decls, package, value_ident};
+use super::types::endpoints::{ResponseKind, checks_response, has_body, module_ident, raw_body, response_kind};
+use crate::emit::{EmitOptions, GeneratedFile};
+use crate::model::{Endpoint, Model};
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+
+/// The artifact name in summaries.
+pub const ARTIFACT: &str = "client";
+
+/// Emits `client/Cargo.toml` and `client/src/*.rs`.
+pub fn emit(model: &Model, opts: &EmitOptions) -> Vec<GeneratedFile> {
+    let notice = opts.notice();
+    vec![
+        GeneratedFile::new(ARTIFACT, "client/Cargo.toml", cargo_toml(model, &notice)),
+        GeneratedFile::new(ARTIFACT, "client/build.rs", build_script(&notice)),
+        GeneratedFile::new(ARTIFACT, "client/src/lib.rs", format_file(&notice, lib_rs(model))),
+        GeneratedFile::new(ARTIFACT, "client/src/client.rs", format_file(&notice, client(model))),
+    ]
+}
+
+fn cargo_toml(model: &Model, notice: &str) -> String {
+    let description = format!("{}: an async client that checks requests before sending them", model.platform.name);
+    let body = format!(
+        "[lib]\npath = \"src/lib.rs\"\n\n[features]\ndefault = []\n# TLS through rustls for https:// addresses; off by default so a plain build stays small.\nrustls = [\"reqwest/rustls\"]\n\n[dependencies]\n{} = {{ path = \"../types\" }}\nreqwest.workspace = true\nserde.workspace = true\nserde_json.workspace = true\nserde_urlencoded.workspace = true\n\n{BUILD_DEPENDENCIES}",
+        package(model, "types")
+    );
+    manifest(notice, &package(model, ARTIFACT), &description, &body)
+}
+
+fn lib_rs(model: &Model) -> TokenStream {
+    let types = lib_ident(model, "types");
+    let title = format!(" {}: the client side, generated from the spec.", model.platform.name);
+    let intro = [
+        "",
+        " [`Client`] has one async method per routed endpoint. Each runs the same validators as the",
+        " server before sending, so a request that breaks a declared constraint never leaves the",
+        " process ([`Error::Invalid`]); an error response comes back as [`Error::Api`] with its status,",
+        " error code, message and violations.",
+        "",
+        " Plain `http://` works out of the box; enable the `rustls` feature for `https://` addresses.",
+    ];
+    let decls = module_decls(&["client"]);
+    quote! {
+        #![doc = #title]
+        #(#![doc = #intro])*
+        #![forbid(unsafe_code)]
+        #![warn(missing_docs)]
+
+        #[rustfmt::skip]
+        pub use #types as types;
+
+        #decls
+
+        #[rustfmt::skip]
+        pub use client::{Client, Error};
+    }
+}
+
+fn client(model: &Model) -> TokenStream {
+    let methods = model.routed_endpoints().map(|e| method(model, e));
+    let helpers = helpers(model);
+    quote! {
+        //! The client and its error.
+
+        use crate::types;
+        use crate::types::auth::{Credential, TokenKind};
+        use crate::types::errors::{ApiError, ErrorBody};
+        use crate::types::placeholders::Placeholders;
+        use crate::types::validation::{Validate, Violation};
+        use std::fmt;
+
+        /// Why a call failed.
+        #[derive(Debug)]
+        pub enum Error {
+            /// The request breaks declared constraints; nothing was sent.
+            Invalid(Vec<Violation>),
+            /// The client holds no credential of a kind the endpoint accepts; nothing was sent.
+            Credential {
+                /// The kinds the endpoint accepts.
+                accepted: &'static [TokenKind],
+            },
+            /// The platform answered with an error.
+            Api(ApiError),
+            /// The request could not be sent, or the response not read.
+            Transport(reqwest::Error),
+            /// The response could not be decoded.
+            Decode {
+                /// The response status.
+                status: u16,
+                /// What went wrong.
+                message: String,
+            },
+            /// The response decoded but breaks what the spec says of it (an item count, CSV
+            /// columns).
+            InvalidResponse(Vec<Violation>),
+        }
+
+        impl Error {
+            /// The platform's error, when it answered with one.
+            pub fn api(&self) -> Option<&ApiError> {
+                match self {
+                    Self::Api(e) => Some(e),
+                    _ => None,
+                }
+            }
+        }
+
+        impl fmt::Display for Error {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                match self {
+                    Self::Invalid(violations) => {
+                        f.write_str("invalid request")?;
+                        violations.iter().try_for_each(|v| write!(f, "; {v}"))
+                    }
+                    Self::Credential { accepted } => {
+                        let kinds: Vec<&str> = accepted.iter().map(|k| k.as_str()).collect();
+                        write!(f, "the client has no credential of a kind the endpoint accepts ({})", kinds.join(", "))
+                    }
+                    Self::Api(e) => write!(f, "{e}"),
+                    Self::Transport(e) => write!(f, "transport: {e}"),
+                    Self::Decode { status, message } => write!(f, "undecodable response (status {status}): {message}"),
+                    Self::InvalidResponse(violations) => {
+                        f.write_str("the response breaks the spec")?;
+                        violations.iter().try_for_each(|v| write!(f, "; {v}"))
+                    }
+                }
+            }
+        }
+
+        impl std::error::Error for Error {
+            fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+                match self {
+                    Self::Api(e) => Some(e),
+                    Self::Transport(e) => Some(e),
+                    _ => None,
+                }
+            }
+        }
+
+        impl From<reqwest::Error> for Error {
+            fn from(e: reqwest::Error) -> Self {
+                Self::Transport(e)
+            }
+        }
+
+        /// A body to send: its media type and bytes.
+        struct Outgoing {
+            content_type: String,
+            bytes: Vec<u8>,
+        }
+
+        /// A client of the platform: its addresses, an HTTP client and, usually, a credential.
+        ///
+        /// Cloning is cheap (the HTTP client is shared); [`Client::with_credential`] gives a client
+        /// that presents another credential.
+        #[derive(Clone, Debug)]
+        pub struct Client {
+            http: reqwest::Client,
+            placeholders: Placeholders,
+            credential: Option<Credential>,
+        }
+
+        impl Client {
+            /// A client of the platform at `placeholders`' addresses, with no credential.
+            pub fn new(placeholders: Placeholders) -> Self {
+                Self::with_http(reqwest::Client::new(), placeholders)
+            }
+
+            /// A client that sends through `http` (for timeouts, proxies, TLS settings).
+            pub fn with_http(http: reqwest::Client, placeholders: Placeholders) -> Self {
+                Self { http, placeholders, credential: None }
+            }
+
+            /// This client, presenting `credential`.
+            pub fn with_credential(&self, credential: Credential) -> Self {
+                Self { credential: Some(credential), ..self.clone() }
+            }
+
+            /// The credential presented, if any.
+            pub fn credential(&self) -> Option<&Credential> {
+                self.credential.as_ref()
+            }
+
+            /// The addresses.
+            pub fn placeholders(&self) -> &Placeholders {
+                &self.placeholders
+            }
+
+            /// Sends one request and returns the body of a 2xx answer; any other answer is an
+            /// [`Error::Api`] decoded from the error body.
+            async fn send(&self, method: reqwest::Method, url: String, accepted: &'static [TokenKind], body: Option<Outgoing>) -> Result<Vec<u8>, Error> {
+                let header = self.credential.as_ref().filter(|c| accepted.contains(&c.kind)).and_then(Credential::header_value).ok_or(Error::Credential { accepted })?;
+                let mut request = self.http.request(method, url).header("authorization", header);
+                if let Some(body) = body {
+                    request = request.header("content-type", body.content_type).body(body.bytes);
+                }
+                let response = request.send().await?;
+                let status = response.status().as_u16();
+                let bytes = response.bytes().await?.to_vec();
+                if (200..300).contains(&status) {
+                    return Ok(bytes);
+                }
+                match serde_json::from_slice::<ErrorBody>(&bytes) {
+                    Ok(body) => Err(Error::Api(ApiError::from_body(status, body))),
+                    Err(e) => Err(Error::Decode { status, message: format!("not an error body: {e}") }),
+                }
+            }
+
+            #(#methods)*
+        }
+
+        /// An address and a path, with one slash between them.
+        fn join(address: &str, path: &str) -> String {
+            format!("{}{path}", address.trim_end_matches('/'))
+        }
+
+        #helpers
+    }
+}
+
+/// The encoders and decoders some routed endpoint uses.
+fn helpers(model: &Model) -> TokenStream {
+    let routed: Vec<&Endpoint> = model.routed_endpoints().collect();
+    let mut out = TokenStream::new();
+    if routed.iter().any(|e| has_body(e) && !raw_body(e) && e.body_format != "form") {
+        out.extend(quote! {
+            /// A JSON body.
+            fn json<T: serde::Serialize>(value: &T) -> Result<Outgoing, Error> {
+                let bytes = serde_json::to_vec(value).map_err(|e| Error::Invalid(vec![Violation::new("/body", e.to_string())]))?;
+                Ok(Outgoing { content_type: "application/json".to_owned(), bytes })
+            }
+        });
+    }
+    if routed.iter().any(|e| has_body(e) && e.body_format == "form") {
+        out.extend(quote! {
+            /// A form body.
+            fn form<T: serde::Serialize>(value: &T) -> Result<Outgoing, Error> {
+                let text = serde_urlencoded::to_string(value).map_err(|e| Error::Invalid(vec![Violation::new("/body", e.to_string())]))?;
+                Ok(Outgoing { content_type: "application/x-www-form-urlencoded".to_owned(), bytes: text.into_bytes() })
+            }
+        });
+    }
+    if routed.iter().any(|e| !e.query.is_empty()) {
+        out.extend(quote! {
+            /// `url` with `query` appended when it has parameters.
+            fn with_query<Q: serde::Serialize>(url: String, query: &Q) -> Result<String, Error> {
+                let query = serde_urlencoded::to_string(query).map_err(|e| Error::Invalid(vec![Violation::new("/query", e.to_string())]))?;
+                Ok(if query.is_empty() { url } else { format!("{url}?{query}") })
+            }
+        });
+    }
+    if routed.iter().any(|e| matches!(response_kind(e), ResponseKind::Json)) {
+        out.extend(quote! {
+            /// Decodes a JSON answer.
+            fn decode<T: serde::de::DeserializeOwned>(bytes: &[u8]) -> Result<T, Error> {
+                serde_json::from_slice(bytes).map_err(|e| Error::Decode { status: 200, message: e.to_string() })
+            }
+        });
+    }
+    out
+}
+
+fn method(model: &Model, e: &Endpoint) -> TokenStream {
+    let name = value_ident(&e.meta.id);
+    let module = module_ident(e);
+    let address = value_ident(endpoint_address(model, e).unwrap_or("base_url"));
+    let http_method = format_ident!("{}", e.method.as_ref().map(|m| m.id.to_uppercase()).unwrap_or_default());
+    let path = e.path.as_ref().map(|p| p.id.as_str()).unwrap_or_default();
+    let title = if e.meta.name.is_empty() { e.meta.id.as_str() } else { e.meta.name.as_str() };
+    let mut lines = vec![format!(" `{} {path}`: {title}.", e.method.as_ref().map(|m| m.id.as_str()).unwrap_or_default())];
+    if let Some(d) = &e.meta.description {
+        lines.push(String::new());
+        lines.extend(d.lines().map(|l| format!(" {l}")));
+    }
+    let query = (!e.query.is_empty()).then(|| quote!(let url = with_query(url, &request.query)?;));
+    let body = if !has_body(e) {
+        quote!(None)
+    } else if raw_body(e) {
+        quote!(Some(Outgoing { content_type: request.body.content_type.clone(), bytes: request.body.bytes.clone() }))
+    } else if e.body_format == "form" {
+        quote!(Some(form(&request.body)?))
+    } else {
+        quote!(Some(json(&request.body)?))
+    };
+    let send = quote!(self.send(reqwest::Method::#http_method, url, endpoint::AUTH, #body).await?);
+    let check = checks_response(e).then(|| {
+        quote! {
+            let violations = endpoint::check_response(&response);
+            if !violations.is_empty() {
+                return Err(Error::InvalidResponse(violations));
+            }
+        }
+    });
+    let answer = match response_kind(e) {
+        ResponseKind::Json if check.is_some() => quote! {
+            let bytes = #send;
+            let response: endpoint::Response = decode(&bytes)?;
+            #check
+            Ok(response)
+        },
+        ResponseKind::Json => quote! {
+            let bytes = #send;
+            decode(&bytes)
+        },
+        ResponseKind::Text if check.is_some() => quote! {
+            let bytes = #send;
+            let response = String::from_utf8(bytes).map_err(|e| Error::Decode { status: 200, message: e.to_string() })?;
+            #check
+            Ok(response)
+        },
+        ResponseKind::Text => quote! {
+            let bytes = #send;
+            String::from_utf8(bytes).map_err(|e| Error::Decode { status: 200, message: e.to_string() })
+        },
+        ResponseKind::Empty => quote! {
+            #send;
+            Ok(())
+        },
+    };
+    quote! {
+        #(#[doc = #lines])*
+        pub async fn #name(&self, request: &types::endpoints::#module::Request) -> Result<types::endpoints::#module::Response, Error> {
+            use types::endpoints::#module as endpoint;
+            let violations = request.validate();
+            if !violations.is_empty() {
+                return Err(Error::Invalid(violations));
+            }
+            let url = join(&self.placeholders.#address, &request.uri_path());
+            #query
+            #answer
+        }
+    }
+}

@@ -1,0 +1,9 @@
+//! Rust artifacts: the `platform-types`, `platform-server` and `platform-client` crates, and the
+//! formatting and naming they share.
+
+pub mod format;
+pub(super) mod shared;
+
+pub(super) mod client;
+pub(super) mod server;
+pub(super) mod types;

@@ -1,0 +1,898 @@
+//! The `platform-server` crate: a trait with one async method per routed endpoint (plus the
+//! hooks rules ask), and an axum router that does every mechanical step before a handler runs.
+
+mod runtime;
+
+use super::format::format_file;
+use super::shared::{BUILD_DEPENDENCIES, address_placeholders, build_script, endpoint_address, lib_ident, manifest, module_decls, package, type_ident, type_tokens, value_ident};
+use super::types::endpoints::{RuntimeInput, checks_response, gated, has_body, module_ident, raw_body, response_kind, runtime_inputs, ResponseKind};
+use super::types::rules::condition_call;
+use crate::emit::{EmitOptions, GeneratedFile};
+use crate::model::types::Primitive;
+use crate::model::{Endpoint, Field, Model, TypeRef};
+use proc_macro2::{Ident, TokenStream};
+use quote::{format_ident, quote};
+
+/// The artifact name in summaries.
+pub const ARTIFACT: &str = "server";
+
+/// Emits `server/Cargo.toml` and `server/src/*.rs`.
+pub fn emit(model: &Model, opts: &EmitOptions) -> Vec<GeneratedFile> {
+    let notice = opts.notice();
+    let modules = [("api", api(model)), ("router", router(model)), ("runtime", runtime::runtime())];
+    let mut files = vec![
+        GeneratedFile::new(ARTIFACT, "server/Cargo.toml", cargo_toml(model, &notice)),
+        GeneratedFile::new(ARTIFACT, "server/build.rs", build_script(&notice)),
+        GeneratedFile::new(ARTIFACT, "server/src/lib.rs", format_file(&notice, lib_rs(model))),
+    ];
+    for (name, tokens) in modules {
+        files.push(GeneratedFile::new(ARTIFACT, format!("server/src/{name}.rs"), format_file(&notice, tokens)));
+    }
+    files
+}
+
+fn cargo_toml(model: &Model, notice: &str) -> String {
+    let description = format!("{}: an axum server that enforces the spec before your handlers run", model.platform.name);
+    let body = format!(
+        "[lib]\npath = \"src/lib.rs\"\n\n[dependencies]\n{} = {{ path = \"../types\" }}\naxum = {{ workspace = true, features = [\"tokio\", \"http1\"] }}\nhttp-body-util.workspace = true\nserde.workspace = true\nserde_json.workspace = true\nserde_path_to_error.workspace = true\nserde_urlencoded.workspace = true\n\n{BUILD_DEPENDENCIES}",
+        package(model, "types")
+    );
+    manifest(notice, &package(model, ARTIFACT), &description, &body)
+}
+
+fn lib_rs(model: &Model) -> TokenStream {
+    let types = lib_ident(model, "types");
+    let title = format!(" {}: the server side, generated from the spec.", model.platform.name);
+    let intro = [
+        "",
+        " Implement [`Api`]: one async method per routed endpoint, plus the hooks permission rules ask",
+        " (the caller's permissions, intents and scopes, and each named condition). Mount [`router()`] and",
+        " serve it with `axum::serve`. Before a handler runs, the router has:",
+        "",
+        " - authenticated the caller (401 without a credential the endpoint accepts);",
+        " - parsed the path, the query and the body (a malformed value answers 400 with the JSON error",
+        "   body and a JSON pointer, never a 5xx);",
+        " - refused a body over the upload limit (413);",
+        " - checked every declared constraint, reporting all violations at once;",
+        " - evaluated the endpoint's permission rules as of the request's instant, read once from the",
+        "   [`Options::clock`] (403 naming what is missing).",
+        "",
+        " Dated behaviour only the implementation can carry out reaches the handler as the gates of",
+        " [`Call::gates`], decided at the same instant. A handler of an endpoint with a permission rule",
+        " receives [`Granted`] in [`Call::granted`]: the proof, only the router can make, that the rule held.",
+    ];
+    let decls = module_decls(&["api", "router", "runtime"]);
+    quote! {
+        #![doc = #title]
+        #(#![doc = #intro])*
+        #![forbid(unsafe_code)]
+        #![warn(missing_docs)]
+
+        #[rustfmt::skip]
+        pub use #types as types;
+
+        #decls
+
+        #[rustfmt::skip]
+        pub use api::{Api, Call, Granted, Operation, RuleContext, granted};
+
+        #[rustfmt::skip]
+        pub use router::{DEFAULT_BODY_LIMIT, Options, router, router_with};
+    }
+}
+
+/// Routed endpoints, in spec order.
+fn routed(model: &Model) -> Vec<&Endpoint> {
+    model.routed_endpoints().collect()
+}
+
+/// The hook that reads a response field of another endpoint (`get_gateway_bot_max_concurrency`).
+fn bound_hooks(model: &Model) -> Vec<(Ident, String, String)> {
+    let mut out: Vec<(Ident, String, String)> = Vec::new();
+    for e in routed(model) {
+        for input in runtime_inputs(model, e) {
+            if let RuntimeInput::Bound { name, endpoint, field } = input
+                && !out.iter().any(|(n, _, _)| *n == name)
+            {
+                out.push((name, endpoint, field));
+            }
+        }
+    }
+    out
+}
+
+fn api(model: &Model) -> TokenStream {
+    let routed = routed(model);
+    let variants = routed.iter().map(|e| {
+        let v = type_ident(&e.meta.id);
+        let module = module_ident(e);
+        let doc = route_doc(e);
+        if e.path_params.is_empty() {
+            quote!(#[doc = #doc] #v,)
+        } else {
+            quote!(#[doc = #doc] #v(types::endpoints::#module::Path),)
+        }
+    });
+    let id_arms = routed.iter().map(|e| {
+        let (v, id) = (type_ident(&e.meta.id), &e.meta.id);
+        if e.path_params.is_empty() { quote!(Self::#v => #id) } else { quote!(Self::#v(_) => #id) }
+    });
+    let hooks = hooks(model);
+    let methods: Vec<TokenStream> = routed.iter().map(|e| endpoint_method(model, e)).collect();
+    let markers = routed.iter().filter(|e| guarded(model, e)).map(|e| {
+        let marker = type_ident(&e.meta.id);
+        let doc = format!(" Endpoint `{}`: {}", e.meta.id, route_doc(e).trim());
+        quote!(#[doc = #doc] #[derive(Debug)] pub enum #marker {})
+    });
+    let delegation = delegation(&hooks, &methods);
+    quote! {
+        //! The trait an implementation provides: one method per routed endpoint, and the hooks
+        //! that permission rules and run-time checks ask.
+
+        use crate::types;
+        use crate::types::auth::Credential;
+        use crate::types::clock::Timestamp;
+        use crate::types::errors::ApiError;
+        use std::future::Future;
+
+        /// Which operation a request is for, with its path parameters.
+        #[derive(Clone, Debug, PartialEq)]
+        pub enum Operation {
+            #(#variants)*
+        }
+
+        impl Operation {
+            /// The endpoint's id.
+            pub const fn id(&self) -> &'static str {
+                match self {
+                    #(#id_arms,)*
+                }
+            }
+        }
+
+        /// What a hook is asked about: who calls, for which operation, at which instant.
+        #[derive(Debug)]
+        pub struct RuleContext<'a, C> {
+            /// The authenticated caller.
+            pub caller: &'a C,
+            /// The credential it presented.
+            pub credential: &'a Credential,
+            /// The operation and its path parameters.
+            pub operation: &'a Operation,
+            /// The request's instant, read once.
+            pub now: Timestamp,
+        }
+
+        /// Proof that the permission rule of endpoint `E` held for a call, at the call's instant.
+        ///
+        /// Only the router makes one, after evaluating the rule, so a function that takes a
+        /// `Granted<E>` cannot run unless the rule was evaluated (`#[endpoint]` requires it of
+        /// handlers of guarded endpoints).
+        pub struct Granted<E> {
+            endpoint: ::std::marker::PhantomData<fn() -> E>,
+        }
+
+        impl<E> Granted<E> {
+            /// Only the router grants.
+            pub(crate) fn new() -> Self {
+                Self { endpoint: ::std::marker::PhantomData }
+            }
+        }
+
+        impl<E> ::std::fmt::Debug for Granted<E> {
+            fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+                f.write_str(::std::any::type_name::<Self>())
+            }
+        }
+
+        /// The endpoints guarded by a permission rule, as the type parameter of [`Granted`].
+        pub mod granted {
+            #(#markers)*
+        }
+
+        /// One call of an endpoint, after every check passed.
+        #[derive(Debug)]
+        pub struct Call<C, I, G = (), P = ()> {
+            /// The authenticated caller.
+            pub caller: C,
+            /// The credential it presented.
+            pub credential: Credential,
+            /// The request's instant, read once: the same instant the rules were evaluated at.
+            pub now: Timestamp,
+            /// The parsed and checked request.
+            pub input: I,
+            /// The gates of the endpoint's dated behaviour at `now`.
+            pub gates: G,
+            /// For an endpoint with a permission rule, the proof that it held at `now`.
+            pub granted: P,
+        }
+
+        /// A platform implementation. Methods return futures that are `Send`; implement them
+        /// with `async fn`.
+        pub trait Api: Send + Sync + 'static {
+            /// Who a credential belongs to.
+            type Caller: Send + Sync + 'static;
+
+            /// The caller a credential authenticates; `None` answers 401.
+            fn authenticate(&self, credential: &Credential) -> impl Future<Output = Option<Self::Caller>> + Send;
+
+            #hooks
+
+            #(#methods)*
+        }
+
+        /// A shared implementation is an implementation, so its owner can keep a handle to it.
+        impl<T: Api> Api for std::sync::Arc<T> {
+            type Caller = T::Caller;
+
+            fn authenticate(&self, credential: &Credential) -> impl Future<Output = Option<Self::Caller>> + Send {
+                T::authenticate(self, credential)
+            }
+
+            #delegation
+        }
+    }
+}
+
+/// The `Arc<T>` forwarding bodies of trait method declarations: each `fn name(&self, a: A, ..) -> R;`
+/// becomes `fn name(&self, a: A, ..) -> R { T::name(self, a, ..) }` (docs dropped).
+fn delegation(hooks: &TokenStream, methods: &[TokenStream]) -> TokenStream {
+    let mut all = hooks.clone();
+    all.extend(methods.iter().cloned());
+    let items: syn::File = syn::parse2(quote!(trait T { #all })).expect("BUG: trait items parse");
+    let Some(syn::Item::Trait(t)) = items.items.first() else { unreachable!("BUG: one trait was parsed") };
+    t.items
+        .iter()
+        .filter_map(|item| {
+            let syn::TraitItem::Fn(f) = item else { return None };
+            let sig = &f.sig;
+            let name = &sig.ident;
+            let args = sig.inputs.iter().filter_map(|arg| match arg {
+                syn::FnArg::Typed(t) => Some(&t.pat),
+                syn::FnArg::Receiver(_) => None,
+            });
+            Some(quote! {
+                #sig {
+                    T::#name(self #(, #args)*)
+                }
+            })
+        })
+        .collect()
+}
+
+fn route_doc(e: &Endpoint) -> String {
+    match (&e.method, &e.path) {
+        (Some(m), Some(p)) => format!(" `{} {}`: {}.", m.id, p.id, if e.meta.name.is_empty() { &e.meta.id } else { &e.meta.name }),
+        _ => format!(" `{}`.", e.meta.id),
+    }
+}
+
+fn hooks(model: &Model) -> TokenStream {
+    let mut out = quote! {
+        /// The permissions the caller holds where the operation acts (its guild, channel, ...).
+        fn permissions(&self, cx: &RuleContext<'_, Self::Caller>) -> impl Future<Output = Result<Vec<types::permissions::Permission>, ApiError>> + Send;
+    };
+    if !model.intents.is_empty() {
+        out.extend(quote! {
+            /// The intents of the caller's app.
+            fn intents(&self, cx: &RuleContext<'_, Self::Caller>) -> impl Future<Output = Result<Vec<types::auth::Intent>, ApiError>> + Send;
+        });
+    }
+    if !model.scopes.is_empty() {
+        out.extend(quote! {
+            /// The scopes of the caller's token.
+            fn scopes(&self, cx: &RuleContext<'_, Self::Caller>) -> impl Future<Output = Result<Vec<types::auth::Scope>, ApiError>> + Send;
+        });
+    }
+    for c in asked_conditions(model) {
+        let name = value_ident(&c.meta.id);
+        let doc = match &c.meta.description {
+            Some(d) => format!(" Whether `{}` holds ({}).", c.meta.id, lowercase_first(d.trim_end_matches('.'))),
+            None => format!(" Whether `{}` holds.", c.meta.id),
+        };
+        let params = c.params.iter().enumerate().map(|(i, p)| {
+            let ident = value_ident(p);
+            let ty = param_type(model, c.param_enums.get(i).map(|r| r.id.as_str()));
+            quote!(#ident: #ty)
+        });
+        out.extend(quote! {
+            #[doc = #doc]
+            fn #name(&self, cx: &RuleContext<'_, Self::Caller> #(, #params)*) -> impl Future<Output = Result<bool, ApiError>> + Send;
+        });
+    }
+    for (name, endpoint, field) in bound_hooks(model) {
+        let doc = format!(" `{field}` of the endpoint `{endpoint}` for the caller: a bound some routed endpoint checks.");
+        out.extend(quote! {
+            #[doc = #doc]
+            fn #name(&self, cx: &RuleContext<'_, Self::Caller>) -> impl Future<Output = Result<i64, ApiError>> + Send;
+        });
+    }
+    out
+}
+
+/// The type a condition's argument is passed as: its enum's type, else text.
+fn param_type(model: &Model, enum_id: Option<&str>) -> TokenStream {
+    match enum_id.and_then(|id| model.enum_(id)) {
+        Some(e) => type_tokens(&TypeRef::Enum(e.meta.id.clone()), &quote!(types)),
+        None => quote!(String),
+    }
+}
+
+/// The value a condition's argument (an enum value id) is passed as.
+fn param_value(model: &Model, enum_id: Option<&str>, arg: &TokenStream) -> TokenStream {
+    match enum_id.and_then(|id| model.enum_(id)) {
+        Some(e) if e.repr == "string" => {
+            let ty = type_tokens(&TypeRef::Enum(e.meta.id.clone()), &quote!(types));
+            quote!(#ty::from(#arg))
+        }
+        Some(e) => {
+            let ty = type_tokens(&TypeRef::Enum(e.meta.id.clone()), &quote!(types));
+            let other = super::types::enums::catch_all(e);
+            quote!(#ty::KNOWN.iter().copied().find(|v| v.id() == Some(#arg)).unwrap_or(#ty::#other(0)))
+        }
+        None => quote!(#arg.to_owned()),
+    }
+}
+
+fn gates_type(e: &Endpoint) -> Option<TokenStream> {
+    let module = module_ident(e);
+    (!gated(e).is_empty()).then(|| quote!(types::endpoints::#module::Gates))
+}
+
+/// Whether a permission rule guards the endpoint.
+fn guarded(model: &Model, e: &Endpoint) -> bool {
+    !model.rules_for(&e.meta.id).is_empty()
+}
+
+/// The `Call` type parameters after the input: gates and proof, each only when needed.
+fn call_extras(model: &Model, e: &Endpoint) -> TokenStream {
+    let gates = gates_type(e);
+    if guarded(model, e) {
+        let marker = type_ident(&e.meta.id);
+        let gates = gates.unwrap_or_else(|| quote!(()));
+        quote!(, #gates, Granted<granted::#marker>)
+    } else {
+        gates.map(|g| quote!(, #g)).unwrap_or_default()
+    }
+}
+
+fn endpoint_method(model: &Model, e: &Endpoint) -> TokenStream {
+    let name = value_ident(&e.meta.id);
+    let module = module_ident(e);
+    let gates = call_extras(model, e);
+    let mut lines = vec![route_doc(e)];
+    if let Some(d) = &e.meta.description {
+        lines.push(String::new());
+        lines.extend(d.lines().map(|l| format!(" {l}")));
+    }
+    for b in gated(e) {
+        lines.push(String::new());
+        lines.push(format!(" Gate `{}`: {}", value_ident(&b.meta.id), b.meta.description.clone().unwrap_or_default()));
+    }
+    quote! {
+        #(#[doc = #lines])*
+        fn #name(&self, call: Call<Self::Caller, types::endpoints::#module::Request #gates>) -> impl Future<Output = Result<types::endpoints::#module::Response, ApiError>> + Send;
+    }
+}
+
+fn router(model: &Model) -> TokenStream {
+    let placeholders = address_placeholders(model);
+    let prefixes = placeholders.iter().map(|p| {
+        let ident = value_ident(p);
+        quote!(let #ident = types::placeholders::path_of(&app.placeholders.#ident).to_owned();)
+    });
+    let routes = route_table(model);
+    let issuer = model.authorization_server.as_ref().map(|_| quote!(let issuer = issuer_path(&app.placeholders);));
+    let metadata = metadata_routes(model);
+    let handlers = routed(model).into_iter().map(|e| handler(model, e));
+    let (limit, limit_doc) = body_limit(model);
+    let authorize = authorize(model);
+    quote! {
+        //! The router: one route per routed endpoint, each doing the mechanical work before the
+        //! handler runs.
+
+        use crate::api::{Api, Call, Operation, RuleContext};
+        use crate::runtime;
+        use crate::types;
+        use crate::types::clock::{Clock, SystemClock, Timestamp};
+        use crate::types::errors::ApiError;
+        use crate::types::placeholders::Placeholders;
+        use crate::types::validation::Validate;
+        use axum::Router;
+        use axum::extract::rejection::RawPathParamsRejection;
+        use axum::extract::{RawPathParams, Request as HttpRequest, State};
+        use axum::http::StatusCode;
+        use axum::response::Response;
+        use std::sync::Arc;
+
+        #[doc = #limit_doc]
+        pub const DEFAULT_BODY_LIMIT: usize = #limit;
+
+        /// How the router is set up.
+        #[derive(Clone)]
+        pub struct Options {
+            /// The addresses: routes are mounted under their paths, and documents name them.
+            /// Defaults to the spec's examples.
+            pub placeholders: Placeholders,
+            /// Where "now" comes from, read once per request. Defaults to the system clock.
+            pub clock: Arc<dyn Clock>,
+            /// The largest request body accepted, in bytes. Defaults to [`DEFAULT_BODY_LIMIT`].
+            pub body_limit: usize,
+        }
+
+        impl Default for Options {
+            fn default() -> Self {
+                Self { placeholders: Placeholders::default(), clock: Arc::new(SystemClock), body_limit: DEFAULT_BODY_LIMIT }
+            }
+        }
+
+        impl Options {
+            /// Sets the addresses.
+            pub fn with_placeholders(mut self, placeholders: Placeholders) -> Self {
+                self.placeholders = placeholders;
+                self
+            }
+
+            /// Sets the clock (a [`types::clock::FixedClock`] puts every request at one instant).
+            pub fn with_clock(mut self, clock: impl Clock + 'static) -> Self {
+                self.clock = Arc::new(clock);
+                self
+            }
+
+            /// Sets the body limit.
+            pub fn with_body_limit(mut self, bytes: usize) -> Self {
+                self.body_limit = bytes;
+                self
+            }
+        }
+
+        /// The state every route shares.
+        struct App<A> {
+            api: A,
+            clock: Arc<dyn Clock>,
+            placeholders: Placeholders,
+            body_limit: usize,
+        }
+
+        /// The router with default options: the spec's example addresses, the system clock and
+        /// the spec's upload limit.
+        pub fn router<A: Api>(api: A) -> Router {
+            router_with(api, Options::default())
+        }
+
+        /// The router with `options`.
+        pub fn router_with<A: Api>(api: A, options: Options) -> Router {
+            let app = Arc::new(App { api, clock: options.clock, placeholders: options.placeholders, body_limit: options.body_limit });
+            #(#prefixes)*
+            #issuer
+            Router::new()
+                #routes
+                #metadata
+                .fallback(not_found)
+                .method_not_allowed_fallback(method_not_allowed)
+                .with_state(app)
+        }
+
+        async fn not_found() -> Response {
+            runtime::error_response(&runtime::error(runtime::ids::GENERAL, 404).with_status(404).with_message("404: Not Found"))
+        }
+
+        async fn method_not_allowed() -> Response {
+            runtime::error_response(&runtime::error(runtime::ids::GENERAL, 405).with_status(405).with_message("405: Method Not Allowed"))
+        }
+
+        /// Answers a handler's result.
+        fn respond(result: Result<Response, ApiError>) -> Response {
+            result.unwrap_or_else(|e| runtime::error_response(&e))
+        }
+
+        #authorize
+
+        #(#handlers)*
+    }
+}
+
+/// The default body limit: the largest size limit of the spec, else axum's 2 MiB.
+fn body_limit(model: &Model) -> (TokenStream, String) {
+    let largest = model.limits.iter().filter_map(|l| l.upper_bytes().map(|b| (l, b))).max_by_key(|(_, b)| *b);
+    match largest {
+        Some((l, bytes)) => (
+            quote!(#bytes as usize),
+            format!(
+                " The default body limit in bytes, a setting of this server: the spec gives no limit for a whole request body, so the default is its largest size limit, `{}` ({} {}), which need not be a limit on whole bodies.",
+                l.meta.id,
+                l.upper().unwrap_or_default(),
+                l.unit.id
+            ),
+        ),
+        None => (quote!(2 * 1024 * 1024), " The default body limit in bytes: the spec declares no size limit, so axum's 2 MiB.".to_owned()),
+    }
+}
+
+/// `.route(...)` calls, one per distinct path (methods of one path share a route).
+fn route_table(model: &Model) -> TokenStream {
+    let mut paths: Vec<(String, String, Vec<&Endpoint>)> = Vec::new();
+    for e in routed(model) {
+        let path = axum_path(e);
+        let address = endpoint_address(model, e).unwrap_or_default().to_owned();
+        match paths.iter_mut().find(|(a, p, _)| *p == path && *a == address) {
+            Some((_, _, list)) => list.push(e),
+            None => paths.push((address, path, vec![e])),
+        }
+    }
+    paths
+        .iter()
+        .map(|(address, path, endpoints)| {
+            let mut methods = endpoints.iter().map(|e| {
+                let method = format_ident!("{}", e.method.as_ref().map(|m| m.id.to_lowercase()).unwrap_or_default());
+                let handler = value_ident(&e.meta.id);
+                (method, handler)
+            });
+            let (first_method, first_handler) = methods.next().expect("BUG: a route has an endpoint");
+            let rest = methods.map(|(m, h)| quote!(.#m(#h::<A>)));
+            let route = match address.is_empty() {
+                true => quote!(#path),
+                false => {
+                    let prefix = value_ident(address);
+                    quote!(&[#prefix.as_str(), #path].concat())
+                }
+            };
+            quote!(.route(#route, axum::routing::#first_method(#first_handler::<A>) #(#rest)*))
+        })
+        .collect()
+}
+
+/// The axum path of an endpoint: `{channel.id}` becomes `{channel_id}`.
+fn axum_path(e: &Endpoint) -> String {
+    let path = e.path.as_ref().map(|p| p.id.as_str()).unwrap_or_default();
+    let mut out = String::new();
+    let mut rest = path;
+    while let Some(open) = rest.find('{') {
+        out.push_str(&rest[..open]);
+        let Some(close) = rest[open..].find('}') else { break };
+        out.push('{');
+        out.push_str(&value_ident(&rest[open + 1..open + close]).to_string());
+        out.push('}');
+        rest = &rest[open + close + 1..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// The authorization server metadata (RFC 8414) and OpenID configuration routes.
+fn metadata_routes(model: &Model) -> Option<TokenStream> {
+    model.authorization_server.as_ref()?;
+    Some(quote! {
+        .route(&["/.well-known/oauth-authorization-server", issuer.as_str()].concat(), axum::routing::get(authorization_server_metadata::<A>))
+        .route(&[issuer.as_str(), "/.well-known/openid-configuration"].concat(), axum::routing::get(authorization_server_metadata::<A>))
+    })
+}
+
+/// `authorize` (rules evaluated against the implementation's answers), `ask` (one condition)
+/// and, with an authorization server, its metadata handler.
+fn authorize(model: &Model) -> TokenStream {
+    let asked = asked_conditions(model);
+    // Conditions only a case of a payload names are the implementation's to evaluate when it
+    // builds the payload; the router never asks them.
+    let unasked = (asked.len() < model.conditions.len()).then(|| {
+        quote!(other => unreachable!("BUG: the router asks only the conditions of rules and request fields, not `{other}`"))
+    });
+    let arms = asked.into_iter().map(|c| {
+        let v = type_ident(&c.meta.id);
+        let hook = value_ident(&c.meta.id);
+        if c.params.is_empty() {
+            quote!(Condition::#v => api.#hook(cx).await)
+        } else {
+            let params: Vec<Ident> = c.params.iter().map(|p| value_ident(p)).collect();
+            let values = params.iter().enumerate().map(|(i, p)| param_value(model, c.param_enums.get(i).map(|r| r.id.as_str()), &quote!(#p)));
+            quote!(Condition::#v { #(#params),* } => api.#hook(cx #(, #values)*).await)
+        }
+    });
+    let intents = (!model.intents.is_empty()).then(|| {
+        quote! {
+            if active.iter().any(|r| !r.intents().is_empty()) {
+                answers.intents = api.intents(cx).await?;
+            }
+        }
+    });
+    let scopes = (!model.scopes.is_empty()).then(|| {
+        quote! {
+            if active.iter().any(|r| !r.scopes().is_empty()) {
+                answers.scopes = api.scopes(cx).await?;
+            }
+        }
+    });
+    let metadata = model.authorization_server.as_ref().map(|_| {
+        quote! {
+            /// The path of the issuer identifier.
+            fn issuer_path(placeholders: &Placeholders) -> String {
+                types::placeholders::path_of(&placeholders.substitute(types::auth::ISSUER)).to_owned()
+            }
+
+            async fn authorization_server_metadata<A: Api>(State(app): State<Arc<App<A>>>) -> Response {
+                runtime::json_response(StatusCode::OK, &types::auth::authorization_server_metadata(&app.placeholders))
+            }
+        }
+    });
+    quote! {
+        use crate::types::rules::{Condition, PermissionRule, Rule};
+
+        /// Evaluates `rules` as of `cx.now`: asks the implementation only what the forms in force
+        /// need, then answers 403 naming everything missing.
+        async fn authorize<A: Api>(api: &A, cx: &RuleContext<'_, A::Caller>, rules: &[&PermissionRule], bot: bool) -> Result<(), ApiError> {
+            let active: Vec<&Rule> = rules.iter().filter(|r| r.applies_to.includes(bot)).filter_map(|r| r.at(cx.now)).collect();
+            if active.is_empty() {
+                return Ok(());
+            }
+            let mut answers = runtime::Answers::default();
+            if active.iter().any(|r| !r.permissions().is_empty()) {
+                answers.permissions = api.permissions(cx).await?;
+            }
+            #intents
+            #scopes
+            for condition in active.iter().flat_map(|r| r.conditions()) {
+                let holds = ask(api, cx, condition).await?;
+                answers.conditions.push((condition, holds));
+            }
+            let missing: Vec<_> = active.iter().flat_map(|r| r.missing(&answers)).collect();
+            if missing.is_empty() { Ok(()) } else { Err(runtime::missing(&missing)) }
+        }
+
+        /// Asks the implementation whether one condition holds.
+        async fn ask<A: Api>(api: &A, cx: &RuleContext<'_, A::Caller>, condition: Condition) -> Result<bool, ApiError> {
+            match condition {
+                #(#arms,)*
+                #unasked
+            }
+        }
+
+        #metadata
+    }
+}
+
+/// The conditions the router may ask: those of permission rules and of endpoint inputs
+/// (`required_when`), in spec order. The implementation gets one hook for each.
+fn asked_conditions(model: &Model) -> Vec<&crate::model::Condition> {
+    let mut ids: Vec<&str> = Vec::new();
+    for rule in &model.permission_rules {
+        for v in &rule.variants {
+            ids.extend(v.rule.conditions().into_iter().map(|c| c.named().0.id.as_str()));
+        }
+    }
+    for e in &model.endpoints {
+        let inputs = e.path_params.iter().chain(&e.query).chain(&e.body).chain(&e.body_schema);
+        ids.extend(inputs.filter_map(|f| f.required_when.as_ref()).map(|c| c.named().0.id.as_str()));
+    }
+    model.conditions.iter().filter(|c| ids.contains(&c.meta.id.as_str())).collect()
+}
+
+/// The closure that parses a parameter's text into its type.
+fn parser(model: &Model, f: &Field) -> TokenStream {
+    let root = quote!(types);
+    let Some(ty) = &f.ty else { return quote!(runtime::from_json::<serde_json::Value>) };
+    let rust = type_tokens(ty, &root);
+    match ty {
+        TypeRef::Primitive(Primitive::String | Primitive::Url | Primitive::Csv) => quote!(|text: &str| Ok::<_, String>(text.to_owned())),
+        TypeRef::Primitive(Primitive::Json | Primitive::File) => quote!(runtime::from_json::<#rust>),
+        TypeRef::Primitive(_) => quote!(runtime::from_str::<#rust>),
+        TypeRef::Enum(id) if model.enum_(id).is_some_and(|e| e.repr == "string") => quote!(|text: &str| Ok::<_, String>(#rust::from(text))),
+        TypeRef::Enum(_) => quote!(|text: &str| runtime::from_str::<i64>(text).map(#rust::from_value)),
+        _ => quote!(runtime::from_json::<#rust>),
+    }
+}
+
+fn handler(model: &Model, e: &Endpoint) -> TokenStream {
+    let name = value_ident(&e.meta.id);
+    let inner = format_ident!("handle_{}", value_ident(&e.meta.id).to_string().trim_start_matches("r#"));
+    let module = module_ident(e);
+    let has_path = !e.path_params.is_empty();
+    let params_arg = has_path.then(|| quote!(params: Result<RawPathParams, RawPathParamsRejection>,));
+    let params_pass = has_path.then(|| quote!(params,));
+    let mut steps = Vec::new();
+    let mut required: Vec<Ident> = Vec::new();
+    if has_path {
+        steps.push(quote!(let params = runtime::path_params(params)?;));
+        for f in &e.path_params {
+            let ident = value_ident(&f.name);
+            let (key, pointer) = (ident.to_string(), format!("/path/{}", pointer_token(f.wire())));
+            let parse = parser(model, f);
+            steps.push(quote!(let #ident = runtime::param(&params, #key, #pointer, true, &mut violations, #parse);));
+            required.push(ident);
+        }
+    }
+    if !e.query.is_empty() {
+        steps.push(quote!(let query = runtime::query_pairs(parts.uri.query(), &mut violations);));
+        for f in &e.query {
+            let ident = value_ident(&f.name);
+            let (key, pointer) = (f.wire(), format!("/query/{}", pointer_token(f.wire())));
+            let is_required = !(f.optional || f.required_when.is_some() || f.nullable);
+            let parse = parser(model, f);
+            let value = quote!(runtime::param(&query, #key, #pointer, #is_required, &mut violations, #parse));
+            let value = if (f.optional || f.required_when.is_some()) && f.nullable { quote!(#value.map(Some)) } else { value };
+            steps.push(quote!(let #ident = #value;));
+            if is_required {
+                required.push(ident);
+            }
+        }
+    }
+    if has_body(e) {
+        steps.push(quote!(let bytes = runtime::read_body(&parts.headers, body, app.body_limit).await?;));
+        steps.push(if raw_body(e) {
+            quote!(let body = Some(runtime::raw_body(&parts.headers, bytes));)
+        } else if e.body_format == "form" {
+            quote!(let body: Option<endpoint::Body> = runtime::form_body(&bytes, &mut violations);)
+        } else {
+            quote!(let body: Option<endpoint::Body> = runtime::json_body(&bytes, &mut violations)?;)
+        });
+        required.push(format_ident!("body"));
+    }
+    let unpack = match required.len() {
+        0 => quote!(),
+        1 => {
+            let r = &required[0];
+            quote!(let Some(#r) = #r else { return Err(runtime::invalid(violations)) };)
+        }
+        _ => quote!(let (#(Some(#required)),*) = (#(#required),*) else { return Err(runtime::invalid(violations)) };),
+    };
+    let path_fields = e.path_params.iter().map(|f| value_ident(&f.name));
+    let query_fields = e.query.iter().map(|f| value_ident(&f.name));
+    let mut parts_init = Vec::new();
+    if has_path {
+        parts_init.push(quote!(path: endpoint::Path { #(#path_fields),* }));
+    }
+    if !e.query.is_empty() {
+        parts_init.push(quote!(query: endpoint::Query { #(#query_fields),* }));
+    }
+    if has_body(e) {
+        parts_init.push(quote!(body));
+    }
+    let variant = type_ident(&e.meta.id);
+    let operation = if has_path { quote!(Operation::#variant(input.path.clone())) } else { quote!(Operation::#variant) };
+    let runtime_checks = runtime_checks(model, e);
+    let bot = if model.token_kinds.iter().any(|k| k.meta.id == "bot") { quote!(credential.kind == types::auth::TokenKind::Bot) } else { quote!(false) };
+    let gates = if gated(e).is_empty() { quote!(()) } else { quote!(endpoint::Gates::at(now)) };
+    // Made only here, after `authorize` returned: the proof follows the evaluation.
+    let granted = if guarded(model, e) { quote!(crate::api::Granted::new()) } else { quote!(()) };
+    let method = value_ident(&e.meta.id);
+    let check = checks_response(e).then(|| {
+        quote! {
+            let broken = endpoint::check_response(&output);
+            if !broken.is_empty() {
+                return Err(runtime::broken_response(broken));
+            }
+        }
+    });
+    let respond = match response_kind(e) {
+        ResponseKind::Json => quote! {
+            let output = app.api.#method(call).await?;
+            #check
+            Ok(runtime::json_response(StatusCode::OK, &output))
+        },
+        ResponseKind::Text => quote! {
+            let output = app.api.#method(call).await?;
+            #check
+            Ok(runtime::text_response(output, "text/csv"))
+        },
+        ResponseKind::Empty => quote! {
+            app.api.#method(call).await?;
+            Ok(runtime::empty_response())
+        },
+    };
+    let parts_pattern = if has_body(e) { quote!((parts, body)) } else { quote!((parts, _)) };
+    let parse = (!steps.is_empty()).then(|| {
+        quote! {
+            let mut violations = Vec::new();
+            #(#steps)*
+            if !violations.is_empty() {
+                return Err(runtime::invalid(violations));
+            }
+            #unpack
+        }
+    });
+    let mutable = (!runtime_checks.is_empty()).then(|| quote!(mut));
+    let doc = route_doc(e);
+    quote! {
+        #[doc = #doc]
+        async fn #name<A: Api>(State(app): State<Arc<App<A>>>, #params_arg request: HttpRequest) -> Response {
+            let now = app.clock.now();
+            respond(#inner(&app, now, #params_pass request).await)
+        }
+
+        async fn #inner<A: Api>(app: &App<A>, now: Timestamp, #params_arg request: HttpRequest) -> Result<Response, ApiError> {
+            use types::endpoints::#module as endpoint;
+            let #parts_pattern = request.into_parts();
+            let credential = runtime::credential(&parts.headers, endpoint::AUTH)?;
+            let caller = app.api.authenticate(&credential).await.ok_or_else(|| runtime::unauthorized("the credential is not known"))?;
+            #parse
+            let input = endpoint::Request { #(#parts_init),* };
+            let #mutable violations = input.validate();
+            let operation = #operation;
+            let cx = RuleContext { caller: &caller, credential: &credential, operation: &operation, now };
+            #runtime_checks
+            if !violations.is_empty() {
+                return Err(runtime::invalid(violations));
+            }
+            authorize(&app.api, &cx, endpoint::RULES, #bot).await?;
+            let call = Call { caller, credential, now, input, gates: #gates, granted: #granted };
+            #respond
+        }
+    }
+}
+
+/// The run-time checks of an endpoint: values asked of the implementation, then checked.
+fn runtime_checks(model: &Model, e: &Endpoint) -> TokenStream {
+    let inputs = runtime_inputs(model, e);
+    if inputs.is_empty() {
+        return quote!();
+    }
+    let fields = inputs.iter().map(|i| match i {
+        RuntimeInput::Bound { name, .. } => quote!(#name: Some(app.api.#name(&cx).await?)),
+        RuntimeInput::Condition { name, cond } => {
+            let call = condition_call(model, cond);
+            quote!(#name: ask(&app.api, &cx, #call).await?)
+        }
+    });
+    quote! {
+        let runtime_values = endpoint::Runtime { #(#fields),* };
+        violations.extend(input.validate_runtime(&runtime_values));
+    }
+}
+
+/// A JSON pointer reference token (RFC 6901).
+fn pointer_token(name: &str) -> String {
+    name.replace('~', "~0").replace('/', "~1")
+}
+
+/// `text` with its first letter in lower case, to continue a sentence.
+fn lowercase_first(text: &str) -> String {
+    let mut chars = text.chars();
+    chars.next().map(|c| c.to_lowercase().chain(chars).collect()).unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{Bound, Cond, Ref};
+
+    /// The fixture spec, with a routed query parameter whose bound is another endpoint's response
+    /// field and which a condition makes required: the shape of the shipped spec's `shard`,
+    /// which no routed endpoint has yet.
+    fn model_with_runtime_checks() -> Model {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/minimal");
+        let mut model = crate::load_spec(&dir, "spec").unwrap_or_else(|_| panic!("the fixture spec is invalid")).model;
+        let list = model.endpoints.iter_mut().find(|e| e.meta.id == "list_widgets").expect("the fixture routes list_widgets");
+        let page = &mut list.query[0];
+        let named = |id: &str| Ref { id: id.to_owned(), span: Default::default() };
+        page.constraints.max_exclusive = Some(Bound::Field { endpoint: named("delete_widget"), field: "pages".to_owned(), offset: 0 });
+        page.required_when = Some(Cond::Named { condition: named("caller_owns_widget"), arg: None });
+        model
+    }
+
+    fn file<'f>(files: &'f [GeneratedFile], path: &str) -> &'f str {
+        &files.iter().find(|f| f.path == path).unwrap_or_else(|| panic!("{path} is emitted")).contents
+    }
+
+    #[test]
+    fn run_time_bounds_and_conditions_are_asked_of_the_implementation() {
+        let model = model_with_runtime_checks();
+        let server = emit(&model, &EmitOptions::default());
+        let api = file(&server, "server/src/api.rs");
+        assert!(api.contains("fn delete_widget_pages("), "a hook reads the bound:\n{api}");
+        let router = file(&server, "server/src/router.rs");
+        assert!(router.contains("delete_widget_pages: Some(app.api.delete_widget_pages(&cx).await?)"), "{router}");
+        assert!(router.contains("caller_owns_widget: ask(&app.api, &cx, Condition::CallerOwnsWidget).await?"), "{router}");
+        assert!(router.contains("violations.extend(input.validate_runtime(&runtime_values));"), "{router}");
+        let types = super::super::types::emit(&model, &EmitOptions::default());
+        let endpoints = file(&types, "types/src/endpoints.rs");
+        assert!(endpoints.contains("pub delete_widget_pages: Option<i64>,"), "{endpoints}");
+        assert!(endpoints.contains("\"is required\"") || endpoints.contains("crate::validation::required("), "{endpoints}");
+    }
+
+    #[test]
+    fn without_run_time_checks_no_hook_is_asked_for() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/minimal");
+        let model = crate::load_spec(&dir, "spec").unwrap_or_else(|_| panic!("the fixture spec is invalid")).model;
+        let server = emit(&model, &EmitOptions::default());
+        assert!(!file(&server, "server/src/router.rs").contains("validate_runtime"));
+    }
+}

@@ -1,0 +1,240 @@
+//! What the three Rust emitters (types, server, client) agree on: crate names, identifiers,
+//! type expressions, constraint bounds and the manifest layout.
+
+use crate::emit::case;
+use crate::model::types::Primitive;
+use crate::model::{Bound, Endpoint, Field, Model, TypeRef};
+use proc_macro2::{Ident, Span, TokenStream};
+use quote::{format_ident, quote};
+
+/// The name every generated crate starts with: the spec's C type prefix without its
+/// underscore, in snake case (`Platform_` gives `platform-types`, `Widget_` gives `widget-types`).
+pub fn crate_stem(model: &Model) -> String {
+    let stem = case::snake(model.platform.prefixes.c_type.trim_matches('_'));
+    if stem.is_empty() { "platform".to_owned() } else { stem }
+}
+
+/// The package name of one generated crate: `platform-types`.
+pub fn package(model: &Model, artifact: &str) -> String {
+    format!("{}-{artifact}", crate_stem(model).replace('_', "-"))
+}
+
+/// The library identifier of one generated crate: `platform_types`.
+pub fn lib_ident(model: &Model, artifact: &str) -> Ident {
+    format_ident!("{}_{artifact}", crate_stem(model))
+}
+
+/// A type or variant name for a spec id (`PIN_MESSAGES` -> `PinMessages`).
+pub fn type_ident(id: &str) -> Ident {
+    let name = case::pascal(id);
+    let name = if name.is_empty() || name.starts_with(|c: char| c.is_ascii_digit()) { format!("V{name}") } else { name };
+    case::rust_ident(&name)
+}
+
+/// Names of the prelude that a generated item must not shadow.
+const PRELUDE: &[&str] = &["Option", "Some", "None", "Vec", "String", "Box", "Result", "Ok", "Err", "Default", "Clone", "Copy", "Send", "Sync"];
+
+/// The name of a generated item (struct, enum): a type name that never shadows the prelude
+/// (`string` -> `StringType`).
+pub fn item_ident(id: &str) -> Ident {
+    let ident = type_ident(id);
+    if PRELUDE.contains(&ident.to_string().as_str()) { format_ident!("{ident}Type") } else { ident }
+}
+
+/// An integer literal without a type suffix (`500`, not `500i64`).
+pub fn int(value: i64) -> TokenStream {
+    let literal = proc_macro2::Literal::u64_unsuffixed(value.unsigned_abs());
+    if value < 0 { quote!(-#literal) } else { quote!(#literal) }
+}
+
+/// A field, function or module name for a spec id (`guild.id` -> `guild_id`).
+pub fn value_ident(id: &str) -> Ident {
+    let name = case::snake(id);
+    let name = if name.is_empty() || name.starts_with(|c: char| c.is_ascii_digit()) { format!("v{name}") } else { name };
+    case::rust_ident(&name)
+}
+
+/// A constant name for a spec id (`pin-messages-required` -> `PIN_MESSAGES_REQUIRED`).
+pub fn const_ident(id: &str) -> Ident {
+    let name = case::screaming(id);
+    let name = if name.is_empty() || name.starts_with(|c: char| c.is_ascii_digit()) { format!("V{name}") } else { name };
+    Ident::new(&name, Span::call_site())
+}
+
+/// The Rust type of a type expression; `root` is the path of the types crate (`crate` inside
+/// it, `crate::types` in the server and client).
+pub fn type_tokens(ty: &TypeRef, root: &TokenStream) -> TokenStream {
+    match ty {
+        TypeRef::Primitive(p) => primitive_tokens(*p, root),
+        TypeRef::Array(inner) => {
+            let inner = type_tokens(inner, root);
+            quote!(Vec<#inner>)
+        }
+        TypeRef::Enum(id) => {
+            let name = item_ident(id);
+            quote!(#root::enums::#name)
+        }
+        TypeRef::Flags(id) => {
+            let name = item_ident(id);
+            quote!(#root::flags::#name)
+        }
+        TypeRef::Object(id) => {
+            let name = item_ident(id);
+            quote!(#root::resources::#name)
+        }
+        // SDK classes live behind the C ABI, not on the wire; a field that names one carries it
+        // as JSON.
+        TypeRef::Class(_) => quote!(serde_json::Value),
+    }
+}
+
+fn primitive_tokens(p: Primitive, root: &TokenStream) -> TokenStream {
+    match p {
+        Primitive::String | Primitive::Url | Primitive::Csv => quote!(String),
+        Primitive::Boolean => quote!(bool),
+        Primitive::Integer => quote!(i64),
+        Primitive::Int32 => quote!(i32),
+        Primitive::Uint32 => quote!(u32),
+        Primitive::Uint64 => quote!(u64),
+        Primitive::Snowflake => quote!(#root::wire::Snowflake),
+        Primitive::Timestamp => quote!(jiff::Timestamp),
+        Primitive::StringInteger => quote!(#root::wire::StringInteger),
+        Primitive::File => quote!(#root::wire::RawBody),
+        Primitive::Json => quote!(serde_json::Value),
+    }
+}
+
+/// The type a field is declared with: `Option` when it may be absent or null, and
+/// `Option<Option<T>>` when it may be both (absent and `null` are different on the wire).
+pub fn field_type(field: &Field, root: &TokenStream) -> TokenStream {
+    let inner = field.ty.as_ref().map_or_else(|| quote!(serde_json::Value), |t| type_tokens(t, root));
+    match (field.optional || field.required_when.is_some(), field.nullable) {
+        (true, true) => quote!(Option<Option<#inner>>),
+        (true, false) | (false, true) => quote!(Option<#inner>),
+        (false, false) => inner,
+    }
+}
+
+/// A bound resolved as far as the spec allows.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Resolved {
+    /// A number known when generating.
+    Static(i64),
+    /// A field of another endpoint's response, known only at run time, plus an offset.
+    Runtime { endpoint: String, field: String, offset: i64 },
+}
+
+impl Resolved {
+    /// The name of the run-time value (`get_gateway_bot_max_concurrency`).
+    pub fn runtime_name(endpoint: &str, field: &str) -> String {
+        format!("{}_{}", case::snake(endpoint), case::snake(field))
+    }
+}
+
+/// Resolves a bound; `upper` picks a limit's maximum (or value) rather than its minimum, and
+/// `bytes` converts a size limit to bytes. Returns `None` when the limit has no such side.
+pub fn resolve(model: &Model, bound: &Bound, upper: bool, bytes: bool) -> Option<Resolved> {
+    match bound {
+        Bound::Value(_, v) => Some(Resolved::Static(*v)),
+        Bound::Field { endpoint, field, offset } => {
+            Some(Resolved::Runtime { endpoint: endpoint.id.clone(), field: field.clone(), offset: *offset })
+        }
+        Bound::Limit { limit, offset } => {
+            let limit = model.limit(&limit.id)?;
+            let side = if upper { limit.max.as_ref().or(limit.value.as_ref()) } else { limit.min.as_ref() };
+            let resolved = match side? {
+                Bound::Value(_, v) if bytes => {
+                    let factor: i64 = match limit.unit.id.as_str() {
+                        "KiB" => 1 << 10,
+                        "MiB" => 1 << 20,
+                        "GiB" => 1 << 30,
+                        _ => 1,
+                    };
+                    Resolved::Static(v.saturating_mul(factor))
+                }
+                nested => resolve(model, nested, upper, bytes)?,
+            };
+            Some(match resolved {
+                Resolved::Static(v) => Resolved::Static(v + offset),
+                Resolved::Runtime { endpoint, field, offset: o } => Resolved::Runtime { endpoint, field, offset: o + offset },
+            })
+        }
+    }
+}
+
+/// The `{placeholder}` that addresses an endpoint: the address of its part, else the first
+/// placeholder some part uses as its address.
+pub fn endpoint_address<'m>(model: &'m Model, endpoint: &Endpoint) -> Option<&'m str> {
+    let part_address = |id: &str| model.platform.parts.iter().find(|p| p.meta.id == id).and_then(|p| p.address.as_ref());
+    endpoint
+        .meta
+        .part
+        .as_ref()
+        .and_then(|p| part_address(&p.id))
+        .or_else(|| model.platform.parts.iter().find_map(|p| p.address.as_ref()))
+        .map(|r| r.id.as_str())
+}
+
+/// Placeholders some part uses as its address, in spec order.
+pub fn address_placeholders(model: &Model) -> Vec<&str> {
+    let mut out: Vec<&str> = Vec::new();
+    for part in &model.platform.parts {
+        if let Some(a) = &part.address
+            && !out.contains(&a.id.as_str())
+        {
+            out.push(&a.id);
+        }
+    }
+    out
+}
+
+/// The `Cargo.toml` of a generated crate.
+pub fn manifest(notice: &str, package: &str, description: &str, body: &str) -> String {
+    format!(
+        "# {notice}\n\n[package]\nname = {}\ndescription = {}\nedition.workspace = true\nversion.workspace = true\nlicense.workspace = true\npublish.workspace = true\n\n{body}",
+        toml_string(package),
+        toml_string(description),
+    )
+}
+
+/// The `build.rs` of a generated crate: regenerates `generated/` from `spec/` when the spec
+/// changes, before the crate compiles (see `platform_codegen::build`).
+pub fn build_script(notice: &str) -> String {
+    format!(
+        "// {notice}\n\n//! Regenerates `generated/` from `spec/` when the spec changes, before this crate compiles.\n\nfn main() {{\n    let root = std::path::Path::new(env!(\"CARGO_MANIFEST_DIR\")).join(\"../..\");\n    // A copy of this crate outside the `spec/` + `generated/` layout (the emitters' golden copy)\n    // has nothing to regenerate from.\n    if root.join(\"spec\").is_dir() {{\n        platform_codegen::build::regenerate(&root);\n    }}\n}}\n"
+    )
+}
+
+/// The manifest section that goes with [`build_script`]; the generator comes from the
+/// workspace, so the path holds wherever the crate sits in it.
+pub const BUILD_DEPENDENCIES: &str = "[build-dependencies]\n# Regenerates generated/ from spec/ when the spec changes (build.rs).\nplatform-codegen.workspace = true\n";
+
+/// A TOML basic string.
+pub fn toml_string(text: &str) -> String {
+    let mut out = String::from("\"");
+    for c in text.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            c if c.is_control() => out.push_str(&format!("\\u{:04X}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// `lib.rs` module declarations, each skipped by rustfmt so `cargo fmt` and the generator never
+/// disagree about a committed file. Each module file carries its own `//!` summary.
+pub fn module_decls(modules: &[&str]) -> TokenStream {
+    modules
+        .iter()
+        .map(|name| {
+            let ident = Ident::new(name, Span::call_site());
+            quote! {
+                #[rustfmt::skip]
+                pub mod #ident;
+            }
+        })
+        .collect()
+}

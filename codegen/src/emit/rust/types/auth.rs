@@ -1,0 +1,371 @@
+//! `placeholders.rs` (addresses) and `auth.rs` (scopes, intents, token kinds, credentials and the
+//! authorization server metadata).
+
+use super::fields::{docs, meta_docs, meta_notes};
+use crate::emit::rust::shared::{const_ident, type_ident, value_ident};
+use crate::model::Model;
+use proc_macro2::{Ident, TokenStream};
+use quote::quote;
+
+/// `placeholders.rs`.
+pub fn placeholders(model: &Model) -> TokenStream {
+    let list = &model.platform.placeholders;
+    let idents: Vec<Ident> = list.iter().map(|p| value_ident(&p.meta.id)).collect();
+    let ids: Vec<&str> = list.iter().map(|p| p.meta.id.as_str()).collect();
+    let patterns: Vec<String> = ids.iter().map(|id| format!("{{{id}}}")).collect();
+    let examples: Vec<String> = list.iter().map(|p| p.example.clone().unwrap_or_default()).collect();
+    let field_docs = list.iter().map(|p| {
+        let mut notes = meta_notes(model, &p.meta);
+        if let Some(e) = &p.example {
+            notes.push(format!("Defaults to the spec's example `{e}`."));
+        }
+        docs(p.meta.description.as_deref(), &notes)
+    });
+    let substitute = if list.is_empty() {
+        quote!(text.to_owned())
+    } else {
+        quote!(text #(.replace(#patterns, &self.#idents))*)
+    };
+    let origin_fn = (!list.is_empty()).then(|| {
+        quote! {
+            /// Each placeholder's example with its scheme and authority replaced by `origin`
+            /// (`http://127.0.0.1:5555`), keeping the example's path.
+            pub fn at_origin(origin: &str) -> Self {
+                let examples = Self::default();
+                Self { #(#idents: join(origin, path_of(&examples.#idents)),)* }
+            }
+        }
+    });
+    let join_fn = (!list.is_empty()).then(|| {
+        quote! {
+            fn join(origin: &str, path: &str) -> String {
+                format!("{}{path}", origin.trim_end_matches('/'))
+            }
+        }
+    });
+    quote! {
+        //! The addresses the spec writes as `{placeholders}`, and their substitution.
+
+        /// The value of every placeholder of the spec.
+        #[derive(Clone, Debug, PartialEq, Eq)]
+        pub struct Placeholders {
+            #( #field_docs pub #idents: String, )*
+        }
+
+        impl Default for Placeholders {
+            fn default() -> Self {
+                Self { #(#idents: #examples.to_owned(),)* }
+            }
+        }
+
+        impl Placeholders {
+            /// The value of the placeholder with this id.
+            pub fn get(&self, id: &str) -> Option<&str> {
+                match id {
+                    #(#ids => Some(&self.#idents),)*
+                    _ => None,
+                }
+            }
+
+            /// `text` with every `{placeholder}` replaced by its value.
+            pub fn substitute(&self, text: &str) -> String {
+                #substitute
+            }
+
+            #origin_fn
+        }
+
+        /// The path of a URL: what follows its scheme and authority, without a trailing slash
+        /// (`http://host:8080/api/` gives `/api`).
+        pub fn path_of(url: &str) -> &str {
+            let after_scheme = url.split_once("://").map_or(url, |(_, rest)| rest);
+            let path = after_scheme.find('/').map_or("", |i| &after_scheme[i..]);
+            path.trim_end_matches('/')
+        }
+
+        #join_fn
+    }
+}
+
+/// A closed `Copy` enum of spec names with `as_str`, `Display`, `FromStr` and `Serialize`.
+fn name_enum(name: &Ident, kind: &str, doc: &str, variants: &[(Ident, String, TokenStream)], extra: TokenStream) -> TokenStream {
+    let idents: Vec<&Ident> = variants.iter().map(|(i, _, _)| i).collect();
+    let ids: Vec<&String> = variants.iter().map(|(_, id, _)| id).collect();
+    let docs = variants.iter().map(|(_, _, d)| d);
+    quote! {
+        #[doc = #doc]
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+        pub enum #name {
+            #( #docs #idents, )*
+        }
+
+        impl #name {
+            /// Every value, in spec order.
+            pub const ALL: &'static [Self] = &[#(Self::#idents),*];
+
+            /// The spec's spelling.
+            pub const fn as_str(self) -> &'static str {
+                match self {
+                    #(Self::#idents => #ids,)*
+                }
+            }
+
+            #extra
+        }
+
+        impl std::fmt::Display for #name {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str(self.as_str())
+            }
+        }
+
+        impl std::str::FromStr for #name {
+            type Err = crate::wire::UnknownName;
+
+            fn from_str(name: &str) -> Result<Self, Self::Err> {
+                Self::ALL.iter().copied().find(|v| v.as_str() == name).ok_or_else(|| crate::wire::UnknownName { kind: #kind, name: name.to_owned() })
+            }
+        }
+
+        impl serde::Serialize for #name {
+            fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                serializer.serialize_str(self.as_str())
+            }
+        }
+    }
+}
+
+/// `auth.rs`.
+pub fn emit(model: &Model) -> TokenStream {
+    let scopes = scopes(model);
+    let intents = intents(model);
+    let tokens = token_kinds(model);
+    let server = authorization_server(model);
+    quote! {
+        //! Authorization vocabulary: scopes, scope sets, intents, token kinds, credentials and the
+        //! authorization server metadata.
+
+        #scopes
+        #intents
+        #tokens
+        #server
+    }
+}
+
+fn scopes(model: &Model) -> TokenStream {
+    let variants: Vec<(Ident, String, TokenStream)> = model
+        .scopes
+        .iter()
+        .map(|s| {
+            let mut notes = meta_notes(model, &s.meta);
+            if let Some(a) = &s.availability {
+                notes.push(format!("Availability: {a}"));
+            }
+            if s.expands {
+                notes.push("Expands automatically to the scopes the integration needs.".to_owned());
+            }
+            (type_ident(&s.meta.id), s.meta.id.clone(), docs(s.meta.description.as_deref(), &notes))
+        })
+        .collect();
+    let expanding: Vec<&Ident> = model.scopes.iter().zip(&variants).filter(|(s, _)| s.expands).map(|(_, v)| &v.0).collect();
+    let expands = quote! {
+        /// Whether the scope expands automatically to the scopes the integration needs.
+        pub const fn expands(self) -> bool {
+            matches!(self, #(Self::#expanding)|*)
+        }
+    };
+    let expands = if expanding.is_empty() {
+        quote! {
+            /// Whether the scope expands automatically to the scopes the integration needs.
+            pub const fn expands(self) -> bool {
+                false
+            }
+        }
+    } else {
+        expands
+    };
+    let scope_enum = name_enum(&quote::format_ident!("Scope"), "scope", " An OAuth2 scope the spec names.", &variants, expands);
+    let sets = model.scope_sets.iter().map(|set| {
+        let name = const_ident(&set.meta.id);
+        let id = &set.meta.id;
+        let members = set.scopes.iter().map(|s| type_ident(&s.id));
+        let call = match &set.call {
+            Some(c) => quote!(Some(#c)),
+            None => quote!(None),
+        };
+        let doc = meta_docs(model, &set.meta);
+        quote! {
+            #doc
+            pub const #name: ScopeSet = ScopeSet { id: #id, scopes: &[#(Scope::#members),*], call: #call };
+        }
+    });
+    quote! {
+        #scope_enum
+
+        /// A named list of scopes.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        pub struct ScopeSet {
+            /// The stable id.
+            pub id: &'static str,
+            /// The scopes, in order.
+            pub scopes: &'static [Scope],
+            /// The SDK call that returns the set, if any.
+            pub call: Option<&'static str>,
+        }
+
+        impl ScopeSet {
+            /// The scopes as OAuth2 writes them: space-separated (`openid sdk.social_layer`).
+            pub fn to_scope_string(&self) -> String {
+                self.scopes.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(" ")
+            }
+        }
+
+        #(#sets)*
+    }
+}
+
+fn intents(model: &Model) -> TokenStream {
+    let variants: Vec<(Ident, String, TokenStream)> =
+        model.intents.iter().map(|i| (type_ident(&i.meta.id), i.meta.id.clone(), meta_docs(model, &i.meta))).collect();
+    let privileged: Vec<&Ident> = model.intents.iter().zip(&variants).filter(|(i, _)| i.privileged).map(|(_, v)| &v.0).collect();
+    let body = if privileged.is_empty() { quote!(false) } else { quote!(matches!(self, #(Self::#privileged)|*)) };
+    let extra = quote! {
+        /// Whether apps must be approved for the intent.
+        pub const fn privileged(self) -> bool {
+            #body
+        }
+    };
+    name_enum(&quote::format_ident!("Intent"), "intent", " A Gateway intent the spec names.", &variants, extra)
+}
+
+fn token_kinds(model: &Model) -> TokenStream {
+    let variants: Vec<(Ident, String, TokenStream)> =
+        model.token_kinds.iter().map(|k| (type_ident(&k.meta.id), k.meta.id.clone(), meta_docs(model, &k.meta))).collect();
+    let scheme_arms = model.token_kinds.iter().zip(&variants).map(|(k, (v, _, _))| match &k.scheme {
+        Some(s) => quote!(Self::#v => Some(#s)),
+        None => quote!(Self::#v => None),
+    });
+    let extra = quote! {
+        /// The `Authorization` header scheme that presents the token, when known.
+        pub const fn scheme(self) -> Option<&'static str> {
+            match self {
+                #(#scheme_arms,)*
+            }
+        }
+    };
+    let kind_enum = name_enum(&quote::format_ident!("TokenKind"), "token kind", " A kind of token the platform accepts.", &variants, extra);
+    let constructors = variants.iter().filter(|(_, id, _)| value_ident(id) != "new").map(|(v, id, _)| {
+        let f = value_ident(id);
+        let doc = format!(" A credential of kind `{id}`.");
+        quote! {
+            #[doc = #doc]
+            pub fn #f(token: impl Into<String>) -> Self {
+                Self::new(TokenKind::#v, token)
+            }
+        }
+    });
+    quote! {
+        #kind_enum
+
+        /// A token of some kind, as presented in the `Authorization` header.
+        ///
+        /// `Debug` never prints the token, so credentials can be logged safely.
+        #[derive(Clone, PartialEq, Eq)]
+        pub struct Credential {
+            /// What kind of token it is.
+            pub kind: TokenKind,
+            /// The token itself.
+            pub token: String,
+        }
+
+        impl Credential {
+            /// A credential of `kind`.
+            pub fn new(kind: TokenKind, token: impl Into<String>) -> Self {
+                Self { kind, token: token.into() }
+            }
+
+            #(#constructors)*
+
+            /// The `Authorization` header value (`Bot abc`), when the kind's scheme is known.
+            pub fn header_value(&self) -> Option<String> {
+                self.kind.scheme().map(|scheme| format!("{scheme} {}", self.token))
+            }
+
+            /// Reads an `Authorization` header value presenting one of the `accepted` kinds.
+            /// Schemes compare without regard to case (RFC 9110 §11.1); the token is one word.
+            pub fn from_header(value: &str, accepted: &[TokenKind]) -> Option<Self> {
+                let (scheme, token) = value.trim().split_once(' ')?;
+                let token = token.trim();
+                if token.is_empty() || token.contains(char::is_whitespace) {
+                    return None;
+                }
+                let kind = accepted.iter().copied().find(|k| k.scheme().is_some_and(|s| s.eq_ignore_ascii_case(scheme)))?;
+                Some(Self::new(kind, token))
+            }
+        }
+
+        impl std::fmt::Debug for Credential {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.debug_struct("Credential").field("kind", &self.kind).field("token", &"<redacted>").finish()
+            }
+        }
+    }
+}
+
+fn authorization_server(model: &Model) -> TokenStream {
+    let Some(server) = &model.authorization_server else { return TokenStream::new() };
+    let issuer = &server.issuer;
+    let entries = server.metadata.iter().map(|(key, value)| {
+        let value = json_tokens(value);
+        quote!(doc.insert(#key.to_owned(), #value);)
+    });
+    let notes: Vec<String> = server.notes.iter().cloned().chain(server.assumed.iter().map(|(k, r)| format!("Assumed `{k}`: {r}"))).collect();
+    let doc = docs(Some("The authorization server metadata (RFC 8414) and OpenID configuration document, with the placeholders filled in."), &notes);
+    quote! {
+        /// The issuer identifier, with its placeholders unfilled.
+        pub const ISSUER: &str = #issuer;
+
+        #doc
+        pub fn authorization_server_metadata(placeholders: &crate::placeholders::Placeholders) -> serde_json::Value {
+            let mut doc = serde_json::Map::new();
+            doc.insert("issuer".to_owned(), serde_json::Value::String(placeholders.substitute(ISSUER)));
+            #(#entries)*
+            serde_json::Value::Object(doc)
+        }
+    }
+}
+
+/// A JSON value as an expression; strings have their placeholders filled in.
+fn json_tokens(value: &serde_json::Value) -> TokenStream {
+    use serde_json::Value;
+    match value {
+        Value::Null => quote!(serde_json::Value::Null),
+        Value::Bool(b) => quote!(serde_json::Value::Bool(#b)),
+        Value::Number(n) => {
+            if let Some(i) = n.as_i64() {
+                quote!(serde_json::Value::from(#i))
+            } else if let Some(u) = n.as_u64() {
+                quote!(serde_json::Value::from(#u))
+            } else {
+                let f = n.as_f64().unwrap_or_default();
+                quote!(serde_json::Value::from(#f))
+            }
+        }
+        Value::String(s) => quote!(serde_json::Value::String(placeholders.substitute(#s))),
+        Value::Array(items) => {
+            let items = items.iter().map(json_tokens);
+            quote!(serde_json::Value::Array(vec![#(#items),*]))
+        }
+        Value::Object(map) => {
+            let entries = map.iter().map(|(k, v)| {
+                let v = json_tokens(v);
+                quote!(map.insert(#k.to_owned(), #v);)
+            });
+            quote!({
+                let mut map = serde_json::Map::new();
+                #(#entries)*
+                serde_json::Value::Object(map)
+            })
+        }
+    }
+}

@@ -1,0 +1,365 @@
+//! `changes.rs` (the timeline as constants with gates) and `limits.rs` (limits as typed
+//! constants).
+
+use super::fields::{docs, meta_notes};
+use crate::emit::rust::shared::{const_ident, int, type_ident};
+use crate::model::{Bound, Change, Effective, Limit, Model};
+use proc_macro2::TokenStream;
+use quote::quote;
+
+/// The change kinds of the spec format, in its order, with what each means.
+const CHANGE_KINDS: &[(&str, &str)] = &[
+    ("addition", "Something is added."),
+    ("removal", "Something is removed."),
+    ("rename", "Something is renamed; the old name stays as an alias until it is removed."),
+    ("requirement", "A requirement (permission, intent, scope, parameter) is added or tightened."),
+    ("shape", "The shape of a value changes."),
+    ("behavior", "Behaviour changes with no change of shape; code that carries it out asks a gate."),
+    ("deprecation", "Something is deprecated."),
+    ("correction", "The spec was wrong and is corrected; the API itself did not change."),
+];
+
+/// The units of the spec format, in its order, with what each counts.
+const UNITS: &[(&str, &str)] = &[
+    ("bytes", "Bytes."),
+    ("KiB", "Kibibytes (1024 bytes)."),
+    ("MiB", "Mebibytes (1024 KiB)."),
+    ("GiB", "Gibibytes (1024 MiB)."),
+    ("characters", "Characters (Unicode scalar values)."),
+    ("items", "Items of a list."),
+    ("files", "Files."),
+    ("commands", "Commands."),
+    ("members", "Members."),
+    ("users", "Users."),
+    ("messages", "Messages."),
+    ("uses", "Uses."),
+    ("hours", "Hours."),
+    ("years", "Years."),
+    ("minor_versions", "Minor versions."),
+    ("versions", "Versions."),
+];
+
+/// `changes.rs`.
+pub fn emit(model: &Model) -> TokenStream {
+    let kinds = CHANGE_KINDS.iter().map(|(k, doc)| {
+        let (k, doc) = (type_ident(k), format!(" {doc}"));
+        quote!(#[doc = #doc] #k,)
+    });
+    let kind_ids = CHANGE_KINDS.iter().map(|(k, _)| {
+        let v = type_ident(k);
+        quote!(Self::#v => #k)
+    });
+    let consts = model.changes.iter().map(|c| change_const(model, c));
+    let all = model.changes.iter().map(|c| const_ident(&c.meta.id));
+    quote! {
+        //! The dated changes of the spec, one constant each, with gates to ask at an instant.
+        //!
+        //! A date-only effective date means 00:00 UTC that day.
+
+        use jiff::Timestamp;
+
+        /// When a change takes effect.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        pub enum Effective {
+            /// In effect before any instant a caller can ask about.
+            AlreadyInEffect,
+            /// In effect from this instant on.
+            At(Timestamp),
+            /// Announced without a date: not in effect yet.
+            Unscheduled,
+        }
+
+        /// What a change does.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum ChangeKind {
+            #(#kinds)*
+        }
+
+        impl ChangeKind {
+            /// The kind's spec spelling.
+            pub const fn id(self) -> &'static str {
+                match self {
+                    #(#kind_ids,)*
+                }
+            }
+        }
+
+        /// A dated change: the only thing that moves an item along its timeline.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        pub struct Change {
+            /// The stable id (`pin-messages-required`).
+            pub id: &'static str,
+            /// When it takes effect.
+            pub effective: Effective,
+            /// What it does.
+            pub kind: ChangeKind,
+            /// One sentence saying what changes.
+            pub summary: &'static str,
+            /// Whether hand-written code asks it at run time (behaviour only the implementation carries out).
+            pub gate: bool,
+        }
+
+        impl Change {
+            /// Whether the change is in effect at `now`: from its effective instant on, always
+            /// when already in effect, never while unscheduled.
+            pub fn is_in_effect(&self, now: Timestamp) -> bool {
+                match self.effective {
+                    Effective::AlreadyInEffect => true,
+                    Effective::At(at) => now >= at,
+                    Effective::Unscheduled => false,
+                }
+            }
+
+            /// The effective instant, when the change has one.
+            pub const fn effective_at(&self) -> Option<Timestamp> {
+                match self.effective {
+                    Effective::At(at) => Some(at),
+                    Effective::AlreadyInEffect | Effective::Unscheduled => None,
+                }
+            }
+        }
+
+        #(#consts)*
+
+        /// Every change, in spec order.
+        pub const ALL: &[&Change] = &[#(&#all),*];
+
+        /// The change with this id.
+        pub fn by_id(id: &str) -> Option<&'static Change> {
+            ALL.iter().copied().find(|c| c.id == id)
+        }
+    }
+}
+
+fn change_const(model: &Model, c: &Change) -> TokenStream {
+    let name = const_ident(&c.meta.id);
+    let id = &c.meta.id;
+    let summary = &c.summary;
+    let kind = type_ident(&c.kind.id);
+    let gate = c.gate;
+    let (effective, when) = match c.effective {
+        Effective::AlreadyInEffect => (quote!(Effective::AlreadyInEffect), "Already in effect.".to_owned()),
+        Effective::Unscheduled => (quote!(Effective::Unscheduled), "Unscheduled: not in effect yet.".to_owned()),
+        Effective::Date(d) => {
+            let seconds = d.to_zoned(jiff::tz::TimeZone::UTC).map(|z| z.timestamp().as_second()).expect("BUG: a civil date is a valid instant");
+            let seconds = int(seconds);
+            (quote!(Effective::At(Timestamp::constant(#seconds, 0))), format!("In effect from {d}T00:00:00Z."))
+        }
+    };
+    let mut notes = vec![when, format!("Kind: `{}`.", c.kind.id)];
+    notes.extend(c.affects.iter().map(|a| format!("Affects `{}:{}`.", a.kind, a.id)));
+    notes.extend(meta_notes(model, &c.meta));
+    let doc = docs(Some(summary), &notes);
+    quote! {
+        #doc
+        pub const #name: Change = Change { id: #id, effective: #effective, kind: ChangeKind::#kind, summary: #summary, gate: #gate };
+    }
+}
+
+/// `limits.rs`.
+pub fn limits(model: &Model) -> TokenStream {
+    let units = UNITS.iter().map(|(u, doc)| {
+        let (u, doc) = (type_ident(u), format!(" {doc}"));
+        quote!(#[doc = #doc] #u,)
+    });
+    let unit_ids = UNITS.iter().map(|(u, _)| {
+        let v = type_ident(u);
+        quote!(Self::#v => #u)
+    });
+    let consts = model.limits.iter().map(|l| limit_const(model, l));
+    let all = model.limits.iter().map(|l| const_ident(&l.meta.id));
+    quote! {
+        //! The limits of the spec as typed constants.
+
+        use crate::changes::Change;
+
+        /// One side of a limit.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        pub enum Bound {
+            /// A number.
+            Value(i64),
+            /// Another limit's value, plus an offset.
+            Limit {
+                /// The limit.
+                limit: &'static Limit,
+                /// Added to its value.
+                offset: i64,
+            },
+            /// A field of another endpoint's response, known only at run time, plus an offset.
+            Field {
+                /// The endpoint's id.
+                endpoint: &'static str,
+                /// The response field.
+                field: &'static str,
+                /// Added to its value.
+                offset: i64,
+            },
+        }
+
+        /// The unit of a limit.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum Unit {
+            #(#units)*
+        }
+
+        impl Unit {
+            /// The unit's spec spelling.
+            pub const fn id(self) -> &'static str {
+                match self {
+                    #(#unit_ids,)*
+                }
+            }
+
+            /// Bytes per unit, for sizes.
+            pub const fn bytes(self) -> Option<u64> {
+                match self {
+                    Self::Bytes => Some(1),
+                    Self::KiB => Some(1 << 10),
+                    Self::MiB => Some(1 << 20),
+                    Self::GiB => Some(1 << 30),
+                    _ => None,
+                }
+            }
+        }
+
+        /// A number with a unit.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        pub struct Quantity {
+            /// The number.
+            pub value: i64,
+            /// Its unit.
+            pub unit: Unit,
+        }
+
+        /// A value a limit had until a change.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        pub struct Previous {
+            /// The former value.
+            pub value: i64,
+            /// The change that ended it.
+            pub until: &'static Change,
+        }
+
+        /// A limit of the platform.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        pub struct Limit {
+            /// The stable id.
+            pub id: &'static str,
+            /// The display name.
+            pub name: &'static str,
+            /// The value, for a limit that is one number.
+            pub value: Option<Bound>,
+            /// The lowest allowed value.
+            pub min: Option<Bound>,
+            /// The highest allowed value.
+            pub max: Option<Bound>,
+            /// The unit of the numbers.
+            pub unit: Unit,
+            /// What the limit is counted per (`type`), if anything.
+            pub per: Option<&'static str>,
+            /// How long it lasts, for a limit in time.
+            pub duration: Option<Quantity>,
+            /// Whom or what it applies to, in the spec's words.
+            pub applies_to: &'static [&'static str],
+            /// Values it had before dated changes.
+            pub previous: &'static [Previous],
+        }
+
+        impl Limit {
+            /// The literal upper bound: `max`, else `value`, when it is a number.
+            pub const fn upper(&self) -> Option<i64> {
+                match (&self.max, &self.value) {
+                    (Some(Bound::Value(v)), _) | (_, Some(Bound::Value(v))) => Some(*v),
+                    _ => None,
+                }
+            }
+
+            /// The literal lower bound, when it is a number.
+            pub const fn lower(&self) -> Option<i64> {
+                match &self.min {
+                    Some(Bound::Value(v)) => Some(*v),
+                    _ => None,
+                }
+            }
+
+            /// The upper bound in bytes, for a size limit.
+            pub const fn upper_bytes(&self) -> Option<u64> {
+                match (self.upper(), self.unit.bytes()) {
+                    (Some(v), Some(per)) if v >= 0 => Some(v.unsigned_abs() * per),
+                    _ => None,
+                }
+            }
+        }
+
+        #(#consts)*
+
+        /// Every limit, in spec order.
+        pub const ALL: &[&Limit] = &[#(&#all),*];
+    }
+}
+
+fn limit_const(model: &Model, l: &Limit) -> TokenStream {
+    let name = const_ident(&l.meta.id);
+    let id = &l.meta.id;
+    let display = &l.meta.name;
+    let bound = |b: &Option<Bound>| match b {
+        None => quote!(None),
+        Some(b) => {
+            let b = bound_tokens(b);
+            quote!(Some(#b))
+        }
+    };
+    let (value, min, max) = (bound(&l.value), bound(&l.min), bound(&l.max));
+    let unit = type_ident(&l.unit.id);
+    let per = match &l.per {
+        Some(p) => quote!(Some(#p)),
+        None => quote!(None),
+    };
+    let duration = match &l.duration {
+        Some(q) => {
+            let (v, u) = (int(q.value), type_ident(&q.unit.id));
+            quote!(Some(Quantity { value: #v, unit: Unit::#u }))
+        }
+        None => quote!(None),
+    };
+    let applies = &l.applies_to;
+    let previous = l.previous.iter().map(|p| {
+        let (v, until) = (int(p.value), const_ident(&p.until.id));
+        quote!(Previous { value: #v, until: &crate::changes::#until })
+    });
+    let fallback = if l.meta.name.is_empty() { format!("The limit `{}`.", l.meta.id) } else { format!("{}.", l.meta.name) };
+    let doc = docs(Some(l.meta.description.as_deref().unwrap_or(&fallback)), &meta_notes(model, &l.meta));
+    quote! {
+        #doc
+        pub const #name: Limit = Limit {
+            id: #id,
+            name: #display,
+            value: #value,
+            min: #min,
+            max: #max,
+            unit: Unit::#unit,
+            per: #per,
+            duration: #duration,
+            applies_to: &[#(#applies),*],
+            previous: &[#(#previous),*],
+        };
+    }
+}
+
+fn bound_tokens(b: &Bound) -> TokenStream {
+    match b {
+        Bound::Value(_, v) => {
+            let v = int(*v);
+            quote!(Bound::Value(#v))
+        }
+        Bound::Limit { limit, offset } => {
+            let l = const_ident(&limit.id);
+            let offset = int(*offset);
+            quote!(Bound::Limit { limit: &#l, offset: #offset })
+        }
+        Bound::Field { endpoint, field, offset } => {
+            let (e, offset) = (&endpoint.id, int(*offset));
+            quote!(Bound::Field { endpoint: #e, field: #field, offset: #offset })
+        }
+    }
+}

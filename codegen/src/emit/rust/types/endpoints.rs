@@ -1,0 +1,534 @@
+//! `endpoints.rs`: one module per endpoint with its request parts, response, gates and the
+//! checks of its constraints, so the server and the client agree by construction.
+
+use super::fields::{docs, field_checks, lifecycle, meta_notes, struct_tokens};
+use crate::emit::rust::shared::{Resolved, const_ident, int, endpoint_address, field_type, resolve, type_ident, type_tokens, value_ident};
+use crate::model::types::Primitive;
+use crate::model::{Cond, Endpoint, Field, Model, TypeRef};
+use proc_macro2::{Ident, TokenStream};
+use quote::{format_ident, quote};
+
+/// `endpoints.rs`.
+pub fn emit(model: &Model) -> TokenStream {
+    let modules = model.endpoints.iter().map(|e| endpoint(model, e));
+    quote! {
+        //! Endpoints: per endpoint, its request (path, query, body), its response, the rules and
+        //! errors that apply, the gates of its dated behaviour and the checks of its constraints.
+        //!
+        //! Endpoints whose method or path the source does not show are described too; they
+        //! have no route.
+
+        #(#modules)*
+    }
+}
+
+/// Whether the endpoint takes a body, and in which form.
+pub fn has_body(e: &Endpoint) -> bool {
+    e.body_schema.is_some() || !e.body.is_empty() || matches!(e.body_format.as_str(), "multipart" | "csv")
+}
+
+/// Whether the body is passed through unparsed (multipart forms, CSV files).
+pub fn raw_body(e: &Endpoint) -> bool {
+    matches!(e.body_format.as_str(), "multipart" | "csv")
+}
+
+/// The module name of an endpoint.
+pub fn module_ident(e: &Endpoint) -> Ident {
+    value_ident(&e.meta.id)
+}
+
+/// Whether the response is decoded from JSON into a typed value.
+pub enum ResponseKind {
+    /// No body: `()`, answered 204.
+    Empty,
+    /// A JSON body.
+    Json,
+    /// A text body (CSV).
+    Text,
+}
+
+/// How an endpoint answers.
+pub fn response_kind(e: &Endpoint) -> ResponseKind {
+    match e.response_format.as_str() {
+        _ if !e.response_fields.is_empty() => ResponseKind::Json,
+        "none" => ResponseKind::Empty,
+        "csv" => ResponseKind::Text,
+        _ if e.response.is_some() || !e.response_fields.is_empty() => ResponseKind::Json,
+        _ => ResponseKind::Empty,
+    }
+}
+
+/// A value only the running service knows that a check needs.
+pub enum RuntimeInput {
+    /// A field of another endpoint's response (`get_gateway_bot.max_concurrency`).
+    Bound { name: Ident, endpoint: String, field: String },
+    /// Whether a condition holds.
+    Condition { name: Ident, cond: Cond },
+}
+
+impl RuntimeInput {
+    /// The field name in `Runtime`.
+    pub fn name(&self) -> &Ident {
+        match self {
+            Self::Bound { name, .. } | Self::Condition { name, .. } => name,
+        }
+    }
+}
+
+/// The run-time inputs an endpoint's checks need, without duplicates.
+pub fn runtime_inputs(model: &Model, e: &Endpoint) -> Vec<RuntimeInput> {
+    let mut out: Vec<RuntimeInput> = Vec::new();
+    for f in e.path_params.iter().chain(&e.query).chain(&e.body).chain(e.body_schema.iter()) {
+        for (key, bound) in f.constraints.all() {
+            if let Some(Resolved::Runtime { endpoint, field, .. }) = resolve(model, bound, key.starts_with("max"), key == "max_size") {
+                let name = value_ident(&Resolved::runtime_name(&endpoint, &field));
+                if !out.iter().any(|i| *i.name() == name) {
+                    out.push(RuntimeInput::Bound { name, endpoint, field });
+                }
+            }
+        }
+        if let Some(cond) = &f.required_when {
+            let name = condition_field(cond);
+            if !out.iter().any(|i| *i.name() == name) {
+                out.push(RuntimeInput::Condition { name, cond: cond.clone() });
+            }
+        }
+    }
+    out
+}
+
+/// The `Runtime` field that says whether a condition (negation set aside) holds.
+pub fn condition_field(cond: &Cond) -> Ident {
+    let (c, arg) = cond.named();
+    value_ident(&match arg {
+        Some(a) => format!("{}_{a}", c.id),
+        None => c.id.clone(),
+    })
+}
+
+/// The behaviours that get a gate: dated ones marked `gate: true`.
+pub fn gated(e: &Endpoint) -> Vec<&crate::model::Behaviour> {
+    e.behaviours.iter().filter(|b| b.gate && (b.meta.since.is_some() || b.meta.until.is_some())).collect()
+}
+
+fn endpoint(model: &Model, e: &Endpoint) -> TokenStream {
+    let module = module_ident(e);
+    let docs = endpoint_docs(model, e);
+    let consts = endpoint_consts(model, e);
+    let path = (!e.path_params.is_empty()).then(|| part_struct(model, "Path", "The path parameters.", &e.path_params));
+    let query = (!e.query.is_empty()).then(|| part_struct(model, "Query", "The query parameters.", &e.query));
+    let body = has_body(e).then(|| body_items(model, e));
+    let request = request(model, e);
+    let response = response(model, e);
+    let response_check = response_check(model, e);
+    let gates = gates(model, e);
+    let runtime = runtime(model, e);
+    quote! {
+        #docs
+        pub mod #module {
+            #consts
+            #path
+            #query
+            #body
+            #request
+            #response
+            #response_check
+            #gates
+            #runtime
+        }
+    }
+}
+
+fn endpoint_docs(model: &Model, e: &Endpoint) -> TokenStream {
+    let title = if e.meta.name.is_empty() { e.meta.id.clone() } else { e.meta.name.clone() };
+    let mut lines = vec![format!(" {title}.")];
+    if let Some(d) = &e.meta.description {
+        lines.push(String::new());
+        lines.extend(d.lines().map(|l| format!(" {l}")));
+    }
+    lines.push(String::new());
+    lines.push(match (&e.method, &e.path) {
+        (Some(m), Some(p)) => format!(" `{} {}`", m.id, p.id),
+        _ => " Not routed: the source does not show its method or path.".to_owned(),
+    });
+    let mut notes = meta_notes(model, &e.meta);
+    for b in &e.behaviours {
+        let mut text = b.meta.description.clone().unwrap_or_else(|| b.meta.id.clone());
+        for l in lifecycle(model, b.meta.since.as_ref(), b.meta.until.as_ref(), None) {
+            text.push(' ');
+            text.push_str(&l);
+        }
+        notes.push(format!("Behaviour `{}`: {text}", b.meta.id));
+    }
+    if !notes.is_empty() {
+        lines.push(String::new());
+        lines.extend(notes.iter().map(|n| format!(" - {n}")));
+    }
+    lines.iter().map(|l| quote!(#[doc = #l])).collect()
+}
+
+fn endpoint_consts(model: &Model, e: &Endpoint) -> TokenStream {
+    let route = match (&e.method, &e.path) {
+        (Some(m), Some(p)) => {
+            let (m, p) = (&m.id, &p.id);
+            let address = endpoint_address(model, e).unwrap_or_default();
+            Some(quote! {
+                /// The HTTP method.
+                pub const METHOD: &str = #m;
+
+                /// The path template, relative to the address in [`ADDRESS`].
+                pub const PATH: &str = #p;
+
+                /// The placeholder whose value the path is appended to.
+                pub const ADDRESS: &str = #address;
+            })
+        }
+        _ => None,
+    };
+    let kinds: Vec<Ident> = if e.auth.is_empty() {
+        model.token_kinds.iter().map(|k| type_ident(&k.meta.id)).collect()
+    } else {
+        e.auth.iter().map(|k| type_ident(&k.id)).collect()
+    };
+    let rules = model.rules_for(&e.meta.id).into_iter().map(|r| const_ident(&r.meta.id));
+    let errors = model.errors_for(&e.meta.id).into_iter().map(|x| const_ident(&x.meta.id));
+    let (body_format, response_format) = (&e.body_format, &e.response_format);
+    quote! {
+        #route
+
+        /// The token kinds it accepts.
+        pub const AUTH: &[crate::auth::TokenKind] = &[#(crate::auth::TokenKind::#kinds),*];
+
+        /// The permission rules that guard it; all must hold.
+        pub const RULES: &[&crate::rules::PermissionRule] = &[#(&crate::rules::#rules),*];
+
+        /// The errors the spec says it returns (besides those of every request).
+        pub const ERRORS: &[&crate::errors::ErrorDef] = &[#(&crate::errors::#errors),*];
+
+        /// How the body is encoded (`json`, `form`, `multipart`, `csv`).
+        pub const BODY_FORMAT: &str = #body_format;
+
+        /// How the response is encoded (`json`, `csv`, `none`).
+        pub const RESPONSE_FORMAT: &str = #response_format;
+    }
+}
+
+fn part_struct(model: &Model, name: &str, doc: &str, fields: &[Field]) -> TokenStream {
+    struct_tokens(model, &format_ident!("{name}"), docs(Some(doc), &[]), fields, false)
+}
+
+fn body_items(model: &Model, e: &Endpoint) -> TokenStream {
+    if raw_body(e) {
+        let parts = (!e.body.is_empty()).then(|| part_struct(model, "Parts", "The named parts of the body.", &e.body));
+        let doc = format!(" The body, passed through unparsed ({}).", e.body_format);
+        return quote! {
+            #parts
+
+            #[doc = #doc]
+            pub type Body = crate::wire::RawBody;
+        };
+    }
+    if let Some(schema) = &e.body_schema {
+        let ty = field_type(schema, &quote!(crate));
+        let doc = super::fields::field_docs(model, schema);
+        return quote! {
+            #doc
+            pub type Body = #ty;
+        };
+    }
+    part_struct(model, "Body", "The body.", &e.body)
+}
+
+/// The parts a request has, in order: (field name, pointer token).
+fn parts(e: &Endpoint) -> Vec<(&'static str, &'static str)> {
+    let mut out = Vec::new();
+    if !e.path_params.is_empty() {
+        out.push(("path", "Path"));
+    }
+    if !e.query.is_empty() {
+        out.push(("query", "Query"));
+    }
+    if has_body(e) {
+        out.push(("body", "Body"));
+    }
+    out
+}
+
+fn request(model: &Model, e: &Endpoint) -> TokenStream {
+    let parts = parts(e);
+    let members = parts.iter().map(|(field, ty)| {
+        let (f, t) = (format_ident!("{field}"), format_ident!("{ty}"));
+        let doc = format!(" The {field}.");
+        quote!(#[doc = #doc] pub #f: #t,)
+    });
+    let checks: Vec<TokenStream> = parts
+        .iter()
+        .filter_map(|(field, _)| {
+            let f = format_ident!("{field}");
+            match (*field, &e.body_schema) {
+                ("body", _) if raw_body(e) => None,
+                ("body", Some(schema)) => {
+                    let mut whole = schema.clone();
+                    whole.name = "body".to_owned();
+                    whole.wire_name = None;
+                    let checks = field_checks(model, &whole, quote!(self.body));
+                    (!checks.is_empty()).then_some(checks)
+                }
+                _ => Some(quote!(crate::validation::Validate::validate_at(&self.#f, &crate::validation::child(pointer, #field), out);)),
+            }
+        })
+        .collect();
+    let validate_body = if checks.is_empty() {
+        quote!(fn validate_at(&self, _pointer: &str, _out: &mut Vec<crate::validation::Violation>) {})
+    } else {
+        quote!(fn validate_at(&self, pointer: &str, out: &mut Vec<crate::validation::Violation>) { #(#checks)* })
+    };
+    let uri = uri_path(e);
+    quote! {
+        /// The whole request: every part the endpoint takes.
+        #[derive(Clone, Debug, PartialEq)]
+        pub struct Request {
+            #(#members)*
+        }
+
+        impl crate::validation::Validate for Request {
+            #validate_body
+        }
+
+        #uri
+    }
+}
+
+/// `Request::uri_path`, for routed endpoints: the path with its parameters filled in.
+fn uri_path(e: &Endpoint) -> Option<TokenStream> {
+    let path = &e.path.as_ref()?.id;
+    e.method.as_ref()?;
+    let mut format = String::new();
+    let mut args = Vec::new();
+    let mut rest = path.as_str();
+    while let Some(open) = rest.find('{') {
+        format.push_str(&rest[..open].replace('}', "}}"));
+        let Some(close) = rest[open..].find('}') else { break };
+        let name = &rest[open + 1..open + close];
+        let field = e.path_params.iter().find(|f| f.name == name).map_or_else(|| value_ident(name), |f| value_ident(&f.name));
+        args.push(quote!(crate::wire::encode_path_segment(&self.path.#field.to_string())));
+        format.push_str("{}");
+        rest = &rest[open + close + 1..];
+    }
+    format.push_str(&rest.replace('{', "{{").replace('}', "}}"));
+    let body = if args.is_empty() { quote!(#format.to_owned()) } else { quote!(format!(#format, #(#args),*)) };
+    Some(quote! {
+        impl Request {
+            /// The path of this request, parameters filled in and percent-encoded.
+            pub fn uri_path(&self) -> String {
+                #body
+            }
+        }
+    })
+}
+
+fn response(model: &Model, e: &Endpoint) -> TokenStream {
+    if !e.response_fields.is_empty() {
+        let extra = e.meta.not_shown.iter().any(|g| g.facet == "response");
+        return struct_tokens(model, &format_ident!("Response"), docs(Some("The response body."), &[]), &e.response_fields, extra);
+    }
+    match (response_kind(e), &e.response) {
+        (ResponseKind::Text, _) => quote! {
+            /// The response body, as text.
+            pub type Response = String;
+        },
+        (ResponseKind::Json, Some(ty)) => {
+            let ty = type_tokens(ty, &quote!(crate));
+            quote! {
+                /// The response body.
+                pub type Response = #ty;
+            }
+        }
+        _ => quote! {
+            /// The response has no body the spec shows.
+            pub type Response = ();
+        },
+    }
+}
+
+/// Whether the spec bounds the endpoint's response (an item count, CSV columns), so that the
+/// server checks what its handler returns and the client what it receives.
+pub fn checks_response(e: &Endpoint) -> bool {
+    e.response_max_items.is_some() || !e.response_columns.is_empty()
+}
+
+/// `check_response`: the response's own constraints, run by the server on its handler's output
+/// and by the client on what it receives.
+fn response_check(model: &Model, e: &Endpoint) -> Option<TokenStream> {
+    if !checks_response(e) {
+        return None;
+    }
+    let mut checks = TokenStream::new();
+    if let Some(Resolved::Static(max)) = e.response_max_items.as_ref().and_then(|b| resolve(model, b, true, false)) {
+        let max = int(max);
+        checks.extend(quote!(crate::validation::max_items(&mut out, "", response.len(), #max);));
+    }
+    if !e.response_columns.is_empty() {
+        let columns = e.response_columns.iter().map(|c| {
+            let name = c.wire();
+            let (expects, accepts) = csv_cell(c.ty.as_ref());
+            quote!(crate::validation::CsvColumn { name: #name, expects: #expects, accepts: #accepts })
+        });
+        checks.extend(quote!(crate::validation::csv(&mut out, "", response, &[#(#columns),*]);));
+    }
+    Some(quote! {
+        /// Checks the response against what the spec says of it; empty when it holds.
+        pub fn check_response(response: &Response) -> Vec<crate::validation::Violation> {
+            let mut out = Vec::new();
+            #checks
+            out
+        }
+    })
+}
+
+/// What a CSV cell of a column's type must be, in words and as a test.
+fn csv_cell(ty: Option<&TypeRef>) -> (&'static str, TokenStream) {
+    match ty.and_then(TypeRef::primitive) {
+        Some(Primitive::Snowflake | Primitive::Uint64) => ("a snowflake (an unsigned integer)", quote!(|cell: &str| cell.parse::<u64>().is_ok())),
+        Some(Primitive::Integer | Primitive::Int32 | Primitive::Uint32) => ("an integer", quote!(|cell: &str| cell.parse::<i64>().is_ok())),
+        Some(Primitive::Boolean) => ("`true` or `false`", quote!(|cell: &str| cell == "true" || cell == "false")),
+        _ => ("any text", quote!(|_: &str| true)),
+    }
+}
+
+fn gates(model: &Model, e: &Endpoint) -> Option<TokenStream> {
+    let gated = gated(e);
+    if gated.is_empty() {
+        return None;
+    }
+    let fields: Vec<Ident> = gated.iter().map(|b| value_ident(&b.meta.id)).collect();
+    let field_docs = gated.iter().map(|b| {
+        let mut notes = b.meta.notes.clone();
+        notes.extend(lifecycle(model, b.meta.since.as_ref(), b.meta.until.as_ref(), None));
+        docs(b.meta.description.as_deref(), &notes)
+    });
+    let values = gated.iter().map(|b| {
+        let since = b.meta.since.as_ref().map(|c| {
+            let c = const_ident(&c.id);
+            quote!(crate::changes::#c.is_in_effect(now))
+        });
+        let until = b.meta.until.as_ref().map(|c| {
+            let c = const_ident(&c.id);
+            quote!(!crate::changes::#c.is_in_effect(now))
+        });
+        match (since, until) {
+            (Some(s), Some(u)) => quote!(#s && #u),
+            (Some(s), None) => s,
+            (None, Some(u)) => u,
+            (None, None) => quote!(true),
+        }
+    });
+    Some(quote! {
+        /// Dated behaviour only the implementation can carry out, decided once per request.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        pub struct Gates {
+            #( #field_docs pub #fields: bool, )*
+        }
+
+        impl Gates {
+            /// Which behaviours are in effect at `now`.
+            pub fn at(now: jiff::Timestamp) -> Self {
+                Self { #(#fields: #values,)* }
+            }
+        }
+    })
+}
+
+fn runtime(model: &Model, e: &Endpoint) -> Option<TokenStream> {
+    let inputs = runtime_inputs(model, e);
+    if inputs.is_empty() {
+        return None;
+    }
+    let members = inputs.iter().map(|i| match i {
+        RuntimeInput::Bound { name, endpoint, field } => {
+            let doc = format!(" `{field}` of the endpoint `{endpoint}`, when known (the check is skipped otherwise).");
+            quote!(#[doc = #doc] pub #name: Option<i64>,)
+        }
+        RuntimeInput::Condition { name, cond } => {
+            let (c, arg) = cond.named();
+            let doc = format!(" Whether `{}{}` holds for the caller.", c.id, arg.map(|a| format!("({a})")).unwrap_or_default());
+            quote!(#[doc = #doc] pub #name: bool,)
+        }
+    });
+    let mut checks = Vec::new();
+    for (part, fields) in [("path", &e.path_params), ("query", &e.query), ("body", &e.body)] {
+        for f in fields.iter() {
+            checks.extend(runtime_field_checks(model, part, f));
+        }
+    }
+    Some(quote! {
+        /// Values the checks need that only the running service knows.
+        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+        pub struct Runtime {
+            #(#members)*
+        }
+
+        impl Request {
+            /// The checks that need run-time values: bounds read from other endpoints, and
+            /// fields a condition makes required.
+            pub fn validate_runtime(&self, runtime: &Runtime) -> Vec<crate::validation::Violation> {
+                let mut out = Vec::new();
+                #(#checks)*
+                out
+            }
+        }
+    })
+}
+
+fn runtime_field_checks(model: &Model, part: &str, f: &Field) -> Vec<TokenStream> {
+    let ident = value_ident(&f.name);
+    let part_ident = format_ident!("{part}");
+    let pointer = format!("/{part}/{}", f.wire().replace('~', "~0").replace('/', "~1"));
+    let optional = f.optional || f.required_when.is_some() || f.nullable;
+    let mut out = Vec::new();
+    if let Some(cond) = &f.required_when {
+        let name = condition_field(cond);
+        let holds = if matches!(cond, Cond::Not(_)) { quote!(!runtime.#name) } else { quote!(runtime.#name) };
+        let (c, arg) = cond.named();
+        let text = format!("{}{}", c.id, arg.map(|a| format!("({a})")).unwrap_or_default());
+        out.push(quote! {
+            if #holds {
+                crate::validation::required(&mut out, #pointer, self.#part_ident.#ident.is_some(), #text);
+            }
+        });
+    }
+    let Some(ty) = &f.ty else { return out };
+    for (key, bound) in f.constraints.all() {
+        let Some(Resolved::Runtime { endpoint, field, offset }) = resolve(model, bound, key.starts_with("max"), key == "max_size") else { continue };
+        let name = value_ident(&Resolved::runtime_name(&endpoint, &field));
+        let check = format_ident!("{key}");
+        let value = match (key, ty) {
+            ("min_length" | "max_length", _) => quote!(value),
+            ("min_items" | "max_items" | "max_size", _) => quote!(value.len()),
+            (_, TypeRef::Primitive(Primitive::StringInteger)) => quote!(i128::from(value.0)),
+            _ => quote!(i128::from(*value)),
+        };
+        let bound = if offset == 0 {
+            quote!(bound)
+        } else {
+            let offset = int(offset);
+            quote!(bound + #offset)
+        };
+        let check = quote!(crate::validation::#check(&mut out, #pointer, #value, #bound););
+        out.push(if optional {
+            quote! {
+                if let (Some(bound), Some(value)) = (runtime.#name, &self.#part_ident.#ident) {
+                    #check
+                }
+            }
+        } else {
+            quote! {
+                if let Some(bound) = runtime.#name {
+                    let value = &self.#part_ident.#ident;
+                    #check
+                }
+            }
+        });
+    }
+    out
+}

@@ -1,0 +1,202 @@
+//! `enums.rs`: open enums. A value the spec does not name round-trips as `Unknown`.
+
+use super::fields::{docs, meta_docs, meta_notes};
+use crate::emit::rust::shared::{int, item_ident, type_ident};
+use crate::model::{Enum, Model};
+use proc_macro2::{Ident, TokenStream};
+use quote::{format_ident, quote};
+
+/// `enums.rs`.
+pub fn emit(model: &Model) -> TokenStream {
+    let enums = model.enums.iter().map(|e| if e.repr == "string" { string_enum(model, e) } else { integer_enum(model, e) });
+    quote! {
+        //! Open enums: named values, and `Unknown` for values the spec does not name.
+
+        #(#enums)*
+    }
+}
+
+/// The catch-all variant, named `Unknown` unless the spec names a value so.
+pub fn catch_all(e: &Enum) -> Ident {
+    if e.values.iter().any(|v| type_ident(&v.meta.id) == "Unknown") { format_ident!("Unnamed") } else { format_ident!("Unknown") }
+}
+
+fn enum_docs(model: &Model, e: &Enum) -> TokenStream {
+    let mut notes = meta_notes(model, &e.meta);
+    let unnamed: Vec<String> = e.values.iter().filter(|v| e.repr != "string" && v.value.is_none()).map(|v| format!("`{}`", v.meta.id)).collect();
+    if !unnamed.is_empty() {
+        notes.push(format!("Also named, with values not shown by the source (they arrive as `Unknown`): {}.", unnamed.join(", ")));
+    }
+    docs(e.meta.description.as_deref().or(Some(e.meta.name.as_str())).filter(|d| !d.is_empty()), &notes)
+}
+
+fn integer_enum(model: &Model, e: &Enum) -> TokenStream {
+    let name = item_ident(&e.meta.id);
+    let other = catch_all(e);
+    let known: Vec<(&crate::model::EnumValue, Ident, i64)> =
+        e.values.iter().filter_map(|v| Some((v, type_ident(&v.meta.id), v.value?))).collect();
+    let variants = known.iter().map(|(v, ident, n)| {
+        let mut notes = meta_notes(model, &v.meta);
+        notes.push(format!("Wire value `{n}`."));
+        let fallback = format!("`{}`.", v.meta.id);
+        let d = docs(Some(v.meta.description.as_deref().unwrap_or(&fallback)), &notes);
+        quote!(#d #ident,)
+    });
+    let idents: Vec<&Ident> = known.iter().map(|(_, i, _)| i).collect();
+    let numbers: Vec<TokenStream> = known.iter().map(|(_, _, n)| int(*n)).collect();
+    let ids: Vec<&str> = known.iter().map(|(v, _, _)| v.meta.id.as_str()).collect();
+    let doc = enum_docs(model, e);
+    let from_value = from_value_body(&idents, &numbers, &other);
+    quote! {
+        #doc
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum #name {
+            #(#variants)*
+            /// A value the spec does not name, kept as received.
+            #other(i64),
+        }
+
+        impl #name {
+            /// Every value the spec names, in spec order.
+            pub const KNOWN: &'static [Self] = &[#(Self::#idents),*];
+
+            /// The number on the wire.
+            pub const fn value(self) -> i64 {
+                match self {
+                    #(Self::#idents => #numbers,)*
+                    Self::#other(value) => value,
+                }
+            }
+
+            /// The value for a wire number; a number the spec does not name is kept as received.
+            pub const fn from_value(value: i64) -> Self {
+                #from_value
+            }
+
+            /// The spec id of a named value.
+            pub const fn id(self) -> Option<&'static str> {
+                match self {
+                    #(Self::#idents => Some(#ids),)*
+                    Self::#other(_) => None,
+                }
+            }
+        }
+
+        impl From<i64> for #name {
+            fn from(value: i64) -> Self {
+                Self::from_value(value)
+            }
+        }
+
+        impl From<#name> for i64 {
+            fn from(value: #name) -> Self {
+                value.value()
+            }
+        }
+
+        impl serde::Serialize for #name {
+            fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                serializer.serialize_i64(self.value())
+            }
+        }
+
+        impl<'de> serde::Deserialize<'de> for #name {
+            fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+                <i64 as serde::Deserialize>::deserialize(deserializer).map(Self::from_value)
+            }
+        }
+    }
+}
+
+fn string_enum(model: &Model, e: &Enum) -> TokenStream {
+    let name = item_ident(&e.meta.id);
+    let other = catch_all(e);
+    let idents: Vec<Ident> = e.values.iter().map(|v| type_ident(&v.meta.id)).collect();
+    let ids: Vec<&str> = e.values.iter().map(|v| v.meta.id.as_str()).collect();
+    let variants = e.values.iter().zip(&idents).map(|(v, ident)| {
+        let d = meta_docs(model, &v.meta);
+        quote!(#d #ident,)
+    });
+    let doc = enum_docs(model, e);
+    let from_text = if ids.is_empty() {
+        quote!(Self::#other(text.to_owned()))
+    } else {
+        quote! {
+            match text {
+                #(#ids => Self::#idents,)*
+                other => Self::#other(other.to_owned()),
+            }
+        }
+    };
+    quote! {
+        #doc
+        #[derive(Clone, Debug, PartialEq, Eq, Hash)]
+        pub enum #name {
+            #(#variants)*
+            /// A value the spec does not name, kept as received.
+            #other(String),
+        }
+
+        impl #name {
+            /// Every value the spec names, in spec order.
+            pub const KNOWN: &'static [Self] = &[#(Self::#idents),*];
+
+            /// The text on the wire.
+            pub fn as_str(&self) -> &str {
+                match self {
+                    #(Self::#idents => #ids,)*
+                    Self::#other(text) => text,
+                }
+            }
+
+            /// Whether the spec names this value.
+            pub fn is_known(&self) -> bool {
+                !matches!(self, Self::#other(_))
+            }
+        }
+
+        impl From<&str> for #name {
+            fn from(text: &str) -> Self {
+                #from_text
+            }
+        }
+
+        impl From<String> for #name {
+            fn from(text: String) -> Self {
+                Self::from(text.as_str())
+            }
+        }
+
+        impl std::fmt::Display for #name {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str(self.as_str())
+            }
+        }
+
+        impl serde::Serialize for #name {
+            fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                serializer.serialize_str(self.as_str())
+            }
+        }
+
+        impl<'de> serde::Deserialize<'de> for #name {
+            fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+                <String as serde::Deserialize>::deserialize(deserializer).map(Self::from)
+            }
+        }
+    }
+}
+
+/// The body of `from_value`: a match over the named numbers, or the catch-all alone when the
+/// spec names none.
+pub fn from_value_body(idents: &[&Ident], numbers: &[TokenStream], other: &Ident) -> TokenStream {
+    if idents.is_empty() {
+        return quote!(Self::#other(value));
+    }
+    quote! {
+        match value {
+            #(#numbers => Self::#idents,)*
+            other => Self::#other(other),
+        }
+    }
+}

@@ -1,0 +1,450 @@
+//! `errors.rs`: error codes, the errors of the spec, the error body and `ApiError`.
+//!
+//! `ApiError` is what both sides hold; the body is what the wire carries. The body's fields are
+//! the spec's, filled by name: `code`, `message`, `errors` (violations), `missing` (what a
+//! caller lacks) and `error` (the OAuth2 error); any other field gets its default.
+
+use super::fields::{docs, meta_notes, struct_tokens};
+use crate::emit::rust::shared::{const_ident, int, type_ident, value_ident};
+use crate::model::types::Primitive;
+use crate::model::{Error, Field, Model, TypeRef};
+use proc_macro2::{Ident, TokenStream};
+use quote::{format_ident, quote};
+
+/// The id of the error whose code errors without one carry; 0 when the spec has none.
+pub const GENERAL_ERROR: &str = "general_error";
+
+/// `errors.rs`.
+pub fn emit(model: &Model) -> TokenStream {
+    let codes = error_codes(model);
+    let oauth = oauth_errors(model);
+    let defs = model.errors.iter().map(|e| error_const(model, e));
+    let all = model.errors.iter().map(|e| const_ident(&e.meta.id));
+    let general = int(model.errors.iter().find(|e| e.meta.id == GENERAL_ERROR).and_then(|e| e.code).unwrap_or(0));
+    let body = error_body(model);
+    let fields = body_fields(model);
+    let (to_body, from_body) = body_conversions(&fields);
+    // A body with none of the fields `ApiError` reads is not read at all.
+    let body_param = if fields.iter().any(|f| known(f).is_some()) { quote!(body) } else { quote!(_body) };
+    quote! {
+        //! Errors: the platform's error codes, every error the spec names, the JSON error body and
+        //! [`ApiError`], which the server renders and the client reads back.
+
+        use crate::validation::Violation;
+        use std::fmt;
+
+        #codes
+
+        #oauth
+
+        /// An error the spec names: its code, status and the condition that raises it.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        pub struct ErrorDef {
+            /// The stable id.
+            pub id: &'static str,
+            /// The display name.
+            pub name: &'static str,
+            /// The numeric code, when it has one.
+            pub code: Option<ErrorCode>,
+            /// The OAuth2 error code (RFC 6749 §5.2), for errors of the authorization server.
+            pub oauth_error: Option<&'static str>,
+            /// The HTTP status, when known.
+            pub status: Option<u16>,
+            /// When it is raised.
+            pub condition: &'static str,
+            /// The message, when the source gives it.
+            pub message: Option<&'static str>,
+            /// The endpoints that return it, by id.
+            pub endpoints: &'static [&'static str],
+        }
+
+        #(#defs)*
+
+        /// Every error the spec names, in spec order.
+        pub const ALL: &[&ErrorDef] = &[#(&#all),*];
+
+        /// The code carried by errors that have none of their own.
+        pub const GENERAL_CODE: ErrorCode = ErrorCode::from_value(#general);
+
+        #body
+
+        /// An error response: status, code, message, and what exactly was wrong.
+        #[derive(Clone, Debug, PartialEq, Eq)]
+        pub struct ApiError {
+            /// The HTTP status.
+            pub status: u16,
+            /// The platform's error code.
+            pub code: ErrorCode,
+            /// A human-readable message.
+            pub message: String,
+            /// Every constraint the request broke, each at a JSON pointer.
+            pub violations: Vec<Violation>,
+            /// What the caller lacks (permissions, intents, scopes, conditions).
+            pub missing: Vec<String>,
+            /// The OAuth2 error code, on the authorization server's endpoints.
+            pub oauth_error: Option<OAuthError>,
+        }
+
+        impl ApiError {
+            /// The error `def` names, with its status (400 when the spec shows none) and its
+            /// message (else its condition).
+            pub fn new(def: &ErrorDef) -> Self {
+                Self {
+                    status: def.status.unwrap_or(400),
+                    code: def.code.unwrap_or(GENERAL_CODE),
+                    message: def.message.unwrap_or(def.condition).to_owned(),
+                    violations: Vec::new(),
+                    missing: Vec::new(),
+                    oauth_error: def.oauth_error.map(OAuthError::from),
+                }
+            }
+
+            /// Replaces the message.
+            pub fn with_message(mut self, message: impl Into<String>) -> Self {
+                self.message = message.into();
+                self
+            }
+
+            /// Replaces the status.
+            pub fn with_status(mut self, status: u16) -> Self {
+                self.status = status;
+                self
+            }
+
+            /// Sets the violations.
+            pub fn with_violations(mut self, violations: Vec<Violation>) -> Self {
+                self.violations = violations;
+                self
+            }
+
+            /// Sets what the caller lacks.
+            pub fn with_missing(mut self, missing: Vec<String>) -> Self {
+                self.missing = missing;
+                self
+            }
+
+            /// Whether this is the error `def` names: same code, or same OAuth2 error, or (for
+            /// an error with neither) same status with the general code.
+            pub fn is(&self, def: &ErrorDef) -> bool {
+                match (def.code, def.oauth_error) {
+                    (Some(code), _) => self.code == code,
+                    (None, Some(oauth)) => self.oauth_error.as_ref().is_some_and(|e| e.as_str() == oauth),
+                    (None, None) => self.code == GENERAL_CODE && def.status == Some(self.status),
+                }
+            }
+
+            /// The JSON body that carries the error.
+            pub fn to_body(&self) -> ErrorBody {
+                #to_body
+            }
+
+            /// The error a response with `status` and `body` carries.
+            pub fn from_body(status: u16, #body_param: ErrorBody) -> Self {
+                #from_body
+            }
+        }
+
+        impl fmt::Display for ApiError {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                write!(f, "{} (status {}, code {})", self.message, self.status, self.code.value())?;
+                for v in &self.violations {
+                    write!(f, "; {v}")?;
+                }
+                if !self.missing.is_empty() {
+                    write!(f, "; missing {}", self.missing.join(", "))?;
+                }
+                Ok(())
+            }
+        }
+
+        impl std::error::Error for ApiError {}
+
+        impl From<&ErrorDef> for ApiError {
+            fn from(def: &ErrorDef) -> Self {
+                Self::new(def)
+            }
+        }
+    }
+}
+
+fn coded(model: &Model) -> Vec<(&Error, Ident, i64)> {
+    model.errors.iter().filter_map(|e| Some((e, type_ident(&e.meta.id), e.code?))).collect()
+}
+
+fn error_codes(model: &Model) -> TokenStream {
+    let coded = coded(model);
+    let other = if coded.iter().any(|(_, i, _)| i == "Unknown") { format_ident!("Unnamed") } else { format_ident!("Unknown") };
+    let variants = coded.iter().map(|(e, ident, n)| {
+        let doc = docs(Some(&e.condition), &[format!("Code `{n}`, error `{}`.", e.meta.id)]);
+        quote!(#doc #ident,)
+    });
+    let idents: Vec<&Ident> = coded.iter().map(|(_, i, _)| i).collect();
+    let numbers: Vec<TokenStream> = coded.iter().map(|(_, _, n)| int(*n)).collect();
+    let consts: Vec<Ident> = coded.iter().map(|(e, _, _)| const_ident(&e.meta.id)).collect();
+    let from_value = super::enums::from_value_body(&idents, &numbers, &other);
+    quote! {
+        /// A numeric error code of the platform; codes the spec does not name are kept as received.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum ErrorCode {
+            #(#variants)*
+            /// A code the spec does not name.
+            #other(i64),
+        }
+
+        impl ErrorCode {
+            /// Every code the spec names, in spec order.
+            pub const KNOWN: &'static [Self] = &[#(Self::#idents),*];
+
+            /// The number on the wire.
+            pub const fn value(self) -> i64 {
+                match self {
+                    #(Self::#idents => #numbers,)*
+                    Self::#other(value) => value,
+                }
+            }
+
+            /// The code for a wire number.
+            pub const fn from_value(value: i64) -> Self {
+                #from_value
+            }
+
+            /// The error the spec names with this code.
+            pub const fn def(self) -> Option<&'static ErrorDef> {
+                match self {
+                    #(Self::#idents => Some(&#consts),)*
+                    Self::#other(_) => None,
+                }
+            }
+        }
+
+        impl serde::Serialize for ErrorCode {
+            fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                serializer.serialize_i64(self.value())
+            }
+        }
+
+        impl<'de> serde::Deserialize<'de> for ErrorCode {
+            fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+                <i64 as serde::Deserialize>::deserialize(deserializer).map(Self::from_value)
+            }
+        }
+    }
+}
+
+fn oauth_errors(model: &Model) -> TokenStream {
+    let named: Vec<(&Error, Ident, &str)> =
+        model.errors.iter().filter_map(|e| Some((e, type_ident(e.oauth_error.as_deref()?), e.oauth_error.as_deref()?))).collect();
+    let variants = named.iter().map(|(e, ident, _)| {
+        let doc = docs(Some(&e.condition), &[format!("Error `{}`.", e.meta.id)]);
+        quote!(#doc #ident,)
+    });
+    let idents: Vec<&Ident> = named.iter().map(|(_, i, _)| i).collect();
+    let texts: Vec<&str> = named.iter().map(|(_, _, t)| *t).collect();
+    let from_text = if named.is_empty() {
+        quote!(Self::Unknown(text.to_owned()))
+    } else {
+        quote! {
+            match text {
+                #(#texts => Self::#idents,)*
+                other => Self::Unknown(other.to_owned()),
+            }
+        }
+    };
+    quote! {
+        /// An OAuth2 error code (RFC 6749 §5.2); codes the spec does not name are kept as received.
+        #[derive(Clone, Debug, PartialEq, Eq, Hash)]
+        pub enum OAuthError {
+            #(#variants)*
+            /// A code the spec does not name.
+            Unknown(String),
+        }
+
+        impl OAuthError {
+            /// The text on the wire.
+            pub fn as_str(&self) -> &str {
+                match self {
+                    #(Self::#idents => #texts,)*
+                    Self::Unknown(text) => text,
+                }
+            }
+        }
+
+        impl From<&str> for OAuthError {
+            fn from(text: &str) -> Self {
+                #from_text
+            }
+        }
+
+        impl fmt::Display for OAuthError {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str(self.as_str())
+            }
+        }
+    }
+}
+
+fn error_const(model: &Model, e: &Error) -> TokenStream {
+    let name = const_ident(&e.meta.id);
+    let id = &e.meta.id;
+    let display = &e.meta.name;
+    let opt_str = |v: Option<&str>| match v {
+        Some(s) => quote!(Some(#s)),
+        None => quote!(None),
+    };
+    let code = match e.code {
+        Some(_) => {
+            let v = type_ident(&e.meta.id);
+            quote!(Some(ErrorCode::#v))
+        }
+        None => quote!(None),
+    };
+    let oauth = opt_str(e.oauth_error.as_deref());
+    let status = match e.status {
+        Some(s) => {
+            let s = int(i64::from(s));
+            quote!(Some(#s))
+        }
+        None => quote!(None),
+    };
+    let condition = &e.condition;
+    let message = opt_str(e.message.as_deref());
+    let endpoints = e.endpoints.iter().map(|r| r.id.as_str());
+    let doc = docs(Some(&e.condition), &meta_notes(model, &e.meta));
+    quote! {
+        #doc
+        pub const #name: ErrorDef = ErrorDef {
+            id: #id,
+            name: #display,
+            code: #code,
+            oauth_error: #oauth,
+            status: #status,
+            condition: #condition,
+            message: #message,
+            endpoints: &[#(#endpoints),*],
+        };
+    }
+}
+
+/// The fields of the error body: the spec's, or `code` and `message` when it declares none.
+fn body_fields(model: &Model) -> Vec<Field> {
+    match &model.error_body {
+        Some(b) => b.fields.clone(),
+        None => ["code", "message"]
+            .into_iter()
+            .map(|name| Field {
+                name: name.to_owned(),
+                wire_name: None,
+                ty: Some(if name == "code" { TypeRef::Primitive(Primitive::Integer) } else { TypeRef::Primitive(Primitive::String) }),
+                description: None,
+                optional: false,
+                nullable: false,
+                default: None,
+                literal: None,
+                constraints: Default::default(),
+                required_when: None,
+                requires_scope: None,
+                since: None,
+                until: None,
+                deprecated: None,
+                not_shown: Vec::new(),
+                assumed: Default::default(),
+                notes: Vec::new(),
+                span: Default::default(),
+                type_span: Default::default(),
+                optional_span: None,
+                assumed_spans: Vec::new(),
+            })
+            .collect(),
+    }
+}
+
+fn error_body(model: &Model) -> TokenStream {
+    let (description, notes) = match &model.error_body {
+        Some(b) => {
+            let mut notes: Vec<String> = b.not_shown.iter().map(|g| format!("Not shown by the source: {}.", g.detail.clone().unwrap_or_else(|| format!("`{}`", g.facet)))).collect();
+            notes.extend(b.assumed.iter().map(|(k, r)| format!("Assumed `{k}`: {r}")));
+            (b.description.clone().unwrap_or_else(|| "The JSON body of an error response.".to_owned()), notes)
+        }
+        None => ("The JSON body of an error response (the spec declares none; this is the default shape).".to_owned(), Vec::new()),
+    };
+    struct_tokens(model, &format_ident!("ErrorBody"), docs(Some(&description), &notes), &body_fields(model), false)
+}
+
+/// How a known field is filled from an `ApiError` and read back.
+enum Known {
+    Code,
+    Message,
+    Errors,
+    Missing,
+    OAuth,
+}
+
+fn known(f: &Field) -> Option<Known> {
+    let ty = f.ty.as_ref()?;
+    let is = |p: Primitive| *ty == TypeRef::Primitive(p);
+    match f.name.as_str() {
+        "code" if is(Primitive::Integer) => Some(Known::Code),
+        "message" if is(Primitive::String) => Some(Known::Message),
+        "errors" if is(Primitive::Json) => Some(Known::Errors),
+        "missing" if *ty == TypeRef::Array(Box::new(TypeRef::Primitive(Primitive::String))) => Some(Known::Missing),
+        "error" if is(Primitive::String) => Some(Known::OAuth),
+        _ => None,
+    }
+}
+
+/// The bodies of `ApiError::to_body` and `ApiError::from_body`.
+fn body_conversions(fields: &[Field]) -> (TokenStream, TokenStream) {
+    let optional = |f: &Field| f.optional || f.nullable;
+    let to = fields.iter().map(|f| {
+        let ident = value_ident(&f.name);
+        let value = match known(f) {
+            Some(Known::Code) => quote!(self.code.value()),
+            Some(Known::Message) => quote!(self.message.clone()),
+            Some(Known::Errors) => quote!(serde_json::to_value(&self.violations).unwrap_or_default()),
+            Some(Known::Missing) => quote!(self.missing.clone()),
+            Some(Known::OAuth) => quote!(self.oauth_error.as_ref().map(|e| e.as_str().to_owned())),
+            None if optional(f) => return quote!(#ident: None,),
+            None => return quote!(#ident: Default::default(),),
+        };
+        let value = match known(f) {
+            Some(Known::OAuth) if optional(f) => value,
+            Some(Known::OAuth) => quote!(#value.unwrap_or_default()),
+            Some(Known::Errors) if optional(f) => quote!((!self.violations.is_empty()).then(|| #value)),
+            Some(Known::Missing) if optional(f) => quote!((!self.missing.is_empty()).then(|| #value)),
+            _ if optional(f) => quote!(Some(#value)),
+            _ => value,
+        };
+        quote!(#ident: #value,)
+    });
+    let read = |kind: Known| fields.iter().find(|f| known(f).is_some_and(|k| std::mem::discriminant(&k) == std::mem::discriminant(&kind)));
+    // Each known field read back: `(optional form, required form)`.
+    let take = |kind: Known, optional_form: fn(TokenStream) -> TokenStream, required_form: fn(TokenStream) -> TokenStream| {
+        read(kind).map(|f| {
+            let ident = value_ident(&f.name);
+            if optional(f) { optional_form(quote!(body.#ident)) } else { required_form(quote!(body.#ident)) }
+        })
+    };
+    let code = take(Known::Code, |a| quote!(#a.map(ErrorCode::from_value).unwrap_or(GENERAL_CODE)), |a| quote!(ErrorCode::from_value(#a)));
+    let message = take(Known::Message, |a| quote!(#a.unwrap_or_default()), |a| a);
+    let violations = take(
+        Known::Errors,
+        |a| quote!(#a.and_then(|v| serde_json::from_value(v).ok()).unwrap_or_default()),
+        |a| quote!(serde_json::from_value(#a).unwrap_or_default()),
+    );
+    let missing = take(Known::Missing, |a| quote!(#a.unwrap_or_default()), |a| a);
+    let oauth = take(
+        Known::OAuth,
+        |a| quote!(#a.filter(|e| !e.is_empty()).map(|e| OAuthError::from(e.as_str()))),
+        |a| quote!((!#a.is_empty()).then(|| OAuthError::from(#a.as_str()))),
+    );
+    let or = |t: Option<TokenStream>, d: TokenStream| t.unwrap_or(d);
+    let code = or(code, quote!(GENERAL_CODE));
+    let message = or(message, quote!(String::new()));
+    let violations = or(violations, quote!(Vec::new()));
+    let missing = or(missing, quote!(Vec::new()));
+    let oauth = or(oauth, quote!(None));
+    (
+        quote!(ErrorBody { #(#to)* }),
+        quote!(Self { status, code: #code, message: #message, violations: #violations, missing: #missing, oauth_error: #oauth }),
+    )
+}

@@ -1,0 +1,150 @@
+//! The `platform-types` crate: every resource, enum, flag set, permission, error, limit, dated
+//! change, scope, rule, event, opcode, state machine and endpoint shape of the spec, with the
+//! validators the server and the client share.
+
+mod auth;
+mod bitsets;
+mod changes;
+pub(crate) mod endpoints;
+pub(crate) mod enums;
+mod errors;
+mod events;
+mod fields;
+mod resources;
+pub(crate) mod rules;
+mod runtime;
+mod states;
+
+use super::format::format_file;
+use super::shared::{self, lib_ident, manifest, module_decls, package};
+use crate::emit::{EmitOptions, GeneratedFile};
+use crate::model::Model;
+use proc_macro2::TokenStream;
+use quote::quote;
+
+/// The artifact name in summaries.
+pub const ARTIFACT: &str = "types";
+
+/// One module of the crate: its file stem and its items.
+struct Module {
+    name: &'static str,
+    tokens: TokenStream,
+}
+
+/// Emits `types/Cargo.toml` and `types/src/*.rs`.
+pub fn emit(model: &Model, opts: &EmitOptions) -> Vec<GeneratedFile> {
+    let notice = opts.notice();
+    let modules = modules(model);
+    let mut files = vec![
+        GeneratedFile::new(ARTIFACT, "types/Cargo.toml", cargo_toml(model, &notice)),
+        GeneratedFile::new(ARTIFACT, "types/build.rs", shared::build_script(&notice)),
+        GeneratedFile::new(ARTIFACT, "types/src/lib.rs", format_file(&notice, lib_rs(model, &modules))),
+    ];
+    for m in modules {
+        files.push(GeneratedFile::new(ARTIFACT, format!("types/src/{}.rs", m.name), format_file(&notice, m.tokens)));
+    }
+    files
+}
+
+fn modules(model: &Model) -> Vec<Module> {
+    let mut out = vec![
+        Module { name: "wire", tokens: runtime::wire(fields::adapters(model)) },
+        Module { name: "validation", tokens: runtime::validation() },
+        Module { name: "clock", tokens: runtime::clock() },
+        Module { name: "placeholders", tokens: auth::placeholders(model) },
+        Module { name: "changes", tokens: changes::emit(model) },
+        Module { name: "limits", tokens: changes::limits(model) },
+        Module { name: "permissions", tokens: bitsets::permissions(model) },
+        Module { name: "enums", tokens: enums::emit(model) },
+        Module { name: "flags", tokens: bitsets::flags(model) },
+        Module { name: "resources", tokens: resources::emit(model) },
+        Module { name: "auth", tokens: auth::emit(model) },
+        Module { name: "rules", tokens: rules::emit(model) },
+        Module { name: "errors", tokens: errors::emit(model) },
+        Module { name: "events", tokens: events::events(model) },
+        Module { name: "gateway", tokens: events::gateway(model) },
+    ];
+    if !model.commands.is_empty() {
+        out.push(Module { name: "commands", tokens: events::commands(model) });
+    }
+    out.push(Module { name: "states", tokens: states::emit(model) });
+    out.push(Module { name: "endpoints", tokens: endpoints::emit(model) });
+    out
+}
+
+fn cargo_toml(model: &Model, notice: &str) -> String {
+    let description = format!("{}: every resource, enum, flag, permission, error, limit and dated change of the spec, as Rust types", model.platform.name);
+    let body = format!(
+        "[lib]\npath = \"src/lib.rs\"\n\n[dependencies]\njiff = {{ workspace = true, features = [\"serde\"] }}\nserde.workspace = true\nserde_json.workspace = true\n\n{}",
+        shared::BUILD_DEPENDENCIES
+    );
+    manifest(notice, &package(model, ARTIFACT), &description, &body)
+}
+
+fn lib_rs(model: &Model, modules: &[Module]) -> TokenStream {
+    let names: Vec<&str> = modules.iter().map(|m| m.name).collect();
+    let decls = module_decls(&names);
+    let title = format!(" {}: the typed model, generated from the spec.", model.platform.name);
+    let lib = lib_ident(model, ARTIFACT).to_string();
+    let intro = [
+        String::new(),
+        " Every item mirrors one item of the spec, with the spec's description as its docs. Enums and".to_owned(),
+        " flag sets are open: values the spec does not name round-trip (`Unknown(n)`, unknown bits kept).".to_owned(),
+        " [`validation::Validate`] checks every declared constraint and reports all violations, each at".to_owned(),
+        " a JSON pointer; the server and the client run the same checks.".to_owned(),
+        String::new(),
+        " Dated changes are constants of [`changes`]; ask one whether it is in effect at an instant".to_owned(),
+        format!(" (`{lib}::changes::ALL[0].is_in_effect(now)`), with `now` read from a [`clock::Clock`]."),
+    ];
+    let reexports = reexports(model);
+    quote! {
+        #![doc = #title]
+        #(#![doc = #intro])*
+        #![forbid(unsafe_code)]
+        #![warn(missing_docs)]
+
+        #decls
+
+        #reexports
+    }
+}
+
+/// Root re-exports of the most used names, skipping any name two modules share.
+fn reexports(model: &Model) -> TokenStream {
+    let mut names: Vec<(&str, proc_macro2::Ident)> = vec![
+        ("wire", quote::format_ident!("Snowflake")),
+        ("wire", quote::format_ident!("StringInteger")),
+        ("validation", quote::format_ident!("Validate")),
+        ("validation", quote::format_ident!("Violation")),
+        ("clock", quote::format_ident!("Clock")),
+        ("clock", quote::format_ident!("FixedClock")),
+        ("clock", quote::format_ident!("SystemClock")),
+        ("changes", quote::format_ident!("Change")),
+        ("placeholders", quote::format_ident!("Placeholders")),
+        ("permissions", quote::format_ident!("Permission")),
+        ("permissions", quote::format_ident!("Permissions")),
+        ("errors", quote::format_ident!("ApiError")),
+        ("errors", quote::format_ident!("ErrorBody")),
+        ("errors", quote::format_ident!("ErrorCode")),
+        ("auth", quote::format_ident!("Credential")),
+        ("auth", quote::format_ident!("TokenKind")),
+    ];
+    names.extend(model.resources.iter().map(|r| ("resources", shared::item_ident(&r.meta.id))));
+    names.extend(model.enums.iter().map(|e| ("enums", shared::item_ident(&e.meta.id))));
+    names.extend(model.flags.iter().map(|f| ("flags", shared::item_ident(&f.meta.id))));
+    let mut counts = std::collections::BTreeMap::new();
+    for (_, n) in &names {
+        *counts.entry(n.to_string()).or_insert(0) += 1;
+    }
+    names
+        .iter()
+        .filter(|(_, n)| counts[&n.to_string()] == 1)
+        .map(|(module, name)| {
+            let module = proc_macro2::Ident::new(module, proc_macro2::Span::call_site());
+            quote! {
+                #[rustfmt::skip]
+                pub use #module::#name;
+            }
+        })
+        .collect()
+}

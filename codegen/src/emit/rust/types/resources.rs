@@ -1,0 +1,29 @@
+//! `resources.rs`: one serde struct per resource, with its validator.
+
+use super::fields::{cases_tokens, keeps_extra, meta_notes, struct_tokens};
+use crate::emit::rust::shared::item_ident;
+use crate::model::Model;
+use proc_macro2::TokenStream;
+use quote::quote;
+
+/// `resources.rs`.
+pub fn emit(model: &Model) -> TokenStream {
+    let structs = model.resources.iter().map(|r| {
+        let mut notes = meta_notes(model, &r.meta);
+        notes.push(format!("Direction: {}.", r.direction));
+        let description = r.meta.description.clone().unwrap_or_else(|| r.meta.name.clone());
+        let docs = super::fields::docs(Some(&description), &notes);
+        let name = item_ident(&r.meta.id);
+        let body = struct_tokens(model, &name, docs, &r.fields, keeps_extra(&r.meta.not_shown));
+        let cases = cases_tokens(model, &name, &r.fields, &r.cases);
+        quote!(#body #cases)
+    });
+    quote! {
+        //! Resources: the objects the platform sends and receives, one struct each.
+        //!
+        //! Where the source gives only some fields of an object, the struct keeps the others in a
+        //! map, so a value read from the wire writes back unchanged.
+
+        #(#structs)*
+    }
+}

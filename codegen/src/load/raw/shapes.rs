@@ -1,0 +1,204 @@
+//! Data shapes: resources, fields with their constraints and bounds, enums and flag sets.
+
+use super::{Gap, S};
+use indexmap::IndexMap;
+use serde::Deserialize;
+use serde::de::{self, Deserializer, MapAccess, Visitor};
+use std::fmt;
+
+item! {
+    /// A resource (object) of the platform and the fields the source gives.
+    pub struct Resource {
+        /// Whether the resource is something callers send (`request`), receive (`response`) or both.
+        #[serde(default)]
+        pub direction: Option<S<String>>,
+        #[serde(default)]
+        pub fields: IndexMap<S<String>, S<Field>>,
+        /// Shapes the resource takes under a condition (an obfuscated channel).
+        #[serde(default)]
+        pub cases: Vec<S<Case>>,
+    }
+}
+
+item! {
+    /// A shape an object takes when a condition holds: facts about some of its fields that the
+    /// source states for that situation only (an obfuscated channel's name is `___hidden___`).
+    pub struct Case {
+        /// When the case applies: a rule expression, usually over conditions.
+        pub when: S<super::Rule>,
+        /// What holds of each named field in this case.
+        #[serde(default)]
+        pub fields: IndexMap<S<String>, S<CaseField>>,
+    }
+}
+
+/// What a [`Case`] says about one field.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CaseField {
+    /// The field has exactly this text.
+    #[serde(default)]
+    pub literal: Option<S<String>>,
+    /// Flags (ids of the field's flag set) that are set.
+    #[serde(default)]
+    pub contains: Vec<S<String>>,
+    /// Enum values (`enum_id.VALUE`) that the field leaves out: no element carries them.
+    #[serde(default)]
+    pub omits: Vec<S<String>>,
+    #[serde(default)]
+    pub min_items: Option<S<Bound>>,
+    #[serde(default)]
+    pub max_items: Option<S<Bound>>,
+}
+
+/// A field of a resource, a request body, a query string or an SDK class.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Field {
+    /// Type expression: `string`, `snowflake`, `array<snowflake>`, `enum<id>`, `flags<id>`,
+    /// `object<id>`, `class<id>`, ...
+    #[serde(rename = "type", default)]
+    pub ty: Option<S<String>>,
+    #[serde(default)]
+    pub description: Option<S<String>>,
+    /// The field may be absent.
+    #[serde(default)]
+    pub optional: Option<S<bool>>,
+    /// The field may be `null`.
+    #[serde(default)]
+    pub nullable: Option<S<bool>>,
+    /// The wire name when it differs from the key.
+    #[serde(default)]
+    pub wire_name: Option<S<String>>,
+    /// Prose default (`the value set by Client::SetApplicationId`).
+    #[serde(default)]
+    pub default: Option<S<String>>,
+    /// A literal value the field takes in a named situation.
+    #[serde(default)]
+    pub literal: Option<S<String>>,
+    #[serde(default)]
+    pub min: Option<S<Bound>>,
+    #[serde(default)]
+    pub max: Option<S<Bound>>,
+    #[serde(default)]
+    pub max_exclusive: Option<S<Bound>>,
+    #[serde(default)]
+    pub min_length: Option<S<Bound>>,
+    #[serde(default)]
+    pub max_length: Option<S<Bound>>,
+    #[serde(default)]
+    pub min_items: Option<S<Bound>>,
+    #[serde(default)]
+    pub max_items: Option<S<Bound>>,
+    /// Maximum size in bytes (for files), by value or limit.
+    #[serde(default)]
+    pub max_size: Option<S<Bound>>,
+    /// A condition under which the field is required even though it is optional.
+    #[serde(default)]
+    pub required_when: Option<S<String>>,
+    /// A scope needed for the field to carry its real value.
+    #[serde(default)]
+    pub requires_scope: Option<S<String>>,
+    #[serde(default)]
+    pub since: Option<S<String>>,
+    #[serde(default)]
+    pub until: Option<S<String>>,
+    #[serde(default)]
+    pub deprecated: Option<S<String>>,
+    #[serde(default)]
+    pub not_shown: Vec<S<Gap>>,
+    #[serde(default)]
+    pub assumed: IndexMap<S<String>, S<String>>,
+    #[serde(default)]
+    pub notes: Vec<S<String>>,
+}
+
+/// A numeric bound: a literal, a limit (`{limit: id}`) or a field of another endpoint's response
+/// (`{field: get_gateway_bot.max_concurrency}`), optionally offset.
+#[derive(Debug)]
+pub enum Bound {
+    Value(i64),
+    Ref { target: BoundRef, offset: i64 },
+}
+
+/// What a [`Bound`] refers to.
+#[derive(Debug)]
+pub enum BoundRef {
+    Limit(String),
+    Field(String),
+}
+
+impl<'de> Deserialize<'de> for Bound {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Bound;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("an integer, `{limit: id}` or `{field: endpoint.field}`")
+            }
+            fn visit_i64<E: de::Error>(self, v: i64) -> Result<Bound, E> {
+                Ok(Bound::Value(v))
+            }
+            fn visit_u64<E: de::Error>(self, v: u64) -> Result<Bound, E> {
+                i64::try_from(v).map(Bound::Value).map_err(|_| E::custom("integer out of range"))
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Bound, A::Error> {
+                let (mut target, mut offset) = (None, 0);
+                while let Some(key) = map.next_key::<String>()? {
+                    match key.as_str() {
+                        "limit" => target = Some(BoundRef::Limit(map.next_value()?)),
+                        "field" => target = Some(BoundRef::Field(map.next_value()?)),
+                        "offset" => offset = map.next_value()?,
+                        other => {
+                            return Err(de::Error::unknown_field(other, &["limit", "field", "offset"]));
+                        }
+                    }
+                }
+                let target = target.ok_or_else(|| de::Error::missing_field("limit"))?;
+                Ok(Bound::Ref { target, offset })
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+item! {
+    /// An enumeration of named integer (or string) values; open unless `open: false`.
+    pub struct Enum {
+        /// `integer` (default) or `string`.
+        #[serde(default)]
+        pub repr: Option<S<String>>,
+        #[serde(default)]
+        pub values: Vec<S<EnumValue>>,
+    }
+}
+
+item! {
+    /// One value of an enum.
+    pub struct EnumValue {
+        #[serde(default)]
+        pub value: Option<S<i64>>,
+    }
+}
+
+item! {
+    /// A set of bit flags; unknown bits are kept.
+    pub struct Flags {
+        /// `integer` (default) or `string_integer` (serialized as a decimal string).
+        #[serde(default)]
+        pub repr: Option<S<String>>,
+        /// Width in bits (32 or 64, the default).
+        #[serde(default)]
+        pub width: Option<S<i64>>,
+        #[serde(default)]
+        pub values: Vec<S<FlagValue>>,
+    }
+}
+
+item! {
+    /// One flag: its bit position.
+    pub struct FlagValue {
+        #[serde(default)]
+        pub bit: Option<S<i64>>,
+    }
+}
