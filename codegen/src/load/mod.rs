@@ -228,16 +228,6 @@ impl<'de> serde::Deserializer<'de> for KeyProbe<'_> {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn keys_of_reads_the_schema() {
-        let keys = super::keys_of::<super::raw::Endpoint>();
-        assert!(keys.contains(&"body_format") && keys.contains(&"id") && keys.contains(&"assumed"), "{keys:?}");
-        assert!(!keys.contains(&"format"));
-    }
-}
-
 /// The schema keys of a raw value's type, by method call so it reads the same on a value and
 /// on a reference.
 pub trait Keys {
@@ -248,5 +238,15 @@ pub trait Keys {
 impl<T: serde::de::DeserializeOwned> Keys for T {
     fn keys(&self) -> &'static [&'static str] {
         keys_of::<T>()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn keys_of_reads_the_schema() {
+        let keys = super::keys_of::<super::raw::Endpoint>();
+        assert!(keys.contains(&"body_format") && keys.contains(&"id") && keys.contains(&"assumed"), "{keys:?}");
+        assert!(!keys.contains(&"format"));
     }
 }

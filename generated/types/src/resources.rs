@@ -215,14 +215,12 @@ impl Channel {
         {
             let pointer = crate::validation::child(pointer, "flags");
             let value = &self.flags;
-            if !value.contains(crate::flags::ChannelFlags::CHANNEL_OBFUSCATED) {
-                out.push(
-                    crate::validation::Violation::new(
-                        pointer.clone(),
-                        "must contain CHANNEL_OBFUSCATED in case `obfuscated`",
-                    ),
-                );
-            }
+            crate::validation::fact(
+                out,
+                &pointer,
+                value.contains(crate::flags::ChannelFlags::CHANNEL_OBFUSCATED),
+                "must contain CHANNEL_OBFUSCATED in case `obfuscated`",
+            );
         }
         {
             let pointer = crate::validation::child(pointer, "permission_overwrites");

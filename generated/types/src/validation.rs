@@ -172,6 +172,13 @@ pub fn required(
     }
 }
 
+/// A fact a case states of a value holds (`message` says it when it does not).
+pub fn fact(out: &mut Vec<Violation>, pointer: &str, holds: bool, message: &str) {
+    if !holds {
+        out.push(Violation::new(pointer, message));
+    }
+}
+
 /// A text is exactly `expected`.
 pub fn literal(out: &mut Vec<Violation>, pointer: &str, value: &str, expected: &str) {
     if value != expected {

@@ -340,9 +340,7 @@ fn case_fact_checks(model: &Model, field: &Field, fact: &CaseField, case: &str) 
             let bit = const_ident(&flag.id);
             let message = format!("must contain {} in case `{case}`", flag.id);
             out.extend(quote! {
-                if !value.contains(crate::flags::#set_ident::#bit) {
-                    out.push(crate::validation::Violation::new(pointer.clone(), #message));
-                }
+                crate::validation::fact(out, &pointer, value.contains(crate::flags::#set_ident::#bit), #message);
             });
         }
     }
