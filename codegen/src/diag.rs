@@ -366,35 +366,47 @@ pub mod codes {
     pub const CONDITION_ARITY: &str = "E0121";
     /// A constraint that does not fit the field's type (`max_length` on an integer).
     pub const CONSTRAINT_TYPE: &str = "E0123";
+    /// An `assumed` key that is not a key of its item (`format` where the key is `body_format`).
+    pub const UNKNOWN_ASSUMED_KEY: &str = "E0124";
+    /// A field whose name is assumed but whose presence is not written and marked assumed.
+    pub const ASSUMED_NAME_PRESENCE: &str = "E0125";
+    /// An enum whose representation rests on nothing written: no `repr:` and no numbered value.
+    pub const ENUM_REPR_BASIS: &str = "E0126";
+    /// A `since` or `until` that names a correction, which changes no item's lifetime.
+    pub const CORRECTION_LIFETIME: &str = "E0127";
+    /// A class held by value in another class without `copy` or `move` semantics.
+    pub const CLASS_VALUE_SEMANTICS: &str = "E0128";
+    /// A case fact that does not fit its field (an unknown field, flag or enum value).
+    pub const CASE_FACT: &str = "E0129";
     /// `fields:` without an inline `object`, or an inline `object` without `fields:`.
-    pub const INLINE_OBJECT: &str = "E0124";
+    pub const INLINE_OBJECT: &str = "E0130";
     /// A tagged union whose variant is not an object carrying the discriminator field.
-    pub const UNION_VARIANT: &str = "E0125";
+    pub const UNION_VARIANT: &str = "E0131";
     /// A tagged union's variant without a tag, with a tag of the wrong type, or with a tag
     /// another variant has.
-    pub const UNION_TAG: &str = "E0126";
+    pub const UNION_TAG: &str = "E0132";
     /// An untagged union's variant that an earlier variant of the same type always wins.
-    pub const UNREACHABLE_VARIANT: &str = "E0127";
+    pub const UNREACHABLE_VARIANT: &str = "E0133";
     /// `subset:` on a field that is not an enum, or naming a value the enum does not have.
-    pub const ENUM_SUBSET: &str = "E0128";
+    pub const ENUM_SUBSET: &str = "E0134";
     /// A `const`, `default` or `tag` value that is not a value of the field's type.
-    pub const VALUE_TYPE: &str = "E0129";
+    pub const VALUE_TYPE: &str = "E0135";
     /// A map key type that is not text, a snowflake, an integer, a uuid or an enum.
-    pub const MAP_KEY: &str = "E0130";
+    pub const MAP_KEY: &str = "E0136";
     /// A `pattern` the `regex` crate does not accept.
-    pub const INVALID_PATTERN: &str = "E0131";
+    pub const INVALID_PATTERN: &str = "E0137";
     /// A fractional bound on an integer field.
-    pub const FLOAT_BOUND: &str = "E0132";
+    pub const FLOAT_BOUND: &str = "E0138";
     /// `extends` that leads back to the resource itself.
-    pub const EXTENDS_CYCLE: &str = "E0133";
+    pub const EXTENDS_CYCLE: &str = "E0139";
     /// A field declared again by a resource with a type other than its base's.
-    pub const EXTENDS_REDEFINED: &str = "E0134";
+    pub const EXTENDS_REDEFINED: &str = "E0140";
     /// Two shapes whose generated Rust names are the same.
-    pub const NAME_COLLISION: &str = "E0135";
+    pub const NAME_COLLISION: &str = "E0141";
     /// A `tag` on a field that is not a variant of a tagged union.
-    pub const TAG_PLACEMENT: &str = "E0136";
+    pub const TAG_PLACEMENT: &str = "E0142";
     /// A discriminator whose type is not `integer`, `string` or an enum.
-    pub const DISCRIMINATOR_TYPE: &str = "E0137";
+    pub const DISCRIMINATOR_TYPE: &str = "E0143";
     /// A response key that is not a status (`200`, `4XX`, `default`), or one status twice.
     pub const INVALID_STATUS: &str = "E0150";
     /// `responses` beside the single-response shorthand (`response`, `response_fields`, `response_format`).

@@ -40,6 +40,10 @@ pub struct Endpoint {
     pub response: Option<TypeRef>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub response_fields: Vec<Field>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub response_max_items: Option<super::Bound>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub response_columns: Vec<Field>,
     /// The shorthand's response format; empty when the endpoint declares `responses`.
     #[serde(skip_serializing_if = "String::is_empty")]
     pub response_format: String,
@@ -157,6 +161,9 @@ pub struct ErrorBody {
     pub not_shown: Vec<Gap>,
     #[serde(skip_serializing_if = "IndexMap::is_empty")]
     pub assumed: IndexMap<String, String>,
+    /// Each `assumed` key.
+    #[serde(skip)]
+    pub assumed_spans: Vec<Span>,
 }
 
 /// One status of an endpoint and its response.

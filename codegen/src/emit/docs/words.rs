@@ -309,7 +309,8 @@ fn constraint_set(model: &Model, c: &Constraints, lead: &str) -> Vec<Rich> {
     out
 }
 
-fn constraint(model: &Model, key: &str, bound: &Bound) -> Rich {
+/// One constraint (`max_items` of a bound) in words: `at most 200 items (limit ...)`.
+pub fn constraint(model: &Model, key: &str, bound: &Bound) -> Rich {
     let (lead, unit) = match key {
         "min" => ("minimum ", ""),
         "max" => ("maximum ", ""),

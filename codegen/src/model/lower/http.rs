@@ -30,6 +30,8 @@ impl Lower<'_> {
             parts: self.fields(&v.parts, &format!("{id}.parts")),
             response: v.response.as_ref().and_then(|r| self.field_type(r, &Default::default(), &format!("{id}.response"))),
             response_fields: self.fields(&v.response_fields, &format!("{id}.response")),
+            response_max_items: self.opt_bound(v.response_max_items.as_ref()),
+            response_columns: self.fields(&v.response_columns, &format!("{id}.response_columns")),
             response_format: match &v.response_format {
                 Some(f) => f.value.clone(),
                 // With `responses:` the shorthand says nothing; validation reports a mix.
@@ -138,6 +140,7 @@ impl Lower<'_> {
             fields: self.fields(&v.fields, "error_body"),
             not_shown: self.gaps(&v.not_shown),
             assumed: v.assumed.iter().map(|(k, x)| (k.value.clone(), x.value.clone())).collect(),
+            assumed_spans: v.assumed.keys().map(|k| self.span(k)).collect(),
         }
     }
 }

@@ -28,6 +28,11 @@ impl<'a> Rules<'a> {
         Rules { constraints: &f.constraints, items: f.items.as_ref(), subset: &f.subset, constant: f.constant.as_ref() }
     }
 
+    /// Only constraints (a case's item counts).
+    pub fn constraints(constraints: &'a Constraints) -> Self {
+        Rules { constraints, items: None, subset: &[], constant: None }
+    }
+
     /// No rules: the checks every value of the type gets.
     fn none() -> Rules<'static> {
         static NONE: std::sync::LazyLock<Constraints> = std::sync::LazyLock::new(Constraints::default);
@@ -73,7 +78,16 @@ pub fn validate_impl(model: &Model, name: &Ident, fields: &[Field]) -> TokenStre
 /// The static checks of one field, reading it through `access` (`self.status`).
 pub fn field_checks(model: &Model, f: &Field, access: TokenStream) -> TokenStream {
     let Some(ty) = &f.ty else { return TokenStream::new() };
-    let body = value_checks(model, &quote!(value), ty, Rules::of(f), &quote!(&pointer));
+    let mut body = value_checks(model, &quote!(value), ty, Rules::of(f), &quote!(&pointer));
+    if let Some(literal) = &f.literal {
+        body.extend(quote!(crate::validation::literal(out, &pointer, value, #literal);));
+    }
+    bind_field(f, access, body)
+}
+
+/// Runs `body` on a field's value (bound as `value`, with `pointer` its JSON pointer under the
+/// enclosing `pointer`) when the field has one.
+pub fn bind_field(f: &Field, access: TokenStream, body: TokenStream) -> TokenStream {
     if body.is_empty() {
         return body;
     }
@@ -355,6 +369,7 @@ fn field_has_checks(model: &Model, f: &Field, seen: &mut BTreeSet<String>) -> bo
         any
     };
     !f.constraints.is_empty()
+        || f.literal.is_some()
         || items_constrained
         || !f.subset.is_empty()
         || f.constant.is_some()
