@@ -407,6 +407,8 @@ pub mod codes {
     pub const TAG_PLACEMENT: &str = "E0142";
     /// A discriminator whose type is not `integer`, `string` or an enum.
     pub const DISCRIMINATOR_TYPE: &str = "E0143";
+    /// An `example` that is not a wire value of the field's type.
+    pub const EXAMPLE_TYPE: &str = "E0146";
     /// A response key that is not a status (`200`, `4XX`, `default`), or one status twice.
     pub const INVALID_STATUS: &str = "E0150";
     /// `responses` beside the single-response shorthand (`response`, `response_fields`, `response_format`).
@@ -431,4 +433,14 @@ pub mod codes {
     pub const BODY_FORMATS: &str = "E0160";
     /// A media type that is not `type/subtype`, or `content_type` outside a multipart part.
     pub const MEDIA_TYPE: &str = "E0161";
+    /// An OpenAPI document that does not parse, or of a version the importer does not read.
+    pub const IMPORT_DOCUMENT: &str = "E0201";
+    /// A `$ref` to another document.
+    pub const IMPORT_REMOTE_REF: &str = "E0202";
+    /// A local `$ref` that names nothing in the document.
+    pub const IMPORT_UNRESOLVED_REF: &str = "E0203";
+    /// A construct of the document the spec does not carry (recorded as a gap on its item).
+    pub const IMPORT_UNMAPPED: &str = "W0210";
+    /// A security scheme or requirement the spec's token kinds do not carry.
+    pub const IMPORT_UNMAPPED_SECURITY: &str = "W0211";
 }

@@ -10,6 +10,7 @@ pub mod diag;
 pub mod emit;
 pub mod expand;
 pub mod files;
+pub mod import;
 #[allow(missing_docs)]
 pub mod load;
 #[allow(missing_docs)]

@@ -1,4 +1,5 @@
-//! The `platform-codegen` command line: `check`, `dump`, `coverage`, `generate [--check]`.
+//! The `platform-codegen` command line: `check`, `dump`, `coverage`, `generate [--check]`,
+//! `import openapi FILE --out DIR`.
 
 use clap::{Parser, Subcommand, ValueEnum};
 use platform_codegen::diag::{self, Diagnostic, Sources};
@@ -17,9 +18,9 @@ struct Cli {
     /// The spec directory.
     #[arg(long, global = true, default_value = "spec")]
     spec: PathBuf,
-    /// The output directory.
-    #[arg(long, global = true, default_value = "generated")]
-    out: PathBuf,
+    /// The output directory (`generated` for `generate`; the spec directory to write for `import`).
+    #[arg(long, global = true)]
+    out: Option<PathBuf>,
     /// Diagnostic and report format.
     #[arg(long, global = true, value_enum, default_value_t = Format::Text)]
     format: Format,
@@ -41,6 +42,21 @@ enum Command {
         #[arg(long)]
         check: bool,
     },
+    /// Write a spec from a document in another format (`import openapi FILE --out DIR`).
+    Import {
+        #[command(subcommand)]
+        source: ImportSource,
+    },
+}
+
+#[derive(Subcommand)]
+enum ImportSource {
+    /// An OpenAPI 3.0 or 3.1 document, JSON or YAML. The spec files are written to `--out`
+    /// (which then holds exactly them: other files there are removed), and checked.
+    Openapi {
+        /// The document.
+        file: PathBuf,
+    },
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -51,6 +67,9 @@ enum Format {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    if let Command::Import { source: ImportSource::Openapi { file } } = &cli.command {
+        return import_openapi(&cli, file);
+    }
     let loaded = match load(&cli) {
         Ok(loaded) => loaded,
         Err(code) => return code,
@@ -64,6 +83,7 @@ fn main() -> ExitCode {
         }
         Command::Coverage => print_coverage(&cli, &loaded),
         Command::Generate { check } => generate(&cli, &loaded, check),
+        Command::Import { .. } => unreachable!("BUG: import returns before loading a spec"),
     }
 }
 
@@ -124,7 +144,8 @@ fn print_coverage(cli: &Cli, loaded: &Loaded) -> ExitCode {
 fn generate(cli: &Cli, loaded: &Loaded, check: bool) -> ExitCode {
     let generated = emit_all(&loaded.model, &EmitOptions::default());
     let mode = if check { Mode::Check } else { Mode::Write };
-    let report = match files::sync(&cli.out, &generated, mode) {
+    let out = cli.out.clone().unwrap_or_else(|| PathBuf::from("generated"));
+    let report = match files::sync(&out, &generated, mode) {
         Ok(report) => report,
         Err(e) => {
             eprintln!("error: {e}");
@@ -143,7 +164,7 @@ fn generate(cli: &Cli, loaded: &Loaded, check: bool) -> ExitCode {
     if report.is_clean() {
         return ExitCode::SUCCESS;
     }
-    let out = cli.out.display();
+    let out = out.display();
     for (what, list) in [("stale", &report.stale), ("missing", &report.missing), ("orphan", &report.orphans)] {
         for path in list {
             eprintln!("{what}: {out}/{path}");
@@ -151,4 +172,62 @@ fn generate(cli: &Cli, loaded: &Loaded, check: bool) -> ExitCode {
     }
     eprintln!("error: `{out}` does not match the spec; run `cargo run -p platform-codegen -- generate` and commit the result");
     ExitCode::from(1)
+}
+
+/// `import openapi FILE --out DIR`: writes the spec, reports every construct not imported, then
+/// checks what it wrote like `check` does.
+fn import_openapi(cli: &Cli, file: &std::path::Path) -> ExitCode {
+    let Some(out) = &cli.out else {
+        eprintln!("error: `import` needs `--out DIR`, the spec directory to write");
+        return ExitCode::from(2);
+    };
+    let shown = file.to_string_lossy().into_owned();
+    let imported = match platform_codegen::import::import_openapi(file, &shown) {
+        Ok(imported) => imported,
+        Err(platform_codegen::import::ImportError::Io(e)) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+        Err(platform_codegen::import::ImportError::Invalid { sources, diagnostics }) => {
+            report(cli, &sources, &diagnostics);
+            return ExitCode::from(1);
+        }
+    };
+    report(cli, &imported.sources, &imported.warnings);
+    let written = match files::sync(out, &imported.files, Mode::Write) {
+        Ok(report) => report,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    for line in written.summary(&imported.files, Mode::Write) {
+        eprintln!("{line}");
+    }
+    let shown_out = out.to_string_lossy().trim_end_matches('/').to_string();
+    match load_spec(out, &shown_out) {
+        Ok(loaded) => {
+            report(cli, &loaded.sources, &loaded.warnings);
+            let m = &loaded.model;
+            eprintln!(
+                "imported {} endpoints, {} resources, {} enums and {} unions into `{shown_out}`; {} construct{} not imported (listed above, and by `coverage`)",
+                m.endpoints.len(),
+                m.resources.len(),
+                m.enums.len(),
+                m.unions.len(),
+                imported.warnings.len(),
+                if imported.warnings.len() == 1 { "" } else { "s" }
+            );
+            ExitCode::SUCCESS
+        }
+        Err(LoadError::Io(e)) => {
+            eprintln!("error: {e}");
+            ExitCode::from(2)
+        }
+        Err(LoadError::Invalid { sources, diagnostics }) => {
+            report(cli, &sources, &diagnostics);
+            eprintln!("error: the imported spec does not pass `check`; this is a bug of the importer");
+            ExitCode::from(1)
+        }
+    }
 }

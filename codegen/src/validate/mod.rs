@@ -45,6 +45,7 @@ pub fn validate(cx: &mut Diagnostics, model: &Model) {
     shapes::check_untagged_order(cx, model);
     shapes::check_enum_subsets(cx, model);
     shapes::check_literal_values(cx, model);
+    shapes::check_examples(cx, model);
     shapes::check_map_keys(cx, model);
     shapes::check_patterns(cx, model);
     shapes::check_float_bounds(cx, model);

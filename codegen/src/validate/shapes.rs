@@ -174,14 +174,15 @@ pub fn check_tag_placement(cx: &mut Diagnostics, model: &Model) {
     }
 }
 
-/// An untagged union tries its variants in order and keeps the first that decodes, so a variant
-/// after one that decodes everything it would (the same type, `json`, or text before other
-/// text-shaped types) is never chosen.
+/// An untagged union tries its variants in order and keeps the first that decodes and meets its
+/// own constraints, so a variant after an unconstrained one that decodes everything it would
+/// (the same type, `json`, or text before other text-shaped types) is never chosen.
 pub fn check_untagged_order(cx: &mut Diagnostics, model: &Model) {
     for u in model.unions.iter().filter(|u| u.discriminator.is_none()) {
         for (i, later) in u.variants.iter().enumerate() {
             let Some(ty) = &later.ty else { continue };
-            let winner = u.variants[..i].iter().find(|earlier| earlier.ty.as_ref().is_some_and(|e| shadows(model, e, ty)));
+            // An earlier variant with constraints of its own lets through what breaks them.
+            let winner = u.variants[..i].iter().find(|earlier| !narrowed(earlier) && earlier.ty.as_ref().is_some_and(|e| shadows(model, e, ty)));
             if let Some(earlier) = winner {
                 cx.push(
                     Diagnostic::error(codes::UNREACHABLE_VARIANT, format!("variant `{}` of union `{}` is never chosen", later.name, u.meta.id))
@@ -192,6 +193,11 @@ pub fn check_untagged_order(cx: &mut Diagnostics, model: &Model) {
             }
         }
     }
+}
+
+/// Whether a variant has constraints of its own, which its decoder checks before it wins.
+fn narrowed(f: &Field) -> bool {
+    !f.constraints.is_empty() || f.constant.is_some() || !f.subset.is_empty() || f.items.is_some()
 }
 
 /// Whether every value of `later` also decodes as `earlier`.
@@ -260,6 +266,51 @@ pub fn check_literal_values(cx: &mut Diagnostics, model: &Model) {
                     .help("declare the field `optional: true`, or remove the default"),
             );
         }
+    }
+}
+
+/// An `example` is a value the field may take, as the wire carries it (an enum value by its
+/// wire value, a snowflake as decimal text), so the docs, the OpenAPI document and the mock
+/// server never show one the field would refuse.
+pub fn check_examples(cx: &mut Diagnostics, model: &Model) {
+    for f in all_fields(model) {
+        let (Some(ty), Some(example)) = (&f.ty, &f.example) else { continue };
+        if example.value.is_null() && f.nullable {
+            continue;
+        }
+        if let Err(why) = fits_wire(model, ty, &example.value) {
+            cx.push(
+                Diagnostic::error(codes::EXAMPLE_TYPE, format!("`example` of field `{}` is not a value of `{ty}`", f.name))
+                    .at(example.span, why)
+                    .also(f.type_span, "type declared here")
+                    .help("write the example as the wire carries it: an enum value by its wire value, a snowflake as decimal text"),
+            );
+        }
+    }
+}
+
+/// Whether `value` is a wire value of `ty`: like [`fits`], with enum values and snowflakes as
+/// the JSON carries them, and any object for objects, maps and unions.
+fn fits_wire(model: &Model, ty: &TypeRef, value: &Value) -> Result<(), String> {
+    let want = |ok: bool, what: &str| if ok { Ok(()) } else { Err(format!("expected {what}")) };
+    match ty {
+        TypeRef::Primitive(Primitive::Snowflake | Primitive::StringInteger) => {
+            want(value.as_str().is_some_and(|s| !s.is_empty() && s.trim_start_matches('-').bytes().all(|b| b.is_ascii_digit())), "a decimal integer as text")
+        }
+        TypeRef::Primitive(Primitive::Bytes | Primitive::File | Primitive::Csv) => want(value.is_string(), "a text"),
+        TypeRef::Primitive(_) => fits(model, ty, value, false),
+        TypeRef::Enum(id) => match model.enum_(id) {
+            Some(e) if e.repr == "integer" => want(value.is_i64(), "an integer"),
+            Some(_) => want(value.is_string(), "a text"),
+            None => Ok(()),
+        },
+        TypeRef::Flags(_) => want(value.is_u64() || value.is_string(), "the flag set's bits"),
+        TypeRef::Array(inner) => match value.as_array() {
+            Some(list) => list.iter().try_for_each(|v| fits_wire(model, inner, v)),
+            None => Err("expected an array".to_owned()),
+        },
+        TypeRef::Map(..) | TypeRef::Object(_) => want(value.is_object(), "an object"),
+        TypeRef::Union(_) | TypeRef::Class(_) => Ok(()),
     }
 }
 

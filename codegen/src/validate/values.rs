@@ -358,7 +358,8 @@ pub fn element_of(ty: &TypeRef) -> Option<&TypeRef> {
     }
 }
 
-/// Constraints fit the type they constrain: lengths and patterns on text, items on arrays,
+/// Constraints fit the type they constrain: lengths and patterns on text (a pattern also on the
+/// decimal text of snowflakes and string integers), items on arrays,
 /// entries on maps, bounds on numbers, sizes on files, `items:` on arrays and maps, and a
 /// literal on text.
 pub fn check_constraint_types(cx: &mut Diagnostics, model: &Model) {
@@ -377,7 +378,9 @@ pub fn check_constraint_types(cx: &mut Diagnostics, model: &Model) {
         let prim = ty.primitive();
         for (key, span) in set.constraints.keys() {
             let fits = match key {
-                "min_length" | "max_length" | "pattern" => prim.is_some_and(Primitive::is_text),
+                "min_length" | "max_length" => prim.is_some_and(Primitive::is_text),
+                // A pattern also fits the decimal text of a snowflake or string integer.
+                "pattern" => prim.is_some_and(|p| p.is_text() || matches!(p, Primitive::Snowflake | Primitive::StringInteger)),
                 "min_items" | "max_items" | "unique_items" => matches!(ty, TypeRef::Array(_)),
                 "min_entries" | "max_entries" => matches!(ty, TypeRef::Map(..)),
                 "min" | "max" | "min_exclusive" | "max_exclusive" => prim.is_some_and(Primitive::is_numeric),

@@ -468,6 +468,9 @@ impl<'a> Doc<'a> {
         if let Some(d) = &f.default {
             map.insert("default".into(), self.wire_literal(f.ty.as_ref(), &d.value));
         }
+        if let Some(e) = &f.example {
+            map.insert("examples".into(), json!([e.value]));
+        }
         if f.nullable {
             nullable(map);
         }

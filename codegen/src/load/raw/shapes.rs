@@ -142,6 +142,9 @@ pub struct Field {
     /// A default the source states in words (`the value set by Client::SetApplicationId`).
     #[serde(default)]
     pub default_text: Option<S<String>>,
+    /// A value the field may take, as the wire carries it (docs, OpenAPI and the mock show it).
+    #[serde(default)]
+    pub example: Option<S<serde_json::Value>>,
     /// The one value the field takes: a number, a text, or an enum value id.
     #[serde(rename = "const", default)]
     pub constant: Option<S<serde_json::Value>>,

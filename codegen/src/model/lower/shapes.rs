@@ -162,6 +162,7 @@ impl Lower<'_> {
             nullable: f.nullable.as_ref().is_some_and(|b| b.value),
             default: self.literal(f.default.as_ref()),
             default_text: f.default_text.as_ref().map(|d| d.value.clone()),
+            example: self.literal(f.example.as_ref()),
             literal: f.literal.as_ref().map(|d| d.value.clone()),
             constant: self.literal(f.constant.as_ref()),
             subset: self.refs(&f.subset),

@@ -138,6 +138,9 @@ pub struct Field {
     /// A default the source states in words.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub default_text: Option<String>,
+    /// A value the field may take, as the wire carries it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub example: Option<Literal>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub literal: Option<String>,
     /// The one value the field takes.

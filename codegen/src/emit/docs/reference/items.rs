@@ -181,6 +181,9 @@ pub fn field(cx: &Cx, f: &Field, owner: &Owner, own: Option<String>) -> FieldVie
     let key = own.clone().unwrap_or_else(|| owner.anchor.clone());
     let mut constraints = words::constraints(cx.model, f);
     constraints.extend(encoding_words(f));
+    if let Some(e) = &f.example {
+        constraints.push(Rich::plain("for example ").append(Rich::code(e.value.to_string())).clone());
+    }
     FieldView {
         name: f.wire().to_owned(),
         name_assumed: f.assumed.get("name").or_else(|| f.assumed.get("wire_name")).cloned(),

@@ -201,7 +201,13 @@ pub fn value_checks(model: &Model, value: &TokenStream, ty: &TypeRef, rules: Rul
                 _ => {}
             }
         }
+        TypeRef::Primitive(Primitive::Snowflake) => {
+            out.extend(pattern_check(model, c, &quote!(&#value.to_string()), pointer));
+        }
         TypeRef::Primitive(p) if p.is_integer() => {
+            if *p == Primitive::StringInteger {
+                out.extend(pattern_check(model, c, &quote!(&#value.to_string()), pointer));
+            }
             let number = if *p == Primitive::StringInteger { quote!(i128::from(#value.0)) } else { quote!(i128::from(*#value)) };
             out.extend(bounded("min", &c.min, quote!(min), &number));
             out.extend(bounded("max", &c.max, quote!(max), &number));

@@ -95,7 +95,7 @@ fn union(model: &Model, u: &Union) -> TokenStream {
     let serialize = serialize(&name, &arms, &other, tagged.is_some());
     let deserialize = match tagged {
         Some((field, ty)) => tagged_deserialize(model, u, &name, &arms, &other, field, ty),
-        None => untagged_deserialize(&name, &arms, &other),
+        None => untagged_deserialize(model, &name, &arms, &other),
     };
     let validate = validate(model, u, &name, &arms, &other, tagged);
     let from = from_impls(&name, &arms);
@@ -238,7 +238,10 @@ fn tagged_deserialize(model: &Model, u: &Union, name: &Ident, arms: &[Arm], othe
     }
 }
 
-fn untagged_deserialize(name: &Ident, arms: &[Arm], other: &Ident) -> TokenStream {
+/// An untagged union's decoder: each variant in order, the first whose type decodes the value
+/// and whose own constraints hold (a pattern, a constant, bounds) wins, so two variants of one
+/// type told apart by their constraints are both reachable.
+fn untagged_deserialize(model: &Model, name: &Ident, arms: &[Arm], other: &Ident) -> TokenStream {
     let tries = arms.iter().map(|a| {
         let ident = &a.ident;
         match &a.ty {
@@ -250,9 +253,25 @@ fn untagged_deserialize(name: &Ident, arms: &[Arm], other: &Ident) -> TokenStrea
             Some(ty) => {
                 let wrap = if a.boxed { quote!(Self::#ident(Box::new(v))) } else { quote!(Self::#ident(v)) };
                 let inner = if a.boxed { strip_box(ty) } else { ty.clone() };
-                quote! {
-                    if let Ok(v) = <#inner as serde::Deserialize>::deserialize(&value) {
-                        return Ok(#wrap);
+                let checks = a.field.ty.as_ref().map(|t| value_checks(model, &quote!(value), t, Rules::of(a.field), &quote!(pointer))).unwrap_or_default();
+                if checks.is_empty() {
+                    quote! {
+                        if let Ok(v) = <#inner as serde::Deserialize>::deserialize(&value) {
+                            return Ok(#wrap);
+                        }
+                    }
+                } else {
+                    quote! {
+                        if let Ok(v) = <#inner as serde::Deserialize>::deserialize(&value) {
+                            let mut out: Vec<crate::validation::Violation> = Vec::new();
+                            {
+                                let (value, pointer) = (&v, "");
+                                #checks
+                            }
+                            if out.is_empty() {
+                                return Ok(#wrap);
+                            }
+                        }
                     }
                 }
             }
