@@ -84,9 +84,10 @@ impl Importer<'_> {
         let gaps: Vec<Item> = std::mem::take(&mut self.platform_gaps)
             .into_iter()
             .map(|g| {
-                let what = g.detail.split(" at ").next().unwrap_or("").trim_start_matches("OpenAPI ").replace('`', "");
+                let what = g.detail.split(" at ").next().unwrap_or("").replace('`', "");
                 let id = self.claim("gap", &format!("openapi {what}"));
-                Item { meta: Meta { id, description: Some(g.detail.clone()), not_shown: vec![g], ..Default::default() }, extra: IndexMap::new() }
+                let description = Some("A member of the OpenAPI document the spec does not carry.".to_owned());
+                Item { meta: Meta { id, description, not_shown: vec![g], ..Default::default() }, extra: IndexMap::new() }
             })
             .collect();
         let file = self.file(PLATFORM_FILE);
@@ -378,8 +379,12 @@ impl Importer<'_> {
                 e.responses.insert(key, value);
             }
         }
-        let security = used_take(&mut used, &obj, "security").or_else(|| self.root().get("security")).cloned();
-        self.auth(cx, security.as_ref(), pointer, &mut e);
+        // An operation without `security` has the document's.
+        let (security, security_pointer) = match used_take(&mut used, &obj, "security") {
+            Some(s) => (Some(s.clone()), format!("{pointer}/security")),
+            None => (self.root().get("security").cloned(), "/security".to_owned()),
+        };
+        self.auth(cx, security.as_ref(), &security_pointer, &mut e);
         let gaps = self.leftovers(cx, &obj, pointer, &used);
         e.meta.not_shown.extend(gaps.into_iter().map(|g| Gap { facet: "details", detail: g.detail }));
         // Shapes declared in the operation are written beside it, in its part's file.
@@ -641,7 +646,17 @@ impl Importer<'_> {
             if let Some(enc) = encoding.get(name).and_then(Value::as_object) {
                 for (key, value) in enc {
                     match (key.as_str(), value.as_str()) {
-                        ("contentType", Some(ct)) if file || !ct.contains(',') => f.content_type = Some(ct.to_owned()),
+                        ("contentType", Some(ct)) if !ct.contains(',') => f.content_type = Some(ct.to_owned()),
+                        ("contentType", Some(list)) => {
+                            // One media type per part: a list of several of one kind is that kind.
+                            let kinds: Vec<&str> = list.split(',').map(|m| m.trim().split('/').next().unwrap_or("")).collect();
+                            if kinds.iter().all(|k| *k == kinds[0] && !k.is_empty()) {
+                                f.content_type = Some(format!("{}/*", kinds[0]));
+                            }
+                            let at = format!("{pointer}/encoding/{}/{}", escape(name), escape(key));
+                            let gap = self.unmapped(cx, codes::IMPORT_UNMAPPED, &at, "request_body", "a list of media types for one part", "a part has one media type (or `type/*`); the list is read as the widest it allows");
+                            f.not_shown.push(gap);
+                        }
                         _ => {
                             let at = format!("{pointer}/encoding/{}/{}", escape(name), escape(key));
                             let gap = self.unmapped(cx, codes::IMPORT_UNMAPPED, &at, "request_body", &format!("`{key}` of a part's encoding"), "a part has a media type and nothing more");
@@ -819,7 +834,7 @@ impl Importer<'_> {
                 continue;
             }
             if obj.len() > 1 {
-                let gap = self.unmapped(cx, codes::IMPORT_UNMAPPED_SECURITY, &format!("{pointer}/security/{i}"), "details", "a requirement of several schemes at once", "an endpoint accepts any one of its token kinds; the first scheme is kept");
+                let gap = self.unmapped(cx, codes::IMPORT_UNMAPPED_SECURITY, &format!("{pointer}/{i}"), "details", "a requirement of several schemes at once", "an endpoint accepts any one of its token kinds; the first scheme is kept");
                 e.meta.not_shown.push(gap);
             }
             let (name, scopes) = obj.iter().next().expect("BUG: checked non-empty");
@@ -835,7 +850,7 @@ impl Importer<'_> {
                     }
                 }
                 None => {
-                    let gap = self.unmapped(cx, codes::IMPORT_UNMAPPED_SECURITY, &format!("{pointer}/security/{i}"), "details", &format!("security scheme `{name}`"), "the scheme is not one the spec has a token kind for");
+                    let gap = self.unmapped(cx, codes::IMPORT_UNMAPPED_SECURITY, &format!("{pointer}/{i}"), "details", &format!("security scheme `{name}`"), "the scheme is not one the spec has a token kind for");
                     e.meta.not_shown.push(gap);
                 }
             }

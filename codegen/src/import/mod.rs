@@ -256,7 +256,7 @@ impl<'d> Importer<'d> {
         // A shape written out at each use (a component without an item of its own) is
         // reported once, where it is declared; each use still records the gap.
         if !self.reported.insert(format!("{pointer} {what}")) {
-            return Gap { facet, detail: format!("OpenAPI {what} at `{shown}`: {why}") };
+            return Gap { facet, detail: format!("{what} at `{shown}` is not imported: {why}") };
         }
         cx.push(
             Diagnostic::warning(code, format!("{what} at `{shown}` is not imported"))
@@ -264,7 +264,7 @@ impl<'d> Importer<'d> {
                 .note(why.to_owned())
                 .help("the spec records it as a gap on the item (`not_shown`), so `coverage` lists it"),
         );
-        Gap { facet, detail: format!("OpenAPI {what} at `{shown}`: {why}") }
+        Gap { facet, detail: format!("{what} at `{shown}` is not imported: {why}") }
     }
 
     /// Top-level members with no place in the spec.
