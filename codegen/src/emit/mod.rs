@@ -67,6 +67,12 @@ impl EmitOptions {
     }
 }
 
+/// Only the OpenAPI document (`openapi.json`), as [`emit_all`] writes it: what an imported
+/// spec is measured against its original with.
+pub fn emit_openapi(model: &Model, opts: &EmitOptions) -> GeneratedFile {
+    docs::openapi::emit(model, opts).pop().expect("BUG: the OpenAPI emitter writes one file")
+}
+
 /// Every artifact, in a fixed order.
 pub fn emit_all(model: &Model, opts: &EmitOptions) -> Vec<GeneratedFile> {
     let mut files = Vec::new();

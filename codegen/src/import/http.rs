@@ -445,10 +445,10 @@ impl Importer<'_> {
             f.optional = section != "path" && !required;
             self.parameter_annotations(cx, &obj, &pointer, &mut used, &mut f);
             if f.nullable {
-                // A parameter is text on the wire: absent is the only way to send nothing.
+                // A parameter is text on the wire, where `null` has no spelling: an absent
+                // parameter is how it is sent, so nothing is lost.
                 f.nullable = false;
                 f.optional = section != "path";
-                f.notes.push("The document also allows `null`, which a parameter cannot carry; absent stands for it.".into());
             }
             let array = f.ty.as_deref().is_some_and(|t| t.starts_with("array<"));
             let style = used_take(&mut used, &obj, "style").and_then(Value::as_str).map(str::to_owned);
@@ -579,9 +579,12 @@ impl Importer<'_> {
         let inline_object = schema.get("properties").is_some()
             && schema.as_object().is_some_and(|o| o.keys().all(|k| ["type", "properties", "required", "description", "title"].contains(&k.as_str())))
             && !admits_null(schema);
-        if inline_object && required {
+        // Named fields make a body required when one of them is (that is what the export
+        // says); a body required with none of its fields, or optional with some, is a type.
+        let members: Vec<String> = schema.get("required").and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_str).map(str::to_owned).collect();
+        if inline_object && required == !members.is_empty() {
             let obj = schema.as_object().cloned().unwrap_or_default();
-            let required: Vec<String> = obj.get("required").and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_str).map(str::to_owned).collect();
+            let required = members;
             if let Some(d) = obj.get("description").and_then(Value::as_str) {
                 e.meta.notes.push(format!("Request body: {d}"));
             }
@@ -595,8 +598,9 @@ impl Importer<'_> {
         let mut f = self.field(cx, schema, pointer, &site.child("body"));
         f.optional = !required;
         if f.nullable {
-            f.notes.push("The document also allows `null` for the whole body.".into());
             f.nullable = false;
+            let gap = self.unmapped(cx, codes::IMPORT_UNMAPPED, pointer, "request_body", "a request body that may be `null`", "a body is a value of its type; an absent body stands for `null`");
+            f.not_shown.push(gap);
         }
         e.body_schema = Some(f);
     }
@@ -638,9 +642,10 @@ impl Importer<'_> {
             let mut f = self.field(cx, s, at, &psite.child(name));
             f.optional = !required.contains(name);
             if f.nullable {
+                // A part is text or bytes, where `null` has no spelling: an absent part is how
+                // it is sent, so nothing is lost.
                 f.nullable = false;
                 f.optional = true;
-                f.notes.push("The document also allows `null`, which a part cannot carry; absent stands for it.".into());
             }
             let file = f.ty.as_deref().is_some_and(|t| t == "file" || t == "array<file>");
             if let Some(enc) = encoding.get(name).and_then(Value::as_object) {

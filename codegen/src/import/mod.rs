@@ -19,6 +19,7 @@
 //! never from a counter, so the same document always imports to the same bytes.
 
 pub mod document;
+pub mod fidelity;
 mod http;
 mod schema;
 // The keys mirror the raw layer's, documented there (`crate::load::raw`).

@@ -277,7 +277,7 @@ impl Importer<'_> {
                 self.scalar_const(obj, used, &mut f);
             }
             "integer" => {
-                let (prim, min, max) = self.integer_type(cx, obj, pointer, used, &mut f);
+                let (prim, min, max) = self.integer_type(obj, used, &mut f);
                 f.ty = Some(prim.into());
                 self.number_rules(obj, used, &mut f, true, min, max);
                 self.scalar_const(obj, used, &mut f);
@@ -286,8 +286,7 @@ impl Importer<'_> {
                 let format = used.take(obj, "format").and_then(Value::as_str);
                 f.ty = Some(if format == Some("float") { "float32" } else { "number" }.into());
                 if let Some(other) = format.filter(|f| !["float", "double"].contains(f)) {
-                    let gap = self.unmapped(cx, codes::IMPORT_UNMAPPED, &format!("{pointer}/format"), "format", &format!("number format `{other}`"), "numbers are `f64` or `f32`");
-                    f.not_shown.push(gap);
+                    f.format = Some(other.to_owned());
                 }
                 self.number_rules(obj, used, &mut f, false, None, None);
                 self.scalar_const(obj, used, &mut f);
@@ -333,15 +332,9 @@ impl Importer<'_> {
             "binary" => "file",
             "snowflake" => "snowflake",
             other => {
-                let gap = self.unmapped(
-                    cx,
-                    codes::IMPORT_UNMAPPED,
-                    &format!("{pointer}/format"),
-                    "format",
-                    &format!("string format `{other}`"),
-                    "the spec's text formats are date-time, date, uuid, email, uri, byte, binary and snowflake; the value is an unchecked string",
-                );
-                f.not_shown.push(gap);
+                // A format the spec has no type for is carried as it is, unchecked (in
+                // JSON Schema 2020-12 a format is an annotation unless a validator opts in).
+                f.format = Some(other.to_owned());
                 "string"
             }
         };
@@ -350,7 +343,7 @@ impl Importer<'_> {
 
     /// The primitive of an integer schema, with the bounds its format implies beyond the
     /// primitive's own (`uint8` is a `uint32` of at most 255).
-    fn integer_type(&mut self, cx: &mut Diagnostics, obj: &Map<String, Value>, pointer: &str, used: &mut Used, f: &mut Field) -> (&'static str, Option<i64>, Option<i64>) {
+    fn integer_type(&mut self, obj: &Map<String, Value>, used: &mut Used, f: &mut Field) -> (&'static str, Option<i64>, Option<i64>) {
         match used.take(obj, "format").and_then(Value::as_str) {
             None | Some("int64") => ("integer", None, None),
             Some("int32") => ("int32", None, None),
@@ -361,8 +354,7 @@ impl Importer<'_> {
             Some("uint16") => ("uint32", None, Some(u16::MAX.into())),
             Some("uint8") => ("uint32", None, Some(u8::MAX.into())),
             Some(other) => {
-                let gap = self.unmapped(cx, codes::IMPORT_UNMAPPED, &format!("{pointer}/format"), "format", &format!("integer format `{other}`"), "integers are 32 or 64 bits, signed or not");
-                f.not_shown.push(gap);
+                f.format = Some(other.to_owned());
                 ("integer", None, None)
             }
         }
@@ -374,9 +366,14 @@ impl Importer<'_> {
         if !text && !decimal {
             return;
         }
+        // Keywords beside a reference narrow what it says; absent ones leave it as it is.
         if text {
-            f.rules.min_length = used.take(obj, "minLength").and_then(int).map(Number::from);
-            f.rules.max_length = used.take(obj, "maxLength").and_then(int).map(Number::from);
+            if let Some(n) = used.take(obj, "minLength").and_then(int) {
+                f.rules.min_length = Some(Number::from(n));
+            }
+            if let Some(n) = used.take(obj, "maxLength").and_then(int) {
+                f.rules.max_length = Some(Number::from(n));
+            }
         }
         if let Some(p) = obj.get("pattern").and_then(Value::as_str) {
             match regex::Regex::new(p) {
@@ -548,8 +545,10 @@ impl Importer<'_> {
                 f.optional = false;
             }
         }
+        let mut closed = None;
         match used.take(obj, "additionalProperties") {
             None | Some(Value::Bool(true)) => {}
+            Some(Value::Bool(false)) => closed = Some(true),
             Some(_) => {
                 let gap = self.unmapped(
                     cx,
@@ -563,9 +562,11 @@ impl Importer<'_> {
             }
         }
         self.item_annotations(cx, obj, pointer, &mut used, &mut meta);
+        // Keywords of the object as a whole: its field list stays complete (`fields` would
+        // make the generated type keep unknown members).
         let gaps = self.leftovers(cx, obj, pointer, &used);
-        meta.not_shown.extend(gaps);
-        spec::Resource { meta, extends, fields }
+        meta.not_shown.extend(gaps.into_iter().map(|g| Gap { facet: "structure", ..g }));
+        spec::Resource { meta, extends, closed, fields }
     }
 
     /// The resource id a reference names, when it names a resource component.

@@ -151,6 +151,8 @@ pub struct Resource {
     pub meta: Meta,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub extends: Vec<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub closed: Option<bool>,
     #[serde(skip_serializing_if = "IndexMap::is_empty")]
     pub fields: IndexMap<String, Field>,
 }
@@ -184,6 +186,8 @@ pub struct Field {
     pub style: Option<&'static str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub content_type: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub format: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub example: Option<Value>,
     #[serde(skip_serializing_if = "Option::is_none")]

@@ -471,6 +471,11 @@ impl<'a> Doc<'a> {
         if let Some(e) = &f.example {
             map.insert("examples".into(), json!([e.value]));
         }
+        if let Some(format) = &f.format
+            && !map.contains_key("format")
+        {
+            map.insert("format".into(), json!(format));
+        }
         if f.nullable {
             nullable(map);
         }
@@ -673,6 +678,9 @@ impl<'a> Doc<'a> {
         if r.extends.is_empty() {
             let mut s = self.object_schema(&r.fields);
             let map = s.as_object_mut().expect("BUG: object schemas are objects");
+            if r.closed {
+                map.insert("additionalProperties".into(), json!(false));
+            }
             self.annotate(map, "resource", &r.meta);
             insert(map, "x-cases", to_value(&r.cases));
             return s;
@@ -683,6 +691,10 @@ impl<'a> Doc<'a> {
         parts.push(self.object_schema(&own));
         let mut map = Map::new();
         map.insert("allOf".into(), Value::Array(parts));
+        // `additionalProperties` would close each part alone; the whole closes over all of them.
+        if r.closed {
+            map.insert("unevaluatedProperties".into(), json!(false));
+        }
         self.annotate(&mut map, "resource", &r.meta);
         insert(&mut map, "x-cases", to_value(&r.cases));
         Value::Object(map)
@@ -807,7 +819,7 @@ fn primitive(p: Primitive) -> Value {
         Primitive::Integer => json!({ "type": "integer" }),
         Primitive::Int32 => json!({ "type": "integer", "format": "int32" }),
         Primitive::Uint32 => json!({ "type": "integer", "format": "int64", "minimum": 0, "maximum": u32::MAX }),
-        Primitive::Uint64 => json!({ "type": "integer", "minimum": 0 }),
+        Primitive::Uint64 => json!({ "type": "integer", "format": "uint64", "minimum": 0 }),
         Primitive::Number => json!({ "type": "number", "format": "double" }),
         Primitive::Float32 => json!({ "type": "number", "format": "float" }),
         Primitive::Date => json!({ "type": "string", "format": "date" }),
@@ -828,14 +840,29 @@ fn primitive(p: Primitive) -> Value {
 }
 
 /// Lets `null` through: a type list gains `"null"`, a reference becomes `anyOf` with null.
+///
+/// A list of values (`enum`, `const`) would still refuse `null`: beside a type it gains `null`;
+/// beside a reference it moves into the reference's branch.
 fn nullable(map: &mut Map<String, Value>) {
     match map.get("type").cloned() {
         Some(Value::String(t)) => {
             map.insert("type".into(), json!([t, "null"]));
+            if let Some(c) = map.remove("const") {
+                map.insert("enum".into(), json!([c]));
+            }
+            if let Some(Value::Array(values)) = map.get_mut("enum") {
+                values.push(Value::Null);
+            }
         }
         _ if map.contains_key("$ref") => {
-            let r = map.remove("$ref").expect("BUG: checked above");
-            map.insert("anyOf".into(), json!([{ "$ref": r }, { "type": "null" }]));
+            let mut branch = Map::new();
+            branch.insert("$ref".into(), map.remove("$ref").expect("BUG: checked above"));
+            for key in ["const", "enum"] {
+                if let Some(v) = map.remove(key) {
+                    branch.insert(key.into(), v);
+                }
+            }
+            map.insert("anyOf".into(), json!([branch, { "type": "null" }]));
         }
         // An untyped schema (`json`) already accepts null.
         _ => {}

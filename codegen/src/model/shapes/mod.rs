@@ -21,6 +21,9 @@ pub struct Resource {
     pub extends: Vec<Ref>,
     /// Every field: those of the bases first (marked `inherited_from`), then its own.
     pub fields: Vec<Field>,
+    /// The object has no members but its fields: an unknown member is refused.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub closed: bool,
     /// For an object declared inline in a field, where (`create_message.body.allowed_mentions`);
     /// its id is that path with `_` for `.`.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -141,6 +144,9 @@ pub struct Field {
     /// A value the field may take, as the wire carries it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub example: Option<Literal>,
+    /// A format the generated code does not check, carried to OpenAPI and the docs.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub format: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub literal: Option<String>,
     /// The one value the field takes.

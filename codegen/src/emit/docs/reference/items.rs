@@ -181,6 +181,9 @@ pub fn field(cx: &Cx, f: &Field, owner: &Owner, own: Option<String>) -> FieldVie
     let key = own.clone().unwrap_or_else(|| owner.anchor.clone());
     let mut constraints = words::constraints(cx.model, f);
     constraints.extend(encoding_words(f));
+    if let Some(format) = &f.format {
+        constraints.push(Rich::plain("format ").append(Rich::code(format)).text(" (not checked)").clone());
+    }
     if let Some(e) = &f.example {
         constraints.push(Rich::plain("for example ").append(Rich::code(e.value.to_string())).clone());
     }
@@ -250,8 +253,12 @@ pub fn resource(cx: &Cx, r: &Resource) -> ResourceView {
         .iter()
         .map(|f| field(cx, f, &owner, Some(anchor("field", &format!("{}.{}", r.meta.id, f.name)))))
         .collect();
+    let mut meta = cx.meta("resource", &r.meta.id, &r.meta);
+    if r.closed {
+        meta.notes.push("Closed: the object has no members but these; another one is refused.".to_owned());
+    }
     ResourceView {
-        meta: cx.meta("resource", &r.meta.id, &r.meta),
+        meta,
         direction: r.direction.clone(),
         extends: cx.refs("resource", &r.extends),
         fields,

@@ -179,11 +179,12 @@ pub fn keeps_extra(meta_gaps: &[crate::model::Gap]) -> bool {
 
 /// A serde struct with one field per spec field, its validator and its literal constants.
 pub fn struct_tokens(model: &Model, name: &proc_macro2::Ident, docs: TokenStream, fields: &[Field], extra: bool) -> TokenStream {
-    struct_tokens_of(model, name, docs, fields, extra, None)
+    struct_tokens_of(model, name, docs, fields, extra, None, false)
 }
 
-/// [`struct_tokens`] for the struct of a shape, whose fields that contain it again are boxed.
-pub fn struct_tokens_of(model: &Model, name: &proc_macro2::Ident, docs: TokenStream, fields: &[Field], extra: bool, owner: Option<Shape<'_>>) -> TokenStream {
+/// [`struct_tokens`] for the struct of a shape, whose fields that contain it again are boxed;
+/// a `closed` one refuses members it does not list.
+pub fn struct_tokens_of(model: &Model, name: &proc_macro2::Ident, docs: TokenStream, fields: &[Field], extra: bool, owner: Option<Shape<'_>>, closed: bool) -> TokenStream {
     let root = root();
     let boxed = |f: &Field| owner.is_some_and(|o| f.ty.as_ref().is_some_and(|t| needs_box(model, o, t)));
     let members = fields.iter().map(|f| field_member(model, name, f, &root, boxed(f)));
@@ -232,9 +233,11 @@ pub fn struct_tokens_of(model: &Model, name: &proc_macro2::Ident, docs: TokenStr
         }
     });
     let validate = validate_impl(model, name, fields);
+    let deny = (closed && !extra).then(|| quote!(#[serde(deny_unknown_fields)]));
     quote! {
         #docs
         #[derive(Clone, Debug, #derive_default PartialEq, serde::Serialize, serde::Deserialize)]
+        #deny
         pub struct #name {
             #(#members)*
             #extra_member

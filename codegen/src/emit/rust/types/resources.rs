@@ -14,7 +14,7 @@ pub fn emit(model: &Model) -> TokenStream {
         let description = r.meta.description.clone().unwrap_or_else(|| r.meta.name.clone());
         let docs = super::fields::docs(Some(&description), &notes);
         let name = item_ident(&r.meta.id);
-        let body = struct_tokens_of(model, &name, docs, &r.fields, keeps_extra(&r.meta.not_shown), Some(Shape::Resource(&r.meta.id)));
+        let body = struct_tokens_of(model, &name, docs, &r.fields, keeps_extra(&r.meta.not_shown), Some(Shape::Resource(&r.meta.id)), r.closed);
         let cases = cases_tokens(model, &name, &r.fields, &r.cases);
         quote!(#body #cases)
     });
