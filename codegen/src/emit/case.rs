@@ -57,6 +57,48 @@ fn capitalize(word: &str) -> String {
     chars.next().map(|c| c.to_ascii_uppercase().to_string() + chars.as_str()).unwrap_or_default()
 }
 
+/// Names for ids that must stay distinct once converted (the values of one enum): each id as
+/// it is, except where two would convert to the same words (`link` and `-link`, both `Link`):
+/// those have their symbols spelled out (`minus_link`), and a name still shared after that
+/// takes its position in the list.
+pub fn distinct(ids: &[&str]) -> Vec<String> {
+    let key = |s: &str| words(s).join("_");
+    let shared = |list: &[String], i: usize| list.iter().enumerate().any(|(j, other)| j != i && key(other) == key(&list[i]));
+    let plain: Vec<String> = ids.iter().map(|s| (*s).to_owned()).collect();
+    let spelled: Vec<String> = plain.iter().enumerate().map(|(i, id)| if shared(&plain, i) { spell_symbols(id) } else { id.clone() }).collect();
+    spelled.iter().enumerate().map(|(i, name)| if shared(&spelled, i) { format!("{name}_{i}") } else { name.clone() }).collect()
+}
+
+/// An id with each character that is not a letter or digit spelled as a word (`-link` ->
+/// `minus_link`).
+fn spell_symbols(id: &str) -> String {
+    let mut out = String::new();
+    for c in id.chars() {
+        if c.is_ascii_alphanumeric() {
+            out.push(c);
+            continue;
+        }
+        let word = match c {
+            '-' => "minus".to_owned(),
+            '+' => "plus".to_owned(),
+            '.' => "dot".to_owned(),
+            '/' => "slash".to_owned(),
+            ':' => "colon".to_owned(),
+            ' ' => "space".to_owned(),
+            '_' => "underscore".to_owned(),
+            '@' => "at".to_owned(),
+            '#' => "hash".to_owned(),
+            '*' => "star".to_owned(),
+            '&' => "and".to_owned(),
+            other => format!("u{:04x}", other as u32),
+        };
+        out.push('_');
+        out.push_str(&word);
+        out.push('_');
+    }
+    out
+}
+
 /// A Rust identifier for `name`, escaped as a raw identifier when it is a keyword
 /// (`type` -> `r#type`); `self`-like keywords that cannot be raw get a trailing underscore.
 pub fn rust_ident(name: &str) -> proc_macro2::Ident {
@@ -92,5 +134,8 @@ mod tests {
         assert_eq!(camel("get_guild_channels"), "getGuildChannels");
         assert_eq!(snake("cpuAffinityMask"), "cpu_affinity_mask");
         assert_eq!(rust_ident("type").to_string(), "r#type");
+        assert_eq!(distinct(&["link", "-link", "embed"]), ["link", "_minus_link", "embed"]);
+        assert_eq!(pascal(&distinct(&["link", "-link"])[1]), "MinusLink");
+        assert_eq!(distinct(&["Running", "running"]), ["Running_0", "running_1"]);
     }
 }

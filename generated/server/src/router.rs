@@ -13,7 +13,6 @@ use crate::types::validation::Validate;
 use axum::Router;
 use axum::extract::rejection::RawPathParamsRejection;
 use axum::extract::{RawPathParams, Request as HttpRequest, State};
-use axum::http::StatusCode;
 use axum::response::Response;
 use std::sync::Arc;
 
@@ -220,7 +219,7 @@ async fn authorization_server_metadata<A: Api>(
     State(app): State<Arc<App<A>>>,
 ) -> Response {
     runtime::json_response(
-        StatusCode::OK,
+        axum::http::StatusCode::OK,
         &types::auth::authorization_server_metadata(&app.placeholders),
     )
 }
@@ -275,7 +274,7 @@ async fn handle_get_current_user_connections<A: Api>(
         granted: (),
     };
     let output = app.api.get_current_user_connections(call).await?;
-    Ok(runtime::json_response(StatusCode::OK, &output))
+    Ok(runtime::json_response(axum::http::StatusCode::OK, &output))
 }
 
 /// `GET /guilds/{guild.id}/channels`: Get Guild Channels.
@@ -346,7 +345,7 @@ async fn handle_get_guild_channels<A: Api>(
         granted: (),
     };
     let output = app.api.get_guild_channels(call).await?;
-    Ok(runtime::json_response(StatusCode::OK, &output))
+    Ok(runtime::json_response(axum::http::StatusCode::OK, &output))
 }
 
 /// `PUT /lobbies`: Create or Join Lobby.
@@ -406,7 +405,7 @@ async fn handle_create_or_join_lobby<A: Api>(
         granted: (),
     };
     let output = app.api.create_or_join_lobby(call).await?;
-    Ok(runtime::json_response(StatusCode::OK, &output))
+    Ok(runtime::json_response(axum::http::StatusCode::OK, &output))
 }
 
 /// `POST /lobbies/{lobby.id}/messages`: Send Lobby Message.
@@ -482,7 +481,7 @@ async fn handle_send_lobby_message<A: Api>(
         granted: (),
     };
     let output = app.api.send_lobby_message(call).await?;
-    Ok(runtime::json_response(StatusCode::OK, &output))
+    Ok(runtime::json_response(axum::http::StatusCode::OK, &output))
 }
 
 /// `GET /lobbies/{lobby.id}/messages`: Get Lobby Messages.
@@ -557,7 +556,7 @@ async fn handle_get_lobby_messages<A: Api>(
     if !broken.is_empty() {
         return Err(runtime::broken_response(broken));
     }
-    Ok(runtime::json_response(StatusCode::OK, &output))
+    Ok(runtime::json_response(axum::http::StatusCode::OK, &output))
 }
 
 /// `POST /lobbies/{lobby.id}/members/bulk`: Bulk lobby members.
@@ -633,7 +632,7 @@ async fn handle_bulk_update_lobby_members<A: Api>(
         granted: (),
     };
     let output = app.api.bulk_update_lobby_members(call).await?;
-    Ok(runtime::json_response(StatusCode::OK, &output))
+    Ok(runtime::json_response(axum::http::StatusCode::OK, &output))
 }
 
 /// `PUT /channels/{channel.id}/voice-status`: Set Voice Channel Status.
@@ -769,5 +768,5 @@ async fn handle_token<A: Api>(
         granted: (),
     };
     let output = app.api.token(call).await?;
-    Ok(runtime::json_response(StatusCode::OK, &output))
+    Ok(runtime::json_response(axum::http::StatusCode::OK, &output))
 }

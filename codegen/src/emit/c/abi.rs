@@ -432,8 +432,9 @@ fn plain_enums(model: &Model, sdk: &[AbiEnum]) -> Vec<ConstGroup> {
         .filter_map(|e| {
             let mut group = group(&format!("{} (`{}`)", e.meta.name, e.meta.id), item_doc(model, &e.meta));
             group.left_out.extend(e.meta.not_shown.iter().map(|g| format!("Left out, {}.", gap_text([g]))));
-            for v in &e.values {
-                let name = format!("{}_{}", case::screaming(&e.meta.id), case::screaming(&v.meta.id));
+            let ids: Vec<&str> = e.values.iter().map(|v| v.meta.id.as_str()).collect();
+            for (v, value_name) in e.values.iter().zip(case::distinct(&ids)) {
+                let name = format!("{}_{}", case::screaming(&e.meta.id), case::screaming(&value_name));
                 let value = match (e.repr.as_str(), v.value) {
                     ("string", _) => Value::Str(v.meta.id.clone()),
                     (_, Some(n)) => Value::Int { value: n, ty: IntTy::signed_for(n) },

@@ -1,4 +1,4 @@
-//! `sdk/`: the crate `platform-sdk`, the Rust library that implements the C header.
+//! `sdk/`: the crate `<stem>-sdk` (`platform-sdk`), the Rust library that implements the C header.
 //!
 //! It is built as a static library, a dynamic library and an rlib. `types` holds the SDK classes
 //! as plain Rust values (strings as bytes, so they round-trip exactly), `consts` the header's
@@ -34,7 +34,10 @@ pub fn emit(model: &Model, opts: &EmitOptions) -> Vec<GeneratedFile> {
 fn manifest(abi: &Abi, notice: &str) -> String {
     let description = format!("The C ABI of {}: the library behind the C and C++ headers", abi.model.platform.name);
     format!(
-        "# {notice}\n\n[package]\nname = \"platform-sdk\"\ndescription = {}\nedition.workspace = true\nversion.workspace = true\nlicense.workspace = true\npublish.workspace = true\n\n[lib]\n# A static and a dynamic library for C and C++ programs, an rlib for Rust users and tests.\ncrate-type = [\"staticlib\", \"cdylib\", \"rlib\"]\n\n{}",
+        "# {notice}\n\n[package]\nname = {}\ndescription = {}\nedition.workspace = true\nversion.workspace = true\nlicense.workspace = true\npublish.workspace = true\n\n[lib]\n# A static and a dynamic library for C and C++ programs, an rlib for Rust users and tests.\ncrate-type = [\"staticlib\", \"cdylib\", \"rlib\"]\n\n{}",
+        // Named like the other generated crates (`widget-sdk`), so two specs' libraries built
+        // in one target directory do not overwrite each other.
+        toml_string(&crate::emit::rust::shared::package(abi.model, "sdk")),
         toml_string(&description),
         crate::emit::rust::shared::BUILD_DEPENDENCIES
     )
@@ -47,7 +50,11 @@ fn toml_string(text: &str) -> String {
 /// `#[doc]` attributes, one per line; the layout of [`Abi`] docs (paragraphs, `- ` items) is
 /// already Markdown.
 fn docs(lines: &[String]) -> TokenStream {
-    lines
+    // Blank lines only separate paragraphs: none at either end (an item without prose gets no
+    // empty doc comment).
+    let start = lines.iter().position(|l| !l.is_empty()).unwrap_or(lines.len());
+    let end = lines.iter().rposition(|l| !l.is_empty()).map_or(start, |i| i + 1);
+    lines[start..end]
         .iter()
         .map(|l| {
             let l = if l.is_empty() { String::new() } else { format!(" {}", markdown_safe(l)) };
@@ -114,9 +121,13 @@ fn ffi(abi: &Abi) -> TokenStream {
     let string = format_ident!("{}", abi.c_name("String"));
     let string_free = abi.c_name("String_Free");
     let string_doc = format!(" Bytes the library hands to C: NUL-terminated, allocated with C `malloc`, freed by `{string_free}`.");
+    // The handle and string helpers serve the classes' functions; a spec without SDK classes
+    // has only constants and the free functions.
+    let unused = abi.classes.is_empty().then(|| quote!(#![allow(dead_code, reason = "the spec has no SDK classes, whose functions use these helpers")]));
     quote! {
         //! Handles and strings as C sees them, the C allocator, and the guard that keeps panics
         //! from crossing into C.
+        #unused
 
         use std::ffi::c_void;
         use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -539,16 +550,26 @@ fn functions(abi: &Abi) -> TokenStream {
         quote!(#[doc = #doc] pub type #alias = Handle<types::#name>;)
     });
     let classes = abi.classes.iter().map(|c| class_functions(abi, c));
+    let (ffi_import, types_import) = if abi.classes.is_empty() {
+        (quote!(use crate::ffi;), quote!())
+    } else {
+        (
+            quote!(use crate::ffi::{self, Handle};),
+            quote! {
+                // Classes are named by path: a spec class may share a name with anything imported here.
+                use crate::types;
+            },
+        )
+    };
     quote! {
         //! The `extern "C"` functions the C header declares, one for one.
         // The names are the C names.
         #![allow(non_snake_case, non_camel_case_types)]
         #allow
 
-        use crate::ffi::{self, Handle};
+        #ffi_import
         pub use crate::ffi::{#string, #view};
-        // Classes are named by path: a spec class may share a name with anything imported here.
-        use crate::types;
+        #types_import
         use std::ffi::c_void;
 
         /// The ABI version's major part, as in the header.

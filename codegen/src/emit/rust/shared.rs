@@ -42,6 +42,19 @@ pub fn item_ident(id: &str) -> Ident {
     if PRELUDE.contains(&ident.to_string().as_str()) { format_ident!("{ident}Type") } else { ident }
 }
 
+/// The variant of each value of an enum: its id, kept distinct once converted (`link` and
+/// `-link` are `Link` and `MinusLink`, see [`case::distinct`]).
+pub fn enum_variants(e: &crate::model::Enum) -> Vec<Ident> {
+    let ids: Vec<&str> = e.values.iter().map(|v| v.meta.id.as_str()).collect();
+    case::distinct(&ids).iter().map(|n| type_ident(n)).collect()
+}
+
+/// The variant of the value `value_id` of an enum (see [`enum_variants`]).
+pub fn enum_variant(e: &crate::model::Enum, value_id: &str) -> Ident {
+    let index = e.values.iter().position(|v| v.meta.id == value_id).expect("BUG: a validated value id names a value of its enum");
+    enum_variants(e).swap_remove(index)
+}
+
 /// An integer literal without a type suffix (`500`, not `500i64`).
 pub fn int(value: i64) -> TokenStream {
     let literal = proc_macro2::Literal::u64_unsuffixed(value.unsigned_abs());
@@ -112,7 +125,9 @@ fn primitive_tokens(p: Primitive, root: &TokenStream) -> TokenStream {
         Primitive::Bytes => quote!(#root::wire::Bytes),
         Primitive::Null => quote!(()),
         Primitive::Snowflake => quote!(#root::wire::Snowflake),
-        Primitive::Timestamp => quote!(jiff::Timestamp),
+        // Through the types crate's re-export, so the server and the client need no `jiff` of
+        // their own.
+        Primitive::Timestamp => quote!(#root::clock::Timestamp),
         Primitive::StringInteger => quote!(#root::wire::StringInteger),
         Primitive::File => quote!(#root::wire::RawBody),
         Primitive::Json => quote!(serde_json::Value),

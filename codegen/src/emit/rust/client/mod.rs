@@ -69,6 +69,31 @@ fn client(model: &Model) -> TokenStream {
     helpers.extend(exchange::helpers(model));
     let exchange_method = exchange::exchange_method(model);
     let new = new_client(model);
+    // Endpoints that answer one success body share `send`; those with responses by status
+    // go through the exchange.
+    let send_method = model.routed_endpoints().any(|e| !e.has_status_responses()).then(|| {
+        quote! {
+            /// Sends one request and returns the body of a 2xx answer; any other answer is an
+            /// [`Error::Api`] decoded from the error body.
+            async fn send(&self, method: reqwest::Method, url: String, accepted: &'static [TokenKind], body: Option<Outgoing>) -> Result<Vec<u8>, Error> {
+                let header = self.credential.as_ref().filter(|c| accepted.contains(&c.kind)).and_then(Credential::header_value).ok_or(Error::Credential { accepted })?;
+                let mut request = self.http.request(method, url).header("authorization", header);
+                if let Some(body) = body {
+                    request = request.header("content-type", body.content_type).body(body.bytes);
+                }
+                let response = request.send().await?;
+                let status = response.status().as_u16();
+                let bytes = response.bytes().await?.to_vec();
+                if (200..300).contains(&status) {
+                    return Ok(bytes);
+                }
+                match serde_json::from_slice::<ErrorBody>(&bytes) {
+                    Ok(body) => Err(Error::Api(ApiError::from_body(status, body))),
+                    Err(e) => Err(Error::Decode { status, message: format!("not an error body: {e}") }),
+                }
+            }
+        }
+    });
     quote! {
         //! The client and its error.
 
@@ -193,25 +218,7 @@ fn client(model: &Model) -> TokenStream {
                 &self.placeholders
             }
 
-            /// Sends one request and returns the body of a 2xx answer; any other answer is an
-            /// [`Error::Api`] decoded from the error body.
-            async fn send(&self, method: reqwest::Method, url: String, accepted: &'static [TokenKind], body: Option<Outgoing>) -> Result<Vec<u8>, Error> {
-                let header = self.credential.as_ref().filter(|c| accepted.contains(&c.kind)).and_then(Credential::header_value).ok_or(Error::Credential { accepted })?;
-                let mut request = self.http.request(method, url).header("authorization", header);
-                if let Some(body) = body {
-                    request = request.header("content-type", body.content_type).body(body.bytes);
-                }
-                let response = request.send().await?;
-                let status = response.status().as_u16();
-                let bytes = response.bytes().await?.to_vec();
-                if (200..300).contains(&status) {
-                    return Ok(bytes);
-                }
-                match serde_json::from_slice::<ErrorBody>(&bytes) {
-                    Ok(body) => Err(Error::Api(ApiError::from_body(status, body))),
-                    Err(e) => Err(Error::Decode { status, message: format!("not an error body: {e}") }),
-                }
-            }
+            #send_method
 
             #exchange_method
 

@@ -203,10 +203,14 @@ fn parts_parse(model: &Model, e: &Endpoint) -> TokenStream {
         let ident = value_ident(&f.name);
         members.push(if is_required { quote!(#ident: #local?) } else { quote!(#ident: #local) });
     }
+    // A required part that is missing makes the whole `None` (`?` in a closure); without one,
+    // the parts are always there.
+    let any_required = e.parts.iter().any(|f| !optional(f));
+    let parts_value = if any_required { quote!((|| Some(endpoint::Parts { #(#members),* }))()) } else { quote!(Some(endpoint::Parts { #(#members),* })) };
     quote! {
         let multipart = runtime::multipart(&parts.headers, bytes).await?;
         #(#steps)*
-        (|| Some(endpoint::Parts { #(#members),* }))()
+        #parts_value
     }
 }
 

@@ -441,7 +441,6 @@ fn router(model: &Model) -> TokenStream {
         use axum::Router;
         use axum::extract::rejection::RawPathParamsRejection;
         use axum::extract::{RawPathParams, Request as HttpRequest, State};
-        use axum::http::StatusCode;
         use axum::response::Response;
         use std::sync::Arc;
 
@@ -650,7 +649,7 @@ fn authorize(model: &Model) -> TokenStream {
             }
 
             async fn authorization_server_metadata<A: Api>(State(app): State<Arc<App<A>>>) -> Response {
-                runtime::json_response(StatusCode::OK, &types::auth::authorization_server_metadata(&app.placeholders))
+                runtime::json_response(axum::http::StatusCode::OK, &types::auth::authorization_server_metadata(&app.placeholders))
             }
         }
     });
@@ -823,7 +822,7 @@ fn handler(model: &Model, e: &Endpoint) -> TokenStream {
         ResponseKind::Json => quote! {
             let output = app.api.#method(call).await?;
             #check
-            Ok(runtime::json_response(StatusCode::OK, &output))
+            Ok(runtime::json_response(axum::http::StatusCode::OK, &output))
         },
         ResponseKind::Text => quote! {
             let output = app.api.#method(call).await?;

@@ -6,7 +6,7 @@
 //! runs on every request and the client before sending, reports it.
 
 use super::literals::literal_tokens;
-use crate::emit::rust::shared::{Resolved, int, item_ident, resolve, type_ident, value_ident};
+use crate::emit::rust::shared::{Resolved, enum_variant, int, item_ident, resolve, value_ident};
 use crate::model::types::Primitive;
 use crate::model::{Bound, Constraints, Field, Items, Literal, Model, Ref, TypeRef};
 use proc_macro2::{Ident, TokenStream};
@@ -314,7 +314,7 @@ fn enum_checks(model: &Model, id: &str, subset: &[Ref], value: &TokenStream, poi
     let name = item_ident(id);
     let got = if e.repr == "string" { quote!(#value) } else { quote!(#value.value()) };
     if !subset.is_empty() {
-        let variants = subset.iter().map(|v| type_ident(&v.id));
+        let variants = subset.iter().map(|v| enum_variant(e, &v.id));
         let ids = subset.iter().map(|v| v.id.as_str());
         return quote! {
             crate::validation::one_of(out, #pointer, matches!(#value, #(crate::enums::#name::#variants)|*), &[#(#ids),*], #got);

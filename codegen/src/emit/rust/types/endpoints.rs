@@ -332,7 +332,9 @@ fn several_bodies(model: &Model, e: &Endpoint) -> TokenStream {
             ("json" | "form", Some(schema)) => {
                 // The whole body sits at the pointer itself, not under a member.
                 let check = schema.ty.as_ref().map(|ty| value_checks(model, &quote!(value), ty, Rules::of(schema), &quote!(pointer))).unwrap_or_default();
-                let bind = bind_value(schema, &quote!(*value), &check);
+                // A body that is always there is already the reference the checks read.
+                let always = !schema.three_state() && (schema.defaulted() || !(schema.may_be_absent() || schema.nullable));
+                let bind = if always { check } else { bind_value(schema, &quote!(*value), &check) };
                 quote!(Self::#variant(value) => { #bind },)
             }
             ("json" | "form" | "multipart", _) => quote!(Self::#variant(value) => crate::validation::Validate::validate_at(value, pointer, out),),

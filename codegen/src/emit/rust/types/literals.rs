@@ -1,6 +1,6 @@
 //! Values written in the spec (`default`, `const`) as Rust expressions of the field's type.
 
-use crate::emit::rust::shared::{int, item_ident, type_ident};
+use crate::emit::rust::shared::{int, item_ident};
 use crate::model::types::Primitive;
 use crate::model::{Model, TypeRef};
 use proc_macro2::{Literal, TokenStream};
@@ -15,7 +15,8 @@ pub fn literal_tokens(model: &Model, ty: &TypeRef, value: &Value, root: &TokenSt
         TypeRef::Enum(id) => {
             let name = item_ident(id);
             let v = model.enum_value_of(id, value).expect("BUG: a validated enum literal names a value");
-            let variant = type_ident(&v.meta.id);
+            let e = model.enum_(id).expect("BUG: a validated enum type names an enum");
+            let variant = crate::emit::rust::shared::enum_variant(e, &v.meta.id);
             quote!(#root::enums::#name::#variant)
         }
         TypeRef::Flags(id) => {

@@ -100,11 +100,19 @@ pub fn resolve<'m>(model: &'m Model, r: &'m StatusResponse) -> (&'m Response, Na
     resolve_at(model, r, quote!(), quote!(crate::responses::))
 }
 
+/// Variants of very different sizes, allowed: a decoded value is held in place, because boxing
+/// the large variants would cost an allocation per decoded value, and these enums are moved
+/// once, from the decoder to the caller.
+pub fn large_variants_allowed() -> TokenStream {
+    quote!(#[allow(clippy::large_enum_variant, reason = "a decoded value is held in place; the enum is moved once, from the decoder to the caller")])
+}
+
 /// The enum of an endpoint's responses, with the items of its inline responses.
 pub fn endpoint_responses(model: &Model, e: &Endpoint) -> TokenStream {
     let mut items = TokenStream::new();
     let mut variants = Vec::new();
     let mut statuses = Vec::new();
+    let mut carrying = 0;
     for r in &e.responses {
         let status = r.status().expect("BUG: validation parses every status");
         let (response, names, path) = resolve(model, r);
@@ -113,6 +121,7 @@ pub fn endpoint_responses(model: &Model, e: &Endpoint) -> TokenStream {
         }
         let variant = format_ident!("{}", status_name(status));
         let payload = payload_type(response, &names, &path);
+        carrying += usize::from(payload.is_some());
         let doc = variant_doc(status, response, &r.response);
         let ranged = !matches!(status, Status::Code(_));
         statuses.push(match (status, payload.is_some()) {
@@ -133,12 +142,14 @@ pub fn endpoint_responses(model: &Model, e: &Endpoint) -> TokenStream {
             (true, Some(p)) => quote!(#(#[doc = #doc])* #variant(u16, #p),),
         });
     }
+    let large = (carrying > 1).then(large_variants_allowed);
     quote! {
         #items
 
         /// The responses, one variant per declared status; a variant for a range (`4XX`) or
         /// `default` carries the status first.
         #[derive(Clone, Debug, PartialEq)]
+        #large
         pub enum Response {
             #(#variants)*
         }

@@ -92,6 +92,9 @@ fn union(model: &Model, u: &Union) -> TokenStream {
         },
     };
     let doc = union_docs(model, u);
+    let objects = u.variants.iter().filter(|v| matches!(v.ty, Some(TypeRef::Object(_) | TypeRef::Union(_)))).count();
+    // The catch-all holds a JSON value: one object beside it is enough to differ in size.
+    let large = (objects > 0).then(super::responses::large_variants_allowed);
     let serialize = serialize(&name, &arms, &other, tagged.is_some());
     let deserialize = match tagged {
         Some((field, ty)) => tagged_deserialize(model, u, &name, &arms, &other, field, ty),
@@ -102,6 +105,7 @@ fn union(model: &Model, u: &Union) -> TokenStream {
     quote! {
         #doc
         #[derive(Clone, Debug, PartialEq)]
+        #large
         pub enum #name {
             #(#variants)*
             #unknown
@@ -263,12 +267,12 @@ fn untagged_deserialize(model: &Model, name: &Ident, arms: &[Arm], other: &Ident
                 } else {
                     quote! {
                         if let Ok(v) = <#inner as serde::Deserialize>::deserialize(&value) {
-                            let mut out: Vec<crate::validation::Violation> = Vec::new();
+                            let mut violations: Vec<crate::validation::Violation> = Vec::new();
                             {
-                                let (value, pointer) = (&v, "");
+                                let (value, pointer, out) = (&v, "", &mut violations);
                                 #checks
                             }
-                            if out.is_empty() {
+                            if violations.is_empty() {
                                 return Ok(#wrap);
                             }
                         }
