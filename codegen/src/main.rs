@@ -1,5 +1,5 @@
 //! The `platform-codegen` command line: `check`, `dump`, `coverage`, `generate [--check]`,
-//! `import openapi FILE --out DIR`.
+//! `mock [--listen ADDR]`, `import openapi FILE --out DIR`.
 
 use clap::{Parser, Subcommand, ValueEnum};
 use platform_codegen::diag::{self, Diagnostic, Sources};
@@ -42,6 +42,13 @@ enum Command {
         #[arg(long)]
         check: bool,
     },
+    /// Run the spec's mock server: generate its crates into a workspace under `--out` (default
+    /// `target/platform-mock`), then build and serve the server crate's `mock` implementation.
+    Mock {
+        /// The address to listen on.
+        #[arg(long, default_value = "127.0.0.1:8080")]
+        listen: String,
+    },
     /// Write a spec from a document in another format (`import openapi FILE --out DIR`).
     Import {
         #[command(subcommand)]
@@ -83,6 +90,7 @@ fn main() -> ExitCode {
         }
         Command::Coverage => print_coverage(&cli, &loaded),
         Command::Generate { check } => generate(&cli, &loaded, check),
+        Command::Mock { ref listen } => mock(&cli, &loaded, listen),
         Command::Import { .. } => unreachable!("BUG: import returns before loading a spec"),
     }
 }
@@ -228,6 +236,40 @@ fn import_openapi(cli: &Cli, file: &std::path::Path) -> ExitCode {
             report(cli, &sources, &diagnostics);
             eprintln!("error: the imported spec does not pass `check`; this is a bug of the importer");
             ExitCode::from(1)
+        }
+    }
+}
+
+/// `mock`: writes a workspace of the spec's crates with a runner, then runs it with Cargo.
+fn mock(cli: &Cli, loaded: &Loaded, listen: &str) -> ExitCode {
+    use platform_codegen::emit::workspace::{WorkspaceOptions, workspace};
+    let out = cli.out.clone().unwrap_or_else(|| PathBuf::from("target/platform-mock"));
+    let options = WorkspaceOptions { codegen_path: env!("CARGO_MANIFEST_DIR").to_owned(), members: Vec::new(), mock_runner: true };
+    let files = workspace(&loaded.model, &EmitOptions::default(), &options);
+    // The generated workspace is the generator's to keep in step; Cargo's output lives beside it.
+    let dir = out.join("workspace");
+    if let Err(e) = files::sync(&dir, &files, Mode::Write) {
+        eprintln!("error: {e}");
+        return ExitCode::from(2);
+    }
+    let runner = files
+        .iter()
+        .find(|f| f.path == "mock-server/Cargo.toml")
+        .and_then(|f| f.contents.lines().find_map(|l| l.strip_prefix("name = ")).map(|n| n.trim_matches('"').to_owned()))
+        .expect("BUG: the workspace has the mock runner");
+    eprintln!("building the mock server in `{}` (the first build compiles every dependency)", dir.display());
+    let status = std::process::Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+        .args(["run", "--quiet", "--manifest-path"])
+        .arg(dir.join("Cargo.toml"))
+        .args(["-p", &runner, "--", listen])
+        .env("CARGO_TARGET_DIR", out.join("target"))
+        .status();
+    match status {
+        Ok(s) if s.success() => ExitCode::SUCCESS,
+        Ok(_) => ExitCode::from(1),
+        Err(e) => {
+            eprintln!("error: cannot run cargo: {e}");
+            ExitCode::from(2)
         }
     }
 }

@@ -13,6 +13,7 @@ mod c;
 mod docs;
 mod model_json;
 pub mod rust;
+pub mod workspace;
 
 use crate::model::Model;
 

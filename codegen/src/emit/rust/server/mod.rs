@@ -2,6 +2,7 @@
 //! hooks rules ask), and an axum router that does every mechanical step before a handler runs.
 
 mod http;
+mod mock;
 mod runtime;
 
 use super::format::format_file;
@@ -22,7 +23,7 @@ pub fn emit(model: &Model, opts: &EmitOptions) -> Vec<GeneratedFile> {
     let notice = opts.notice();
     let mut runtime = runtime::runtime();
     runtime.extend(http::runtime_items(model));
-    let modules = [("api", api(model)), ("router", router(model)), ("runtime", runtime)];
+    let modules = [("api", api(model)), ("router", router(model)), ("runtime", runtime), ("mock", mock::mock(model))];
     let mut files = vec![
         GeneratedFile::new(ARTIFACT, "server/Cargo.toml", cargo_toml(model, &notice)),
         GeneratedFile::new(ARTIFACT, "server/build.rs", build_script(&notice)),
@@ -40,7 +41,7 @@ fn cargo_toml(model: &Model, notice: &str) -> String {
     // router has already read within the body limit.
     let multipart = if http::any_parts(model) { "futures-util.workspace = true\nmulter.workspace = true\n" } else { "" };
     let body = format!(
-        "[lib]\npath = \"src/lib.rs\"\n\n[dependencies]\n{} = {{ path = \"../types\" }}\naxum = {{ workspace = true, features = [\"tokio\", \"http1\"] }}\n{multipart}http-body-util.workspace = true\nserde.workspace = true\nserde_json.workspace = true\nserde_path_to_error.workspace = true\nserde_urlencoded.workspace = true\n\n{BUILD_DEPENDENCIES}",
+        "[lib]\npath = \"src/lib.rs\"\n\n[features]\n# `mock`: an implementation of `Api` answering values that meet the spec (src/mock.rs).\nmock = []\n\n[dependencies]\n{} = {{ path = \"../types\" }}\naxum = {{ workspace = true, features = [\"tokio\", \"http1\"] }}\n{multipart}http-body-util.workspace = true\nserde.workspace = true\nserde_json.workspace = true\nserde_path_to_error.workspace = true\nserde_urlencoded.workspace = true\n\n{BUILD_DEPENDENCIES}",
         package(model, "types")
     );
     manifest(notice, &package(model, ARTIFACT), &description, &body)
@@ -78,6 +79,12 @@ fn lib_rs(model: &Model) -> TokenStream {
         pub use #types as types;
 
         #decls
+
+        /// A mock implementation of [`Api`] that answers every endpoint with values that meet
+        /// the spec (feature `mock`).
+        #[cfg(feature = "mock")]
+        #[rustfmt::skip]
+        pub mod mock;
 
         #[rustfmt::skip]
         pub use api::{Api, Call, Granted, Operation, RuleContext, granted};

@@ -10,7 +10,7 @@ pub(crate) mod endpoints;
 pub(crate) mod enums;
 mod errors;
 mod events;
-mod fields;
+pub(crate) mod fields;
 pub(crate) mod literals;
 mod resources;
 pub(crate) mod responses;
