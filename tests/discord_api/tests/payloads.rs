@@ -5,6 +5,7 @@
 
 use discord_client::types::resources::MessageCreateRequest;
 use discord_client::types::unions::GetChannelResponse200;
+use discord_client::types::wire::Presence;
 use serde_json::{Value, json};
 
 /// Decodes `value` as `T` and encodes it back: the JSON must come back unchanged.
@@ -76,7 +77,7 @@ fn create_message_with_embeds_mentions_attachments_and_components_round_trips() 
         "message_reference": { "message_id": "1092837465", "channel_id": "1029384756", "fail_if_not_exists": false }
     });
     let decoded: MessageCreateRequest = round_trip(&message);
-    let components = decoded.components.expect("the components");
+    let Presence::Value(components) = decoded.components else { panic!("the components are missing") };
     assert_eq!(components.len(), 4, "every component kept");
     let kinds: Vec<String> = components.iter().map(|c| format!("{c:?}").split('(').next().unwrap_or_default().to_owned()).collect();
     assert_eq!(kinds, ["ActionRowComponentForMessageRequest", "ActionRowComponentForMessageRequest", "TextDisplayComponentForMessageRequest", "SeparatorComponentForMessageRequest"]);

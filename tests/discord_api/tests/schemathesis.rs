@@ -2,6 +2,12 @@
 //! mock server of that spec over 127.0.0.1, over every operation: no server error, and every
 //! response's status, media type, headers and body as the document declares them.
 //!
+//! One thing is narrowed in the document it is given: text path parameters are at most 1024
+//! characters (Discord allows an invite code of 152133, a webhook token of any length). The HTTP
+//! layer bounds a request line (hyper refuses one over 400 KiB, which 152133 percent-encoded
+//! characters exceed, with a bare 431 before any route runs), so such a value never reaches the
+//! server the document describes.
+//!
 //! `schemathesis` comes from PATH (the test command puts the repository's `.venv/bin` first);
 //! the test fails, never skips, when it is missing.
 
@@ -17,15 +23,30 @@ fn tool(name: &str) -> PathBuf {
 
 #[test]
 fn schemathesis_finds_no_server_error_and_no_undeclared_response_in_the_mock() {
-    let document = Path::new(env!("CARGO_MANIFEST_DIR")).join("../openapi.json");
-    let operations = {
-        let doc: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&document).expect("the exported document")).expect("JSON");
-        doc["paths"].as_object().expect("paths").values().map(|item| item.as_object().expect("a path item").len()).sum::<usize>()
-    };
+    let exported = Path::new(env!("CARGO_MANIFEST_DIR")).join("../openapi.json");
+    let mut doc: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&exported).expect("the exported document")).expect("JSON");
+    let operations = doc["paths"].as_object().expect("paths").values().map(|item| item.as_object().expect("a path item").len()).sum::<usize>();
     assert_eq!(operations, 242, "the exported document has every operation");
-    let mock = Mock::start();
+    let mut bounded = 0;
+    for item in doc["paths"].as_object_mut().expect("paths").values_mut() {
+        for op in item.as_object_mut().expect("a path item").values_mut() {
+            for p in op.get_mut("parameters").and_then(serde_json::Value::as_array_mut).into_iter().flatten() {
+                let in_path = p["in"] == "path";
+                let schema = &mut p["schema"];
+                let long = schema.get("maxLength").and_then(serde_json::Value::as_u64).is_none_or(|m| m > 1024);
+                if in_path && schema["type"] == "string" && long && schema.get("pattern").is_none() {
+                    schema["maxLength"] = serde_json::json!(1024);
+                    bounded += 1;
+                }
+            }
+        }
+    }
+    assert!(bounded > 0, "no text path parameter longer than a request line takes: drop this step");
     let work = Path::new(env!("CARGO_TARGET_TMPDIR")).join("discord-schemathesis");
     std::fs::create_dir_all(&work).expect("a work directory");
+    let document = work.join("openapi.json");
+    std::fs::write(&document, serde_json::to_string(&doc).expect("JSON")).expect("write the document");
+    let mock = Mock::start();
     let log = work.join("schemathesis.log");
     let mut cmd = Command::new(tool("schemathesis"));
     cmd.current_dir(&work)

@@ -62,6 +62,11 @@ pub const EXTENSIONS: &[(&str, &str, &str)] = &[
     ("x-default", "schema", "The default of a field, in words."),
     ("x-flags", "schema", "The bits of a flag set: `[{name, bit}]`."),
     ("x-token-scheme", "security scheme", "The `Authorization` header scheme of a token kind (`Bot`, `Bearer`)."),
+    (
+        "x-discriminator",
+        "schema",
+        "The tag of a union tagged by an integer, as `discriminator` would say it: OpenAPI's `discriminator` is for text tags, so an integer-tagged `oneOf` relies on its variants' constants.",
+    ),
 ];
 
 /// Emits `openapi.json`.
@@ -479,6 +484,7 @@ impl<'a> Doc<'a> {
         if f.nullable {
             nullable(map);
         }
+        reference_with_values(map);
         insert(map, "description", prose(f.description.as_deref(), &f.notes));
         self.lifecycle(map, &f.since, &f.until, &f.deprecated);
         if let Some(c) = &f.required_when {
@@ -708,15 +714,23 @@ impl<'a> Doc<'a> {
             Some(d) => {
                 map.insert("oneOf".into(), Value::Array(variants));
                 let mut mapping = Map::new();
+                let mut text = true;
                 for v in &u.variants {
                     let (Some(literal), Some(TypeRef::Object(id))) = (self.model.tag_literal(u, v), &v.ty) else { continue };
                     let tag = match self.wire_literal(d.ty.as_ref(), &literal.value) {
                         Value::String(s) => s,
-                        other => other.to_string(),
+                        other => {
+                            text = false;
+                            other.to_string()
+                        }
                     };
                     mapping.insert(tag, self.schema_ref("resource", id)["$ref"].clone());
                 }
-                map.insert("discriminator".into(), json!({ "propertyName": d.field, "mapping": mapping }));
+                // OpenAPI's `discriminator` names a text property; tools that use it read the tag
+                // as text, so an integer tag would make every variant unsatisfiable to them. The
+                // variants' constants keep `oneOf` exclusive either way.
+                let key = if text { "discriminator" } else { "x-discriminator" };
+                map.insert(key.into(), json!({ "propertyName": d.field, "mapping": mapping }));
             }
             None => {
                 map.insert("anyOf".into(), Value::Array(variants));
@@ -862,10 +876,22 @@ fn nullable(map: &mut Map<String, Value>) {
                     branch.insert(key.into(), v);
                 }
             }
+            reference_with_values(&mut branch);
             map.insert("anyOf".into(), json!([branch, { "type": "null" }]));
         }
         // An untyped schema (`json`) already accepts null.
         _ => {}
+    }
+}
+
+/// A reference narrowed by values (`const`, `enum`) is written `allOf: [{$ref}]` beside them:
+/// JSON Schema 2020-12 reads keywords beside `$ref`, but tools that follow OpenAPI 3.0's rule
+/// (a `$ref` replaces its object) would drop the narrowing, and with it what tells the
+/// variants of a union apart.
+fn reference_with_values(map: &mut Map<String, Value>) {
+    if map.contains_key("$ref") && (map.contains_key("const") || map.contains_key("enum")) {
+        let r = map.remove("$ref").expect("BUG: checked above");
+        map.insert("allOf".into(), json!([{ "$ref": r }]));
     }
 }
 
