@@ -56,7 +56,7 @@ fn schemathesis_finds_no_server_error_and_no_undeclared_response_in_the_mock() {
         .args(["--checks", "not_a_server_error,status_code_conformance,content_type_conformance,response_headers_conformance,response_schema_conformance"])
         // Bounded and reproducible over 242 operations: few cases each, a fixed seed, no example
         // database, the generated cases only (no stateful phase).
-        .args(["--max-examples", "3", "--seed", "20260718", "--workers", "2", "--generation-database", "none"])
+        .args(["--max-examples", "10", "--seed", "20260718", "--workers", "2", "--generation-database", "none"])
         .args(["--phases", "examples,fuzzing", "--request-timeout", "10", "--no-color"])
         // A bearer token: OAuth2 operations take it as such, bot operations (whose token kind has
         // no scheme word) as the whole header value.

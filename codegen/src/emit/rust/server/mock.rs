@@ -32,6 +32,8 @@ pub fn mock(model: &Model) -> TokenStream {
     let mut values = Values { model, queue: Vec::new(), done: BTreeSet::new() };
     let methods = methods(model, &mut values);
     let builders = values.builders();
+    // The signatures name what `api.rs` has in scope: the proof of guarded endpoints too.
+    let granted = routed(model).iter().any(|e| super::guarded(model, e)).then(|| quote!(use crate::api::{Granted, granted};));
     quote! {
         //! A mock implementation of [`Api`] (feature `mock`): every credential is accepted, the
         //! caller holds every permission, intent and scope, named conditions do not hold, and
@@ -43,6 +45,7 @@ pub fn mock(model: &Model) -> TokenStream {
         #![allow(clippy::too_many_lines, unused_variables, reason = "one method per endpoint, and the mock reads no input")]
 
         use crate::api::{Api, Call, RuleContext};
+        #granted
         use crate::types;
         use crate::types::auth::Credential;
         use crate::types::errors::ApiError;
