@@ -146,6 +146,12 @@ fn the_real_documents_import_pass_check_and_list_what_they_leave_out() {
         let operations: usize = doc["paths"].as_object().unwrap().values().map(|item| item.as_object().unwrap().keys().filter(|k| *k != "parameters").count()).sum();
         assert_eq!(loaded.model.endpoints.len(), operations, "{name}: every operation is an endpoint");
         expect_file(&dir.join("unmapped.txt"), &ledger(&imported), &mut failures);
+        // Every construct not imported is a gap `coverage` lists, with its pointer.
+        let gaps: Vec<String> = platform_codegen::model::coverage::coverage(&loaded.model).gaps.into_iter().filter_map(|g| g.text).collect();
+        for d in &imported.warnings {
+            let pointer = d.message.split('`').find(|s| s.starts_with("#/")).expect("the message names a pointer");
+            assert!(gaps.iter().any(|g| g.contains(pointer)), "{name}: `coverage` does not list {pointer} ({})", d.message);
+        }
         // The README's table states the counts.
         let row = format!("| {name} | {operations} | {} |", imported.warnings.len());
         assert!(readme.contains(&row), "README.md lacks the row `{row}` (operations, constructs not imported)");

@@ -86,7 +86,8 @@ impl Importer<'_> {
             .map(|g| {
                 let what = g.detail.split(" at ").next().unwrap_or("").replace('`', "");
                 let id = self.claim("gap", &format!("openapi {what}"));
-                let description = Some("A member of the OpenAPI document the spec does not carry.".to_owned());
+                // `coverage` lists a standalone gap by its description.
+                let description = Some(g.detail.clone());
                 Item { meta: Meta { id, description, not_shown: vec![g], ..Default::default() }, extra: IndexMap::new() }
             })
             .collect();
