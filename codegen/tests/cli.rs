@@ -37,7 +37,7 @@ fn check_exits_1_on_an_invalid_spec_with_a_located_diagnostic() {
     assert_eq!(out.status.code(), Some(1), "{}", text(&out));
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("error[E0102]: unknown permission `PIN_MESAGES`"), "{stderr}");
-    assert!(stderr.contains("spec.yaml:8:11"), "{stderr}");
+    assert!(stderr.contains("spec.yaml:9:11"), "{stderr}");
     assert!(stderr.contains("help: did you mean `PIN_MESSAGES`?"), "{stderr}");
 }
 
@@ -57,7 +57,7 @@ fn json_format_gives_one_object_per_line() {
     let lines: Vec<serde_json::Value> = String::from_utf8_lossy(&out.stdout).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
     assert_eq!(lines.len(), 1);
     assert_eq!(lines[0]["code"], "E0103");
-    assert_eq!(lines[0]["location"]["line"], 6);
+    assert_eq!(lines[0]["location"]["line"], 7);
 }
 
 #[test]

@@ -2,6 +2,7 @@
 //! `fn(&Model, &EmitOptions) -> Vec<GeneratedFile>`, and [`emit_all`] is the one list of them.
 //!
 //! - `model.json`: `model_json`;
+//! - `spec.schema.json`, the JSON Schema of spec files: [`spec_schema`];
 //! - Rust crates (`types/`, `server/`, `client/`): [`rust`];
 //! - C header, C++ wrapper and the Rust library behind them (`sdk/`): `c`;
 //! - HTML and Markdown reference and OpenAPI (`docs/`, `openapi.json`): `docs`.
@@ -13,6 +14,7 @@ mod c;
 mod docs;
 mod model_json;
 pub mod rust;
+pub mod spec_schema;
 
 use crate::model::Model;
 
@@ -71,6 +73,7 @@ impl EmitOptions {
 pub fn emit_all(model: &Model, opts: &EmitOptions) -> Vec<GeneratedFile> {
     let mut files = Vec::new();
     files.extend(model_json::emit(model, opts));
+    files.extend(spec_schema::emit(model, opts));
     files.extend(rust::types::emit(model, opts));
     files.extend(rust::server::emit(model, opts));
     files.extend(rust::client::emit(model, opts));

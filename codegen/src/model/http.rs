@@ -6,7 +6,7 @@ use indexmap::IndexMap;
 use serde::Serialize;
 
 /// An HTTP operation.
-#[derive(Debug, Serialize)]
+#[derive(Clone, Debug, Serialize)]
 pub struct Endpoint {
     #[serde(flatten)]
     pub meta: Meta,
@@ -51,7 +51,7 @@ impl Endpoint {
 }
 
 /// A behaviour of an operation.
-#[derive(Debug, Serialize)]
+#[derive(Clone, Debug, Serialize)]
 pub struct Behaviour {
     #[serde(flatten)]
     pub meta: Meta,
@@ -59,7 +59,7 @@ pub struct Behaviour {
 }
 
 /// An error.
-#[derive(Debug, Serialize)]
+#[derive(Clone, Debug, Serialize)]
 pub struct Error {
     #[serde(flatten)]
     pub meta: Meta,
@@ -81,7 +81,7 @@ pub struct Error {
 }
 
 /// The error body shape.
-#[derive(Debug, Serialize)]
+#[derive(Clone, Debug, Serialize)]
 pub struct ErrorBody {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,

@@ -15,6 +15,7 @@ mod events;
 mod http;
 mod lower;
 mod platform;
+pub mod project;
 mod sdk;
 mod shapes;
 mod timeline;
@@ -35,7 +36,7 @@ use indexmap::IndexMap;
 use serde::Serialize;
 
 /// The whole platform.
-#[derive(Debug, Default, Serialize)]
+#[derive(Clone, Debug, Default, Serialize)]
 pub struct Model {
     pub platform: PlatformInfo,
     pub features: Vec<Feature>,

@@ -10,7 +10,7 @@ mod refs;
 mod timeline;
 mod values;
 
-pub use index::Index;
+pub use index::{Index, KINDS};
 
 use crate::diag::Diagnostics;
 use crate::model::Model;

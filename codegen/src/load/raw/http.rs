@@ -74,7 +74,7 @@ item! {
 }
 
 /// The shape of every error response body.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ErrorBody {
     #[serde(default)]

@@ -7,7 +7,7 @@ use serde::de::{self, Deserializer, Visitor};
 use std::fmt;
 
 /// The platform as a whole: its name, naming prefixes, placeholders and parts.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Platform {
     pub name: S<String>,
@@ -21,7 +21,7 @@ pub struct Platform {
 }
 
 /// Names the generated artifacts use for the platform.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Prefixes {
     /// C type and function prefix, e.g. `Platform_`.
@@ -83,6 +83,17 @@ pub enum ConstantValue {
     Integer(i64),
 }
 
+/// The forms [`ConstantValue`]'s visitor accepts, for the spec's JSON Schema.
+impl schemars::JsonSchema for ConstantValue {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "ConstantValue".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({ "description": "Text or an integer.", "type": ["string", "integer"] })
+    }
+}
+
 impl<'de> Deserialize<'de> for ConstantValue {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         struct V;
@@ -142,7 +153,7 @@ item! {
 }
 
 /// A number with a unit.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Quantity {
     pub value: S<i64>,
@@ -150,7 +161,7 @@ pub struct Quantity {
 }
 
 /// A value a limit had before a change.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct PreviousValue {
     pub value: S<i64>,

@@ -18,7 +18,7 @@ item! {
 }
 
 /// A field of a resource, a request body, a query string or an SDK class.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Field {
     /// Type expression: `string`, `snowflake`, `array<snowflake>`, `enum<id>`, `flags<id>`,
@@ -92,6 +92,28 @@ pub enum Bound {
 pub enum BoundRef {
     Limit(String),
     Field(String),
+}
+
+/// The forms [`Bound`]'s visitor accepts, for the spec's JSON Schema.
+impl schemars::JsonSchema for Bound {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Bound".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        let target = |key: &str| {
+            schemars::json_schema!({
+                "type": "object",
+                "properties": { key: { "type": "string" }, "offset": { "type": "integer" } },
+                "required": [key],
+                "additionalProperties": false
+            })
+        };
+        schemars::json_schema!({
+            "description": "An integer, `{limit: id}` or `{field: endpoint.field}`, each with an optional `offset`.",
+            "oneOf": [{ "type": "integer" }, target("limit"), target("field")]
+        })
+    }
 }
 
 impl<'de> Deserialize<'de> for Bound {

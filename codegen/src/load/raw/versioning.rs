@@ -30,7 +30,7 @@ item! {
 }
 
 /// How SDK releases are made and supported.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ReleasePolicy {
     /// Minor releases per year.
@@ -49,7 +49,7 @@ pub struct ReleasePolicy {
 }
 
 /// The supported window as of one release.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SupportWindow {
     /// The minor release that opens this window (`1.10`).

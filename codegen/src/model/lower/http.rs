@@ -21,7 +21,7 @@ impl Lower<'_> {
             query: self.fields(&v.query),
             body: self.fields(&v.body),
             body_schema: v.body_schema.as_ref().map(|b| {
-                let name = Spanned::new("body".to_owned(), b.referenced, b.defined);
+                let name = S::new("body".to_owned(), b.referenced, b.defined);
                 self.field(&name, b)
             }),
             body_format: v.body_format.as_ref().map_or_else(|| "json".into(), |f| f.value.clone()),

@@ -5,7 +5,6 @@
 use super::*;
 use crate::diag::{Diagnostic, Diagnostics, FileId, Sources, codes};
 use crate::load::{RawSpec, raw, span_of};
-use serde_saphyr::Spanned;
 
 /// Builds the model from every loaded file, in load order.
 pub fn lower(cx: &mut Diagnostics, sources: &Sources, spec: RawSpec) -> Model {
@@ -71,7 +70,7 @@ struct Lower<'a> {
     part: Option<Ref>,
 }
 
-type S<T> = Spanned<T>;
+use crate::load::raw::S;
 
 /// Lowers the common fields of an `item!` struct.
 macro_rules! meta {

@@ -11,7 +11,7 @@ use indexmap::IndexMap;
 use serde::Serialize;
 
 /// A resource.
-#[derive(Debug, Serialize)]
+#[derive(Clone, Debug, Serialize)]
 pub struct Resource {
     #[serde(flatten)]
     pub meta: Meta,
@@ -153,7 +153,7 @@ impl Bound {
 }
 
 /// An enum.
-#[derive(Debug, Serialize)]
+#[derive(Clone, Debug, Serialize)]
 pub struct Enum {
     #[serde(flatten)]
     pub meta: Meta,
@@ -162,7 +162,7 @@ pub struct Enum {
 }
 
 /// An enum value.
-#[derive(Debug, Serialize)]
+#[derive(Clone, Debug, Serialize)]
 pub struct EnumValue {
     #[serde(flatten)]
     pub meta: Meta,
@@ -173,7 +173,7 @@ pub struct EnumValue {
 }
 
 /// A flag set.
-#[derive(Debug, Serialize)]
+#[derive(Clone, Debug, Serialize)]
 pub struct Flags {
     #[serde(flatten)]
     pub meta: Meta,
@@ -183,7 +183,7 @@ pub struct Flags {
 }
 
 /// One flag.
-#[derive(Debug, Serialize)]
+#[derive(Clone, Debug, Serialize)]
 pub struct FlagValue {
     #[serde(flatten)]
     pub meta: Meta,
