@@ -84,3 +84,12 @@ pub fn emit_all(model: &Model, opts: &EmitOptions) -> Vec<GeneratedFile> {
     files.extend(docs::openapi::emit(model, opts));
     files
 }
+
+/// What a platform publishes for readers: the reference docs, the changelog feeds and the
+/// OpenAPI document (`generate --as-of` writes these for one day).
+pub fn emit_published(model: &Model, opts: &EmitOptions) -> Vec<GeneratedFile> {
+    let mut files = Vec::new();
+    files.extend(docs::reference::emit(model, opts));
+    files.extend(docs::openapi::emit(model, opts));
+    files
+}

@@ -33,6 +33,8 @@ pub struct Endpoint {
     pub auth: Vec<Ref>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub behaviours: Vec<Behaviour>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub aliases: Vec<RouteAlias>,
     #[serde(skip)]
     pub response_span: Span,
 }
@@ -47,6 +49,23 @@ impl Endpoint {
     pub fn path_placeholders(&self) -> Vec<&str> {
         let Some(path) = &self.path else { return vec![] };
         path.id.split('{').skip(1).filter_map(|s| s.split_once('}').map(|(name, _)| name)).collect()
+    }
+}
+
+/// Another route of an endpoint.
+#[derive(Clone, Debug, Serialize)]
+pub struct RouteAlias {
+    #[serde(flatten)]
+    pub meta: Meta,
+    pub path: Text,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub method: Option<Text>,
+}
+
+impl RouteAlias {
+    /// The `{placeholder}` names of the path, in order.
+    pub fn path_placeholders(&self) -> Vec<&str> {
+        self.path.id.split('{').skip(1).filter_map(|s| s.split_once('}').map(|(name, _)| name)).collect()
     }
 }
 

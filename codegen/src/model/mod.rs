@@ -160,7 +160,7 @@ macro_rules! impl_item {
 }
 
 impl_item!(
-    Placeholder, Part, Feature, Constant, GapItem, Permission, Resource, Enum, EnumValue, Flags, FlagValue, Endpoint, Behaviour,
+    Placeholder, Part, Feature, Constant, GapItem, Permission, Resource, Enum, EnumValue, Flags, FlagValue, Endpoint, Behaviour, RouteAlias,
     Opcode, Command, Alias, Condition, Intent, Scope, ScopeSet, TokenKind, PermissionRule, AuthRule, Event, Error, Limit,
     Change, StateMachine, State, Transition, Effect, Class, Method, SdkCall, Release, Toolkit,
 );

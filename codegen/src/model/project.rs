@@ -109,7 +109,7 @@ fn items(m: &mut Model, present: &dyn Fn(&Meta) -> bool) {
     );
     m.enums.iter_mut().for_each(|e| retain!(e.values));
     m.flags.iter_mut().for_each(|f| retain!(f.values));
-    m.endpoints.iter_mut().for_each(|e| retain!(e.behaviours));
+    m.endpoints.iter_mut().for_each(|e| retain!(e.behaviours, e.aliases));
     m.commands.iter_mut().for_each(|c| retain!(c.aliases));
     for s in &mut m.state_machines {
         retain!(s.states, s.transitions);
@@ -229,7 +229,7 @@ fn for_each_meta(m: &mut Model, f: &mut dyn FnMut(&mut Meta)) {
         each!(x.values);
     }
     for e in &mut m.endpoints {
-        each!(e.behaviours);
+        each!(e.behaviours, e.aliases);
     }
     for c in &mut m.commands {
         each!(c.aliases);

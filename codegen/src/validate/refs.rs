@@ -51,6 +51,7 @@ pub fn all_metas(model: &Model) -> Vec<&Meta> {
     }
     for e in &model.endpoints {
         push(&mut out, &e.behaviours);
+        push(&mut out, &e.aliases);
     }
     for c in &model.commands {
         push(&mut out, &c.aliases);

@@ -38,6 +38,22 @@ item! {
         /// Dated or conditional behaviours of the operation.
         #[serde(default)]
         pub behaviours: Vec<S<Behaviour>>,
+        /// Other routes that answer as this endpoint (an old path kept after a move), each
+        /// usually deprecated and bounded by `until`.
+        #[serde(default)]
+        pub aliases: Vec<S<RouteAlias>>,
+    }
+}
+
+item! {
+    /// Another route of an endpoint: the server answers it like the endpoint's own route, with
+    /// `Deprecation` and `Sunset` headers when it is deprecated, until its `until` change.
+    pub struct RouteAlias {
+        /// The path; its placeholders are the endpoint's path parameters.
+        pub path: S<String>,
+        /// The method, when it is not the endpoint's.
+        #[serde(default)]
+        pub method: Option<S<String>>,
     }
 }
 

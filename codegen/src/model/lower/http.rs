@@ -13,6 +13,14 @@ impl Lower<'_> {
                 Behaviour { meta: meta!(self, b.value, bspan), gate: b.value.gate.as_ref().is_some_and(|g| g.value) }
             })
             .collect();
+        let aliases = v
+            .aliases
+            .iter()
+            .map(|a| {
+                let aspan = self.span(a);
+                RouteAlias { meta: meta!(self, a.value, aspan), path: self.r#ref(&a.value.path), method: self.opt_ref(a.value.method.as_ref()) }
+            })
+            .collect();
         Endpoint {
             meta: meta!(self, v, span),
             method: self.opt_ref(v.method.as_ref()),
@@ -30,6 +38,7 @@ impl Lower<'_> {
             response_format: v.response_format.as_ref().map_or_else(|| "json".into(), |f| f.value.clone()),
             auth: self.refs(&v.auth),
             behaviours,
+            aliases,
             response_span: v.response.as_ref().map_or(span, |r| self.span(r)),
         }
     }
