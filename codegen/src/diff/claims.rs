@@ -31,7 +31,12 @@ pub fn claim(f: &mut Finding, old: &Model, new: &Model) {
         affects(c) || (f.claims.is_empty() && c.affects.is_empty()) || paths.iter().any(|p| life.get(p).is_some_and(|l| l.contains(&c.meta.id)))
     };
     let mut reasons = Vec::new();
-    for c in new.changes.iter().filter(|c| named(c, &new_life)) {
+    // The entry whose kind the rule lists first wins: a removal before the deprecation that
+    // preceded it.
+    let rank = |c: &&Change| f.rule.kinds.iter().position(|k| *k == c.kind.id).unwrap_or(f.rule.kinds.len());
+    let mut candidates: Vec<&Change> = new.changes.iter().filter(|c| named(c, &new_life)).collect();
+    candidates.sort_by_key(rank);
+    for c in candidates {
         let id = &c.meta.id;
         let fresh = match old.change(id) {
             None => true,

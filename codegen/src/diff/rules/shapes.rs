@@ -158,6 +158,13 @@ impl Fields<'_> {
         s
     }
 
+    /// A field's name in messages: its path without the kind (`widget.label`,
+    /// `rename_widget.body.tags`).
+    fn show(&self, name: &str) -> String {
+        let prefix = self.prefix.split_once(':').map_or(self.prefix.as_str(), |(_, rest)| rest);
+        format!("{prefix}{name}")
+    }
+
     /// Breaking on the wire when clients write it (`request`) or the platform does
     /// (`response`), compatible otherwise.
     fn wire_if(&self, request: bool, response: bool) -> Impact {
@@ -172,23 +179,23 @@ pub fn compare_fields(cx: &mut Cx<'_>, f: &Fields<'_>) {
         p.removed.iter().filter_map(|o| p.added.iter().find(|n| n.wire() == o.wire()).map(|n| (*o, *n))).collect();
     for (o, n) in &renamed {
         let s = f.subject(&o.name, Some(o), Some(n));
-        let message = format!("field `{}{}` is renamed `{}` (the wire name `{}` is kept)", f.prefix, o.name, n.name, n.wire());
+        let message = format!("field `{}` is renamed `{}` (the wire name `{}` is kept)", f.show(&o.name), n.name, n.wire());
         cx.push(&FIELD_RENAMED, &s, f.audiences(C, B, B), message, some(&o.name), some(&n.name));
     }
     for n in p.added.iter().filter(|n| !renamed.iter().any(|(_, r)| r.name == n.name)) {
         let s = f.subject(&n.name, None, Some(n));
         let required = !n.optional && n.required_when.is_none();
         if required && f.dir.request() {
-            let message = format!("required field `{}{}` is added to what clients send", f.prefix, n.name);
+            let message = format!("required field `{}` is added to what clients send", f.show(&n.name));
             cx.push(&REQUEST_FIELD_ADDED_REQUIRED, &s, f.audiences(B, B, C), message, None, Some(describe(n)));
         } else {
-            cx.push(&FIELD_ADDED, &s, f.audiences(C, B, C), format!("field `{}{}` is added", f.prefix, n.name), None, Some(describe(n)));
+            cx.push(&FIELD_ADDED, &s, f.audiences(C, B, C), format!("field `{}` is added", f.show(&n.name)), None, Some(describe(n)));
         }
     }
     for o in p.removed.iter().filter(|o| !renamed.iter().any(|(r, _)| r.name == o.name)) {
         let s = f.subject(&o.name, Some(o), None);
         let wire = f.wire_if(false, true);
-        cx.push(&FIELD_REMOVED, &s, f.audiences(wire, B, B), format!("field `{}{}` is removed", f.prefix, o.name), Some(describe(o)), None);
+        cx.push(&FIELD_REMOVED, &s, f.audiences(wire, B, B), format!("field `{}` is removed", f.show(&o.name)), Some(describe(o)), None);
     }
     for (o, n) in p.both {
         compare_field(cx, f, o, n);
@@ -211,7 +218,12 @@ fn describe(f: &Field) -> String {
 
 fn compare_field(cx: &mut Cx<'_>, f: &Fields<'_>, o: &Field, n: &Field) {
     let s = f.subject(&n.name, Some(o), Some(n));
-    let name = format!("{}{}", f.prefix, n.name);
+    let name = f.show(&n.name);
+    if o.deprecated.is_none()
+        && let Some(by) = &n.deprecated
+    {
+        cx.push(&super::items::ITEM_DEPRECATED, &s, f.audiences(C, C, C), format!("field `{name}` is deprecated"), None, some(&by.id));
+    }
     if o.ty.is_some() && o.ty != n.ty {
         let (a, b) = (o.ty.as_ref().map(ToString::to_string), n.ty.as_ref().map(ToString::to_string));
         cx.push(&FIELD_TYPE_CHANGED, &s, f.audiences(B, B, B), format!("field `{name}` changes type"), a, b);
