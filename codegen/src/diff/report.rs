@@ -78,7 +78,11 @@ pub fn render_text(findings: &[Finding], sides: Sides<'_>, color: bool) -> Strin
             let text = format!("{side}, {label}");
             group = group.element(Snippet::source(file.text.as_str()).path(file.path.as_str()).annotation(AnnotationKind::Primary.span(range).label(text)));
         }
-        let mut notes = vec![values(f), audiences(f)];
+        let mut notes = Vec::new();
+        if f.old.is_some() || f.new.is_some() {
+            notes.push(values(f));
+        }
+        notes.push(audiences(f));
         if f.at == crate::model::project::At::Start && place(sides, f).is_none() {
             notes.push(label);
         }

@@ -5,7 +5,7 @@
 //! - `spec.schema.json`, the JSON Schema of spec files: [`spec_schema`];
 //! - Rust crates (`types/`, `server/`, `client/`): [`rust`];
 //! - C header, C++ wrapper and the Rust library behind them (`sdk/`): `c`;
-//! - HTML and Markdown reference and OpenAPI (`docs/`, `openapi.json`): `docs`.
+//! - HTML and Markdown reference, changelog feeds and OpenAPI (`docs/`, `openapi.json`): `docs`.
 //!
 //! Emitters read no files and no environment; [`crate::files`] writes what they return.
 
@@ -81,6 +81,7 @@ pub fn emit_all(model: &Model, opts: &EmitOptions) -> Vec<GeneratedFile> {
     files.extend(c::cpp::emit(model, opts));
     files.extend(c::sdk::emit(model, opts));
     files.extend(docs::reference::emit(model, opts));
+    files.extend(docs::feed::emit(model, opts));
     files.extend(docs::openapi::emit(model, opts));
     files
 }
@@ -90,6 +91,7 @@ pub fn emit_all(model: &Model, opts: &EmitOptions) -> Vec<GeneratedFile> {
 pub fn emit_published(model: &Model, opts: &EmitOptions) -> Vec<GeneratedFile> {
     let mut files = Vec::new();
     files.extend(docs::reference::emit(model, opts));
+    files.extend(docs::feed::emit(model, opts));
     files.extend(docs::openapi::emit(model, opts));
     files
 }

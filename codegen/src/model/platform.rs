@@ -14,8 +14,19 @@ pub struct PlatformInfo {
     pub prefixes: Prefixes,
     pub placeholders: Vec<Placeholder>,
     pub parts: Vec<Part>,
+    /// The placeholder naming where the reference page is published.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub docs: Option<Ref>,
     #[serde(skip)]
     pub span: Span,
+}
+
+impl PlatformInfo {
+    /// The example address of the published reference page, when the spec names one.
+    pub fn docs_example(&self) -> Option<&str> {
+        let id = &self.docs.as_ref()?.id;
+        self.placeholders.iter().find(|p| &p.meta.id == id)?.example.as_deref()
+    }
 }
 
 /// Naming prefixes of the generated artifacts.

@@ -107,6 +107,7 @@ pub fn all_references<'a>(model: &'a Model) -> Vec<Reference<'a>> {
     for part in &model.platform.parts {
         part.address.iter().for_each(|r| add("placeholder", r));
     }
+    model.platform.docs.iter().for_each(|r| add("placeholder", r));
     for field in all_fields(model) {
         field_references(field, add);
     }

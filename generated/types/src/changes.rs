@@ -409,6 +409,20 @@ pub const PROVISIONAL_OIDC_ISSUER_VALIDATION_STRICTER: Change = Change {
     gate: false,
 };
 
+/// The reference page is published at {docs_url}; the changelog feeds and the Link of deprecation headers point into it.
+///
+/// - Already in effect.
+/// - Kind: `addition`.
+/// - Affects `placeholder:docs_url`.
+/// - Assumed `effective`: The address belongs to the spec's own artifacts, not to the source; it has no date.
+pub const DOCS_ADDRESS: Change = Change {
+    id: "docs-address",
+    effective: Effective::AlreadyInEffect,
+    kind: ChangeKind::Addition,
+    summary: "The reference page is published at {docs_url}; the changelog feeds and the Link of deprecation headers point into it.",
+    gate: false,
+};
+
 /// Every change, in spec order.
 pub const ALL: &[&Change] = &[
     &PIN_MESSAGES_REQUIRED,
@@ -434,6 +448,7 @@ pub const ALL: &[&Change] = &[
     &EMBEDDED_PARTICIPANTS_OLD_NAME_REMOVAL,
     &PROVISIONAL_OIDC_REFRESH_GRANT_DEPRECATED,
     &PROVISIONAL_OIDC_ISSUER_VALIDATION_STRICTER,
+    &DOCS_ADDRESS,
 ];
 
 /// The change with this id.

@@ -18,6 +18,11 @@ pub struct Platform {
     pub placeholders: Vec<S<Placeholder>>,
     #[serde(default)]
     pub parts: Vec<S<Part>>,
+    /// The placeholder whose value is the address of the published reference page
+    /// (`generated/docs/index.html`): the changelog feeds and the `Link` of deprecation headers
+    /// point into it.
+    #[serde(default)]
+    pub docs: Option<S<String>>,
 }
 
 /// Names the generated artifacts use for the platform.
