@@ -3,8 +3,9 @@
 //! The router: one route per routed endpoint, each doing the mechanical work before the
 //! handler runs.
 
-use crate::api::{Api, Call, Operation, RuleContext};
+use crate::api::{Api, Call, Notices, Operation, RuleContext};
 use crate::runtime;
+use crate::types::deprecations::Deprecated;
 use crate::types;
 use crate::types::clock::{Clock, SystemClock, Timestamp};
 use crate::types::errors::ApiError;
@@ -150,6 +151,19 @@ fn respond(result: Result<Response, ApiError>) -> Response {
     result.unwrap_or_else(|e| runtime::error_response(&e))
 }
 
+/// Adds the deprecation headers of `fixed` (the endpoint or route called) and of what the
+/// handler reported using.
+fn deprecated<A>(
+    app: &App<A>,
+    response: Response,
+    fixed: &[&'static Deprecated],
+    notices: &Notices,
+) -> Response {
+    let mut used = fixed.to_vec();
+    used.extend(notices.list().into_iter().filter(|d| !fixed.contains(d)));
+    runtime::with_deprecation(response, &used, Some(app.placeholders.docs_url.as_str()))
+}
+
 use crate::types::rules::{Condition, PermissionRule, Rule};
 
 /// Evaluates `rules` as of `cx.now`: asks the implementation only what the forms in force
@@ -226,12 +240,17 @@ async fn get_current_user_connections<A: Api>(
     request: HttpRequest,
 ) -> Response {
     let now = app.clock.now();
-    respond(handle_get_current_user_connections(&app, now, request).await)
+    let notices = Notices::default();
+    let response = respond(
+        handle_get_current_user_connections(&app, now, &notices, request).await,
+    );
+    deprecated(&app, response, &[], &notices)
 }
 
 async fn handle_get_current_user_connections<A: Api>(
     app: &App<A>,
     now: Timestamp,
+    notices: &Notices,
     request: HttpRequest,
 ) -> Result<Response, ApiError> {
     use types::endpoints::get_current_user_connections as endpoint;
@@ -268,6 +287,7 @@ async fn handle_get_current_user_connections<A: Api>(
         input,
         gates: endpoint::Gates::at(now),
         granted: (),
+        deprecations: notices.clone(),
     };
     let output = app.api.get_current_user_connections(call).await?;
     Ok(runtime::json_response(StatusCode::OK, &output))
@@ -280,12 +300,17 @@ async fn get_guild_channels<A: Api>(
     request: HttpRequest,
 ) -> Response {
     let now = app.clock.now();
-    respond(handle_get_guild_channels(&app, now, params, request).await)
+    let notices = Notices::default();
+    let response = respond(
+        handle_get_guild_channels(&app, now, &notices, params, request).await,
+    );
+    deprecated(&app, response, &[], &notices)
 }
 
 async fn handle_get_guild_channels<A: Api>(
     app: &App<A>,
     now: Timestamp,
+    notices: &Notices,
     params: Result<RawPathParams, RawPathParamsRejection>,
     request: HttpRequest,
 ) -> Result<Response, ApiError> {
@@ -339,6 +364,7 @@ async fn handle_get_guild_channels<A: Api>(
         input,
         gates: endpoint::Gates::at(now),
         granted: (),
+        deprecations: notices.clone(),
     };
     let output = app.api.get_guild_channels(call).await?;
     Ok(runtime::json_response(StatusCode::OK, &output))
@@ -350,12 +376,17 @@ async fn create_or_join_lobby<A: Api>(
     request: HttpRequest,
 ) -> Response {
     let now = app.clock.now();
-    respond(handle_create_or_join_lobby(&app, now, request).await)
+    let notices = Notices::default();
+    let response = respond(
+        handle_create_or_join_lobby(&app, now, &notices, request).await,
+    );
+    deprecated(&app, response, &[], &notices)
 }
 
 async fn handle_create_or_join_lobby<A: Api>(
     app: &App<A>,
     now: Timestamp,
+    notices: &Notices,
     request: HttpRequest,
 ) -> Result<Response, ApiError> {
     use types::endpoints::create_or_join_lobby as endpoint;
@@ -399,6 +430,7 @@ async fn handle_create_or_join_lobby<A: Api>(
         input,
         gates: (),
         granted: (),
+        deprecations: notices.clone(),
     };
     let output = app.api.create_or_join_lobby(call).await?;
     Ok(runtime::json_response(StatusCode::OK, &output))
@@ -411,12 +443,17 @@ async fn send_lobby_message<A: Api>(
     request: HttpRequest,
 ) -> Response {
     let now = app.clock.now();
-    respond(handle_send_lobby_message(&app, now, params, request).await)
+    let notices = Notices::default();
+    let response = respond(
+        handle_send_lobby_message(&app, now, &notices, params, request).await,
+    );
+    deprecated(&app, response, &[], &notices)
 }
 
 async fn handle_send_lobby_message<A: Api>(
     app: &App<A>,
     now: Timestamp,
+    notices: &Notices,
     params: Result<RawPathParams, RawPathParamsRejection>,
     request: HttpRequest,
 ) -> Result<Response, ApiError> {
@@ -475,6 +512,7 @@ async fn handle_send_lobby_message<A: Api>(
         input,
         gates: (),
         granted: (),
+        deprecations: notices.clone(),
     };
     let output = app.api.send_lobby_message(call).await?;
     Ok(runtime::json_response(StatusCode::OK, &output))
@@ -487,12 +525,17 @@ async fn get_lobby_messages<A: Api>(
     request: HttpRequest,
 ) -> Response {
     let now = app.clock.now();
-    respond(handle_get_lobby_messages(&app, now, params, request).await)
+    let notices = Notices::default();
+    let response = respond(
+        handle_get_lobby_messages(&app, now, &notices, params, request).await,
+    );
+    deprecated(&app, response, &[], &notices)
 }
 
 async fn handle_get_lobby_messages<A: Api>(
     app: &App<A>,
     now: Timestamp,
+    notices: &Notices,
     params: Result<RawPathParams, RawPathParamsRejection>,
     request: HttpRequest,
 ) -> Result<Response, ApiError> {
@@ -546,6 +589,7 @@ async fn handle_get_lobby_messages<A: Api>(
         input,
         gates: (),
         granted: (),
+        deprecations: notices.clone(),
     };
     let output = app.api.get_lobby_messages(call).await?;
     Ok(runtime::json_response(StatusCode::OK, &output))
@@ -558,12 +602,17 @@ async fn bulk_update_lobby_members<A: Api>(
     request: HttpRequest,
 ) -> Response {
     let now = app.clock.now();
-    respond(handle_bulk_update_lobby_members(&app, now, params, request).await)
+    let notices = Notices::default();
+    let response = respond(
+        handle_bulk_update_lobby_members(&app, now, &notices, params, request).await,
+    );
+    deprecated(&app, response, &[], &notices)
 }
 
 async fn handle_bulk_update_lobby_members<A: Api>(
     app: &App<A>,
     now: Timestamp,
+    notices: &Notices,
     params: Result<RawPathParams, RawPathParamsRejection>,
     request: HttpRequest,
 ) -> Result<Response, ApiError> {
@@ -622,6 +671,7 @@ async fn handle_bulk_update_lobby_members<A: Api>(
         input,
         gates: (),
         granted: (),
+        deprecations: notices.clone(),
     };
     let output = app.api.bulk_update_lobby_members(call).await?;
     Ok(runtime::json_response(StatusCode::OK, &output))
@@ -634,12 +684,17 @@ async fn set_voice_channel_status<A: Api>(
     request: HttpRequest,
 ) -> Response {
     let now = app.clock.now();
-    respond(handle_set_voice_channel_status(&app, now, params, request).await)
+    let notices = Notices::default();
+    let response = respond(
+        handle_set_voice_channel_status(&app, now, &notices, params, request).await,
+    );
+    deprecated(&app, response, &[], &notices)
 }
 
 async fn handle_set_voice_channel_status<A: Api>(
     app: &App<A>,
     now: Timestamp,
+    notices: &Notices,
     params: Result<RawPathParams, RawPathParamsRejection>,
     request: HttpRequest,
 ) -> Result<Response, ApiError> {
@@ -698,6 +753,7 @@ async fn handle_set_voice_channel_status<A: Api>(
         input,
         gates: (),
         granted: crate::api::Granted::new(),
+        deprecations: notices.clone(),
     };
     app.api.set_voice_channel_status(call).await?;
     Ok(runtime::empty_response())
@@ -709,12 +765,15 @@ async fn token<A: Api>(
     request: HttpRequest,
 ) -> Response {
     let now = app.clock.now();
-    respond(handle_token(&app, now, request).await)
+    let notices = Notices::default();
+    let response = respond(handle_token(&app, now, &notices, request).await);
+    deprecated(&app, response, &[], &notices)
 }
 
 async fn handle_token<A: Api>(
     app: &App<A>,
     now: Timestamp,
+    notices: &Notices,
     request: HttpRequest,
 ) -> Result<Response, ApiError> {
     use types::endpoints::token as endpoint;
@@ -758,6 +817,7 @@ async fn handle_token<A: Api>(
         input,
         gates: (),
         granted: (),
+        deprecations: notices.clone(),
     };
     let output = app.api.token(call).await?;
     Ok(runtime::json_response(StatusCode::OK, &output))

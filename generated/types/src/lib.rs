@@ -23,6 +23,8 @@ pub mod placeholders;
 #[rustfmt::skip]
 pub mod changes;
 #[rustfmt::skip]
+pub mod deprecations;
+#[rustfmt::skip]
 pub mod limits;
 #[rustfmt::skip]
 pub mod permissions;

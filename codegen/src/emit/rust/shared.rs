@@ -238,3 +238,13 @@ pub fn module_decls(modules: &[&str]) -> TokenStream {
         })
         .collect()
 }
+
+/// When a change takes effect, for `#[deprecated(since = ..)]` and notes: `2026-02-23`,
+/// `already in effect`, `at an unscheduled date`.
+pub fn effective_words(e: crate::model::Effective) -> String {
+    match e {
+        crate::model::Effective::Date(d) => d.to_string(),
+        crate::model::Effective::AlreadyInEffect => "already in effect".to_owned(),
+        crate::model::Effective::Unscheduled => "at an unscheduled date".to_owned(),
+    }
+}

@@ -5,6 +5,7 @@
 mod auth;
 mod bitsets;
 mod changes;
+pub(crate) mod deprecations;
 pub(crate) mod endpoints;
 pub(crate) mod enums;
 mod errors;
@@ -53,6 +54,7 @@ fn modules(model: &Model) -> Vec<Module> {
         Module { name: "clock", tokens: runtime::clock() },
         Module { name: "placeholders", tokens: auth::placeholders(model) },
         Module { name: "changes", tokens: changes::emit(model) },
+        Module { name: "deprecations", tokens: deprecations::emit(model) },
         Module { name: "limits", tokens: changes::limits(model) },
         Module { name: "permissions", tokens: bitsets::permissions(model) },
         Module { name: "enums", tokens: enums::emit(model) },
