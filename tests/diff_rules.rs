@@ -97,3 +97,53 @@ fn only_unannounced_breaking_findings_fail_the_check() {
         }
     }
 }
+
+/// The YAML of a drafted entry: the indented lines of the help that drafts it.
+fn drafted_entry(help: &str) -> (String, Option<String>) {
+    let lines: Vec<&str> = help.lines().skip(1).take_while(|l| l.starts_with("  ")).collect();
+    let keep = help.lines().find_map(|l| l.strip_prefix("and keep `")).map(|rest| rest.split('`').next().unwrap_or_default().to_owned());
+    (lines.join("\n") + "\n", keep)
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).expect("create the copy");
+    for entry in std::fs::read_dir(from).expect("read the case") {
+        let path = entry.expect("an entry").path();
+        std::fs::copy(&path, to.join(path.file_name().expect("a name"))).expect("copy a spec file");
+    }
+}
+
+#[test]
+fn the_drafted_entry_announces_what_it_was_drafted_for() {
+    let (mut tried, mut kept) = (0, 0);
+    for dir in cases() {
+        let (old, new) = (load(&dir.join("old"), "old"), load(&dir.join("new"), "new"));
+        for f in diff::diff(&old.model, &new.model, &options(&dir)).into_iter().filter(|f| f.is_uncovered() && f.rule.claimable) {
+            let help = f.help.iter().find(|h| h.contains("changes:")).expect("an unannounced break drafts its entry");
+            let (entry, keep) = drafted_entry(help);
+            let id = entry.lines().next().and_then(|l| l.trim().strip_prefix("- id: ")).expect("an id").to_owned();
+            let tmp = tempfile::tempdir().expect("a temporary directory");
+            copy_dir(&dir.join("new"), tmp.path());
+            std::fs::write(tmp.path().join("draft.yaml"), format!("changes:\n{entry}")).expect("write the draft");
+            if let Some(item) = keep {
+                // The item is gone from the new spec, so no `affects:` can name it: the draft says
+                // to keep it, bounded by the entry (`item-removed+tombstone` shows that claims).
+                assert!(f.claims.first() == Some(&item) || f.subject == item, "{}: keep `{item}` for `{}`", dir.display(), f.subject);
+                kept += 1;
+                continue;
+            }
+            let drafted = match load_spec(tmp.path(), "drafted") {
+                Ok(loaded) => loaded,
+                Err(LoadError::Invalid { sources, diagnostics }) => {
+                    panic!("{}: the draft for `{}` is not valid:\n{entry}\n{}", dir.display(), f.rule.id, diag::render_text(&sources, &diagnostics, false))
+                }
+                Err(LoadError::Io(e)) => panic!("{e}"),
+            };
+            let again = diff::diff(&old.model, &drafted.model, &options(&dir));
+            let same = again.iter().find(|g| g.rule.id == f.rule.id && g.subject == f.subject).expect("the finding is still found");
+            assert_eq!(same.claimed_by.as_deref(), Some(id.as_str()), "{}: the draft does not announce `{}` on `{}`:\n{entry}{:?}", dir.display(), f.rule.id, f.subject, same.help);
+            tried += 1;
+        }
+    }
+    assert!(tried >= 40 && kept >= 1, "only {tried} drafts were tried ({kept} keep the item)");
+}

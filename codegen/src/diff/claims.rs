@@ -58,8 +58,8 @@ pub fn claim(f: &mut Finding, old: &Model, new: &Model) {
         }
     }
     f.help = reasons;
-    f.help.push(draft(f));
-    if f.at == At::Start && f.rule.kinds.iter().any(|k| *k == "removal") {
+    f.help.push(draft(f, new));
+    if f.at == At::Start && f.rule.kinds.contains(&"removal") {
         f.help.push("or keep it until a dated change: give it `deprecated:` and `until:` naming entries dated in the future".into());
     }
 }
@@ -82,8 +82,10 @@ fn kinds(f: &Finding) -> String {
     }
 }
 
-/// A change entry that would claim the finding, as YAML to paste into the new spec.
-fn draft(f: &Finding) -> String {
+/// A change entry that would claim the finding, as YAML to paste into the new spec: its
+/// `affects` names the innermost item of the finding that a typed reference can name in `new`
+/// (a behaviour or an alias is named by its endpoint or command).
+fn draft(f: &Finding, new: &Model) -> String {
     let kind = f.rule.kinds.first().copied().unwrap_or("correction");
     let slug: String = f.subject.chars().map(|c| if c.is_ascii_alphanumeric() { c.to_ascii_lowercase() } else { '-' }).collect();
     let slug = slug.split('-').filter(|s| !s.is_empty()).collect::<Vec<_>>().join("-");
@@ -91,7 +93,8 @@ fn draft(f: &Finding) -> String {
         At::Date(d) => d.to_string(),
         At::Start | At::End => "already_in_effect".to_owned(),
     };
-    let affects = f.claims.iter().find(|c| c.split_once(':').is_some_and(|(k, _)| crate::validate::KINDS.contains(&k)));
+    let index = crate::validate::Index::build(new);
+    let affects = f.claims.iter().find(|c| c.split_once(':').is_some_and(|(k, id)| index.has(k, id)));
     let mut lines = vec![
         "announce it in the new spec's `changes:`, for example:".to_owned(),
         format!("  - id: {slug}-{kind}"),
@@ -99,8 +102,10 @@ fn draft(f: &Finding) -> String {
         format!("    kind: {kind}"),
         format!("    summary: {}", sentence(&f.message)),
     ];
-    if let Some(a) = affects {
-        lines.push(format!("    affects: [{a}]"));
+    match affects {
+        Some(a) => lines.push(format!("    affects: [{a}]")),
+        // Only the item itself could be named, and it is gone: it stays, bounded by the entry.
+        None => lines.push(format!("and keep `{}` in the new spec with `until: {slug}-{kind}`, the record of its end", f.claims.first().unwrap_or(&f.subject))),
     }
     lines.join("\n")
 }

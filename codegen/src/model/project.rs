@@ -310,7 +310,7 @@ mod tests {
         let rule = |m: &Model| serde_json::to_string(&m.permission_rules[0].variants[0].rule).expect("a rule serializes");
         assert_eq!(before.permission_rules[0].variants.len(), 1);
         assert_ne!(rule(&before), rule(&after), "the edit rule switches on 2030-01-01");
-        let behaviours = |m: &Model| m.endpoints.iter().flat_map(|e| &e.behaviours).count();
+        let behaviours = |m: &Model| m.endpoints.iter().flat_map(|e| &e.behaviours).filter(|b| b.meta.id == "hide_archived").count();
         assert_eq!(behaviours(&project(&m, date("2030-05-31"))), 0);
         assert_eq!(behaviours(&project(&m, date("2030-06-01"))), 1);
         assert!(project(&m, At::Start).changes.iter().all(|c| c.effective == Effective::AlreadyInEffect));

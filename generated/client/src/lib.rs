@@ -14,6 +14,8 @@
 //! endpoints are `#[deprecated]`, so the compiler says so where they are called.
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
+#![allow(deprecated)]
+#![allow(clippy::deprecated_semver)]
 
 #[rustfmt::skip]
 pub use platform_types as types;

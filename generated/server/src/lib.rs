@@ -23,6 +23,7 @@
 //! (RFC 8594) and `Link` headers naming the changes' entries in the reference page.
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
+#![allow(deprecated)]
 
 #[rustfmt::skip]
 pub use platform_types as types;

@@ -395,6 +395,19 @@ pub const PROVISIONAL_OIDC_REFRESH_GRANT_DEPRECATED: Change = Change {
     gate: false,
 };
 
+/// The deprecated refresh_token grant for provisional accounts is modelled as a behaviour of the token endpoint, so answers that use it say it is deprecated; the platform did not change.
+///
+/// - Already in effect.
+/// - Kind: `correction`.
+/// - Affects `endpoint:token`.
+pub const PROVISIONAL_OIDC_REFRESH_GRANT_MODELLED: Change = Change {
+    id: "provisional-oidc-refresh-grant-modelled",
+    effective: Effective::AlreadyInEffect,
+    kind: ChangeKind::Correction,
+    summary: "The deprecated refresh_token grant for provisional accounts is modelled as a behaviour of the token endpoint, so answers that use it say it is deprecated; the platform did not change.",
+    gate: false,
+};
+
 /// Provisional account OIDC issuer validation is stricter; existing integrations keep working and developer-portal edits are validated against the new requirements.
 ///
 /// - Already in effect.
@@ -447,6 +460,7 @@ pub const ALL: &[&Change] = &[
     &EMBEDDED_PARTICIPANTS_RENAME,
     &EMBEDDED_PARTICIPANTS_OLD_NAME_REMOVAL,
     &PROVISIONAL_OIDC_REFRESH_GRANT_DEPRECATED,
+    &PROVISIONAL_OIDC_REFRESH_GRANT_MODELLED,
     &PROVISIONAL_OIDC_ISSUER_VALIDATION_STRICTER,
     &DOCS_ADDRESS,
 ];

@@ -12,8 +12,15 @@
 use crate::changes::{Change, Effective};
 use jiff::Timestamp;
 
+/// `endpoint:token.behaviours.provisional_oidc_refresh`, deprecated by change `provisional-oidc-refresh-grant-deprecated`.
+pub const BEHAVIOUR_TOKEN_PROVISIONAL_OIDC_REFRESH: Deprecated = Deprecated {
+    item: "endpoint:token.behaviours.provisional_oidc_refresh",
+    by: &crate::changes::PROVISIONAL_OIDC_REFRESH_GRANT_DEPRECATED,
+    until: None,
+};
+
 /// Every deprecated endpoint, alias and behaviour, in spec order.
-pub const ALL: &[Deprecated] = &[];
+pub const ALL: &[Deprecated] = &[BEHAVIOUR_TOKEN_PROVISIONAL_OIDC_REFRESH];
 
 /// Something deprecated on the wire.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

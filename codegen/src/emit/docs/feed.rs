@@ -57,7 +57,7 @@ impl<'m> Feed<'m> {
         let cx = Cx::new(model);
         let mut changes: Vec<&Change> = model.changes.iter().collect();
         // Newest first; `sort_by` is stable, so changes of one day keep spec order.
-        changes.sort_by(|a, b| b.effective.cmp(&a.effective));
+        changes.sort_by_key(|c| std::cmp::Reverse(c.effective));
         let entries = changes
             .into_iter()
             .map(|c| Entry {

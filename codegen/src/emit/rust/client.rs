@@ -54,6 +54,11 @@ fn lib_rs(model: &Model) -> TokenStream {
         #(#![doc = #intro])*
         #![forbid(unsafe_code)]
         #![warn(missing_docs)]
+        // Items the spec deprecates are `#[deprecated]` so their users' compilers say so; the
+        // generated crates' own listings of them (`KNOWN`, match arms, derives) are not such uses.
+        #![allow(deprecated)]
+        // `#[deprecated(since = ..)]` names the date of the deprecating change, not a crate version.
+        #![allow(clippy::deprecated_semver)]
 
         #[rustfmt::skip]
         pub use #types as types;
@@ -325,7 +330,7 @@ fn method(model: &Model, e: &Endpoint) -> TokenStream {
             Ok(())
         },
     };
-    let deprecated = deprecated_attribute(model, e);
+    let deprecated = super::shared::deprecated_attribute(model, e.meta.deprecated.as_ref(), e.meta.until.as_ref(), None);
     quote! {
         #(#[doc = #lines])*
         #deprecated
@@ -340,16 +345,4 @@ fn method(model: &Model, e: &Endpoint) -> TokenStream {
             #answer
         }
     }
-}
-
-/// `#[deprecated(since = .., note = ..)]` for the method of a deprecated endpoint: since the
-/// deprecating change's date, with its summary and the removal when one is announced.
-fn deprecated_attribute(model: &Model, e: &Endpoint) -> Option<TokenStream> {
-    let by = model.change(&e.meta.deprecated.as_ref()?.id)?;
-    let mut note = by.summary.clone();
-    if let Some(until) = e.meta.until.as_ref().and_then(|u| model.change(&u.id)) {
-        note.push_str(&format!(" Removed {} (change `{}`).", super::shared::effective_words(until.effective), until.meta.id));
-    }
-    let since = super::shared::effective_words(by.effective);
-    Some(quote!(#[deprecated(since = #since, note = #note)]))
 }

@@ -72,6 +72,9 @@ fn lib_rs(model: &Model) -> TokenStream {
         #(#![doc = #intro])*
         #![forbid(unsafe_code)]
         #![warn(missing_docs)]
+        // Items the spec deprecates are `#[deprecated]` so their users' compilers say so; the
+        // generated crates' own listings of them (`KNOWN`, match arms, derives) are not such uses.
+        #![allow(deprecated)]
 
         #[rustfmt::skip]
         pub use #types as types;
@@ -549,10 +552,13 @@ fn body_limit(model: &Model) -> (TokenStream, String) {
     }
 }
 
+/// One `.route(...)`: the address placeholder, the axum path, and `(method, handler)` pairs.
+type RouteEntry = (String, String, Vec<(Ident, Ident)>);
+
 /// `.route(...)` calls, one per distinct path (methods of one path share a route): every routed
 /// endpoint's own route and its alias routes.
 fn route_table(model: &Model) -> TokenStream {
-    let mut paths: Vec<(String, String, Vec<(Ident, Ident)>)> = Vec::new();
+    let mut paths: Vec<RouteEntry> = Vec::new();
     for e in routed(model) {
         let address = endpoint_address(model, e).unwrap_or_default().to_owned();
         let method = |m: Option<&crate::model::Text>| format_ident!("{}", m.or(e.method.as_ref()).map(|m| m.id.to_lowercase()).unwrap_or_default());
@@ -806,25 +812,19 @@ fn handler(model: &Model, e: &Endpoint) -> TokenStream {
     let mutable = (!runtime_checks.is_empty()).then(|| quote!(mut));
     let doc = route_doc(e);
     let own = deprecations::endpoint(e).map(|w| w.ident);
+    let own_lifetime = lifetime(&e.meta);
     let own_list = own.iter().map(|i| quote!(&types::deprecations::#i));
     let aliases = e.aliases.iter().enumerate().map(|(i, a)| {
         let alias = alias_ident(e, a);
         let alias_doc = format!(" `{} {}`: an alias route of `{}`.", a.method.as_ref().or(e.method.as_ref()).map(|m| m.id.as_str()).unwrap_or_default(), a.path.id, e.meta.id);
-        let gone = a.meta.until.as_ref().map(|u| {
-            let u = const_ident(&u.id);
-            quote! {
-                if types::changes::#u.is_in_effect(now) {
-                    return not_found().await;
-                }
-            }
-        });
+        let gone = lifetime(&e.meta).into_iter().chain(lifetime(&a.meta));
         let listed = deprecations::aliases(e).into_iter().find(|(j, _)| *j == i).map(|(_, w)| w.ident);
         let fixed = listed.iter().chain(own.iter()).map(|i| quote!(&types::deprecations::#i));
         quote! {
             #[doc = #alias_doc]
             async fn #alias<A: Api>(State(app): State<Arc<App<A>>>, #params_arg request: HttpRequest) -> Response {
                 let now = app.clock.now();
-                #gone
+                #(#gone)*
                 let notices = Notices::default();
                 let response = respond(#inner(&app, now, &notices, #params_pass request).await);
                 deprecated(&app, response, &[#(#fixed),*], &notices)
@@ -835,6 +835,7 @@ fn handler(model: &Model, e: &Endpoint) -> TokenStream {
         #[doc = #doc]
         async fn #name<A: Api>(State(app): State<Arc<App<A>>>, #params_arg request: HttpRequest) -> Response {
             let now = app.clock.now();
+            #own_lifetime
             let notices = Notices::default();
             let response = respond(#inner(&app, now, &notices, #params_pass request).await);
             deprecated(&app, response, &[#(#own_list),*], &notices)
@@ -861,6 +862,27 @@ fn handler(model: &Model, e: &Endpoint) -> TokenStream {
             #respond
         }
     }
+}
+
+/// A route answers 404 outside its item's lifetime: before its `since` change takes effect and
+/// from its `until` change on, as if it were not routed at all.
+fn lifetime(meta: &crate::model::Meta) -> Option<TokenStream> {
+    let since = meta.since.as_ref().map(|r| {
+        let c = const_ident(&r.id);
+        quote!(!types::changes::#c.is_in_effect(now))
+    });
+    let until = meta.until.as_ref().map(|r| {
+        let c = const_ident(&r.id);
+        quote!(types::changes::#c.is_in_effect(now))
+    });
+    let outside: Vec<TokenStream> = since.into_iter().chain(until).collect();
+    (!outside.is_empty()).then(|| {
+        quote! {
+            if #(#outside)||* {
+                return not_found().await;
+            }
+        }
+    })
 }
 
 /// The run-time checks of an endpoint: values asked of the implementation, then checked.

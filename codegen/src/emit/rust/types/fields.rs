@@ -1,7 +1,7 @@
 //! Structs from field lists (resources, endpoint parts, event payloads) and the validators their
 //! constraints compile to.
 
-use crate::emit::rust::shared::{Resolved, field_type, int, resolve, value_ident};
+use crate::emit::rust::shared::{Resolved, deprecated_attribute, field_type, int, resolve, value_ident};
 use crate::model::types::Primitive;
 use crate::model::{Constraints, Field, Meta, Model, Ref, TypeRef};
 use proc_macro2::TokenStream;
@@ -189,8 +189,10 @@ fn field_member(model: &Model, f: &Field, root: &TokenStream) -> TokenStream {
         (false, _) if rename.is_some() => quote!(#[serde(#rename)]),
         (false, _) => quote!(),
     };
+    let deprecated = deprecated_attribute(model, f.deprecated.as_ref(), f.until.as_ref(), None);
     quote! {
         #docs
+        #deprecated
         #attrs
         pub #ident: #ty,
     }
