@@ -291,6 +291,8 @@ pub trait Api: Send + Sync + 'static {
     /// `POST /oauth2/token`: Token endpoint.
     ///
     /// Used for authorization code exchange and refresh.
+    ///
+    /// Deprecated behaviour (change `provisional-oidc-refresh-grant-deprecated`): report it with `call.deprecations.used(&types::deprecations::BEHAVIOUR_TOKEN_PROVISIONAL_OIDC_REFRESH)` when the call carries it out, so the answer says so.
     fn token(
         &self,
         call: Call<Self::Caller, types::endpoints::token::Request>,

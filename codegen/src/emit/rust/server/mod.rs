@@ -401,6 +401,15 @@ fn endpoint_method(model: &Model, e: &Endpoint) -> TokenStream {
         lines.push(String::new());
         lines.push(format!(" Gate `{}`: {}", value_ident(&b.meta.id), b.meta.description.clone().unwrap_or_default()));
     }
+    if let Some(w) = deprecations::endpoint(e) {
+        lines.push(String::new());
+        lines.push(format!(" Deprecated by change `{}`: the router says so in every answer.", w.by.id));
+    }
+    for w in deprecations::behaviours(e) {
+        let konst = &w.ident;
+        lines.push(String::new());
+        lines.push(format!(" Deprecated behaviour (change `{}`): report it with `call.deprecations.used(&types::deprecations::{konst})` when the call carries it out, so the answer says so.", w.by.id));
+    }
     quote! {
         #(#[doc = #lines])*
         fn #name(&self, call: Call<Self::Caller, types::endpoints::#module::Request #gates>) -> impl Future<Output = Result<types::endpoints::#module::Response, ApiError>> + Send;
