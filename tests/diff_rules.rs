@@ -147,3 +147,17 @@ fn the_drafted_entry_announces_what_it_was_drafted_for() {
     }
     assert!(tried >= 40 && kept >= 1, "only {tried} drafts were tried ({kept} keep the item)");
 }
+
+#[test]
+fn the_docs_list_the_catalogue() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/diff.md");
+    let text = std::fs::read_to_string(&path).expect("docs/diff.md");
+    let begin = text.find("<!-- rules:begin").and_then(|i| text[i..].find('\n').map(|n| i + n + 1)).expect("docs/diff.md has a `<!-- rules:begin` line");
+    let end = text.find("<!-- rules:end -->").expect("docs/diff.md has a `<!-- rules:end -->` line");
+    let table = platform_codegen::diff::catalogue::markdown();
+    if std::env::var_os("UPDATE_EXPECT").is_some() {
+        std::fs::write(&path, format!("{}{table}{}", &text[..begin], &text[end..])).expect("write docs/diff.md");
+    } else {
+        assert!(text[begin..end] == table, "docs/diff.md lists another catalogue; run `UPDATE_EXPECT=1 cargo test --test diff_rules`");
+    }
+}

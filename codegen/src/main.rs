@@ -298,7 +298,11 @@ fn print_rules(cli: &Cli) -> ExitCode {
         Format::Json => println!("{}", serde_json::to_string_pretty(diff::CATALOGUE).expect("BUG: the catalogue serializes")),
         Format::Text => {
             for r in diff::CATALOGUE {
-                let kinds = if r.claimable { r.kinds.iter().chain(&["correction"]).copied().collect::<Vec<_>>().join(", ") } else { "(cannot be announced)".into() };
+                let mut kinds: Vec<&str> = r.kinds.to_vec();
+                if !kinds.contains(&"correction") {
+                    kinds.push("correction");
+                }
+                let kinds = if r.claimable { kinds.join(", ") } else { "(cannot be announced)".into() };
                 println!("{:<34} {:<9} {}\n{:<34} announced by: {kinds}", r.id, r.group, r.summary, "");
             }
         }

@@ -117,6 +117,26 @@ pub static CATALOGUE: &[&RuleDef] = &[
     &timeline::CHANGE_SUMMARY_EDITED,
 ];
 
+/// The catalogue as a Markdown table (`docs/diff.md` carries it, and a test keeps it in step):
+/// id, concern, when it fires, the change kinds that announce it, and the closest rule of the
+/// tools it follows.
+pub fn markdown() -> String {
+    let mut out = String::from("| rule | concern | fires when | announced by | closest rule elsewhere |\n|---|---|---|---|---|\n");
+    for r in CATALOGUE {
+        let kinds = if r.claimable {
+            let mut kinds: Vec<&str> = r.kinds.to_vec();
+            if !kinds.contains(&"correction") {
+                kinds.push("correction");
+            }
+            kinds.iter().map(|k| format!("`{k}`")).collect::<Vec<_>>().join(", ")
+        } else {
+            "cannot be announced".to_owned()
+        };
+        out.push_str(&format!("| `{}` | {} | {} | {kinds} | {} |\n", r.id, r.group, r.summary.replace('|', "\\|"), r.anchor.replace('|', "\\|")));
+    }
+    out
+}
+
 /// The rule with this id.
 pub fn rule(id: &str) -> Option<&'static RuleDef> {
     CATALOGUE.iter().copied().find(|r| r.id == id)

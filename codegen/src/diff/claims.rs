@@ -72,7 +72,9 @@ fn affects_changed(o: &Change, n: &Change) -> bool {
 /// `removal` or `deprecation`.
 fn kinds(f: &Finding) -> String {
     let mut all: Vec<String> = f.rule.kinds.iter().map(|k| format!("`{k}`")).collect();
-    all.push("`correction`".into());
+    if !f.rule.kinds.contains(&"correction") {
+        all.push("`correction`".into());
+    }
     match all.len() {
         1 => all.remove(0),
         _ => {

@@ -13,7 +13,7 @@ pub static PERMISSION_BIT_CHANGED: RuleDef = RuleDef {
     kinds: &[],
     claimable: true,
     otherwise: Severity::Info,
-    anchor: "buf `ENUM_VALUE_SAME_NAME` (numbers identify values); cargo-semver-checks `inherent_associated_const_now_const_value_changed`",
+    anchor: "buf `ENUM_VALUE_SAME_NAME` (numbers identify values)",
 };
 
 pub static PERMISSION_RENAMED: RuleDef = RuleDef {
@@ -103,7 +103,7 @@ pub static TOKEN_KIND_SCHEME_CHANGED: RuleDef = RuleDef {
     kinds: &["shape"],
     claimable: true,
     otherwise: Severity::Info,
-    anchor: "oasdiff `api-security-type-changed`",
+    anchor: "oasdiff `api-security-component-type-changed`",
 };
 
 pub static ENDPOINT_AUTH_NARROWED: RuleDef = RuleDef {

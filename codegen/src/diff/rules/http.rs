@@ -42,9 +42,9 @@ rule!(BEHAVIOUR_GATE_CHANGED, "behaviour-gate-changed", "a behaviour gains or lo
 rule!(ERROR_CODE_CHANGED, "error-code-changed", "an error keeps its id and gets another numeric code", [], Info,
     "buf `ENUM_VALUE_SAME_NAME` (codes identify errors)");
 rule!(ERROR_STATUS_CHANGED, "error-status-changed", "an error is answered with another HTTP status", ["behavior", "shape"], Info,
-    "oasdiff `response-success-status-removed` / `response-non-success-status-removed`; smithy-diff `ChangedHttpErrorTrait`");
+    "oasdiff `response-success-status-removed` / `response-non-success-status-removed`; smithy-diff `TraitBreakingChange` (the `httpError` trait)");
 rule!(ERROR_OAUTH_ERROR_CHANGED, "error-oauth-error-changed", "an error carries another OAuth2 error string", ["behavior", "shape"], Info,
-    "oasdiff `response-property-enum-value-removed` (the `error` member)");
+    "oasdiff `response-property-enum-value-removed` (of the error member)");
 rule!(ENDPOINT_ERROR_ADDED, "endpoint-error-added", "an endpoint may return an error it did not: clients may not handle it", ["behavior"], Warning,
     "oasdiff `response-non-success-status-added` (info); smithy-diff `AddedOperationError` (warning)");
 

@@ -28,7 +28,7 @@ pub static ITEM_REMOVED: RuleDef = RuleDef {
     kinds: &["removal", "deprecation"],
     claimable: true,
     otherwise: Severity::Info,
-    anchor: "oasdiff `api-removed-without-deprecation`; buf `FILE_NO_DELETE`, `ENUM_NO_DELETE`; smithy-diff `RemovedShape`, `RemovedOperationBinding`",
+    anchor: "oasdiff `api-removed-without-deprecation`; buf `FILE_NO_DELETE`, `ENUM_NO_DELETE`; smithy-diff `RemovedShape`, `RemovedEntityBinding`",
 };
 
 pub static ITEM_DEPRECATED: RuleDef = RuleDef {

@@ -24,7 +24,7 @@ rule!(LIMIT_INCREASED, "limit-increased", "a limit accepts more: its maximum inc
     "oasdiff `request-property-max-increased` (info)");
 rule!(LIMIT_UNIT_CHANGED, "limit-unit-changed", "a limit is counted in another unit", ["shape"], "smithy-diff `ChangedRangeTrait`");
 rule!(CONSTANT_VALUE_CHANGED, "constant-value-changed", "a named constant gets another value", ["shape", "behavior"],
-    "cargo-semver-checks `inherent_associated_const_now_const_value_changed`");
+    "buf `FIELD_SAME_DEFAULT` (a value both sides read changes meaning; no Rust lint sees it: the `const` keeps its type)");
 rule!(PREFIX_CHANGED, "prefix-changed", "a naming prefix of the generated artifacts changes (C names, C++ namespace, header names)", ["rename"],
     "cargo-semver-checks `struct_missing` (every C name moves)");
 

@@ -26,11 +26,11 @@ macro_rules! rule {
 }
 
 rule!(FIELD_ADDED, "field-added", "an optional field, or a field the platform writes, is added", ["addition", "shape"], Info,
-    "oasdiff `response-property-added` / `new-optional-request-property` (info); cargo-semver-checks `constructible_struct_adds_field`");
+    "oasdiff `response-optional-property-added`, `response-required-property-added`, `new-optional-request-property` (info); cargo-semver-checks `constructible_struct_adds_field`");
 rule!(REQUEST_FIELD_ADDED_REQUIRED, "request-field-added-required", "a required field is added to something clients send", ["requirement", "shape"], Info,
     "oasdiff `new-required-request-property`; smithy-diff `AddedRequiredMember`");
 rule!(FIELD_REMOVED, "field-removed", "a field is removed", ["removal", "deprecation", "shape"], Info,
-    "oasdiff `response-property-removed`, `request-property-removed`; buf `FIELD_NO_DELETE`; smithy-diff `RemovedShape` (member)");
+    "oasdiff `response-required-property-removed`, `response-optional-property-removed`, `request-property-removed`; buf `FIELD_NO_DELETE`; smithy-diff `RemovedShape` (member)");
 rule!(FIELD_RENAMED, "field-renamed", "a field gets another key and keeps its wire name", ["rename"], Info,
     "buf `FIELD_SAME_NAME`; TypeSpec `@renamedFrom`");
 rule!(FIELD_TYPE_CHANGED, "field-type-changed", "a field's type changes", ["shape"], Info,
@@ -44,7 +44,7 @@ rule!(FIELD_BECAME_NULLABLE, "field-became-nullable", "a field may now be null",
 rule!(FIELD_BECAME_NON_NULLABLE, "field-became-non-nullable", "a field may no longer be null", ["requirement", "shape"], Info,
     "oasdiff `request-property-became-not-nullable`");
 rule!(FIELD_WIRE_NAME_CHANGED, "field-wire-name-changed", "a field keeps its key and changes its name on the wire", ["rename"], Info,
-    "buf `FIELD_SAME_JSON_NAME`; smithy-diff `ChangedJsonName` (`jsonName` trait)");
+    "buf `FIELD_SAME_JSON_NAME`; smithy-diff `TraitBreakingChange` (the `jsonName` trait)");
 rule!(FIELD_REQUIRED_WHEN_ADDED, "field-required-when-added", "a field clients send becomes required under a condition", ["requirement"], Info,
     "oasdiff `request-property-became-required` (conditionally)");
 rule!(FIELD_SCOPE_REQUIRED, "field-scope-required", "a field carries its real value only for tokens with a scope it did not need", ["requirement"], Info,
@@ -52,7 +52,7 @@ rule!(FIELD_SCOPE_REQUIRED, "field-scope-required", "a field carries its real va
 rule!(FIELD_DEFAULT_CHANGED, "field-default-changed", "a field's default changes", ["shape", "behavior"], Info,
     "buf `FIELD_SAME_DEFAULT`; smithy-diff `ChangedDefault`");
 rule!(REQUEST_MAX_DECREASED, "request-max-decreased", "a maximum (value, length, items, size) of something clients send decreases", ["requirement", "shape"], Info,
-    "oasdiff `request-property-max-decreased`, `request-property-max-length-decreased`, `request-property-max-items-decreased`; smithy-diff `ChangedLengthTrait`, `ChangedRangeTrait`");
+    "oasdiff `request-property-max-decreased`, `request-property-max-length-decreased`, `request-parameter-max-items-decreased`; smithy-diff `ChangedLengthTrait`, `ChangedRangeTrait`");
 rule!(REQUEST_MIN_INCREASED, "request-min-increased", "a minimum (value, length, items) of something clients send increases", ["requirement", "shape"], Info,
     "oasdiff `request-property-min-increased`, `request-property-min-length-increased`, `request-property-min-items-increased`");
 rule!(REQUEST_BOUND_ADDED, "request-bound-added", "something clients send gets a bound it did not have", ["requirement", "shape"], Info,
@@ -62,7 +62,7 @@ rule!(REQUEST_BOUND_LOOSENED, "request-bound-loosened", "a bound of something cl
 rule!(RESPONSE_BOUND_LOOSENED, "response-bound-loosened", "a bound of something the platform writes is loosened: clients may see values they did not", ["shape"], Warning,
     "oasdiff `response-property-max-increased` (warn)");
 rule!(RESOURCE_DIRECTION_CHANGED, "resource-direction-changed", "a resource stops being sent or received the way it was", ["shape", "removal"], Info,
-    "oasdiff `request-body-removed`, `response-body-removed`");
+    "oasdiff `request-body-removed`, `response-media-type-removed`");
 rule!(ENUM_REPR_CHANGED, "enum-repr-changed", "an enum switches between integer and string values", ["shape"], Info,
     "buf `FIELD_SAME_TYPE`; smithy-diff `ChangedShapeType`");
 rule!(ENUM_VALUE_ADDED, "enum-value-added", "an enum value is added (open enums keep the wire compatible; the Rust enum is exhaustive)", ["addition"], Info,
