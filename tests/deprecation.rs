@@ -15,7 +15,7 @@ use widget_client::Client;
 use widget_server::types::auth::Credential;
 use widget_server::types::clock::FixedClock;
 use widget_server::types::deprecations::{self, Notice};
-use widget_server::types::endpoints::{count_widgets, list_widgets, rename_widget};
+use widget_server::types::endpoints::{count_widgets, export_widgets, list_widgets, rename_widget};
 use widget_server::types::enums::WidgetKind;
 use widget_server::types::errors::ApiError;
 use widget_server::types::permissions::Permission;
@@ -31,7 +31,7 @@ const BOT: &str = "widget-bot";
 struct Widgets;
 
 fn widget(label: &str) -> Widget {
-    Widget { id: Snowflake(7), label: label.to_owned(), kind: WidgetKind::Small, flags: None, owner_id: None }
+    Widget { id: Snowflake(7), label: label.to_owned(), kind: WidgetKind::Small, flags: None, owner_id: None, tags: None }
 }
 
 impl Api for Widgets {
@@ -62,6 +62,10 @@ impl Api for Widgets {
 
     async fn count_widgets(&self, _: Call<(), count_widgets::Request>) -> Result<count_widgets::Response, ApiError> {
         Ok(count_widgets::Response { count: 1 })
+    }
+
+    async fn export_widgets(&self, _: Call<(), export_widgets::Request>) -> Result<String, ApiError> {
+        Ok("id,label\n7,first\n".to_owned())
     }
 }
 

@@ -136,26 +136,26 @@ fn the_timeline_guard_refuses_an_unannounced_break_and_accepts_it_announced() {
     let repo = repository_with_the_shipped_spec();
     let channel = repo.path().join("spec/resources/channel.yaml");
     let yaml = std::fs::read_to_string(&channel).unwrap();
-    let start = yaml.find("      flags:\n").expect("the channel has flags");
-    let end = yaml.find("      permission_overwrites:").expect("then its overwrites");
+    let start = yaml.find("      id:\n").expect("the channel has an id");
+    let end = yaml.find("      application_id:\n").expect("then its application id");
     std::fs::write(&channel, format!("{}{}", &yaml[..start], &yaml[end..])).unwrap();
 
     let out = run(&["diff", "--against", "HEAD"], repo.path());
     assert_eq!(out.status.code(), Some(1), "{}", text(&out));
     let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(stdout.contains("error[field-removed]: field `channel.flags` is removed"), "{stdout}");
+    assert!(stdout.contains("error[field-removed]: field `channel.id` is removed"), "{stdout}");
     assert!(stdout.contains("kind: removal") && stdout.contains("affects: [resource:channel]"), "the help drafts the entry (naming the resource: the field is gone):\n{stdout}");
 
     let changes = repo.path().join("spec/changes.yaml");
     let mut yaml = std::fs::read_to_string(&changes).unwrap();
     yaml.push_str(
-        "  - id: channel-flags-removed\n    part: http_api\n    effective: already_in_effect\n    kind: removal\n    summary: The channel field flags is removed.\n    affects:\n      - resource:channel\n",
+        "  - id: channel-id-removed\n    part: http_api\n    effective: already_in_effect\n    kind: removal\n    summary: The channel field id is removed.\n    affects:\n      - resource:channel\n",
     );
     std::fs::write(&changes, yaml).unwrap();
     let out = run(&["diff", "--against", "HEAD"], repo.path());
     assert_eq!(out.status.code(), Some(0), "{}", text(&out));
     let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(stdout.contains("announced[field-removed]") && stdout.contains("announced by change `channel-flags-removed`"), "{stdout}");
+    assert!(stdout.contains("announced[field-removed]") && stdout.contains("announced by change `channel-id-removed`"), "{stdout}");
 }
 
 #[test]

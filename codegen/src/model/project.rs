@@ -109,6 +109,8 @@ fn items(m: &mut Model, present: &dyn Fn(&Meta) -> bool) {
     );
     m.enums.iter_mut().for_each(|e| retain!(e.values));
     m.flags.iter_mut().for_each(|f| retain!(f.values));
+    m.resources.iter_mut().for_each(|r| retain!(r.cases));
+    m.events.iter_mut().for_each(|e| retain!(e.cases));
     m.endpoints.iter_mut().for_each(|e| retain!(e.behaviours, e.aliases));
     m.commands.iter_mut().for_each(|c| retain!(c.aliases));
     for s in &mut m.state_machines {
@@ -125,7 +127,7 @@ fn fields(m: &mut Model, present: &dyn Fn(&Field) -> bool) {
         r.fields.retain(present);
     }
     for e in &mut m.endpoints {
-        for list in [&mut e.path_params, &mut e.query, &mut e.body, &mut e.response_fields] {
+        for list in [&mut e.path_params, &mut e.query, &mut e.body, &mut e.response_fields, &mut e.response_columns] {
             list.retain(present);
         }
         if e.body_schema.as_ref().is_some_and(|b| !present(b)) {
@@ -209,6 +211,21 @@ fn drop_dangling(m: &mut Model) {
     m.scope_sets.iter_mut().for_each(|s| plain(&mut s.scopes, "scope"));
     m.commands.iter_mut().for_each(|c| plain(&mut c.scopes, "scope"));
     m.endpoints.iter_mut().for_each(|e| plain(&mut e.auth, "token_kind"));
+    for r in &mut m.resources {
+        keep_case_fields(&mut r.cases, &r.fields);
+    }
+    for e in &mut m.events {
+        keep_case_fields(&mut e.cases, &e.fields);
+    }
+}
+
+/// Drops what a case says of fields its object no longer has, and cases left saying nothing.
+fn keep_case_fields(cases: &mut Vec<Case>, fields: &[Field]) {
+    cases.retain_mut(|case| {
+        let before = case.fields.len();
+        case.fields.retain(|cf| fields.iter().any(|f| f.name == cf.field.id));
+        before == 0 || !case.fields.is_empty()
+    });
 }
 
 /// Visits the common fields of every item, nested items included.
@@ -224,6 +241,12 @@ fn for_each_meta(m: &mut Model, f: &mut dyn FnMut(&mut Meta)) {
     );
     for e in &mut m.enums {
         each!(e.values);
+    }
+    for r in &mut m.resources {
+        each!(r.cases);
+    }
+    for e in &mut m.events {
+        each!(e.cases);
     }
     for x in &mut m.flags {
         each!(x.values);
@@ -255,7 +278,7 @@ fn for_each_field(m: &mut Model, f: &mut dyn FnMut(&mut Field)) {
         lists.push(&mut r.fields);
     }
     for e in &mut m.endpoints {
-        lists.extend([&mut e.path_params, &mut e.query, &mut e.body, &mut e.response_fields]);
+        lists.extend([&mut e.path_params, &mut e.query, &mut e.body, &mut e.response_fields, &mut e.response_columns]);
         if let Some(b) = &mut e.body_schema {
             f(b);
         }

@@ -31,6 +31,9 @@ pub enum Error {
         /// What went wrong.
         message: String,
     },
+    /// The response decoded but breaks what the spec says of it (an item count, CSV
+    /// columns).
+    InvalidResponse(Vec<Violation>),
 }
 
 impl Error {
@@ -62,6 +65,10 @@ impl fmt::Display for Error {
             Self::Transport(e) => write!(f, "transport: {e}"),
             Self::Decode { status, message } => {
                 write!(f, "undecodable response (status {status}): {message}")
+            }
+            Self::InvalidResponse(violations) => {
+                f.write_str("the response breaks the spec")?;
+                violations.iter().try_for_each(|v| write!(f, "; {v}"))
             }
         }
     }
@@ -314,7 +321,12 @@ impl Client {
         let bytes = self
             .send("get_lobby_messages", reqwest::Method::GET, url, endpoint::AUTH, None)
             .await?;
-        decode(&bytes)
+        let response: endpoint::Response = decode(&bytes)?;
+        let violations = endpoint::check_response(&response);
+        if !violations.is_empty() {
+            return Err(Error::InvalidResponse(violations));
+        }
+        Ok(response)
     }
 
     /// `POST /lobbies/{lobby.id}/members/bulk`: Bulk lobby members.

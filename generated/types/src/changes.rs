@@ -366,6 +366,20 @@ pub const EMBEDDED_PARTICIPANTS_RENAME: Change = Change {
     gate: false,
 };
 
+/// The Identify capability that opts a bot in to private channel obfuscation for testing is temporary.
+///
+/// - Unscheduled: not in effect yet.
+/// - Kind: `removal`.
+/// - Affects `flag:identify_capabilities.PRIVATE_CHANNEL_OBFUSCATION`.
+/// - Affects `condition:private_channel_obfuscation_opted_in`.
+pub const PRIVATE_CHANNEL_OBFUSCATION_OPT_IN_ENDS: Change = Change {
+    id: "private-channel-obfuscation-opt-in-ends",
+    effective: Effective::Unscheduled,
+    kind: ChangeKind::Removal,
+    summary: "The Identify capability that opts a bot in to private channel obfuscation for testing is temporary.",
+    gate: false,
+};
+
 /// The old command name getInstanceConnectedParticipants is removed in a future major version.
 ///
 /// - Unscheduled: not in effect yet.
@@ -400,6 +414,7 @@ pub const PROVISIONAL_OIDC_REFRESH_GRANT_DEPRECATED: Change = Change {
 /// - Already in effect.
 /// - Kind: `correction`.
 /// - Affects `endpoint:token`.
+/// - Assumed `id`: The source states no such change; the entry records a correction of the spec's own modelling.
 pub const PROVISIONAL_OIDC_REFRESH_GRANT_MODELLED: Change = Change {
     id: "provisional-oidc-refresh-grant-modelled",
     effective: Effective::AlreadyInEffect,
@@ -427,6 +442,7 @@ pub const PROVISIONAL_OIDC_ISSUER_VALIDATION_STRICTER: Change = Change {
 /// - Already in effect.
 /// - Kind: `addition`.
 /// - Affects `placeholder:docs_url`.
+/// - Assumed `id`: The source states no such change; the entry dates the spec's own docs address.
 /// - Assumed `effective`: The address belongs to the spec's own artifacts, not to the source; it has no date.
 pub const DOCS_ADDRESS: Change = Change {
     id: "docs-address",
@@ -458,6 +474,7 @@ pub const ALL: &[&Change] = &[
     &FORWARD_REQUIRES_READABLE_CONTENT,
     &CONTEXT_MENU_LIMIT_RAISED,
     &EMBEDDED_PARTICIPANTS_RENAME,
+    &PRIVATE_CHANNEL_OBFUSCATION_OPT_IN_ENDS,
     &EMBEDDED_PARTICIPANTS_OLD_NAME_REMOVAL,
     &PROVISIONAL_OIDC_REFRESH_GRANT_DEPRECATED,
     &PROVISIONAL_OIDC_REFRESH_GRANT_MODELLED,

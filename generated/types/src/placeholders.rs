@@ -17,6 +17,7 @@ pub struct Placeholders {
     pub auth_url: String,
     /// The address of the published reference page (generated/docs/index.html); changelog feeds and deprecation headers link into it.
     ///
+    /// - Assumed `id`: The source publishes no reference page; the placeholder addresses the spec's own generated docs.
     /// - Assumed `example`: The source gives no address; the reference server serves the generated page there.
     /// - Defaults to the spec's example `http://127.0.0.1:8080/docs/index.html`.
     pub docs_url: String,

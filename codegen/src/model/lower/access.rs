@@ -23,7 +23,7 @@ impl Lower<'_> {
         }
     }
 
-    fn rule(&self, s: &S<raw::Rule>) -> Rule {
+    pub(super) fn rule(&self, s: &S<raw::Rule>) -> Rule {
         let span = self.span(s);
         match &s.value {
             raw::Rule::Permission(id) => Rule::Permission(Ref { id: id.clone(), span }),
@@ -48,7 +48,13 @@ impl Lower<'_> {
 
     pub(super) fn condition(&mut self, s: S<raw::Condition>) -> Condition {
         let (span, v) = (self.span(&s), &s.value);
-        Condition { meta: meta!(self, v, span), params: Self::strings(&v.params), param_enums: self.refs(&v.param_enums) }
+        Condition {
+            meta: meta!(self, v, span),
+            params: Self::strings(&v.params),
+            param_enums: self.refs(&v.param_enums),
+            limit: self.opt_ref(v.limit.as_ref()),
+            refs: self.typed_refs(&v.refs),
+        }
     }
 
     pub(super) fn intent(&mut self, s: S<raw::Intent>) -> Intent {
@@ -111,6 +117,7 @@ impl Lower<'_> {
             issuer: v.issuer.value,
             metadata: v.metadata.into_iter().map(|(k, x)| (k.value, x.value)).collect(),
             not_shown: self.gaps(&v.not_shown),
+            assumed_spans: v.assumed.keys().map(|k| self.span(k)).collect(),
             assumed: v.assumed.into_iter().map(|(k, x)| (k.value, x.value)).collect(),
             notes: Self::strings(&v.notes),
             span,

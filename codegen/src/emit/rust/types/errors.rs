@@ -351,6 +351,8 @@ fn body_fields(model: &Model) -> Vec<Field> {
                 notes: Vec::new(),
                 span: Default::default(),
                 type_span: Default::default(),
+                optional_span: None,
+                assumed_spans: Vec::new(),
             })
             .collect(),
     }
