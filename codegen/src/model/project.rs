@@ -103,9 +103,10 @@ fn items(m: &mut Model, present: &dyn Fn(&Meta) -> bool) {
         ($($list:expr),* $(,)?) => {{ $($list.retain(|x| present(Item::meta(x)));)* }};
     }
     retain!(
-        m.platform.placeholders, m.platform.parts, m.features, m.constants, m.gaps, m.permissions, m.resources, m.enums,
-        m.flags, m.endpoints, m.opcodes, m.commands, m.conditions, m.intents, m.scopes, m.scope_sets, m.token_kinds,
-        m.permission_rules, m.auth_rules, m.events, m.errors, m.limits, m.state_machines, m.classes, m.sdk_calls, m.releases,
+        m.platform.placeholders, m.platform.parts, m.features, m.constants, m.gaps, m.permissions, m.resources, m.unions,
+        m.enums, m.flags, m.endpoints, m.opcodes, m.commands, m.conditions, m.intents, m.scopes, m.scope_sets,
+        m.token_kinds, m.permission_rules, m.auth_rules, m.events, m.errors, m.limits, m.state_machines, m.classes,
+        m.sdk_calls, m.releases,
     );
     m.enums.iter_mut().for_each(|e| retain!(e.values));
     m.flags.iter_mut().for_each(|f| retain!(f.values));
@@ -121,25 +122,62 @@ fn items(m: &mut Model, present: &dyn Fn(&Meta) -> bool) {
     m.releases.iter_mut().for_each(|r| retain!(r.toolkits));
 }
 
-/// Keeps the fields present at the point, in every list of fields.
+/// Keeps the fields present at the point, in every list of fields (union variants and
+/// response headers included).
 fn fields(m: &mut Model, present: &dyn Fn(&Field) -> bool) {
-    for r in &mut m.resources {
-        r.fields.retain(present);
-    }
     for e in &mut m.endpoints {
-        for list in [&mut e.path_params, &mut e.query, &mut e.body, &mut e.response_fields, &mut e.response_columns] {
-            list.retain(present);
-        }
         if e.body_schema.as_ref().is_some_and(|b| !present(b)) {
             e.body_schema = None;
         }
+        for r in &mut e.responses {
+            if let ResponseUse::Inline(r) = &mut r.response {
+                r.headers.retain(|h| !matches!(&h.header, HeaderUse::Inline(f) if !present(f)));
+            }
+        }
     }
-    m.opcodes.iter_mut().for_each(|o| o.fields.retain(present));
-    m.events.iter_mut().for_each(|e| e.fields.retain(present));
-    m.classes.iter_mut().for_each(|c| c.fields.retain(present));
+    for r in &mut m.responses {
+        r.response.headers.retain(|h| !matches!(&h.header, HeaderUse::Inline(f) if !present(f)));
+    }
+    for list in field_lists(m) {
+        list.retain(present);
+    }
+}
+
+/// Every list of fields of the model: objects' fields, endpoint parameters, bodies and
+/// responses, union variants, named headers.
+fn field_lists(m: &mut Model) -> Vec<&mut Vec<Field>> {
+    let mut lists: Vec<&mut Vec<Field>> = Vec::new();
+    for r in &mut m.resources {
+        lists.push(&mut r.fields);
+    }
+    for u in &mut m.unions {
+        lists.push(&mut u.variants);
+    }
+    for e in &mut m.endpoints {
+        lists.extend([&mut e.path_params, &mut e.query, &mut e.headers, &mut e.body, &mut e.parts, &mut e.response_fields, &mut e.response_columns]);
+        for r in &mut e.responses {
+            if let ResponseUse::Inline(r) = &mut r.response {
+                lists.push(&mut r.fields);
+            }
+        }
+    }
+    for r in &mut m.responses {
+        lists.push(&mut r.response.fields);
+    }
+    lists.push(&mut m.headers);
+    for o in &mut m.opcodes {
+        lists.push(&mut o.fields);
+    }
+    for e in &mut m.events {
+        lists.push(&mut e.fields);
+    }
+    for c in &mut m.classes {
+        lists.push(&mut c.fields);
+    }
     if let Some(b) = &mut m.error_body {
-        b.fields.retain(present);
+        lists.push(&mut b.fields);
     }
+    lists
 }
 
 /// The variant in force, without bounds (the first one if the spec's variants do not tile the
@@ -234,10 +272,10 @@ fn for_each_meta(m: &mut Model, f: &mut dyn FnMut(&mut Meta)) {
         ($($list:expr),* $(,)?) => {{ $(for x in $list.iter_mut() { f(&mut x.meta); })* }};
     }
     each!(
-        m.platform.placeholders, m.platform.parts, m.features, m.constants, m.gaps, m.permissions, m.resources, m.enums,
-        m.flags, m.endpoints, m.opcodes, m.commands, m.conditions, m.intents, m.scopes, m.scope_sets, m.token_kinds,
-        m.permission_rules, m.auth_rules, m.events, m.errors, m.limits, m.changes, m.state_machines, m.classes, m.sdk_calls,
-        m.releases,
+        m.platform.placeholders, m.platform.parts, m.features, m.constants, m.gaps, m.permissions, m.resources, m.unions,
+        m.enums, m.flags, m.endpoints, m.opcodes, m.commands, m.conditions, m.intents, m.scopes, m.scope_sets,
+        m.token_kinds, m.permission_rules, m.auth_rules, m.events, m.errors, m.limits, m.changes, m.state_machines,
+        m.classes, m.sdk_calls, m.releases,
     );
     for e in &mut m.enums {
         each!(e.values);
@@ -273,30 +311,30 @@ fn for_each_meta(m: &mut Model, f: &mut dyn FnMut(&mut Meta)) {
 
 /// Visits every field of the model.
 fn for_each_field(m: &mut Model, f: &mut dyn FnMut(&mut Field)) {
-    let mut lists: Vec<&mut Vec<Field>> = Vec::new();
-    for r in &mut m.resources {
-        lists.push(&mut r.fields);
-    }
     for e in &mut m.endpoints {
-        lists.extend([&mut e.path_params, &mut e.query, &mut e.body, &mut e.response_fields, &mut e.response_columns]);
         if let Some(b) = &mut e.body_schema {
             f(b);
         }
+        for r in &mut e.responses {
+            if let ResponseUse::Inline(r) = &mut r.response {
+                inline_headers(&mut r.headers, f);
+            }
+        }
     }
-    for o in &mut m.opcodes {
-        lists.push(&mut o.fields);
+    for r in &mut m.responses {
+        inline_headers(&mut r.response.headers, f);
     }
-    for e in &mut m.events {
-        lists.push(&mut e.fields);
-    }
-    for c in &mut m.classes {
-        lists.push(&mut c.fields);
-    }
-    if let Some(b) = &mut m.error_body {
-        lists.push(&mut b.fields);
-    }
-    for list in lists {
+    for list in field_lists(m) {
         list.iter_mut().for_each(&mut *f);
+    }
+}
+
+/// Visits the headers of a response written inline.
+fn inline_headers(headers: &mut [ResponseHeader], f: &mut dyn FnMut(&mut Field)) {
+    for h in headers {
+        if let HeaderUse::Inline(field) = &mut h.header {
+            f(field);
+        }
     }
 }
 

@@ -102,8 +102,9 @@ fn check_formats(cx: &mut Cx<'_>) {
             let show = |t: &Option<TypeRef>| t.as_ref().map(ToString::to_string);
             cx.push(&ENDPOINT_RESPONSE_CHANGED, &s.child(".response"), Audiences::new(B, B, U), format!("the response of endpoint `{id}` changes type"), show(&o.response), show(&n.response));
         }
-        if o.body_format != n.body_format {
-            cx.push(&ENDPOINT_BODY_FORMAT_CHANGED, &s.child(".body_format"), Audiences::new(B, B, U), format!("endpoint `{id}` takes its body as another media type"), some(&o.body_format), some(&n.body_format));
+        let formats = |e: &Endpoint| if e.body_formats.is_empty() { "json".to_owned() } else { e.body_formats.iter().map(|f| f.id.as_str()).collect::<Vec<_>>().join(", ") };
+        if formats(o) != formats(n) {
+            cx.push(&ENDPOINT_BODY_FORMAT_CHANGED, &s.child(".body_format"), Audiences::new(B, B, U), format!("endpoint `{id}` takes its body as another media type"), some(formats(o)), some(formats(n)));
         }
         if o.response_format != n.response_format {
             cx.push(&ENDPOINT_RESPONSE_FORMAT_CHANGED, &s.child(".response_format"), Audiences::new(B, B, U), format!("endpoint `{id}` answers in another media type"), some(&o.response_format), some(&n.response_format));

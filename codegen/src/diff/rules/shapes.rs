@@ -252,9 +252,9 @@ fn compare_field(cx: &mut Cx<'_>, f: &Fields<'_>, o: &Field, n: &Field) {
         cx.push(&FIELD_SCOPE_REQUIRED, &s, f.audiences(B, U, U), format!("field `{name}` carries its real value only with another scope"), a, b);
     }
     if let (Some(a), Some(b)) = (&o.default, &n.default)
-        && a != b
+        && a.value != b.value
     {
-        cx.push(&FIELD_DEFAULT_CHANGED, &s, f.audiences(B, U, U), format!("the default of field `{name}` changes"), some(a), some(b));
+        cx.push(&FIELD_DEFAULT_CHANGED, &s, f.audiences(B, U, U), format!("the default of field `{name}` changes"), some(&a.value), some(&b.value));
     }
     compare_bounds(cx, f, &s, &name, &o.constraints, &n.constraints);
 }
@@ -264,13 +264,14 @@ const UPPER: &[&str] = &["max", "max_exclusive", "max_length", "max_items", "max
 
 /// A bound's number at this point of the timeline: literals, and limits with their value of the
 /// projection; `None` for bounds known only at run time.
-fn number(m: &Model, b: &Bound, upper: bool) -> Option<i64> {
+fn number(m: &Model, b: &Bound, upper: bool) -> Option<f64> {
     match b {
-        Bound::Value(_, v) => Some(*v),
+        Bound::Value(_, v) => Some(*v as f64),
+        Bound::Float(_, v) => Some(*v),
         Bound::Limit { limit, offset } => {
             let l = m.limit(&limit.id)?;
             let v = if upper { l.upper() } else { l.lower().or(l.upper()) };
-            v.map(|v| v + offset)
+            v.map(|v| (v + offset) as f64)
         }
         Bound::Field { .. } => None,
     }
@@ -281,6 +282,7 @@ fn bound_words(m: &Model, b: &Bound, upper: bool) -> String {
     let offset = |o: i64| if o == 0 { String::new() } else { format!("{o:+}") };
     match b {
         Bound::Value(_, v) => v.to_string(),
+        Bound::Float(_, v) => v.to_string(),
         Bound::Limit { limit, offset: o } => match number(m, b, upper) {
             Some(v) => format!("limit {}{} ({v})", limit.id, offset(*o)),
             None => format!("limit {}{}", limit.id, offset(*o)),

@@ -1,10 +1,11 @@
 //! The `platform-server` crate: a trait with one async method per routed endpoint (plus the
 //! hooks rules ask), and an axum router that does every mechanical step before a handler runs.
 
+mod http;
 mod runtime;
 
 use super::format::format_file;
-use super::shared::{BUILD_DEPENDENCIES, address_placeholders, build_script, const_ident, endpoint_address, lib_ident, manifest, module_decls, package, type_ident, type_tokens, value_ident};
+use super::shared::{BUILD_DEPENDENCIES, address_placeholders, as_declared, build_script, const_ident, endpoint_address, lib_ident, manifest, module_decls, package, type_ident, type_tokens, value_ident};
 use super::types::deprecations;
 use super::types::endpoints::{RuntimeInput, checks_response, gated, has_body, module_ident, raw_body, response_kind, runtime_inputs, ResponseKind};
 use super::types::rules::condition_call;
@@ -20,7 +21,9 @@ pub const ARTIFACT: &str = "server";
 /// Emits `server/Cargo.toml` and `server/src/*.rs`.
 pub fn emit(model: &Model, opts: &EmitOptions) -> Vec<GeneratedFile> {
     let notice = opts.notice();
-    let modules = [("api", api(model)), ("router", router(model)), ("runtime", runtime::runtime())];
+    let mut runtime = runtime::runtime();
+    runtime.extend(http::runtime_items(model));
+    let modules = [("api", api(model)), ("router", router(model)), ("runtime", runtime)];
     let mut files = vec![
         GeneratedFile::new(ARTIFACT, "server/Cargo.toml", cargo_toml(model, &notice)),
         GeneratedFile::new(ARTIFACT, "server/build.rs", build_script(&notice)),
@@ -34,8 +37,11 @@ pub fn emit(model: &Model, opts: &EmitOptions) -> Vec<GeneratedFile> {
 
 fn cargo_toml(model: &Model, notice: &str) -> String {
     let description = format!("{}: an axum server that enforces the spec before your handlers run", model.platform.name);
+    // Multipart bodies are parsed by multer (what axum's own extractor uses), fed the bytes the
+    // router has already read within the body limit.
+    let multipart = if http::any_parts(model) { "futures-util.workspace = true\nmulter.workspace = true\n" } else { "" };
     let body = format!(
-        "[lib]\npath = \"src/lib.rs\"\n\n[dependencies]\n{} = {{ path = \"../types\" }}\naxum = {{ workspace = true, features = [\"tokio\", \"http1\"] }}\nhttp-body-util.workspace = true\nserde.workspace = true\nserde_json.workspace = true\nserde_path_to_error.workspace = true\nserde_urlencoded.workspace = true\n\n{BUILD_DEPENDENCIES}",
+        "[lib]\npath = \"src/lib.rs\"\n\n[dependencies]\n{} = {{ path = \"../types\" }}\naxum = {{ workspace = true, features = [\"tokio\", \"http1\"] }}\n{multipart}http-body-util.workspace = true\nserde.workspace = true\nserde_json.workspace = true\nserde_path_to_error.workspace = true\nserde_urlencoded.workspace = true\n\n{BUILD_DEPENDENCIES}",
         package(model, "types")
     );
     manifest(notice, &package(model, ARTIFACT), &description, &body)
@@ -133,6 +139,39 @@ fn api(model: &Model) -> TokenStream {
         quote!(#[doc = #doc] #[derive(Debug)] pub enum #marker {})
     });
     let delegation = delegation(&hooks, &methods);
+    // Only a spec with a guarded endpoint has a proof to make.
+    let granted_new = routed.iter().any(|e| guarded(model, e)).then(|| {
+        quote! {
+            impl<E> Granted<E> {
+                /// Only the router grants.
+                pub(crate) fn new() -> Self {
+                    Self { endpoint: ::std::marker::PhantomData }
+                }
+            }
+        }
+    });
+    // With endpoints that accept anonymous calls, the credential is a parameter of `Call` too:
+    // those endpoints' calls carry `Option<Credential>` (and an optional caller).
+    let anonymous = http::any_anonymous(model);
+    let (credential_param, credential_type) = if anonymous { (quote!(, K = Credential), quote!(K)) } else { (quote!(), quote!(Credential)) };
+    let call_doc = if anonymous {
+        quote! {
+            /// One call of an endpoint, after every check passed. An endpoint that accepts
+            /// anonymous calls gets `Call<Option<Caller>, Request, G, P, Option<Credential>>`.
+        }
+    } else {
+        quote!(#[doc = r" One call of an endpoint, after every check passed."])
+    };
+    let caller_doc = if anonymous {
+        quote!(#[doc = r" The authenticated caller (`None` for an anonymous call)."])
+    } else {
+        quote!(#[doc = r" The authenticated caller."])
+    };
+    let credential_doc = if anonymous {
+        quote!(#[doc = r" The credential it presented (`None` for an anonymous call)."])
+    } else {
+        quote!(#[doc = r" The credential it presented."])
+    };
     quote! {
         //! The trait an implementation provides: one method per routed endpoint, and the hooks
         //! that permission rules and run-time checks ask.
@@ -180,12 +219,7 @@ fn api(model: &Model) -> TokenStream {
             endpoint: ::std::marker::PhantomData<fn() -> E>,
         }
 
-        impl<E> Granted<E> {
-            /// Only the router grants.
-            pub(crate) fn new() -> Self {
-                Self { endpoint: ::std::marker::PhantomData }
-            }
-        }
+        #granted_new
 
         impl<E> ::std::fmt::Debug for Granted<E> {
             fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
@@ -198,13 +232,13 @@ fn api(model: &Model) -> TokenStream {
             #(#markers)*
         }
 
-        /// One call of an endpoint, after every check passed.
+        #call_doc
         #[derive(Debug)]
-        pub struct Call<C, I, G = (), P = ()> {
-            /// The authenticated caller.
+        pub struct Call<C, I, G = (), P = () #credential_param> {
+            #caller_doc
             pub caller: C,
-            /// The credential it presented.
-            pub credential: Credential,
+            #credential_doc
+            pub credential: #credential_type,
             /// The request's instant, read once: the same instant the rules were evaluated at.
             pub now: Timestamp,
             /// The parsed and checked request.
@@ -379,6 +413,11 @@ fn guarded(model: &Model, e: &Endpoint) -> bool {
 /// The `Call` type parameters after the input: gates and proof, each only when needed.
 fn call_extras(model: &Model, e: &Endpoint) -> TokenStream {
     let gates = gates_type(e);
+    if e.accepts_anonymous() {
+        // Never guarded (validation makes sure): no proof, an optional credential.
+        let gates = gates.unwrap_or_else(|| quote!(()));
+        return quote!(, #gates, (), Option<Credential>);
+    }
     if guarded(model, e) {
         let marker = type_ident(&e.meta.id);
         let gates = gates.unwrap_or_else(|| quote!(()));
@@ -410,9 +449,10 @@ fn endpoint_method(model: &Model, e: &Endpoint) -> TokenStream {
         lines.push(String::new());
         lines.push(format!(" Deprecated behaviour (change `{}`): report it with `call.deprecations.used(&types::deprecations::{konst})` when the call carries it out, so the answer says so.", w.by.id));
     }
+    let caller = if e.accepts_anonymous() { quote!(Option<Self::Caller>) } else { quote!(Self::Caller) };
     quote! {
         #(#[doc = #lines])*
-        fn #name(&self, call: Call<Self::Caller, types::endpoints::#module::Request #gates>) -> impl Future<Output = Result<types::endpoints::#module::Response, ApiError>> + Send;
+        fn #name(&self, call: Call<#caller, types::endpoints::#module::Request #gates>) -> impl Future<Output = Result<types::endpoints::#module::Response, ApiError>> + Send;
     }
 }
 
@@ -428,12 +468,13 @@ fn router(model: &Model) -> TokenStream {
     let handlers = routed(model).into_iter().map(|e| handler(model, e));
     let (limit, limit_doc) = body_limit(model);
     let authorize = authorize(model);
-    let docs = match &model.platform.docs {
+    // Without a docs address there is no `Link` to write, and `app` is not needed.
+    let (app_arg, docs) = match &model.platform.docs {
         Some(r) => {
             let p = value_ident(&r.id);
-            quote!(Some(app.placeholders.#p.as_str()))
+            (quote!(app), quote!(Some(app.placeholders.#p.as_str())))
         }
-        None => quote!(None),
+        None => (quote!(_app), quote!(None)),
     };
     quote! {
         //! The router: one route per routed endpoint, each doing the mechanical work before the
@@ -537,7 +578,7 @@ fn router(model: &Model) -> TokenStream {
 
         /// Adds the deprecation headers of `fixed` (the endpoint or route called) and of what the
         /// handler reported using.
-        fn deprecated<A>(app: &App<A>, response: Response, fixed: &[&'static Deprecated], notices: &Notices) -> Response {
+        fn deprecated<A>(#app_arg: &App<A>, response: Response, fixed: &[&'static Deprecated], notices: &Notices) -> Response {
             let mut used = fixed.to_vec();
             used.extend(notices.list().into_iter().filter(|d| !fixed.contains(d)));
             runtime::with_deprecation(response, &used, #docs)
@@ -681,6 +722,14 @@ fn authorize(model: &Model) -> TokenStream {
             }
         }
     });
+    // A spec whose router asks no condition has no hook to call; the parameters stay for one
+    // signature.
+    let arms: Vec<TokenStream> = arms.collect();
+    let ask = if arms.is_empty() {
+        quote!(let _ = (api, cx); match condition { #unasked })
+    } else {
+        quote!(match condition { #(#arms,)* #unasked })
+    };
     quote! {
         use crate::types::rules::{Condition, PermissionRule, Rule};
 
@@ -707,10 +756,7 @@ fn authorize(model: &Model) -> TokenStream {
 
         /// Asks the implementation whether one condition holds.
         async fn ask<A: Api>(api: &A, cx: &RuleContext<'_, A::Caller>, condition: Condition) -> Result<bool, ApiError> {
-            match condition {
-                #(#arms,)*
-                #unasked
-            }
+            #ask
         }
 
         #metadata
@@ -735,8 +781,13 @@ fn asked_conditions(model: &Model) -> Vec<&crate::model::Condition> {
 
 /// The closure that parses a parameter's text into its type.
 fn parser(model: &Model, f: &Field) -> TokenStream {
+    parser_for(model, f.ty.as_ref())
+}
+
+/// The closure that parses text into a value of `ty`.
+fn parser_for(model: &Model, ty: Option<&TypeRef>) -> TokenStream {
     let root = quote!(types);
-    let Some(ty) = &f.ty else { return quote!(runtime::from_json::<serde_json::Value>) };
+    let Some(ty) = ty else { return quote!(runtime::from_json::<serde_json::Value>) };
     let rust = type_tokens(ty, &root);
     match ty {
         TypeRef::Primitive(Primitive::String | Primitive::Url | Primitive::Csv) => quote!(|text: &str| Ok::<_, String>(text.to_owned())),
@@ -774,19 +825,22 @@ fn handler(model: &Model, e: &Endpoint) -> TokenStream {
             let (key, pointer) = (f.wire(), format!("/query/{}", pointer_token(f.wire())));
             let is_required = !(f.optional || f.required_when.is_some() || f.nullable);
             let parse = parser(model, f);
-            let value = quote!(runtime::param(&query, #key, #pointer, #is_required, &mut violations, #parse));
-            let value = if (f.optional || f.required_when.is_some()) && f.nullable { quote!(#value.map(Some)) } else { value };
+            let value = http::query_list(model, f).unwrap_or_else(|| quote!(runtime::param(&query, #key, #pointer, #is_required, &mut violations, #parse)));
+            let value = as_declared(model, f, &quote!(types), value);
             steps.push(quote!(let #ident = #value;));
             if is_required {
                 required.push(ident);
             }
         }
     }
+    steps.extend(http::header_steps(model, e, &mut required));
     if has_body(e) {
         steps.push(quote!(let bytes = runtime::read_body(&parts.headers, body, app.body_limit).await?;));
-        steps.push(if raw_body(e) {
+        steps.push(if let Some(body) = http::body_steps(model, e) {
+            body
+        } else if raw_body(e) {
             quote!(let body = Some(runtime::raw_body(&parts.headers, bytes));)
-        } else if e.body_format == "form" {
+        } else if e.body_format() == "form" {
             quote!(let body: Option<endpoint::Body> = runtime::form_body(&bytes, &mut violations);)
         } else {
             quote!(let body: Option<endpoint::Body> = runtime::json_body(&bytes, &mut violations)?;)
@@ -810,6 +864,9 @@ fn handler(model: &Model, e: &Endpoint) -> TokenStream {
     if !e.query.is_empty() {
         parts_init.push(quote!(query: endpoint::Query { #(#query_fields),* }));
     }
+    if !e.headers.is_empty() {
+        parts_init.push(http::headers_init(e));
+    }
     if has_body(e) {
         parts_init.push(quote!(body));
     }
@@ -830,6 +887,7 @@ fn handler(model: &Model, e: &Endpoint) -> TokenStream {
         }
     });
     let respond = match response_kind(e) {
+        _ if e.has_status_responses() => http::respond_by_status(model, e, &method),
         ResponseKind::Json => quote! {
             let output = app.api.#method(call).await?;
             #check
@@ -857,6 +915,31 @@ fn handler(model: &Model, e: &Endpoint) -> TokenStream {
         }
     });
     let mutable = (!runtime_checks.is_empty()).then(|| quote!(mut));
+    let credential = http::credential_steps(e);
+    let scopes = http::scope_check(model, e, &operation);
+    // An endpoint that accepts anonymous calls has no rule and no check that needs a caller
+    // (validation makes sure), so only its scopes are checked, for a bearer token.
+    let checks = if e.accepts_anonymous() {
+        quote! {
+            let violations = input.validate();
+            if !violations.is_empty() {
+                return Err(runtime::invalid(violations));
+            }
+            #scopes
+        }
+    } else {
+        quote! {
+            let #mutable violations = input.validate();
+            let operation = #operation;
+            let cx = RuleContext { caller: &caller, credential: &credential, operation: &operation, now };
+            #runtime_checks
+            if !violations.is_empty() {
+                return Err(runtime::invalid(violations));
+            }
+            authorize(&app.api, &cx, endpoint::RULES, #bot).await?;
+            #scopes
+        }
+    };
     let doc = route_doc(e);
     let own = deprecations::endpoint(e).map(|w| w.ident);
     let own_lifetime = lifetime(&e.meta);
@@ -893,18 +976,10 @@ fn handler(model: &Model, e: &Endpoint) -> TokenStream {
         async fn #inner<A: Api>(app: &App<A>, now: Timestamp, notices: &Notices, #params_arg request: HttpRequest) -> Result<Response, ApiError> {
             use types::endpoints::#module as endpoint;
             let #parts_pattern = request.into_parts();
-            let credential = runtime::credential(&parts.headers, endpoint::AUTH)?;
-            let caller = app.api.authenticate(&credential).await.ok_or_else(|| runtime::unauthorized("the credential is not known"))?;
+            #credential
             #parse
             let input = endpoint::Request { #(#parts_init),* };
-            let #mutable violations = input.validate();
-            let operation = #operation;
-            let cx = RuleContext { caller: &caller, credential: &credential, operation: &operation, now };
-            #runtime_checks
-            if !violations.is_empty() {
-                return Err(runtime::invalid(violations));
-            }
-            authorize(&app.api, &cx, endpoint::RULES, #bot).await?;
+            #checks
             let call = Call { caller, credential, now, input, gates: #gates, granted: #granted, deprecations: notices.clone() };
             #respond
         }

@@ -352,6 +352,7 @@ fn bound_tokens(b: &Bound) -> TokenStream {
             let v = int(*v);
             quote!(Bound::Value(#v))
         }
+        Bound::Float(..) => unreachable!("BUG: limits are integers (check_float_bounds)"),
         Bound::Limit { limit, offset } => {
             let l = const_ident(&limit.id);
             let offset = int(*offset);

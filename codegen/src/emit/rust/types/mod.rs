@@ -5,16 +5,20 @@
 mod auth;
 mod bitsets;
 mod changes;
+pub(crate) mod checks;
 pub(crate) mod deprecations;
 pub(crate) mod endpoints;
 pub(crate) mod enums;
 mod errors;
 mod events;
 mod fields;
+pub(crate) mod literals;
 mod resources;
+pub(crate) mod responses;
 pub(crate) mod rules;
 mod runtime;
 mod states;
+pub(crate) mod unions;
 
 use super::format::format_file;
 use super::shared::{self, lib_ident, manifest, module_decls, package};
@@ -49,8 +53,8 @@ pub fn emit(model: &Model, opts: &EmitOptions) -> Vec<GeneratedFile> {
 
 fn modules(model: &Model) -> Vec<Module> {
     let mut out = vec![
-        Module { name: "wire", tokens: runtime::wire(fields::adapters(model)) },
-        Module { name: "validation", tokens: runtime::validation() },
+        Module { name: "wire", tokens: with(runtime::wire(fields::wire_needs(model)), endpoints::wire_items(model)) },
+        Module { name: "validation", tokens: with(runtime::validation(), endpoints::validation_items(model)) },
         Module { name: "clock", tokens: runtime::clock() },
         Module { name: "placeholders", tokens: auth::placeholders(model) },
         Module { name: "changes", tokens: changes::emit(model) },
@@ -60,24 +64,58 @@ fn modules(model: &Model) -> Vec<Module> {
         Module { name: "enums", tokens: enums::emit(model) },
         Module { name: "flags", tokens: bitsets::flags(model) },
         Module { name: "resources", tokens: resources::emit(model) },
+    ];
+    if !model.unions.is_empty() {
+        out.push(Module { name: "unions", tokens: unions::emit(model) });
+    }
+    let patterns = checks::patterns(model);
+    if !patterns.is_empty() {
+        out.push(Module { name: "patterns", tokens: runtime::patterns(&patterns) });
+    }
+    out.extend([
         Module { name: "auth", tokens: auth::emit(model) },
         Module { name: "rules", tokens: rules::emit(model) },
         Module { name: "errors", tokens: errors::emit(model) },
         Module { name: "events", tokens: events::events(model) },
         Module { name: "gateway", tokens: events::gateway(model) },
-    ];
+    ]);
     if !model.commands.is_empty() {
         out.push(Module { name: "commands", tokens: events::commands(model) });
     }
     out.push(Module { name: "states", tokens: states::emit(model) });
+    if !model.headers.is_empty() {
+        out.push(Module { name: "headers", tokens: responses::named_headers(model) });
+    }
+    if !model.responses.is_empty() {
+        out.push(Module { name: "responses", tokens: responses::named_responses(model) });
+    }
     out.push(Module { name: "endpoints", tokens: endpoints::emit(model) });
     out
 }
 
+/// A module's items followed by `extra`.
+fn with(mut tokens: TokenStream, extra: TokenStream) -> TokenStream {
+    tokens.extend(extra);
+    tokens
+}
+
 fn cargo_toml(model: &Model, notice: &str) -> String {
     let description = format!("{}: every resource, enum, flag, permission, error, limit and dated change of the spec, as Rust types", model.platform.name);
+    // Crates only some shapes need are dependencies only of the crates whose spec has them.
+    let needs = fields::wire_needs(model);
+    let mut deps = String::new();
+    if needs.bytes {
+        deps.push_str("base64.workspace = true\n");
+    }
+    if needs.map {
+        deps.push_str("indexmap.workspace = true\n");
+    }
+    deps.push_str("jiff = { workspace = true, features = [\"serde\"] }\n");
+    if !checks::patterns(model).is_empty() {
+        deps.push_str("regex.workspace = true\n");
+    }
     let body = format!(
-        "[lib]\npath = \"src/lib.rs\"\n\n[dependencies]\njiff = {{ workspace = true, features = [\"serde\"] }}\nserde.workspace = true\nserde_json.workspace = true\n\n{}",
+        "[lib]\npath = \"src/lib.rs\"\n\n[dependencies]\n{deps}serde.workspace = true\nserde_json.workspace = true\n\n{}",
         shared::BUILD_DEPENDENCIES
     );
     manifest(notice, &package(model, ARTIFACT), &description, &body)
@@ -137,6 +175,7 @@ fn reexports(model: &Model) -> TokenStream {
         ("auth", quote::format_ident!("TokenKind")),
     ];
     names.extend(model.resources.iter().map(|r| ("resources", shared::item_ident(&r.meta.id))));
+    names.extend(model.unions.iter().map(|u| ("unions", shared::item_ident(&u.meta.id))));
     names.extend(model.enums.iter().map(|e| ("enums", shared::item_ident(&e.meta.id))));
     names.extend(model.flags.iter().map(|f| ("flags", shared::item_ident(&f.meta.id))));
     let mut counts = std::collections::BTreeMap::new();

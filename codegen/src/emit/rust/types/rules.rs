@@ -323,6 +323,12 @@ fn conditions(model: &Model) -> TokenStream {
             quote!(Self::#v { #(#params),* } => write!(f, #format, #(#params),*))
         }
     });
+    // A reference to an empty enum is not uninhabited to the compiler; its value is.
+    let display = if model.conditions.is_empty() {
+        quote!(let _ = f; match *self {})
+    } else {
+        quote!(match self { #(#display_arms,)* })
+    };
     quote! {
         /// A named condition as a rule asks it, with its arguments; the implementation answers it.
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -341,9 +347,7 @@ fn conditions(model: &Model) -> TokenStream {
 
         impl fmt::Display for Condition {
             fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                match self {
-                    #(#display_arms,)*
-                }
+                #display
             }
         }
     }
