@@ -1,10 +1,11 @@
 //! The rules of `diff`, each with a stable id printed with every finding, so a team can name
 //! the rule it discusses (oasdiff's `checker/` rule ids, buf's rule names, smithy-diff's
 //! evaluators). The rules themselves live with their check functions, one module per concern
-//! (`rules/{items,access,shapes,http,events,sdk,platform,timeline}.rs`); this module lists them.
+//! (`rules/{items,access,shapes,values,unions,http,messages,events,sdk,platform,timeline}.rs`);
+//! this module lists them.
 
 use super::Severity;
-use super::rules::{access, events, http, items, platform, sdk, shapes, timeline};
+use super::rules::{access, events, http, items, messages, platform, sdk, shapes, timeline, unions, values};
 use serde::Serialize;
 
 /// One rule of the catalogue.
@@ -52,25 +53,46 @@ pub static CATALOGUE: &[&RuleDef] = &[
     &access::TOKEN_KIND_SCHEME_CHANGED,
     &access::ENDPOINT_AUTH_NARROWED,
     &access::ENDPOINT_AUTH_WIDENED,
+    &access::ENDPOINT_SCOPE_ADDED,
+    &access::ENDPOINT_SCOPE_REMOVED,
     &shapes::FIELD_ADDED,
     &shapes::REQUEST_FIELD_ADDED_REQUIRED,
     &shapes::FIELD_REMOVED,
     &shapes::FIELD_RENAMED,
     &shapes::FIELD_TYPE_CHANGED,
+    &values::FIELD_TYPE_GENERALIZED,
+    &values::FIELD_TYPE_SPECIALIZED,
+    &values::MAP_KEY_TYPE_CHANGED,
+    &values::MAP_VALUE_TYPE_CHANGED,
     &shapes::FIELD_BECAME_OPTIONAL,
     &shapes::FIELD_BECAME_REQUIRED,
     &shapes::FIELD_BECAME_NULLABLE,
     &shapes::FIELD_BECAME_NON_NULLABLE,
+    &values::FIELD_PRESENCE_CHANGED,
     &shapes::FIELD_WIRE_NAME_CHANGED,
     &shapes::FIELD_REQUIRED_WHEN_ADDED,
     &shapes::FIELD_SCOPE_REQUIRED,
     &shapes::FIELD_DEFAULT_CHANGED,
+    &values::FIELD_DEFAULT_ADDED,
+    &values::FIELD_DEFAULT_REMOVED,
     &shapes::REQUEST_MAX_DECREASED,
     &shapes::REQUEST_MIN_INCREASED,
     &shapes::REQUEST_BOUND_ADDED,
     &shapes::REQUEST_BOUND_LOOSENED,
     &shapes::RESPONSE_BOUND_LOOSENED,
+    &values::FIELD_PATTERN_ADDED,
+    &values::FIELD_PATTERN_CHANGED,
+    &values::FIELD_CONSTANT_CHANGED,
+    &values::FIELD_ENUM_SUBSET_NARROWED,
+    &values::FIELD_ENUM_SUBSET_WIDENED,
     &shapes::RESOURCE_DIRECTION_CHANGED,
+    &shapes::RESOURCE_EXTENDS_CHANGED,
+    &unions::UNION_VARIANT_ADDED,
+    &unions::UNION_VARIANT_REMOVED,
+    &unions::UNION_VARIANT_TYPE_CHANGED,
+    &unions::UNION_VARIANT_TAG_CHANGED,
+    &unions::UNION_DISCRIMINATOR_CHANGED,
+    &unions::UNION_VARIANTS_REORDERED,
     &shapes::ENUM_REPR_CHANGED,
     &shapes::ENUM_VALUE_ADDED,
     &shapes::ENUM_VALUE_REMOVED,
@@ -88,7 +110,16 @@ pub static CATALOGUE: &[&RuleDef] = &[
     &http::ENDPOINT_ROUTED,
     &http::ENDPOINT_RESPONSE_CHANGED,
     &http::ENDPOINT_BODY_FORMAT_CHANGED,
+    &http::ENDPOINT_BODY_FORMAT_ADDED,
+    &http::ENDPOINT_BODY_FORMAT_REMOVED,
     &http::ENDPOINT_RESPONSE_FORMAT_CHANGED,
+    &messages::RESPONSE_STATUS_ADDED,
+    &messages::RESPONSE_STATUS_REMOVED,
+    &messages::RESPONSE_BODY_CHANGED,
+    &messages::RESPONSE_HEADER_ADDED,
+    &messages::RESPONSE_HEADER_REMOVED,
+    &messages::REQUEST_HEADER_ADDED_REQUIRED,
+    &messages::REQUEST_HEADER_REMOVED,
     &http::BEHAVIOUR_ADDED,
     &http::BEHAVIOUR_REMOVED,
     &http::BEHAVIOUR_GATE_CHANGED,

@@ -153,7 +153,7 @@ fn lifecycles(m: &Model) -> BTreeMap<String, Vec<String>> {
     }
     top!(
         "placeholder" => m.platform.placeholders, "part" => m.platform.parts, "feature" => m.features, "constant" => m.constants,
-        "gap" => m.gaps, "permission" => m.permissions, "resource" => m.resources, "enum" => m.enums, "flags" => m.flags,
+        "gap" => m.gaps, "permission" => m.permissions, "resource" => m.resources, "union" => m.unions, "enum" => m.enums, "flags" => m.flags,
         "endpoint" => m.endpoints, "opcode" => m.opcodes, "command" => m.commands, "condition" => m.conditions,
         "intent" => m.intents, "scope" => m.scopes, "scope_set" => m.scope_sets, "token_kind" => m.token_kinds,
         "permission_rule" => m.permission_rules, "auth_rule" => m.auth_rules, "event" => m.events, "error" => m.errors,
@@ -205,9 +205,25 @@ fn field_lists(m: &Model) -> Vec<(String, Vec<&Field>)> {
         let id = &e.meta.id;
         out.push((format!("endpoint:{id}.path."), e.path_params.iter().collect()));
         out.push((format!("endpoint:{id}.query."), e.query.iter().collect()));
+        out.push((format!("endpoint:{id}.headers."), e.headers.iter().collect()));
         out.push((format!("endpoint:{id}.body."), e.body.iter().collect()));
         out.push((format!("endpoint:{id}.body_schema."), e.body_schema.iter().collect()));
+        out.push((format!("endpoint:{id}.parts."), e.parts.iter().collect()));
         out.push((format!("endpoint:{id}.response."), e.response_fields.iter().collect()));
+        out.push((format!("endpoint:{id}.response_columns."), e.response_columns.iter().collect()));
+        for r in &e.responses {
+            let Some(response) = m.response_of(&r.response) else { continue };
+            let status = &r.status.id;
+            out.push((format!("endpoint:{id}.responses.{status}."), response.fields.iter().collect()));
+            let inline = response.headers.iter().filter_map(|h| match &h.header {
+                HeaderUse::Inline(f) => Some(&**f),
+                HeaderUse::Named(_) => None,
+            });
+            out.push((format!("endpoint:{id}.responses.{status}.headers."), inline.collect()));
+        }
+    }
+    for u in &m.unions {
+        out.push((format!("union:{}.", u.meta.id), u.variants.iter().collect()));
     }
     for e in &m.events {
         out.push((format!("event:{}.", e.meta.id), e.fields.iter().collect()));

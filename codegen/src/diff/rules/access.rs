@@ -126,6 +126,26 @@ pub static ENDPOINT_AUTH_WIDENED: RuleDef = RuleDef {
     anchor: "oasdiff `api-security-added` (an alternative: info)",
 };
 
+pub static ENDPOINT_SCOPE_ADDED: RuleDef = RuleDef {
+    id: "endpoint-scope-added",
+    group: "access",
+    summary: "a bearer token needs an OAuth2 scope it did not to call an endpoint",
+    kinds: &["requirement"],
+    claimable: true,
+    otherwise: Severity::Info,
+    anchor: "oasdiff `api-security-scope-added` (error)",
+};
+
+pub static ENDPOINT_SCOPE_REMOVED: RuleDef = RuleDef {
+    id: "endpoint-scope-removed",
+    group: "access",
+    summary: "a bearer token no longer needs an OAuth2 scope to call an endpoint",
+    kinds: &["requirement"],
+    claimable: true,
+    otherwise: Severity::Info,
+    anchor: "oasdiff `api-security-scope-removed` (info)",
+};
+
 /// Permissions whose id changed and bit did not: `(old id, new id)`.
 pub fn renamed_permissions(old: &Model, new: &Model) -> Vec<(String, String)> {
     let p = pair(&old.permissions, &new.permissions, |p| p.meta.id.clone());
@@ -387,13 +407,35 @@ fn check_endpoint_auth(cx: &mut Cx<'_>) {
         let s = Subject::item("endpoint", &n.meta.id, &[], Some(&o.meta), Some(&n.meta)).child(".auth");
         let (old_v, new_v) = (some(was.join(", ")), some(is.join(", ")));
         let id = &n.meta.id;
+        // Accepting anonymous calls or not changes the caller a handler gets (`Option<Caller>`).
+        let rust = if o.accepts_anonymous() == n.accepts_anonymous() { C } else { B };
         if !lost.is_empty() {
             let message = format!("endpoint `{id}` stops accepting {}", ticks(&lost));
-            cx.push(&ENDPOINT_AUTH_NARROWED, &s, Audiences::new(B, C, U), message, old_v, new_v);
+            cx.push(&ENDPOINT_AUTH_NARROWED, &s, Audiences::new(B, rust, U), message, old_v, new_v);
         } else if !gained.is_empty() {
             let message = format!("endpoint `{id}` also accepts {}", ticks(&gained));
-            cx.push(&ENDPOINT_AUTH_WIDENED, &s, Audiences::new(C, C, U), message, old_v, new_v);
+            cx.push(&ENDPOINT_AUTH_WIDENED, &s, Audiences::new(C, rust, U), message, old_v, new_v);
         }
+        check_endpoint_scopes(cx, o, n);
+    }
+}
+
+/// The OAuth2 scopes a bearer token must hold to call an endpoint.
+fn check_endpoint_scopes(cx: &mut Cx<'_>, o: &Endpoint, n: &Endpoint) {
+    let ids = |e: &Endpoint| e.scopes.iter().map(|r| r.id.clone()).collect::<Vec<_>>();
+    let (was, is) = (ids(o), ids(n));
+    let gained: Vec<&String> = is.iter().filter(|k| !was.contains(k)).collect();
+    let lost: Vec<&String> = was.iter().filter(|k| !is.contains(k)).collect();
+    let s = Subject::item("endpoint", &n.meta.id, &[], Some(&o.meta), Some(&n.meta)).child(".scopes");
+    let (old_v, new_v) = (some(was.join(", ")), some(is.join(", ")));
+    let id = &n.meta.id;
+    if !gained.is_empty() {
+        let message = format!("endpoint `{id}` needs scope {} of bearer tokens", ticks(&gained));
+        cx.push(&ENDPOINT_SCOPE_ADDED, &s, Audiences::new(B, U, U), message, old_v.clone(), new_v.clone());
+    }
+    if !lost.is_empty() {
+        let message = format!("endpoint `{id}` no longer needs scope {} of bearer tokens", ticks(&lost));
+        cx.push(&ENDPOINT_SCOPE_REMOVED, &s, Audiences::new(C, U, U), message, old_v, new_v);
     }
 }
 

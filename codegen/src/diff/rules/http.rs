@@ -29,8 +29,12 @@ rule!(ENDPOINT_ROUTED, "endpoint-routed", "an endpoint gets a route: the server 
     "oasdiff `endpoint-added` (info); cargo-semver-checks `trait_method_added`");
 rule!(ENDPOINT_RESPONSE_CHANGED, "endpoint-response-changed", "an endpoint's response type changes", ["shape"], Info,
     "oasdiff `response-body-type-changed`; smithy-diff `ChangedMemberTarget` (output)");
-rule!(ENDPOINT_BODY_FORMAT_CHANGED, "endpoint-body-format-changed", "an endpoint takes its body in another media type", ["shape"], Info,
-    "oasdiff `request-body-media-type-removed`");
+rule!(ENDPOINT_BODY_FORMAT_CHANGED, "endpoint-body-format-changed", "the body format clients send by default changes, and the old one is still accepted", ["shape"], Info,
+    "oasdiff `request-body-media-type-added` (info: the old one stays)");
+rule!(ENDPOINT_BODY_FORMAT_ADDED, "endpoint-body-format-added", "an endpoint accepts its body in a format (media type) it did not", ["addition", "shape"], Info,
+    "oasdiff `request-body-media-type-added` (info)");
+rule!(ENDPOINT_BODY_FORMAT_REMOVED, "endpoint-body-format-removed", "an endpoint stops accepting its body in a format (media type)", ["removal", "deprecation", "shape"], Info,
+    "oasdiff `request-body-media-type-removed` (error)");
 rule!(ENDPOINT_RESPONSE_FORMAT_CHANGED, "endpoint-response-format-changed", "an endpoint answers in another media type", ["shape"], Info,
     "oasdiff `response-media-type-removed`");
 rule!(BEHAVIOUR_ADDED, "behaviour-added", "an endpoint behaves in a way it did not (filters, orders or refuses differently)", ["behavior"], Info,
@@ -102,13 +106,29 @@ fn check_formats(cx: &mut Cx<'_>) {
             let show = |t: &Option<TypeRef>| t.as_ref().map(ToString::to_string);
             cx.push(&ENDPOINT_RESPONSE_CHANGED, &s.child(".response"), Audiences::new(B, B, U), format!("the response of endpoint `{id}` changes type"), show(&o.response), show(&n.response));
         }
-        let formats = |e: &Endpoint| if e.body_formats.is_empty() { "json".to_owned() } else { e.body_formats.iter().map(|f| f.id.as_str()).collect::<Vec<_>>().join(", ") };
-        if formats(o) != formats(n) {
-            cx.push(&ENDPOINT_BODY_FORMAT_CHANGED, &s.child(".body_format"), Audiences::new(B, B, U), format!("endpoint `{id}` takes its body as another media type"), some(formats(o)), some(formats(n)));
-        }
+        check_body_formats(cx, &s.child(".body_format"), o, n);
         if o.response_format != n.response_format {
             cx.push(&ENDPOINT_RESPONSE_FORMAT_CHANGED, &s.child(".response_format"), Audiences::new(B, B, U), format!("endpoint `{id}` answers in another media type"), some(&o.response_format), some(&n.response_format));
         }
+    }
+}
+
+/// The formats an endpoint accepts its body in, compared as a set, and the one clients send
+/// by default (the first).
+fn check_body_formats(cx: &mut Cx<'_>, s: &Subject, o: &Endpoint, n: &Endpoint) {
+    let id = &n.meta.id;
+    let formats = |e: &Endpoint| if e.body_formats.is_empty() { vec!["json".to_owned()] } else { e.body_formats.iter().map(|f| f.id.clone()).collect::<Vec<_>>() };
+    let (was, is) = (formats(o), formats(n));
+    let (old_v, new_v) = (some(was.join(", ")), some(is.join(", ")));
+    for gone in was.iter().filter(|f| !is.contains(f)) {
+        cx.push(&ENDPOINT_BODY_FORMAT_REMOVED, s, Audiences::new(B, B, U), format!("endpoint `{id}` no longer takes its body as {gone}"), old_v.clone(), new_v.clone());
+    }
+    for added in is.iter().filter(|f| !was.contains(f)) {
+        cx.push(&ENDPOINT_BODY_FORMAT_ADDED, s, Audiences::new(C, C, U), format!("endpoint `{id}` also takes its body as {added}"), old_v.clone(), new_v.clone());
+    }
+    if was[0] != is[0] && is.contains(&was[0]) {
+        let message = format!("clients send the body of endpoint `{id}` as {} by default", is[0]);
+        cx.push(&ENDPOINT_BODY_FORMAT_CHANGED, s, Audiences::new(C, C, U), message, old_v, new_v);
     }
 }
 

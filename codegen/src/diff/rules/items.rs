@@ -87,10 +87,10 @@ fn entries(m: &Model) -> Vec<Entry<'_>> {
     }
     top!(
         "placeholder" => m.platform.placeholders, "part" => m.platform.parts, "feature" => m.features, "constant" => m.constants,
-        "gap" => m.gaps, "permission" => m.permissions, "resource" => m.resources, "enum" => m.enums, "flags" => m.flags,
-        "endpoint" => m.endpoints, "opcode" => m.opcodes, "command" => m.commands, "condition" => m.conditions,
-        "intent" => m.intents, "scope" => m.scopes, "scope_set" => m.scope_sets, "token_kind" => m.token_kinds,
-        "auth_rule" => m.auth_rules, "event" => m.events, "error" => m.errors, "limit" => m.limits,
+        "gap" => m.gaps, "permission" => m.permissions, "resource" => m.resources, "union" => m.unions, "enum" => m.enums,
+        "flags" => m.flags, "endpoint" => m.endpoints, "opcode" => m.opcodes, "command" => m.commands,
+        "condition" => m.conditions, "intent" => m.intents, "scope" => m.scopes, "scope_set" => m.scope_sets,
+        "token_kind" => m.token_kinds, "auth_rule" => m.auth_rules, "event" => m.events, "error" => m.errors, "limit" => m.limits,
         "state_machine" => m.state_machines, "class" => m.classes, "sdk_call" => m.sdk_calls, "release" => m.releases,
     );
     for e in &m.enums {
@@ -161,7 +161,7 @@ fn presence_impact(m: &Model, e: &Entry<'_>) -> (Audiences, Audiences) {
         "endpoint" if routed => ((C, B, U), (B, B, U)),
         "endpoint" => ((C, C, U), (B, B, U)),
         "condition" => ((U, B, U), (U, B, U)),
-        "resource" => ((C, C, U), (B, B, U)),
+        "resource" | "union" => ((C, C, U), (B, B, U)),
         "enum" | "flags" | "constant" => ((C, C, C), (B, B, B)),
         "limit" => ((C, C, C), (C, B, B)),
         "placeholder" => ((C, B, U), (B, B, U)),

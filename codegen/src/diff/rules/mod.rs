@@ -8,10 +8,13 @@ pub mod access;
 pub mod events;
 pub mod http;
 pub mod items;
+pub mod messages;
 pub mod platform;
 pub mod sdk;
 pub mod shapes;
 pub mod timeline;
+pub mod unions;
+pub mod values;
 
 use super::{Audiences, Finding, Impact, RuleDef, Severity};
 use crate::diag::Span;

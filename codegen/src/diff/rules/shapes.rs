@@ -1,5 +1,7 @@
-//! Data shapes: fields (presence, type, optionality, nullability, wire names, conditions,
-//! defaults, bounds) wherever they are declared, resources' directions, enums and flag sets.
+//! Data shapes: fields (presence, type, optionality, nullability, wire names, conditions)
+//! wherever they are declared, resources' directions and bases, enums and flag sets. What a
+//! field's values may be (its type's width, defaults, bounds, patterns, constants, enum subsets,
+//! element rules) is [`super::values`]; unions are [`super::unions`].
 //!
 //! Whether a field change breaks the wire depends on who writes the value: a client writes a
 //! request field, so a tighter request (a new required field, a lower maximum) refuses requests
@@ -7,7 +9,8 @@
 //! now be absent or null) breaks clients that relied on it. Resources used both ways get both
 //! rules (oasdiff's request-/response- rule pairs).
 
-use super::{B, C, Cx, Subject, U, pair, some};
+use super::messages::{REQUEST_HEADER_ADDED_REQUIRED, REQUEST_HEADER_REMOVED, RESPONSE_HEADER_ADDED, RESPONSE_HEADER_REMOVED};
+use super::{B, C, Cx, Subject, U, pair, some, values};
 use crate::diff::{Audiences, Impact, RuleDef, Severity};
 use crate::model::*;
 
@@ -35,7 +38,7 @@ rule!(FIELD_RENAMED, "field-renamed", "a field gets another key and keeps its wi
     "buf `FIELD_SAME_NAME`; TypeSpec `@renamedFrom`");
 rule!(FIELD_TYPE_CHANGED, "field-type-changed", "a field's type changes", ["shape"], Info,
     "oasdiff `response-property-type-changed`, `request-property-type-changed`; buf `FIELD_SAME_TYPE`; smithy-diff `ChangedMemberTarget`");
-rule!(FIELD_BECAME_OPTIONAL, "field-became-optional", "a field may now be absent", ["shape"], Info,
+rule!(FIELD_BECAME_OPTIONAL, "field-became-optional", "a field may now be absent (the Rust type is [`field-presence-changed`]'s)", ["shape"], Info,
     "oasdiff `response-property-became-optional`; smithy-diff `ChangedNullability`");
 rule!(FIELD_BECAME_REQUIRED, "field-became-required", "a field must now be present", ["requirement", "shape"], Info,
     "oasdiff `request-property-became-required`; smithy-diff `ChangedNullability`");
@@ -61,6 +64,8 @@ rule!(REQUEST_BOUND_LOOSENED, "request-bound-loosened", "a bound of something cl
     "oasdiff `request-property-max-increased` (info)");
 rule!(RESPONSE_BOUND_LOOSENED, "response-bound-loosened", "a bound of something the platform writes is loosened: clients may see values they did not", ["shape"], Warning,
     "oasdiff `response-property-max-increased` (warn)");
+rule!(RESOURCE_EXTENDS_CHANGED, "resource-extends-changed", "a resource takes its first fields from other bases (the fields it gains or loses are findings of their own)", ["shape"], Info,
+    "oasdiff `request-body-all-of-added`, `response-body-all-of-removed`");
 rule!(RESOURCE_DIRECTION_CHANGED, "resource-direction-changed", "a resource stops being sent or received the way it was", ["shape", "removal"], Info,
     "oasdiff `request-body-removed`, `response-media-type-removed`");
 rule!(ENUM_REPR_CHANGED, "enum-repr-changed", "an enum switches between integer and string values", ["shape"], Info,
@@ -89,6 +94,8 @@ rule!(FLAG_RENAMED, "flag-renamed", "a flag keeps its bit under a new id", ["ren
 pub fn check(cx: &mut Cx<'_>) {
     check_resources(cx);
     check_endpoint_fields(cx);
+    super::unions::check(cx);
+    super::messages::check(cx);
     check_payload_fields(cx);
     check_enums(cx);
     check_flags(cx);
@@ -106,7 +113,7 @@ pub enum Dir {
 }
 
 impl Dir {
-    fn of(direction: &str) -> Dir {
+    pub fn of(direction: &str) -> Dir {
         match direction {
             "request" | "send" => Dir::Request,
             "response" | "receive" => Dir::Response,
@@ -114,13 +121,31 @@ impl Dir {
         }
     }
 
-    fn request(self) -> bool {
+    /// Whether clients write it.
+    pub fn request(self) -> bool {
         self != Dir::Response
     }
 
-    fn response(self) -> bool {
+    /// Whether the platform writes it.
+    pub fn response(self) -> bool {
         self != Dir::Request
     }
+
+    /// Who writes something written by both `self`'s and `other`'s writers.
+    pub fn and(self, other: Dir) -> Dir {
+        if self == other { self } else { Dir::Both }
+    }
+}
+
+/// What a list of fields is, where added and removed members have rules of their own.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum ListKind {
+    /// Members of an object, parameters, parts, variants.
+    Members,
+    /// An endpoint's request header parameters.
+    RequestHeaders,
+    /// The headers of a response.
+    ResponseHeaders,
 }
 
 /// A list of fields and what the findings about them need: who writes them, which audiences
@@ -135,17 +160,24 @@ pub struct Fields<'a> {
     pub claims: Vec<String>,
     /// Whether a field is named as a typed reference of its own (`field:resource.name`).
     pub typed_fields: bool,
+    pub kind: ListKind,
     pub old: &'a [Field],
     pub new: &'a [Field],
 }
 
-impl Fields<'_> {
-    fn audiences(&self, wire: Impact, rust: Impact, c: Impact) -> Audiences {
+impl<'a> Fields<'a> {
+    /// Members of an object, parameters or parts at `prefix`, claimed by `claims`, seen on the
+    /// wire and in Rust.
+    pub fn members(dir: Dir, prefix: String, claims: Vec<String>, old: &'a [Field], new: &'a [Field]) -> Self {
+        Fields { dir, seen: (true, true, false), prefix, claims, typed_fields: false, kind: ListKind::Members, old, new }
+    }
+
+    pub fn audiences(&self, wire: Impact, rust: Impact, c: Impact) -> Audiences {
         let mask = |seen: bool, i: Impact| if seen { i } else { U };
         Audiences::new(mask(self.seen.0, wire), mask(self.seen.1, rust), mask(self.seen.2, c))
     }
 
-    fn subject(&self, name: &str, old: Option<&Field>, new: Option<&Field>) -> Subject {
+    pub fn subject(&self, name: &str, old: Option<&Field>, new: Option<&Field>) -> Subject {
         let path = format!("{}{name}", self.prefix);
         let mut claims = Vec::new();
         if self.typed_fields {
@@ -160,14 +192,14 @@ impl Fields<'_> {
 
     /// A field's name in messages: its path without the kind (`widget.label`,
     /// `rename_widget.body.tags`).
-    fn show(&self, name: &str) -> String {
+    pub fn show(&self, name: &str) -> String {
         let prefix = self.prefix.split_once(':').map_or(self.prefix.as_str(), |(_, rest)| rest);
         format!("{prefix}{name}")
     }
 
     /// Breaking on the wire when clients write it (`request`) or the platform does
     /// (`response`), compatible otherwise.
-    fn wire_if(&self, request: bool, response: bool) -> Impact {
+    pub fn wire_if(&self, request: bool, response: bool) -> Impact {
         if (request && self.dir.request()) || (response && self.dir.response()) { B } else { C }
     }
 }
@@ -184,18 +216,30 @@ pub fn compare_fields(cx: &mut Cx<'_>, f: &Fields<'_>) {
     }
     for n in p.added.iter().filter(|n| !renamed.iter().any(|(_, r)| r.name == n.name)) {
         let s = f.subject(&n.name, None, Some(n));
-        let required = !n.optional && n.required_when.is_none();
-        if required && f.dir.request() {
-            let message = format!("required field `{}` is added to what clients send", f.show(&n.name));
-            cx.push(&REQUEST_FIELD_ADDED_REQUIRED, &s, f.audiences(B, B, C), message, None, Some(describe(n)));
-        } else {
-            cx.push(&FIELD_ADDED, &s, f.audiences(C, B, C), format!("field `{}` is added", f.show(&n.name)), None, Some(describe(n)));
+        let (required, name) = (!n.may_be_absent(), f.show(&n.name));
+        match f.kind {
+            ListKind::RequestHeaders if required => {
+                let message = format!("required header `{name}` is added to what clients send");
+                cx.push(&REQUEST_HEADER_ADDED_REQUIRED, &s, f.audiences(B, B, C), message, None, Some(describe(n)));
+            }
+            ListKind::ResponseHeaders => cx.push(&RESPONSE_HEADER_ADDED, &s, f.audiences(C, B, C), format!("header `{name}` is added"), None, Some(describe(n))),
+            _ if required && f.dir.request() => {
+                let message = format!("required field `{name}` is added to what clients send");
+                cx.push(&REQUEST_FIELD_ADDED_REQUIRED, &s, f.audiences(B, B, C), message, None, Some(describe(n)));
+            }
+            _ => cx.push(&FIELD_ADDED, &s, f.audiences(C, B, C), format!("field `{name}` is added"), None, Some(describe(n))),
         }
     }
     for o in p.removed.iter().filter(|o| !renamed.iter().any(|(r, _)| r.name == o.name)) {
         let s = f.subject(&o.name, Some(o), None);
-        let wire = f.wire_if(false, true);
-        cx.push(&FIELD_REMOVED, &s, f.audiences(wire, B, B), format!("field `{}` is removed", f.show(&o.name)), Some(describe(o)), None);
+        let name = f.show(&o.name);
+        let (rule, wire, message) = match f.kind {
+            // The platform stops reading it: clients that send it are not refused.
+            ListKind::RequestHeaders => (&REQUEST_HEADER_REMOVED, C, format!("header `{name}` is no longer read")),
+            ListKind::ResponseHeaders => (&RESPONSE_HEADER_REMOVED, if o.may_be_absent() { C } else { B }, format!("header `{name}` is removed")),
+            ListKind::Members => (&FIELD_REMOVED, f.wire_if(false, true), format!("field `{name}` is removed")),
+        };
+        cx.push(rule, &s, f.audiences(wire, B, B), message, Some(describe(o)), None);
     }
     for (o, n) in p.both {
         compare_field(cx, f, o, n);
@@ -203,7 +247,7 @@ pub fn compare_fields(cx: &mut Cx<'_>, f: &Fields<'_>) {
 }
 
 /// `snowflake`, `optional string`, `nullable integer`.
-fn describe(f: &Field) -> String {
+pub fn describe(f: &Field) -> String {
     let ty = f.ty.as_ref().map_or_else(|| "untyped".to_owned(), ToString::to_string);
     let mut words = Vec::new();
     if f.optional {
@@ -224,23 +268,23 @@ fn compare_field(cx: &mut Cx<'_>, f: &Fields<'_>, o: &Field, n: &Field) {
     {
         cx.push(&super::items::ITEM_DEPRECATED, &s, f.audiences(C, C, C), format!("field `{name}` is deprecated"), None, some(&by.id));
     }
-    if o.ty.is_some() && o.ty != n.ty {
-        let (a, b) = (o.ty.as_ref().map(ToString::to_string), n.ty.as_ref().map(ToString::to_string));
-        cx.push(&FIELD_TYPE_CHANGED, &s, f.audiences(B, B, B), format!("field `{name}` changes type"), a, b);
-    }
+    values::compare_type(cx, f, &s, &name, o, n);
     if o.wire() != n.wire() {
         cx.push(&FIELD_WIRE_NAME_CHANGED, &s, f.audiences(B, C, C), format!("field `{name}` changes its wire name"), some(o.wire()), some(n.wire()));
     }
+    // The Rust side of presence is one finding of its own (`field-presence-changed`): a field
+    // may become optional and keep its Rust type (a default stands in for absence).
     match (o.optional, n.optional) {
-        (false, true) => cx.push(&FIELD_BECAME_OPTIONAL, &s, f.audiences(f.wire_if(false, true), B, B), format!("field `{name}` may now be absent"), some("required"), some("optional")),
-        (true, false) => cx.push(&FIELD_BECAME_REQUIRED, &s, f.audiences(f.wire_if(true, false), B, B), format!("field `{name}` must now be present"), some("optional"), some("required")),
+        (false, true) => cx.push(&FIELD_BECAME_OPTIONAL, &s, f.audiences(f.wire_if(false, true), U, B), format!("field `{name}` may now be absent"), some("required"), some("optional")),
+        (true, false) => cx.push(&FIELD_BECAME_REQUIRED, &s, f.audiences(f.wire_if(true, false), U, B), format!("field `{name}` must now be present"), some("optional"), some("required")),
         _ => {}
     }
     match (o.nullable, n.nullable) {
-        (false, true) => cx.push(&FIELD_BECAME_NULLABLE, &s, f.audiences(f.wire_if(false, true), B, B), format!("field `{name}` may now be null"), some("not nullable"), some("nullable")),
-        (true, false) => cx.push(&FIELD_BECAME_NON_NULLABLE, &s, f.audiences(f.wire_if(true, false), B, B), format!("field `{name}` may no longer be null"), some("nullable"), some("not nullable")),
+        (false, true) => cx.push(&FIELD_BECAME_NULLABLE, &s, f.audiences(f.wire_if(false, true), U, B), format!("field `{name}` may now be null"), some("not nullable"), some("nullable")),
+        (true, false) => cx.push(&FIELD_BECAME_NON_NULLABLE, &s, f.audiences(f.wire_if(true, false), U, B), format!("field `{name}` may no longer be null"), some("nullable"), some("not nullable")),
         _ => {}
     }
+    values::compare_presence(cx, f, &s, &name, o, n);
     if o.required_when.is_none() && f.dir.request()
         && let Some(c) = &n.required_when
     {
@@ -251,98 +295,12 @@ fn compare_field(cx: &mut Cx<'_>, f: &Fields<'_>, o: &Field, n: &Field) {
         let (a, b) = (o.requires_scope.as_ref().map(|r| r.id.clone()), n.requires_scope.as_ref().map(|r| r.id.clone()));
         cx.push(&FIELD_SCOPE_REQUIRED, &s, f.audiences(B, U, U), format!("field `{name}` carries its real value only with another scope"), a, b);
     }
-    if let (Some(a), Some(b)) = (&o.default, &n.default)
-        && a.value != b.value
-    {
-        cx.push(&FIELD_DEFAULT_CHANGED, &s, f.audiences(B, U, U), format!("the default of field `{name}` changes"), some(&a.value), some(&b.value));
-    }
-    compare_bounds(cx, f, &s, &name, &o.constraints, &n.constraints);
+    values::compare_default(cx, f, &s, &name, o, n);
+    values::compare_values(cx, f, &s, &name, o, n);
 }
 
-/// The keys of upper bounds (a larger value accepts more).
-const UPPER: &[&str] = &["max", "max_exclusive", "max_length", "max_items", "max_size"];
-
-/// A bound's number at this point of the timeline: literals, and limits with their value of the
-/// projection; `None` for bounds known only at run time.
-fn number(m: &Model, b: &Bound, upper: bool) -> Option<f64> {
-    match b {
-        Bound::Value(_, v) => Some(*v as f64),
-        Bound::Float(_, v) => Some(*v),
-        Bound::Limit { limit, offset } => {
-            let l = m.limit(&limit.id)?;
-            let v = if upper { l.upper() } else { l.lower().or(l.upper()) };
-            v.map(|v| (v + offset) as f64)
-        }
-        Bound::Field { .. } => None,
-    }
-}
-
-/// Bounds in words: `32`, `label_length (32)`, `get_gateway_bot.max_concurrency`.
-fn bound_words(m: &Model, b: &Bound, upper: bool) -> String {
-    let offset = |o: i64| if o == 0 { String::new() } else { format!("{o:+}") };
-    match b {
-        Bound::Value(_, v) => v.to_string(),
-        Bound::Float(_, v) => v.to_string(),
-        Bound::Limit { limit, offset: o } => match number(m, b, upper) {
-            Some(v) => format!("limit {}{} ({v})", limit.id, offset(*o)),
-            None => format!("limit {}{}", limit.id, offset(*o)),
-        },
-        Bound::Field { endpoint, field, offset: o } => format!("{}.{field}{}", endpoint.id, offset(*o)),
-    }
-}
-
-/// Two bounds naming the same limit (or response field) with the same offset: a change of the
-/// limit's own value is the limit's finding, not each field's.
-fn same_reference(a: &Bound, b: &Bound) -> bool {
-    match (a, b) {
-        (Bound::Limit { limit: x, offset: o }, Bound::Limit { limit: y, offset: p }) => x.id == y.id && o == p,
-        (Bound::Field { endpoint: x, field: f, offset: o }, Bound::Field { endpoint: y, field: g, offset: p }) => x.id == y.id && f == g && o == p,
-        _ => false,
-    }
-}
-
-fn compare_bounds(cx: &mut Cx<'_>, f: &Fields<'_>, s: &Subject, name: &str, old: &Constraints, new: &Constraints) {
-    let (o_all, n_all) = (old.all(), new.all());
-    let mut keys: Vec<&str> = o_all.iter().chain(&n_all).map(|(k, _)| *k).collect();
-    keys.dedup();
-    let mut seen = Vec::new();
-    keys.retain(|k| !seen.contains(k) && { seen.push(*k); true });
-    for key in keys {
-        let a = o_all.iter().find(|(k, _)| *k == key).map(|(_, b)| *b);
-        let b = n_all.iter().find(|(k, _)| *k == key).map(|(_, b)| *b);
-        let upper = UPPER.contains(&key);
-        let words_old = a.map(|x| format!("{key} {}", bound_words(cx.old, x, upper)));
-        let words_new = b.map(|x| format!("{key} {}", bound_words(cx.new, x, upper)));
-        // `Some(true)`: the new bound accepts less; `Some(false)`: more; `None`: the same.
-        let tighter = match (a, b) {
-            (None, None) => None,
-            (None, Some(_)) => Some(true),
-            (Some(_), None) => Some(false),
-            (Some(x), Some(y)) if same_reference(x, y) => None,
-            (Some(x), Some(y)) => match (number(cx.old, x, upper), number(cx.new, y, upper)) {
-                (Some(p), Some(q)) if p == q => None,
-                (Some(p), Some(q)) => Some(if upper { q < p } else { q > p }),
-                // A run-time bound swapped for another: take it as tighter, a change must say.
-                _ => Some(true),
-            },
-        };
-        let Some(tighter) = tighter else { continue };
-        let s = s.child(&format!(".{key}"));
-        if tighter && f.dir.request() {
-            let rule = match (a.is_some(), upper) {
-                (false, _) => &REQUEST_BOUND_ADDED,
-                (true, true) => &REQUEST_MAX_DECREASED,
-                (true, false) => &REQUEST_MIN_INCREASED,
-            };
-            cx.push(rule, &s, f.audiences(B, U, U), format!("`{key}` of field `{name}` accepts less"), words_old, words_new);
-        } else if !tighter {
-            let (rule, audiences) = if f.dir.response() { (&RESPONSE_BOUND_LOOSENED, f.audiences(C, U, U)) } else { (&REQUEST_BOUND_LOOSENED, f.audiences(C, U, U)) };
-            cx.push(rule, &s, audiences, format!("`{key}` of field `{name}` accepts more"), words_old, words_new);
-        }
-    }
-}
-
-/// Resources: their direction, and their fields.
+/// Resources: their direction, their bases, and their fields. A field a resource inherits from
+/// the same base on both sides is the base's finding, not each heir's.
 fn check_resources(cx: &mut Cx<'_>) {
     let (old, new) = (cx.old, cx.new);
     for (o, n) in pair(&old.resources, &new.resources, |r| r.meta.id.clone()).both {
@@ -354,43 +312,42 @@ fn check_resources(cx: &mut Cx<'_>) {
             let wire = if lost { B } else { C };
             cx.push(&RESOURCE_DIRECTION_CHANGED, &s, Audiences::new(wire, U, U), format!("resource `{id}` changes direction"), some(&o.direction), some(&n.direction));
         }
-        let fields = Fields {
-            dir: b,
-            seen: (true, true, false),
-            prefix: format!("field:{id}."),
-            claims: vec![format!("resource:{id}")],
-            typed_fields: true,
-            old: &o.fields,
-            new: &n.fields,
-        };
+        let bases = |r: &Resource| r.extends.iter().map(|b| b.id.as_str()).collect::<Vec<_>>().join(", ");
+        if bases(o) != bases(n) {
+            let s = Subject::item("resource", id, &[], Some(&o.meta), Some(&n.meta)).child(".extends");
+            cx.push(&RESOURCE_EXTENDS_CHANGED, &s, Audiences::all(U), format!("resource `{id}` extends other bases"), some(bases(o)), some(bases(n)));
+        }
+        let same_base = |f: &Field, other: &[Field]| f.inherited_from.is_some() && other.iter().any(|g| g.name == f.name && g.inherited_from == f.inherited_from);
+        let own = |fields: &[Field], other: &[Field]| fields.iter().filter(|f| !same_base(f, other)).cloned().collect::<Vec<_>>();
+        let (of, nf) = (own(&o.fields, &n.fields), own(&n.fields, &o.fields));
+        let fields = Fields { typed_fields: true, ..Fields::members(b, format!("field:{id}."), vec![format!("resource:{id}")], &of, &nf) };
         compare_fields(cx, &fields);
     }
 }
 
-/// Parameters, bodies and response fields of endpoints.
+/// Parameters, headers, bodies, multipart parts and response fields of endpoints (the
+/// responses declared by status are [`super::messages`]').
 fn check_endpoint_fields(cx: &mut Cx<'_>) {
     let (old, new) = (cx.old, cx.new);
     for (o, n) in pair(&old.endpoints, &new.endpoints, |e| e.meta.id.clone()).both {
         let id = &n.meta.id;
         let body = |e: &Endpoint| e.body_schema.iter().cloned().collect::<Vec<_>>();
         let (ob, nb) = (body(o), body(n));
-        let lists: [(&str, Dir, &[Field], &[Field]); 5] = [
+        let lists: [(&str, Dir, &[Field], &[Field]); 8] = [
             ("path", Dir::Request, &o.path_params, &n.path_params),
             ("query", Dir::Request, &o.query, &n.query),
+            ("headers", Dir::Request, &o.headers, &n.headers),
             ("body", Dir::Request, &o.body, &n.body),
             ("body_schema", Dir::Request, &ob, &nb),
+            ("parts", Dir::Request, &o.parts, &n.parts),
             ("response", Dir::Response, &o.response_fields, &n.response_fields),
+            ("response_columns", Dir::Response, &o.response_columns, &n.response_columns),
         ];
         for (list, dir, a, b) in lists {
-            let fields = Fields {
-                dir,
-                seen: (true, true, false),
-                prefix: format!("endpoint:{id}.{list}."),
-                claims: vec![format!("endpoint:{id}")],
-                typed_fields: false,
-                old: a,
-                new: b,
-            };
+            let mut fields = Fields::members(dir, format!("endpoint:{id}.{list}."), vec![format!("endpoint:{id}")], a, b);
+            if list == "headers" {
+                fields.kind = ListKind::RequestHeaders;
+            }
             compare_fields(cx, &fields);
         }
     }
@@ -401,22 +358,19 @@ fn check_payload_fields(cx: &mut Cx<'_>) {
     let (old, new) = (cx.old, cx.new);
     for (o, n) in pair(&old.events, &new.events, |e| e.meta.id.clone()).both {
         let id = &n.meta.id;
-        let claims = vec![format!("event:{id}")];
-        compare_fields(cx, &Fields { dir: Dir::Response, seen: (true, true, false), prefix: format!("event:{id}."), claims, typed_fields: false, old: &o.fields, new: &n.fields });
+        compare_fields(cx, &Fields::members(Dir::Response, format!("event:{id}."), vec![format!("event:{id}")], &o.fields, &n.fields));
     }
     for (o, n) in pair(&old.opcodes, &new.opcodes, |e| e.meta.id.clone()).both {
         let id = &n.meta.id;
-        let claims = vec![format!("opcode:{id}")];
-        let dir = Dir::of(&n.direction);
-        compare_fields(cx, &Fields { dir, seen: (true, true, false), prefix: format!("opcode:{id}."), claims, typed_fields: false, old: &o.fields, new: &n.fields });
+        compare_fields(cx, &Fields::members(Dir::of(&n.direction), format!("opcode:{id}."), vec![format!("opcode:{id}")], &o.fields, &n.fields));
     }
     for (o, n) in pair(&old.classes, &new.classes, |e| e.meta.id.clone()).both {
         let id = &n.meta.id;
-        let claims = vec![format!("class:{id}")];
-        compare_fields(cx, &Fields { dir: Dir::Both, seen: (false, false, true), prefix: format!("class:{id}."), claims, typed_fields: false, old: &o.fields, new: &n.fields });
+        let fields = Fields { seen: (false, false, true), ..Fields::members(Dir::Both, format!("class:{id}."), vec![format!("class:{id}")], &o.fields, &n.fields) };
+        compare_fields(cx, &fields);
     }
     if let (Some(o), Some(n)) = (&old.error_body, &new.error_body) {
-        compare_fields(cx, &Fields { dir: Dir::Response, seen: (true, true, false), prefix: "error_body.".into(), claims: vec![], typed_fields: false, old: &o.fields, new: &n.fields });
+        compare_fields(cx, &Fields::members(Dir::Response, "error_body.".into(), vec![], &o.fields, &n.fields));
     }
 }
 
