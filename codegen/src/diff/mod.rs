@@ -8,7 +8,7 @@
 //! before. Each finding says, for each audience (the wire contract between clients and
 //! servers, the generated Rust source API, the C ABI), whether it breaks it.
 //!
-//! A breaking finding must be claimed by a change entry of the new spec ([`claims`]): an entry
+//! A breaking finding must be claimed by a change entry of the new spec (the `claims` module): an entry
 //! that is new (or newly names the item), is in effect where the finding appears, names the
 //! item (in `affects`, or as the item's own `since` / `until` / `deprecated`), and is of a kind
 //! the rule accepts. `diff` exits 1 when one is not, with a `help:` that drafts the entry.

@@ -1,4 +1,4 @@
-//! The platform as of one point of its timeline: [`project`] is a pure function from the model
+//! The platform as of one point of its timeline: [`project()`] is a pure function from the model
 //! (every item with its `since` / `until` / `deprecated`, every dated variant) to the model as
 //! it is on one day.
 //!
@@ -386,11 +386,58 @@ mod tests {
         assert!(project(&m, date("2024-12-31")).limit("label_length").is_some_and(|l| l.previous.is_empty()));
     }
 
+    /// A spec written out to a temporary directory, loaded.
+    fn spec(yaml: &str) -> Model {
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        std::fs::write(dir.path().join("spec.yaml"), yaml).expect("write the spec");
+        crate::load_spec(dir.path(), "spec").unwrap_or_else(|e| panic!("the spec is invalid: {e:?}")).model
+    }
+
     #[test]
-    fn every_projection_of_the_fixture_and_the_shipped_spec_is_a_valid_model() {
-        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../spec");
-        let shipped = crate::load_spec(&dir, "spec").unwrap_or_else(|_| panic!("the shipped spec is invalid")).model;
-        for m in [fixture(), shipped] {
+    fn union_variants_statuses_and_headers_follow_their_dates() {
+        let m = spec(
+            r#"
+platform: { name: T, prefixes: { c_type: T_, c_macro: T_, cpp_namespace: t, c_header: t.h, cpp_header: t.hpp } }
+unions:
+  - id: nonce
+    variants:
+      integer: { type: integer }
+      flag: { type: boolean, since: nonce-flag }
+endpoints:
+  - id: get_widget
+    method: GET
+    path: /widget
+    headers:
+      locale: { wire_name: X-Locale, type: string, optional: true, until: locale-dropped }
+    responses:
+      200:
+        type: union<nonce>
+        headers:
+          total: { wire_name: X-Total-Count, type: integer, since: nonce-flag }
+changes:
+  - { id: nonce-flag, effective: 2030-01-01, kind: addition, summary: A nonce may be a flag. }
+  - { id: locale-dropped, effective: 2031-01-01, kind: removal, summary: The locale header is no longer read. }
+"#,
+        );
+        let variants = |at| project(&m, at).unions[0].variants.iter().map(|v| v.name.clone()).collect::<Vec<_>>();
+        assert_eq!(variants(date("2029-12-31")), ["integer"]);
+        assert_eq!(variants(date("2030-01-01")), ["integer", "flag"]);
+        let headers = |at| {
+            let p = project(&m, at);
+            let e = &p.endpoints[0];
+            let ResponseUse::Inline(r) = &e.responses[0].response else { panic!("an inline response") };
+            (e.headers.len(), r.headers.len())
+        };
+        assert_eq!(headers(date("2029-12-31")), (1, 0));
+        assert_eq!(headers(date("2030-06-01")), (1, 1));
+        assert_eq!(headers(date("2031-01-01")), (0, 1));
+    }
+
+    #[test]
+    fn every_projection_of_the_fixtures_and_the_shipped_spec_is_a_valid_model() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        let load = |dir: &str| crate::load_spec(&root.join(dir), "spec").unwrap_or_else(|_| panic!("{dir} is invalid")).model;
+        for m in [fixture(), load("tests/fixtures/shapes"), load("spec")] {
             for at in points([&m]) {
                 let projected = project(&m, at);
                 let mut cx = crate::diag::Diagnostics::new();
