@@ -192,6 +192,16 @@ fn lifecycles(m: &Model) -> BTreeMap<String, Vec<String>> {
             add(format!("{prefix}{}", f.name), &[&f.since, &f.until, &f.deprecated]);
         }
     }
+    // A response's headers go by their key in the response (`total`), whatever the field says.
+    for e in &m.endpoints {
+        for r in &e.responses {
+            for h in m.response_of(&r.response).map_or(&[][..], |x| &x.headers[..]) {
+                if let HeaderUse::Inline(f) = &h.header {
+                    add(format!("endpoint:{}.responses.{}.headers.{}", e.meta.id, r.status.id, h.name), &[&f.since, &f.until, &f.deprecated]);
+                }
+            }
+        }
+    }
     out
 }
 
@@ -215,11 +225,6 @@ fn field_lists(m: &Model) -> Vec<(String, Vec<&Field>)> {
             let Some(response) = m.response_of(&r.response) else { continue };
             let status = &r.status.id;
             out.push((format!("endpoint:{id}.responses.{status}."), response.fields.iter().collect()));
-            let inline = response.headers.iter().filter_map(|h| match &h.header {
-                HeaderUse::Inline(f) => Some(&**f),
-                HeaderUse::Named(_) => None,
-            });
-            out.push((format!("endpoint:{id}.responses.{status}.headers."), inline.collect()));
         }
     }
     for u in &m.unions {
