@@ -15,8 +15,16 @@ fn fixture() -> PathBuf {
 
 fn emitted() -> Vec<GeneratedFile> {
     let loaded = platform_codegen::load_spec(&fixture(), "spec").unwrap_or_else(|e| panic!("the shapes fixture is invalid: {e:?}"));
-    assert!(loaded.warnings.is_empty(), "the shapes fixture has warnings: {:?}", loaded.warnings);
-    emit_all(&loaded.model, &EmitOptions::default())
+    // The one warning is the class field the C ABI leaves out on purpose (the headers say so).
+    let warnings: Vec<(&str, &str)> = loaded.warnings.iter().map(|w| (w.code, w.message.as_str())).collect();
+    assert_eq!(
+        warnings,
+        [("W0145", "field `Payload` of class `Sample` has type `bytes`, which the C ABI does not carry")],
+        "the shapes fixture's warnings changed"
+    );
+    // The spec format's JSON Schema is the same for every spec: `generated/spec.schema.json`
+    // carries it, and `spec_schema.rs` checks this fixture against it.
+    emit_all(&loaded.model, &EmitOptions::default()).into_iter().filter(|f| f.artifact != "schema").collect()
 }
 
 /// Every file under `dir`, as paths relative to `root`, sorted.
@@ -41,7 +49,7 @@ fn every_emitter_matches_its_golden_over_the_shapes_fixture() {
     let bless = std::env::var_os("UPDATE_EXPECT").is_some();
     let files = emitted();
     let artifacts: std::collections::BTreeSet<&str> = files.iter().map(|f| f.artifact).collect();
-    assert_eq!(artifacts.len(), 7, "every emitter runs over the fixture: {artifacts:?}");
+    assert_eq!(artifacts.len(), 8, "every emitter but the spec schema runs over the fixture: {artifacts:?}");
     let mut failures = Vec::new();
     for file in &files {
         let path = expected_root.join(&file.path);

@@ -407,6 +407,10 @@ pub mod codes {
     pub const TAG_PLACEMENT: &str = "E0142";
     /// A discriminator whose type is not `integer`, `string` or an enum.
     pub const DISCRIMINATOR_TYPE: &str = "E0143";
+    /// A path, query or header parameter or a multipart part that may be `null`.
+    pub const NULL_PARAMETER: &str = "E0144";
+    /// A field of an SDK class whose type the C ABI does not carry: the headers leave it out.
+    pub const NO_C_MAPPING: &str = "W0145";
     /// An `example` that is not a wire value of the field's type.
     pub const EXAMPLE_TYPE: &str = "E0146";
     /// A response key that is not a status (`200`, `4XX`, `default`), or one status twice.

@@ -7,7 +7,7 @@ use indexmap::IndexMap;
 use serde::Serialize;
 
 /// A permission.
-#[derive(Debug, Serialize)]
+#[derive(Clone, Debug, Serialize)]
 pub struct Permission {
     #[serde(flatten)]
     pub meta: Meta,
@@ -18,7 +18,7 @@ pub struct Permission {
 }
 
 /// A named condition.
-#[derive(Debug, Serialize)]
+#[derive(Clone, Debug, Serialize)]
 pub struct Condition {
     #[serde(flatten)]
     pub meta: Meta,
@@ -33,7 +33,7 @@ pub struct Condition {
 }
 
 /// An intent.
-#[derive(Debug, Serialize)]
+#[derive(Clone, Debug, Serialize)]
 pub struct Intent {
     #[serde(flatten)]
     pub meta: Meta,
@@ -41,7 +41,7 @@ pub struct Intent {
 }
 
 /// A scope.
-#[derive(Debug, Serialize)]
+#[derive(Clone, Debug, Serialize)]
 pub struct Scope {
     #[serde(flatten)]
     pub meta: Meta,
@@ -51,7 +51,7 @@ pub struct Scope {
 }
 
 /// A scope set.
-#[derive(Debug, Serialize)]
+#[derive(Clone, Debug, Serialize)]
 pub struct ScopeSet {
     #[serde(flatten)]
     pub meta: Meta,
@@ -61,7 +61,7 @@ pub struct ScopeSet {
 }
 
 /// A token kind.
-#[derive(Debug, Serialize)]
+#[derive(Clone, Debug, Serialize)]
 pub struct TokenKind {
     #[serde(flatten)]
     pub meta: Meta,
@@ -70,7 +70,7 @@ pub struct TokenKind {
 }
 
 /// A permission rule, with its forms over time.
-#[derive(Debug, Serialize)]
+#[derive(Clone, Debug, Serialize)]
 pub struct PermissionRule {
     #[serde(flatten)]
     pub meta: Meta,
@@ -84,7 +84,7 @@ pub struct PermissionRule {
 }
 
 /// One form of a rule, valid between `since` and `until`.
-#[derive(Debug, Serialize)]
+#[derive(Clone, Debug, Serialize)]
 pub struct RuleVariant {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub since: Option<Ref>,
@@ -177,7 +177,7 @@ impl Cond {
 }
 
 /// A numbered authorization rule.
-#[derive(Debug, Serialize)]
+#[derive(Clone, Debug, Serialize)]
 pub struct AuthRule {
     #[serde(flatten)]
     pub meta: Meta,
@@ -187,7 +187,7 @@ pub struct AuthRule {
 }
 
 /// The authorization server.
-#[derive(Debug, Serialize)]
+#[derive(Clone, Debug, Serialize)]
 pub struct AuthorizationServer {
     pub issuer: String,
     pub metadata: IndexMap<String, serde_json::Value>,

@@ -13,7 +13,7 @@ mod timeline;
 mod values;
 
 pub use http::{accepted_kinds, carries_scopes};
-pub use index::Index;
+pub use index::{Index, KINDS};
 
 use crate::diag::Diagnostics;
 use crate::model::Model;
@@ -47,6 +47,7 @@ pub fn validate(cx: &mut Diagnostics, model: &Model) {
     shapes::check_literal_values(cx, model);
     shapes::check_examples(cx, model);
     shapes::check_map_keys(cx, model);
+    shapes::check_class_fields_cross_c(cx, model);
     shapes::check_patterns(cx, model);
     shapes::check_float_bounds(cx, model);
     shapes::check_extends_cycles(cx, model);
@@ -57,6 +58,7 @@ pub fn validate(cx: &mut Diagnostics, model: &Model) {
     http::check_bodiless_statuses(cx, model);
     http::check_response_bodies(cx, model);
     http::check_header_types(cx, model);
+    http::check_null_parameters(cx, model);
     http::check_header_names(cx, model);
     http::check_anonymous_endpoints(cx, model);
     http::check_reserved_token_kind(cx, model);

@@ -3,8 +3,9 @@
 //! The router: one route per routed endpoint, each doing the mechanical work before the
 //! handler runs.
 
-use crate::api::{Api, Call, Operation, RuleContext};
+use crate::api::{Api, Call, Notices, Operation, RuleContext};
 use crate::runtime;
+use crate::types::deprecations::Deprecated;
 use crate::types;
 use crate::types::clock::{Clock, SystemClock, Timestamp};
 use crate::types::errors::ApiError;
@@ -149,6 +150,19 @@ fn respond(result: Result<Response, ApiError>) -> Response {
     result.unwrap_or_else(|e| runtime::error_response(&e))
 }
 
+/// Adds the deprecation headers of `fixed` (the endpoint or route called) and of what the
+/// handler reported using.
+fn deprecated<A>(
+    app: &App<A>,
+    response: Response,
+    fixed: &[&'static Deprecated],
+    notices: &Notices,
+) -> Response {
+    let mut used = fixed.to_vec();
+    used.extend(notices.list().into_iter().filter(|d| !fixed.contains(d)));
+    runtime::with_deprecation(response, &used, Some(app.placeholders.docs_url.as_str()))
+}
+
 use crate::types::rules::{Condition, PermissionRule, Rule};
 
 /// Evaluates `rules` as of `cx.now`: asks the implementation only what the forms in force
@@ -230,12 +244,17 @@ async fn get_current_user_connections<A: Api>(
     request: HttpRequest,
 ) -> Response {
     let now = app.clock.now();
-    respond(handle_get_current_user_connections(&app, now, request).await)
+    let notices = Notices::default();
+    let response = respond(
+        handle_get_current_user_connections(&app, now, &notices, request).await,
+    );
+    deprecated(&app, response, &[], &notices)
 }
 
 async fn handle_get_current_user_connections<A: Api>(
     app: &App<A>,
     now: Timestamp,
+    notices: &Notices,
     request: HttpRequest,
 ) -> Result<Response, ApiError> {
     use types::endpoints::get_current_user_connections as endpoint;
@@ -272,6 +291,7 @@ async fn handle_get_current_user_connections<A: Api>(
         input,
         gates: endpoint::Gates::at(now),
         granted: (),
+        deprecations: notices.clone(),
     };
     let output = app.api.get_current_user_connections(call).await?;
     Ok(runtime::json_response(axum::http::StatusCode::OK, &output))
@@ -284,12 +304,17 @@ async fn get_guild_channels<A: Api>(
     request: HttpRequest,
 ) -> Response {
     let now = app.clock.now();
-    respond(handle_get_guild_channels(&app, now, params, request).await)
+    let notices = Notices::default();
+    let response = respond(
+        handle_get_guild_channels(&app, now, &notices, params, request).await,
+    );
+    deprecated(&app, response, &[], &notices)
 }
 
 async fn handle_get_guild_channels<A: Api>(
     app: &App<A>,
     now: Timestamp,
+    notices: &Notices,
     params: Result<RawPathParams, RawPathParamsRejection>,
     request: HttpRequest,
 ) -> Result<Response, ApiError> {
@@ -343,6 +368,7 @@ async fn handle_get_guild_channels<A: Api>(
         input,
         gates: endpoint::Gates::at(now),
         granted: (),
+        deprecations: notices.clone(),
     };
     let output = app.api.get_guild_channels(call).await?;
     Ok(runtime::json_response(axum::http::StatusCode::OK, &output))
@@ -354,12 +380,17 @@ async fn create_or_join_lobby<A: Api>(
     request: HttpRequest,
 ) -> Response {
     let now = app.clock.now();
-    respond(handle_create_or_join_lobby(&app, now, request).await)
+    let notices = Notices::default();
+    let response = respond(
+        handle_create_or_join_lobby(&app, now, &notices, request).await,
+    );
+    deprecated(&app, response, &[], &notices)
 }
 
 async fn handle_create_or_join_lobby<A: Api>(
     app: &App<A>,
     now: Timestamp,
+    notices: &Notices,
     request: HttpRequest,
 ) -> Result<Response, ApiError> {
     use types::endpoints::create_or_join_lobby as endpoint;
@@ -403,6 +434,7 @@ async fn handle_create_or_join_lobby<A: Api>(
         input,
         gates: (),
         granted: (),
+        deprecations: notices.clone(),
     };
     let output = app.api.create_or_join_lobby(call).await?;
     Ok(runtime::json_response(axum::http::StatusCode::OK, &output))
@@ -415,12 +447,17 @@ async fn send_lobby_message<A: Api>(
     request: HttpRequest,
 ) -> Response {
     let now = app.clock.now();
-    respond(handle_send_lobby_message(&app, now, params, request).await)
+    let notices = Notices::default();
+    let response = respond(
+        handle_send_lobby_message(&app, now, &notices, params, request).await,
+    );
+    deprecated(&app, response, &[], &notices)
 }
 
 async fn handle_send_lobby_message<A: Api>(
     app: &App<A>,
     now: Timestamp,
+    notices: &Notices,
     params: Result<RawPathParams, RawPathParamsRejection>,
     request: HttpRequest,
 ) -> Result<Response, ApiError> {
@@ -479,6 +516,7 @@ async fn handle_send_lobby_message<A: Api>(
         input,
         gates: (),
         granted: (),
+        deprecations: notices.clone(),
     };
     let output = app.api.send_lobby_message(call).await?;
     Ok(runtime::json_response(axum::http::StatusCode::OK, &output))
@@ -491,12 +529,17 @@ async fn get_lobby_messages<A: Api>(
     request: HttpRequest,
 ) -> Response {
     let now = app.clock.now();
-    respond(handle_get_lobby_messages(&app, now, params, request).await)
+    let notices = Notices::default();
+    let response = respond(
+        handle_get_lobby_messages(&app, now, &notices, params, request).await,
+    );
+    deprecated(&app, response, &[], &notices)
 }
 
 async fn handle_get_lobby_messages<A: Api>(
     app: &App<A>,
     now: Timestamp,
+    notices: &Notices,
     params: Result<RawPathParams, RawPathParamsRejection>,
     request: HttpRequest,
 ) -> Result<Response, ApiError> {
@@ -550,6 +593,7 @@ async fn handle_get_lobby_messages<A: Api>(
         input,
         gates: (),
         granted: (),
+        deprecations: notices.clone(),
     };
     let output = app.api.get_lobby_messages(call).await?;
     let broken = endpoint::check_response(&output);
@@ -566,12 +610,17 @@ async fn bulk_update_lobby_members<A: Api>(
     request: HttpRequest,
 ) -> Response {
     let now = app.clock.now();
-    respond(handle_bulk_update_lobby_members(&app, now, params, request).await)
+    let notices = Notices::default();
+    let response = respond(
+        handle_bulk_update_lobby_members(&app, now, &notices, params, request).await,
+    );
+    deprecated(&app, response, &[], &notices)
 }
 
 async fn handle_bulk_update_lobby_members<A: Api>(
     app: &App<A>,
     now: Timestamp,
+    notices: &Notices,
     params: Result<RawPathParams, RawPathParamsRejection>,
     request: HttpRequest,
 ) -> Result<Response, ApiError> {
@@ -630,6 +679,7 @@ async fn handle_bulk_update_lobby_members<A: Api>(
         input,
         gates: (),
         granted: (),
+        deprecations: notices.clone(),
     };
     let output = app.api.bulk_update_lobby_members(call).await?;
     Ok(runtime::json_response(axum::http::StatusCode::OK, &output))
@@ -642,12 +692,17 @@ async fn set_voice_channel_status<A: Api>(
     request: HttpRequest,
 ) -> Response {
     let now = app.clock.now();
-    respond(handle_set_voice_channel_status(&app, now, params, request).await)
+    let notices = Notices::default();
+    let response = respond(
+        handle_set_voice_channel_status(&app, now, &notices, params, request).await,
+    );
+    deprecated(&app, response, &[], &notices)
 }
 
 async fn handle_set_voice_channel_status<A: Api>(
     app: &App<A>,
     now: Timestamp,
+    notices: &Notices,
     params: Result<RawPathParams, RawPathParamsRejection>,
     request: HttpRequest,
 ) -> Result<Response, ApiError> {
@@ -706,6 +761,7 @@ async fn handle_set_voice_channel_status<A: Api>(
         input,
         gates: (),
         granted: crate::api::Granted::new(),
+        deprecations: notices.clone(),
     };
     app.api.set_voice_channel_status(call).await?;
     Ok(runtime::empty_response())
@@ -717,12 +773,15 @@ async fn token<A: Api>(
     request: HttpRequest,
 ) -> Response {
     let now = app.clock.now();
-    respond(handle_token(&app, now, request).await)
+    let notices = Notices::default();
+    let response = respond(handle_token(&app, now, &notices, request).await);
+    deprecated(&app, response, &[], &notices)
 }
 
 async fn handle_token<A: Api>(
     app: &App<A>,
     now: Timestamp,
+    notices: &Notices,
     request: HttpRequest,
 ) -> Result<Response, ApiError> {
     use types::endpoints::token as endpoint;
@@ -766,6 +825,7 @@ async fn handle_token<A: Api>(
         input,
         gates: (),
         granted: (),
+        deprecations: notices.clone(),
     };
     let output = app.api.token(call).await?;
     Ok(runtime::json_response(axum::http::StatusCode::OK, &output))

@@ -671,9 +671,12 @@ fn class<'m>(model: &'m Model, c: &'m Class, enums: &[AbiEnum]) -> AbiClass<'m> 
     }
 }
 
-/// How a field type crosses the boundary; `None` for types with no C mapping (arrays, objects,
-/// files).
+/// How a field type crosses the boundary; `None` for the types `TypeRef::crosses_c_abi` keeps on
+/// the Rust side.
 fn kind(model: &Model, ty: &TypeRef, enums: &[AbiEnum]) -> Option<Kind> {
+    if !ty.crosses_c_abi() {
+        return None;
+    }
     Some(match ty {
         TypeRef::Primitive(p) => match p {
             Primitive::Boolean => Kind::Bool,
@@ -694,7 +697,6 @@ fn kind(model: &Model, ty: &TypeRef, enums: &[AbiEnum]) -> Option<Kind> {
             | Primitive::StringInteger
             | Primitive::Csv
             | Primitive::Json => Kind::String,
-            // Binary data and `null` have no accessor a C caller could use.
             Primitive::File | Primitive::Bytes | Primitive::Null => return None,
         },
         TypeRef::Flags(id) => Kind::Int(if model.flag_set(id).is_some_and(|f| f.width <= 32) { IntTy::U32 } else { IntTy::U64 }),
@@ -703,7 +705,6 @@ fn kind(model: &Model, ty: &TypeRef, enums: &[AbiEnum]) -> Option<Kind> {
             None => Kind::String,
         },
         TypeRef::Class(id) => Kind::Class(case::pascal(id)),
-        // Compound shapes stay on the Rust side (see docs/decisions.md).
         TypeRef::Array(_) | TypeRef::Object(_) | TypeRef::Map(..) | TypeRef::Union(_) => return None,
     })
 }

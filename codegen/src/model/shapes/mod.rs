@@ -11,7 +11,7 @@ use indexmap::IndexMap;
 use serde::Serialize;
 
 /// A resource.
-#[derive(Debug, Serialize)]
+#[derive(Clone, Debug, Serialize)]
 pub struct Resource {
     #[serde(flatten)]
     pub meta: Meta,
@@ -33,7 +33,7 @@ pub struct Resource {
 }
 
 /// A shape an object (resource or event payload) takes when a condition holds.
-#[derive(Debug, Serialize)]
+#[derive(Clone, Debug, Serialize)]
 pub struct Case {
     #[serde(flatten)]
     pub meta: Meta,
@@ -42,7 +42,7 @@ pub struct Case {
 }
 
 /// What a case says about one field of its object.
-#[derive(Debug, Serialize)]
+#[derive(Clone, Debug, Serialize)]
 pub struct CaseField {
     /// The field's name in the object.
     pub field: Ref,
@@ -67,7 +67,7 @@ impl Resource {
 
 /// A union: one value of several shapes, named by a discriminator field (tagged) or tried in the
 /// declared order (untagged).
-#[derive(Debug, Serialize)]
+#[derive(Clone, Debug, Serialize)]
 pub struct Union {
     #[serde(flatten)]
     pub meta: Meta,
@@ -82,7 +82,7 @@ pub struct Union {
 }
 
 /// The field that names a tagged union's variant.
-#[derive(Debug, Serialize)]
+#[derive(Clone, Debug, Serialize)]
 pub struct Discriminator {
     /// Its wire name.
     pub field: String,
@@ -195,6 +195,9 @@ pub struct Field {
     /// Where `optional:` was written; `None` when the spec is silent about presence.
     #[serde(skip)]
     pub optional_span: Option<Span>,
+    /// Where `nullable: true` was written.
+    #[serde(skip)]
+    pub nullable_span: Option<Span>,
     /// Each `assumed` key.
     #[serde(skip)]
     pub assumed_spans: Vec<Span>,
@@ -365,7 +368,7 @@ impl Bound {
 }
 
 /// An enum.
-#[derive(Debug, Serialize)]
+#[derive(Clone, Debug, Serialize)]
 pub struct Enum {
     #[serde(flatten)]
     pub meta: Meta,
@@ -377,7 +380,7 @@ pub struct Enum {
 }
 
 /// An enum value.
-#[derive(Debug, Serialize)]
+#[derive(Clone, Debug, Serialize)]
 pub struct EnumValue {
     #[serde(flatten)]
     pub meta: Meta,
@@ -388,7 +391,7 @@ pub struct EnumValue {
 }
 
 /// A flag set.
-#[derive(Debug, Serialize)]
+#[derive(Clone, Debug, Serialize)]
 pub struct Flags {
     #[serde(flatten)]
     pub meta: Meta,
@@ -398,7 +401,7 @@ pub struct Flags {
 }
 
 /// One flag.
-#[derive(Debug, Serialize)]
+#[derive(Clone, Debug, Serialize)]
 pub struct FlagValue {
     #[serde(flatten)]
     pub meta: Meta,

@@ -2,7 +2,7 @@
 //! not name.
 
 use super::fields::{docs, meta_docs, meta_notes};
-use crate::emit::rust::shared::{const_ident, int, item_ident, type_ident};
+use crate::emit::rust::shared::{const_ident, deprecated_attribute, int, item_ident, type_ident};
 use crate::model::Model;
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
@@ -25,7 +25,9 @@ pub fn permissions(model: &Model) -> TokenStream {
             Some(b) => format!("Bit {b} (`1 << {b}`)."),
             None => "Its bit is not shown by the source, so it has no place in a `Permissions` set.".to_owned(),
         });
-        docs(p.meta.description.as_deref(), &notes)
+        let deprecated = deprecated_attribute(model, p.meta.deprecated.as_ref(), p.meta.until.as_ref(), None);
+        let docs = docs(p.meta.description.as_deref(), &notes);
+        quote!(#docs #deprecated)
     });
     let bit_arms = model.permissions.iter().zip(&variants).map(|(p, v)| match p.bit {
         Some(b) => {
@@ -40,7 +42,8 @@ pub fn permissions(model: &Model) -> TokenStream {
         .filter_map(|p| {
             let position = p.bit?;
             let doc = format!(" The one-bit set of [`Permission::{}`].", type_ident(&p.meta.id));
-            Some(Bit { id: p.meta.id.clone(), constant: const_ident(&p.meta.id), position, docs: quote!(#[doc = #doc]) })
+            let deprecated = deprecated_attribute(model, p.meta.deprecated.as_ref(), p.meta.until.as_ref(), None);
+            Some(Bit { id: p.meta.id.clone(), constant: const_ident(&p.meta.id), position, docs: quote!(#[doc = #doc] #deprecated) })
         })
         .collect();
     let set_docs = docs(
@@ -159,7 +162,8 @@ pub fn flags(model: &Model) -> TokenStream {
             .values
             .iter()
             .filter_map(|v| {
-                Some(Bit { id: v.meta.id.clone(), constant: const_ident(&v.meta.id), position: v.bit?, docs: meta_docs(model, &v.meta) })
+                let (docs, deprecated) = (meta_docs(model, &v.meta), deprecated_attribute(model, v.meta.deprecated.as_ref(), v.meta.until.as_ref(), None));
+                Some(Bit { id: v.meta.id.clone(), constant: const_ident(&v.meta.id), position: v.bit?, docs: quote!(#docs #deprecated) })
             })
             .collect();
         bitset(&name, set_docs, &int, string_wire, &bits)

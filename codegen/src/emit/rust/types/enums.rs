@@ -1,7 +1,7 @@
 //! `enums.rs`: open enums. A value the spec does not name round-trips as `Unknown`.
 
 use super::fields::{docs, meta_docs, meta_notes};
-use crate::emit::rust::shared::{enum_variants, int, item_ident};
+use crate::emit::rust::shared::{deprecated_attribute, enum_variants, int, item_ident};
 use crate::model::{Enum, Model};
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
@@ -40,7 +40,8 @@ fn integer_enum(model: &Model, e: &Enum) -> TokenStream {
         notes.push(format!("Wire value `{n}`."));
         let fallback = format!("`{}`.", v.meta.id);
         let d = docs(Some(v.meta.description.as_deref().unwrap_or(&fallback)), &notes);
-        quote!(#d #ident,)
+        let deprecated = deprecated_attribute(model, v.meta.deprecated.as_ref(), v.meta.until.as_ref(), None);
+        quote!(#d #deprecated #ident,)
     });
     let idents: Vec<&Ident> = known.iter().map(|(_, i, _)| i).collect();
     let numbers: Vec<TokenStream> = known.iter().map(|(_, _, n)| int(*n)).collect();
@@ -115,7 +116,8 @@ fn string_enum(model: &Model, e: &Enum) -> TokenStream {
     let ids: Vec<&str> = e.values.iter().map(|v| v.meta.id.as_str()).collect();
     let variants = e.values.iter().zip(&idents).map(|(v, ident)| {
         let d = meta_docs(model, &v.meta);
-        quote!(#d #ident,)
+        let deprecated = deprecated_attribute(model, v.meta.deprecated.as_ref(), v.meta.until.as_ref(), None);
+        quote!(#d #deprecated #ident,)
     });
     let doc = enum_docs(model, e);
     let from_text = if ids.is_empty() {
