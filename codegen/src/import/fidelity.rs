@@ -4,7 +4,7 @@
 //! their headers and schemas).
 //!
 //! Schemas are compared by what they accept, not by how they are written. Both documents'
-//! schemas are brought to one canonical form first ([`Canon`]): `$ref`s are followed (so
+//! schemas are brought to one canonical form first (`Canon`): `$ref`s are followed (so
 //! component names do not matter, and recursion is compared by its shape), annotations
 //! (descriptions, titles, examples, defaults, deprecation, `x-` extensions, `discriminator`,
 //! which only names the member the variants' constants already fix) are dropped, and the

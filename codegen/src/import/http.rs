@@ -5,7 +5,7 @@
 use super::document::escape;
 use super::schema::{Used, admits_null};
 use super::spec::{self, Endpoint, Field, Gap, HeaderUse, Item, Meta, Response, ResponseUse};
-use super::{Importer, PLATFORM_FILE, SCHEMAS_FILE, Site, UNTAGGED_PART, last_token};
+use super::{Importer, PLATFORM_FILE, SCHEMAS_FILE, Site, UNTAGGED_PART};
 use crate::diag::{Diagnostics, codes};
 use crate::emit::case;
 use indexmap::IndexMap;
@@ -217,7 +217,7 @@ impl Importer<'_> {
             let id = self.claim("header", name);
             self.named_headers.insert(pointer.clone(), id.clone());
             let site = Site::new(SCHEMAS_FILE, &id);
-            let f = self.header(cx, name, &header, &pointer, &site);
+            let f = self.header(cx, name, header, &pointer, &site);
             self.file(SCHEMAS_FILE).headers.insert(id, f);
         }
     }
@@ -310,7 +310,7 @@ impl Importer<'_> {
             }
             for (method, op) in obj.iter().filter(|(k, _)| METHODS.contains(&k.as_str())) {
                 let at = format!("{pointer}/{method}");
-                let mut e = self.operation(cx, path, method, op, &at, &shared, obj);
+                let mut e = self.operation(cx, (path, method), op, &at, (&shared, obj));
                 e.meta.not_shown.extend(path_gaps.iter().cloned());
                 let part = e.meta.part.clone().unwrap_or_else(|| UNTAGGED_PART.to_owned());
                 let file = format!("endpoints/{part}.yaml");
@@ -322,7 +322,10 @@ impl Importer<'_> {
         }
     }
 
-    fn operation(&mut self, cx: &mut Diagnostics, path: &str, method: &str, op: &Value, pointer: &str, shared: &[(String, Value)], item: &Map<String, Value>) -> Endpoint {
+    /// One operation: `route` is its path and method, `path_item` the path item's parameters
+    /// (with their pointers) and members.
+    fn operation(&mut self, cx: &mut Diagnostics, route: (&str, &str), op: &Value, pointer: &str, path_item: (&[(String, Value)], &Map<String, Value>)) -> Endpoint {
+        let ((path, method), (shared, item)) = (route, path_item);
         let obj = op.as_object().cloned().unwrap_or_default();
         let mut used = Used::default();
         let wanted = match used_take(&mut used, &obj, "operationId").and_then(Value::as_str) {
@@ -370,12 +373,12 @@ impl Importer<'_> {
                             Some(named) => ResponseUse::Named(named.clone()),
                             None => {
                                 let target = self.doc.at(&p).cloned().unwrap_or_default();
-                                ResponseUse::Inline(self.response(cx, &target, &p, &site.child("response").child(&key), &key))
+                                ResponseUse::Inline(Box::new(self.response(cx, &target, &p, &site.child("response").child(&key), &key)))
                             }
                         },
                         None => continue,
                     },
-                    None => ResponseUse::Inline(self.response(cx, r, &at, &site.child("response").child(&key), &key)),
+                    None => ResponseUse::Inline(Box::new(self.response(cx, r, &at, &site.child("response").child(&key), &key))),
                 };
                 e.responses.insert(key, value);
             }
@@ -464,8 +467,7 @@ impl Importer<'_> {
                     f.not_shown.push(gap);
                 }
             }
-            if let Some(v) = used_take(&mut used, &obj, "allowEmptyValue") {
-                let _ = v;
+            if used_take(&mut used, &obj, "allowEmptyValue").is_some() {
                 let gap = self.unmapped(cx, codes::IMPORT_UNMAPPED, &format!("{pointer}/allowEmptyValue"), "parameters", "`allowEmptyValue`", "an empty value is read as the type reads it");
                 f.not_shown.push(gap);
             }
@@ -583,7 +585,7 @@ impl Importer<'_> {
         // Named fields make a body required when one of them is (that is what the export
         // says); a body required with none of its fields, or optional with some, is a type.
         let members: Vec<String> = schema.get("required").and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_str).map(str::to_owned).collect();
-        if inline_object && required == !members.is_empty() {
+        if inline_object && required != members.is_empty() {
             let obj = schema.as_object().cloned().unwrap_or_default();
             let required = members;
             if let Some(d) = obj.get("description").and_then(Value::as_str) {
@@ -729,12 +731,12 @@ impl Importer<'_> {
                             Some(id) => HeaderUse::Named(id.clone()),
                             None => {
                                 let target = self.doc.at(&p).cloned().unwrap_or_default();
-                                HeaderUse::Inline(self.header(cx, name, &target, &p, &site.child("headers").child(name)))
+                                HeaderUse::Inline(Box::new(self.header(cx, name, &target, &p, &site.child("headers").child(name))))
                             }
                         },
                         None => continue,
                     },
-                    None => HeaderUse::Inline(self.header(cx, name, h, &at, &site.child("headers").child(name))),
+                    None => HeaderUse::Inline(Box::new(self.header(cx, name, h, &at, &site.child("headers").child(name)))),
                 };
                 let key = match &value {
                     HeaderUse::Named(id) => id.clone(),
@@ -861,7 +863,6 @@ impl Importer<'_> {
                 }
             }
         }
-        let _ = last_token;
         if e.auth.is_empty() {
             e.auth.push("none".into());
         }

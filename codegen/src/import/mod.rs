@@ -234,7 +234,7 @@ impl<'d> Importer<'d> {
             s => s,
         };
         let shape = matches!(kind, "resource" | "enum" | "union");
-        let free = |this: &Self, id: &str| !this.taken.contains(&(kind, id.to_owned())) && !(shape && this.shape_names.contains(&case::pascal(id)));
+        let free = |this: &Self, id: &str| !this.taken.contains(&(kind, id.to_owned())) && (!shape || !this.shape_names.contains(&case::pascal(id)));
         let mut id = base.clone();
         if !free(self, &id) {
             id = format!("{base}_{kind}");

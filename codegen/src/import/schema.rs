@@ -189,7 +189,7 @@ impl Importer<'_> {
         };
         let mut used = Used::default();
         let mut f = self.shape(cx, obj, pointer, site, &mut used);
-        self.annotations(cx, obj, pointer, &mut used, &mut f);
+        self.annotations(obj, &mut used, &mut f);
         let gaps = self.leftovers(cx, obj, pointer, &used);
         f.not_shown.extend(gaps);
         f
@@ -217,7 +217,7 @@ impl Importer<'_> {
             let id = self.claim("enum", &site.id());
             let nullable = admits_null(&Value::Object(obj.clone()));
             let mut inner = Used::default();
-            let e = self.enum_values(cx, obj, pointer, id.clone(), &mut inner);
+            let e = self.enum_values(obj, id.clone(), &mut inner);
             used.0.extend(inner.0);
             let values = e.values.len();
             if values == 1 && e.repr == "string" {
@@ -561,7 +561,7 @@ impl Importer<'_> {
                 meta.not_shown.push(gap);
             }
         }
-        self.item_annotations(cx, obj, pointer, &mut used, &mut meta);
+        self.item_annotations(obj, &mut used, &mut meta);
         // Keywords of the object as a whole: its field list stays complete (`fields` would
         // make the generated type keep unknown members).
         let gaps = self.leftovers(cx, obj, pointer, &used);
@@ -596,8 +596,8 @@ impl Importer<'_> {
     /// An enum item from an enumeration schema.
     pub(super) fn enumeration(&mut self, cx: &mut Diagnostics, obj: &Map<String, Value>, pointer: &str, id: String) -> spec::Enum {
         let mut used = Used::default();
-        let mut e = self.enum_values(cx, obj, pointer, id, &mut used);
-        self.item_annotations(cx, obj, pointer, &mut used, &mut e.meta);
+        let mut e = self.enum_values(obj, id, &mut used);
+        self.item_annotations(obj, &mut used, &mut e.meta);
         let gaps = self.leftovers(cx, obj, pointer, &used);
         e.meta.not_shown.extend(gaps);
         e
@@ -605,7 +605,7 @@ impl Importer<'_> {
 
     /// The values of an enumeration: `enum` (a text is its own id; an integer gets an assumed
     /// one) or `oneOf` constants (`title` names an integer's value).
-    fn enum_values(&mut self, cx: &mut Diagnostics, obj: &Map<String, Value>, pointer: &str, id: String, used: &mut Used) -> spec::Enum {
+    fn enum_values(&mut self, obj: &Map<String, Value>, id: String, used: &mut Used) -> spec::Enum {
         used.mark("type");
         used.mark("nullable");
         used.mark("format");
@@ -641,8 +641,7 @@ impl Importer<'_> {
             }
         } else if let Some((key, list)) = alternatives(obj) {
             used.mark(key);
-            for (i, branch) in list {
-                let at = format!("{pointer}/{key}/{i}");
+            for (_, branch) in list {
                 let b = branch.as_object().expect("BUG: const branches are objects");
                 let c = branch_const(branch).expect("BUG: enum branches have a constant");
                 let title = b.get("title").and_then(Value::as_str);
@@ -669,11 +668,9 @@ impl Importer<'_> {
                 if b.get("deprecated").and_then(Value::as_bool) == Some(true) {
                     meta.deprecated = Some(self.deprecation());
                 }
-                let _ = at;
                 values.push(spec::EnumValue { meta, value });
             }
         }
-        let _ = cx;
         let repr = if values.iter().all(|v| v.value.is_some()) && !values.is_empty() { "integer" } else { "string" };
         spec::Enum { meta: Meta { id, ..Default::default() }, repr, values }
     }
@@ -710,7 +707,7 @@ impl Importer<'_> {
         }
         let discriminator = tag.map(|t| spec::Discriminator { field: t.field, ty: t.ty });
         let mut meta = Meta { id, ..Default::default() };
-        self.item_annotations(cx, obj, pointer, used, &mut meta);
+        self.item_annotations(obj, used, &mut meta);
         let gaps = self.leftovers(cx, obj, pointer, used);
         meta.not_shown.extend(gaps);
         spec::Union { meta, discriminator, variants }
@@ -940,7 +937,7 @@ impl Importer<'_> {
     }
 
     /// Descriptions, titles, examples, defaults, deprecation and access notes of a field.
-    fn annotations(&mut self, cx: &mut Diagnostics, obj: &Map<String, Value>, pointer: &str, used: &mut Used, f: &mut Field) {
+    fn annotations(&mut self, obj: &Map<String, Value>, used: &mut Used, f: &mut Field) {
         if let Some(d) = used.take(obj, "description").and_then(Value::as_str) {
             f.description = Some(d.to_owned());
         }
@@ -974,13 +971,13 @@ impl Importer<'_> {
             }
         }
         if let Some(d) = used.take(obj, "default") {
-            self.default_value(cx, pointer, d, f);
+            self.default_value(d, f);
         }
     }
 
     /// A default, as a value of the field's type where the spec can check it (an enum's by its
     /// value id), else in words.
-    fn default_value(&mut self, _cx: &mut Diagnostics, _pointer: &str, d: &Value, f: &mut Field) {
+    fn default_value(&mut self, d: &Value, f: &mut Field) {
         let ty = f.ty.clone().unwrap_or_default();
         let scalar = ["string", "integer", "int32", "uint32", "uint64", "number", "float32", "boolean", "uri", "email", "uuid", "date", "timestamp", "snowflake"];
         if let Some(enum_id) = ty.strip_prefix("enum<").and_then(|t| t.strip_suffix('>')) {
@@ -999,9 +996,9 @@ impl Importer<'_> {
     }
 
     /// Description, title, examples and deprecation of an item.
-    pub(super) fn item_annotations(&mut self, cx: &mut Diagnostics, obj: &Map<String, Value>, pointer: &str, used: &mut Used, meta: &mut Meta) {
+    pub(super) fn item_annotations(&mut self, obj: &Map<String, Value>, used: &mut Used, meta: &mut Meta) {
         let mut f = Field::default();
-        self.annotations(cx, obj, pointer, used, &mut f);
+        self.annotations(obj, used, &mut f);
         if let Some(d) = f.description {
             meta.description = Some(match meta.description.take() {
                 Some(earlier) => format!("{d}\n\n{earlier}"),

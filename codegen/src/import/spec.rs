@@ -277,7 +277,7 @@ pub struct Response {
 #[serde(untagged)]
 pub enum HeaderUse {
     Named(String),
-    Inline(Field),
+    Inline(Box<Field>),
 }
 
 /// A response of an endpoint: a named response's id, or one written inline.
@@ -285,7 +285,7 @@ pub enum HeaderUse {
 #[serde(untagged)]
 pub enum ResponseUse {
     Named(String),
-    Inline(Response),
+    Inline(Box<Response>),
 }
 
 /// An endpoint.

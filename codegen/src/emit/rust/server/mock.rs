@@ -13,7 +13,7 @@
 //! take a depth, and past it arrays are empty and unions take a variant that holds no shape.
 
 use super::{asked_conditions, bound_hooks, endpoint_method, hooks, routed};
-use crate::emit::rust::shared::{enum_variant, field_type_boxed, item_ident, needs_box, resolve, status_name, type_ident, value_ident, Resolved, Shape};
+use crate::emit::rust::shared::{Resolved, Shape, enum_variant, item_ident, needs_box, resolve, status_name, type_ident, value_ident};
 use crate::emit::rust::types::endpoints::module_ident;
 use crate::emit::rust::types::fields::keeps_extra;
 use crate::emit::rust::types::literals::literal_tokens;
@@ -111,7 +111,7 @@ fn methods(model: &Model, values: &mut Values) -> TokenStream {
         // The mock reads none of its arguments.
         for input in sig.inputs.iter_mut() {
             if let syn::FnArg::Typed(t) = input {
-                t.pat = Box::new(syn::parse_quote!(_));
+                *t.pat = syn::parse_quote!(_);
             }
         }
         let output = match &sig.output {
@@ -167,7 +167,7 @@ impl<'m> Values<'m> {
         let payload = self.payload(response, &names, &path);
         let code = match status {
             Status::Code(c) => Some(c),
-            Status::Range(r) => Some(u16::from(r) * 100),
+            Status::Range(r) => Some(r * 100),
             Status::Default => Some(200),
         };
         let ranged = !matches!(status, Status::Code(_));
@@ -248,7 +248,6 @@ impl<'m> Values<'m> {
     fn member(&mut self, f: &Field, boxed: bool, depth: TokenStream) -> TokenStream {
         let Some(ty) = &f.ty else { return quote!(Default::default()) };
         let wrap = |v: TokenStream| if boxed { quote!(Box::new(#v)) } else { v };
-        let _ = field_type_boxed;
         if f.three_state() {
             return match self.example(f) {
                 Some(v) => {
@@ -337,7 +336,7 @@ impl<'m> Values<'m> {
                 let max = c.and_then(|c| c.max_items.as_ref()).and_then(|b| static_bound(self.model, b, true));
                 let unique = c.is_some_and(|c| c.unique_items);
                 let items = f.and_then(|f| f.items.as_ref());
-                let element = self.element(inner, items, f, depth.clone());
+                let element = self.element(inner, items, depth.clone());
                 // One element, or the minimum; none past the depth unless the minimum needs them.
                 let wanted = if max == Some(0) { 0 } else { min.max(1) };
                 let wanted = if unique { wanted.min(1).max(min.min(1)) } else { wanted };
@@ -354,7 +353,7 @@ impl<'m> Values<'m> {
                     return quote!(types::wire::IndexMap::new());
                 }
                 let items = f.and_then(|f| f.items.as_ref());
-                let element = self.element(value, items, None, depth.clone());
+                let element = self.element(value, items, depth.clone());
                 let keys: Vec<TokenStream> = (0..min).map(|i| self.map_key(key, i)).collect();
                 quote!({
                     let mut map = types::wire::IndexMap::new();
@@ -366,7 +365,7 @@ impl<'m> Values<'m> {
     }
 
     /// An element of an array or a value of a map, under its `items` rules.
-    fn element(&mut self, ty: &TypeRef, items: Option<&Items>, _owner: Option<&Field>, depth: TokenStream) -> TokenStream {
+    fn element(&mut self, ty: &TypeRef, items: Option<&Items>, depth: TokenStream) -> TokenStream {
         let rules = items.map(|i| Field { ty: Some(ty.clone()), constraints: i.constraints.clone(), items: i.items.as_deref().cloned(), ..Field::default() });
         let v = self.value(ty, rules.as_ref(), depth);
         if items.is_some_and(|i| i.nullable) { quote!(Some(#v)) } else { v }
@@ -431,11 +430,11 @@ impl<'m> Values<'m> {
                 quote!(#lit)
             }
             Primitive::Snowflake => {
-                let n = decimal_in(self.model, c);
+                let n = decimal_in(c);
                 quote!(types::wire::Snowflake(#n))
             }
             Primitive::StringInteger => {
-                let n = decimal_in(self.model, c);
+                let n = decimal_in(c);
                 quote!(types::wire::StringInteger(#n))
             }
             Primitive::Timestamp => quote!(types::clock::Timestamp::UNIX_EPOCH),
@@ -573,10 +572,9 @@ fn integer_in(model: &Model, c: Option<&Constraints>, p: Primitive) -> i128 {
 }
 
 /// A non-negative decimal for snowflakes and string integers, 1 unless the pattern refuses it.
-fn decimal_in(model: &Model, c: Option<&Constraints>) -> proc_macro2::Literal {
+fn decimal_in(c: Option<&Constraints>) -> proc_macro2::Literal {
     let pattern = c.and_then(|c| c.pattern.as_ref()).and_then(|p| regex::Regex::new(&p.regex).ok());
     let n = (1u64..1000).find(|n| pattern.as_ref().is_none_or(|r| r.is_match(&n.to_string()))).unwrap_or(1);
-    let _ = model;
     proc_macro2::Literal::u64_unsuffixed(n)
 }
 

@@ -244,9 +244,11 @@ fn tagged_deserialize(model: &Model, u: &Union, name: &Ident, arms: &[Arm], othe
 
 /// An untagged union's decoder: each variant in order, the first whose type decodes the value
 /// and whose own constraints hold (a pattern, a constant, bounds) wins, so two variants of one
-/// type told apart by their constraints are both reachable.
+/// type told apart by their constraints are both reachable. When none holds, the first whose
+/// type decodes the value takes it, and its validator reports what the value breaks.
 fn untagged_deserialize(model: &Model, name: &Ident, arms: &[Arm], other: &Ident) -> TokenStream {
-    let tries = arms.iter().map(|a| {
+    let mut fallbacks = Vec::new();
+    let tries: Vec<TokenStream> = arms.iter().map(|a| {
         let ident = &a.ident;
         match &a.ty {
             None => quote! {
@@ -265,6 +267,11 @@ fn untagged_deserialize(model: &Model, name: &Ident, arms: &[Arm], other: &Ident
                         }
                     }
                 } else {
+                    fallbacks.push(quote! {
+                        if let Ok(v) = <#inner as serde::Deserialize>::deserialize(&value) {
+                            return Ok(#wrap);
+                        }
+                    });
                     quote! {
                         if let Ok(v) = <#inner as serde::Deserialize>::deserialize(&value) {
                             let mut violations: Vec<crate::validation::Violation> = Vec::new();
@@ -280,7 +287,7 @@ fn untagged_deserialize(model: &Model, name: &Ident, arms: &[Arm], other: &Ident
                 }
             }
         }
-    });
+    }).collect();
     quote! {
         impl<'de> serde::Deserialize<'de> for #name {
             fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
@@ -288,6 +295,7 @@ fn untagged_deserialize(model: &Model, name: &Ident, arms: &[Arm], other: &Ident
                 // as JSON and tried against each variant in order.
                 let value = <serde_json::Value as serde::Deserialize>::deserialize(deserializer)?;
                 #(#tries)*
+                #(#fallbacks)*
                 Ok(Self::#other(value))
             }
         }
