@@ -29,6 +29,13 @@ pub const DEPENDENCIES: &[(&str, &str)] = &[
     ("tokio", r#"{ version = "1", default-features = false }"#),
 ];
 
+/// The dev profile, as the root `Cargo.toml` sets it (a test keeps the two in step): a workspace
+/// built into the repository's target directory (the Discord tests) then reuses the dependencies
+/// the repository already compiled, since Cargo keys compiled crates by their profile too. Line
+/// tables keep backtraces readable at a fraction of full debug info's size, and build scripts
+/// (which link the generator) share the normal profile so the generator is compiled once.
+pub const PROFILES: &str = "[profile.dev]\ndebug = \"line-tables-only\"\n\n[profile.dev.build-override]\ndebug = \"line-tables-only\"\n";
+
 /// How the workspace is put together.
 #[derive(Clone, Debug, Default)]
 pub struct WorkspaceOptions {
@@ -58,7 +65,7 @@ fn manifest(members: &[String], codegen: &str, notice: &str) -> String {
     let members: Vec<String> = members.iter().map(|m| format!("{m:?}")).collect();
     let deps: String = DEPENDENCIES.iter().map(|(name, spec)| format!("{name} = {spec}\n")).collect();
     format!(
-        "# {notice}\n\n[workspace]\nresolver = \"3\"\nmembers = [{}]\n\n[workspace.package]\nedition = \"2024\"\nversion = \"0.1.0\"\nlicense = \"MIT OR Apache-2.0\"\nrust-version = \"1.85\"\npublish = false\n\n[workspace.dependencies]\n{deps}platform-codegen = {{ path = {codegen:?} }}\n\n# The generated crates' build scripts link the generator: without debug info they stay small.\n[profile.dev.build-override]\ndebug = false\n",
+        "# {notice}\n\n[workspace]\nresolver = \"3\"\nmembers = [{}]\n\n[workspace.package]\nedition = \"2024\"\nversion = \"0.1.0\"\nlicense = \"MIT OR Apache-2.0\"\nrust-version = \"1.85\"\npublish = false\n\n[workspace.dependencies]\n{deps}platform-codegen = {{ path = {codegen:?} }}\n\n{PROFILES}",
         members.join(", ")
     )
 }
