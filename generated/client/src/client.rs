@@ -147,6 +147,23 @@ impl Client {
         }
     }
 
+    /// Calls the deprecation handler, if one is set, with the notice the answer's
+    /// headers give, if any (every method's answer goes through here).
+    fn tell_deprecation(
+        &self,
+        endpoint: &'static str,
+        headers: &reqwest::header::HeaderMap,
+    ) {
+        if let Some(OnDeprecation(handler)) = &self.on_deprecation {
+            let headers = headers
+                .iter()
+                .filter_map(|(name, value)| Some((name.as_str(), value.to_str().ok()?)));
+            if let Some(notice) = Notice::from_headers(endpoint, headers) {
+                handler(&notice);
+            }
+        }
+    }
+
     /// This client, presenting `credential`.
     pub fn with_credential(&self, credential: Credential) -> Self {
         Self {
@@ -186,15 +203,7 @@ impl Client {
             request = request.header("content-type", body.content_type).body(body.bytes);
         }
         let response = request.send().await?;
-        if let Some(OnDeprecation(handler)) = &self.on_deprecation {
-            let headers = response
-                .headers()
-                .iter()
-                .filter_map(|(name, value)| Some((name.as_str(), value.to_str().ok()?)));
-            if let Some(notice) = Notice::from_headers(endpoint, headers) {
-                handler(&notice);
-            }
-        }
+        self.tell_deprecation(endpoint, response.headers());
         let status = response.status().as_u16();
         let bytes = response.bytes().await?.to_vec();
         if (200..300).contains(&status) {

@@ -55,6 +55,7 @@ pub fn method(model: &Model, e: &Endpoint) -> TokenStream {
     let body = body(e);
     let anonymous = e.accepts_anonymous();
     let answer = if e.has_status_responses() { decode_by_status(model, e) } else { decode_success(e) };
+    let id = &e.meta.id;
     quote! {
         #(#[doc = #lines])*
         pub async fn #name(&self, request: &types::endpoints::#module::Request) -> Result<types::endpoints::#module::Response, Error> {
@@ -68,6 +69,7 @@ pub fn method(model: &Model, e: &Endpoint) -> TokenStream {
             #headers
             let body = #body;
             let answer = self.exchange(reqwest::Method::#http_method, url, endpoint::AUTH, #anonymous, headers, body).await?;
+            self.tell_deprecation(#id, &answer.headers);
             #answer
         }
     }

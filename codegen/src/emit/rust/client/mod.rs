@@ -91,12 +91,7 @@ fn client(model: &Model) -> TokenStream {
                     request = request.header("content-type", body.content_type).body(body.bytes);
                 }
                 let response = request.send().await?;
-                if let Some(OnDeprecation(handler)) = &self.on_deprecation {
-                    let headers = response.headers().iter().filter_map(|(name, value)| Some((name.as_str(), value.to_str().ok()?)));
-                    if let Some(notice) = Notice::from_headers(endpoint, headers) {
-                        handler(&notice);
-                    }
-                }
+                self.tell_deprecation(endpoint, response.headers());
                 let status = response.status().as_u16();
                 let bytes = response.bytes().await?.to_vec();
                 if (200..300).contains(&status) {
@@ -235,6 +230,17 @@ fn client(model: &Model) -> TokenStream {
             /// included.
             pub fn on_deprecation(&self, handler: impl Fn(&Notice) + Send + Sync + 'static) -> Self {
                 Self { on_deprecation: Some(OnDeprecation(std::sync::Arc::new(handler))), ..self.clone() }
+            }
+
+            /// Calls the deprecation handler, if one is set, with the notice the answer's
+            /// headers give, if any (every method's answer goes through here).
+            fn tell_deprecation(&self, endpoint: &'static str, headers: &reqwest::header::HeaderMap) {
+                if let Some(OnDeprecation(handler)) = &self.on_deprecation {
+                    let headers = headers.iter().filter_map(|(name, value)| Some((name.as_str(), value.to_str().ok()?)));
+                    if let Some(notice) = Notice::from_headers(endpoint, headers) {
+                        handler(&notice);
+                    }
+                }
             }
 
             /// This client, presenting `credential`.
