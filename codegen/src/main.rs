@@ -122,7 +122,14 @@ fn print_coverage(cli: &Cli, loaded: &Loaded) -> ExitCode {
 }
 
 fn generate(cli: &Cli, loaded: &Loaded, check: bool) -> ExitCode {
-    let generated = emit_all(&loaded.model, &EmitOptions::default());
+    let layout = match platform_codegen::workspace::layout_for(&cli.out) {
+        Ok(layout) => layout,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let generated = emit_all(&loaded.model, &EmitOptions::default().with_layout(layout));
     let mode = if check { Mode::Check } else { Mode::Write };
     let report = match files::sync(&cli.out, &generated, mode) {
         Ok(report) => report,

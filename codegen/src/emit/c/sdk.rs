@@ -8,7 +8,9 @@
 
 use super::abi::{ABI_VERSION, Abi, AbiClass, AbiEnum, Accessor, Constant, IntTy, Kind, Value};
 use crate::emit::case;
+use crate::emit::cargo;
 use crate::emit::rust::format::format_file;
+use crate::emit::rust::shared::package;
 use crate::emit::{EmitOptions, GeneratedFile};
 use crate::model::Model;
 use proc_macro2::{Ident, Literal, TokenStream};
@@ -19,29 +21,27 @@ pub fn emit(model: &Model, opts: &EmitOptions) -> Vec<GeneratedFile> {
     let abi = Abi::new(model);
     let notice = opts.notice();
     let file = |path: &str, tokens: TokenStream| GeneratedFile::new("sdk", format!("sdk/{path}"), format_file(&notice, tokens));
-    vec![
-        GeneratedFile::new("sdk", "sdk/Cargo.toml", manifest(&abi, &notice)),
-        // The crate does not depend on the types crate, so it regenerates on its own too.
-        GeneratedFile::new("sdk", "sdk/build.rs", crate::emit::rust::shared::build_script(&notice)),
+    // The crate does not depend on the types crate, so in an anchored layout it regenerates on
+    // its own too.
+    let mut files = manifest(&abi, opts);
+    files.extend([
         file("src/lib.rs", lib(&abi)),
         file("src/ffi.rs", ffi(&abi)),
         file("src/types.rs", types(&abi)),
         file("src/consts.rs", consts(&abi)),
         file("src/abi.rs", functions(&abi)),
-    ]
+    ]);
+    files
 }
 
-fn manifest(abi: &Abi, notice: &str) -> String {
+fn manifest(abi: &Abi, opts: &EmitOptions) -> Vec<GeneratedFile> {
     let description = format!("The C ABI of {}: the library behind the C and C++ headers", abi.model.platform.name);
-    format!(
-        "# {notice}\n\n[package]\nname = \"platform-sdk\"\ndescription = {}\nedition.workspace = true\nversion.workspace = true\nlicense.workspace = true\npublish.workspace = true\n\n[lib]\n# A static and a dynamic library for C and C++ programs, an rlib for Rust users and tests.\ncrate-type = [\"staticlib\", \"cdylib\", \"rlib\"]\n\n{}",
-        toml_string(&description),
-        crate::emit::rust::shared::BUILD_DEPENDENCIES
-    )
-}
-
-fn toml_string(text: &str) -> String {
-    format!("\"{}\"", text.replace('\\', "\\\\").replace('"', "\\\""))
+    let lib = [
+        "# A static and a dynamic library for C and C++ programs, an rlib for Rust users and tests.",
+        "crate-type = [\"staticlib\", \"cdylib\", \"rlib\"]",
+    ];
+    let manifest = cargo::Manifest { lib: &lib, features: &[], dependencies: Vec::new() };
+    cargo::crate_files(opts, "sdk", "sdk", &package(abi.model, "sdk"), &description, manifest)
 }
 
 /// `#[doc]` attributes, one per line; the layout of [`Abi`] docs (paragraphs, `- ` items) is

@@ -2,7 +2,8 @@
 //! running the shared validators before anything is sent.
 
 use super::format::format_file;
-use super::shared::{BUILD_DEPENDENCIES, build_script, endpoint_address, lib_ident, manifest, module_decls, package, value_ident};
+use super::shared::{endpoint_address, lib_ident, module_decls, package, value_ident};
+use crate::emit::cargo::{self, Manifest};
 use super::types::endpoints::{ResponseKind, has_body, module_ident, raw_body, response_kind};
 use crate::emit::{EmitOptions, GeneratedFile};
 use crate::model::{Endpoint, Model};
@@ -15,21 +16,23 @@ pub const ARTIFACT: &str = "client";
 /// Emits `client/Cargo.toml` and `client/src/*.rs`.
 pub fn emit(model: &Model, opts: &EmitOptions) -> Vec<GeneratedFile> {
     let notice = opts.notice();
-    vec![
-        GeneratedFile::new(ARTIFACT, "client/Cargo.toml", cargo_toml(model, &notice)),
-        GeneratedFile::new(ARTIFACT, "client/build.rs", build_script(&notice)),
-        GeneratedFile::new(ARTIFACT, "client/src/lib.rs", format_file(&notice, lib_rs(model))),
-        GeneratedFile::new(ARTIFACT, "client/src/client.rs", format_file(&notice, client(model))),
-    ]
+    let mut files = cargo_toml(model, opts);
+    files.push(GeneratedFile::new(ARTIFACT, "client/src/lib.rs", format_file(&notice, lib_rs(model))));
+    files.push(GeneratedFile::new(ARTIFACT, "client/src/client.rs", format_file(&notice, client(model))));
+    files
 }
 
-fn cargo_toml(model: &Model, notice: &str) -> String {
+fn cargo_toml(model: &Model, opts: &EmitOptions) -> Vec<GeneratedFile> {
     let description = format!("{}: an async client that checks requests before sending them", model.platform.name);
-    let body = format!(
-        "[lib]\npath = \"src/lib.rs\"\n\n[features]\ndefault = []\n# TLS through rustls for https:// addresses; off by default so a plain build stays small.\nrustls = [\"reqwest/rustls\"]\n\n[dependencies]\n{} = {{ path = \"../types\" }}\nreqwest.workspace = true\nserde.workspace = true\nserde_json.workspace = true\nserde_urlencoded.workspace = true\n\n{BUILD_DEPENDENCIES}",
-        package(model, "types")
-    );
-    manifest(notice, &package(model, ARTIFACT), &description, &body)
+    let mut dependencies = vec![cargo::sibling(&package(model, "types"), "types")];
+    dependencies.extend([cargo::REQWEST, cargo::SERDE, cargo::SERDE_JSON, cargo::SERDE_URLENCODED].iter().map(|d| d.line()));
+    let features = [
+        "default = []",
+        "# TLS through rustls for https:// addresses; off by default so a plain build stays small.",
+        "rustls = [\"reqwest/rustls\"]",
+    ];
+    let manifest = Manifest { lib: &["path = \"src/lib.rs\""], features: &features, dependencies };
+    cargo::crate_files(opts, ARTIFACT, "client", &package(model, ARTIFACT), &description, manifest)
 }
 
 fn lib_rs(model: &Model) -> TokenStream {

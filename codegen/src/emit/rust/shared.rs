@@ -188,42 +188,6 @@ pub fn address_placeholders(model: &Model) -> Vec<&str> {
     out
 }
 
-/// The `Cargo.toml` of a generated crate.
-pub fn manifest(notice: &str, package: &str, description: &str, body: &str) -> String {
-    format!(
-        "# {notice}\n\n[package]\nname = {}\ndescription = {}\nedition.workspace = true\nversion.workspace = true\nlicense.workspace = true\npublish.workspace = true\n\n{body}",
-        toml_string(package),
-        toml_string(description),
-    )
-}
-
-/// The `build.rs` of a generated crate: regenerates `generated/` from `spec/` when the spec
-/// changes, before the crate compiles (see `platform_codegen::build`).
-pub fn build_script(notice: &str) -> String {
-    format!(
-        "// {notice}\n\n//! Regenerates `generated/` from `spec/` when the spec changes, before this crate compiles.\n\nfn main() {{\n    let root = std::path::Path::new(env!(\"CARGO_MANIFEST_DIR\")).join(\"../..\");\n    // A copy of this crate outside the `spec/` + `generated/` layout (the emitters' golden copy)\n    // has nothing to regenerate from.\n    if root.join(\"spec\").is_dir() {{\n        platform_codegen::build::regenerate(&root);\n    }}\n}}\n"
-    )
-}
-
-/// The manifest section that goes with [`build_script`]; the generator comes from the
-/// workspace, so the path holds wherever the crate sits in it.
-pub const BUILD_DEPENDENCIES: &str = "[build-dependencies]\n# Regenerates generated/ from spec/ when the spec changes (build.rs).\nplatform-codegen.workspace = true\n";
-
-/// A TOML basic string.
-pub fn toml_string(text: &str) -> String {
-    let mut out = String::from("\"");
-    for c in text.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            c if c.is_control() => out.push_str(&format!("\\u{:04X}", c as u32)),
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
-}
-
 /// `lib.rs` module declarations, each skipped by rustfmt so `cargo fmt` and the generator never
 /// disagree about a committed file. Each module file carries its own `//!` summary.
 pub fn module_decls(modules: &[&str]) -> TokenStream {

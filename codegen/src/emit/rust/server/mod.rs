@@ -4,7 +4,8 @@
 mod runtime;
 
 use super::format::format_file;
-use super::shared::{BUILD_DEPENDENCIES, address_placeholders, build_script, endpoint_address, lib_ident, manifest, module_decls, package, type_ident, type_tokens, value_ident};
+use super::shared::{address_placeholders, endpoint_address, lib_ident, module_decls, package, type_ident, type_tokens, value_ident};
+use crate::emit::cargo::{self, Manifest};
 use super::types::endpoints::{RuntimeInput, gated, has_body, module_ident, raw_body, response_kind, runtime_inputs, ResponseKind};
 use super::types::rules::condition_call;
 use crate::emit::{EmitOptions, GeneratedFile};
@@ -20,24 +21,21 @@ pub const ARTIFACT: &str = "server";
 pub fn emit(model: &Model, opts: &EmitOptions) -> Vec<GeneratedFile> {
     let notice = opts.notice();
     let modules = [("api", api(model)), ("router", router(model)), ("runtime", runtime::runtime())];
-    let mut files = vec![
-        GeneratedFile::new(ARTIFACT, "server/Cargo.toml", cargo_toml(model, &notice)),
-        GeneratedFile::new(ARTIFACT, "server/build.rs", build_script(&notice)),
-        GeneratedFile::new(ARTIFACT, "server/src/lib.rs", format_file(&notice, lib_rs(model))),
-    ];
+    let mut files = cargo_toml(model, opts);
+    files.push(GeneratedFile::new(ARTIFACT, "server/src/lib.rs", format_file(&notice, lib_rs(model))));
     for (name, tokens) in modules {
         files.push(GeneratedFile::new(ARTIFACT, format!("server/src/{name}.rs"), format_file(&notice, tokens)));
     }
     files
 }
 
-fn cargo_toml(model: &Model, notice: &str) -> String {
+fn cargo_toml(model: &Model, opts: &EmitOptions) -> Vec<GeneratedFile> {
     let description = format!("{}: an axum server that enforces the spec before your handlers run", model.platform.name);
-    let body = format!(
-        "[lib]\npath = \"src/lib.rs\"\n\n[dependencies]\n{} = {{ path = \"../types\" }}\naxum = {{ workspace = true, features = [\"tokio\", \"http1\"] }}\nhttp-body-util.workspace = true\nserde.workspace = true\nserde_json.workspace = true\nserde_path_to_error.workspace = true\nserde_urlencoded.workspace = true\n\n{BUILD_DEPENDENCIES}",
-        package(model, "types")
-    );
-    manifest(notice, &package(model, ARTIFACT), &description, &body)
+    let mut dependencies = vec![cargo::sibling(&package(model, "types"), "types")];
+    let third_party = [cargo::AXUM, cargo::HTTP_BODY_UTIL, cargo::SERDE, cargo::SERDE_JSON, cargo::SERDE_PATH_TO_ERROR, cargo::SERDE_URLENCODED];
+    dependencies.extend(third_party.iter().map(|d| d.line()));
+    let manifest = Manifest { lib: &["path = \"src/lib.rs\""], features: &[], dependencies };
+    cargo::crate_files(opts, ARTIFACT, "server", &package(model, ARTIFACT), &description, manifest)
 }
 
 fn lib_rs(model: &Model) -> TokenStream {

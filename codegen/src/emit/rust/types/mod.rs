@@ -16,7 +16,8 @@ mod runtime;
 mod states;
 
 use super::format::format_file;
-use super::shared::{self, lib_ident, manifest, module_decls, package};
+use super::shared::{self, lib_ident, module_decls, package};
+use crate::emit::cargo::{self, Manifest};
 use crate::emit::{EmitOptions, GeneratedFile};
 use crate::model::Model;
 use proc_macro2::TokenStream;
@@ -35,11 +36,8 @@ struct Module {
 pub fn emit(model: &Model, opts: &EmitOptions) -> Vec<GeneratedFile> {
     let notice = opts.notice();
     let modules = modules(model);
-    let mut files = vec![
-        GeneratedFile::new(ARTIFACT, "types/Cargo.toml", cargo_toml(model, &notice)),
-        GeneratedFile::new(ARTIFACT, "types/build.rs", shared::build_script(&notice)),
-        GeneratedFile::new(ARTIFACT, "types/src/lib.rs", format_file(&notice, lib_rs(model, &modules))),
-    ];
+    let mut files = cargo_toml(model, opts);
+    files.push(GeneratedFile::new(ARTIFACT, "types/src/lib.rs", format_file(&notice, lib_rs(model, &modules))));
     for m in modules {
         files.push(GeneratedFile::new(ARTIFACT, format!("types/src/{}.rs", m.name), format_file(&notice, m.tokens)));
     }
@@ -72,13 +70,10 @@ fn modules(model: &Model) -> Vec<Module> {
     out
 }
 
-fn cargo_toml(model: &Model, notice: &str) -> String {
+fn cargo_toml(model: &Model, opts: &EmitOptions) -> Vec<GeneratedFile> {
     let description = format!("{}: every resource, enum, flag, permission, error, limit and dated change of the spec, as Rust types", model.platform.name);
-    let body = format!(
-        "[lib]\npath = \"src/lib.rs\"\n\n[dependencies]\njiff = {{ workspace = true, features = [\"serde\"] }}\nserde.workspace = true\nserde_json.workspace = true\n\n{}",
-        shared::BUILD_DEPENDENCIES
-    );
-    manifest(notice, &package(model, ARTIFACT), &description, &body)
+    let manifest = Manifest { lib: &["path = \"src/lib.rs\""], features: &[], dependencies: [cargo::JIFF, cargo::SERDE, cargo::SERDE_JSON].iter().map(|d| d.line()).collect() };
+    cargo::crate_files(opts, ARTIFACT, "types", &package(model, ARTIFACT), &description, manifest)
 }
 
 fn lib_rs(model: &Model, modules: &[Module]) -> TokenStream {
