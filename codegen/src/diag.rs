@@ -366,4 +366,6 @@ pub mod codes {
     pub const CONDITION_ARITY: &str = "E0121";
     /// A constraint that does not fit the field's type (`max_length` on an integer).
     pub const CONSTRAINT_TYPE: &str = "E0123";
+    /// Two spec items that become one identifier in one scope of generated code.
+    pub const IDENTIFIER_COLLISION: &str = "E0124";
 }

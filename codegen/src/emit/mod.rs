@@ -15,6 +15,7 @@ pub mod case;
 mod c;
 mod docs;
 mod model_json;
+pub mod names;
 pub mod rust;
 
 use crate::model::Model;

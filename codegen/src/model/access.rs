@@ -26,6 +26,9 @@ pub struct Condition {
     pub params: Vec<String>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub param_enums: Vec<Ref>,
+    /// Where each parameter was named.
+    #[serde(skip)]
+    pub param_spans: Vec<Span>,
 }
 
 /// An intent.

@@ -6,6 +6,7 @@
 
 mod facets;
 mod index;
+mod names;
 mod refs;
 mod timeline;
 mod values;
@@ -38,4 +39,8 @@ pub fn validate(cx: &mut Diagnostics, model: &Model) {
     timeline::check_lifetimes(cx, model);
     timeline::check_rule_variants(cx, model);
     timeline::check_unused_changes(cx, model);
+    // Identifiers are made from a model whose references resolve.
+    if !cx.has_errors() {
+        names::check_identifier_collisions(cx, model);
+    }
 }

@@ -84,36 +84,38 @@ pub fn router_with<A: Api>(api: A, options: Options) -> Router {
         placeholders: options.placeholders,
         body_limit: options.body_limit,
     });
-    let base_url = types::placeholders::path_of(&app.placeholders.base_url).to_owned();
-    let auth_url = types::placeholders::path_of(&app.placeholders.auth_url).to_owned();
+    let prefix_base_url = types::placeholders::path_of(&app.placeholders.base_url)
+        .to_owned();
+    let prefix_auth_url = types::placeholders::path_of(&app.placeholders.auth_url)
+        .to_owned();
     let issuer = issuer_path(&app.placeholders);
     Router::new()
         .route(
-            &[base_url.as_str(), "/users/@me/connections"].concat(),
+            &[prefix_base_url.as_str(), "/users/@me/connections"].concat(),
             axum::routing::get(get_current_user_connections::<A>),
         )
         .route(
-            &[base_url.as_str(), "/guilds/{guild_id}/channels"].concat(),
+            &[prefix_base_url.as_str(), "/guilds/{guild_id}/channels"].concat(),
             axum::routing::get(get_guild_channels::<A>),
         )
         .route(
-            &[base_url.as_str(), "/lobbies"].concat(),
+            &[prefix_base_url.as_str(), "/lobbies"].concat(),
             axum::routing::put(create_or_join_lobby::<A>),
         )
         .route(
-            &[base_url.as_str(), "/lobbies/{lobby_id}/messages"].concat(),
+            &[prefix_base_url.as_str(), "/lobbies/{lobby_id}/messages"].concat(),
             axum::routing::post(send_lobby_message::<A>).get(get_lobby_messages::<A>),
         )
         .route(
-            &[base_url.as_str(), "/lobbies/{lobby_id}/members/bulk"].concat(),
+            &[prefix_base_url.as_str(), "/lobbies/{lobby_id}/members/bulk"].concat(),
             axum::routing::post(bulk_update_lobby_members::<A>),
         )
         .route(
-            &[base_url.as_str(), "/channels/{channel_id}/voice-status"].concat(),
+            &[prefix_base_url.as_str(), "/channels/{channel_id}/voice-status"].concat(),
             axum::routing::put(set_voice_channel_status::<A>),
         )
         .route(
-            &[auth_url.as_str(), "/oauth2/token"].concat(),
+            &[prefix_auth_url.as_str(), "/oauth2/token"].concat(),
             axum::routing::post(token::<A>),
         )
         .route(
@@ -225,52 +227,51 @@ async fn get_current_user_connections<A: Api>(
     State(app): State<Arc<App<A>>>,
     request: HttpRequest,
 ) -> Response {
-    let now = app.clock.now();
-    respond(handle_get_current_user_connections(&app, now, request).await)
-}
-
-async fn handle_get_current_user_connections<A: Api>(
-    app: &App<A>,
-    now: Timestamp,
-    request: HttpRequest,
-) -> Result<Response, ApiError> {
-    use types::endpoints::get_current_user_connections as endpoint;
-    let (parts, _) = request.into_parts();
-    let credential = runtime::credential(&parts.headers, endpoint::AUTH)?;
-    let caller = app
-        .api
-        .authenticate(&credential)
-        .await
-        .ok_or_else(|| runtime::unauthorized("the credential is not known"))?;
-    let input = endpoint::Request {};
-    let violations = input.validate();
-    let operation = Operation::GetCurrentUserConnections;
-    let cx = RuleContext {
-        caller: &caller,
-        credential: &credential,
-        operation: &operation,
-        now,
-    };
-    if !violations.is_empty() {
-        return Err(runtime::invalid(violations));
+    async fn handle<A: Api>(
+        app: &App<A>,
+        now: Timestamp,
+        request: HttpRequest,
+    ) -> Result<Response, ApiError> {
+        use types::endpoints::get_current_user_connections as endpoint;
+        let (parts, _) = request.into_parts();
+        let credential = runtime::credential(&parts.headers, endpoint::AUTH)?;
+        let caller = app
+            .api
+            .authenticate(&credential)
+            .await
+            .ok_or_else(|| runtime::unauthorized("the credential is not known"))?;
+        let input = endpoint::Request {};
+        let violations = input.validate();
+        let operation = Operation::GetCurrentUserConnections;
+        let cx = RuleContext {
+            caller: &caller,
+            credential: &credential,
+            operation: &operation,
+            now,
+        };
+        if !violations.is_empty() {
+            return Err(runtime::invalid(violations));
+        }
+        authorize(
+                &app.api,
+                &cx,
+                endpoint::RULES,
+                credential.kind == types::auth::TokenKind::Bot,
+            )
+            .await?;
+        let call = Call {
+            caller,
+            credential,
+            now,
+            input,
+            gates: endpoint::Gates::at(now),
+            granted: (),
+        };
+        let output = app.api.get_current_user_connections(call).await?;
+        Ok(runtime::json_response(StatusCode::OK, &output))
     }
-    authorize(
-            &app.api,
-            &cx,
-            endpoint::RULES,
-            credential.kind == types::auth::TokenKind::Bot,
-        )
-        .await?;
-    let call = Call {
-        caller,
-        credential,
-        now,
-        input,
-        gates: endpoint::Gates::at(now),
-        granted: (),
-    };
-    let output = app.api.get_current_user_connections(call).await?;
-    Ok(runtime::json_response(StatusCode::OK, &output))
+    let now = app.clock.now();
+    respond(handle(&app, now, request).await)
 }
 
 /// `GET /guilds/{guild.id}/channels`: Get Guild Channels.
@@ -279,69 +280,72 @@ async fn get_guild_channels<A: Api>(
     params: Result<RawPathParams, RawPathParamsRejection>,
     request: HttpRequest,
 ) -> Response {
+    async fn handle<A: Api>(
+        app: &App<A>,
+        now: Timestamp,
+        params: Result<RawPathParams, RawPathParamsRejection>,
+        request: HttpRequest,
+    ) -> Result<Response, ApiError> {
+        use types::endpoints::get_guild_channels as endpoint;
+        let (parts, _) = request.into_parts();
+        let credential = runtime::credential(&parts.headers, endpoint::AUTH)?;
+        let caller = app
+            .api
+            .authenticate(&credential)
+            .await
+            .ok_or_else(|| runtime::unauthorized("the credential is not known"))?;
+        let mut violations = Vec::new();
+        let params = runtime::path_params(params)?;
+        let path_guild_id = runtime::param(
+            &params,
+            "guild_id",
+            "/path/guild.id",
+            true,
+            &mut violations,
+            runtime::from_str::<types::wire::Snowflake>,
+        );
+        if !violations.is_empty() {
+            return Err(runtime::invalid(violations));
+        }
+        let Some(path_guild_id) = path_guild_id else {
+            return Err(runtime::invalid(violations))
+        };
+        let input = endpoint::Request {
+            path: endpoint::Path {
+                guild_id: path_guild_id,
+            },
+        };
+        let violations = input.validate();
+        let operation = Operation::GetGuildChannels(input.path.clone());
+        let cx = RuleContext {
+            caller: &caller,
+            credential: &credential,
+            operation: &operation,
+            now,
+        };
+        if !violations.is_empty() {
+            return Err(runtime::invalid(violations));
+        }
+        authorize(
+                &app.api,
+                &cx,
+                endpoint::RULES,
+                credential.kind == types::auth::TokenKind::Bot,
+            )
+            .await?;
+        let call = Call {
+            caller,
+            credential,
+            now,
+            input,
+            gates: endpoint::Gates::at(now),
+            granted: (),
+        };
+        let output = app.api.get_guild_channels(call).await?;
+        Ok(runtime::json_response(StatusCode::OK, &output))
+    }
     let now = app.clock.now();
-    respond(handle_get_guild_channels(&app, now, params, request).await)
-}
-
-async fn handle_get_guild_channels<A: Api>(
-    app: &App<A>,
-    now: Timestamp,
-    params: Result<RawPathParams, RawPathParamsRejection>,
-    request: HttpRequest,
-) -> Result<Response, ApiError> {
-    use types::endpoints::get_guild_channels as endpoint;
-    let (parts, _) = request.into_parts();
-    let credential = runtime::credential(&parts.headers, endpoint::AUTH)?;
-    let caller = app
-        .api
-        .authenticate(&credential)
-        .await
-        .ok_or_else(|| runtime::unauthorized("the credential is not known"))?;
-    let mut violations = Vec::new();
-    let params = runtime::path_params(params)?;
-    let guild_id = runtime::param(
-        &params,
-        "guild_id",
-        "/path/guild.id",
-        true,
-        &mut violations,
-        runtime::from_str::<types::wire::Snowflake>,
-    );
-    if !violations.is_empty() {
-        return Err(runtime::invalid(violations));
-    }
-    let Some(guild_id) = guild_id else { return Err(runtime::invalid(violations)) };
-    let input = endpoint::Request {
-        path: endpoint::Path { guild_id },
-    };
-    let violations = input.validate();
-    let operation = Operation::GetGuildChannels(input.path.clone());
-    let cx = RuleContext {
-        caller: &caller,
-        credential: &credential,
-        operation: &operation,
-        now,
-    };
-    if !violations.is_empty() {
-        return Err(runtime::invalid(violations));
-    }
-    authorize(
-            &app.api,
-            &cx,
-            endpoint::RULES,
-            credential.kind == types::auth::TokenKind::Bot,
-        )
-        .await?;
-    let call = Call {
-        caller,
-        credential,
-        now,
-        input,
-        gates: endpoint::Gates::at(now),
-        granted: (),
-    };
-    let output = app.api.get_guild_channels(call).await?;
-    Ok(runtime::json_response(StatusCode::OK, &output))
+    respond(handle(&app, now, params, request).await)
 }
 
 /// `PUT /lobbies`: Create or Join Lobby.
@@ -349,59 +353,58 @@ async fn create_or_join_lobby<A: Api>(
     State(app): State<Arc<App<A>>>,
     request: HttpRequest,
 ) -> Response {
+    async fn handle<A: Api>(
+        app: &App<A>,
+        now: Timestamp,
+        request: HttpRequest,
+    ) -> Result<Response, ApiError> {
+        use types::endpoints::create_or_join_lobby as endpoint;
+        let (parts, body) = request.into_parts();
+        let credential = runtime::credential(&parts.headers, endpoint::AUTH)?;
+        let caller = app
+            .api
+            .authenticate(&credential)
+            .await
+            .ok_or_else(|| runtime::unauthorized("the credential is not known"))?;
+        let mut violations = Vec::new();
+        let bytes = runtime::read_body(&parts.headers, body, app.body_limit).await?;
+        let body: Option<endpoint::Body> = runtime::json_body(&bytes, &mut violations)?;
+        if !violations.is_empty() {
+            return Err(runtime::invalid(violations));
+        }
+        let Some(body) = body else { return Err(runtime::invalid(violations)) };
+        let input = endpoint::Request { body };
+        let violations = input.validate();
+        let operation = Operation::CreateOrJoinLobby;
+        let cx = RuleContext {
+            caller: &caller,
+            credential: &credential,
+            operation: &operation,
+            now,
+        };
+        if !violations.is_empty() {
+            return Err(runtime::invalid(violations));
+        }
+        authorize(
+                &app.api,
+                &cx,
+                endpoint::RULES,
+                credential.kind == types::auth::TokenKind::Bot,
+            )
+            .await?;
+        let call = Call {
+            caller,
+            credential,
+            now,
+            input,
+            gates: (),
+            granted: (),
+        };
+        let output = app.api.create_or_join_lobby(call).await?;
+        Ok(runtime::json_response(StatusCode::OK, &output))
+    }
     let now = app.clock.now();
-    respond(handle_create_or_join_lobby(&app, now, request).await)
-}
-
-async fn handle_create_or_join_lobby<A: Api>(
-    app: &App<A>,
-    now: Timestamp,
-    request: HttpRequest,
-) -> Result<Response, ApiError> {
-    use types::endpoints::create_or_join_lobby as endpoint;
-    let (parts, body) = request.into_parts();
-    let credential = runtime::credential(&parts.headers, endpoint::AUTH)?;
-    let caller = app
-        .api
-        .authenticate(&credential)
-        .await
-        .ok_or_else(|| runtime::unauthorized("the credential is not known"))?;
-    let mut violations = Vec::new();
-    let bytes = runtime::read_body(&parts.headers, body, app.body_limit).await?;
-    let body: Option<endpoint::Body> = runtime::json_body(&bytes, &mut violations)?;
-    if !violations.is_empty() {
-        return Err(runtime::invalid(violations));
-    }
-    let Some(body) = body else { return Err(runtime::invalid(violations)) };
-    let input = endpoint::Request { body };
-    let violations = input.validate();
-    let operation = Operation::CreateOrJoinLobby;
-    let cx = RuleContext {
-        caller: &caller,
-        credential: &credential,
-        operation: &operation,
-        now,
-    };
-    if !violations.is_empty() {
-        return Err(runtime::invalid(violations));
-    }
-    authorize(
-            &app.api,
-            &cx,
-            endpoint::RULES,
-            credential.kind == types::auth::TokenKind::Bot,
-        )
-        .await?;
-    let call = Call {
-        caller,
-        credential,
-        now,
-        input,
-        gates: (),
-        granted: (),
-    };
-    let output = app.api.create_or_join_lobby(call).await?;
-    Ok(runtime::json_response(StatusCode::OK, &output))
+    respond(handle(&app, now, request).await)
 }
 
 /// `POST /lobbies/{lobby.id}/messages`: Send Lobby Message.
@@ -410,74 +413,75 @@ async fn send_lobby_message<A: Api>(
     params: Result<RawPathParams, RawPathParamsRejection>,
     request: HttpRequest,
 ) -> Response {
+    async fn handle<A: Api>(
+        app: &App<A>,
+        now: Timestamp,
+        params: Result<RawPathParams, RawPathParamsRejection>,
+        request: HttpRequest,
+    ) -> Result<Response, ApiError> {
+        use types::endpoints::send_lobby_message as endpoint;
+        let (parts, body) = request.into_parts();
+        let credential = runtime::credential(&parts.headers, endpoint::AUTH)?;
+        let caller = app
+            .api
+            .authenticate(&credential)
+            .await
+            .ok_or_else(|| runtime::unauthorized("the credential is not known"))?;
+        let mut violations = Vec::new();
+        let params = runtime::path_params(params)?;
+        let path_lobby_id = runtime::param(
+            &params,
+            "lobby_id",
+            "/path/lobby.id",
+            true,
+            &mut violations,
+            runtime::from_str::<types::wire::Snowflake>,
+        );
+        let bytes = runtime::read_body(&parts.headers, body, app.body_limit).await?;
+        let body: Option<endpoint::Body> = runtime::json_body(&bytes, &mut violations)?;
+        if !violations.is_empty() {
+            return Err(runtime::invalid(violations));
+        }
+        let (Some(path_lobby_id), Some(body)) = (path_lobby_id, body) else {
+            return Err(runtime::invalid(violations))
+        };
+        let input = endpoint::Request {
+            path: endpoint::Path {
+                lobby_id: path_lobby_id,
+            },
+            body,
+        };
+        let violations = input.validate();
+        let operation = Operation::SendLobbyMessage(input.path.clone());
+        let cx = RuleContext {
+            caller: &caller,
+            credential: &credential,
+            operation: &operation,
+            now,
+        };
+        if !violations.is_empty() {
+            return Err(runtime::invalid(violations));
+        }
+        authorize(
+                &app.api,
+                &cx,
+                endpoint::RULES,
+                credential.kind == types::auth::TokenKind::Bot,
+            )
+            .await?;
+        let call = Call {
+            caller,
+            credential,
+            now,
+            input,
+            gates: (),
+            granted: (),
+        };
+        let output = app.api.send_lobby_message(call).await?;
+        Ok(runtime::json_response(StatusCode::OK, &output))
+    }
     let now = app.clock.now();
-    respond(handle_send_lobby_message(&app, now, params, request).await)
-}
-
-async fn handle_send_lobby_message<A: Api>(
-    app: &App<A>,
-    now: Timestamp,
-    params: Result<RawPathParams, RawPathParamsRejection>,
-    request: HttpRequest,
-) -> Result<Response, ApiError> {
-    use types::endpoints::send_lobby_message as endpoint;
-    let (parts, body) = request.into_parts();
-    let credential = runtime::credential(&parts.headers, endpoint::AUTH)?;
-    let caller = app
-        .api
-        .authenticate(&credential)
-        .await
-        .ok_or_else(|| runtime::unauthorized("the credential is not known"))?;
-    let mut violations = Vec::new();
-    let params = runtime::path_params(params)?;
-    let lobby_id = runtime::param(
-        &params,
-        "lobby_id",
-        "/path/lobby.id",
-        true,
-        &mut violations,
-        runtime::from_str::<types::wire::Snowflake>,
-    );
-    let bytes = runtime::read_body(&parts.headers, body, app.body_limit).await?;
-    let body: Option<endpoint::Body> = runtime::json_body(&bytes, &mut violations)?;
-    if !violations.is_empty() {
-        return Err(runtime::invalid(violations));
-    }
-    let (Some(lobby_id), Some(body)) = (lobby_id, body) else {
-        return Err(runtime::invalid(violations))
-    };
-    let input = endpoint::Request {
-        path: endpoint::Path { lobby_id },
-        body,
-    };
-    let violations = input.validate();
-    let operation = Operation::SendLobbyMessage(input.path.clone());
-    let cx = RuleContext {
-        caller: &caller,
-        credential: &credential,
-        operation: &operation,
-        now,
-    };
-    if !violations.is_empty() {
-        return Err(runtime::invalid(violations));
-    }
-    authorize(
-            &app.api,
-            &cx,
-            endpoint::RULES,
-            credential.kind == types::auth::TokenKind::Bot,
-        )
-        .await?;
-    let call = Call {
-        caller,
-        credential,
-        now,
-        input,
-        gates: (),
-        granted: (),
-    };
-    let output = app.api.send_lobby_message(call).await?;
-    Ok(runtime::json_response(StatusCode::OK, &output))
+    respond(handle(&app, now, params, request).await)
 }
 
 /// `GET /lobbies/{lobby.id}/messages`: Get Lobby Messages.
@@ -486,69 +490,72 @@ async fn get_lobby_messages<A: Api>(
     params: Result<RawPathParams, RawPathParamsRejection>,
     request: HttpRequest,
 ) -> Response {
+    async fn handle<A: Api>(
+        app: &App<A>,
+        now: Timestamp,
+        params: Result<RawPathParams, RawPathParamsRejection>,
+        request: HttpRequest,
+    ) -> Result<Response, ApiError> {
+        use types::endpoints::get_lobby_messages as endpoint;
+        let (parts, _) = request.into_parts();
+        let credential = runtime::credential(&parts.headers, endpoint::AUTH)?;
+        let caller = app
+            .api
+            .authenticate(&credential)
+            .await
+            .ok_or_else(|| runtime::unauthorized("the credential is not known"))?;
+        let mut violations = Vec::new();
+        let params = runtime::path_params(params)?;
+        let path_lobby_id = runtime::param(
+            &params,
+            "lobby_id",
+            "/path/lobby.id",
+            true,
+            &mut violations,
+            runtime::from_str::<types::wire::Snowflake>,
+        );
+        if !violations.is_empty() {
+            return Err(runtime::invalid(violations));
+        }
+        let Some(path_lobby_id) = path_lobby_id else {
+            return Err(runtime::invalid(violations))
+        };
+        let input = endpoint::Request {
+            path: endpoint::Path {
+                lobby_id: path_lobby_id,
+            },
+        };
+        let violations = input.validate();
+        let operation = Operation::GetLobbyMessages(input.path.clone());
+        let cx = RuleContext {
+            caller: &caller,
+            credential: &credential,
+            operation: &operation,
+            now,
+        };
+        if !violations.is_empty() {
+            return Err(runtime::invalid(violations));
+        }
+        authorize(
+                &app.api,
+                &cx,
+                endpoint::RULES,
+                credential.kind == types::auth::TokenKind::Bot,
+            )
+            .await?;
+        let call = Call {
+            caller,
+            credential,
+            now,
+            input,
+            gates: (),
+            granted: (),
+        };
+        let output = app.api.get_lobby_messages(call).await?;
+        Ok(runtime::json_response(StatusCode::OK, &output))
+    }
     let now = app.clock.now();
-    respond(handle_get_lobby_messages(&app, now, params, request).await)
-}
-
-async fn handle_get_lobby_messages<A: Api>(
-    app: &App<A>,
-    now: Timestamp,
-    params: Result<RawPathParams, RawPathParamsRejection>,
-    request: HttpRequest,
-) -> Result<Response, ApiError> {
-    use types::endpoints::get_lobby_messages as endpoint;
-    let (parts, _) = request.into_parts();
-    let credential = runtime::credential(&parts.headers, endpoint::AUTH)?;
-    let caller = app
-        .api
-        .authenticate(&credential)
-        .await
-        .ok_or_else(|| runtime::unauthorized("the credential is not known"))?;
-    let mut violations = Vec::new();
-    let params = runtime::path_params(params)?;
-    let lobby_id = runtime::param(
-        &params,
-        "lobby_id",
-        "/path/lobby.id",
-        true,
-        &mut violations,
-        runtime::from_str::<types::wire::Snowflake>,
-    );
-    if !violations.is_empty() {
-        return Err(runtime::invalid(violations));
-    }
-    let Some(lobby_id) = lobby_id else { return Err(runtime::invalid(violations)) };
-    let input = endpoint::Request {
-        path: endpoint::Path { lobby_id },
-    };
-    let violations = input.validate();
-    let operation = Operation::GetLobbyMessages(input.path.clone());
-    let cx = RuleContext {
-        caller: &caller,
-        credential: &credential,
-        operation: &operation,
-        now,
-    };
-    if !violations.is_empty() {
-        return Err(runtime::invalid(violations));
-    }
-    authorize(
-            &app.api,
-            &cx,
-            endpoint::RULES,
-            credential.kind == types::auth::TokenKind::Bot,
-        )
-        .await?;
-    let call = Call {
-        caller,
-        credential,
-        now,
-        input,
-        gates: (),
-        granted: (),
-    };
-    let output = app.api.get_lobby_messages(call).await?;
-    Ok(runtime::json_response(StatusCode::OK, &output))
+    respond(handle(&app, now, params, request).await)
 }
 
 /// `POST /lobbies/{lobby.id}/members/bulk`: Bulk lobby members.
@@ -557,74 +564,75 @@ async fn bulk_update_lobby_members<A: Api>(
     params: Result<RawPathParams, RawPathParamsRejection>,
     request: HttpRequest,
 ) -> Response {
+    async fn handle<A: Api>(
+        app: &App<A>,
+        now: Timestamp,
+        params: Result<RawPathParams, RawPathParamsRejection>,
+        request: HttpRequest,
+    ) -> Result<Response, ApiError> {
+        use types::endpoints::bulk_update_lobby_members as endpoint;
+        let (parts, body) = request.into_parts();
+        let credential = runtime::credential(&parts.headers, endpoint::AUTH)?;
+        let caller = app
+            .api
+            .authenticate(&credential)
+            .await
+            .ok_or_else(|| runtime::unauthorized("the credential is not known"))?;
+        let mut violations = Vec::new();
+        let params = runtime::path_params(params)?;
+        let path_lobby_id = runtime::param(
+            &params,
+            "lobby_id",
+            "/path/lobby.id",
+            true,
+            &mut violations,
+            runtime::from_str::<types::wire::Snowflake>,
+        );
+        let bytes = runtime::read_body(&parts.headers, body, app.body_limit).await?;
+        let body: Option<endpoint::Body> = runtime::json_body(&bytes, &mut violations)?;
+        if !violations.is_empty() {
+            return Err(runtime::invalid(violations));
+        }
+        let (Some(path_lobby_id), Some(body)) = (path_lobby_id, body) else {
+            return Err(runtime::invalid(violations))
+        };
+        let input = endpoint::Request {
+            path: endpoint::Path {
+                lobby_id: path_lobby_id,
+            },
+            body,
+        };
+        let violations = input.validate();
+        let operation = Operation::BulkUpdateLobbyMembers(input.path.clone());
+        let cx = RuleContext {
+            caller: &caller,
+            credential: &credential,
+            operation: &operation,
+            now,
+        };
+        if !violations.is_empty() {
+            return Err(runtime::invalid(violations));
+        }
+        authorize(
+                &app.api,
+                &cx,
+                endpoint::RULES,
+                credential.kind == types::auth::TokenKind::Bot,
+            )
+            .await?;
+        let call = Call {
+            caller,
+            credential,
+            now,
+            input,
+            gates: (),
+            granted: (),
+        };
+        let output = app.api.bulk_update_lobby_members(call).await?;
+        Ok(runtime::json_response(StatusCode::OK, &output))
+    }
     let now = app.clock.now();
-    respond(handle_bulk_update_lobby_members(&app, now, params, request).await)
-}
-
-async fn handle_bulk_update_lobby_members<A: Api>(
-    app: &App<A>,
-    now: Timestamp,
-    params: Result<RawPathParams, RawPathParamsRejection>,
-    request: HttpRequest,
-) -> Result<Response, ApiError> {
-    use types::endpoints::bulk_update_lobby_members as endpoint;
-    let (parts, body) = request.into_parts();
-    let credential = runtime::credential(&parts.headers, endpoint::AUTH)?;
-    let caller = app
-        .api
-        .authenticate(&credential)
-        .await
-        .ok_or_else(|| runtime::unauthorized("the credential is not known"))?;
-    let mut violations = Vec::new();
-    let params = runtime::path_params(params)?;
-    let lobby_id = runtime::param(
-        &params,
-        "lobby_id",
-        "/path/lobby.id",
-        true,
-        &mut violations,
-        runtime::from_str::<types::wire::Snowflake>,
-    );
-    let bytes = runtime::read_body(&parts.headers, body, app.body_limit).await?;
-    let body: Option<endpoint::Body> = runtime::json_body(&bytes, &mut violations)?;
-    if !violations.is_empty() {
-        return Err(runtime::invalid(violations));
-    }
-    let (Some(lobby_id), Some(body)) = (lobby_id, body) else {
-        return Err(runtime::invalid(violations))
-    };
-    let input = endpoint::Request {
-        path: endpoint::Path { lobby_id },
-        body,
-    };
-    let violations = input.validate();
-    let operation = Operation::BulkUpdateLobbyMembers(input.path.clone());
-    let cx = RuleContext {
-        caller: &caller,
-        credential: &credential,
-        operation: &operation,
-        now,
-    };
-    if !violations.is_empty() {
-        return Err(runtime::invalid(violations));
-    }
-    authorize(
-            &app.api,
-            &cx,
-            endpoint::RULES,
-            credential.kind == types::auth::TokenKind::Bot,
-        )
-        .await?;
-    let call = Call {
-        caller,
-        credential,
-        now,
-        input,
-        gates: (),
-        granted: (),
-    };
-    let output = app.api.bulk_update_lobby_members(call).await?;
-    Ok(runtime::json_response(StatusCode::OK, &output))
+    respond(handle(&app, now, params, request).await)
 }
 
 /// `PUT /channels/{channel.id}/voice-status`: Set Voice Channel Status.
@@ -633,74 +641,75 @@ async fn set_voice_channel_status<A: Api>(
     params: Result<RawPathParams, RawPathParamsRejection>,
     request: HttpRequest,
 ) -> Response {
+    async fn handle<A: Api>(
+        app: &App<A>,
+        now: Timestamp,
+        params: Result<RawPathParams, RawPathParamsRejection>,
+        request: HttpRequest,
+    ) -> Result<Response, ApiError> {
+        use types::endpoints::set_voice_channel_status as endpoint;
+        let (parts, body) = request.into_parts();
+        let credential = runtime::credential(&parts.headers, endpoint::AUTH)?;
+        let caller = app
+            .api
+            .authenticate(&credential)
+            .await
+            .ok_or_else(|| runtime::unauthorized("the credential is not known"))?;
+        let mut violations = Vec::new();
+        let params = runtime::path_params(params)?;
+        let path_channel_id = runtime::param(
+            &params,
+            "channel_id",
+            "/path/channel.id",
+            true,
+            &mut violations,
+            runtime::from_str::<types::wire::Snowflake>,
+        );
+        let bytes = runtime::read_body(&parts.headers, body, app.body_limit).await?;
+        let body: Option<endpoint::Body> = runtime::json_body(&bytes, &mut violations)?;
+        if !violations.is_empty() {
+            return Err(runtime::invalid(violations));
+        }
+        let (Some(path_channel_id), Some(body)) = (path_channel_id, body) else {
+            return Err(runtime::invalid(violations))
+        };
+        let input = endpoint::Request {
+            path: endpoint::Path {
+                channel_id: path_channel_id,
+            },
+            body,
+        };
+        let violations = input.validate();
+        let operation = Operation::SetVoiceChannelStatus(input.path.clone());
+        let cx = RuleContext {
+            caller: &caller,
+            credential: &credential,
+            operation: &operation,
+            now,
+        };
+        if !violations.is_empty() {
+            return Err(runtime::invalid(violations));
+        }
+        authorize(
+                &app.api,
+                &cx,
+                endpoint::RULES,
+                credential.kind == types::auth::TokenKind::Bot,
+            )
+            .await?;
+        let call = Call {
+            caller,
+            credential,
+            now,
+            input,
+            gates: (),
+            granted: crate::api::Granted::new(),
+        };
+        app.api.set_voice_channel_status(call).await?;
+        Ok(runtime::empty_response())
+    }
     let now = app.clock.now();
-    respond(handle_set_voice_channel_status(&app, now, params, request).await)
-}
-
-async fn handle_set_voice_channel_status<A: Api>(
-    app: &App<A>,
-    now: Timestamp,
-    params: Result<RawPathParams, RawPathParamsRejection>,
-    request: HttpRequest,
-) -> Result<Response, ApiError> {
-    use types::endpoints::set_voice_channel_status as endpoint;
-    let (parts, body) = request.into_parts();
-    let credential = runtime::credential(&parts.headers, endpoint::AUTH)?;
-    let caller = app
-        .api
-        .authenticate(&credential)
-        .await
-        .ok_or_else(|| runtime::unauthorized("the credential is not known"))?;
-    let mut violations = Vec::new();
-    let params = runtime::path_params(params)?;
-    let channel_id = runtime::param(
-        &params,
-        "channel_id",
-        "/path/channel.id",
-        true,
-        &mut violations,
-        runtime::from_str::<types::wire::Snowflake>,
-    );
-    let bytes = runtime::read_body(&parts.headers, body, app.body_limit).await?;
-    let body: Option<endpoint::Body> = runtime::json_body(&bytes, &mut violations)?;
-    if !violations.is_empty() {
-        return Err(runtime::invalid(violations));
-    }
-    let (Some(channel_id), Some(body)) = (channel_id, body) else {
-        return Err(runtime::invalid(violations))
-    };
-    let input = endpoint::Request {
-        path: endpoint::Path { channel_id },
-        body,
-    };
-    let violations = input.validate();
-    let operation = Operation::SetVoiceChannelStatus(input.path.clone());
-    let cx = RuleContext {
-        caller: &caller,
-        credential: &credential,
-        operation: &operation,
-        now,
-    };
-    if !violations.is_empty() {
-        return Err(runtime::invalid(violations));
-    }
-    authorize(
-            &app.api,
-            &cx,
-            endpoint::RULES,
-            credential.kind == types::auth::TokenKind::Bot,
-        )
-        .await?;
-    let call = Call {
-        caller,
-        credential,
-        now,
-        input,
-        gates: (),
-        granted: crate::api::Granted::new(),
-    };
-    app.api.set_voice_channel_status(call).await?;
-    Ok(runtime::empty_response())
+    respond(handle(&app, now, params, request).await)
 }
 
 /// `POST /oauth2/token`: Token endpoint.
@@ -708,57 +717,56 @@ async fn token<A: Api>(
     State(app): State<Arc<App<A>>>,
     request: HttpRequest,
 ) -> Response {
+    async fn handle<A: Api>(
+        app: &App<A>,
+        now: Timestamp,
+        request: HttpRequest,
+    ) -> Result<Response, ApiError> {
+        use types::endpoints::token as endpoint;
+        let (parts, body) = request.into_parts();
+        let credential = runtime::credential(&parts.headers, endpoint::AUTH)?;
+        let caller = app
+            .api
+            .authenticate(&credential)
+            .await
+            .ok_or_else(|| runtime::unauthorized("the credential is not known"))?;
+        let mut violations = Vec::new();
+        let bytes = runtime::read_body(&parts.headers, body, app.body_limit).await?;
+        let body: Option<endpoint::Body> = runtime::form_body(&bytes, &mut violations);
+        if !violations.is_empty() {
+            return Err(runtime::invalid(violations));
+        }
+        let Some(body) = body else { return Err(runtime::invalid(violations)) };
+        let input = endpoint::Request { body };
+        let violations = input.validate();
+        let operation = Operation::Token;
+        let cx = RuleContext {
+            caller: &caller,
+            credential: &credential,
+            operation: &operation,
+            now,
+        };
+        if !violations.is_empty() {
+            return Err(runtime::invalid(violations));
+        }
+        authorize(
+                &app.api,
+                &cx,
+                endpoint::RULES,
+                credential.kind == types::auth::TokenKind::Bot,
+            )
+            .await?;
+        let call = Call {
+            caller,
+            credential,
+            now,
+            input,
+            gates: (),
+            granted: (),
+        };
+        let output = app.api.token(call).await?;
+        Ok(runtime::json_response(StatusCode::OK, &output))
+    }
     let now = app.clock.now();
-    respond(handle_token(&app, now, request).await)
-}
-
-async fn handle_token<A: Api>(
-    app: &App<A>,
-    now: Timestamp,
-    request: HttpRequest,
-) -> Result<Response, ApiError> {
-    use types::endpoints::token as endpoint;
-    let (parts, body) = request.into_parts();
-    let credential = runtime::credential(&parts.headers, endpoint::AUTH)?;
-    let caller = app
-        .api
-        .authenticate(&credential)
-        .await
-        .ok_or_else(|| runtime::unauthorized("the credential is not known"))?;
-    let mut violations = Vec::new();
-    let bytes = runtime::read_body(&parts.headers, body, app.body_limit).await?;
-    let body: Option<endpoint::Body> = runtime::form_body(&bytes, &mut violations);
-    if !violations.is_empty() {
-        return Err(runtime::invalid(violations));
-    }
-    let Some(body) = body else { return Err(runtime::invalid(violations)) };
-    let input = endpoint::Request { body };
-    let violations = input.validate();
-    let operation = Operation::Token;
-    let cx = RuleContext {
-        caller: &caller,
-        credential: &credential,
-        operation: &operation,
-        now,
-    };
-    if !violations.is_empty() {
-        return Err(runtime::invalid(violations));
-    }
-    authorize(
-            &app.api,
-            &cx,
-            endpoint::RULES,
-            credential.kind == types::auth::TokenKind::Bot,
-        )
-        .await?;
-    let call = Call {
-        caller,
-        credential,
-        now,
-        input,
-        gates: (),
-        granted: (),
-    };
-    let output = app.api.token(call).await?;
-    Ok(runtime::json_response(StatusCode::OK, &output))
+    respond(handle(&app, now, request).await)
 }

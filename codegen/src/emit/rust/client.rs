@@ -2,7 +2,8 @@
 //! running the shared validators before anything is sent.
 
 use super::format::format_file;
-use super::shared::{endpoint_address, lib_ident, module_decls, package, value_ident};
+use super::names;
+use super::shared::{endpoint_address, lib_ident, module_decls, package};
 use crate::emit::cargo::{self, Manifest};
 use super::types::endpoints::{ResponseKind, has_body, module_ident, raw_body, response_kind};
 use crate::emit::{EmitOptions, GeneratedFile};
@@ -67,14 +68,64 @@ fn lib_rs(model: &Model) -> TokenStream {
 fn client(model: &Model) -> TokenStream {
     let methods = model.routed_endpoints().map(|e| method(model, e));
     let helpers = helpers(model);
+    // Without a routed endpoint, nothing sends: the sending parts would be dead code.
+    let routed = model.routed_endpoints().next().is_some();
+    let uses = if routed {
+        quote! {
+            use crate::types;
+            use crate::types::errors::{ApiError, ErrorBody};
+            use crate::types::validation::{Validate, Violation};
+        }
+    } else {
+        quote! {
+            use crate::types::errors::ApiError;
+            use crate::types::validation::Violation;
+        }
+    };
+    let send = routed.then(|| quote! {
+            /// Sends one request and returns the body of a 2xx answer; any other answer is an
+            /// [`Error::Api`] decoded from the error body.
+            async fn send(&self, method: reqwest::Method, url: String, accepted: &'static [TokenKind], body: Option<Outgoing>) -> Result<Vec<u8>, Error> {
+                let header = self.credential.as_ref().filter(|c| accepted.contains(&c.kind)).and_then(Credential::header_value).ok_or(Error::Credential { accepted })?;
+                let mut request = self.http.request(method, url).header("authorization", header);
+                if let Some(body) = body {
+                    request = request.header("content-type", body.content_type).body(body.bytes);
+                }
+                let response = request.send().await?;
+                let status = response.status().as_u16();
+                let bytes = response.bytes().await?.to_vec();
+                if (200..300).contains(&status) {
+                    return Ok(bytes);
+                }
+                match serde_json::from_slice::<ErrorBody>(&bytes) {
+                    Ok(body) => Err(Error::Api(ApiError::from_body(status, body))),
+                    Err(e) => Err(Error::Decode { status, message: format!("not an error body: {e}") }),
+                }
+            }
+    });
+    let outgoing = routed.then(|| {
+        quote! {
+            /// A body to send: its media type and bytes.
+            struct Outgoing {
+                content_type: String,
+                bytes: Vec<u8>,
+            }
+        }
+    });
+    let join = routed.then(|| {
+        quote! {
+            /// An address and a path, with one slash between them.
+            fn join(address: &str, path: &str) -> String {
+                format!("{}{path}", address.trim_end_matches('/'))
+            }
+        }
+    });
     quote! {
         //! The client and its error.
 
-        use crate::types;
+        #uses
         use crate::types::auth::{Credential, TokenKind};
-        use crate::types::errors::{ApiError, ErrorBody};
         use crate::types::placeholders::Placeholders;
-        use crate::types::validation::{Validate, Violation};
         use std::fmt;
 
         /// Why a call failed.
@@ -144,12 +195,7 @@ fn client(model: &Model) -> TokenStream {
             }
         }
 
-        /// A body to send: its media type and bytes.
-        struct Outgoing {
-            content_type: String,
-            bytes: Vec<u8>,
-        }
-
+        #outgoing
         /// A client of the platform: its addresses, an HTTP client and, usually, a credential.
         ///
         /// Cloning is cheap (the HTTP client is shared); [`Client::with_credential`] gives a client
@@ -187,33 +233,17 @@ fn client(model: &Model) -> TokenStream {
                 &self.placeholders
             }
 
-            /// Sends one request and returns the body of a 2xx answer; any other answer is an
-            /// [`Error::Api`] decoded from the error body.
-            async fn send(&self, method: reqwest::Method, url: String, accepted: &'static [TokenKind], body: Option<Outgoing>) -> Result<Vec<u8>, Error> {
-                let header = self.credential.as_ref().filter(|c| accepted.contains(&c.kind)).and_then(Credential::header_value).ok_or(Error::Credential { accepted })?;
-                let mut request = self.http.request(method, url).header("authorization", header);
-                if let Some(body) = body {
-                    request = request.header("content-type", body.content_type).body(body.bytes);
-                }
-                let response = request.send().await?;
-                let status = response.status().as_u16();
-                let bytes = response.bytes().await?.to_vec();
-                if (200..300).contains(&status) {
-                    return Ok(bytes);
-                }
-                match serde_json::from_slice::<ErrorBody>(&bytes) {
-                    Ok(body) => Err(Error::Api(ApiError::from_body(status, body))),
-                    Err(e) => Err(Error::Decode { status, message: format!("not an error body: {e}") }),
-                }
+            /// The HTTP client requests go through.
+            pub fn http(&self) -> &reqwest::Client {
+                &self.http
             }
+
+            #send
 
             #(#methods)*
         }
 
-        /// An address and a path, with one slash between them.
-        fn join(address: &str, path: &str) -> String {
-            format!("{}{path}", address.trim_end_matches('/'))
-        }
+        #join
 
         #helpers
     }
@@ -262,9 +292,9 @@ fn helpers(model: &Model) -> TokenStream {
 }
 
 fn method(model: &Model, e: &Endpoint) -> TokenStream {
-    let name = value_ident(&e.meta.id);
+    let name = names::client_method(e);
     let module = module_ident(e);
-    let address = value_ident(endpoint_address(model, e).unwrap_or("base_url"));
+    let address = names::placeholder_id(model, endpoint_address(model, e).unwrap_or("base_url"));
     let http_method = format_ident!("{}", e.method.as_ref().map(|m| m.id.to_uppercase()).unwrap_or_default());
     let path = e.path.as_ref().map(|p| p.id.as_str()).unwrap_or_default();
     let title = if e.meta.name.is_empty() { e.meta.id.as_str() } else { e.meta.name.as_str() };

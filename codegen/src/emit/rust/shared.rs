@@ -41,6 +41,12 @@ pub fn item_ident(id: &str) -> Ident {
     if PRELUDE.contains(&ident.to_string().as_str()) { format_ident!("{ident}Type") } else { ident }
 }
 
+/// `match self` over a reference to an enum, or `match *self` when the enum has no variant:
+/// a match on a reference to an empty enum needs an arm rustc cannot be given.
+pub fn match_ref(empty: bool) -> TokenStream {
+    if empty { quote!(match *self) } else { quote!(match self) }
+}
+
 /// An integer literal without a type suffix (`500`, not `500i64`).
 pub fn int(value: i64) -> TokenStream {
     let literal = proc_macro2::Literal::u64_unsuffixed(value.unsigned_abs());
@@ -63,23 +69,23 @@ pub fn const_ident(id: &str) -> Ident {
 
 /// The Rust type of a type expression; `root` is the path of the types crate (`crate` inside
 /// it, `crate::types` in the server and client).
-pub fn type_tokens(ty: &TypeRef, root: &TokenStream) -> TokenStream {
+pub fn type_tokens(model: &Model, ty: &TypeRef, root: &TokenStream) -> TokenStream {
     match ty {
         TypeRef::Primitive(p) => primitive_tokens(*p, root),
         TypeRef::Array(inner) => {
-            let inner = type_tokens(inner, root);
+            let inner = type_tokens(model, inner, root);
             quote!(Vec<#inner>)
         }
         TypeRef::Enum(id) => {
-            let name = item_ident(id);
+            let name = super::names::enum_id(model, id);
             quote!(#root::enums::#name)
         }
         TypeRef::Flags(id) => {
-            let name = item_ident(id);
+            let name = super::names::flags_id(model, id);
             quote!(#root::flags::#name)
         }
         TypeRef::Object(id) => {
-            let name = item_ident(id);
+            let name = super::names::resource_id(model, id);
             quote!(#root::resources::#name)
         }
         // SDK classes live behind the C ABI, not on the wire; a field that names one carries it
@@ -97,7 +103,8 @@ fn primitive_tokens(p: Primitive, root: &TokenStream) -> TokenStream {
         Primitive::Uint32 => quote!(u32),
         Primitive::Uint64 => quote!(u64),
         Primitive::Snowflake => quote!(#root::wire::Snowflake),
-        Primitive::Timestamp => quote!(jiff::Timestamp),
+        // Through the types crate, which re-exports it: the server and client do not depend on jiff.
+        Primitive::Timestamp => quote!(#root::clock::Timestamp),
         Primitive::StringInteger => quote!(#root::wire::StringInteger),
         Primitive::File => quote!(#root::wire::RawBody),
         Primitive::Json => quote!(serde_json::Value),
@@ -105,14 +112,42 @@ fn primitive_tokens(p: Primitive, root: &TokenStream) -> TokenStream {
 }
 
 /// The type a field is declared with: `Option` when it may be absent or null, and
-/// `Option<Option<T>>` when it may be both (absent and `null` are different on the wire).
-pub fn field_type(field: &Field, root: &TokenStream) -> TokenStream {
-    let inner = field.ty.as_ref().map_or_else(|| quote!(serde_json::Value), |t| type_tokens(t, root));
+/// `Option<Option<T>>` when it may be both (absent and `null` are different on the wire). A
+/// resource that can contain itself is boxed wherever it is held directly (see [`boxed`]).
+pub fn field_type(model: &Model, field: &Field, root: &TokenStream) -> TokenStream {
+    let inner = match &field.ty {
+        Some(t) if boxed(model, t) => {
+            let t = type_tokens(model, t, root);
+            quote!(Box<#t>)
+        }
+        Some(t) => type_tokens(model, t, root),
+        None => quote!(serde_json::Value),
+    };
     match (field.optional || field.required_when.is_some(), field.nullable) {
         (true, true) => quote!(Option<Option<#inner>>),
         (true, false) | (false, true) => quote!(Option<#inner>),
         (false, false) => inner,
     }
+}
+
+/// Whether a field of type `ty` holds a resource that can contain itself without an array in
+/// between (`parent: object<node>` in `node`, or `a -> b -> a`). Such a struct would be
+/// infinitely large, so every direct use of a recursive resource is boxed; arrays already hold
+/// their items on the heap.
+pub fn boxed(model: &Model, ty: &TypeRef) -> bool {
+    matches!(ty, TypeRef::Object(id) if reaches(model, id, id, &mut std::collections::BTreeSet::new()))
+}
+
+/// Whether resource `from` holds `target` directly (not through an array), at any depth.
+fn reaches(model: &Model, from: &str, target: &str, seen: &mut std::collections::BTreeSet<String>) -> bool {
+    if !seen.insert(from.to_owned()) {
+        return false;
+    }
+    let Some(r) = model.resource(from) else { return false };
+    r.fields.iter().any(|f| match &f.ty {
+        Some(TypeRef::Object(next)) => next == target || reaches(model, next, target, seen),
+        _ => false,
+    })
 }
 
 /// A bound resolved as far as the spec allows.
@@ -122,13 +157,6 @@ pub enum Resolved {
     Static(i64),
     /// A field of another endpoint's response, known only at run time, plus an offset.
     Runtime { endpoint: String, field: String, offset: i64 },
-}
-
-impl Resolved {
-    /// The name of the run-time value (`get_gateway_bot_max_concurrency`).
-    pub fn runtime_name(endpoint: &str, field: &str) -> String {
-        format!("{}_{}", case::snake(endpoint), case::snake(field))
-    }
 }
 
 /// Resolves a bound; `upper` picks a limit's maximum (or value) rather than its minimum, and

@@ -48,7 +48,8 @@ impl Lower<'_> {
 
     pub(super) fn condition(&mut self, s: S<raw::Condition>) -> Condition {
         let (span, v) = (self.span(&s), &s.value);
-        Condition { meta: meta!(self, v, span), params: Self::strings(&v.params), param_enums: self.refs(&v.param_enums) }
+        let param_spans = v.params.iter().map(|p| self.span(p)).collect();
+        Condition { meta: meta!(self, v, span), params: Self::strings(&v.params), param_enums: self.refs(&v.param_enums), param_spans }
     }
 
     pub(super) fn intent(&mut self, s: S<raw::Intent>) -> Intent {

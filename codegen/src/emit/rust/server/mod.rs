@@ -4,7 +4,8 @@
 mod runtime;
 
 use super::format::format_file;
-use super::shared::{address_placeholders, endpoint_address, lib_ident, module_decls, package, type_ident, type_tokens, value_ident};
+use super::names;
+use super::shared::{address_placeholders, endpoint_address, lib_ident, module_decls, package, type_tokens};
 use crate::emit::cargo::{self, Manifest};
 use super::types::endpoints::{RuntimeInput, gated, has_body, module_ident, raw_body, response_kind, runtime_inputs, ResponseKind};
 use super::types::rules::condition_call;
@@ -89,10 +90,11 @@ fn bound_hooks(model: &Model) -> Vec<(Ident, String, String)> {
     let mut out: Vec<(Ident, String, String)> = Vec::new();
     for e in routed(model) {
         for input in runtime_inputs(model, e) {
-            if let RuntimeInput::Bound { name, endpoint, field } = input
-                && !out.iter().any(|(n, _, _)| *n == name)
-            {
-                out.push((name, endpoint, field));
+            if let RuntimeInput::Bound { endpoint, field, .. } = input {
+                let hook = names::api_bound_hook(model, &endpoint, &field);
+                if !out.iter().any(|(n, _, _)| *n == hook) {
+                    out.push((hook, endpoint, field));
+                }
             }
         }
     }
@@ -102,7 +104,7 @@ fn bound_hooks(model: &Model) -> Vec<(Ident, String, String)> {
 fn api(model: &Model) -> TokenStream {
     let routed = routed(model);
     let variants = routed.iter().map(|e| {
-        let v = type_ident(&e.meta.id);
+        let v = names::endpoint_variant(e);
         let module = module_ident(e);
         let doc = route_doc(e);
         if e.path_params.is_empty() {
@@ -112,17 +114,29 @@ fn api(model: &Model) -> TokenStream {
         }
     });
     let id_arms = routed.iter().map(|e| {
-        let (v, id) = (type_ident(&e.meta.id), &e.meta.id);
+        let (v, id) = (names::endpoint_variant(e), &e.meta.id);
         if e.path_params.is_empty() { quote!(Self::#v => #id) } else { quote!(Self::#v(_) => #id) }
     });
     let hooks = hooks(model);
+    let match_self = super::shared::match_ref(routed.is_empty());
     let methods: Vec<TokenStream> = routed.iter().map(|e| endpoint_method(model, e)).collect();
     let markers = routed.iter().filter(|e| guarded(model, e)).map(|e| {
-        let marker = type_ident(&e.meta.id);
+        let marker = names::endpoint_variant(e);
         let doc = format!(" Endpoint `{}`: {}", e.meta.id, route_doc(e).trim());
         quote!(#[doc = #doc] #[derive(Debug)] pub enum #marker {})
     });
     let delegation = delegation(&hooks, &methods);
+    // Only the router grants, and only for a routed endpoint with a rule.
+    let granted_new = routed.iter().any(|e| guarded(model, e)).then(|| {
+        quote! {
+            impl<E> Granted<E> {
+                /// Only the router grants.
+                pub(crate) fn new() -> Self {
+                    Self { endpoint: ::std::marker::PhantomData }
+                }
+            }
+        }
+    });
     quote! {
         //! The trait an implementation provides: one method per routed endpoint, and the hooks
         //! that permission rules and run-time checks ask.
@@ -142,7 +156,7 @@ fn api(model: &Model) -> TokenStream {
         impl Operation {
             /// The endpoint's id.
             pub const fn id(&self) -> &'static str {
-                match self {
+                #match_self {
                     #(#id_arms,)*
                 }
             }
@@ -170,12 +184,7 @@ fn api(model: &Model) -> TokenStream {
             endpoint: ::std::marker::PhantomData<fn() -> E>,
         }
 
-        impl<E> Granted<E> {
-            /// Only the router grants.
-            pub(crate) fn new() -> Self {
-                Self { endpoint: ::std::marker::PhantomData }
-            }
-        }
+        #granted_new
 
         impl<E> ::std::fmt::Debug for Granted<E> {
             fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
@@ -283,13 +292,13 @@ fn hooks(model: &Model) -> TokenStream {
         });
     }
     for c in &model.conditions {
-        let name = value_ident(&c.meta.id);
+        let name = names::api_hook(c);
         let doc = match &c.meta.description {
             Some(d) => format!(" Whether `{}` holds ({}).", c.meta.id, lowercase_first(d.trim_end_matches('.'))),
             None => format!(" Whether `{}` holds.", c.meta.id),
         };
         let params = c.params.iter().enumerate().map(|(i, p)| {
-            let ident = value_ident(p);
+            let ident = names::condition_param(p);
             let ty = param_type(model, c.param_enums.get(i).map(|r| r.id.as_str()));
             quote!(#ident: #ty)
         });
@@ -311,7 +320,7 @@ fn hooks(model: &Model) -> TokenStream {
 /// The type a condition's argument is passed as: its enum's type, else text.
 fn param_type(model: &Model, enum_id: Option<&str>) -> TokenStream {
     match enum_id.and_then(|id| model.enum_(id)) {
-        Some(e) => type_tokens(&TypeRef::Enum(e.meta.id.clone()), &quote!(types)),
+        Some(e) => type_tokens(model, &TypeRef::Enum(e.meta.id.clone()), &quote!(types)),
         None => quote!(String),
     }
 }
@@ -320,12 +329,12 @@ fn param_type(model: &Model, enum_id: Option<&str>) -> TokenStream {
 fn param_value(model: &Model, enum_id: Option<&str>, arg: &TokenStream) -> TokenStream {
     match enum_id.and_then(|id| model.enum_(id)) {
         Some(e) if e.repr == "string" => {
-            let ty = type_tokens(&TypeRef::Enum(e.meta.id.clone()), &quote!(types));
+            let ty = type_tokens(model, &TypeRef::Enum(e.meta.id.clone()), &quote!(types));
             quote!(#ty::from(#arg))
         }
         Some(e) => {
-            let ty = type_tokens(&TypeRef::Enum(e.meta.id.clone()), &quote!(types));
-            let other = super::types::enums::catch_all(e);
+            let ty = type_tokens(model, &TypeRef::Enum(e.meta.id.clone()), &quote!(types));
+            let other = super::names::catch_all(e);
             quote!(#ty::KNOWN.iter().copied().find(|v| v.id() == Some(#arg)).unwrap_or(#ty::#other(0)))
         }
         None => quote!(#arg.to_owned()),
@@ -346,7 +355,7 @@ fn guarded(model: &Model, e: &Endpoint) -> bool {
 fn call_extras(model: &Model, e: &Endpoint) -> TokenStream {
     let gates = gates_type(e);
     if guarded(model, e) {
-        let marker = type_ident(&e.meta.id);
+        let marker = names::endpoint_variant(e);
         let gates = gates.unwrap_or_else(|| quote!(()));
         quote!(, #gates, Granted<granted::#marker>)
     } else {
@@ -355,7 +364,7 @@ fn call_extras(model: &Model, e: &Endpoint) -> TokenStream {
 }
 
 fn endpoint_method(model: &Model, e: &Endpoint) -> TokenStream {
-    let name = value_ident(&e.meta.id);
+    let name = names::api_method(e);
     let module = module_ident(e);
     let gates = call_extras(model, e);
     let mut lines = vec![route_doc(e)];
@@ -365,7 +374,7 @@ fn endpoint_method(model: &Model, e: &Endpoint) -> TokenStream {
     }
     for b in gated(e) {
         lines.push(String::new());
-        lines.push(format!(" Gate `{}`: {}", value_ident(&b.meta.id), b.meta.description.clone().unwrap_or_default()));
+        lines.push(format!(" Gate `{}`: {}", names::gate(b), b.meta.description.clone().unwrap_or_default()));
     }
     quote! {
         #(#[doc = #lines])*
@@ -375,9 +384,10 @@ fn endpoint_method(model: &Model, e: &Endpoint) -> TokenStream {
 
 fn router(model: &Model) -> TokenStream {
     let placeholders = address_placeholders(model);
-    let prefixes = placeholders.iter().map(|p| {
-        let ident = value_ident(p);
-        quote!(let #ident = types::placeholders::path_of(&app.placeholders.#ident).to_owned();)
+    let used: Vec<&str> = routed(model).iter().filter_map(|e| endpoint_address(model, e)).collect();
+    let prefixes = placeholders.iter().filter(|p| used.contains(p)).map(|p| {
+        let (field, local) = (names::placeholder_id(model, p), prefix_local(model, p));
+        quote!(let #local = types::placeholders::path_of(&app.placeholders.#field).to_owned();)
     });
     let routes = route_table(model);
     let issuer = model.authorization_server.as_ref().map(|_| quote!(let issuer = issuer_path(&app.placeholders);));
@@ -385,9 +395,15 @@ fn router(model: &Model) -> TokenStream {
     let handlers = routed(model).into_iter().map(|e| handler(model, e));
     let (limit, limit_doc) = body_limit(model);
     let authorize = authorize(model);
+    // A spec that routes no endpoint leaves the request machinery (parsing, rules, the app's
+    // state) without a caller.
+    let unused = routed(model).is_empty().then(|| quote!(#![allow(dead_code, unused_imports)]));
+    let answers_json = routed(model).iter().any(|e| matches!(response_kind(e), ResponseKind::Json)) || model.authorization_server.is_some();
+    let status_code = answers_json.then(|| quote!(use axum::http::StatusCode;));
     quote! {
         //! The router: one route per routed endpoint, each doing the mechanical work before the
         //! handler runs.
+        #unused
 
         use crate::api::{Api, Call, Operation, RuleContext};
         use crate::runtime;
@@ -399,7 +415,7 @@ fn router(model: &Model) -> TokenStream {
         use axum::Router;
         use axum::extract::rejection::RawPathParamsRejection;
         use axum::extract::{RawPathParams, Request as HttpRequest, State};
-        use axum::http::StatusCode;
+        #status_code
         use axum::response::Response;
         use std::sync::Arc;
 
@@ -518,7 +534,7 @@ fn route_table(model: &Model) -> TokenStream {
         .map(|(address, path, endpoints)| {
             let mut methods = endpoints.iter().map(|e| {
                 let method = format_ident!("{}", e.method.as_ref().map(|m| m.id.to_lowercase()).unwrap_or_default());
-                let handler = value_ident(&e.meta.id);
+                let handler = names::handler(e);
                 (method, handler)
             });
             let (first_method, first_handler) = methods.next().expect("BUG: a route has an endpoint");
@@ -526,7 +542,7 @@ fn route_table(model: &Model) -> TokenStream {
             let route = match address.is_empty() {
                 true => quote!(#path),
                 false => {
-                    let prefix = value_ident(address);
+                    let prefix = prefix_local(model, address);
                     quote!(&[#prefix.as_str(), #path].concat())
                 }
             };
@@ -544,7 +560,9 @@ fn axum_path(e: &Endpoint) -> String {
         out.push_str(&rest[..open]);
         let Some(close) = rest[open..].find('}') else { break };
         out.push('{');
-        out.push_str(&value_ident(&rest[open + 1..open + close]).to_string());
+        let name = &rest[open + 1..open + close];
+        let field = e.path_params.iter().find(|f| f.name == name).map_or_else(|| super::shared::value_ident(name), names::field);
+        out.push_str(field.to_string().trim_start_matches("r#"));
         out.push('}');
         rest = &rest[open + close + 1..];
     }
@@ -565,12 +583,12 @@ fn metadata_routes(model: &Model) -> Option<TokenStream> {
 /// and, with an authorization server, its metadata handler.
 fn authorize(model: &Model) -> TokenStream {
     let arms = model.conditions.iter().map(|c| {
-        let v = type_ident(&c.meta.id);
-        let hook = value_ident(&c.meta.id);
+        let v = names::condition_variant(c);
+        let hook = names::api_hook(c);
         if c.params.is_empty() {
             quote!(Condition::#v => api.#hook(cx).await)
         } else {
-            let params: Vec<Ident> = c.params.iter().map(|p| value_ident(p)).collect();
+            let params: Vec<Ident> = c.params.iter().map(|p| names::condition_param(p)).collect();
             let values = params.iter().enumerate().map(|(i, p)| param_value(model, c.param_enums.get(i).map(|r| r.id.as_str()), &quote!(#p)));
             quote!(Condition::#v { #(#params),* } => api.#hook(cx #(, #values)*).await)
         }
@@ -640,7 +658,7 @@ fn authorize(model: &Model) -> TokenStream {
 fn parser(model: &Model, f: &Field) -> TokenStream {
     let root = quote!(types);
     let Some(ty) = &f.ty else { return quote!(runtime::from_json::<serde_json::Value>) };
-    let rust = type_tokens(ty, &root);
+    let rust = type_tokens(model, ty, &root);
     match ty {
         TypeRef::Primitive(Primitive::String | Primitive::Url | Primitive::Csv) => quote!(|text: &str| Ok::<_, String>(text.to_owned())),
         TypeRef::Primitive(Primitive::Json | Primitive::File) => quote!(runtime::from_json::<#rust>),
@@ -652,8 +670,7 @@ fn parser(model: &Model, f: &Field) -> TokenStream {
 }
 
 fn handler(model: &Model, e: &Endpoint) -> TokenStream {
-    let name = value_ident(&e.meta.id);
-    let inner = format_ident!("handle_{}", value_ident(&e.meta.id).to_string().trim_start_matches("r#"));
+    let name = names::handler(e);
     let module = module_ident(e);
     let has_path = !e.path_params.is_empty();
     let params_arg = has_path.then(|| quote!(params: Result<RawPathParams, RawPathParamsRejection>,));
@@ -663,8 +680,8 @@ fn handler(model: &Model, e: &Endpoint) -> TokenStream {
     if has_path {
         steps.push(quote!(let params = runtime::path_params(params)?;));
         for f in &e.path_params {
-            let ident = value_ident(&f.name);
-            let (key, pointer) = (ident.to_string(), format!("/path/{}", pointer_token(f.wire())));
+            let ident = local("path", f);
+            let (key, pointer) = (axum_name(f), format!("/path/{}", pointer_token(f.wire())));
             let parse = parser(model, f);
             steps.push(quote!(let #ident = runtime::param(&params, #key, #pointer, true, &mut violations, #parse);));
             required.push(ident);
@@ -673,7 +690,7 @@ fn handler(model: &Model, e: &Endpoint) -> TokenStream {
     if !e.query.is_empty() {
         steps.push(quote!(let query = runtime::query_pairs(parts.uri.query(), &mut violations);));
         for f in &e.query {
-            let ident = value_ident(&f.name);
+            let ident = local("query", f);
             let (key, pointer) = (f.wire(), format!("/query/{}", pointer_token(f.wire())));
             let is_required = !(f.optional || f.required_when.is_some() || f.nullable);
             let parse = parser(model, f);
@@ -704,8 +721,15 @@ fn handler(model: &Model, e: &Endpoint) -> TokenStream {
         }
         _ => quote!(let (#(Some(#required)),*) = (#(#required),*) else { return Err(runtime::invalid(violations)) };),
     };
-    let path_fields = e.path_params.iter().map(|f| value_ident(&f.name));
-    let query_fields = e.query.iter().map(|f| value_ident(&f.name));
+    let fields_of = |part: &str, list: &[Field]| -> Vec<TokenStream> {
+        list.iter()
+            .map(|f| {
+                let (field, value) = (names::field(f), local(part, f));
+                quote!(#field: #value)
+            })
+            .collect()
+    };
+    let (path_fields, query_fields) = (fields_of("path", &e.path_params), fields_of("query", &e.query));
     let mut parts_init = Vec::new();
     if has_path {
         parts_init.push(quote!(path: endpoint::Path { #(#path_fields),* }));
@@ -716,14 +740,14 @@ fn handler(model: &Model, e: &Endpoint) -> TokenStream {
     if has_body(e) {
         parts_init.push(quote!(body));
     }
-    let variant = type_ident(&e.meta.id);
+    let variant = names::endpoint_variant(e);
     let operation = if has_path { quote!(Operation::#variant(input.path.clone())) } else { quote!(Operation::#variant) };
     let runtime_checks = runtime_checks(model, e);
     let bot = if model.token_kinds.iter().any(|k| k.meta.id == "bot") { quote!(credential.kind == types::auth::TokenKind::Bot) } else { quote!(false) };
     let gates = if gated(e).is_empty() { quote!(()) } else { quote!(endpoint::Gates::at(now)) };
     // Made only here, after `authorize` returned: the proof follows the evaluation.
     let granted = if guarded(model, e) { quote!(crate::api::Granted::new()) } else { quote!(()) };
-    let method = value_ident(&e.meta.id);
+    let method = names::api_method(e);
     let respond = match response_kind(e) {
         ResponseKind::Json => quote! {
             let output = app.api.#method(call).await?;
@@ -751,14 +775,12 @@ fn handler(model: &Model, e: &Endpoint) -> TokenStream {
     });
     let mutable = (!runtime_checks.is_empty()).then(|| quote!(mut));
     let doc = route_doc(e);
+    // The steps live in a function inside the handler, so their name never meets another
+    // endpoint's handler.
     quote! {
         #[doc = #doc]
         async fn #name<A: Api>(State(app): State<Arc<App<A>>>, #params_arg request: HttpRequest) -> Response {
-            let now = app.clock.now();
-            respond(#inner(&app, now, #params_pass request).await)
-        }
-
-        async fn #inner<A: Api>(app: &App<A>, now: Timestamp, #params_arg request: HttpRequest) -> Result<Response, ApiError> {
+            async fn handle<A: Api>(app: &App<A>, now: Timestamp, #params_arg request: HttpRequest) -> Result<Response, ApiError> {
             use types::endpoints::#module as endpoint;
             let #parts_pattern = request.into_parts();
             let credential = runtime::credential(&parts.headers, endpoint::AUTH)?;
@@ -773,10 +795,30 @@ fn handler(model: &Model, e: &Endpoint) -> TokenStream {
                 return Err(runtime::invalid(violations));
             }
             authorize(&app.api, &cx, endpoint::RULES, #bot).await?;
-            let call = Call { caller, credential, now, input, gates: #gates, granted: #granted };
-            #respond
+                let call = Call { caller, credential, now, input, gates: #gates, granted: #granted };
+                #respond
+            }
+
+            let now = app.clock.now();
+            respond(handle(&app, now, #params_pass request).await)
         }
     }
+}
+
+/// The local a path or query parameter is parsed into (`query_limit`): prefixed by its part,
+/// so no parameter name meets another part's or a variable of the handler.
+fn local(part: &str, f: &Field) -> Ident {
+    format_ident!("{part}_{}", names::field(f).to_string().trim_start_matches("r#"))
+}
+
+/// The name of a path parameter in the axum route (`{channel_id}`), as `RawPathParams` keys it.
+fn axum_name(f: &Field) -> String {
+    names::field(f).to_string().trim_start_matches("r#").to_owned()
+}
+
+/// The local holding the path of a placeholder's address (`prefix_base_url`).
+fn prefix_local(model: &Model, placeholder: &str) -> Ident {
+    format_ident!("prefix_{}", names::placeholder_id(model, placeholder).to_string().trim_start_matches("r#"))
 }
 
 /// The run-time checks of an endpoint: values asked of the implementation, then checked.
@@ -786,7 +828,10 @@ fn runtime_checks(model: &Model, e: &Endpoint) -> TokenStream {
         return quote!();
     }
     let fields = inputs.iter().map(|i| match i {
-        RuntimeInput::Bound { name, .. } => quote!(#name: Some(app.api.#name(&cx).await?)),
+        RuntimeInput::Bound { name, endpoint, field } => {
+            let hook = names::api_bound_hook(model, endpoint, field);
+            quote!(#name: Some(app.api.#hook(&cx).await?))
+        }
         RuntimeInput::Condition { name, cond } => {
             let call = condition_call(model, cond);
             quote!(#name: ask(&app.api, &cx, #call).await?)

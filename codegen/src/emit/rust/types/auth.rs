@@ -2,7 +2,7 @@
 //! authorization server metadata).
 
 use super::fields::{docs, meta_docs, meta_notes};
-use crate::emit::rust::shared::{const_ident, type_ident, value_ident};
+use crate::emit::rust::names;
 use crate::model::Model;
 use proc_macro2::{Ident, TokenStream};
 use quote::quote;
@@ -10,7 +10,7 @@ use quote::quote;
 /// `placeholders.rs`.
 pub fn placeholders(model: &Model) -> TokenStream {
     let list = &model.platform.placeholders;
-    let idents: Vec<Ident> = list.iter().map(|p| value_ident(&p.meta.id)).collect();
+    let idents: Vec<Ident> = list.iter().map(names::placeholder).collect();
     let ids: Vec<&str> = list.iter().map(|p| p.meta.id.as_str()).collect();
     let patterns: Vec<String> = ids.iter().map(|id| format!("{{{id}}}")).collect();
     let examples: Vec<String> = list.iter().map(|p| p.example.clone().unwrap_or_default()).collect();
@@ -164,7 +164,7 @@ fn scopes(model: &Model) -> TokenStream {
             if s.expands {
                 notes.push("Expands automatically to the scopes the integration needs.".to_owned());
             }
-            (type_ident(&s.meta.id), s.meta.id.clone(), docs(s.meta.description.as_deref(), &notes))
+            (names::scope_variant(s), s.meta.id.clone(), docs(s.meta.description.as_deref(), &notes))
         })
         .collect();
     let expanding: Vec<&Ident> = model.scopes.iter().zip(&variants).filter(|(s, _)| s.expands).map(|(_, v)| &v.0).collect();
@@ -186,9 +186,9 @@ fn scopes(model: &Model) -> TokenStream {
     };
     let scope_enum = name_enum(&quote::format_ident!("Scope"), "scope", " An OAuth2 scope the spec names.", &variants, expands);
     let sets = model.scope_sets.iter().map(|set| {
-        let name = const_ident(&set.meta.id);
+        let name = names::scope_set_const(set);
         let id = &set.meta.id;
-        let members = set.scopes.iter().map(|s| type_ident(&s.id));
+        let members = set.scopes.iter().map(|s| names::scope_variant_id(model, &s.id));
         let call = match &set.call {
             Some(c) => quote!(Some(#c)),
             None => quote!(None),
@@ -226,7 +226,7 @@ fn scopes(model: &Model) -> TokenStream {
 
 fn intents(model: &Model) -> TokenStream {
     let variants: Vec<(Ident, String, TokenStream)> =
-        model.intents.iter().map(|i| (type_ident(&i.meta.id), i.meta.id.clone(), meta_docs(model, &i.meta))).collect();
+        model.intents.iter().map(|i| (names::intent_variant(i), i.meta.id.clone(), meta_docs(model, &i.meta))).collect();
     let privileged: Vec<&Ident> = model.intents.iter().zip(&variants).filter(|(i, _)| i.privileged).map(|(_, v)| &v.0).collect();
     let body = if privileged.is_empty() { quote!(false) } else { quote!(matches!(self, #(Self::#privileged)|*)) };
     let extra = quote! {
@@ -240,7 +240,7 @@ fn intents(model: &Model) -> TokenStream {
 
 fn token_kinds(model: &Model) -> TokenStream {
     let variants: Vec<(Ident, String, TokenStream)> =
-        model.token_kinds.iter().map(|k| (type_ident(&k.meta.id), k.meta.id.clone(), meta_docs(model, &k.meta))).collect();
+        model.token_kinds.iter().map(|k| (names::token_kind_variant(k), k.meta.id.clone(), meta_docs(model, &k.meta))).collect();
     let scheme_arms = model.token_kinds.iter().zip(&variants).map(|(k, (v, _, _))| match &k.scheme {
         Some(s) => quote!(Self::#v => Some(#s)),
         None => quote!(Self::#v => None),
@@ -254,8 +254,8 @@ fn token_kinds(model: &Model) -> TokenStream {
         }
     };
     let kind_enum = name_enum(&quote::format_ident!("TokenKind"), "token kind", " A kind of token the platform accepts.", &variants, extra);
-    let constructors = variants.iter().filter(|(_, id, _)| value_ident(id) != "new").map(|(v, id, _)| {
-        let f = value_ident(id);
+    let constructors = model.token_kinds.iter().zip(&variants).map(|(k, (v, id, _))| {
+        let f = names::token_kind_constructor(k);
         let doc = format!(" A credential of kind `{id}`.");
         quote! {
             #[doc = #doc]

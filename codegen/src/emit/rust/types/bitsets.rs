@@ -2,7 +2,8 @@
 //! not name.
 
 use super::fields::{docs, meta_docs, meta_notes};
-use crate::emit::rust::shared::{const_ident, int, item_ident, type_ident};
+use crate::emit::rust::names;
+use crate::emit::rust::shared::int;
 use crate::model::Model;
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
@@ -17,7 +18,7 @@ struct Bit {
 
 /// `permissions.rs`: the `Permission` names and the `Permissions` wire set.
 pub fn permissions(model: &Model) -> TokenStream {
-    let variants: Vec<Ident> = model.permissions.iter().map(|p| type_ident(&p.meta.id)).collect();
+    let variants: Vec<Ident> = model.permissions.iter().map(names::permission_variant).collect();
     let ids: Vec<&str> = model.permissions.iter().map(|p| p.meta.id.as_str()).collect();
     let variant_docs = model.permissions.iter().map(|p| {
         let mut notes = meta_notes(model, &p.meta);
@@ -39,8 +40,8 @@ pub fn permissions(model: &Model) -> TokenStream {
         .iter()
         .filter_map(|p| {
             let position = p.bit?;
-            let doc = format!(" The one-bit set of [`Permission::{}`].", type_ident(&p.meta.id));
-            Some(Bit { id: p.meta.id.clone(), constant: const_ident(&p.meta.id), position, docs: quote!(#[doc = #doc]) })
+            let doc = format!(" The one-bit set of [`Permission::{}`].", names::permission_variant(p));
+            Some(Bit { id: p.meta.id.clone(), constant: names::permission_const(p), position, docs: quote!(#[doc = #doc]) })
         })
         .collect();
     let set_docs = docs(
@@ -145,7 +146,7 @@ pub fn permissions(model: &Model) -> TokenStream {
 /// `flags.rs`: one open bit set per flag set of the spec.
 pub fn flags(model: &Model) -> TokenStream {
     let sets = model.flags.iter().map(|set| {
-        let name = item_ident(&set.meta.id);
+        let name = names::flags_type(set);
         let int = if set.width <= 32 { quote!(u32) } else { quote!(u64) };
         let string_wire = set.repr == "string_integer";
         let mut notes = meta_notes(model, &set.meta);
@@ -159,7 +160,7 @@ pub fn flags(model: &Model) -> TokenStream {
             .values
             .iter()
             .filter_map(|v| {
-                Some(Bit { id: v.meta.id.clone(), constant: const_ident(&v.meta.id), position: v.bit?, docs: meta_docs(model, &v.meta) })
+                Some(Bit { id: v.meta.id.clone(), constant: names::flag_const(v), position: v.bit?, docs: meta_docs(model, &v.meta) })
             })
             .collect();
         bitset(&name, set_docs, &int, string_wire, &bits)

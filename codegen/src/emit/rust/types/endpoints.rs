@@ -2,7 +2,8 @@
 //! checks of its constraints, so the server and the client agree by construction.
 
 use super::fields::{docs, field_checks, lifecycle, meta_notes, struct_tokens};
-use crate::emit::rust::shared::{Resolved, const_ident, int, endpoint_address, field_type, resolve, type_ident, type_tokens, value_ident};
+use crate::emit::rust::names;
+use crate::emit::rust::shared::{Resolved, endpoint_address, field_type, int, resolve, type_tokens, value_ident};
 use crate::model::types::Primitive;
 use crate::model::{Cond, Endpoint, Field, Model, TypeRef};
 use proc_macro2::{Ident, TokenStream};
@@ -34,7 +35,7 @@ pub fn raw_body(e: &Endpoint) -> bool {
 
 /// The module name of an endpoint.
 pub fn module_ident(e: &Endpoint) -> Ident {
-    value_ident(&e.meta.id)
+    names::endpoint_module(e)
 }
 
 /// Whether the response is decoded from JSON into a typed value.
@@ -81,29 +82,20 @@ pub fn runtime_inputs(model: &Model, e: &Endpoint) -> Vec<RuntimeInput> {
     for f in e.path_params.iter().chain(&e.query).chain(&e.body).chain(e.body_schema.iter()) {
         for (key, bound) in f.constraints.all() {
             if let Some(Resolved::Runtime { endpoint, field, .. }) = resolve(model, bound, key.starts_with("max"), key == "max_size") {
-                let name = value_ident(&Resolved::runtime_name(&endpoint, &field));
+                let name = names::runtime_bound(model, &endpoint, &field);
                 if !out.iter().any(|i| *i.name() == name) {
                     out.push(RuntimeInput::Bound { name, endpoint, field });
                 }
             }
         }
         if let Some(cond) = &f.required_when {
-            let name = condition_field(cond);
+            let name = names::runtime_condition(model, cond);
             if !out.iter().any(|i| *i.name() == name) {
                 out.push(RuntimeInput::Condition { name, cond: cond.clone() });
             }
         }
     }
     out
-}
-
-/// The `Runtime` field that says whether a condition (negation set aside) holds.
-pub fn condition_field(cond: &Cond) -> Ident {
-    let (c, arg) = cond.named();
-    value_ident(&match arg {
-        Some(a) => format!("{}_{a}", c.id),
-        None => c.id.clone(),
-    })
 }
 
 /// The behaviours that get a gate: dated ones marked `gate: true`.
@@ -184,12 +176,12 @@ fn endpoint_consts(model: &Model, e: &Endpoint) -> TokenStream {
         _ => None,
     };
     let kinds: Vec<Ident> = if e.auth.is_empty() {
-        model.token_kinds.iter().map(|k| type_ident(&k.meta.id)).collect()
+        model.token_kinds.iter().map(names::token_kind_variant).collect()
     } else {
-        e.auth.iter().map(|k| type_ident(&k.id)).collect()
+        e.auth.iter().map(|k| names::token_kind_variant_id(model, &k.id)).collect()
     };
-    let rules = model.rules_for(&e.meta.id).into_iter().map(|r| const_ident(&r.meta.id));
-    let errors = model.errors_for(&e.meta.id).into_iter().map(|x| const_ident(&x.meta.id));
+    let rules = model.rules_for(&e.meta.id).into_iter().map(names::rule_const);
+    let errors = model.errors_for(&e.meta.id).into_iter().map(names::error_const);
     let (body_format, response_format) = (&e.body_format, &e.response_format);
     quote! {
         #route
@@ -227,7 +219,7 @@ fn body_items(model: &Model, e: &Endpoint) -> TokenStream {
         };
     }
     if let Some(schema) = &e.body_schema {
-        let ty = field_type(schema, &quote!(crate));
+        let ty = field_type(model, schema, &quote!(crate));
         let doc = super::fields::field_docs(model, schema);
         return quote! {
             #doc
@@ -308,7 +300,7 @@ fn uri_path(e: &Endpoint) -> Option<TokenStream> {
         format.push_str(&rest[..open].replace('}', "}}"));
         let Some(close) = rest[open..].find('}') else { break };
         let name = &rest[open + 1..open + close];
-        let field = e.path_params.iter().find(|f| f.name == name).map_or_else(|| value_ident(name), |f| value_ident(&f.name));
+        let field = e.path_params.iter().find(|f| f.name == name).map_or_else(|| value_ident(name), names::field);
         args.push(quote!(crate::wire::encode_path_segment(&self.path.#field.to_string())));
         format.push_str("{}");
         rest = &rest[open + close + 1..];
@@ -336,7 +328,7 @@ fn response(model: &Model, e: &Endpoint) -> TokenStream {
             pub type Response = String;
         },
         (ResponseKind::Json, Some(ty)) => {
-            let ty = type_tokens(ty, &quote!(crate));
+            let ty = type_tokens(model, ty, &quote!(crate));
             quote! {
                 /// The response body.
                 pub type Response = #ty;
@@ -354,7 +346,7 @@ fn gates(model: &Model, e: &Endpoint) -> Option<TokenStream> {
     if gated.is_empty() {
         return None;
     }
-    let fields: Vec<Ident> = gated.iter().map(|b| value_ident(&b.meta.id)).collect();
+    let fields: Vec<Ident> = gated.iter().map(|b| names::gate(b)).collect();
     let field_docs = gated.iter().map(|b| {
         let mut notes = b.meta.notes.clone();
         notes.extend(lifecycle(model, b.meta.since.as_ref(), b.meta.until.as_ref(), None));
@@ -362,11 +354,11 @@ fn gates(model: &Model, e: &Endpoint) -> Option<TokenStream> {
     });
     let values = gated.iter().map(|b| {
         let since = b.meta.since.as_ref().map(|c| {
-            let c = const_ident(&c.id);
+            let c = names::change_const_id(model, &c.id);
             quote!(crate::changes::#c.is_in_effect(now))
         });
         let until = b.meta.until.as_ref().map(|c| {
-            let c = const_ident(&c.id);
+            let c = names::change_const_id(model, &c.id);
             quote!(!crate::changes::#c.is_in_effect(now))
         });
         match (since, until) {
@@ -434,13 +426,13 @@ fn runtime(model: &Model, e: &Endpoint) -> Option<TokenStream> {
 }
 
 fn runtime_field_checks(model: &Model, part: &str, f: &Field) -> Vec<TokenStream> {
-    let ident = value_ident(&f.name);
+    let ident = names::field(f);
     let part_ident = format_ident!("{part}");
     let pointer = format!("/{part}/{}", f.wire().replace('~', "~0").replace('/', "~1"));
     let optional = f.optional || f.required_when.is_some() || f.nullable;
     let mut out = Vec::new();
     if let Some(cond) = &f.required_when {
-        let name = condition_field(cond);
+        let name = names::runtime_condition(model, cond);
         let holds = if matches!(cond, Cond::Not(_)) { quote!(!runtime.#name) } else { quote!(runtime.#name) };
         let (c, arg) = cond.named();
         let text = format!("{}{}", c.id, arg.map(|a| format!("({a})")).unwrap_or_default());
@@ -453,7 +445,7 @@ fn runtime_field_checks(model: &Model, part: &str, f: &Field) -> Vec<TokenStream
     let Some(ty) = &f.ty else { return out };
     for (key, bound) in f.constraints.all() {
         let Some(Resolved::Runtime { endpoint, field, offset }) = resolve(model, bound, key.starts_with("max"), key == "max_size") else { continue };
-        let name = value_ident(&Resolved::runtime_name(&endpoint, &field));
+        let name = names::runtime_bound(model, &endpoint, &field);
         let check = format_ident!("{key}");
         let value = match (key, ty) {
             ("min_length" | "max_length", _) => quote!(value),

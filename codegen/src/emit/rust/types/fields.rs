@@ -1,7 +1,8 @@
 //! Structs from field lists (resources, endpoint parts, event payloads) and the validators their
 //! constraints compile to.
 
-use crate::emit::rust::shared::{Resolved, field_type, int, resolve, value_ident};
+use crate::emit::rust::names;
+use crate::emit::rust::shared::{Resolved, field_type, int, resolve};
 use crate::model::types::Primitive;
 use crate::model::{Constraints, Field, Meta, Model, Ref, TypeRef};
 use proc_macro2::TokenStream;
@@ -127,7 +128,14 @@ fn with_offset(text: String, offset: i64) -> String {
 
 /// The name of the map that keeps fields the spec does not list.
 pub fn extra_ident(fields: &[Field]) -> proc_macro2::Ident {
-    if fields.iter().any(|f| value_ident(&f.name) == "extra") { format_ident!("extra_fields") } else { format_ident!("extra") }
+    let taken = |name: &str| fields.iter().any(|f| names::field(f) == name);
+    if !taken("extra") {
+        format_ident!("extra")
+    } else if !taken("extra_fields") {
+        format_ident!("extra_fields")
+    } else {
+        format_ident!("extra_")
+    }
 }
 
 /// Whether an item's gaps say its field list is partial, so unknown fields must be kept.
@@ -152,7 +160,7 @@ pub fn struct_tokens(model: &Model, name: &proc_macro2::Ident, docs: TokenStream
         .iter()
         .filter_map(|f| {
             let literal = f.literal.as_ref()?;
-            let ident = format_ident!("{}_LITERAL", value_ident(&f.name).to_string().trim_start_matches("r#").to_uppercase());
+            let ident = names::literal_const(f);
             let doc = format!(" The literal value of `{}` in the case its docs describe.", f.wire());
             Some(quote! {
                 #[doc = #doc]
@@ -177,8 +185,8 @@ pub fn struct_tokens(model: &Model, name: &proc_macro2::Ident, docs: TokenStream
 }
 
 fn field_member(model: &Model, f: &Field, root: &TokenStream) -> TokenStream {
-    let ident = value_ident(&f.name);
-    let ty = field_type(f, root);
+    let ident = names::field(f);
+    let ty = field_type(model, f, root);
     let docs = field_docs(model, f);
     let wire = f.wire();
     let rename = (ident.to_string().trim_start_matches("r#") != wire).then(|| quote!(rename = #wire,));
@@ -196,23 +204,27 @@ fn field_member(model: &Model, f: &Field, root: &TokenStream) -> TokenStream {
     }
 }
 
-/// Whether a field's type has a `Default` (open enums do not: no value is a sensible default).
-fn has_default(model: &Model, f: &Field, seen: &mut BTreeSet<String>) -> bool {
+/// Whether a field's type has a `Default` (open enums do not: no value is a sensible default;
+/// nor does a resource that requires itself, whose default would never end).
+fn has_default(model: &Model, f: &Field, path: &mut BTreeSet<String>) -> bool {
     if f.optional || f.nullable || f.required_when.is_some() {
         return true;
     }
-    f.ty.as_ref().is_none_or(|t| type_has_default(model, t, seen))
+    f.ty.as_ref().is_none_or(|t| type_has_default(model, t, path))
 }
 
-fn type_has_default(model: &Model, ty: &TypeRef, seen: &mut BTreeSet<String>) -> bool {
+/// `path` holds the resources being asked about, outermost first.
+fn type_has_default(model: &Model, ty: &TypeRef, path: &mut BTreeSet<String>) -> bool {
     match ty {
         TypeRef::Primitive(_) | TypeRef::Array(_) | TypeRef::Flags(_) | TypeRef::Class(_) => true,
         TypeRef::Enum(_) => false,
         TypeRef::Object(id) => {
-            if !seen.insert(id.clone()) {
-                return true;
+            if !path.insert(id.clone()) {
+                return false;
             }
-            model.resource(id).is_none_or(|r| r.fields.iter().all(|f| has_default(model, f, seen)))
+            let has = model.resource(id).is_none_or(|r| r.fields.iter().all(|f| has_default(model, f, path)));
+            path.remove(id);
+            has
         }
     }
 }
@@ -222,7 +234,7 @@ pub fn validate_impl(model: &Model, name: &proc_macro2::Ident, fields: &[Field])
     let checks: Vec<TokenStream> = fields
         .iter()
         .map(|f| {
-            let ident = value_ident(&f.name);
+            let ident = names::field(f);
             field_checks(model, f, quote!(self.#ident))
         })
         .filter(|t| !t.is_empty())

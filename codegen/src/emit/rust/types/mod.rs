@@ -16,7 +16,7 @@ mod runtime;
 mod states;
 
 use super::format::format_file;
-use super::shared::{self, lib_ident, module_decls, package};
+use super::shared::{lib_ident, module_decls, package};
 use crate::emit::cargo::{self, Manifest};
 use crate::emit::{EmitOptions, GeneratedFile};
 use crate::model::Model;
@@ -124,9 +124,9 @@ fn reexports(model: &Model) -> TokenStream {
         ("auth", quote::format_ident!("Credential")),
         ("auth", quote::format_ident!("TokenKind")),
     ];
-    names.extend(model.resources.iter().map(|r| ("resources", shared::item_ident(&r.meta.id))));
-    names.extend(model.enums.iter().map(|e| ("enums", shared::item_ident(&e.meta.id))));
-    names.extend(model.flags.iter().map(|f| ("flags", shared::item_ident(&f.meta.id))));
+    names.extend(model.resources.iter().map(|r| ("resources", super::names::resource(r))));
+    names.extend(model.enums.iter().map(|e| ("enums", super::names::enum_type(e))));
+    names.extend(model.flags.iter().map(|f| ("flags", super::names::flags_type(f))));
     let mut counts = std::collections::BTreeMap::new();
     for (_, n) in &names {
         *counts.entry(n.to_string()).or_insert(0) += 1;

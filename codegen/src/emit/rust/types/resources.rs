@@ -1,7 +1,7 @@
 //! `resources.rs`: one serde struct per resource, with its validator.
 
 use super::fields::{keeps_extra, meta_notes, struct_tokens};
-use crate::emit::rust::shared::item_ident;
+use crate::emit::rust::names;
 use crate::model::Model;
 use proc_macro2::TokenStream;
 use quote::quote;
@@ -13,7 +13,7 @@ pub fn emit(model: &Model) -> TokenStream {
         notes.push(format!("Direction: {}.", r.direction));
         let description = r.meta.description.clone().unwrap_or_else(|| r.meta.name.clone());
         let docs = super::fields::docs(Some(&description), &notes);
-        struct_tokens(model, &item_ident(&r.meta.id), docs, &r.fields, keeps_extra(&r.meta.not_shown))
+        struct_tokens(model, &names::resource(r), docs, &r.fields, keeps_extra(&r.meta.not_shown))
     });
     quote! {
         //! Resources: the objects the platform sends and receives, one struct each.

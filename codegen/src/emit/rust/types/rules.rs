@@ -1,7 +1,8 @@
 //! `rules.rs`: conditions, permission rules as constant data, and their evaluation at an instant.
 
 use super::fields::{docs, meta_docs, meta_notes};
-use crate::emit::rust::shared::{const_ident, type_ident, value_ident};
+use crate::emit::rust::names;
+use crate::emit::rust::shared::type_ident;
 use crate::model::{Cond, Model, PermissionRule, Rule};
 use proc_macro2::{Ident, TokenStream};
 use quote::quote;
@@ -10,7 +11,7 @@ use quote::quote;
 pub fn emit(model: &Model) -> TokenStream {
     let conditions = conditions(model);
     let consts = model.permission_rules.iter().map(|r| rule_const(model, r));
-    let all = model.permission_rules.iter().map(|r| const_ident(&r.meta.id));
+    let all = model.permission_rules.iter().map(names::rule_const);
     quote! {
         //! Permission rules as data: each evaluated at an instant against what the caller holds.
         //!
@@ -295,13 +296,13 @@ pub fn emit(model: &Model) -> TokenStream {
 }
 
 fn conditions(model: &Model) -> TokenStream {
-    let variants: Vec<Ident> = model.conditions.iter().map(|c| type_ident(&c.meta.id)).collect();
+    let variants: Vec<Ident> = model.conditions.iter().map(names::condition_variant).collect();
     let decls = model.conditions.iter().zip(&variants).map(|(c, v)| {
         let doc = meta_docs(model, &c.meta);
         if c.params.is_empty() {
             quote!(#doc #v,)
         } else {
-            let params = c.params.iter().map(|p| value_ident(p));
+            let params = c.params.iter().map(|p| names::condition_param(p));
             let param_docs = c.params.iter().enumerate().map(|(i, p)| {
                 let of = c.param_enums.get(i).map(|e| format!(", a value of the enum `{}`", e.id)).unwrap_or_default();
                 format!(" The argument `{p}`{of}.")
@@ -313,12 +314,13 @@ fn conditions(model: &Model) -> TokenStream {
         let id = &c.meta.id;
         if c.params.is_empty() { quote!(Self::#v => #id) } else { quote!(Self::#v { .. } => #id) }
     });
+    let match_self = crate::emit::rust::shared::match_ref(model.conditions.is_empty());
     let display_arms = model.conditions.iter().zip(&variants).map(|(c, v)| {
         let id = &c.meta.id;
         if c.params.is_empty() {
             quote!(Self::#v => f.write_str(#id))
         } else {
-            let params: Vec<Ident> = c.params.iter().map(|p| value_ident(p)).collect();
+            let params: Vec<Ident> = c.params.iter().map(|p| names::condition_param(p)).collect();
             let format = format!("{id}({})", vec!["{}"; params.len()].join(", "));
             quote!(Self::#v { #(#params),* } => write!(f, #format, #(#params),*))
         }
@@ -341,7 +343,7 @@ fn conditions(model: &Model) -> TokenStream {
 
         impl fmt::Display for Condition {
             fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                match self {
+                #match_self {
                     #(#display_arms,)*
                 }
             }
@@ -350,7 +352,7 @@ fn conditions(model: &Model) -> TokenStream {
 }
 
 fn rule_const(model: &Model, r: &PermissionRule) -> TokenStream {
-    let name = const_ident(&r.meta.id);
+    let name = names::rule_const(r);
     let id = &r.meta.id;
     let display = &r.meta.name;
     let operation = match &r.operation {
@@ -361,7 +363,7 @@ fn rule_const(model: &Model, r: &PermissionRule) -> TokenStream {
     let audience = type_ident(&r.applies_to);
     let change = |c: Option<&crate::model::Ref>| match c {
         Some(c) => {
-            let c = const_ident(&c.id);
+            let c = names::change_const_id(model, &c.id);
             quote!(Some(&crate::changes::#c))
         }
         None => quote!(None),
@@ -391,7 +393,7 @@ fn rule_const(model: &Model, r: &PermissionRule) -> TokenStream {
 fn rule_tokens(model: &Model, rule: &Rule) -> TokenStream {
     match rule {
         Rule::Permission(p) => {
-            let p = type_ident(&p.id);
+            let p = names::permission_variant_id(model, &p.id);
             quote!(Rule::Permission(Permission::#p))
         }
         Rule::All(rules) => {
@@ -418,11 +420,11 @@ fn rule_tokens(model: &Model, rule: &Rule) -> TokenStream {
             quote!(Rule::Condition(#c))
         }
         Rule::Intent(i) => {
-            let i = type_ident(&i.id);
+            let i = names::intent_variant_id(model, &i.id);
             quote!(Rule::Intent(Intent::#i))
         }
         Rule::Scope(s) => {
-            let s = type_ident(&s.id);
+            let s = names::scope_variant_id(model, &s.id);
             quote!(Rule::Scope(Scope::#s))
         }
     }
@@ -446,11 +448,11 @@ pub fn cond_tokens(model: &Model, cond: &Cond) -> TokenStream {
 /// relative to the rules module.
 pub fn condition_call(model: &Model, cond: &Cond) -> TokenStream {
     let (condition, arg) = cond.named();
-    let v = type_ident(&condition.id);
+    let v = names::condition_variant_id(model, &condition.id);
     let param = model.conditions.iter().find(|c| c.meta.id == condition.id).and_then(|c| c.params.first());
     match (param, arg) {
         (Some(param), Some(arg)) => {
-            let param = value_ident(param);
+            let param = names::condition_param(param);
             quote!(Condition::#v { #param: #arg })
         }
         _ => quote!(Condition::#v),

@@ -1,0 +1,221 @@
+//! Generates the crates of many specs into one scratch workspace, builds it with warnings
+//! denied, and compiles every C and C++ header with strict warnings as errors.
+//!
+//! Scratch builds share one target directory (by convention `target/scratch` of this
+//! repository), so dependencies are compiled once; the scratch sources live in a directory the
+//! caller removes. Builds run with `--offline` and a lock file seeded from this repository's,
+//! so they resolve to the versions the workspace already uses.
+
+use crate::Generated;
+use platform_codegen::emit::{EmitOptions, Layout, emit_all};
+use platform_codegen::files::{Mode, sync};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::time::{Duration, Instant};
+
+/// C compiler flags the headers must pass: every warning an error.
+pub const C_STRICT: &[&str] = &[
+    "-Wall",
+    "-Wextra",
+    "-Wpedantic",
+    "-Werror",
+    "-Wstrict-prototypes",
+    "-Wmissing-prototypes",
+    "-Wshadow",
+    "-Wconversion",
+    "-Wsign-conversion",
+    "-Wcast-qual",
+    "-Wundef",
+    "-g",
+];
+
+/// C++ compiler flags the headers must pass.
+pub const CXX_STRICT: &[&str] = &[
+    "-Wall",
+    "-Wextra",
+    "-Wpedantic",
+    "-Werror",
+    "-Wshadow",
+    "-Wconversion",
+    "-Wsign-conversion",
+    "-Wold-style-cast",
+    "-Wcast-qual",
+    "-Wnon-virtual-dtor",
+    "-Woverloaded-virtual",
+    "-Wundef",
+    "-g",
+];
+
+/// Flags of every scratch build: warnings are errors in generated code.
+pub const RUSTFLAGS: &str = "-D warnings";
+
+/// One spec of a batch: where it was written and generated.
+#[derive(Debug)]
+pub struct Member {
+    /// The seed.
+    pub seed: u64,
+    /// The spec directory.
+    pub spec: PathBuf,
+    /// The output directory (crates, headers, docs).
+    pub out: PathBuf,
+    /// The C header and the C++ header, by file name.
+    pub headers: (String, String),
+}
+
+/// Writes the specs of `seeds` under `root/spec<i>`, makes them valid, and generates each into
+/// `root/out<i>` as members of a workspace rooted at `root`.
+pub fn prepare(root: &Path, seeds: &[u64]) -> Vec<Member> {
+    seeds
+        .iter()
+        .enumerate()
+        .map(|(i, &seed)| {
+            let spec = root.join(format!("spec{i}"));
+            let out = root.join(format!("out{i}"));
+            let loaded = Generated::new(seed, i).make_valid(&spec);
+            generate(&loaded.model, &out);
+            let p = &loaded.model.platform.prefixes;
+            Member { seed, spec, out, headers: (p.c_header.clone(), p.cpp_header.clone()) }
+        })
+        .collect()
+}
+
+/// The generated crates of a model in `out`, without the standalone workspace root (the
+/// scratch workspace lists them instead).
+pub fn generate(model: &platform_codegen::model::Model, out: &Path) {
+    let files: Vec<_> = emit_all(model, &EmitOptions::default().with_layout(Layout::Standalone))
+        .into_iter()
+        .filter(|f| f.artifact != platform_codegen::emit::cargo::ARTIFACT)
+        .collect();
+    sync(out, &files, Mode::Write).unwrap_or_else(|e| panic!("cannot write {}: {e}", out.display()));
+}
+
+/// The workspace root listing every generated crate of `members`, with this repository's lock
+/// file beside it.
+pub fn write_workspace(root: &Path, members: &[Member], repo: &Path) {
+    let list: Vec<String> = members
+        .iter()
+        .flat_map(|m| platform_codegen::emit::cargo::CRATES.iter().map(move |c| format!("  \"{}/{c}\",", relative(root, &m.out))))
+        .collect();
+    let manifest = format!("[workspace]\nresolver = \"3\"\nmembers = [\n{}\n]\n", list.join("\n"));
+    std::fs::write(root.join("Cargo.toml"), manifest).expect("write the scratch workspace manifest");
+    seed_lock(root, repo);
+}
+
+/// Copies this repository's lock file, so a scratch build resolves to the versions the
+/// workspace already uses (and compiled dependencies are shared between runs).
+pub fn seed_lock(root: &Path, repo: &Path) {
+    let lock = repo.join("Cargo.lock");
+    if lock.is_file() {
+        std::fs::copy(&lock, root.join("Cargo.lock")).expect("copy Cargo.lock");
+    }
+}
+
+fn relative(root: &Path, path: &Path) -> String {
+    path.strip_prefix(root).unwrap_or(path).to_string_lossy().replace('\\', "/")
+}
+
+/// `cargo <args>` in `dir`, offline, with the scratch target directory and warnings denied.
+pub fn cargo(dir: &Path, target: &Path, args: &[&str]) -> Output {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    Command::new(cargo)
+        .args(args)
+        .arg("--offline")
+        .current_dir(dir)
+        .env("CARGO_TARGET_DIR", target)
+        .env("RUSTFLAGS", RUSTFLAGS)
+        .env_remove("CARGO_ENCODED_RUSTFLAGS")
+        .output()
+        .expect("cargo runs")
+}
+
+/// What a batch cost.
+#[derive(Debug, Default)]
+pub struct Figures {
+    /// Writing, checking and generating every spec.
+    pub generate: Duration,
+    /// `cargo build` of the scratch workspace.
+    pub build: Duration,
+    /// Compiling the headers.
+    pub headers: Duration,
+    /// Lines of generated Rust.
+    pub rust_lines: usize,
+    /// Generated crates built.
+    pub crates: usize,
+}
+
+/// Prepares, builds and compiles the headers of `seeds` under `root`; returns the figures, or
+/// every failure with its seed and output.
+pub fn run(root: &Path, target: &Path, repo: &Path, seeds: &[u64]) -> Result<Figures, String> {
+    let mut figures = Figures::default();
+    let started = Instant::now();
+    let members = prepare(root, seeds);
+    write_workspace(root, &members, repo);
+    figures.generate = started.elapsed();
+    figures.crates = members.len() * platform_codegen::emit::cargo::CRATES.len();
+    figures.rust_lines = members.iter().map(|m| rust_lines(&m.out)).sum();
+
+    let started = Instant::now();
+    let out = cargo(root, target, &["build", "--workspace"]);
+    figures.build = started.elapsed();
+    let mut failures = Vec::new();
+    if !out.status.success() {
+        let seeds: Vec<String> = members.iter().map(|m| format!("spec{} = seed {}", m.spec.file_name().unwrap().to_string_lossy().trim_start_matches("spec"), m.seed)).collect();
+        failures.push(format!("cargo build of the generated crates failed ({}):\n{}", seeds.join(", "), String::from_utf8_lossy(&out.stderr)));
+    }
+
+    let started = Instant::now();
+    for m in &members {
+        if let Err(e) = compile_headers(m) {
+            failures.push(format!("the headers of seed {} do not compile:\n{e}", m.seed));
+        }
+    }
+    figures.headers = started.elapsed();
+    if failures.is_empty() { Ok(figures) } else { Err(failures.join("\n\n")) }
+}
+
+fn rust_lines(dir: &Path) -> usize {
+    let mut n = 0;
+    for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            n += rust_lines(&path);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            n += std::fs::read_to_string(&path).map(|t| t.lines().count()).unwrap_or(0);
+        }
+    }
+    n
+}
+
+/// The C header under C99 and C11 and from C++11, the C++ header under C++17 and C++20, each
+/// alone in a translation unit with the strict flags.
+pub fn compile_headers(m: &Member) -> Result<(), String> {
+    let cc = std::env::var("CC").unwrap_or_else(|_| "gcc".into());
+    let cxx = std::env::var("CXX").unwrap_or_else(|_| "g++".into());
+    let include = m.out.join("sdk/include");
+    let (c_header, cpp_header) = &m.headers;
+    let checks: [(&str, &str, &[&str], &str, &str); 5] = [
+        (&cc, "c99", C_STRICT, c_header, "c"),
+        (&cc, "c11", C_STRICT, c_header, "c"),
+        (&cxx, "c++11", CXX_STRICT, c_header, "cpp"),
+        (&cxx, "c++17", CXX_STRICT, cpp_header, "cpp"),
+        (&cxx, "c++20", CXX_STRICT, cpp_header, "cpp"),
+    ];
+    let mut failures = Vec::new();
+    for (compiler, std, flags, header, ext) in checks {
+        let tu = include.join(format!("check_{}_{std}.{ext}", header.replace('.', "_")).replace('+', "x"));
+        std::fs::write(&tu, format!("#include \"{header}\"\n")).map_err(|e| e.to_string())?;
+        let out = Command::new(compiler)
+            .arg(format!("-std={std}"))
+            .args(flags)
+            .arg(format!("-I{}", include.display()))
+            .arg("-fsyntax-only")
+            .arg(&tu)
+            .output()
+            .map_err(|e| format!("cannot run `{compiler}` ({e}): run ./scripts/test.sh, which installs it"))?;
+        let _ = std::fs::remove_file(&tu);
+        if !out.status.success() {
+            failures.push(format!("{header} as {std}:\n{}", String::from_utf8_lossy(&out.stderr)));
+        }
+    }
+    if failures.is_empty() { Ok(()) } else { Err(failures.join("\n")) }
+}

@@ -1,0 +1,1444 @@
+//! Builds one random spec that uses every construct of the format.
+//!
+//! Each `*_items` method adds one kind of item, after the kinds it may refer to, so every
+//! reference resolves, and keeps the rules of the format (unique bits and codes, dated variants
+//! that tile the timeline, `until` after `since`, bounds in order, limits that do not refer to
+//! themselves). Names come from [`crate::pool`]; where two of them would become one identifier,
+//! [`crate::Generated::make_valid`] gives one a `rust_name`/`c_name`, as a user would.
+//!
+//! What is covered, by construct (extend this list, and the builder, when the format grows):
+//!
+//! - platform: name, description, prefixes, placeholders (with examples), parts (with addresses);
+//!   two files, the second with a default `part`;
+//! - common item keys: name, description, part, since, until, deprecated, not_shown (bare and
+//!   with detail), assumed, notes, rust_name, c_name;
+//! - permissions (bits, bits not shown), enums (integer and string, values not shown, no
+//!   values), flag sets (integer and string, widths 32 and 64, bits not shown);
+//! - resources (directions) and fields: every primitive type, `array<>` (nested), `enum<>`,
+//!   `flags<>`, `object<>` (including a resource holding itself, optional and nullable, and two
+//!   resources holding each other), `class<>`, optional, nullable, both, wire_name, default,
+//!   literal, every constraint by value, by limit (with offset) and by another endpoint's
+//!   response field, required_when, requires_scope, field lifecycles, a type not shown;
+//! - endpoints: every method, path parameters, query, body, whole-body schema, every body and
+//!   response format, response types and response fields, auth, behaviours with gates, and
+//!   endpoints whose method and path are not shown;
+//! - conditions (with and without a parameter and its enum), intents, scopes, scope sets, token
+//!   kinds, permission rules (single rules and dated variants over all, any, when/then/else,
+//!   negated and called conditions, intents, scopes), auth rules, the authorization server;
+//! - events (every channel, with and without codes and payloads), errors (codes, OAuth2 errors,
+//!   statuses, messages), the error body, limits (value, min, max, units, per, duration,
+//!   previous values, references to other limits), changes (dates, already in effect,
+//!   unscheduled, every kind, gates, affects), state machines (enum, subject, state values,
+//!   transitions with effects);
+//! - opcodes (directions, replies, payloads), commands (scopes, aliases), SDK classes
+//!   (namespaces, fields of every mappable kind including a class holding itself, methods,
+//!   semantics, used_by), SDK calls, releases (toolkits, packaging), the release policy,
+//!   features, constants (text and integer), standalone gaps and typed references of every
+//!   kind;
+//! - empty lists of every kind (no conditions, no errors, ...), by chance.
+
+use crate::pool;
+use crate::rng::Rng;
+use serde_json::{Map, Value, json};
+use std::collections::BTreeSet;
+
+/// What the builder knows of the items made so far, for references.
+#[derive(Default)]
+struct Made {
+    parts: Vec<String>,
+    placeholders: Vec<String>,
+    /// Changes in effective order, with a rank (equal ranks take effect together).
+    changes: Vec<(String, u32)>,
+    permissions: Vec<String>,
+    /// Integer enums with their value ids that can be written as condition arguments.
+    int_enums: Vec<(String, Vec<String>)>,
+    enums: Vec<String>,
+    flags: Vec<String>,
+    limits: Vec<String>,
+    scopes: Vec<String>,
+    intents: Vec<String>,
+    token_kinds: Vec<String>,
+    /// Conditions with whether they take an argument, and the enum values it may be.
+    conditions: Vec<(String, Option<Vec<String>>)>,
+    classes: Vec<String>,
+    /// Integer enums that classes may use (known values fit `i32`).
+    resources: Vec<String>,
+    endpoints: Vec<String>,
+    /// Endpoints with a numeric response field, for run-time bounds.
+    numeric_responses: Vec<(String, String)>,
+    events: Vec<String>,
+    errors: Vec<String>,
+    state_machines: Vec<String>,
+    /// Typed references to anything made so far (`kind:id`).
+    typed: Vec<String>,
+}
+
+/// Builds one spec.
+pub struct Builder {
+    rng: Rng,
+    plain: bool,
+    made: Made,
+    /// Spec number: keeps generated crate names apart when many specs share a workspace.
+    index: usize,
+    seed: u64,
+}
+
+/// The spec's files: name to top-level mapping.
+pub type Files = Vec<(String, Map<String, Value>)>;
+
+const PRIMITIVES: &[&str] =
+    &["string", "boolean", "integer", "int32", "uint32", "uint64", "snowflake", "timestamp", "string_integer", "url", "file", "csv", "json"];
+const UNITS: &[&str] = &[
+    "bytes", "KiB", "MiB", "GiB", "characters", "items", "files", "commands", "members", "users", "messages", "uses", "hours", "years",
+    "minor_versions", "versions",
+];
+const CHANGE_KINDS: &[&str] = &["addition", "removal", "rename", "requirement", "shape", "behavior", "deprecation", "correction"];
+const CHANNELS: &[&str] = &["gateway", "audit_log", "webhook", "rpc", "social_sdk"];
+const METHODS: &[&str] = &["GET", "POST", "PUT", "PATCH", "DELETE"];
+
+impl Builder {
+    /// A builder for spec number `index` from `seed`; a `plain` spec uses ordinary words only.
+    pub fn new(seed: u64, index: usize, plain: bool) -> Self {
+        Builder { rng: Rng::new(seed), plain, made: Made::default(), index, seed }
+    }
+
+    /// The whole spec: `platform.yaml` and `api.yaml`.
+    pub fn build(mut self) -> Files {
+        let platform = self.platform();
+        let mut api = Map::new();
+        api.insert("part".into(), json!(self.made.parts[0]));
+        let sections: Vec<(&str, fn(&mut Self) -> Vec<Value>)> = vec![
+            ("changes", Self::changes),
+            ("permissions", Self::permissions),
+            ("enums", Self::enums),
+            ("flags", Self::flags),
+            ("limits", Self::limits),
+            ("scopes", Self::scopes),
+            ("scope_sets", Self::scope_sets),
+            ("intents", Self::intents),
+            ("token_kinds", Self::token_kinds),
+            ("conditions", Self::conditions),
+            ("classes", Self::classes),
+            ("resources", Self::resources),
+            ("endpoints", Self::endpoints),
+            ("permission_rules", Self::permission_rules),
+            ("events", Self::events),
+            ("errors", Self::errors),
+            ("opcodes", Self::opcodes),
+            ("commands", Self::commands),
+            ("state_machines", Self::state_machines),
+            ("auth_rules", Self::auth_rules),
+            ("features", Self::features),
+            ("constants", Self::constants),
+            ("gaps", Self::gaps),
+            ("sdk_calls", Self::sdk_calls),
+            ("releases", Self::releases),
+        ];
+        for (key, make) in sections {
+            let items = make(&mut self);
+            if !items.is_empty() || self.rng.chance(20) {
+                api.insert(key.into(), Value::Array(items));
+            }
+        }
+        if let Some(body) = self.error_body() {
+            api.insert("error_body".into(), body);
+        }
+        if let Some(server) = self.authorization_server() {
+            api.insert("authorization_server".into(), server);
+        }
+        if let Some(policy) = self.release_policy() {
+            api.insert("release_policy".into(), policy);
+        }
+        self.use_changes(&mut api);
+        vec![("platform.yaml".into(), platform), ("api.yaml".into(), api)]
+    }
+
+    // --- names -------------------------------------------------------------------------------
+
+    /// A name not in `taken`, from the pool (ordinary words only for a plain spec).
+    fn name(&mut self, taken: &[String]) -> String {
+        self.name_where(taken, |_| true)
+    }
+
+    fn name_where(&mut self, taken: &[String], ok: impl Fn(&str) -> bool) -> String {
+        for _ in 0..64 {
+            let candidate = if self.plain { pool::PLAIN[self.rng.below(pool::PLAIN.len())].to_string() } else { self.rng.pick(pool::all()).clone() };
+            if ok(&candidate) && !taken.contains(&candidate) {
+                return candidate;
+            }
+        }
+        // The pool ran out of fitting names: make one up.
+        let mut n = taken.len();
+        loop {
+            let candidate = format!("name{n}");
+            if !taken.contains(&candidate) {
+                return candidate;
+            }
+            n += 1;
+        }
+    }
+
+    fn ident_name(&mut self, taken: &[String]) -> String {
+        self.name_where(taken, pool::is_plain_ident)
+    }
+
+    fn count(&mut self, max: usize) -> usize {
+        // A kind is empty now and then, so every emitter meets empty lists.
+        if self.rng.chance(15) { 0 } else { self.rng.range(1, max) }
+    }
+
+    // --- common item keys --------------------------------------------------------------------
+
+    /// An item with `id` and, by chance, the keys every item may have.
+    fn item(&mut self, id: &str) -> Map<String, Value> {
+        let mut m = Map::new();
+        m.insert("id".into(), json!(id));
+        if self.rng.chance(40) {
+            m.insert("name".into(), json!(format!("The {} item", self.rng.pick(pool::PLAIN))));
+        }
+        if self.rng.chance(50) {
+            let text = self.prose();
+            m.insert("description".into(), json!(text));
+        }
+        if self.rng.chance(20) && self.made.parts.len() > 1 {
+            let part = self.rng.pick(&self.made.parts).clone();
+            m.insert("part".into(), json!(part));
+        }
+        if self.rng.chance(20) {
+            m.insert("notes".into(), json!([self.prose(), "Another rule, with `code` and <angle> [brackets]."]));
+        }
+        self.lifecycle(&mut m);
+        if self.rng.chance(10) {
+            m.insert("not_shown".into(), json!([{ "facet": "details", "detail": "what the source leaves out" }]));
+        }
+        m
+    }
+
+    /// Prose with the characters docs must escape.
+    fn prose(&mut self) -> String {
+        let word = if self.plain { "plain".to_string() } else { self.rng.pick(pool::all()).clone() };
+        format!("Text about `{word}` & <b>markup</b>, \"quotes\", */ comment ends, # and {{braces}}.")
+    }
+
+    /// `since`/`until`/`deprecated`, with `until` strictly after `since`.
+    fn lifecycle(&mut self, m: &mut Map<String, Value>) {
+        let changes = self.made.changes.clone();
+        if changes.is_empty() || !self.rng.chance(25) {
+            return;
+        }
+        let a = self.rng.below(changes.len());
+        match self.rng.below(3) {
+            0 => {
+                m.insert("since".into(), json!(changes[a].0));
+            }
+            1 => {
+                m.insert("deprecated".into(), json!(changes[a].0));
+            }
+            _ => {
+                if let Some(b) = changes.iter().position(|c| c.1 > changes[a].1) {
+                    let b = self.rng.range(b, changes.len() - 1);
+                    m.insert("since".into(), json!(changes[a].0));
+                    m.insert("until".into(), json!(changes[b].0));
+                } else {
+                    m.insert("until".into(), json!(changes[a].0));
+                }
+            }
+        }
+    }
+
+    // --- platform ----------------------------------------------------------------------------
+
+    fn platform(&mut self) -> Map<String, Value> {
+        // The seed names the crates, so two specs never share a crate name, even in one target
+        // directory across runs (Cargo would take one's build for the other's).
+        let n = format!("{}x{}", self.seed, self.index);
+        let mut placeholders = Vec::new();
+        let mut taken = Vec::new();
+        for _ in 0..self.rng.range(1, 3) {
+            let id = self.name(&taken);
+            taken.push(id.clone());
+            let mut p = self.item(&id);
+            p.remove("since");
+            p.remove("until");
+            p.remove("deprecated");
+            p.remove("part");
+            if self.rng.chance(80) {
+                p.insert("example".into(), json!(format!("http://127.0.0.1:{}/v{}", 9000 + placeholders.len(), self.index)));
+            }
+            placeholders.push(Value::Object(p));
+        }
+        self.made.placeholders = taken.clone();
+        let mut parts = Vec::new();
+        let mut part_ids: Vec<String> = Vec::new();
+        for i in 0..self.rng.range(1, 3) {
+            let id = self.name(&part_ids);
+            part_ids.push(id.clone());
+            let mut p = Map::new();
+            p.insert("id".into(), json!(id));
+            if i == 0 || self.rng.chance(50) {
+                p.insert("address".into(), json!(self.rng.pick(&taken).clone()));
+            }
+            parts.push(Value::Object(p));
+        }
+        self.made.parts = part_ids;
+        self.made.typed.extend(self.made.parts.iter().map(|p| format!("part:{p}")));
+        self.made.typed.extend(self.made.placeholders.iter().map(|p| format!("placeholder:{p}")));
+        let platform = json!({
+            "name": format!("Random Platform {n} ({})", if self.plain { "plain" } else { "odd" }),
+            "description": "A platform made at random.",
+            "prefixes": {
+                "c_type": format!("Rnd{n}_"),
+                "c_macro": format!("RND{n}_"),
+                "cpp_namespace": format!("rnd{n}pp"),
+                "c_header": format!("crnd{n}.h"),
+                "cpp_header": format!("rnd{n}pp.h"),
+            },
+            "placeholders": placeholders,
+            "parts": parts,
+        });
+        let mut file = Map::new();
+        file.insert("platform".into(), platform);
+        file
+    }
+
+    // --- timeline ----------------------------------------------------------------------------
+
+    fn changes(&mut self) -> Vec<Value> {
+        let mut out = Vec::new();
+        let mut ids = Vec::new();
+        let n = self.count(5);
+        // Ranks: already in effect, then dates in order, then unscheduled.
+        let mut ranked: Vec<(String, u32, String)> = Vec::new();
+        for _ in 0..n {
+            let id = self.name(&ids);
+            ids.push(id.clone());
+            let (effective, rank) = match self.rng.below(5) {
+                0 => ("already_in_effect".to_owned(), 0),
+                1 => ("unscheduled".to_owned(), u32::MAX),
+                _ => {
+                    let day = self.rng.range(1, 28) as u32;
+                    let month = self.rng.range(1, 12) as u32;
+                    let year = 2020 + self.rng.range(0, 10) as u32;
+                    (format!("{year}-{month:02}-{day:02}"), year * 400 + month * 31 + day)
+                }
+            };
+            ranked.push((id, rank, effective));
+        }
+        for (id, _, effective) in &ranked {
+            let mut c = Map::new();
+            c.insert("id".into(), json!(id));
+            c.insert("effective".into(), json!(effective));
+            c.insert("kind".into(), json!(self.rng.pick(CHANGE_KINDS)));
+            c.insert("summary".into(), json!(self.prose()));
+            if self.rng.chance(40) {
+                c.insert("gate".into(), json!(true));
+            }
+            out.push(Value::Object(c));
+        }
+        ranked.sort_by_key(|(_, rank, _)| *rank);
+        self.made.changes = ranked.into_iter().map(|(id, rank, _)| (id, rank)).collect();
+        self.made.typed.extend(ids.iter().map(|c| format!("change:{c}")));
+        out
+    }
+
+    /// Gives every change a use, so none is reported as a leftover.
+    fn use_changes(&mut self, api: &mut Map<String, Value>) {
+        let Some(Value::Array(changes)) = api.get_mut("changes") else { return };
+        let typed = self.made.typed.clone();
+        for c in changes.iter_mut() {
+            let target = self.rng.pick(&typed).clone();
+            c["affects"] = json!([target]);
+        }
+    }
+
+    // --- access ------------------------------------------------------------------------------
+
+    fn permissions(&mut self) -> Vec<Value> {
+        let mut out = Vec::new();
+        let mut bits = BTreeSet::new();
+        let mut ids = Vec::new();
+        for _ in 0..self.count(6) {
+            let id = self.name(&ids);
+            ids.push(id.clone());
+            let mut p = self.item(&id);
+            p.remove("not_shown");
+            if self.rng.chance(15) {
+                p.insert("not_shown".into(), json!(["bit"]));
+            } else {
+                let mut bit = self.rng.range(0, 63);
+                while !bits.insert(bit) {
+                    bit = (bit + 1) % 64;
+                }
+                p.insert("bit".into(), json!(bit));
+            }
+            out.push(Value::Object(p));
+        }
+        self.made.permissions = ids.clone();
+        self.made.typed.extend(ids.iter().map(|p| format!("permission:{p}")));
+        out
+    }
+
+    fn scopes(&mut self) -> Vec<Value> {
+        let mut ids = Vec::new();
+        let mut out = Vec::new();
+        for _ in 0..self.count(4) {
+            let id = self.name(&ids);
+            ids.push(id.clone());
+            let mut s = self.item(&id);
+            if self.rng.chance(30) {
+                s.insert("expands".into(), json!(true));
+            }
+            if self.rng.chance(30) {
+                s.insert("availability".into(), json!("apps approved for it"));
+            }
+            out.push(Value::Object(s));
+        }
+        self.made.scopes = ids.clone();
+        self.made.typed.extend(ids.iter().map(|s| format!("scope:{s}")));
+        out
+    }
+
+    fn scope_sets(&mut self) -> Vec<Value> {
+        let mut ids = Vec::new();
+        let mut out = Vec::new();
+        if self.made.scopes.is_empty() {
+            return out;
+        }
+        for _ in 0..self.count(2) {
+            let id = self.name(&ids);
+            ids.push(id.clone());
+            let mut s = self.item(&id);
+            let scopes = self.made.scopes.clone();
+            s.insert("scopes".into(), json!(self.rng.subset(&scopes, 3)));
+            if self.rng.chance(50) {
+                s.insert("call".into(), json!("Client::GetScopes"));
+            }
+            out.push(Value::Object(s));
+        }
+        out
+    }
+
+    fn intents(&mut self) -> Vec<Value> {
+        let mut ids = Vec::new();
+        let mut out = Vec::new();
+        for _ in 0..self.count(3) {
+            let id = self.name(&ids);
+            ids.push(id.clone());
+            let mut i = self.item(&id);
+            if self.rng.chance(40) {
+                i.insert("privileged".into(), json!(true));
+            }
+            out.push(Value::Object(i));
+        }
+        self.made.intents = ids.clone();
+        self.made.typed.extend(ids.iter().map(|s| format!("intent:{s}")));
+        out
+    }
+
+    fn token_kinds(&mut self) -> Vec<Value> {
+        let mut ids = Vec::new();
+        let mut out = Vec::new();
+        for _ in 0..self.count(3) {
+            // `bot` gives the server's bot check something to find.
+            let id = if ids.is_empty() && self.rng.chance(40) { "bot".to_owned() } else { self.name(&ids) };
+            ids.push(id.clone());
+            let mut k = self.item(&id);
+            if self.rng.chance(80) {
+                k.insert("scheme".into(), json!(format!("Scheme{}", ids.len())));
+                if self.rng.chance(30) {
+                    k.insert("assumed".into(), json!({ "scheme": "the platform's convention" }));
+                }
+            }
+            out.push(Value::Object(k));
+        }
+        self.made.token_kinds = ids.clone();
+        self.made.typed.extend(ids.iter().map(|s| format!("token_kind:{s}")));
+        out
+    }
+
+    fn conditions(&mut self) -> Vec<Value> {
+        let mut ids = Vec::new();
+        let mut out = Vec::new();
+        for _ in 0..self.count(4) {
+            // Rules and `required_when` name conditions in a small grammar: `id` or `id(ARG)`.
+            let referable = self.rng.chance(80);
+            let id = if referable { self.ident_name(&ids) } else { self.name(&ids) };
+            ids.push(id.clone());
+            let mut c = self.item(&id);
+            let mut arg = None;
+            let enums: Vec<(String, Vec<String>)> = self.made.int_enums.iter().filter(|(_, v)| !v.is_empty()).cloned().collect();
+            if self.rng.chance(40) {
+                let param = self.name(&[]);
+                let mut params = vec![param];
+                if let Some((e, values)) = (!enums.is_empty()).then(|| self.rng.pick(&enums).clone()) {
+                    c.insert("param_enums".into(), json!([e]));
+                    arg = Some(values);
+                } else {
+                    arg = Some(Vec::new());
+                }
+                if !referable && self.rng.chance(50) {
+                    params.push(self.name(&params));
+                }
+                c.insert("params".into(), json!(params));
+            }
+            out.push(Value::Object(c));
+            if referable {
+                self.made.conditions.push((id, arg));
+            }
+        }
+        self.made.typed.extend(ids.iter().map(|s| format!("condition:{s}")));
+        out
+    }
+
+    /// A condition expression: `id`, `id(ARG)` or `{not: ...}`.
+    fn cond(&mut self) -> Option<Value> {
+        if self.made.conditions.is_empty() {
+            return None;
+        }
+        let (id, arg) = self.rng.pick(&self.made.conditions).clone();
+        let text = match arg {
+            None => id,
+            Some(values) if !values.is_empty() => format!("{id}({})", self.rng.pick(&values)),
+            // A parameter without an enum takes any word.
+            Some(_) => format!("{id}(ANY_VALUE)"),
+        };
+        Some(if self.rng.chance(30) { json!({ "not": text }) } else { json!(text) })
+    }
+
+    /// A rule expression of depth at most `depth`.
+    fn rule(&mut self, depth: usize) -> Value {
+        let choice = if depth == 0 { self.rng.below(4) } else { self.rng.below(7) };
+        match choice {
+            0 if !self.made.permissions.is_empty() => json!(self.rng.pick(&self.made.permissions).clone()),
+            1 if !self.made.intents.is_empty() => json!({ "intent": self.rng.pick(&self.made.intents).clone() }),
+            2 if !self.made.scopes.is_empty() => json!({ "scope": self.rng.pick(&self.made.scopes).clone() }),
+            3 => match self.cond() {
+                Some(c) => json!({ "condition": c }),
+                None => json!({ "all": [] }),
+            },
+            4 => {
+                let items: Vec<Value> = (0..self.rng.range(0, 3)).map(|_| self.rule(depth - 1)).collect();
+                json!({ "all": items })
+            }
+            5 => {
+                let items: Vec<Value> = (0..self.rng.range(0, 3)).map(|_| self.rule(depth - 1)).collect();
+                json!({ "any": items })
+            }
+            6 => match self.cond() {
+                Some(c) => {
+                    let mut m = json!({ "when": c, "then": self.rule(depth - 1) });
+                    if self.rng.chance(50) {
+                        m["else"] = self.rule(depth - 1);
+                    }
+                    m
+                }
+                None => json!({ "all": [] }),
+            },
+            _ => json!({ "any": [] }),
+        }
+    }
+
+    fn permission_rules(&mut self) -> Vec<Value> {
+        let mut ids = Vec::new();
+        let mut out = Vec::new();
+        for _ in 0..self.count(3) {
+            let id = self.name(&ids);
+            ids.push(id.clone());
+            let mut r = self.item(&id);
+            r.remove("since");
+            r.remove("until");
+            if self.rng.chance(70) {
+                r.insert("operation".into(), json!(self.prose()));
+            }
+            let endpoints = self.made.endpoints.clone();
+            r.insert("endpoints".into(), json!(self.rng.subset(&endpoints, 3)));
+            r.insert("applies_to".into(), json!(self.rng.pick(&["all", "bots", "users"])));
+            let dated: Vec<String> = self.made.changes.iter().filter(|(_, rank)| *rank > 0).map(|(c, _)| c.clone()).collect();
+            if !dated.is_empty() && self.rng.chance(50) {
+                // Variants tile the timeline: each `until` is the next `since`.
+                let cuts = self.rng.subset(&dated, 2);
+                let mut cuts_ranked: Vec<(String, u32)> =
+                    cuts.iter().map(|c| self.made.changes.iter().find(|(id, _)| id == c).cloned().expect("a made change")).collect();
+                cuts_ranked.sort_by_key(|(_, r)| *r);
+                cuts_ranked.dedup_by_key(|(_, r)| *r);
+                let mut variants = Vec::new();
+                let mut since: Option<String> = None;
+                for (cut, _) in &cuts_ranked {
+                    let mut v = json!({ "until": cut, "rule": self.rule(2) });
+                    if let Some(s) = &since {
+                        v["since"] = json!(s);
+                    }
+                    variants.push(v);
+                    since = Some(cut.clone());
+                }
+                let mut last = json!({ "rule": self.rule(2) });
+                if let Some(s) = &since {
+                    last["since"] = json!(s);
+                }
+                variants.push(last);
+                r.insert("variants".into(), json!(variants));
+            } else {
+                r.insert("rule".into(), self.rule(3));
+            }
+            out.push(Value::Object(r));
+        }
+        self.made.typed.extend(ids.iter().map(|s| format!("permission_rule:{s}")));
+        out
+    }
+
+    fn auth_rules(&mut self) -> Vec<Value> {
+        let mut ids = Vec::new();
+        let mut out = Vec::new();
+        for i in 0..self.count(2) {
+            let id = self.name(&ids);
+            ids.push(id.clone());
+            let mut a = self.item(&id);
+            a.insert("number".into(), json!(i + 1));
+            let typed = self.made.typed.clone();
+            a.insert("refs".into(), json!(self.rng.subset(&typed, 2)));
+            out.push(Value::Object(a));
+        }
+        out
+    }
+
+    fn authorization_server(&mut self) -> Option<Value> {
+        if !self.rng.chance(40) {
+            return None;
+        }
+        let placeholder = self.rng.pick(&self.made.placeholders).clone();
+        Some(json!({
+            "issuer": format!("{{{placeholder}}}/issuer"),
+            "metadata": {
+                "token_endpoint": format!("{{{placeholder}}}/token"),
+                "grant_types_supported": ["authorization_code", 3, true, null, { "nested": [1.5] }],
+                "odd \"key\"": "value with {braces} and \\ backslash",
+            },
+            "notes": ["The issuer is a placeholder."],
+        }))
+    }
+
+    // --- shapes ------------------------------------------------------------------------------
+
+    fn enums(&mut self) -> Vec<Value> {
+        let mut ids = Vec::new();
+        let mut out = Vec::new();
+        for _ in 0..self.count(4) {
+            let id = self.name(&ids);
+            ids.push(id.clone());
+            let mut e = self.item(&id);
+            e.remove("not_shown");
+            let string = self.rng.chance(35);
+            if string {
+                e.insert("repr".into(), json!("string"));
+            } else if self.rng.chance(30) {
+                e.insert("repr".into(), json!("integer"));
+            }
+            let mut values = Vec::new();
+            let mut value_ids: Vec<String> = Vec::new();
+            let mut numbers = BTreeSet::new();
+            let mut arguments = Vec::new();
+            let n = if self.rng.chance(10) { 0 } else { self.rng.range(1, 6) };
+            for _ in 0..n {
+                let vid = self.name(&value_ids);
+                value_ids.push(vid.clone());
+                let mut v = self.item(&vid);
+                v.remove("not_shown");
+                v.remove("part");
+                if !string {
+                    if self.rng.chance(10) {
+                        v.insert("not_shown".into(), json!(["value"]));
+                    } else {
+                        let mut number: i64 = match self.rng.below(6) {
+                            0 => i64::from(i32::MAX) + 1,
+                            1 => -(self.rng.range(1, 1000) as i64),
+                            _ => self.rng.range(0, 100) as i64,
+                        };
+                        while !numbers.insert(number) {
+                            number += 1;
+                        }
+                        v.insert("value".into(), json!(number));
+                    }
+                }
+                if pool::is_plain_ident(&vid) {
+                    arguments.push(vid.clone());
+                }
+                values.push(Value::Object(v));
+            }
+            if values.is_empty() {
+                e.insert("not_shown".into(), json!(["values"]));
+            } else if self.rng.chance(15) {
+                e.insert("not_shown".into(), json!([{ "facet": "values", "detail": "values beyond those given" }]));
+            }
+            e.insert("values".into(), Value::Array(values));
+            if !string {
+                self.made.int_enums.push((id.clone(), arguments));
+            }
+            self.made.typed.extend(value_ids.iter().map(|v| format!("enum_value:{id}.{v}")));
+            out.push(Value::Object(e));
+        }
+        self.made.enums = ids.clone();
+        self.made.typed.extend(ids.iter().map(|s| format!("enum:{s}")));
+        out
+    }
+
+    fn flags(&mut self) -> Vec<Value> {
+        let mut ids = Vec::new();
+        let mut out = Vec::new();
+        for _ in 0..self.count(3) {
+            let id = self.name(&ids);
+            ids.push(id.clone());
+            let mut f = self.item(&id);
+            f.remove("not_shown");
+            if self.rng.chance(50) {
+                f.insert("repr".into(), json!(self.rng.pick(&["integer", "string_integer"])));
+            }
+            let width = if self.rng.chance(50) { 32 } else { 64 };
+            if width == 32 || self.rng.chance(30) {
+                f.insert("width".into(), json!(width));
+            }
+            let mut values = Vec::new();
+            let mut value_ids = Vec::new();
+            let mut bits = BTreeSet::new();
+            for _ in 0..self.count(5) {
+                let vid = self.name(&value_ids);
+                value_ids.push(vid.clone());
+                let mut v = self.item(&vid);
+                v.remove("not_shown");
+                v.remove("part");
+                if self.rng.chance(10) {
+                    v.insert("not_shown".into(), json!(["bit"]));
+                } else {
+                    let mut bit = self.rng.range(0, width - 1);
+                    while !bits.insert(bit) {
+                        bit = (bit + 1) % width;
+                    }
+                    v.insert("bit".into(), json!(bit));
+                }
+                values.push(Value::Object(v));
+            }
+            f.insert("values".into(), Value::Array(values));
+            self.made.typed.extend(value_ids.iter().map(|v| format!("flag:{id}.{v}")));
+            out.push(Value::Object(f));
+        }
+        self.made.flags = ids.clone();
+        self.made.typed.extend(ids.iter().map(|s| format!("flags:{s}")));
+        out
+    }
+
+    fn limits(&mut self) -> Vec<Value> {
+        let mut ids: Vec<String> = Vec::new();
+        let mut out = Vec::new();
+        for _ in 0..self.count(4) {
+            let id = self.name(&ids);
+            let mut l = self.item(&id);
+            let unit = *self.rng.pick(UNITS);
+            l.insert("unit".into(), json!(unit));
+            match self.rng.below(4) {
+                0 => {
+                    l.insert("value".into(), json!(self.rng.range(1, 5000)));
+                }
+                1 => {
+                    let lo = self.rng.range(0, 10);
+                    l.insert("min".into(), json!(lo));
+                    l.insert("max".into(), json!(lo + self.rng.range(0, 100)));
+                }
+                2 if !ids.is_empty() => {
+                    // Another limit's value, offset: never this limit itself.
+                    let other = self.rng.pick(&ids).clone();
+                    l.insert("max".into(), json!({ "limit": other, "offset": self.rng.range(0, 5) }));
+                }
+                _ => {
+                    l.insert("max".into(), json!(self.rng.range(1, 64)));
+                }
+            }
+            if self.rng.chance(30) {
+                l.insert("per".into(), json!("guild"));
+            }
+            if self.rng.chance(20) {
+                l.insert("duration".into(), json!({ "value": self.rng.range(1, 48), "unit": "hours" }));
+            }
+            if self.rng.chance(30) {
+                l.insert("applies_to".into(), json!(["bots", "users with <odd> text"]));
+            }
+            if self.rng.chance(30) {
+                let typed = self.made.typed.clone();
+                l.insert("refs".into(), json!(self.rng.subset(&typed, 2)));
+            }
+            let changes: Vec<String> = self.made.changes.iter().map(|(c, _)| c.clone()).collect();
+            if !changes.is_empty() && self.rng.chance(30) {
+                l.insert("previous".into(), json!([{ "value": self.rng.range(1, 10), "until": self.rng.pick(&changes) }]));
+            }
+            ids.push(id);
+            out.push(Value::Object(l));
+        }
+        self.made.limits = ids.clone();
+        self.made.typed.extend(ids.iter().map(|s| format!("limit:{s}")));
+        out
+    }
+
+    /// A type expression a field may have; `resource` is the resource being built, if any.
+    fn field_type(&mut self, resource: Option<&str>, depth: usize) -> String {
+        let mut choices: Vec<String> = PRIMITIVES.iter().map(|p| p.to_string()).collect();
+        choices.extend(self.made.enums.iter().map(|e| format!("enum<{e}>")));
+        choices.extend(self.made.flags.iter().map(|f| format!("flags<{f}>")));
+        choices.extend(self.made.resources.iter().map(|r| format!("object<{r}>")));
+        choices.extend(self.made.classes.iter().map(|c| format!("class<{c}>")));
+        if let Some(r) = resource {
+            choices.push(format!("object<{r}>"));
+        }
+        if depth > 0 && self.rng.chance(15) {
+            return format!("array<{}>", self.field_type(resource, depth - 1));
+        }
+        self.rng.pick(&choices).clone()
+    }
+
+    /// A field of type `ty`, with what may go with that type.
+    fn field(&mut self, ty: &str) -> Map<String, Value> {
+        let mut f = Map::new();
+        if self.rng.chance(5) {
+            f.insert("not_shown".into(), json!(["type"]));
+            return f;
+        }
+        f.insert("type".into(), json!(ty));
+        if self.rng.chance(30) {
+            f.insert("description".into(), json!(self.prose()));
+        }
+        if self.rng.chance(35) {
+            f.insert("optional".into(), json!(true));
+        }
+        if self.rng.chance(25) {
+            f.insert("nullable".into(), json!(true));
+        }
+        if self.rng.chance(15) {
+            let wire = self.name(&[]);
+            f.insert("wire_name".into(), json!(wire));
+        }
+        if self.rng.chance(10) {
+            f.insert("default".into(), json!("the platform's default"));
+        }
+        if self.rng.chance(10) {
+            f.insert("literal".into(), json!("literal \"value\" \\ here"));
+        }
+        self.constraints(&mut f, ty);
+        if self.rng.chance(10) && !self.made.scopes.is_empty() {
+            f.insert("requires_scope".into(), json!(self.rng.pick(&self.made.scopes).clone()));
+        }
+        if self.rng.chance(15) {
+            let mut meta = Map::new();
+            self.lifecycle(&mut meta);
+            f.extend(meta);
+        }
+        if self.rng.chance(10) {
+            f.insert("notes".into(), json!(["A note on the field."]));
+        }
+        if self.rng.chance(10) {
+            f.insert("assumed".into(), json!({ "type": "the source shows an example only" }));
+        }
+        f
+    }
+
+    /// Constraints that fit the type, in order, by value or limit.
+    fn constraints(&mut self, f: &mut Map<String, Value>, ty: &str) {
+        if !self.rng.chance(40) {
+            return;
+        }
+        let bound = |s: &mut Self, value: usize| -> Value {
+            if !s.made.limits.is_empty() && s.rng.chance(25) {
+                json!({ "limit": s.rng.pick(&s.made.limits).clone(), "offset": s.rng.range(0, 3) })
+            } else {
+                json!(value)
+            }
+        };
+        match ty {
+            t if t.starts_with("array<") => {
+                let lo = self.rng.range(0, 3);
+                f.insert("min_items".into(), json!(lo));
+                f.insert("max_items".into(), json!(lo + self.rng.range(0, 20)));
+                let inner = &t[6..t.len() - 1];
+                if matches!(inner, "file" | "csv") {
+                    f.insert("max_size".into(), bound(self, 1 << 20));
+                }
+            }
+            "string" | "url" => {
+                let lo = self.rng.range(0, 5);
+                if self.rng.chance(50) {
+                    f.insert("min_length".into(), json!(lo));
+                }
+                f.insert("max_length".into(), json!(lo + 1 + self.rng.range(0, 500)));
+            }
+            "integer" | "int32" | "uint32" | "uint64" | "string_integer" => {
+                let lo = self.rng.range(0, 10);
+                f.insert("min".into(), json!(lo));
+                if self.rng.chance(50) {
+                    f.insert("max".into(), json!(lo + self.rng.range(0, 1000)));
+                } else if !self.made.numeric_responses.is_empty() && self.rng.chance(50) {
+                    let (e, field) = self.rng.pick(&self.made.numeric_responses).clone();
+                    f.insert("max_exclusive".into(), json!({ "field": format!("{e}.{field}"), "offset": -1 }));
+                } else {
+                    f.insert("max_exclusive".into(), json!(lo + 1 + self.rng.range(0, 1000)));
+                }
+            }
+            "file" | "csv" => {
+                f.insert("max_size".into(), bound(self, 8 << 20));
+            }
+            _ => {}
+        }
+    }
+
+    /// A field map of `n` fields; `resource` may be named by its own fields.
+    fn fields(&mut self, n: usize, resource: Option<&str>) -> Map<String, Value> {
+        let mut map = Map::new();
+        let mut names: Vec<String> = Vec::new();
+        for _ in 0..n {
+            let name = self.name(&names);
+            names.push(name.clone());
+            let ty = self.field_type(resource, 2);
+            let mut f = self.field(&ty);
+            self.required_when(&mut f);
+            map.insert(name, Value::Object(f));
+        }
+        map
+    }
+
+    /// `required_when` names a condition as text (`id` or `id(ARG)`), never negated.
+    fn required_when(&mut self, f: &mut Map<String, Value>) {
+        if self.rng.chance(10)
+            && let Some(Value::String(c)) = self.cond().map(|c| c.get("not").cloned().unwrap_or(c))
+        {
+            f.insert("required_when".into(), json!(c));
+        }
+    }
+
+    fn resources(&mut self) -> Vec<Value> {
+        let mut ids = Vec::new();
+        let mut out = Vec::new();
+        for i in 0..self.count(5) {
+            let id = self.name(&ids);
+            ids.push(id.clone());
+            let mut r = self.item(&id);
+            r.remove("not_shown");
+            if self.rng.chance(60) {
+                r.insert("direction".into(), json!(self.rng.pick(&["request", "response", "both"])));
+            }
+            let n = self.rng.range(0, 6);
+            let mut fields = self.fields(n, Some(&id));
+            if i == 0 {
+                // A resource holding itself, optional and nullable: the shape of a tree.
+                fields.insert(format!("parent_{}", self.index), json!({ "type": format!("object<{id}>"), "optional": true, "nullable": true }));
+            }
+            if fields.is_empty() || self.rng.chance(15) {
+                r.insert("not_shown".into(), json!([{ "facet": "fields", "detail": "the other fields" }]));
+            }
+            r.insert("fields".into(), Value::Object(fields));
+            self.made.resources.push(id.clone());
+            out.push(Value::Object(r));
+        }
+        // Two resources that hold each other.
+        if out.len() >= 2 {
+            let (a, b) = (ids[0].clone(), ids[1].clone());
+            out[0]["fields"][format!("peer_{}", self.index)] = json!({ "type": format!("object<{b}>"), "optional": true });
+            out[1]["fields"][format!("peer_{}", self.index)] = json!({ "type": format!("object<{a}>"), "nullable": true });
+        }
+        self.made.typed.extend(ids.iter().map(|s| format!("resource:{s}")));
+        out
+    }
+
+    fn classes(&mut self) -> Vec<Value> {
+        let mut ids = Vec::new();
+        let mut out = Vec::new();
+        // Integer enums whose known values fit a C enum can be class fields.
+        let mappable: Vec<String> = self.made.enums.clone();
+        for _ in 0..self.count(3) {
+            let id = self.name(&ids);
+            ids.push(id.clone());
+            let mut c = self.item(&id);
+            c.remove("not_shown");
+            if self.rng.chance(30) {
+                c.insert("namespace".into(), json!(format!("rnd{}::ns{}", self.index, ids.len())));
+            }
+            let mut fields = Map::new();
+            let mut names: Vec<String> = Vec::new();
+            for _ in 0..self.rng.range(0, 5) {
+                let name = self.name(&names);
+                names.push(name.clone());
+                let mut choices: Vec<String> = ["string", "boolean", "integer", "int32", "uint32", "uint64", "snowflake", "timestamp", "json", "file"]
+                    .iter()
+                    .map(|s| s.to_string())
+                    .collect();
+                choices.extend(mappable.iter().map(|e| format!("enum<{e}>")));
+                choices.extend(self.made.flags.iter().map(|f| format!("flags<{f}>")));
+                choices.extend(self.made.classes.iter().map(|c| format!("class<{c}>")));
+                choices.push(format!("class<{id}>"));
+                choices.push("array<string>".into());
+                let ty = self.rng.pick(&choices).clone();
+                let mut f = Map::new();
+                f.insert("type".into(), json!(ty));
+                if ty == format!("class<{id}>") || self.rng.chance(40) {
+                    f.insert("optional".into(), json!(true));
+                }
+                if self.rng.chance(15) {
+                    f.insert("default".into(), json!("set by Client::Init"));
+                }
+                let mut meta = Map::new();
+                self.lifecycle(&mut meta);
+                f.extend(meta);
+                fields.insert(name, Value::Object(f));
+            }
+            let methods: Vec<Value> = (0..self.rng.range(0, 2))
+                .map(|i| json!({ "id": format!("Method{i}"), "returns": "string", "description": "Does something." }))
+                .collect();
+            if fields.is_empty() && methods.is_empty() {
+                c.insert("not_shown".into(), json!(["members"]));
+            }
+            c.insert("fields".into(), Value::Object(fields));
+            if !methods.is_empty() {
+                c.insert("methods".into(), Value::Array(methods));
+            }
+            c.insert("semantics".into(), json!(self.rng.subset(&["copy", "move", "bool", "nullobj"], 4)));
+            self.made.classes.push(id.clone());
+            out.push(Value::Object(c));
+        }
+        self.made.typed.extend(ids.iter().map(|s| format!("class:{s}")));
+        out
+    }
+
+    // --- http --------------------------------------------------------------------------------
+
+    fn endpoints(&mut self) -> Vec<Value> {
+        let mut ids = Vec::new();
+        let mut out = Vec::new();
+        let mut routes: BTreeSet<(String, String)> = BTreeSet::new();
+        for i in 0..self.count(6) {
+            let id = self.name(&ids);
+            ids.push(id.clone());
+            let mut e = self.item(&id);
+            e.remove("not_shown");
+            let routed = !self.rng.chance(15);
+            let mut params: Vec<String> = Vec::new();
+            if routed {
+                let method = *self.rng.pick(METHODS);
+                for _ in 0..self.rng.range(0, 2) {
+                    let p = self.name_where(&params, pool::is_path_safe);
+                    params.push(p);
+                }
+                let mut path = format!("/r{i}");
+                for (k, p) in params.iter().enumerate() {
+                    path.push_str(&format!("/s{k}/{{{p}}}"));
+                }
+                routes.insert((method.to_owned(), path.clone()));
+                e.insert("method".into(), json!(method));
+                e.insert("path".into(), json!(path));
+                if self.rng.chance(15) {
+                    e.insert("assumed".into(), json!({ "method": "the source shows the path only" }));
+                }
+            } else {
+                e.insert("not_shown".into(), json!(["method", "path"]));
+            }
+            if !params.is_empty() {
+                let mut map = Map::new();
+                for p in &params {
+                    let ty = *self.rng.pick(&["snowflake", "string", "integer", "uint64"]);
+                    map.insert(p.clone(), json!({ "type": ty }));
+                }
+                e.insert("path_params".into(), Value::Object(map));
+            }
+            if self.rng.chance(50) {
+                let mut query = Map::new();
+                let mut names: Vec<String> = params.clone();
+                for _ in 0..self.rng.range(1, 3) {
+                    let name = self.name(&names);
+                    names.push(name.clone());
+                    let mut choices: Vec<String> = ["string", "boolean", "integer", "int32", "uint32", "uint64", "snowflake", "timestamp", "string_integer", "url"]
+                        .iter()
+                        .map(|s| s.to_string())
+                        .collect();
+                    choices.extend(self.made.enums.iter().map(|x| format!("enum<{x}>")));
+                    let ty = self.rng.pick(&choices).clone();
+                    let mut f = self.field(&ty);
+                    self.required_when(&mut f);
+                    query.insert(name, Value::Object(f));
+                }
+                e.insert("query".into(), Value::Object(query));
+            }
+            match self.rng.below(6) {
+                0 | 1 => {
+                    let n = self.rng.range(1, 4);
+                    let body = self.fields(n, None);
+                    e.insert("body".into(), Value::Object(body));
+                    if self.rng.chance(25) {
+                        e.insert("body_format".into(), json!("form"));
+                    }
+                }
+                2 => {
+                    let ty = format!("array<{}>", self.field_type(None, 0));
+                    let mut schema = self.field(&ty);
+                    schema.remove("optional");
+                    schema.remove("nullable");
+                    schema.remove("wire_name");
+                    schema.remove("required_when");
+                    e.insert("body_schema".into(), Value::Object(schema));
+                }
+                3 => {
+                    e.insert("body_format".into(), json!(self.rng.pick(&["multipart", "csv"])));
+                    if self.rng.chance(50) {
+                        e.insert("body".into(), json!({ "file": { "type": "file", "max_size": 1024 } }));
+                    }
+                }
+                _ => {}
+            }
+            match self.rng.below(5) {
+                0 => {
+                    let ty = self.field_type(None, 1);
+                    e.insert("response".into(), json!(ty));
+                }
+                1 => {
+                    let n = self.rng.range(1, 3);
+                    let mut fields = self.fields(n, None);
+                    let numeric = format!("count_{i}");
+                    fields.insert(numeric.clone(), json!({ "type": "integer" }));
+                    e.insert("response_fields".into(), Value::Object(fields));
+                    self.made.numeric_responses.push((id.clone(), numeric));
+                }
+                2 => {
+                    e.insert("response_format".into(), json!(self.rng.pick(&["csv", "none"])));
+                }
+                3 => {
+                    e.insert("response".into(), json!(format!("array<{}>", self.field_type(None, 0))));
+                }
+                _ => {}
+            }
+            if !self.made.token_kinds.is_empty() && self.rng.chance(50) {
+                let kinds = self.made.token_kinds.clone();
+                e.insert("auth".into(), json!(self.rng.subset(&kinds, 2)));
+            }
+            let behaviours: Vec<Value> = (0..self.rng.range(0, 2))
+                .map(|_| {
+                    let bid = self.name(&[]);
+                    let mut b = self.item(&bid);
+                    b.remove("part");
+                    if self.rng.chance(60) {
+                        b.insert("gate".into(), json!(true));
+                    }
+                    Value::Object(b)
+                })
+                .collect();
+            let mut seen = BTreeSet::new();
+            let behaviours: Vec<Value> = behaviours.into_iter().filter(|b| seen.insert(b["id"].as_str().unwrap_or_default().to_owned())).collect();
+            if !behaviours.is_empty() {
+                e.insert("behaviours".into(), Value::Array(behaviours));
+            }
+            out.push(Value::Object(e));
+        }
+        self.made.endpoints = ids.clone();
+        self.made.typed.extend(ids.iter().map(|s| format!("endpoint:{s}")));
+        out
+    }
+
+    fn errors(&mut self) -> Vec<Value> {
+        let mut ids = Vec::new();
+        let mut out = Vec::new();
+        let mut codes = BTreeSet::new();
+        let mut oauth: Vec<String> = Vec::new();
+        for _ in 0..self.count(4) {
+            let id = self.name(&ids);
+            ids.push(id.clone());
+            let mut e = self.item(&id);
+            e.remove("not_shown");
+            if self.rng.chance(80) {
+                let mut code = self.rng.range(1000, 99999);
+                while !codes.insert(code) {
+                    code += 1;
+                }
+                e.insert("code".into(), json!(code));
+            }
+            if self.rng.chance(30) {
+                let text = self.name(&oauth);
+                oauth.push(text.clone());
+                e.insert("oauth_error".into(), json!(text));
+            }
+            if self.rng.chance(85) {
+                e.insert("status".into(), json!(self.rng.pick(&[400, 401, 403, 404, 409, 429])));
+                if self.rng.chance(30) {
+                    e.insert("assumed".into(), json!({ "status": "what the condition means in HTTP" }));
+                }
+            } else {
+                e.insert("not_shown".into(), json!(["status"]));
+            }
+            e.insert("condition".into(), json!(self.prose()));
+            if self.rng.chance(40) {
+                e.insert("message".into(), json!("Something went \"wrong\"."));
+            }
+            let endpoints = self.made.endpoints.clone();
+            e.insert("endpoints".into(), json!(self.rng.subset(&endpoints, 2)));
+            out.push(Value::Object(e));
+        }
+        self.made.errors = ids.clone();
+        self.made.typed.extend(ids.iter().map(|s| format!("error:{s}")));
+        out
+    }
+
+    fn error_body(&mut self) -> Option<Value> {
+        if !self.rng.chance(60) {
+            return None;
+        }
+        let mut fields = Map::new();
+        fields.insert("code".into(), json!({ "type": "integer" }));
+        fields.insert("message".into(), json!({ "type": "string" }));
+        if self.rng.chance(50) {
+            fields.insert("errors".into(), json!({ "type": "json", "optional": true }));
+        }
+        if self.rng.chance(30) {
+            fields.insert("missing".into(), json!({ "type": "array<string>", "optional": true }));
+        }
+        if self.rng.chance(30) {
+            fields.insert("error".into(), json!({ "type": "string", "optional": true }));
+        }
+        let n = self.rng.range(0, 2);
+        let extra = self.fields(n, None);
+        for (k, v) in extra {
+            fields.entry(k).or_insert(v);
+        }
+        Some(json!({ "description": "The error body.", "fields": fields }))
+    }
+
+    // --- events ------------------------------------------------------------------------------
+
+    fn events(&mut self) -> Vec<Value> {
+        let mut ids = Vec::new();
+        let mut out = Vec::new();
+        let mut codes = BTreeSet::new();
+        for _ in 0..self.count(4) {
+            let id = self.name(&ids);
+            ids.push(id.clone());
+            let mut e = self.item(&id);
+            e.remove("not_shown");
+            e.insert("channel".into(), json!(self.rng.pick(CHANNELS)));
+            if self.rng.chance(40) {
+                let mut code = self.rng.range(1, 200);
+                while !codes.insert(code) {
+                    code += 1;
+                }
+                e.insert("code".into(), json!(code));
+            }
+            let n = self.rng.range(0, 3);
+            let fields = self.fields(n, None);
+            if fields.is_empty() {
+                e.insert("not_shown".into(), json!(["payload"]));
+            } else {
+                e.insert("fields".into(), Value::Object(fields));
+            }
+            out.push(Value::Object(e));
+        }
+        self.made.events = ids.clone();
+        self.made.typed.extend(ids.iter().map(|s| format!("event:{s}")));
+        out
+    }
+
+    fn opcodes(&mut self) -> Vec<Value> {
+        let mut ids = Vec::new();
+        let mut out = Vec::new();
+        for i in 0..self.count(3) {
+            let id = self.name(&ids);
+            ids.push(id.clone());
+            let mut o = self.item(&id);
+            o.insert("code".into(), json!(i * 2 + 1));
+            o.insert("direction".into(), json!(self.rng.pick(&["send", "receive"])));
+            if !self.made.events.is_empty() && self.rng.chance(40) {
+                o.insert("reply".into(), json!(self.rng.pick(&self.made.events).clone()));
+            }
+            let n = self.rng.range(0, 3);
+            o.insert("fields".into(), Value::Object(self.fields(n, None)));
+            out.push(Value::Object(o));
+        }
+        self.made.typed.extend(ids.iter().map(|s| format!("opcode:{s}")));
+        out
+    }
+
+    fn commands(&mut self) -> Vec<Value> {
+        let mut ids = Vec::new();
+        let mut out = Vec::new();
+        for _ in 0..self.count(2) {
+            let id = self.name(&ids);
+            ids.push(id.clone());
+            let mut c = self.item(&id);
+            let scopes = self.made.scopes.clone();
+            c.insert("scopes".into(), json!(self.rng.subset(&scopes, 2)));
+            if self.rng.chance(50) {
+                let mut alias = Map::new();
+                alias.insert("id".into(), json!(format!("{}_old", self.rng.pick(pool::PLAIN))));
+                self.lifecycle(&mut alias);
+                c.insert("aliases".into(), json!([alias]));
+            }
+            out.push(Value::Object(c));
+        }
+        self.made.typed.extend(ids.iter().map(|s| format!("command:{s}")));
+        out
+    }
+
+    fn state_machines(&mut self) -> Vec<Value> {
+        let mut ids = Vec::new();
+        let mut out = Vec::new();
+        for _ in 0..self.count(2) {
+            let id = self.name(&ids);
+            ids.push(id.clone());
+            let mut m = self.item(&id);
+            m.remove("not_shown");
+            if !self.made.typed.is_empty() && self.rng.chance(50) {
+                m.insert("subject".into(), json!(self.rng.pick(&self.made.typed).clone()));
+            }
+            if !self.made.enums.is_empty() && self.rng.chance(30) {
+                m.insert("enum".into(), json!(self.rng.pick(&self.made.enums).clone()));
+            }
+            let mut states: Vec<String> = Vec::new();
+            let mut state_items = Vec::new();
+            for k in 0..self.rng.range(1, 4) {
+                let s = self.name(&states);
+                states.push(s.clone());
+                let mut item = Map::new();
+                item.insert("id".into(), json!(s));
+                if self.rng.chance(50) {
+                    item.insert("value".into(), json!(k));
+                }
+                state_items.push(Value::Object(item));
+            }
+            m.insert("states".into(), Value::Array(state_items));
+            let mut transitions = Vec::new();
+            let mut tids: Vec<String> = Vec::new();
+            for _ in 0..self.rng.range(0, 3) {
+                let t = self.name(&tids);
+                tids.push(t.clone());
+                let mut tr = json!({
+                    "id": t,
+                    "from": self.rng.pick(&states).clone(),
+                    "to": self.rng.pick(&states).clone(),
+                    "triggers": ["a call", "a \"quoted\" trigger"],
+                });
+                if self.rng.chance(30) {
+                    tr["condition"] = json!("when it holds");
+                }
+                let mut effects = Vec::new();
+                if self.rng.chance(60) {
+                    let mut effect = json!({ "id": format!("effect_{}", effects.len()), "description": "Something happens." });
+                    if !self.made.events.is_empty() && self.rng.chance(50) {
+                        effect["event"] = json!(self.rng.pick(&self.made.events).clone());
+                    }
+                    if !self.made.errors.is_empty() && self.rng.chance(50) {
+                        effect["error"] = json!(self.rng.pick(&self.made.errors).clone());
+                    }
+                    effects.push(effect);
+                }
+                tr["effects"] = Value::Array(effects);
+                transitions.push(tr);
+            }
+            if transitions.is_empty() {
+                m.insert("not_shown".into(), json!(["transitions"]));
+            }
+            m.insert("transitions".into(), Value::Array(transitions));
+            out.push(Value::Object(m));
+        }
+        self.made.state_machines = ids.clone();
+        self.made.typed.extend(ids.iter().map(|s| format!("state_machine:{s}")));
+        out
+    }
+
+    // --- platform-wide and sdk ---------------------------------------------------------------
+
+    fn features(&mut self) -> Vec<Value> {
+        let mut ids = Vec::new();
+        let mut out = Vec::new();
+        for _ in 0..self.count(2) {
+            let id = self.name(&ids);
+            ids.push(id.clone());
+            let mut f = self.item(&id);
+            f.insert("points".into(), json!(["One point.", self.prose()]));
+            if self.rng.chance(50) {
+                f.insert("needs_implementation".into(), json!(self.rng.chance(50)));
+            }
+            let typed = self.made.typed.clone();
+            f.insert("refs".into(), json!(self.rng.subset(&typed, 2)));
+            out.push(Value::Object(f));
+        }
+        out
+    }
+
+    fn constants(&mut self) -> Vec<Value> {
+        let mut ids = Vec::new();
+        let mut out = Vec::new();
+        for _ in 0..self.count(3) {
+            let id = self.name(&ids);
+            ids.push(id.clone());
+            let mut c = self.item(&id);
+            let value = match self.rng.below(4) {
+                0 => json!(i64::MIN),
+                1 => json!(self.rng.range(0, 1_000_000)),
+                _ => json!("platform-{application_id}:/callback \"quoted\" \\ slash */"),
+            };
+            c.insert("value".into(), value);
+            out.push(Value::Object(c));
+        }
+        out
+    }
+
+    fn gaps(&mut self) -> Vec<Value> {
+        let mut ids = Vec::new();
+        let mut out = Vec::new();
+        for _ in 0..self.count(2) {
+            let id = self.name(&ids);
+            ids.push(id.clone());
+            let mut g = self.item(&id);
+            g.remove("not_shown");
+            let typed = self.made.typed.clone();
+            g.insert("refs".into(), json!(self.rng.subset(&typed, 2)));
+            out.push(Value::Object(g));
+        }
+        out
+    }
+
+    fn sdk_calls(&mut self) -> Vec<Value> {
+        let mut ids = Vec::new();
+        let mut out = Vec::new();
+        for _ in 0..self.count(2) {
+            let id = self.name(&ids);
+            ids.push(id.clone());
+            let mut c = self.item(&id);
+            c.insert("signature".into(), json!(format!("Client::Call{}", ids.len())));
+            if self.rng.chance(50) {
+                c.insert("returns".into(), json!("string"));
+            }
+            let typed = self.made.typed.clone();
+            c.insert("refs".into(), json!(self.rng.subset(&typed, 2)));
+            out.push(Value::Object(c));
+        }
+        out
+    }
+
+    fn releases(&mut self) -> Vec<Value> {
+        let mut out = Vec::new();
+        for i in 0..self.count(2) {
+            let mut r = Map::new();
+            r.insert("id".into(), json!(format!("1.{i}.{}", 100 + i)));
+            r.insert("date".into(), json!(format!("2025-{:02}", i + 1)));
+            if self.rng.chance(50) {
+                r.insert("toolkits".into(), json!([{ "id": "console", "minimum": "10.000", "dropped": ["9.0"] }]));
+            }
+            if self.rng.chance(50) {
+                r.insert("packaging".into(), json!({ "library": "a static library", "odd key": "\"value\"" }));
+            }
+            out.push(Value::Object(r));
+        }
+        out
+    }
+
+    fn release_policy(&mut self) -> Option<Value> {
+        if self.made.limits.is_empty() || !self.rng.chance(40) {
+            return None;
+        }
+        Some(json!({
+            "minor_releases_per_year": 4,
+            "release_months": [1, 4, 7, 10],
+            "support_window": self.rng.pick(&self.made.limits).clone(),
+            "notes": ["Releases are quarterly."],
+            "windows": [{ "release": "1.10", "date": "2025-01", "oldest_supported": "1.8", "newest_supported": "1.10", "end_of_life_through": "1.7" }],
+        }))
+    }
+}
