@@ -1,12 +1,12 @@
 //! Regeneration from Cargo build scripts: `cargo build` after a spec edit brings the output in
 //! step with the spec, and a build with no spec change writes nothing.
 //!
-//! The build script of every crate generated in the [`Layout::Anchored`] layout calls
-//! [`regenerate`] with its own manifest directory. It writes only when the workspace Cargo
-//! builds the crate in names, in `[workspace.metadata.platform-codegen]`, exactly the directory
-//! that holds the crate (see [`crate::workspace`]); a crate copied elsewhere or packaged writes
-//! nothing. It re-runs only when the spec changes (or the generator itself is rebuilt),
-//! validates first and fails the build with the same diagnostics as `platform-codegen check`,
+//! The build script of every crate generated in the [`Layout::Anchored`] layout depends on
+//! nothing; when the workspace Cargo builds it in declares `[workspace.metadata.platform-codegen]`,
+//! it runs that workspace's `platform-codegen build-script <crate dir>`, which calls
+//! [`regenerate`]. That writes only when the declaration names exactly the directory that holds
+//! the crate (see [`crate::workspace`]); a crate copied elsewhere or packaged writes nothing. It
+//! re-runs only when the spec or the workspace manifest changes, validates first and fails the build with the same diagnostics as `platform-codegen check`,
 //! so an invalid spec never touches the output. Writes go through [`crate::files::sync`], so
 //! unchanged files keep their modification times and Cargo does not rebuild the crates that
 //! include them.

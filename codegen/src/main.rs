@@ -41,6 +41,13 @@ enum Command {
         #[arg(long)]
         check: bool,
     },
+    /// What the build script of a generated crate runs: regenerate the output directory that
+    /// holds the crate at CRATE_DIR, when its workspace names that directory.
+    #[command(hide = true)]
+    BuildScript {
+        /// The generated crate's manifest directory.
+        crate_dir: PathBuf,
+    },
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -51,6 +58,11 @@ enum Format {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    if let Command::BuildScript { crate_dir } = &cli.command {
+        // The spec and output directories come from the crate's workspace, not from the flags.
+        platform_codegen::build::regenerate(crate_dir);
+        return ExitCode::SUCCESS;
+    }
     let loaded = match load(&cli) {
         Ok(loaded) => loaded,
         Err(code) => return code,
@@ -64,6 +76,7 @@ fn main() -> ExitCode {
         }
         Command::Coverage => print_coverage(&cli, &loaded),
         Command::Generate { check } => generate(&cli, &loaded, check),
+        Command::BuildScript { .. } => unreachable!("BUG: handled before loading"),
     }
 }
 

@@ -131,20 +131,79 @@ pub fn crate_files(opts: &EmitOptions, artifact: &'static str, dir: &str, packag
         text.push_str("\n[dependencies]\n");
         m.dependencies.iter().for_each(|l| text.push_str(&format!("{l}\n")));
     }
-    let mut files = Vec::new();
+    let mut files = vec![GeneratedFile::new(artifact, format!("{dir}/Cargo.toml"), text)];
     if opts.layout == Layout::Anchored {
-        text.push_str("\n[build-dependencies]\n# Regenerates the output from the spec when it changes (build.rs); the workspace provides it.\nplatform-codegen.workspace = true\n");
         files.push(GeneratedFile::new(artifact, format!("{dir}/build.rs"), build_script(&notice)));
     }
-    files.insert(0, GeneratedFile::new(artifact, format!("{dir}/Cargo.toml"), text));
     files
 }
 
-/// The `build.rs` of an anchored crate; [`crate::build::regenerate`] decides whether this crate
-/// is where its workspace says the output is, and writes nothing anywhere if not.
+/// The package that provides the generator, which anchored build scripts run.
+const GENERATOR: &str = env!("CARGO_PKG_NAME");
+
+/// The `build.rs` of an anchored crate.
+///
+/// It depends on nothing, so the crate builds wherever it is copied or published. When the
+/// workspace Cargo builds it in declares `[workspace.metadata.platform-codegen]`, it runs that
+/// workspace's generator through Cargo (in a target directory of its own: the build holds the
+/// lock of the one it runs in), whose `build-script` command decides, from the declaration and
+/// this crate's own manifest path, whether to write (see [`crate::build`]). Anywhere else it
+/// does nothing and starts no process. The generator's stdout is the build script's, so the
+/// `cargo::` lines it prints reach Cargo.
 fn build_script(notice: &str) -> String {
+    let metadata = crate::workspace::METADATA;
     format!(
-        "// {notice}\n\n//! Regenerates the output directory of this crate's workspace from the spec it names\n//! (`[workspace.metadata.platform-codegen]`), when the spec changes, before this crate compiles.\n\nfn main() {{\n    platform_codegen::build::regenerate(std::path::Path::new(env!(\"CARGO_MANIFEST_DIR\")));\n}}\n"
+        r#"// {notice}
+
+//! Regenerates the output directory this crate sits in from its spec, when the spec changes,
+//! before this crate compiles: only when the Cargo workspace it is built in names that
+//! directory in `[workspace.metadata.{metadata}]`. A copy of the crate anywhere else, or the
+//! published crate, builds without running anything.
+
+use std::path::Path;
+use std::process::Command;
+
+fn main() {{
+    let crate_dir = Path::new(env!("CARGO_MANIFEST_DIR"));
+    println!("cargo::rerun-if-changed=build.rs");
+    let Some(root) = anchoring_workspace(crate_dir) else {{ return }};
+    // A target directory of the generator's own, beside this build's: Cargo holds this build's.
+    let out_dir = std::env::var_os("OUT_DIR").expect("Cargo sets OUT_DIR");
+    let target = Path::new(&out_dir).ancestors().nth(4).unwrap_or(Path::new(&out_dir)).join("{GENERATOR}");
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let status = Command::new(cargo)
+        .args(["run", "--quiet", "--locked", "--package", "{GENERATOR}", "--manifest-path"])
+        .arg(root.join("Cargo.toml"))
+        .args(["--", "build-script"])
+        .arg(crate_dir)
+        .env("CARGO_TARGET_DIR", target)
+        // Nobody debugs the generator through a build script: no debug info keeps its target small.
+        .env("CARGO_PROFILE_DEV_DEBUG", "false")
+        .status();
+    match status {{
+        Ok(status) if status.success() => {{}}
+        Ok(_) => std::process::exit(1),
+        Err(e) => {{
+            eprintln!("error: cannot run cargo to regenerate: {{e}}");
+            std::process::exit(1);
+        }}
+    }}
+}}
+
+/// The root of the workspace Cargo builds this crate in (the nearest `Cargo.toml` above it
+/// with a `[workspace]` table), when it declares `[workspace.metadata.{metadata}]`.
+fn anchoring_workspace(crate_dir: &Path) -> Option<&Path> {{
+    for dir in crate_dir.ancestors().skip(1) {{
+        let Ok(text) = std::fs::read_to_string(dir.join("Cargo.toml")) else {{ continue }};
+        let mut tables = text.lines().map(str::trim).filter(|l| l.starts_with('['));
+        if tables.clone().any(|t| t == "[workspace]" || t.starts_with("[workspace.")) {{
+            println!("cargo::rerun-if-changed={{}}", dir.join("Cargo.toml").display());
+            return tables.any(|t| t == "[workspace.metadata.{metadata}]").then_some(dir);
+        }}
+    }}
+    None
+}}
+"#
     )
 }
 

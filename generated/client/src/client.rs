@@ -3,10 +3,10 @@
 //! The client and its error.
 
 use crate::types;
-use crate::types::auth::{Credential, TokenKind};
 use crate::types::errors::{ApiError, ErrorBody};
-use crate::types::placeholders::Placeholders;
 use crate::types::validation::{Validate, Violation};
+use crate::types::auth::{Credential, TokenKind};
+use crate::types::placeholders::Placeholders;
 use std::fmt;
 
 /// Why a call failed.
@@ -130,6 +130,11 @@ impl Client {
     /// The addresses.
     pub fn placeholders(&self) -> &Placeholders {
         &self.placeholders
+    }
+
+    /// The HTTP client requests go through.
+    pub fn http(&self) -> &reqwest::Client {
+        &self.http
     }
 
     /// Sends one request and returns the body of a 2xx answer; any other answer is an

@@ -197,7 +197,7 @@ pub struct VoiceChannelInfo {
     /// - Constraint `max_length`: the limit `voice_channel_status_length`.
     pub status: String,
     /// Start time of the voice session.
-    pub voice_start_time: jiff::Timestamp,
+    pub voice_start_time: crate::clock::Timestamp,
 }
 
 impl crate::validation::Validate for VoiceChannelInfo {
