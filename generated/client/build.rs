@@ -2,8 +2,8 @@
 
 //! Regenerates the output directory this crate sits in from its spec, when the spec changes,
 //! before this crate compiles: only when the Cargo workspace it is built in names that
-//! directory in `[workspace.metadata.platform-codegen]`. A copy of the crate anywhere else, or the
-//! published crate, builds without running anything.
+//! directory as the `out` of `[workspace.metadata.platform-codegen]`. A copy of the crate anywhere
+//! else, or the published crate, builds without running anything.
 
 use std::path::Path;
 use std::process::Command;
@@ -36,14 +36,28 @@ fn main() {
 }
 
 /// The root of the workspace Cargo builds this crate in (the nearest `Cargo.toml` above it
-/// with a `[workspace]` table), when it declares `[workspace.metadata.platform-codegen]`.
+/// with a `[workspace]` table), when its `[workspace.metadata.platform-codegen]` names the directory
+/// this crate sits in as `out`.
 fn anchoring_workspace(crate_dir: &Path) -> Option<&Path> {
-    for dir in crate_dir.ancestors().skip(1) {
-        let Ok(text) = std::fs::read_to_string(dir.join("Cargo.toml")) else { continue };
-        let mut tables = text.lines().map(str::trim).filter(|l| l.starts_with('['));
-        if tables.clone().any(|t| t == "[workspace]" || t.starts_with("[workspace.")) {
-            println!("cargo::rerun-if-changed={}", dir.join("Cargo.toml").display());
-            return tables.any(|t| t == "[workspace.metadata.platform-codegen]").then_some(dir);
+    for root in crate_dir.ancestors().skip(1) {
+        let Ok(text) = std::fs::read_to_string(root.join("Cargo.toml")) else { continue };
+        let (mut table, mut is_root, mut out) = ("", false, None);
+        for line in text.lines().map(str::trim) {
+            if line.starts_with('[') {
+                table = line.split_inclusive(']').next().unwrap_or(line);
+                is_root |= table == "[workspace]" || table.starts_with("[workspace.");
+            } else if table == "[workspace.metadata.platform-codegen]"
+                && let Some((key, value)) = line.split_once('=')
+                && key.trim() == "out"
+            {
+                out = value.split(['"', '\'']).nth(1);
+            }
+        }
+        if is_root {
+            println!("cargo::rerun-if-changed={}", root.join("Cargo.toml").display());
+            let here = crate_dir.parent().and_then(|d| d.canonicalize().ok());
+            let named = out.and_then(|out| root.join(out).canonicalize().ok());
+            return (here.is_some() && here == named).then_some(root);
         }
     }
     None

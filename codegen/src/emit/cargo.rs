@@ -143,13 +143,14 @@ const GENERATOR: &str = env!("CARGO_PKG_NAME");
 
 /// The `build.rs` of an anchored crate.
 ///
-/// It depends on nothing, so the crate builds wherever it is copied or published. When the
-/// workspace Cargo builds it in declares `[workspace.metadata.platform-codegen]`, it runs that
-/// workspace's generator through Cargo (in a target directory of its own: the build holds the
-/// lock of the one it runs in), whose `build-script` command decides, from the declaration and
-/// this crate's own manifest path, whether to write (see [`crate::build`]). Anywhere else it
-/// does nothing and starts no process. The generator's stdout is the build script's, so the
-/// `cargo::` lines it prints reach Cargo.
+/// It depends on nothing, so the crate builds wherever it is copied or published. Only when the
+/// workspace Cargo builds it in names the directory it sits in as the `out` of
+/// `[workspace.metadata.platform-codegen]` does it start a process: that workspace's generator,
+/// run through Cargo in a target directory of its own (the build holds the lock of the one it
+/// runs in), whose `build-script` command checks the declaration again with a real TOML parser
+/// before it writes (see [`crate::build`]). The generator's stdout is the build script's, so the
+/// `cargo::` lines it prints reach Cargo. The script reads the declaration line by line: written
+/// as a table of plain strings, as `platform_codegen::workspace` documents it.
 fn build_script(notice: &str) -> String {
     let metadata = crate::workspace::METADATA;
     format!(
@@ -157,8 +158,8 @@ fn build_script(notice: &str) -> String {
 
 //! Regenerates the output directory this crate sits in from its spec, when the spec changes,
 //! before this crate compiles: only when the Cargo workspace it is built in names that
-//! directory in `[workspace.metadata.{metadata}]`. A copy of the crate anywhere else, or the
-//! published crate, builds without running anything.
+//! directory as the `out` of `[workspace.metadata.{metadata}]`. A copy of the crate anywhere
+//! else, or the published crate, builds without running anything.
 
 use std::path::Path;
 use std::process::Command;
@@ -191,14 +192,28 @@ fn main() {{
 }}
 
 /// The root of the workspace Cargo builds this crate in (the nearest `Cargo.toml` above it
-/// with a `[workspace]` table), when it declares `[workspace.metadata.{metadata}]`.
+/// with a `[workspace]` table), when its `[workspace.metadata.{metadata}]` names the directory
+/// this crate sits in as `out`.
 fn anchoring_workspace(crate_dir: &Path) -> Option<&Path> {{
-    for dir in crate_dir.ancestors().skip(1) {{
-        let Ok(text) = std::fs::read_to_string(dir.join("Cargo.toml")) else {{ continue }};
-        let mut tables = text.lines().map(str::trim).filter(|l| l.starts_with('['));
-        if tables.clone().any(|t| t == "[workspace]" || t.starts_with("[workspace.")) {{
-            println!("cargo::rerun-if-changed={{}}", dir.join("Cargo.toml").display());
-            return tables.any(|t| t == "[workspace.metadata.{metadata}]").then_some(dir);
+    for root in crate_dir.ancestors().skip(1) {{
+        let Ok(text) = std::fs::read_to_string(root.join("Cargo.toml")) else {{ continue }};
+        let (mut table, mut is_root, mut out) = ("", false, None);
+        for line in text.lines().map(str::trim) {{
+            if line.starts_with('[') {{
+                table = line.split_inclusive(']').next().unwrap_or(line);
+                is_root |= table == "[workspace]" || table.starts_with("[workspace.");
+            }} else if table == "[workspace.metadata.{metadata}]"
+                && let Some((key, value)) = line.split_once('=')
+                && key.trim() == "out"
+            {{
+                out = value.split(['"', '\'']).nth(1);
+            }}
+        }}
+        if is_root {{
+            println!("cargo::rerun-if-changed={{}}", root.join("Cargo.toml").display());
+            let here = crate_dir.parent().and_then(|d| d.canonicalize().ok());
+            let named = out.and_then(|out| root.join(out).canonicalize().ok());
+            return (here.is_some() && here == named).then_some(root);
         }}
     }}
     None
