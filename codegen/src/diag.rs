@@ -368,4 +368,6 @@ pub mod codes {
     pub const CONSTRAINT_TYPE: &str = "E0123";
     /// Two spec items that become one identifier in one scope of generated code.
     pub const IDENTIFIER_COLLISION: &str = "E0124";
+    /// A required error-body field of a type errors have no value for (an enum, a resource).
+    pub const UNFILLED_ERROR_FIELD: &str = "E0125";
 }

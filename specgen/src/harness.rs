@@ -155,7 +155,7 @@ pub fn run(root: &Path, target: &Path, repo: &Path, seeds: &[u64]) -> Result<Fig
     figures.rust_lines = members.iter().map(|m| rust_lines(&m.out)).sum();
 
     let started = Instant::now();
-    let out = cargo(root, target, &["build", "--workspace"]);
+    let out = cargo(root, target, &["build", "--workspace", "--keep-going"]);
     figures.build = started.elapsed();
     let mut failures = Vec::new();
     if !out.status.success() {

@@ -1195,7 +1195,12 @@ impl Builder {
         }
         let n = self.rng.range(0, 2);
         let extra = self.fields(n, None);
-        for (k, v) in extra {
+        for (k, mut v) in extra {
+            // Errors carry no value for a required enum or resource (E0125).
+            let ty = v["type"].as_str().unwrap_or_default();
+            if ty.starts_with("enum<") || ty.starts_with("object<") {
+                v["optional"] = json!(true);
+            }
             fields.entry(k).or_insert(v);
         }
         Some(json!({ "description": "The error body.", "fields": fields }))

@@ -32,6 +32,7 @@ pub fn validate(cx: &mut Diagnostics, model: &Model) {
     values::check_path_params(cx, model);
     values::check_min_max(cx, model);
     values::check_constraint_types(cx, model);
+    values::check_error_body_fields(cx, model);
     facets::check_facet_names(cx, model);
     facets::check_given_and_not_shown(cx, model);
     facets::check_required_facets(cx, model);

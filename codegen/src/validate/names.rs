@@ -1,6 +1,6 @@
 //! Identifiers: every spec item named in a scope of generated code has a name of its own there.
 
-use crate::diag::{Diagnostic, Diagnostics, codes};
+use crate::diag::{Diagnostic, Diagnostics, Span, codes};
 use crate::emit::names::{Entry, Namespace, namespaces};
 use crate::model::Model;
 use indexmap::IndexMap;
@@ -12,6 +12,18 @@ use indexmap::IndexMap;
 /// and Rust names the generator gives are escaped; what is left is reported, naming both
 /// items, and `rust_name` or `c_name` renames one of them.
 pub fn check_identifier_collisions(cx: &mut Diagnostics, model: &Model) {
+    // One report per pair of items and per renaming key: the same two ids usually meet in
+    // several scopes of one language family (a C macro, a C++ constant, a Rust constant of the
+    // library), and one `c_name` settles them all.
+    let mut reported: Vec<(&'static str, Span, Span)> = Vec::new();
+    let mut first_report = |key: &'static str, a: Span, b: Span| {
+        let pair = (key, a, b);
+        let new = !reported.iter().any(|r| *r == pair || *r == (key, b, a));
+        if new {
+            reported.push(pair);
+        }
+        new
+    };
     for ns in namespaces(model) {
         let mut by_ident: IndexMap<&str, Vec<&Entry>> = IndexMap::new();
         for entry in &ns.entries {
@@ -22,8 +34,20 @@ pub fn check_identifier_collisions(cx: &mut Diagnostics, model: &Model) {
         }
         for (ident, entries) in by_ident.into_iter().filter(|(_, list)| list.len() > 1) {
             match entries.iter().find(|e| e.reserved) {
-                Some(_) => entries.iter().filter(|e| !e.reserved).for_each(|e| cx.push(reserved(&ns, ident, e))),
-                None => entries[1..].iter().for_each(|e| cx.push(twice(&ns, ident, entries[0], e))),
+                Some(_) => {
+                    for e in entries.iter().filter(|e| !e.reserved) {
+                        if first_report(ns.override_key, e.span, e.span) {
+                            cx.push(reserved(&ns, ident, e));
+                        }
+                    }
+                }
+                None => {
+                    for e in &entries[1..] {
+                        if first_report(ns.override_key, entries[0].span, e.span) {
+                            cx.push(twice(&ns, ident, entries[0], e));
+                        }
+                    }
+                }
             }
         }
     }

@@ -11,8 +11,9 @@ use crate::types::errors::ApiError;
 use crate::types::placeholders::Placeholders;
 use crate::types::validation::Validate;
 use axum::Router;
+use axum::extract::RawPathParams;
 use axum::extract::rejection::RawPathParamsRejection;
-use axum::extract::{RawPathParams, Request as HttpRequest, State};
+use axum::extract::{Request as HttpRequest, State};
 use axum::http::StatusCode;
 use axum::response::Response;
 use std::sync::Arc;
@@ -92,31 +93,32 @@ pub fn router_with<A: Api>(api: A, options: Options) -> Router {
     Router::new()
         .route(
             &[prefix_base_url.as_str(), "/users/@me/connections"].concat(),
-            axum::routing::get(get_current_user_connections::<A>),
+            axum::routing::get(self::get_current_user_connections::<A>),
         )
         .route(
             &[prefix_base_url.as_str(), "/guilds/{guild_id}/channels"].concat(),
-            axum::routing::get(get_guild_channels::<A>),
+            axum::routing::get(self::get_guild_channels::<A>),
         )
         .route(
             &[prefix_base_url.as_str(), "/lobbies"].concat(),
-            axum::routing::put(create_or_join_lobby::<A>),
+            axum::routing::put(self::create_or_join_lobby::<A>),
         )
         .route(
             &[prefix_base_url.as_str(), "/lobbies/{lobby_id}/messages"].concat(),
-            axum::routing::post(send_lobby_message::<A>).get(get_lobby_messages::<A>),
+            axum::routing::post(self::send_lobby_message::<A>)
+                .get(self::get_lobby_messages::<A>),
         )
         .route(
             &[prefix_base_url.as_str(), "/lobbies/{lobby_id}/members/bulk"].concat(),
-            axum::routing::post(bulk_update_lobby_members::<A>),
+            axum::routing::post(self::bulk_update_lobby_members::<A>),
         )
         .route(
             &[prefix_base_url.as_str(), "/channels/{channel_id}/voice-status"].concat(),
-            axum::routing::put(set_voice_channel_status::<A>),
+            axum::routing::put(self::set_voice_channel_status::<A>),
         )
         .route(
             &[prefix_auth_url.as_str(), "/oauth2/token"].concat(),
-            axum::routing::post(token::<A>),
+            axum::routing::post(self::token::<A>),
         )
         .route(
             &["/.well-known/oauth-authorization-server", issuer.as_str()].concat(),

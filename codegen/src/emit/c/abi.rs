@@ -222,6 +222,10 @@ pub struct Accessor {
     pub kind: Kind,
     /// Optional fields have a pointer setter (NULL unsets) and a `bool` getter.
     pub optional: bool,
+    /// A field of a class that can lead back to its own class (`parent: class<Node>`): the Rust
+    /// struct holds it as `Option<Box<_>>`, so the struct has a size, and a required one is made
+    /// when it is first read, so a new object's default value is finite.
+    pub boxed: bool,
     /// Doc lines.
     pub doc: Vec<String>,
     /// The summary of the change that deprecates the field (or its class).
@@ -645,6 +649,7 @@ fn class<'m>(model: &'m Model, c: &'m Class, enums: &[AbiEnum]) -> AbiClass<'m> 
             Some(Some(kind)) => accessors.push(Accessor {
                 name: c_pascal(f.c()),
                 rust: rust_field(f.c()),
+                boxed: matches!(&f.ty, Some(TypeRef::Class(target)) if class_reaches(model, target, &c.meta.id, &mut Vec::new())),
                 kind,
                 optional: f.optional || f.nullable,
                 doc: field_doc(model, f),
@@ -670,6 +675,19 @@ fn class<'m>(model: &'m Model, c: &'m Class, enums: &[AbiEnum]) -> AbiClass<'m> 
     }
     let namespace = if c.namespace.is_empty() { model.platform.prefixes.cpp_namespace.clone() } else { c.namespace.clone() };
     AbiClass { source: c, name: c_pascal(c.meta.c()), namespace, accessors, doc: item_doc(model, &c.meta), left_out, deprecated }
+}
+
+/// Whether class `from` holds class `target` through its class fields, at any depth.
+fn class_reaches(model: &Model, from: &str, target: &str, seen: &mut Vec<String>) -> bool {
+    if from == target {
+        return true;
+    }
+    if seen.iter().any(|s| s == from) {
+        return false;
+    }
+    seen.push(from.to_owned());
+    let Some(class) = model.class(from) else { return false };
+    class.fields.iter().any(|f| matches!(&f.ty, Some(TypeRef::Class(next)) if class_reaches(model, next, target, seen)))
 }
 
 /// The field of the library's Rust struct: snake case, led by `v` where it would start with a

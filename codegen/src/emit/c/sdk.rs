@@ -431,7 +431,11 @@ fn rust_class(abi: &Abi, class: &AbiClass) -> TokenStream {
     let fields = class.accessors.iter().map(|a| {
         let field = ident(&a.rust);
         let value = rust_value(&a.kind);
-        let ty = if a.optional { quote!(::std::option::Option<#value>) } else { value };
+        let ty = match (a.boxed, a.optional) {
+            (true, _) => quote!(::std::option::Option<::std::boxed::Box<#value>>),
+            (false, true) => quote!(::std::option::Option<#value>),
+            (false, false) => value,
+        };
         let doc = docs(&a.doc);
         let attr = deprecated(a.deprecated.as_deref().filter(|_| class.deprecated.is_none()));
         quote!(#doc #attr pub #field: #ty,)
@@ -542,16 +546,21 @@ fn functions(abi: &Abi) -> TokenStream {
         quote!(#[doc = #doc] pub type #alias = Handle<types::#name>;)
     });
     let classes = abi.classes.iter().map(|c| class_functions(abi, c));
+    // Classes are named by path (`types::X`): a spec class may share a name with anything
+    // imported here. Without classes there are no handles and no types to name.
+    let (ffi_import, types_import) = match abi.classes.is_empty() {
+        true => (quote!(use crate::ffi;), quote!()),
+        false => (quote!(use crate::ffi::{self, Handle};), quote!(use crate::types;)),
+    };
     quote! {
         //! The `extern "C"` functions the C header declares, one for one.
         // The names are the C names.
         #![allow(non_snake_case, non_camel_case_types)]
         #allow
 
-        use crate::ffi::{self, Handle};
+        #ffi_import
         pub use crate::ffi::{#string, #view};
-        // Classes are named by path: a spec class may share a name with anything imported here.
-        use crate::types;
+        #types_import
         use std::ffi::c_void;
 
         /// The ABI version's major part, as in the header.
@@ -682,6 +691,7 @@ fn getter(abi: &Abi, class: &AbiClass, a: &Accessor) -> TokenStream {
                 quote!(unsafe { ffi::write_opt(return_value, #this.and_then(|this| this.#field).map(types::#e::to_c)) })
             }
             Kind::String => quote!(unsafe { #value::write_opt(return_value, #this.and_then(|this| this.#field.as_deref())) }),
+            Kind::Class(_) if a.boxed => quote!(unsafe { Handle::write_opt(return_value, #this.and_then(|this| this.#field.as_deref().cloned())) }),
             Kind::Class(_) => quote!(unsafe { Handle::write_opt(return_value, #this.and_then(|this| this.#field.clone())) }),
         };
         return extern_fn(
@@ -704,7 +714,12 @@ fn getter(abi: &Abi, class: &AbiClass, a: &Accessor) -> TokenStream {
             )
         }
         Kind::String | Kind::Class(_) => {
-            let read = if a.kind == Kind::String { quote!(this.#field.as_slice()) } else { quote!(this.#field.clone()) };
+            let read = match (&a.kind, a.boxed) {
+                (Kind::String, _) => quote!(this.#field.as_slice()),
+                // Unset until first set: the new object it stands for.
+                (_, true) => quote!(this.#field.as_deref().cloned().unwrap_or_default()),
+                (_, false) => quote!(this.#field.clone()),
+            };
             let writer = if a.kind == Kind::String { quote!(#value) } else { quote!(Handle) };
             extern_fn(
                 &name,
@@ -739,6 +754,8 @@ fn setter(abi: &Abi, class: &AbiClass, a: &Accessor) -> TokenStream {
             let e = ident(e);
             quote!(let value = unsafe { value.as_ref() }.and_then(|v| types::#e::from_c(*v));)
         }
+        (Kind::Class(_), false) if a.boxed => quote!(let value = Some(::std::boxed::Box::new(unsafe { Handle::get(value) }.cloned().unwrap_or_default()));),
+        (Kind::Class(_), true) if a.boxed => quote!(let value = unsafe { Handle::get(value) }.cloned().map(::std::boxed::Box::new);),
         (Kind::Class(_), false) => quote!(let value = unsafe { Handle::get(value) }.cloned().unwrap_or_default();),
         (Kind::Class(_), true) => quote!(let value = unsafe { Handle::get(value) }.cloned();),
     };

@@ -400,6 +400,18 @@ fn router(model: &Model) -> TokenStream {
     let unused = routed(model).is_empty().then(|| quote!(#![allow(dead_code, unused_imports)]));
     let answers_json = routed(model).iter().any(|e| matches!(response_kind(e), ResponseKind::Json)) || model.authorization_server.is_some();
     let status_code = answers_json.then(|| quote!(use axum::http::StatusCode;));
+    let path_params = routed(model).iter().any(|e| !e.path_params.is_empty()).then(|| {
+        quote! {
+            use axum::extract::RawPathParams;
+            use axum::extract::rejection::RawPathParamsRejection;
+        }
+    });
+    // Only a route that reads a body needs the limit at run time.
+    let reads_body = routed(model).iter().any(|e| has_body(e));
+    let (limit_field, limit_init) = match reads_body {
+        true => (quote!(body_limit: usize,), quote!(body_limit: options.body_limit,)),
+        false => (quote!(), quote!()),
+    };
     quote! {
         //! The router: one route per routed endpoint, each doing the mechanical work before the
         //! handler runs.
@@ -413,8 +425,8 @@ fn router(model: &Model) -> TokenStream {
         use crate::types::placeholders::Placeholders;
         use crate::types::validation::Validate;
         use axum::Router;
-        use axum::extract::rejection::RawPathParamsRejection;
-        use axum::extract::{RawPathParams, Request as HttpRequest, State};
+        #path_params
+        use axum::extract::{Request as HttpRequest, State};
         #status_code
         use axum::response::Response;
         use std::sync::Arc;
@@ -465,7 +477,7 @@ fn router(model: &Model) -> TokenStream {
             api: A,
             clock: Arc<dyn Clock>,
             placeholders: Placeholders,
-            body_limit: usize,
+            #limit_field
         }
 
         /// The router with default options: the spec's example addresses, the system clock and
@@ -476,7 +488,7 @@ fn router(model: &Model) -> TokenStream {
 
         /// The router with `options`.
         pub fn router_with<A: Api>(api: A, options: Options) -> Router {
-            let app = Arc::new(App { api, clock: options.clock, placeholders: options.placeholders, body_limit: options.body_limit });
+            let app = Arc::new(App { api, clock: options.clock, placeholders: options.placeholders, #limit_init });
             #(#prefixes)*
             #issuer
             Router::new()
@@ -538,7 +550,8 @@ fn route_table(model: &Model) -> TokenStream {
                 (method, handler)
             });
             let (first_method, first_handler) = methods.next().expect("BUG: a route has an endpoint");
-            let rest = methods.map(|(m, h)| quote!(.#m(#h::<A>)));
+            // Through `self::`, which no local variable of `router_with` can shadow.
+            let rest = methods.map(|(m, h)| quote!(.#m(self::#h::<A>)));
             let route = match address.is_empty() {
                 true => quote!(#path),
                 false => {
@@ -546,7 +559,7 @@ fn route_table(model: &Model) -> TokenStream {
                     quote!(&[#prefix.as_str(), #path].concat())
                 }
             };
-            quote!(.route(#route, axum::routing::#first_method(#first_handler::<A>) #(#rest)*))
+            quote!(.route(#route, axum::routing::#first_method(self::#first_handler::<A>) #(#rest)*))
         })
         .collect()
 }
@@ -619,6 +632,8 @@ fn authorize(model: &Model) -> TokenStream {
             }
         }
     });
+    // With no condition there is no hook to ask.
+    let (api, cx) = if model.conditions.is_empty() { (quote!(_), quote!(_)) } else { (quote!(api), quote!(cx)) };
     quote! {
         use crate::types::rules::{Condition, PermissionRule, Rule};
 
@@ -644,7 +659,7 @@ fn authorize(model: &Model) -> TokenStream {
         }
 
         /// Asks the implementation whether one condition holds.
-        async fn ask<A: Api>(api: &A, cx: &RuleContext<'_, A::Caller>, condition: Condition) -> Result<bool, ApiError> {
+        async fn ask<A: Api>(#api: &A, #cx: &RuleContext<'_, A::Caller>, condition: Condition) -> Result<bool, ApiError> {
             match condition {
                 #(#arms,)*
             }
@@ -763,9 +778,12 @@ fn handler(model: &Model, e: &Endpoint) -> TokenStream {
         },
     };
     let parts_pattern = if has_body(e) { quote!((parts, body)) } else { quote!((parts, _)) };
+    // A raw body is taken as it comes: only parameters and parsed bodies add violations.
+    let collects = has_path || !e.query.is_empty() || (has_body(e) && !raw_body(e));
+    let collecting = collects.then(|| quote!(mut));
     let parse = (!steps.is_empty()).then(|| {
         quote! {
-            let mut violations = Vec::new();
+            let #collecting violations = Vec::new();
             #(#steps)*
             if !violations.is_empty() {
                 return Err(runtime::invalid(violations));

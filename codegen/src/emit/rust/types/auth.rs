@@ -1,7 +1,7 @@
 //! `placeholders.rs` (addresses) and `auth.rs` (scopes, intents, token kinds, credentials and the
 //! authorization server metadata).
 
-use super::fields::{docs, meta_docs, meta_notes};
+use super::fields::{docs, meta_docs, meta_notes, summary};
 use crate::emit::rust::names;
 use crate::model::Model;
 use proc_macro2::{Ident, TokenStream};
@@ -19,7 +19,7 @@ pub fn placeholders(model: &Model) -> TokenStream {
         if let Some(e) = &p.example {
             notes.push(format!("Defaults to the spec's example `{e}`."));
         }
-        docs(p.meta.description.as_deref(), &notes)
+        docs(Some(&summary(&p.meta)), &notes)
     });
     let substitute = if list.is_empty() {
         quote!(text.to_owned())
@@ -164,7 +164,7 @@ fn scopes(model: &Model) -> TokenStream {
             if s.expands {
                 notes.push("Expands automatically to the scopes the integration needs.".to_owned());
             }
-            (names::scope_variant(s), s.meta.id.clone(), docs(s.meta.description.as_deref(), &notes))
+            (names::scope_variant(s), s.meta.id.clone(), docs(Some(&summary(&s.meta)), &notes))
         })
         .collect();
     let expanding: Vec<&Ident> = model.scopes.iter().zip(&variants).filter(|(s, _)| s.expands).map(|(_, v)| &v.0).collect();
@@ -253,6 +253,23 @@ fn token_kinds(model: &Model) -> TokenStream {
             }
         }
     };
+    // A spec without token kinds has no credential to read (and a `TokenKind` with no value).
+    let from_header = if model.token_kinds.is_empty() {
+        quote! {
+            let _ = (value, accepted);
+            None
+        }
+    } else {
+        quote! {
+            let (scheme, token) = value.trim().split_once(' ')?;
+            let token = token.trim();
+            if token.is_empty() || token.contains(char::is_whitespace) {
+                return None;
+            }
+            let kind = accepted.iter().copied().find(|k| k.scheme().is_some_and(|s| s.eq_ignore_ascii_case(scheme)))?;
+            Some(Self::new(kind, token))
+        }
+    };
     let kind_enum = name_enum(&quote::format_ident!("TokenKind"), "token kind", " A kind of token the platform accepts.", &variants, extra);
     let constructors = model.token_kinds.iter().zip(&variants).map(|(k, (v, id, _))| {
         let f = names::token_kind_constructor(k);
@@ -294,13 +311,7 @@ fn token_kinds(model: &Model) -> TokenStream {
             /// Reads an `Authorization` header value presenting one of the `accepted` kinds.
             /// Schemes compare without regard to case (RFC 9110 §11.1); the token is one word.
             pub fn from_header(value: &str, accepted: &[TokenKind]) -> Option<Self> {
-                let (scheme, token) = value.trim().split_once(' ')?;
-                let token = token.trim();
-                if token.is_empty() || token.contains(char::is_whitespace) {
-                    return None;
-                }
-                let kind = accepted.iter().copied().find(|k| k.scheme().is_some_and(|s| s.eq_ignore_ascii_case(scheme)))?;
-                Some(Self::new(kind, token))
+                #from_header
             }
         }
 

@@ -1,7 +1,7 @@
 //! `permissions.rs` and `flags.rs`: named bits and open bit sets that keep bits the spec does
 //! not name.
 
-use super::fields::{docs, meta_docs, meta_notes};
+use super::fields::{docs, meta_docs, meta_notes, summary};
 use crate::emit::rust::names;
 use crate::emit::rust::shared::int;
 use crate::model::Model;
@@ -26,7 +26,7 @@ pub fn permissions(model: &Model) -> TokenStream {
             Some(b) => format!("Bit {b} (`1 << {b}`)."),
             None => "Its bit is not shown by the source, so it has no place in a `Permissions` set.".to_owned(),
         });
-        docs(p.meta.description.as_deref(), &notes)
+        docs(Some(&summary(&p.meta)), &notes)
     });
     let bit_arms = model.permissions.iter().zip(&variants).map(|(p, v)| match p.bit {
         Some(b) => {
@@ -155,7 +155,7 @@ pub fn flags(model: &Model) -> TokenStream {
             notes.push(format!("Also named, with bits not shown by the source: {}.", unnamed.join(", ")));
         }
         notes.push(if string_wire { "Carried as a decimal string.".to_owned() } else { "Carried as an integer.".to_owned() });
-        let set_docs = docs(set.meta.description.as_deref().or(Some(set.meta.name.as_str())).filter(|d| !d.is_empty()), &notes);
+        let set_docs = docs(Some(&summary(&set.meta)), &notes);
         let bits: Vec<Bit> = set
             .values
             .iter()

@@ -1,7 +1,7 @@
 //! `endpoints.rs`: one module per endpoint with its request parts, response, gates and the
 //! checks of its constraints, so the server and the client agree by construction.
 
-use super::fields::{docs, field_checks, lifecycle, meta_notes, struct_tokens};
+use super::fields::{docs, field_checks, lifecycle, meta_notes, struct_tokens, summary};
 use crate::emit::rust::names;
 use crate::emit::rust::shared::{Resolved, endpoint_address, field_type, int, resolve, type_tokens, value_ident};
 use crate::model::types::Primitive;
@@ -350,7 +350,7 @@ fn gates(model: &Model, e: &Endpoint) -> Option<TokenStream> {
     let field_docs = gated.iter().map(|b| {
         let mut notes = b.meta.notes.clone();
         notes.extend(lifecycle(model, b.meta.since.as_ref(), b.meta.until.as_ref(), None));
-        docs(b.meta.description.as_deref(), &notes)
+        docs(Some(&summary(&b.meta)), &notes)
     });
     let values = gated.iter().map(|b| {
         let since = b.meta.since.as_ref().map(|c| {
@@ -460,9 +460,11 @@ fn runtime_field_checks(model: &Model, part: &str, f: &Field) -> Vec<TokenStream
             quote!(bound + #offset)
         };
         let check = quote!(crate::validation::#check(&mut out, #pointer, #value, #bound););
+        // An optional and nullable field is an `Option<Option<T>>`: only a present value is checked.
+        let present = if (f.optional || f.required_when.is_some()) && f.nullable { quote!(Some(Some(value))) } else { quote!(Some(value)) };
         out.push(if optional {
             quote! {
-                if let (Some(bound), Some(value)) = (runtime.#name, &self.#part_ident.#ident) {
+                if let (Some(bound), #present) = (runtime.#name, &self.#part_ident.#ident) {
                     #check
                 }
             }

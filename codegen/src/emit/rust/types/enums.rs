@@ -1,6 +1,6 @@
 //! `enums.rs`: open enums. A value the spec does not name round-trips as `Unknown`.
 
-use super::fields::{docs, meta_docs, meta_notes};
+use super::fields::{docs, meta_docs, meta_notes, summary};
 use crate::emit::rust::names;
 use crate::emit::rust::shared::int;
 use crate::model::{Enum, Model};
@@ -23,7 +23,7 @@ fn enum_docs(model: &Model, e: &Enum) -> TokenStream {
     if !unnamed.is_empty() {
         notes.push(format!("Also named, with values not shown by the source (they arrive as `Unknown`): {}.", unnamed.join(", ")));
     }
-    docs(e.meta.description.as_deref().or(Some(e.meta.name.as_str())).filter(|d| !d.is_empty()), &notes)
+    docs(Some(&summary(&e.meta)), &notes)
 }
 
 fn integer_enum(model: &Model, e: &Enum) -> TokenStream {

@@ -1,7 +1,7 @@
 //! `events.rs` (every event and the payloads the spec gives), `gateway.rs` (opcodes) and
 //! `commands.rs` (embedded app SDK commands and their aliases).
 
-use super::fields::{docs, keeps_extra, meta_docs, meta_notes, struct_tokens};
+use super::fields::{docs, keeps_extra, meta_docs, meta_notes, struct_tokens, summary};
 use crate::emit::rust::names;
 use crate::emit::rust::shared::{int, type_ident};
 use crate::model::Model;
@@ -166,7 +166,7 @@ pub fn gateway(model: &Model) -> TokenStream {
         if let Some(r) = &o.reply {
             notes.push(format!("Answered by the event `{}`.", r.id));
         }
-        docs(o.meta.description.as_deref(), &notes)
+        docs(Some(&summary(&o.meta)), &notes)
     });
     let numbers: Vec<TokenStream> = model.opcodes.iter().map(|o| int(o.code)).collect();
     let sends: Vec<bool> = model.opcodes.iter().map(|o| o.direction == "send").collect();

@@ -39,8 +39,17 @@ pub fn meta_notes(model: &Model, meta: &Meta) -> Vec<String> {
 
 /// Docs of an item from its meta.
 pub fn meta_docs(model: &Model, meta: &Meta) -> TokenStream {
-    let fallback = if meta.name.is_empty() || meta.name == meta.id { format!("`{}`.", meta.id) } else { format!("{}.", meta.name) };
-    docs(Some(meta.description.as_deref().unwrap_or(&fallback)), &meta_notes(model, meta))
+    docs(Some(&summary(meta)), &meta_notes(model, meta))
+}
+
+/// The first doc line of an item: its description, else its display name, else its id. Every
+/// generated item has one, since the crates deny missing docs.
+pub fn summary(meta: &Meta) -> String {
+    match &meta.description {
+        Some(d) => d.clone(),
+        None if meta.name.is_empty() || meta.name == meta.id => format!("`{}`.", meta.id),
+        None => format!("{}.", meta.name),
+    }
 }
 
 /// "Since `change` (2026-02-23)."-style sentences.
@@ -106,8 +115,11 @@ pub fn field_docs(model: &Model, f: &Field) -> TokenStream {
     for (facet, reason) in &f.assumed {
         notes.push(format!("Assumed `{facet}`: {reason}"));
     }
-    let description = f.description.clone().or_else(|| f.ty.as_ref().map(|t| format!("`{t}`.")));
-    docs(description.as_deref(), &notes)
+    let description = f.description.clone().unwrap_or_else(|| match &f.ty {
+        Some(t) => format!("`{t}`."),
+        None => format!("`{}`.", f.name),
+    });
+    docs(Some(&description), &notes)
 }
 
 fn describe_bound(b: &crate::model::Bound) -> String {

@@ -1,6 +1,6 @@
 //! `rules.rs`: conditions, permission rules as constant data, and their evaluation at an instant.
 
-use super::fields::{docs, meta_docs, meta_notes};
+use super::fields::{docs, meta_docs, meta_notes, summary};
 use crate::emit::rust::names;
 use crate::emit::rust::shared::type_ident;
 use crate::model::{Cond, Model, PermissionRule, Rule};
@@ -315,6 +315,8 @@ fn conditions(model: &Model) -> TokenStream {
         if c.params.is_empty() { quote!(Self::#v => #id) } else { quote!(Self::#v { .. } => #id) }
     });
     let match_self = crate::emit::rust::shared::match_ref(model.conditions.is_empty());
+    // With no condition there is nothing to write to the formatter.
+    let formatter = if model.conditions.is_empty() { quote!(_) } else { quote!(f) };
     let display_arms = model.conditions.iter().zip(&variants).map(|(c, v)| {
         let id = &c.meta.id;
         if c.params.is_empty() {
@@ -342,7 +344,7 @@ fn conditions(model: &Model) -> TokenStream {
         }
 
         impl fmt::Display for Condition {
-            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            fn fmt(&self, #formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
                 #match_self {
                     #(#display_arms,)*
                 }
@@ -376,7 +378,7 @@ fn rule_const(model: &Model, r: &PermissionRule) -> TokenStream {
     });
     let mut notes = meta_notes(model, &r.meta);
     notes.push(format!("Applies to: {}.", r.applies_to));
-    let doc = docs(r.meta.description.as_deref(), &notes);
+    let doc = docs(Some(&summary(&r.meta)), &notes);
     quote! {
         #doc
         pub const #name: PermissionRule = PermissionRule {

@@ -1,7 +1,7 @@
 //! `states.rs`: each state machine as a state enum, a transition enum and a transition function
 //! that returns the side effects the spec lists.
 
-use super::fields::{docs, meta_docs, meta_notes};
+use super::fields::{docs, meta_docs, meta_notes, summary};
 use crate::emit::rust::names;
 use crate::emit::rust::shared::int;
 use crate::model::{Model, StateMachine};
@@ -65,7 +65,7 @@ fn machine(model: &Model, m: &StateMachine) -> TokenStream {
     if let Some(e) = &m.state_enum {
         notes.push(format!("Its states are values of the enum `{}`.", e.id));
     }
-    let doc = docs(m.meta.description.as_deref().or(Some(m.meta.name.as_str())), &notes);
+    let doc = docs(Some(&summary(&m.meta)), &notes);
     let values = value_fn(m, &states);
     let transitions = (!m.transitions.is_empty()).then(|| transitions(model, m, &name, &states));
     let refs = &states;
