@@ -85,7 +85,9 @@ async fn unviewable_channels_are_obfuscated_before_2026_11_16() {
     assert_eq!(channels.iter().map(|c| c.id.get()).collect::<Vec<_>>(), [10, 11, 12, 13]);
     let hidden: &Channel = &channels[1];
     assert_eq!(hidden.name, "___hidden___");
-    assert_eq!(hidden.name, Channel::NAME_LITERAL);
+    assert_eq!(hidden.name, Channel::OBFUSCATED_NAME);
+    assert_eq!(hidden.check_obfuscated(), [], "the obfuscated channel is what case `obfuscated` says");
+    assert!(!channels[0].check_obfuscated().is_empty(), "a visible channel is not obfuscated");
     assert!(hidden.flags.contains(ChannelFlags::CHANNEL_OBFUSCATED));
     assert_eq!(hidden.permission_overwrites.len(), 1, "exactly one overwrite");
     assert_eq!(hidden.permission_overwrites[0].id, Snowflake(1), "for @everyone, whose id is the guild's");
@@ -122,7 +124,7 @@ async fn an_unknown_guild_is_10004() {
 // Lobbies.
 
 fn lobby_with(secret: &str) -> create_or_join_lobby::Request {
-    create_or_join_lobby::Request { body: create_or_join_lobby::Body { secret: secret.to_owned() } }
+    create_or_join_lobby::Request { body: create_or_join_lobby::Body { secret: Some(secret.to_owned()) } }
 }
 
 fn message(lobby: Snowflake, content: &str) -> send_lobby_message::Request {

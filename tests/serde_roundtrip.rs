@@ -66,6 +66,7 @@ const RESOURCES: &[(&str, RoundTrip)] = &[
     ("checkbox", through::<Checkbox>),
     ("file_upload", through::<FileUpload>),
     ("container", through::<Container>),
+    ("components_embed", through::<ComponentsEmbed>),
     ("rich_presence_activity", through::<RichPresenceActivity>),
     ("rich_presence_activity_assets", through::<RichPresenceActivityAssets>),
     ("subscription", through::<Subscription>),

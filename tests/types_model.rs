@@ -217,3 +217,59 @@ fn server_metadata_names_the_issuer_under_auth_url() {
     assert_eq!(doc["token_endpoint"], "http://127.0.0.1:5555/oauth2/token");
     assert!(errors::ALL.iter().any(|e| e.oauth_error == Some("invalid_grant")));
 }
+
+#[test]
+fn the_presence_update_case_names_its_conditions_and_checks_the_omission() {
+    use platform::enums::ActivityType;
+    use platform::events::PresenceUpdate;
+    use platform::resources::Activity;
+    let activity = |kind: ActivityType| Activity { r#type: kind, extra: Default::default() };
+    let conditions = PresenceUpdate::CUSTOM_STATUS_OMITTED.conditions();
+    assert_eq!(
+        conditions.iter().map(ToString::to_string).collect::<Vec<_>>(),
+        ["profile_privacy(FRIENDS_ONLY)", "profile_privacy(FRIENDS_AND_SMALL_SERVERS_ONLY)", "guild_larger_than_profile_privacy_size"]
+    );
+    // Friends & Small Servers Only omits the custom status only in a guild of more than 200 members.
+    let small_servers = Holds {
+        conditions: vec![Condition::ProfilePrivacy { setting: "FRIENDS_AND_SMALL_SERVERS_ONLY" }],
+        ..Holds::default()
+    };
+    assert!(!PresenceUpdate::CUSTOM_STATUS_OMITTED.missing(&small_servers).is_empty());
+    let large_guild = Holds {
+        conditions: vec![Condition::ProfilePrivacy { setting: "FRIENDS_AND_SMALL_SERVERS_ONLY" }, Condition::GuildLargerThanProfilePrivacySize],
+        ..Holds::default()
+    };
+    assert!(PresenceUpdate::CUSTOM_STATUS_OMITTED.missing(&large_guild).is_empty());
+    assert_eq!(limits::PROFILE_PRIVACY_GUILD_SIZE.lower(), Some(201), "more than 200 members");
+
+    let with_custom = PresenceUpdate { activities: vec![activity(ActivityType::Unknown(0)), activity(ActivityType::Custom)], extra: Default::default() };
+    let broken = with_custom.check_custom_status_omitted();
+    assert_eq!(broken.len(), 1);
+    assert_eq!(broken[0].pointer, "/activities/1/type");
+    let without = PresenceUpdate { activities: vec![activity(ActivityType::Unknown(0))], extra: Default::default() };
+    assert!(without.check_custom_status_omitted().is_empty());
+}
+
+#[test]
+fn bounded_responses_check_their_item_count_and_csv_columns() {
+    use platform::endpoints::{get_lobby_messages, get_target_users};
+    use platform::resources::LobbyMessage;
+    use platform::wire::Snowflake;
+    let message = LobbyMessage {
+        id: Snowflake(1),
+        lobby_id: Snowflake(2),
+        author_id: Snowflake(3),
+        content: "hi".into(),
+        additional_name: None,
+        moderation_metadata: None,
+        extra: Default::default(),
+    };
+    assert!(get_lobby_messages::check_response(&vec![message.clone(); 200]).is_empty());
+    let over = get_lobby_messages::check_response(&vec![message; 201]);
+    assert_eq!(over[0].message, "must have at most 200 items (got 201)");
+
+    assert!(get_target_users::check_response(&"user_id\n1\n2\n".to_owned()).is_empty());
+    let wrong = get_target_users::check_response(&"id\n1\nalice\n".to_owned());
+    let pointers: Vec<&str> = wrong.iter().map(|v| v.pointer.as_str()).collect();
+    assert_eq!(pointers, ["/0", "/2/0"], "{wrong:?}");
+}

@@ -366,8 +366,20 @@ pub mod codes {
     pub const CONDITION_ARITY: &str = "E0121";
     /// A constraint that does not fit the field's type (`max_length` on an integer).
     pub const CONSTRAINT_TYPE: &str = "E0123";
+    /// An `assumed` key that is not a key of its item (`format` where the key is `body_format`).
+    pub const UNKNOWN_ASSUMED_KEY: &str = "E0124";
+    /// A field whose name is assumed but whose presence is not written and marked assumed.
+    pub const ASSUMED_NAME_PRESENCE: &str = "E0125";
+    /// An enum whose representation rests on nothing written: no `repr:` and no numbered value.
+    pub const ENUM_REPR_BASIS: &str = "E0126";
+    /// A `since` or `until` that names a correction, which changes no item's lifetime.
+    pub const CORRECTION_LIFETIME: &str = "E0127";
+    /// A class held by value in another class without `copy` or `move` semantics.
+    pub const CLASS_VALUE_SEMANTICS: &str = "E0128";
+    /// A case fact that does not fit its field (an unknown field, flag or enum value).
+    pub const CASE_FACT: &str = "E0129";
     /// Two spec items that become one identifier in one scope of generated code.
-    pub const IDENTIFIER_COLLISION: &str = "E0124";
+    pub const IDENTIFIER_COLLISION: &str = "E0170";
     /// A required error-body field of a type errors have no value for (an enum, a resource).
-    pub const UNFILLED_ERROR_FIELD: &str = "E0125";
+    pub const UNFILLED_ERROR_FIELD: &str = "E0171";
 }

@@ -1,6 +1,7 @@
 // Every class of platformpp.h from C++: copy, move, self-assignment through an alias, assignment
-// from nullobj, optional set and clear, std::vector growth, use of a moved-from object. Links with
-// second.cpp, which includes the header too. Exits 0 when every check holds.
+// from nullobj, optional set and clear, std::vector growth, use of a moved-from object, and, for
+// the classes whose value semantics the spec does not list, that the wrapper gives them none.
+// Links with second.cpp, which includes the header too. Exits 0 when every check holds.
 #include "platformpp.h"
 
 #include "checks.hpp"
@@ -39,7 +40,7 @@ AuthorizationArgs Filled() {
 bool HoldsFilled(const AuthorizationArgs& args) {
     return args && args.ClientId() == std::uint64_t{42} && args.Scopes() == platformpp::ScopeSetDefaultCommunicationScopes &&
            args.State() == std::string("state\0x", 7) && args.Nonce() == "nonce" && args.CodeChallenge().has_value() &&
-           args.CodeChallenge().value() && args.IntegrationType() == static_cast<platformpp::IntegrationType>(3) &&
+           args.IntegrationType() == static_cast<platformpp::IntegrationType>(3) &&
            args.CustomSchemeParam() == "game-scheme";
 }
 
@@ -95,8 +96,12 @@ void CheckOptionals() {
     args.SetCustomSchemeParam(std::nullopt);
     CHECK(!args.ClientId() && !args.State() && !args.Nonce() && !args.CodeChallenge() && !args.IntegrationType() &&
           !args.CustomSchemeParam());
-    args.SetCodeChallenge(AuthorizationCodeChallenge::nullobj);  // an invalid object unsets too
+    AuthorizationCodeChallenge challenge;
+    AuthorizationCodeChallenge taken(std::move(challenge));
+    args.SetCodeChallenge(std::move(challenge));  // a moved-from, invalid object unsets too
     CHECK(!args.CodeChallenge());
+    args.SetCodeChallenge(std::move(taken));
+    CHECK(args.CodeChallenge().has_value());
     args.SetState(std::string("again"));
     CHECK(args.State() == "again");
 }
@@ -116,17 +121,35 @@ void CheckVectorGrowth() {
     }
 }
 
-// Classes whose members are not shown still copy, move and compare against nullobj.
+// The spec lists `move` alone for AuthorizationCodeChallenge (AuthorizationArgs returns one by
+// value): it moves, and does not copy.
+static_assert(!std::is_copy_constructible_v<AuthorizationCodeChallenge>, "no copy: the spec lists move only");
+static_assert(!std::is_copy_assignable_v<AuthorizationCodeChallenge>, "no copy: the spec lists move only");
+static_assert(std::is_nothrow_move_constructible_v<AuthorizationCodeChallenge>, "moves never throw");
+static_assert(std::is_nothrow_move_assignable_v<AuthorizationCodeChallenge>, "moves never throw");
+static_assert(!std::is_constructible_v<bool, AuthorizationCodeChallenge>, "no bool: the spec does not list it");
+
+void CheckMoveOnly() {
+    AuthorizationCodeChallenge first;
+    AuthorizationCodeChallenge second(std::move(first));
+    first = std::move(second);
+    std::vector<AuthorizationCodeChallenge> all;
+    for (int i = 0; i < 16; ++i) {
+        all.emplace_back();
+    }
+    CHECK(all.size() == 16);
+}
+
+// Classes whose value semantics the spec does not state get none: they neither copy nor move,
+// and have no bool conversion; they are made and destroyed in place.
 template <class T>
-void CheckLifecycle() {
-    T object;
-    T copy(object);
-    T moved(std::move(object));
-    CHECK(copy && moved && !object);
-    object = T::nullobj;
-    CHECK(!object);
-    object = copy;
-    CHECK(object);
+void CheckNoSemantics() {
+    static_assert(!std::is_copy_constructible_v<T> && !std::is_copy_assignable_v<T>, "no copy");
+    static_assert(!std::is_move_constructible_v<T> && !std::is_move_assignable_v<T>, "no move");
+    static_assert(!std::is_constructible_v<bool, T>, "no bool");
+    static_assert(sizeof(T) == sizeof(void*), "one pointer wide");
+    const T object;
+    (void)object;
 }
 
 }  // namespace
@@ -138,12 +161,12 @@ int main() {
     CheckNullobj();
     CheckOptionals();
     CheckVectorGrowth();
-    CheckLifecycle<platformpp::AuthorizationCodeChallenge>();
-    CheckLifecycle<platformpp::UserApplicationProfile>();
-    CheckLifecycle<platformpp::GuildChannel>();
-    CheckLifecycle<platformpp::VoiceSettings>();
-    CheckLifecycle<platformpp::MessageHandle>();
-    CheckLifecycle<platformpp::ClientCreateOptions>();
+    CheckMoveOnly();
+    CheckNoSemantics<platformpp::UserApplicationProfile>();
+    CheckNoSemantics<platformpp::GuildChannel>();
+    CheckNoSemantics<platformpp::VoiceSettings>();
+    CheckNoSemantics<platformpp::MessageHandle>();
+    CheckNoSemantics<platformpp::ClientCreateOptions>();
     const int total = failures + RunSecondTranslationUnit();
     if (total != 0) {
         std::fprintf(stderr, "%d check(s) failed\n", total);

@@ -1,5 +1,5 @@
 //! Identifiers by the scope they share, in every target language: what validation checks so
-//! that no two spec items are given one identifier (see [`crate::validate`], E0124).
+//! that no two spec items are given one identifier (see [`crate::validate`], E0170).
 //!
 //! Each target family lists its own scopes, from the same functions its emitters name items
 //! with: [`super::rust::names`] for the Rust crates, `c::names` for the C header, the C++

@@ -191,3 +191,62 @@ fn lowercase_first(s: &str) -> String {
         None => String::new(),
     }
 }
+
+/// The keys a raw struct accepts, read from its `Deserialize` impl, so rules that name keys
+/// (`assumed:` must name a key of its item) follow the schema without a second list to keep in
+/// step. serde's derive hands the field names to `deserialize_struct`; the probe records them
+/// and stops there.
+pub fn keys_of<T: serde::de::DeserializeOwned>() -> &'static [&'static str] {
+    let mut keys = None;
+    let _ = T::deserialize(KeyProbe(&mut keys));
+    keys.unwrap_or(&[])
+}
+
+/// A deserializer that only answers `deserialize_struct`, by remembering the field names.
+struct KeyProbe<'a>(&'a mut Option<&'static [&'static str]>);
+
+impl<'de> serde::Deserializer<'de> for KeyProbe<'_> {
+    type Error = serde::de::value::Error;
+
+    fn deserialize_any<V: serde::de::Visitor<'de>>(self, _visitor: V) -> Result<V::Value, Self::Error> {
+        Err(serde::de::Error::custom("a key probe reads struct names only"))
+    }
+
+    fn deserialize_struct<V: serde::de::Visitor<'de>>(
+        self,
+        _name: &'static str,
+        fields: &'static [&'static str],
+        _visitor: V,
+    ) -> Result<V::Value, Self::Error> {
+        *self.0 = Some(fields);
+        Err(serde::de::Error::custom("keys recorded"))
+    }
+
+    serde::forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf option unit
+        unit_struct newtype_struct seq tuple tuple_struct map enum identifier ignored_any
+    }
+}
+
+/// The schema keys of a raw value's type, by method call so it reads the same on a value and
+/// on a reference.
+pub trait Keys {
+    /// The keys the value's type accepts.
+    fn keys(&self) -> &'static [&'static str];
+}
+
+impl<T: serde::de::DeserializeOwned> Keys for T {
+    fn keys(&self) -> &'static [&'static str] {
+        keys_of::<T>()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn keys_of_reads_the_schema() {
+        let keys = super::keys_of::<super::raw::Endpoint>();
+        assert!(keys.contains(&"body_format") && keys.contains(&"id") && keys.contains(&"assumed"), "{keys:?}");
+        assert!(!keys.contains(&"format"));
+    }
+}

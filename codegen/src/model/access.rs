@@ -26,6 +26,10 @@ pub struct Condition {
     pub params: Vec<String>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub param_enums: Vec<Ref>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub limit: Option<Ref>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub refs: Vec<TypedRef>,
     /// Where each parameter was named.
     #[serde(skip)]
     pub param_spans: Vec<Span>,
@@ -198,4 +202,7 @@ pub struct AuthorizationServer {
     pub notes: Vec<String>,
     #[serde(skip)]
     pub span: Span,
+    /// Each `assumed` key.
+    #[serde(skip)]
+    pub assumed_spans: Vec<Span>,
 }

@@ -77,6 +77,7 @@ pub fn coverage(model: &Model) -> Coverage {
     for r in &model.resources {
         item(&mut cov, "resource", &r.meta, None);
         fields(&mut cov, "resource", &r.meta, &r.fields);
+        cases(&mut cov, &r.meta, &r.cases);
     }
     for e in &model.enums {
         item(&mut cov, "enum", &e.meta, None);
@@ -132,6 +133,8 @@ pub fn coverage(model: &Model) -> Coverage {
     }
     for x in &model.events {
         item(&mut cov, "event", &x.meta, None);
+        fields(&mut cov, "event", &x.meta, &x.fields);
+        cases(&mut cov, &x.meta, &x.cases);
     }
     for x in &model.errors {
         item(&mut cov, "error", &x.meta, None);
@@ -171,6 +174,14 @@ pub fn coverage(model: &Model) -> Coverage {
         add(&mut cov, GENERAL, "release_policy:release_policy", &p.not_shown, &IndexMap::new());
     }
     cov
+}
+
+/// The gaps and assumptions of an object's cases, as `case:<owner>.<case>`.
+fn cases(cov: &mut Coverage, owner: &Meta, list: &[Case]) {
+    for c in list {
+        let part = c.meta.part.as_ref().or(owner.part.as_ref()).map_or_else(|| GENERAL.to_owned(), |p| p.id.clone());
+        add(cov, &part, &format!("case:{}.{}", owner.id, c.meta.id), &c.meta.not_shown, &c.meta.assumed);
+    }
 }
 
 fn fields(cov: &mut Coverage, kind: &str, owner: &Meta, list: &[Field]) {

@@ -26,4 +26,6 @@ pub struct Event {
     pub code: Option<i64>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub fields: Vec<Field>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub cases: Vec<super::Case>,
 }

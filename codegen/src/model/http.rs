@@ -28,6 +28,10 @@ pub struct Endpoint {
     pub response: Option<TypeRef>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub response_fields: Vec<Field>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub response_max_items: Option<super::Bound>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub response_columns: Vec<Field>,
     pub response_format: String,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub auth: Vec<Ref>,
@@ -90,4 +94,7 @@ pub struct ErrorBody {
     pub not_shown: Vec<Gap>,
     #[serde(skip_serializing_if = "IndexMap::is_empty")]
     pub assumed: IndexMap<String, String>,
+    /// Each `assumed` key.
+    #[serde(skip)]
+    pub assumed_spans: Vec<Span>,
 }

@@ -130,6 +130,9 @@ pub struct Meta {
     /// Each `assumed` key.
     #[serde(skip)]
     pub assumed_spans: Vec<Span>,
+    /// The keys the item's kind accepts, from its schema: what `assumed` may name.
+    #[serde(skip)]
+    pub keys: &'static [&'static str],
 }
 
 impl Meta {
@@ -177,7 +180,7 @@ macro_rules! impl_item {
 impl_item!(
     Placeholder, Part, Feature, Constant, GapItem, Permission, Resource, Enum, EnumValue, Flags, FlagValue, Endpoint, Behaviour,
     Opcode, Command, Alias, Condition, Intent, Scope, ScopeSet, TokenKind, PermissionRule, AuthRule, Event, Error, Limit,
-    Change, StateMachine, State, Transition, Effect, Class, Method, SdkCall, Release, Toolkit,
+    Change, StateMachine, State, Transition, Effect, Class, Method, SdkCall, Release, Toolkit, Case,
 );
 
 /// A `kind:id` reference.

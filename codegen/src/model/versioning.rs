@@ -24,8 +24,15 @@ pub struct Toolkit {
     #[serde(flatten)]
     pub meta: Meta,
     pub minimum: String,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub dropped: Vec<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub dropped: Option<VersionRange>,
+}
+
+/// A range of versions, both ends included, as written.
+#[derive(Clone, Debug, Serialize)]
+pub struct VersionRange {
+    pub from: String,
+    pub to: String,
 }
 
 /// The SDK release policy.

@@ -1,6 +1,7 @@
 //! Gaps and assumptions: a facet is given, or declared not shown, never silently missing.
 
 use super::refs::{all_fields, all_metas};
+use crate::model::field_keys;
 use crate::diag::{Diagnostic, Diagnostics, Span, codes};
 use crate::model::*;
 
@@ -45,7 +46,7 @@ fn checked_items(model: &Model) -> Vec<(&'static str, &Meta, Vec<Facet>)> {
         ));
     }
     for e in &model.enums {
-        out.push(("enum", &e.meta, vec![facet("values", !e.values.is_empty(), true)]));
+        out.push(("enum", &e.meta, vec![facet("values", !e.values.is_empty(), true), facet("repr", e.repr_span.is_some(), false)]));
         for v in &e.values {
             out.push(("enum value", &v.meta, vec![facet("value", v.value.is_some(), e.repr == "integer")]));
         }
@@ -161,9 +162,37 @@ pub fn check_required_facets(cx: &mut Diagnostics, model: &Model) {
     }
 }
 
+/// Whether a field writes the value of `key` (its name always exists: it is the map key).
+fn field_gives(f: &Field, key: &str) -> bool {
+    match key {
+        "name" => true,
+        "type" => f.ty.is_some(),
+        "optional" => f.optional_span.is_some(),
+        "nullable" => f.nullable,
+        "wire_name" => f.wire_name.is_some(),
+        "default" => f.default.is_some(),
+        "literal" => f.literal.is_some(),
+        "required_when" => f.required_when.is_some(),
+        "requires_scope" => f.requires_scope.is_some(),
+        key => f.constraints.all().iter().any(|(k, _)| *k == key),
+    }
+}
+
 /// An assumption explains a value the spec gives; an assumed facet with no value is a gap
-/// dressed as an assumption.
+/// dressed as an assumption. On a field, an assumed presence must be written (`optional:`), so
+/// the reader sees the value the assumption is about.
 pub fn check_assumed_given(cx: &mut Diagnostics, model: &Model) {
+    for f in all_fields(model) {
+        for (key, span) in f.assumed.keys().zip(&f.assumed_spans) {
+            if field_keys().contains(&key.as_str()) && !field_gives(f, key) {
+                cx.push(
+                    Diagnostic::error(codes::ASSUMED_NOT_GIVEN, format!("field `{}` assumes `{key}` but does not write it", f.name))
+                        .at(*span, "assumption without a written value")
+                        .help(format!("write the assumed `{key}:` on the field (`optional: false` for an assumed requirement), or drop the assumption")),
+                );
+            }
+        }
+    }
     for (kind, meta, facets) in checked_items(model) {
         for (facet, span) in meta.assumed.keys().zip(&meta.assumed_spans) {
             if facets.iter().any(|f| f.name == facet && !f.given) {
@@ -173,6 +202,66 @@ pub fn check_assumed_given(cx: &mut Diagnostics, model: &Model) {
                         .help(format!("give the assumed `{facet}`, or declare it `not_shown` instead")),
                 );
             }
+        }
+    }
+}
+
+/// `assumed:` names the key of its item that carries the assumed value (`status`, `body_format`,
+/// `variants`); a key the item does not have marks nothing, and the docs would show no mark
+/// beside the value it meant. Fields may also name `name` (their key in the map).
+pub fn check_assumed_keys(cx: &mut Diagnostics, model: &Model) {
+    let mut check = |what: &str, owner: &str, key: &str, span: Span, keys: &[&str]| {
+        let allowed = keys.iter().copied().filter(|k| !NOT_ASSUMABLE.contains(k));
+        if !keys.contains(&key) || NOT_ASSUMABLE.contains(&key) {
+            let mut d = Diagnostic::error(codes::UNKNOWN_ASSUMED_KEY, format!("{what} `{owner}` assumes `{key}`, which is not one of its keys"))
+                .at(span, "names no key of this item")
+                .suggest(key, allowed.clone());
+            // `format` for `body_format`: a key one of whose words is the one written.
+            if d.help.is_empty()
+                && let Some(whole) = allowed.clone().find(|k| k.split('_').any(|word| word == key))
+            {
+                d = d.help(format!("did you mean `{whole}`?"));
+            }
+            cx.push(
+                d.help(format!("name the key that carries the assumed value: one of {}", allowed.map(|k| format!("`{k}`")).collect::<Vec<_>>().join(", "))),
+            );
+        }
+    };
+    for meta in all_metas(model) {
+        for (key, span) in meta.assumed.keys().zip(&meta.assumed_spans) {
+            check("item", &meta.id, key, *span, meta.keys);
+        }
+    }
+    for f in all_fields(model) {
+        for (key, span) in f.assumed.keys().zip(&f.assumed_spans) {
+            check("field", &f.name, key, *span, field_keys());
+        }
+    }
+    if let Some(b) = &model.error_body {
+        let keys = crate::load::keys_of::<crate::load::raw::ErrorBody>();
+        b.assumed.keys().zip(&b.assumed_spans).for_each(|(k, s)| check("item", "error_body", k, *s, keys));
+    }
+    if let Some(a) = &model.authorization_server {
+        let keys = crate::load::keys_of::<crate::load::raw::AuthorizationServer>();
+        a.assumed.keys().zip(&a.assumed_spans).for_each(|(k, s)| check("item", "authorization_server", k, *s, keys));
+    }
+}
+
+/// Keys that hold honesty marks and prose rather than values: nothing to assume.
+const NOT_ASSUMABLE: &[&str] = &["assumed", "not_shown", "notes", "description"];
+
+/// A field whose name the spec made up (`assumed: { name: ... }`) cannot have a presence the
+/// source states: it writes `optional:` and marks that assumed too, so silence never turns an
+/// invented field into a required one.
+pub fn check_assumed_name_presence(cx: &mut Diagnostics, model: &Model) {
+    for f in all_fields(model) {
+        let Some(i) = f.assumed.get_index_of("name") else { continue };
+        if f.optional_span.is_none() || !f.assumed.contains_key("optional") {
+            cx.push(
+                Diagnostic::error(codes::ASSUMED_NAME_PRESENCE, format!("field `{}` has an assumed name but its presence is not assumed", f.name))
+                    .at(f.assumed_spans[i], "the name is assumed here")
+                    .help("write `optional: true` or `optional: false` and add `optional:` to `assumed:` with the reason"),
+            );
         }
     }
 }

@@ -14,7 +14,7 @@ pub struct Index {
 pub const KINDS: &[&str] = &[
     "part", "placeholder", "feature", "constant", "gap", "permission", "resource", "field", "enum", "enum_value", "flags", "flag",
     "endpoint", "opcode", "command", "condition", "intent", "scope", "scope_set", "token_kind", "permission_rule",
-    "auth_rule", "event", "error", "limit", "change", "state_machine", "class", "sdk_call", "release",
+    "auth_rule", "event", "error", "limit", "change", "state_machine", "class", "sdk_call", "release", "case",
 ];
 
 impl Index {
@@ -64,6 +64,11 @@ impl Index {
         for f in &model.flags {
             for v in &f.values {
                 ix.add("flag", format!("{}.{}", f.meta.id, v.meta.id), v.meta.id_span);
+            }
+        }
+        for (_, cases, owner, _) in super::refs::all_cases(model) {
+            for c in cases {
+                ix.add("case", format!("{owner}.{}", c.meta.id), c.meta.id_span);
             }
         }
         ix

@@ -33,13 +33,20 @@ pub fn validate(cx: &mut Diagnostics, model: &Model) {
     values::check_min_max(cx, model);
     values::check_constraint_types(cx, model);
     values::check_error_body_fields(cx, model);
+    values::check_response_constraints(cx, model);
+    values::check_enum_repr_basis(cx, model);
+    values::check_class_value_semantics(cx, model);
+    values::check_case_facts(cx, model);
     facets::check_facet_names(cx, model);
     facets::check_given_and_not_shown(cx, model);
     facets::check_required_facets(cx, model);
     facets::check_assumed_given(cx, model);
+    facets::check_assumed_keys(cx, model);
+    facets::check_assumed_name_presence(cx, model);
     timeline::check_lifetimes(cx, model);
     timeline::check_rule_variants(cx, model);
     timeline::check_unused_changes(cx, model);
+    timeline::check_correction_lifetimes(cx, model);
     // Identifiers are made from a model whose references resolve.
     if !cx.has_errors() {
         names::check_identifier_collisions(cx, model);

@@ -68,6 +68,21 @@ pub fn all_metas(model: &Model) -> Vec<&Meta> {
     for r in &model.releases {
         push(&mut out, &r.toolkits);
     }
+    for cases in all_cases(model) {
+        push(&mut out, cases.1);
+    }
+    out
+}
+
+/// The cases of every object that has some: `(owner kind, owner id, owner fields, cases)`.
+pub fn all_cases(model: &Model) -> Vec<(&'static str, &[Case], &str, &[Field])> {
+    let mut out: Vec<(&'static str, &[Case], &str, &[Field])> = Vec::new();
+    for r in model.resources.iter().filter(|r| !r.cases.is_empty()) {
+        out.push(("resource", &r.cases, &r.meta.id, &r.fields));
+    }
+    for e in model.events.iter().filter(|e| !e.cases.is_empty()) {
+        out.push(("event", &e.cases, &e.meta.id, &e.fields));
+    }
     out
 }
 
@@ -79,6 +94,7 @@ pub fn all_fields(model: &Model) -> Vec<&Field> {
     }
     for e in &model.endpoints {
         out.extend(e.path_params.iter().chain(&e.query).chain(&e.body).chain(&e.response_fields).chain(&e.body_schema));
+        out.extend(&e.response_columns);
     }
     for o in &model.opcodes {
         out.extend(&o.fields);
@@ -111,6 +127,15 @@ pub fn all_references<'a>(model: &'a Model) -> Vec<Reference<'a>> {
     }
     for e in &model.endpoints {
         e.auth.iter().for_each(|r| add("token_kind", r));
+        e.response_max_items.iter().for_each(|b| bound_references(b, add));
+    }
+    for (_, cases, ..) in all_cases(model) {
+        for case in cases {
+            rule_references(&case.when, add);
+            for f in &case.fields {
+                f.constraints.all().into_iter().for_each(|(_, b)| bound_references(b, add));
+            }
+        }
     }
     for o in &model.opcodes {
         o.reply.iter().for_each(|r| add("event", r));
@@ -120,6 +145,7 @@ pub fn all_references<'a>(model: &'a Model) -> Vec<Reference<'a>> {
     }
     for c in &model.conditions {
         c.param_enums.iter().for_each(|r| add("enum", r));
+        c.limit.iter().for_each(|r| add("limit", r));
     }
     for s in &model.scope_sets {
         s.scopes.iter().for_each(|r| add("scope", r));
@@ -280,6 +306,7 @@ pub fn check_typed_references(cx: &mut Diagnostics, model: &Model, index: &Index
     all.extend(model.state_machines.iter().filter_map(|m| m.subject.as_ref()));
     all.extend(model.classes.iter().flat_map(|f| &f.used_by));
     all.extend(model.sdk_calls.iter().flat_map(|f| &f.refs));
+    all.extend(model.conditions.iter().flat_map(|f| &f.refs));
     for r in all {
         if !KINDS.contains(&r.kind.as_str()) {
             cx.push(
@@ -303,6 +330,9 @@ pub fn check_condition_arity(cx: &mut Diagnostics, model: &Model, index: &Index)
         }
     }
     uses.extend(super::refs::all_fields(model).into_iter().filter_map(|f| f.required_when.as_ref()));
+    for (_, cases, ..) in all_cases(model) {
+        uses.extend(cases.iter().flat_map(|c| c.when.conditions()));
+    }
     for cond in uses {
         let (id, arg) = cond.named();
         let Some(def) = model.conditions.iter().find(|c| c.meta.id == id.id) else { continue };

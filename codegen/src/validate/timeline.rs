@@ -105,3 +105,27 @@ pub fn check_unused_changes(cx: &mut Diagnostics, model: &Model) {
         }
     }
 }
+
+/// A correction fixes what an earlier document said; the item it is about existed before and
+/// after it, so `since` or `until` naming a correction would start or end the item at a date it
+/// did not change. Such an item is listed in the correction's `affects` instead.
+pub fn check_correction_lifetimes(cx: &mut Diagnostics, model: &Model) {
+    let mut bounds: Vec<(&str, &Ref)> = Vec::new();
+    for meta in all_metas(model) {
+        bounds.extend([&meta.since, &meta.until].into_iter().flatten().map(|r| (meta.id.as_str(), r)));
+    }
+    for f in all_fields(model) {
+        bounds.extend([&f.since, &f.until].into_iter().flatten().map(|r| (f.name.as_str(), r)));
+    }
+    for (id, r) in bounds {
+        let Some(change) = model.change(&r.id) else { continue };
+        if change.kind.id == "correction" {
+            cx.push(
+                Diagnostic::error(codes::CORRECTION_LIFETIME, format!("`{id}` starts or ends at `{}`, a correction", r.id))
+                    .at(r.span, "a correction changes no item's lifetime")
+                    .also(change.kind.span, "kind declared here")
+                    .help(format!("remove this bound and list `{id}` under `affects:` of `{}`", r.id)),
+            );
+        }
+    }
+}

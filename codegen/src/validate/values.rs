@@ -293,10 +293,17 @@ pub fn check_min_max(cx: &mut Diagnostics, model: &Model) {
 }
 
 /// Constraints fit the field's type: lengths on text, items on arrays, min/max on numbers,
-/// sizes on files.
+/// sizes on files, a literal on text.
 pub fn check_constraint_types(cx: &mut Diagnostics, model: &Model) {
     for f in all_fields(model) {
         let Some(ty) = &f.ty else { continue };
+        if f.literal.is_some() && !ty.primitive().is_some_and(Primitive::is_text) {
+            cx.push(
+                Diagnostic::error(codes::CONSTRAINT_TYPE, format!("`literal` does not apply to field `{}` of type `{ty}`", f.name))
+                    .at(f.type_span, "type declared here")
+                    .help("a literal is text; give the field a text type or drop the literal"),
+            );
+        }
         let is_array = matches!(ty, TypeRef::Array(_));
         let prim = ty.primitive();
         for (key, bound) in f.constraints.all() {
@@ -333,6 +340,145 @@ pub fn check_error_body_fields(cx: &mut Diagnostics, model: &Model) {
                 Diagnostic::error(codes::UNFILLED_ERROR_FIELD, format!("field `{}` of the error body is required, but errors carry no value of type `{ty}`", f.name))
                     .at(f.type_span, "no empty value of this type")
                     .help("make the field `optional: true`: the errors the server makes leave it out"),
+            );
+        }
+    }
+}
+
+/// An enum's representation (integer or string) is written, or follows from a value the spec
+/// numbers. An enum with no numbered value and no `repr:` would otherwise become an integer
+/// enum by default, a guess no reader could see.
+pub fn check_enum_repr_basis(cx: &mut Diagnostics, model: &Model) {
+    for e in &model.enums {
+        if e.repr_span.is_none() && !e.values.iter().any(|v| v.value.is_some()) {
+            cx.push(
+                Diagnostic::error(codes::ENUM_REPR_BASIS, format!("enum `{}` has no `repr:` and no numbered value to show it is an integer enum", e.meta.id))
+                    .at(e.meta.id_span, "representation rests on the default")
+                    .help("write `repr: integer` or `repr: string`; if the source does not say which, add `assumed: { repr: \"...\" }` with the reason"),
+            );
+        }
+    }
+}
+
+/// A class another class holds by value is returned by value from the holder's getter (the C++
+/// wrapper hands it back in a `std::optional`), so it needs `copy` or `move` semantics; without
+/// either the wrapper would not compile.
+pub fn check_class_value_semantics(cx: &mut Diagnostics, model: &Model) {
+    for holder in &model.classes {
+        for f in &holder.fields {
+            let Some(TypeRef::Class(id)) = f.ty.as_ref().map(TypeRef::element) else { continue };
+            let Some(held) = model.class(id) else { continue };
+            if !held.semantics.iter().any(|s| s.id == "copy" || s.id == "move") {
+                cx.push(
+                    Diagnostic::error(
+                        codes::CLASS_VALUE_SEMANTICS,
+                        format!("class `{id}` is held by value in `{}.{}` but has neither `copy` nor `move` semantics", holder.meta.id, f.name),
+                    )
+                    .at(f.type_span, "held by value here")
+                    .also(held.meta.id_span, "class defined here")
+                    .help(format!("give `{id}` `semantics: [move]` (or `copy`), marked `assumed:` if the source does not state it")),
+                );
+            }
+        }
+    }
+}
+
+/// A case speaks of fields its object has, and each fact fits the field: `literal` on text,
+/// `contains` flags of the field's flag set, `omits` values of the enum its elements carry,
+/// item counts on arrays.
+pub fn check_case_facts(cx: &mut Diagnostics, model: &Model) {
+    for (kind, cases, owner, fields) in super::refs::all_cases(model) {
+        for case in cases {
+            for fact in &case.fields {
+                let Some(field) = fields.iter().find(|f| f.name == fact.field.id) else {
+                    cx.push(
+                        Diagnostic::error(codes::CASE_FACT, format!("case `{}` names `{}`, which is not a field of {kind} `{owner}`", case.meta.id, fact.field.id))
+                            .at(fact.field.span, "no such field")
+                            .suggest(&fact.field.id, fields.iter().map(|f| f.name.as_str())),
+                    );
+                    continue;
+                };
+                case_fact_fits(cx, model, &case.meta.id, fact, field);
+            }
+        }
+    }
+}
+
+fn case_fact_fits(cx: &mut Diagnostics, model: &Model, case: &str, fact: &CaseField, field: &Field) {
+    let misfit = |cx: &mut Diagnostics, span: Span, what: String, help: String| {
+        cx.push(Diagnostic::error(codes::CASE_FACT, format!("case `{case}`: {what}")).at(span, "does not fit the field").help(help));
+    };
+    let ty = field.ty.as_ref();
+    if fact.literal.is_some() && !ty.and_then(TypeRef::primitive).is_some_and(Primitive::is_text) {
+        misfit(cx, fact.field.span, format!("`literal` on field `{}`, which is not text", field.name), "a literal is text; use it on string fields".into());
+    }
+    let flag_set = match ty {
+        Some(TypeRef::Flags(id)) => model.flag_set(id),
+        _ => None,
+    };
+    for flag in &fact.contains {
+        match flag_set {
+            Some(set) if set.values.iter().any(|v| v.meta.id == flag.id) => {}
+            Some(set) => {
+                let names = set.values.iter().map(|v| v.meta.id.as_str());
+                let d = Diagnostic::error(codes::CASE_FACT, format!("case `{case}`: `{}` is not a flag of `{}`", flag.id, set.meta.id))
+                    .at(flag.span, "no such flag")
+                    .suggest(&flag.id, names);
+                cx.push(d);
+            }
+            None => misfit(cx, flag.span, format!("`contains` on field `{}`, which is not a flag set", field.name), "`contains` lists flags of a `flags<...>` field".into()),
+        }
+    }
+    for value in &fact.omits {
+        let (enum_id, name) = value.id.split_once('.').unwrap_or((value.id.as_str(), ""));
+        let carried = ty.is_some_and(|t| carries_enum(model, t.element(), enum_id));
+        // A value of an integer enum with no number has no representation a check could compare.
+        let known = model.enum_(enum_id).is_some_and(|e| e.values.iter().any(|v| v.meta.id == name && (e.repr == "string" || v.value.is_some())));
+        if !known || !carried {
+            misfit(
+                cx,
+                value.span,
+                format!("`omits: {}` does not name a value of an enum field `{}` carries", value.id, field.name),
+                "name `enum_id.VALUE` of the enum the field's elements have (directly or as one of their fields), a value with a number for an integer enum".into(),
+            );
+        }
+    }
+    if !fact.constraints.is_empty() && !matches!(ty, Some(TypeRef::Array(_))) {
+        misfit(cx, fact.field.span, format!("item counts on field `{}`, which is not an array", field.name), "`min_items`/`max_items` apply to arrays".into());
+    }
+}
+
+/// Whether values of `ty` carry enum `enum_id`: they are of it, or are objects with a field of it.
+fn carries_enum(model: &Model, ty: &TypeRef, enum_id: &str) -> bool {
+    match ty {
+        TypeRef::Enum(id) => id == enum_id,
+        TypeRef::Object(id) => model
+            .resource(id)
+            .is_some_and(|r| r.fields.iter().any(|f| matches!(f.ty.as_ref().map(TypeRef::element), Some(TypeRef::Enum(e)) if e == enum_id))),
+        _ => false,
+    }
+}
+
+/// Response constraints fit the response: `response_max_items` bounds an array response, and
+/// `response_columns` describe a CSV response.
+pub fn check_response_constraints(cx: &mut Diagnostics, model: &Model) {
+    for e in &model.endpoints {
+        if let Some(b) = &e.response_max_items
+            && !matches!(e.response, Some(TypeRef::Array(_)))
+        {
+            cx.push(
+                Diagnostic::error(codes::CONSTRAINT_TYPE, format!("`response_max_items` does not apply to the response of `{}`", e.meta.id))
+                    .at(b.span(), "this constraint")
+                    .help("item counts bound an array response: give `response: array<...>`"),
+            );
+        }
+        if let Some(first) = e.response_columns.first()
+            && e.response_format != "csv"
+        {
+            cx.push(
+                Diagnostic::error(codes::CONSTRAINT_TYPE, format!("`response_columns` of `{}` describe a CSV response, but it answers `{}`", e.meta.id, e.response_format))
+                    .at(first.span, "columns declared here")
+                    .help("add `response_format: csv`, or remove the columns"),
             );
         }
     }

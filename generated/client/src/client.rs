@@ -30,6 +30,9 @@ pub enum Error {
         /// What went wrong.
         message: String,
     },
+    /// The response decoded but breaks what the spec says of it (an item count, CSV
+    /// columns).
+    InvalidResponse(Vec<Violation>),
 }
 
 impl Error {
@@ -61,6 +64,10 @@ impl fmt::Display for Error {
             Self::Transport(e) => write!(f, "transport: {e}"),
             Self::Decode { status, message } => {
                 write!(f, "undecodable response (status {status}): {message}")
+            }
+            Self::InvalidResponse(violations) => {
+                f.write_str("the response breaks the spec")?;
+                violations.iter().try_for_each(|v| write!(f, "; {v}"))
             }
         }
     }
@@ -259,7 +266,12 @@ impl Client {
         }
         let url = join(&self.placeholders.base_url, &request.uri_path());
         let bytes = self.send(reqwest::Method::GET, url, endpoint::AUTH, None).await?;
-        decode(&bytes)
+        let response: endpoint::Response = decode(&bytes)?;
+        let violations = endpoint::check_response(&response);
+        if !violations.is_empty() {
+            return Err(Error::InvalidResponse(violations));
+        }
+        Ok(response)
     }
 
     /// `POST /lobbies/{lobby.id}/members/bulk`: Bulk lobby members.

@@ -120,10 +120,10 @@
  */
 /**
  * Opts the bot in to private channel obfuscation for testing.
+ * Until `private-channel-obfuscation-opt-in-ends` (unscheduled).
  * Assumed id: The source gives only the bit and the developer-portal toggle name Private Channel
  * Obfuscation; the id is ours.
  *
- * - The opt-in is temporary.
  * - The same opt-in exists as a developer-portal toggle (Private Channel Obfuscation, in the
  *   Overview > Bot tab).
  */
@@ -171,6 +171,21 @@
 #define PLATFORM_GUILD_FEATURE_PRUNE_REQUIRES_ADMIN "PRUNE_REQUIRES_ADMIN"
 
 /*
+ * Profile privacy (`profile_privacy`)
+ *
+ * A user's profile privacy setting, as the conditions of the custom status omission name it.
+ * Assumed repr: The source names the settings in words only; the enum is the vocabulary of the
+ * profile_privacy condition, whose argument is a value's id.
+ *
+ * - Left out, not shown: the other profile privacy settings, and how any setting is written on the
+ *   wire.
+ */
+/** Assumed id: The source names the setting Friends Only; the id is ours. */
+#define PLATFORM_PROFILE_PRIVACY_FRIENDS_ONLY "FRIENDS_ONLY"
+/** Assumed id: The source names the setting Friends & Small Servers Only; the id is ours. */
+#define PLATFORM_PROFILE_PRIVACY_FRIENDS_AND_SMALL_SERVERS_ONLY "FRIENDS_AND_SMALL_SERVERS_ONLY"
+
+/*
  * Grant type (`grant_type`)
  *
  * The grant a token request uses.
@@ -203,7 +218,6 @@
  * Subscription status (`subscription_status`)
  *
  * Statuses of a subscription.
- * Since `subscription-status-values-corrected` (already in effect).
  *
  * - The API always returned INACTIVE = 1 and ENDING = 2; an earlier document had them swapped.
  *
@@ -317,12 +331,15 @@
  */
 #define PLATFORM_ERROR_INVALID_JSON INT32_C(50109)
 /**
- * Request entity too large: The request body is larger than the upload limit
- * default_file_upload_size.
+ * Request entity too large: The request body is larger than the server's body limit.
  * HTTP status 413.
  * Assumed id: The source names no such error; the id is ours.
  * Assumed code: The platform's public JSON error codes use 40005 (Request entity too large).
  * Assumed status: RFC 9110 §15.5.14 answers an oversized body with 413 Content Too Large.
+ *
+ * - The source gives no limit for a whole request body; the upload limit default_file_upload_size
+ *   is per file. The generated server's body limit is a setting of the server, by default the
+ *   largest size limit of the spec.
  */
 #define PLATFORM_ERROR_REQUEST_ENTITY_TOO_LARGE INT32_C(40005)
 /**
@@ -386,11 +403,15 @@
  */
 #define PLATFORM_LIMIT_LOBBY_MEMBERS_PER_BULK_REQUEST_MAX INT64_C(25) /* members */
 /**
- * A lobby channel invite is single use and valid 1 hour.
+ * A lobby channel invite is single use.
  * Unit: uses.
  */
-#define PLATFORM_LIMIT_LOBBY_CHANNEL_INVITE_VALUE INT64_C(1) /* uses */
-#define PLATFORM_LIMIT_LOBBY_CHANNEL_INVITE_DURATION INT64_C(1) /* hours */
+#define PLATFORM_LIMIT_LOBBY_CHANNEL_INVITE_USES_MAX INT64_C(1) /* uses */
+/**
+ * A lobby channel invite is valid 1 hour.
+ * Unit: hours.
+ */
+#define PLATFORM_LIMIT_LOBBY_CHANNEL_INVITE_VALIDITY_MAX INT64_C(1) /* hours */
 /**
  * The shard parameter ranges from 0 to max_concurrency - 1.
  * Unit: items.
@@ -404,15 +425,17 @@
  */
 #define PLATFORM_LIMIT_PROFILE_PRIVACY_GUILD_SIZE_MIN INT64_C(201) /* members */
 /**
- * From 10,000 users accessible an app must apply for privileged intents, and apps with granted
- * access reapply every year.
+ * From 10,000 users accessible an app must apply for privileged intents.
  * Unit: users.
  *
  * - Below 10,000 users an app enables privileged intents by a toggle in the developer portal.
- * - The duration is the annual reapplication period.
  */
 #define PLATFORM_LIMIT_PRIVILEGED_INTENT_REVIEW_THRESHOLD_VALUE INT64_C(10000) /* users */
-#define PLATFORM_LIMIT_PRIVILEGED_INTENT_REVIEW_THRESHOLD_DURATION INT64_C(1) /* years */
+/**
+ * Apps with granted access to privileged intents reapply once a year.
+ * Unit: years.
+ */
+#define PLATFORM_LIMIT_PRIVILEGED_INTENT_REAPPLY_INTERVAL_VALUE INT64_C(1) /* years */
 /**
  * The supported window covers the five most recent minor versions of the social SDK.
  * Unit: minor_versions.
@@ -481,6 +504,11 @@
  * Values of the platform that are neither limits nor enum values.
  */
 /**
+ * The name that identifies the JSON payload a website adds to its page to describe its link preview
+ * as a component embed.
+ */
+#define PLATFORM_COMPONENT_EMBED_PAYLOAD_NAME "platform:component-embed"
+/**
  * The redirect URI used for mobile authorization when `CustomSchemeParam` is unset;
  * `{application_id}` stands for the application's id.
  *
@@ -504,6 +532,8 @@ typedef struct Platform_String { uint8_t *ptr; size_t size; } Platform_String;
 
 /**
  * Type of integration an app is installed as.
+ * Assumed repr: The source shows no value of IntegrationType; the C ABI carries SDK enums as 32-bit
+ * integers, so an integer representation is taken.
  *
  * - Left out, not shown: values.
  *
@@ -524,6 +554,8 @@ typedef struct Platform_AuthorizationArgs { void *opaque; } Platform_Authorizati
 
 /**
  * The code challenge created with Client::CreateAuthorizationCodeVerifier.
+ * Assumed semantics: The source states value semantics for AuthorizationArgs only;
+ * AuthorizationArgs::CodeChallenge returns a challenge by value, which takes move construction.
  *
  * - Left out, not shown: members.
  */
@@ -640,8 +672,9 @@ PLATFORM_API void Platform_AuthorizationArgs_SetScopes(Platform_AuthorizationArg
 
 /**
  * The OAuth2 state value.
+ * Defaults to a secure random value the SDK generates.
  *
- * - It is recommended to leave it unset; then the SDK generates a secure random value.
+ * - It is recommended to leave it unset.
  *
  * Returns true and writes a string the caller frees into `returnValue` when set; returns false and
  * leaves `returnValue` untouched when unset.
@@ -781,6 +814,8 @@ PLATFORM_API void Platform_ClientCreateOptions_Clone(Platform_ClientCreateOption
  * The CPU affinity mask of the SDK's threads.
  * Assumed type: The source names the property without a type; an affinity mask is a bit mask, taken
  * as 64-bit.
+ * Assumed optional: The source names the property without saying whether it must be set; an option
+ * is taken to be optional.
  *
  * Returns true and writes the value into `returnValue` when set; returns false and leaves
  * `returnValue` untouched when unset.

@@ -5,13 +5,14 @@
  *
  * Include it from any number of translation units; nothing needs defining first.
  *
- * Every class holds one C handle and is one pointer wide:
- * - The default constructor makes a valid object holding default values; `nullobj` is an invalid
- *   one.
- * - Copies are deep; a move steals the handle and leaves the source invalid.
- * - Assignment is copy-and-swap, so self-assignment and assigning from `nullobj` are safe.
- * - `explicit operator bool` is true when the object holds a valid handle.
- * - Accessors of an invalid object do nothing and return default values.
+ * Every class holds one C handle and is one pointer wide. The default constructor makes a valid
+ * object holding default values. Each class has the value semantics its spec lists, and only those:
+ * - `copy`: copies are deep; assignment is copy-and-swap, so self-assignment is safe.
+ * - `move`: a move steals the handle and leaves the source invalid.
+ * - `bool`: `explicit operator bool` is true when the object holds a valid handle.
+ * - `nullobj`: a static invalid instance, to assign or compare against.
+ * A class without `copy` (or `move`) has that construction and assignment deleted.
+ * Accessors of an invalid object do nothing and return default values.
  */
 
 #ifndef PLATFORM_HEADER_PLATFORMPP_H_
@@ -66,10 +67,10 @@ inline constexpr std::uint64_t PermissionBypassSlowmode = std::uint64_t{1} << 52
  */
 /**
  * Opts the bot in to private channel obfuscation for testing.
+ * Until `private-channel-obfuscation-opt-in-ends` (unscheduled).
  * Assumed id: The source gives only the bit and the developer-portal toggle name Private Channel
  * Obfuscation; the id is ours.
  *
- * - The opt-in is temporary.
  * - The same opt-in exists as a developer-portal toggle (Private Channel Obfuscation, in the
  *   Overview > Bot tab).
  */
@@ -97,6 +98,16 @@ inline constexpr std::uint64_t ChannelFlagsChannelObfuscated = std::uint64_t{1} 
  * - The server owner enables it.
  */
 inline constexpr std::string_view GuildFeaturePruneRequiresAdmin = "PRUNE_REQUIRES_ADMIN";
+
+/*
+ * Profile privacy (`profile_privacy`)
+ * - Left out, not shown: the other profile privacy settings, and how any setting is written on the
+ *   wire.
+ */
+/** Assumed id: The source names the setting Friends Only; the id is ours. */
+inline constexpr std::string_view ProfilePrivacyFriendsOnly = "FRIENDS_ONLY";
+/** Assumed id: The source names the setting Friends & Small Servers Only; the id is ours. */
+inline constexpr std::string_view ProfilePrivacyFriendsAndSmallServersOnly = "FRIENDS_AND_SMALL_SERVERS_ONLY";
 
 /* Grant type (`grant_type`) */
 /** Exchanges an authorization code (with its code verifier) for tokens. */
@@ -227,12 +238,15 @@ inline constexpr std::int32_t ErrorInvalidFormBody = 50035;
  */
 inline constexpr std::int32_t ErrorInvalidJson = 50109;
 /**
- * Request entity too large: The request body is larger than the upload limit
- * default_file_upload_size.
+ * Request entity too large: The request body is larger than the server's body limit.
  * HTTP status 413.
  * Assumed id: The source names no such error; the id is ours.
  * Assumed code: The platform's public JSON error codes use 40005 (Request entity too large).
  * Assumed status: RFC 9110 §15.5.14 answers an oversized body with 413 Content Too Large.
+ *
+ * - The source gives no limit for a whole request body; the upload limit default_file_upload_size
+ *   is per file. The generated server's body limit is a setting of the server, by default the
+ *   largest size limit of the spec.
  */
 inline constexpr std::int32_t ErrorRequestEntityTooLarge = 40005;
 /**
@@ -293,11 +307,15 @@ inline constexpr std::int64_t LimitLobbyMessagesReturnedMax = 200; /* messages *
  */
 inline constexpr std::int64_t LimitLobbyMembersPerBulkRequestMax = 25; /* members */
 /**
- * A lobby channel invite is single use and valid 1 hour.
+ * A lobby channel invite is single use.
  * Unit: uses.
  */
-inline constexpr std::int64_t LimitLobbyChannelInviteValue = 1; /* uses */
-inline constexpr std::int64_t LimitLobbyChannelInviteDuration = 1; /* hours */
+inline constexpr std::int64_t LimitLobbyChannelInviteUsesMax = 1; /* uses */
+/**
+ * A lobby channel invite is valid 1 hour.
+ * Unit: hours.
+ */
+inline constexpr std::int64_t LimitLobbyChannelInviteValidityMax = 1; /* hours */
 /**
  * The shard parameter ranges from 0 to max_concurrency - 1.
  * Unit: items.
@@ -311,15 +329,17 @@ inline constexpr std::int64_t LimitShardParameterMin = 0; /* items */
  */
 inline constexpr std::int64_t LimitProfilePrivacyGuildSizeMin = 201; /* members */
 /**
- * From 10,000 users accessible an app must apply for privileged intents, and apps with granted
- * access reapply every year.
+ * From 10,000 users accessible an app must apply for privileged intents.
  * Unit: users.
  *
  * - Below 10,000 users an app enables privileged intents by a toggle in the developer portal.
- * - The duration is the annual reapplication period.
  */
 inline constexpr std::int64_t LimitPrivilegedIntentReviewThresholdValue = 10000; /* users */
-inline constexpr std::int64_t LimitPrivilegedIntentReviewThresholdDuration = 1; /* years */
+/**
+ * Apps with granted access to privileged intents reapply once a year.
+ * Unit: years.
+ */
+inline constexpr std::int64_t LimitPrivilegedIntentReapplyIntervalValue = 1; /* years */
 /**
  * The supported window covers the five most recent minor versions of the social SDK.
  * Unit: minor_versions.
@@ -372,6 +392,11 @@ inline constexpr std::string_view ScopeSetDefaultPresenceScopes = "openid sdk.so
 
 /* Named values */
 /**
+ * The name that identifies the JSON payload a website adds to its page to describe its link preview
+ * as a component embed.
+ */
+inline constexpr std::string_view ComponentEmbedPayloadName = "platform:component-embed";
+/**
  * The redirect URI used for mobile authorization when `CustomSchemeParam` is unset;
  * `{application_id}` stands for the application's id.
  *
@@ -385,6 +410,8 @@ inline constexpr std::string_view CustomSchemeRedirectPath = ":/authorize/callba
 
 /**
  * Type of integration an app is installed as.
+ * Assumed repr: The source shows no value of IntegrationType; the C ABI carries SDK enums as 32-bit
+ * integers, so an integer representation is taken.
  *
  * - Left out, not shown: values.
  *
@@ -461,8 +488,8 @@ public:
     explicit AuthorizationArgs();
     ~AuthorizationArgs();
     AuthorizationArgs(const AuthorizationArgs& other);
-    AuthorizationArgs(AuthorizationArgs&& other) noexcept;
     AuthorizationArgs& operator=(const AuthorizationArgs& other);
+    AuthorizationArgs(AuthorizationArgs&& other) noexcept;
     AuthorizationArgs& operator=(AuthorizationArgs&& other) noexcept;
     void swap(AuthorizationArgs& other) noexcept;
     friend void swap(AuthorizationArgs& a, AuthorizationArgs& b) noexcept { a.swap(b); }
@@ -496,8 +523,9 @@ public:
 
     /**
      * The OAuth2 state value.
+     * Defaults to a secure random value the SDK generates.
      *
-     * - It is recommended to leave it unset; then the SDK generates a secure random value.
+     * - It is recommended to leave it unset.
      */
     std::optional<std::string> State() const;
     /** Sets `State`; `std::nullopt` unsets it. */
@@ -550,6 +578,8 @@ static_assert(sizeof(AuthorizationArgs) == sizeof(void*), "AuthorizationArgs mus
 
 /**
  * The code challenge created with Client::CreateAuthorizationCodeVerifier.
+ * Assumed semantics: The source states value semantics for AuthorizationArgs only;
+ * AuthorizationArgs::CodeChallenge returns a challenge by value, which takes move construction.
  *
  * - Left out, not shown: members.
  */
@@ -558,20 +588,15 @@ public:
     /** Creates a valid object holding the default values. */
     explicit AuthorizationCodeChallenge();
     ~AuthorizationCodeChallenge();
-    AuthorizationCodeChallenge(const AuthorizationCodeChallenge& other);
+    AuthorizationCodeChallenge(const AuthorizationCodeChallenge& other) = delete;
+    AuthorizationCodeChallenge& operator=(const AuthorizationCodeChallenge& other) = delete;
     AuthorizationCodeChallenge(AuthorizationCodeChallenge&& other) noexcept;
-    AuthorizationCodeChallenge& operator=(const AuthorizationCodeChallenge& other);
     AuthorizationCodeChallenge& operator=(AuthorizationCodeChallenge&& other) noexcept;
     void swap(AuthorizationCodeChallenge& other) noexcept;
     friend void swap(AuthorizationCodeChallenge& a, AuthorizationCodeChallenge& b) noexcept { a.swap(b); }
-    /** True when the object holds a valid handle. */
-    explicit operator bool() const noexcept;
-    /** An invalid object, to assign or compare against. */
-    static const AuthorizationCodeChallenge nullobj;
 
 private:
     friend struct detail::Access;
-    constexpr explicit AuthorizationCodeChallenge(detail::InvalidTag) noexcept : instance_{nullptr} {}
     explicit AuthorizationCodeChallenge(Platform_AuthorizationCodeChallenge adopted) noexcept : instance_(adopted) {}
     Platform_AuthorizationCodeChallenge instance_;
 };
@@ -587,20 +612,13 @@ public:
     /** Creates a valid object holding the default values. */
     explicit UserApplicationProfile();
     ~UserApplicationProfile();
-    UserApplicationProfile(const UserApplicationProfile& other);
-    UserApplicationProfile(UserApplicationProfile&& other) noexcept;
-    UserApplicationProfile& operator=(const UserApplicationProfile& other);
-    UserApplicationProfile& operator=(UserApplicationProfile&& other) noexcept;
-    void swap(UserApplicationProfile& other) noexcept;
-    friend void swap(UserApplicationProfile& a, UserApplicationProfile& b) noexcept { a.swap(b); }
-    /** True when the object holds a valid handle. */
-    explicit operator bool() const noexcept;
-    /** An invalid object, to assign or compare against. */
-    static const UserApplicationProfile nullobj;
+    UserApplicationProfile(const UserApplicationProfile& other) = delete;
+    UserApplicationProfile& operator=(const UserApplicationProfile& other) = delete;
+    UserApplicationProfile(UserApplicationProfile&& other) = delete;
+    UserApplicationProfile& operator=(UserApplicationProfile&& other) = delete;
 
 private:
     friend struct detail::Access;
-    constexpr explicit UserApplicationProfile(detail::InvalidTag) noexcept : instance_{nullptr} {}
     explicit UserApplicationProfile(Platform_UserApplicationProfile adopted) noexcept : instance_(adopted) {}
     Platform_UserApplicationProfile instance_;
 };
@@ -621,20 +639,13 @@ public:
     /** Creates a valid object holding the default values. */
     explicit GuildChannel();
     ~GuildChannel();
-    GuildChannel(const GuildChannel& other);
-    GuildChannel(GuildChannel&& other) noexcept;
-    GuildChannel& operator=(const GuildChannel& other);
-    GuildChannel& operator=(GuildChannel&& other) noexcept;
-    void swap(GuildChannel& other) noexcept;
-    friend void swap(GuildChannel& a, GuildChannel& b) noexcept { a.swap(b); }
-    /** True when the object holds a valid handle. */
-    explicit operator bool() const noexcept;
-    /** An invalid object, to assign or compare against. */
-    static const GuildChannel nullobj;
+    GuildChannel(const GuildChannel& other) = delete;
+    GuildChannel& operator=(const GuildChannel& other) = delete;
+    GuildChannel(GuildChannel&& other) = delete;
+    GuildChannel& operator=(GuildChannel&& other) = delete;
 
 private:
     friend struct detail::Access;
-    constexpr explicit GuildChannel(detail::InvalidTag) noexcept : instance_{nullptr} {}
     explicit GuildChannel(Platform_GuildChannel adopted) noexcept : instance_(adopted) {}
     Platform_GuildChannel instance_;
 };
@@ -655,20 +666,13 @@ public:
     /** Creates a valid object holding the default values. */
     explicit VoiceSettings();
     ~VoiceSettings();
-    VoiceSettings(const VoiceSettings& other);
-    VoiceSettings(VoiceSettings&& other) noexcept;
-    VoiceSettings& operator=(const VoiceSettings& other);
-    VoiceSettings& operator=(VoiceSettings&& other) noexcept;
-    void swap(VoiceSettings& other) noexcept;
-    friend void swap(VoiceSettings& a, VoiceSettings& b) noexcept { a.swap(b); }
-    /** True when the object holds a valid handle. */
-    explicit operator bool() const noexcept;
-    /** An invalid object, to assign or compare against. */
-    static const VoiceSettings nullobj;
+    VoiceSettings(const VoiceSettings& other) = delete;
+    VoiceSettings& operator=(const VoiceSettings& other) = delete;
+    VoiceSettings(VoiceSettings&& other) = delete;
+    VoiceSettings& operator=(VoiceSettings&& other) = delete;
 
 private:
     friend struct detail::Access;
-    constexpr explicit VoiceSettings(detail::InvalidTag) noexcept : instance_{nullptr} {}
     explicit VoiceSettings(Platform_VoiceSettings adopted) noexcept : instance_(adopted) {}
     Platform_VoiceSettings instance_;
 };
@@ -688,20 +692,13 @@ public:
     /** Creates a valid object holding the default values. */
     explicit MessageHandle();
     ~MessageHandle();
-    MessageHandle(const MessageHandle& other);
-    MessageHandle(MessageHandle&& other) noexcept;
-    MessageHandle& operator=(const MessageHandle& other);
-    MessageHandle& operator=(MessageHandle&& other) noexcept;
-    void swap(MessageHandle& other) noexcept;
-    friend void swap(MessageHandle& a, MessageHandle& b) noexcept { a.swap(b); }
-    /** True when the object holds a valid handle. */
-    explicit operator bool() const noexcept;
-    /** An invalid object, to assign or compare against. */
-    static const MessageHandle nullobj;
+    MessageHandle(const MessageHandle& other) = delete;
+    MessageHandle& operator=(const MessageHandle& other) = delete;
+    MessageHandle(MessageHandle&& other) = delete;
+    MessageHandle& operator=(MessageHandle&& other) = delete;
 
 private:
     friend struct detail::Access;
-    constexpr explicit MessageHandle(detail::InvalidTag) noexcept : instance_{nullptr} {}
     explicit MessageHandle(Platform_MessageHandle adopted) noexcept : instance_(adopted) {}
     Platform_MessageHandle instance_;
 };
@@ -717,21 +714,17 @@ public:
     /** Creates a valid object holding the default values. */
     explicit ClientCreateOptions();
     ~ClientCreateOptions();
-    ClientCreateOptions(const ClientCreateOptions& other);
-    ClientCreateOptions(ClientCreateOptions&& other) noexcept;
-    ClientCreateOptions& operator=(const ClientCreateOptions& other);
-    ClientCreateOptions& operator=(ClientCreateOptions&& other) noexcept;
-    void swap(ClientCreateOptions& other) noexcept;
-    friend void swap(ClientCreateOptions& a, ClientCreateOptions& b) noexcept { a.swap(b); }
-    /** True when the object holds a valid handle. */
-    explicit operator bool() const noexcept;
-    /** An invalid object, to assign or compare against. */
-    static const ClientCreateOptions nullobj;
+    ClientCreateOptions(const ClientCreateOptions& other) = delete;
+    ClientCreateOptions& operator=(const ClientCreateOptions& other) = delete;
+    ClientCreateOptions(ClientCreateOptions&& other) = delete;
+    ClientCreateOptions& operator=(ClientCreateOptions&& other) = delete;
 
     /**
      * The CPU affinity mask of the SDK's threads.
      * Assumed type: The source names the property without a type; an affinity mask is a bit mask,
      * taken as 64-bit.
+     * Assumed optional: The source names the property without saying whether it must be set; an
+     * option is taken to be optional.
      */
     std::optional<std::uint64_t> CpuAffinityMask() const;
     /** Sets `CpuAffinityMask`; `std::nullopt` unsets it. */
@@ -739,7 +732,6 @@ public:
 
 private:
     friend struct detail::Access;
-    constexpr explicit ClientCreateOptions(detail::InvalidTag) noexcept : instance_{nullptr} {}
     explicit ClientCreateOptions(Platform_ClientCreateOptions adopted) noexcept : instance_(adopted) {}
     Platform_ClientCreateOptions instance_;
 };
@@ -883,8 +875,6 @@ inline void AuthorizationArgs::SetCustomSchemeParam(std::optional<std::string_vi
     Platform_AuthorizationArgs_SetCustomSchemeParam(&instance_, value ? &view : nullptr);
 }
 
-inline const AuthorizationCodeChallenge AuthorizationCodeChallenge::nullobj{detail::InvalidTag{}};
-
 inline AuthorizationCodeChallenge::AuthorizationCodeChallenge() : instance_{nullptr} {
     Platform_AuthorizationCodeChallenge_Init(&instance_);
 }
@@ -895,19 +885,7 @@ inline AuthorizationCodeChallenge::~AuthorizationCodeChallenge() {
     }
 }
 
-inline AuthorizationCodeChallenge::AuthorizationCodeChallenge(const AuthorizationCodeChallenge& other) : instance_{nullptr} {
-    if (other.instance_.opaque) {
-        Platform_AuthorizationCodeChallenge_Clone(&instance_, &other.instance_);
-    }
-}
-
 inline AuthorizationCodeChallenge::AuthorizationCodeChallenge(AuthorizationCodeChallenge&& other) noexcept : instance_{std::exchange(other.instance_, Platform_AuthorizationCodeChallenge{nullptr})} {}
-
-inline AuthorizationCodeChallenge& AuthorizationCodeChallenge::operator=(const AuthorizationCodeChallenge& other) {
-    AuthorizationCodeChallenge copy(other);
-    swap(copy);
-    return *this;
-}
 
 inline AuthorizationCodeChallenge& AuthorizationCodeChallenge::operator=(AuthorizationCodeChallenge&& other) noexcept {
     AuthorizationCodeChallenge moved(std::move(other));
@@ -919,12 +897,6 @@ inline void AuthorizationCodeChallenge::swap(AuthorizationCodeChallenge& other) 
     std::swap(instance_, other.instance_);
 }
 
-inline AuthorizationCodeChallenge::operator bool() const noexcept {
-    return instance_.opaque != nullptr;
-}
-
-inline const UserApplicationProfile UserApplicationProfile::nullobj{detail::InvalidTag{}};
-
 inline UserApplicationProfile::UserApplicationProfile() : instance_{nullptr} {
     Platform_UserApplicationProfile_Init(&instance_);
 }
@@ -934,36 +906,6 @@ inline UserApplicationProfile::~UserApplicationProfile() {
         Platform_UserApplicationProfile_Drop(&instance_);
     }
 }
-
-inline UserApplicationProfile::UserApplicationProfile(const UserApplicationProfile& other) : instance_{nullptr} {
-    if (other.instance_.opaque) {
-        Platform_UserApplicationProfile_Clone(&instance_, &other.instance_);
-    }
-}
-
-inline UserApplicationProfile::UserApplicationProfile(UserApplicationProfile&& other) noexcept : instance_{std::exchange(other.instance_, Platform_UserApplicationProfile{nullptr})} {}
-
-inline UserApplicationProfile& UserApplicationProfile::operator=(const UserApplicationProfile& other) {
-    UserApplicationProfile copy(other);
-    swap(copy);
-    return *this;
-}
-
-inline UserApplicationProfile& UserApplicationProfile::operator=(UserApplicationProfile&& other) noexcept {
-    UserApplicationProfile moved(std::move(other));
-    swap(moved);
-    return *this;
-}
-
-inline void UserApplicationProfile::swap(UserApplicationProfile& other) noexcept {
-    std::swap(instance_, other.instance_);
-}
-
-inline UserApplicationProfile::operator bool() const noexcept {
-    return instance_.opaque != nullptr;
-}
-
-inline const GuildChannel GuildChannel::nullobj{detail::InvalidTag{}};
 
 inline GuildChannel::GuildChannel() : instance_{nullptr} {
     Platform_GuildChannel_Init(&instance_);
@@ -975,36 +917,6 @@ inline GuildChannel::~GuildChannel() {
     }
 }
 
-inline GuildChannel::GuildChannel(const GuildChannel& other) : instance_{nullptr} {
-    if (other.instance_.opaque) {
-        Platform_GuildChannel_Clone(&instance_, &other.instance_);
-    }
-}
-
-inline GuildChannel::GuildChannel(GuildChannel&& other) noexcept : instance_{std::exchange(other.instance_, Platform_GuildChannel{nullptr})} {}
-
-inline GuildChannel& GuildChannel::operator=(const GuildChannel& other) {
-    GuildChannel copy(other);
-    swap(copy);
-    return *this;
-}
-
-inline GuildChannel& GuildChannel::operator=(GuildChannel&& other) noexcept {
-    GuildChannel moved(std::move(other));
-    swap(moved);
-    return *this;
-}
-
-inline void GuildChannel::swap(GuildChannel& other) noexcept {
-    std::swap(instance_, other.instance_);
-}
-
-inline GuildChannel::operator bool() const noexcept {
-    return instance_.opaque != nullptr;
-}
-
-inline const VoiceSettings VoiceSettings::nullobj{detail::InvalidTag{}};
-
 inline VoiceSettings::VoiceSettings() : instance_{nullptr} {
     Platform_VoiceSettings_Init(&instance_);
 }
@@ -1014,36 +926,6 @@ inline VoiceSettings::~VoiceSettings() {
         Platform_VoiceSettings_Drop(&instance_);
     }
 }
-
-inline VoiceSettings::VoiceSettings(const VoiceSettings& other) : instance_{nullptr} {
-    if (other.instance_.opaque) {
-        Platform_VoiceSettings_Clone(&instance_, &other.instance_);
-    }
-}
-
-inline VoiceSettings::VoiceSettings(VoiceSettings&& other) noexcept : instance_{std::exchange(other.instance_, Platform_VoiceSettings{nullptr})} {}
-
-inline VoiceSettings& VoiceSettings::operator=(const VoiceSettings& other) {
-    VoiceSettings copy(other);
-    swap(copy);
-    return *this;
-}
-
-inline VoiceSettings& VoiceSettings::operator=(VoiceSettings&& other) noexcept {
-    VoiceSettings moved(std::move(other));
-    swap(moved);
-    return *this;
-}
-
-inline void VoiceSettings::swap(VoiceSettings& other) noexcept {
-    std::swap(instance_, other.instance_);
-}
-
-inline VoiceSettings::operator bool() const noexcept {
-    return instance_.opaque != nullptr;
-}
-
-inline const MessageHandle MessageHandle::nullobj{detail::InvalidTag{}};
 
 inline MessageHandle::MessageHandle() : instance_{nullptr} {
     Platform_MessageHandle_Init(&instance_);
@@ -1055,36 +937,6 @@ inline MessageHandle::~MessageHandle() {
     }
 }
 
-inline MessageHandle::MessageHandle(const MessageHandle& other) : instance_{nullptr} {
-    if (other.instance_.opaque) {
-        Platform_MessageHandle_Clone(&instance_, &other.instance_);
-    }
-}
-
-inline MessageHandle::MessageHandle(MessageHandle&& other) noexcept : instance_{std::exchange(other.instance_, Platform_MessageHandle{nullptr})} {}
-
-inline MessageHandle& MessageHandle::operator=(const MessageHandle& other) {
-    MessageHandle copy(other);
-    swap(copy);
-    return *this;
-}
-
-inline MessageHandle& MessageHandle::operator=(MessageHandle&& other) noexcept {
-    MessageHandle moved(std::move(other));
-    swap(moved);
-    return *this;
-}
-
-inline void MessageHandle::swap(MessageHandle& other) noexcept {
-    std::swap(instance_, other.instance_);
-}
-
-inline MessageHandle::operator bool() const noexcept {
-    return instance_.opaque != nullptr;
-}
-
-inline const ClientCreateOptions ClientCreateOptions::nullobj{detail::InvalidTag{}};
-
 inline ClientCreateOptions::ClientCreateOptions() : instance_{nullptr} {
     Platform_ClientCreateOptions_Init(&instance_);
 }
@@ -1093,34 +945,6 @@ inline ClientCreateOptions::~ClientCreateOptions() {
     if (instance_.opaque) {
         Platform_ClientCreateOptions_Drop(&instance_);
     }
-}
-
-inline ClientCreateOptions::ClientCreateOptions(const ClientCreateOptions& other) : instance_{nullptr} {
-    if (other.instance_.opaque) {
-        Platform_ClientCreateOptions_Clone(&instance_, &other.instance_);
-    }
-}
-
-inline ClientCreateOptions::ClientCreateOptions(ClientCreateOptions&& other) noexcept : instance_{std::exchange(other.instance_, Platform_ClientCreateOptions{nullptr})} {}
-
-inline ClientCreateOptions& ClientCreateOptions::operator=(const ClientCreateOptions& other) {
-    ClientCreateOptions copy(other);
-    swap(copy);
-    return *this;
-}
-
-inline ClientCreateOptions& ClientCreateOptions::operator=(ClientCreateOptions&& other) noexcept {
-    ClientCreateOptions moved(std::move(other));
-    swap(moved);
-    return *this;
-}
-
-inline void ClientCreateOptions::swap(ClientCreateOptions& other) noexcept {
-    std::swap(instance_, other.instance_);
-}
-
-inline ClientCreateOptions::operator bool() const noexcept {
-    return instance_.opaque != nullptr;
 }
 
 inline std::optional<std::uint64_t> ClientCreateOptions::CpuAffinityMask() const {

@@ -27,9 +27,9 @@ pub const PERMISSION_PIN_MESSAGES: u64 = 1 << 51;
 pub const PERMISSION_BYPASS_SLOWMODE: u64 = 1 << 52;
 
 /// Opts the bot in to private channel obfuscation for testing.
+/// Until `private-channel-obfuscation-opt-in-ends` (unscheduled).
 /// Assumed id: The source gives only the bit and the developer-portal toggle name Private Channel Obfuscation; the id is ours.
 ///
-/// - The opt-in is temporary.
 /// - The same opt-in exists as a developer-portal toggle (Private Channel Obfuscation, in the Overview \> Bot tab).
 pub const IDENTIFY_CAPABILITIES_PRIVATE_CHANNEL_OBFUSCATION: u64 = 1 << 15;
 
@@ -41,6 +41,12 @@ pub const CHANNEL_FLAGS_CHANNEL_OBFUSCATED: u64 = 1 << 17;
 ///
 /// - The server owner enables it.
 pub const GUILD_FEATURE_PRUNE_REQUIRES_ADMIN: &str = "PRUNE_REQUIRES_ADMIN";
+
+/// Assumed id: The source names the setting Friends Only; the id is ours.
+pub const PROFILE_PRIVACY_FRIENDS_ONLY: &str = "FRIENDS_ONLY";
+
+/// Assumed id: The source names the setting Friends & Small Servers Only; the id is ours.
+pub const PROFILE_PRIVACY_FRIENDS_AND_SMALL_SERVERS_ONLY: &str = "FRIENDS_AND_SMALL_SERVERS_ONLY";
 
 /// Exchanges an authorization code (with its code verifier) for tokens.
 pub const GRANT_TYPE_AUTHORIZATION_CODE: &str = "authorization_code";
@@ -129,11 +135,13 @@ pub const ERROR_INVALID_FORM_BODY: i32 = 50035;
 /// Assumed status: The platform's public convention answers an invalid request with 400 Bad Request.
 pub const ERROR_INVALID_JSON: i32 = 50109;
 
-/// Request entity too large: The request body is larger than the upload limit default_file_upload_size.
+/// Request entity too large: The request body is larger than the server's body limit.
 /// HTTP status 413.
 /// Assumed id: The source names no such error; the id is ours.
 /// Assumed code: The platform's public JSON error codes use 40005 (Request entity too large).
 /// Assumed status: RFC 9110 §15.5.14 answers an oversized body with 413 Content Too Large.
+///
+/// - The source gives no limit for a whole request body; the upload limit default_file_upload_size is per file. The generated server's body limit is a setting of the server, by default the largest size limit of the spec.
 pub const ERROR_REQUEST_ENTITY_TOO_LARGE: i32 = 40005;
 
 /// Unknown channel: The path names a channel that does not exist.
@@ -191,14 +199,17 @@ pub const LIMIT_LOBBY_MESSAGES_RETURNED_MAX: i64 = 200;
 /// Unit: members.
 pub const LIMIT_LOBBY_MEMBERS_PER_BULK_REQUEST_MAX: i64 = 25;
 
-/// A lobby channel invite is single use and valid 1 hour.
+/// A lobby channel invite is single use.
 /// Unit: uses.
 ///
 /// Unit: uses.
-pub const LIMIT_LOBBY_CHANNEL_INVITE_VALUE: i64 = 1;
+pub const LIMIT_LOBBY_CHANNEL_INVITE_USES_MAX: i64 = 1;
 
+/// A lobby channel invite is valid 1 hour.
 /// Unit: hours.
-pub const LIMIT_LOBBY_CHANNEL_INVITE_DURATION: i64 = 1;
+///
+/// Unit: hours.
+pub const LIMIT_LOBBY_CHANNEL_INVITE_VALIDITY_MAX: i64 = 1;
 
 /// The shard parameter ranges from 0 to max_concurrency - 1.
 /// Unit: items.
@@ -214,17 +225,19 @@ pub const LIMIT_SHARD_PARAMETER_MIN: i64 = 0;
 /// Unit: members.
 pub const LIMIT_PROFILE_PRIVACY_GUILD_SIZE_MIN: i64 = 201;
 
-/// From 10,000 users accessible an app must apply for privileged intents, and apps with granted access reapply every year.
+/// From 10,000 users accessible an app must apply for privileged intents.
 /// Unit: users.
 ///
 /// - Below 10,000 users an app enables privileged intents by a toggle in the developer portal.
-/// - The duration is the annual reapplication period.
 ///
 /// Unit: users.
 pub const LIMIT_PRIVILEGED_INTENT_REVIEW_THRESHOLD_VALUE: i64 = 10000;
 
+/// Apps with granted access to privileged intents reapply once a year.
 /// Unit: years.
-pub const LIMIT_PRIVILEGED_INTENT_REVIEW_THRESHOLD_DURATION: i64 = 1;
+///
+/// Unit: years.
+pub const LIMIT_PRIVILEGED_INTENT_REAPPLY_INTERVAL_VALUE: i64 = 1;
 
 /// The supported window covers the five most recent minor versions of the social SDK.
 /// Unit: minor_versions.
@@ -269,6 +282,9 @@ pub const SCOPE_SET_DEFAULT_COMMUNICATION_SCOPES: &str = "openid sdk.social_laye
 /// The default scopes for presence features (`openid sdk.social_layer_presence`).
 /// What Client::GetDefaultPresenceScopes returns.
 pub const SCOPE_SET_DEFAULT_PRESENCE_SCOPES: &str = "openid sdk.social_layer_presence";
+
+/// The name that identifies the JSON payload a website adds to its page to describe its link preview as a component embed.
+pub const COMPONENT_EMBED_PAYLOAD_NAME: &str = "platform:component-embed";
 
 /// The redirect URI used for mobile authorization when `CustomSchemeParam` is unset; `{application_id}` stands for the application's id.
 ///
@@ -345,6 +361,16 @@ pub const ALL: &[Constant] = &[
         c: "PLATFORM_GUILD_FEATURE_PRUNE_REQUIRES_ADMIN",
         cpp: "platformpp::GuildFeaturePruneRequiresAdmin",
         value: Value::Str(GUILD_FEATURE_PRUNE_REQUIRES_ADMIN),
+    },
+    Constant {
+        c: "PLATFORM_PROFILE_PRIVACY_FRIENDS_ONLY",
+        cpp: "platformpp::ProfilePrivacyFriendsOnly",
+        value: Value::Str(PROFILE_PRIVACY_FRIENDS_ONLY),
+    },
+    Constant {
+        c: "PLATFORM_PROFILE_PRIVACY_FRIENDS_AND_SMALL_SERVERS_ONLY",
+        cpp: "platformpp::ProfilePrivacyFriendsAndSmallServersOnly",
+        value: Value::Str(PROFILE_PRIVACY_FRIENDS_AND_SMALL_SERVERS_ONLY),
     },
     Constant {
         c: "PLATFORM_GRANT_TYPE_AUTHORIZATION_CODE",
@@ -472,14 +498,14 @@ pub const ALL: &[Constant] = &[
         value: Value::I64(LIMIT_LOBBY_MEMBERS_PER_BULK_REQUEST_MAX),
     },
     Constant {
-        c: "PLATFORM_LIMIT_LOBBY_CHANNEL_INVITE_VALUE",
-        cpp: "platformpp::LimitLobbyChannelInviteValue",
-        value: Value::I64(LIMIT_LOBBY_CHANNEL_INVITE_VALUE),
+        c: "PLATFORM_LIMIT_LOBBY_CHANNEL_INVITE_USES_MAX",
+        cpp: "platformpp::LimitLobbyChannelInviteUsesMax",
+        value: Value::I64(LIMIT_LOBBY_CHANNEL_INVITE_USES_MAX),
     },
     Constant {
-        c: "PLATFORM_LIMIT_LOBBY_CHANNEL_INVITE_DURATION",
-        cpp: "platformpp::LimitLobbyChannelInviteDuration",
-        value: Value::I64(LIMIT_LOBBY_CHANNEL_INVITE_DURATION),
+        c: "PLATFORM_LIMIT_LOBBY_CHANNEL_INVITE_VALIDITY_MAX",
+        cpp: "platformpp::LimitLobbyChannelInviteValidityMax",
+        value: Value::I64(LIMIT_LOBBY_CHANNEL_INVITE_VALIDITY_MAX),
     },
     Constant {
         c: "PLATFORM_LIMIT_SHARD_PARAMETER_MIN",
@@ -497,9 +523,9 @@ pub const ALL: &[Constant] = &[
         value: Value::I64(LIMIT_PRIVILEGED_INTENT_REVIEW_THRESHOLD_VALUE),
     },
     Constant {
-        c: "PLATFORM_LIMIT_PRIVILEGED_INTENT_REVIEW_THRESHOLD_DURATION",
-        cpp: "platformpp::LimitPrivilegedIntentReviewThresholdDuration",
-        value: Value::I64(LIMIT_PRIVILEGED_INTENT_REVIEW_THRESHOLD_DURATION),
+        c: "PLATFORM_LIMIT_PRIVILEGED_INTENT_REAPPLY_INTERVAL_VALUE",
+        cpp: "platformpp::LimitPrivilegedIntentReapplyIntervalValue",
+        value: Value::I64(LIMIT_PRIVILEGED_INTENT_REAPPLY_INTERVAL_VALUE),
     },
     Constant {
         c: "PLATFORM_LIMIT_SDK_SUPPORT_WINDOW_VALUE",
@@ -555,6 +581,11 @@ pub const ALL: &[Constant] = &[
         c: "PLATFORM_SCOPE_SET_DEFAULT_PRESENCE_SCOPES",
         cpp: "platformpp::ScopeSetDefaultPresenceScopes",
         value: Value::Str(SCOPE_SET_DEFAULT_PRESENCE_SCOPES),
+    },
+    Constant {
+        c: "PLATFORM_COMPONENT_EMBED_PAYLOAD_NAME",
+        cpp: "platformpp::ComponentEmbedPayloadName",
+        value: Value::Str(COMPONENT_EMBED_PAYLOAD_NAME),
     },
     Constant {
         c: "PLATFORM_DEFAULT_REDIRECT_URI",

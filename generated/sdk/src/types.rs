@@ -4,6 +4,7 @@
 //! `Option`.
 
 /// Type of integration an app is installed as.
+/// Assumed repr: The source shows no value of IntegrationType; the C ABI carries SDK enums as 32-bit integers, so an integer representation is taken.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum IntegrationType {
     /// A value the spec does not show, kept as it is.
@@ -51,8 +52,9 @@ pub struct AuthorizationArgs {
     /// - The user must grant the scopes.
     pub scopes: ::std::vec::Vec<u8>,
     /// The OAuth2 state value.
+    /// Defaults to a secure random value the SDK generates.
     ///
-    /// - It is recommended to leave it unset; then the SDK generates a secure random value.
+    /// - It is recommended to leave it unset.
     pub state: ::std::option::Option<::std::vec::Vec<u8>>,
     /// The OpenID Connect nonce.
     ///
@@ -73,6 +75,7 @@ pub struct AuthorizationArgs {
 }
 
 /// The code challenge created with Client::CreateAuthorizationCodeVerifier.
+/// Assumed semantics: The source states value semantics for AuthorizationArgs only; AuthorizationArgs::CodeChallenge returns a challenge by value, which takes move construction.
 ///
 /// - Left out, not shown: members.
 ///
@@ -130,5 +133,6 @@ pub struct MessageHandle {}
 pub struct ClientCreateOptions {
     /// The CPU affinity mask of the SDK's threads.
     /// Assumed type: The source names the property without a type; an affinity mask is a bit mask, taken as 64-bit.
+    /// Assumed optional: The source names the property without saying whether it must be set; an option is taken to be optional.
     pub cpu_affinity_mask: ::std::option::Option<u64>,
 }

@@ -18,7 +18,7 @@ use axum::http::StatusCode;
 use axum::response::Response;
 use std::sync::Arc;
 
-/// The default body limit in bytes: the limit `default_file_upload_size` of the spec (20 MiB).
+/// The default body limit in bytes, a setting of this server: the spec gives no limit for a whole request body, so the default is its largest size limit, `default_file_upload_size` (20 MiB), which need not be a limit on whole bodies.
 pub const DEFAULT_BODY_LIMIT: usize = 20971520u64 as usize;
 
 /// How the router is set up.
@@ -206,6 +206,11 @@ async fn ask<A: Api>(
         Condition::CallerIsInviter => api.caller_is_inviter(cx).await,
         Condition::AppCanReadMessageContent => api.app_can_read_message_content(cx).await,
         Condition::LargeBotSharding => api.large_bot_sharding(cx).await,
+        other => {
+            unreachable!(
+                "BUG: the router asks only the conditions of rules and request fields, not `{other}`"
+            )
+        }
     }
 }
 
@@ -554,6 +559,10 @@ async fn get_lobby_messages<A: Api>(
             granted: (),
         };
         let output = app.api.get_lobby_messages(call).await?;
+        let broken = endpoint::check_response(&output);
+        if !broken.is_empty() {
+            return Err(runtime::broken_response(broken));
+        }
         Ok(runtime::json_response(StatusCode::OK, &output))
     }
     let now = app.clock.now();

@@ -366,6 +366,20 @@ pub const EMBEDDED_PARTICIPANTS_RENAME: Change = Change {
     gate: false,
 };
 
+/// The Identify capability that opts a bot in to private channel obfuscation for testing is temporary.
+///
+/// - Unscheduled: not in effect yet.
+/// - Kind: `removal`.
+/// - Affects `flag:identify_capabilities.PRIVATE_CHANNEL_OBFUSCATION`.
+/// - Affects `condition:private_channel_obfuscation_opted_in`.
+pub const PRIVATE_CHANNEL_OBFUSCATION_OPT_IN_ENDS: Change = Change {
+    id: "private-channel-obfuscation-opt-in-ends",
+    effective: Effective::Unscheduled,
+    kind: ChangeKind::Removal,
+    summary: "The Identify capability that opts a bot in to private channel obfuscation for testing is temporary.",
+    gate: false,
+};
+
 /// The old command name getInstanceConnectedParticipants is removed in a future major version.
 ///
 /// - Unscheduled: not in effect yet.
@@ -431,6 +445,7 @@ pub const ALL: &[&Change] = &[
     &FORWARD_REQUIRES_READABLE_CONTENT,
     &CONTEXT_MENU_LIMIT_RAISED,
     &EMBEDDED_PARTICIPANTS_RENAME,
+    &PRIVATE_CHANNEL_OBFUSCATION_OPT_IN_ENDS,
     &EMBEDDED_PARTICIPANTS_OLD_NAME_REMOVAL,
     &PROVISIONAL_OIDC_REFRESH_GRANT_DEPRECATED,
     &PROVISIONAL_OIDC_ISSUER_VALIDATION_STRICTER,

@@ -405,7 +405,7 @@ pub mod get_gateway_bot {
 /// - Not shown by the source: `path`.
 /// - Not shown by the source: body fields other than target_user_ids, target_users_file and role_ids.
 /// - Not shown by the source: the response body.
-/// - Assumed `format`: The body can carry an uploaded CSV file; file uploads use multipart/form-data by the platform's public convention.
+/// - Assumed `body_format`: The body can carry an uploaded CSV file; file uploads use multipart/form-data by the platform's public convention.
 pub mod create_channel_invite {
     /// The token kinds it accepts.
     pub const AUTH: &[crate::auth::TokenKind] = &[
@@ -429,14 +429,14 @@ pub mod create_channel_invite {
     /// The named parts of the body.
     #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
     pub struct Parts {
-        /// User IDs who may accept the invite; an alternative to uploading a CSV.
+        /// User IDs who may accept the invite; an alternative to uploading a CSV, so either may be left out.
         #[serde(
             default,
             skip_serializing_if = "Option::is_none",
             deserialize_with = "crate::wire::present"
         )]
         pub target_user_ids: Option<Vec<crate::wire::Snowflake>>,
-        /// A CSV of user IDs who may accept the invite.
+        /// A CSV of user IDs who may accept the invite; an alternative to target_user_ids, so either may be left out.
         #[serde(
             default,
             skip_serializing_if = "Option::is_none",
@@ -444,6 +444,8 @@ pub mod create_channel_invite {
         )]
         pub target_users_file: Option<String>,
         /// Roles granted to users who accept the invite.
+        ///
+        /// - Assumed `optional`: The source does not say an invite must grant roles.
         #[serde(
             default,
             skip_serializing_if = "Option::is_none",
@@ -535,8 +537,6 @@ pub mod get_channel_invites {
 ///
 /// Not routed: the source does not show its method or path.
 ///
-/// - The CSV header is exactly `user_id`.
-/// - The file has one user ID per line.
 /// - Not shown by the source: `method`.
 /// - Not shown by the source: `path`.
 pub mod get_target_users {
@@ -573,6 +573,24 @@ pub mod get_target_users {
 
     /// The response body, as text.
     pub type Response = String;
+
+    /// Checks the response against what the spec says of it; empty when it holds.
+    pub fn check_response(response: &Response) -> Vec<crate::validation::Violation> {
+        let mut out = Vec::new();
+        crate::validation::csv(
+            &mut out,
+            "",
+            response,
+            &[
+                crate::validation::CsvColumn {
+                    name: "user_id",
+                    expects: "a snowflake (an unsigned integer)",
+                    accepts: |cell: &str| cell.parse::<u64>().is_ok(),
+                },
+            ],
+        );
+        out
+    }
 }
 
 /// Update Target Users.
@@ -586,7 +604,7 @@ pub mod get_target_users {
 /// - Not shown by the source: `path`.
 /// - Not shown by the source: the name of the uploaded CSV field.
 /// - Not shown by the source: the response body, including how the asynchronous job is reported.
-/// - Assumed `format`: The body is an uploaded CSV file; file uploads use multipart/form-data by the platform's public convention.
+/// - Assumed `body_format`: The body is an uploaded CSV file; file uploads use multipart/form-data by the platform's public convention.
 pub mod update_target_users {
     /// The token kinds it accepts.
     pub const AUTH: &[crate::auth::TokenKind] = &[
@@ -1052,10 +1070,15 @@ pub mod create_or_join_lobby {
     /// The body.
     #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
     pub struct Body {
-        /// Identifies the existing lobby to join.
+        /// Identifies the existing lobby to join; a call that creates a lobby needs none.
         ///
         /// - Assumed `type`: The source gives no type; a secret is text.
-        pub secret: String,
+        #[serde(
+            default,
+            skip_serializing_if = "Option::is_none",
+            deserialize_with = "crate::wire::present"
+        )]
+        pub secret: Option<String>,
     }
 
     impl crate::validation::Validate for Body {
@@ -1160,7 +1183,9 @@ pub mod send_lobby_message {
     pub struct Body {
         /// The text of the message.
         ///
-        /// - Assumed `type`: The source does not show the message fields; the platform's public convention sends a message's text as the string content.
+        /// - Assumed `name`: The source does not show the message fields; the platform's public convention sends a message's text as content.
+        /// - Assumed `type`: The source does not show the message fields; the platform's public convention sends a message's text as a string.
+        /// - Assumed `optional`: A message is sent to say something.
         pub content: String,
     }
 
@@ -1220,7 +1245,7 @@ pub mod send_lobby_message {
 ///
 /// `GET /lobbies/{lobby.id}/messages`
 ///
-/// - The number of messages returned is bounded by the limit lobby_messages_returned (200).
+/// - The messages returned are the most recent ones.
 /// - The caller must belong to the lobby.
 /// - Not shown by the source: query parameters, if any.
 /// - Not shown by the source: lobby message fields other than those given.
@@ -1306,6 +1331,13 @@ pub mod get_lobby_messages {
 
     /// The response body.
     pub type Response = Vec<crate::resources::LobbyMessage>;
+
+    /// Checks the response against what the spec says of it; empty when it holds.
+    pub fn check_response(response: &Response) -> Vec<crate::validation::Violation> {
+        let mut out = Vec::new();
+        crate::validation::max_items(&mut out, "", response.len(), 200);
+        out
+    }
 }
 
 /// Create Lobby Channel Invite for Self.
@@ -1315,7 +1347,7 @@ pub mod get_lobby_messages {
 /// Not routed: the source does not show its method or path.
 ///
 /// - It shares its row of the source with Create Lobby Channel Invite for User.
-/// - The invite is bounded by the limit lobby_channel_invite (single use, valid 1 hour).
+/// - The invite is bounded by the limits lobby_channel_invite_uses (single use) and lobby_channel_invite_validity (1 hour).
 /// - Not shown by the source: `method`.
 /// - Not shown by the source: `path`.
 /// - Not shown by the source: the parameters.
@@ -1363,7 +1395,7 @@ pub mod create_lobby_channel_invite_for_self {
 /// Not routed: the source does not show its method or path.
 ///
 /// - It shares its row of the source with Create Lobby Channel Invite for Self.
-/// - The invite is bounded by the limit lobby_channel_invite (single use, valid 1 hour).
+/// - The invite is bounded by the limits lobby_channel_invite_uses (single use) and lobby_channel_invite_validity (1 hour).
 /// - Not shown by the source: `method`.
 /// - Not shown by the source: `path`.
 /// - Not shown by the source: the parameters, including how the user is identified.
@@ -1571,6 +1603,8 @@ pub mod set_voice_channel_status {
         /// The status text, at most 500 characters.
         ///
         /// - Constraint `max_length`: the limit `voice_channel_status_length`.
+        /// - Assumed `name`: The source says the endpoint sets the status string without naming the body member; it is taken to be status, as in the voice channel info.
+        /// - Assumed `optional`: The status is what the endpoint sets.
         pub status: String,
     }
 
@@ -1965,11 +1999,15 @@ pub mod token {
     pub struct Body {
         /// The grant the request uses.
         ///
+        /// - Assumed `name`: The source shows no parameter or response field of the token endpoint; RFC 6749 §4.1.3 and §6 name it.
         /// - Assumed `type`: RFC 6749 §4.1.3 and §6 name the grant in the parameter grant_type.
+        /// - Assumed `optional`: RFC 6749 §4.1.3 and §6: REQUIRED.
         pub grant_type: crate::enums::GrantType,
         /// The authorization code, for the authorization_code grant.
         ///
+        /// - Assumed `name`: The source shows no parameter or response field of the token endpoint; RFC 6749 §4.1.3 names it.
         /// - Assumed `type`: RFC 6749 §4.1.3.
+        /// - Assumed `optional`: RFC 6749 §4.1.3: REQUIRED for the authorization_code grant.
         #[serde(
             default,
             skip_serializing_if = "Option::is_none",
@@ -1978,7 +2016,9 @@ pub mod token {
         pub code: Option<String>,
         /// The redirect URI the code was issued for, for the authorization_code grant.
         ///
+        /// - Assumed `name`: The source shows no parameter or response field of the token endpoint; RFC 6749 §4.1.3 names it.
         /// - Assumed `type`: RFC 6749 §4.1.3.
+        /// - Assumed `optional`: RFC 6749 §4.1.3: REQUIRED for the authorization_code grant when the authorization request had it.
         #[serde(
             default,
             skip_serializing_if = "Option::is_none",
@@ -1987,7 +2027,9 @@ pub mod token {
         pub redirect_uri: Option<String>,
         /// The code verifier of the code challenge, for the authorization_code grant.
         ///
+        /// - Assumed `name`: The source shows no parameter or response field of the token endpoint; RFC 7636 §4.5 names it.
         /// - Assumed `type`: RFC 7636 §4.5.
+        /// - Assumed `optional`: RFC 7636 §4.5: REQUIRED when the authorization request carried a code challenge.
         #[serde(
             default,
             skip_serializing_if = "Option::is_none",
@@ -1996,7 +2038,9 @@ pub mod token {
         pub code_verifier: Option<String>,
         /// The refresh token, for the refresh_token grant.
         ///
+        /// - Assumed `name`: The source shows no parameter or response field of the token endpoint; RFC 6749 §6 names it.
         /// - Assumed `type`: RFC 6749 §6.
+        /// - Assumed `optional`: RFC 6749 §6: REQUIRED for the refresh_token grant.
         #[serde(
             default,
             skip_serializing_if = "Option::is_none",
@@ -2046,15 +2090,21 @@ pub mod token {
     pub struct Response {
         /// The new access token, presented as a bearer token.
         ///
+        /// - Assumed `name`: The source shows no parameter or response field of the token endpoint; RFC 6749 §5.1 names it.
         /// - Assumed `type`: RFC 6749 §5.1.
+        /// - Assumed `optional`: RFC 6749 §5.1: REQUIRED.
         pub access_token: String,
         /// The kind of the access token (`Bearer`).
         ///
+        /// - Assumed `name`: The source shows no parameter or response field of the token endpoint; RFC 6749 §5.1 names it.
         /// - Assumed `type`: RFC 6749 §5.1.
+        /// - Assumed `optional`: RFC 6749 §5.1: REQUIRED.
         pub token_type: String,
         /// Seconds until the access token expires.
         ///
+        /// - Assumed `name`: The source shows no parameter or response field of the token endpoint; RFC 6749 §5.1 names it.
         /// - Assumed `type`: RFC 6749 §5.1.
+        /// - Assumed `optional`: RFC 6749 §5.1: RECOMMENDED.
         #[serde(
             default,
             skip_serializing_if = "Option::is_none",
@@ -2063,7 +2113,9 @@ pub mod token {
         pub expires_in: Option<i64>,
         /// A refresh token for the next refresh.
         ///
+        /// - Assumed `name`: The source shows no parameter or response field of the token endpoint; RFC 6749 §5.1 names it.
         /// - Assumed `type`: RFC 6749 §5.1.
+        /// - Assumed `optional`: RFC 6749 §5.1: OPTIONAL.
         #[serde(
             default,
             skip_serializing_if = "Option::is_none",
@@ -2072,7 +2124,9 @@ pub mod token {
         pub refresh_token: Option<String>,
         /// The space-separated scopes granted.
         ///
+        /// - Assumed `name`: The source shows no parameter or response field of the token endpoint; RFC 6749 §5.1 names it.
         /// - Assumed `type`: RFC 6749 §5.1.
+        /// - Assumed `optional`: RFC 6749 §5.1: OPTIONAL when it equals the scope requested.
         #[serde(
             default,
             skip_serializing_if = "Option::is_none",

@@ -67,6 +67,82 @@ impl<'de> serde::Deserialize<'de> for GuildFeature {
     }
 }
 
+/// A user's profile privacy setting, as the conditions of the custom status omission name it.
+///
+/// - Not shown by the source: the other profile privacy settings, and how any setting is written on the wire.
+/// - Assumed `repr`: The source names the settings in words only; the enum is the vocabulary of the profile_privacy condition, whose argument is a value's id.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum ProfilePrivacy {
+    /// Friends Only.
+    ///
+    /// - Assumed `id`: The source names the setting Friends Only; the id is ours.
+    FriendsOnly,
+    /// Friends & Small Servers Only.
+    ///
+    /// - Assumed `id`: The source names the setting Friends & Small Servers Only; the id is ours.
+    FriendsAndSmallServersOnly,
+    /// A value the spec does not name, kept as received.
+    Unknown(String),
+}
+
+impl ProfilePrivacy {
+    /// Every value the spec names, in spec order.
+    pub const KNOWN: &'static [Self] = &[
+        Self::FriendsOnly,
+        Self::FriendsAndSmallServersOnly,
+    ];
+
+    /// The text on the wire.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::FriendsOnly => "FRIENDS_ONLY",
+            Self::FriendsAndSmallServersOnly => "FRIENDS_AND_SMALL_SERVERS_ONLY",
+            Self::Unknown(text) => text,
+        }
+    }
+
+    /// Whether the spec names this value.
+    pub fn is_known(&self) -> bool {
+        !matches!(self, Self::Unknown(_))
+    }
+}
+
+impl From<&str> for ProfilePrivacy {
+    fn from(text: &str) -> Self {
+        match text {
+            "FRIENDS_ONLY" => Self::FriendsOnly,
+            "FRIENDS_AND_SMALL_SERVERS_ONLY" => Self::FriendsAndSmallServersOnly,
+            other => Self::Unknown(other.to_owned()),
+        }
+    }
+}
+
+impl From<String> for ProfilePrivacy {
+    fn from(text: String) -> Self {
+        Self::from(text.as_str())
+    }
+}
+
+impl std::fmt::Display for ProfilePrivacy {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl serde::Serialize for ProfilePrivacy {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for ProfilePrivacy {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        <String as serde::Deserialize>::deserialize(deserializer).map(Self::from)
+    }
+}
+
 /// The grant a token request uses.
 ///
 /// - Assumed `values`: The source says the token endpoint exchanges codes and refreshes tokens; RFC 6749 §4.1.3 and §6 name these grants.
@@ -207,7 +283,6 @@ impl<'de> serde::Deserialize<'de> for ActivityType {
 /// Statuses of a subscription.
 ///
 /// - The API always returned INACTIVE = 1 and ENDING = 2; an earlier document had them swapped.
-/// - Since change `subscription-status-values-corrected` (already in effect).
 /// - Not shown by the source: other status names and values.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum SubscriptionStatus {
@@ -284,6 +359,7 @@ impl<'de> serde::Deserialize<'de> for SubscriptionStatus {
 /// Type of integration an app is installed as.
 ///
 /// - Not shown by the source: `values`.
+/// - Assumed `repr`: The source shows no value of IntegrationType; the C ABI carries SDK enums as 32-bit integers, so an integer representation is taken.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum IntegrationType {
     /// A value the spec does not name, kept as received.

@@ -45,7 +45,7 @@ pub enum ErrorCode {
     ///
     /// - Code `50109`, error `invalid_json`.
     InvalidJson,
-    /// The request body is larger than the upload limit default_file_upload_size.
+    /// The request body is larger than the server's body limit.
     ///
     /// - Code `40005`, error `request_entity_too_large`.
     RequestEntityTooLarge,
@@ -388,8 +388,9 @@ pub const INVALID_JSON: ErrorDef = ErrorDef {
     endpoints: &[],
 };
 
-/// The request body is larger than the upload limit default_file_upload_size.
+/// The request body is larger than the server's body limit.
 ///
+/// - The source gives no limit for a whole request body; the upload limit default_file_upload_size is per file. The generated server's body limit is a setting of the server, by default the largest size limit of the spec.
 /// - Assumed `id`: The source names no such error; the id is ours.
 /// - Assumed `code`: The platform's public JSON error codes use 40005 (Request entity too large).
 /// - Assumed `status`: RFC 9110 §15.5.14 answers an oversized body with 413 Content Too Large.
@@ -399,7 +400,7 @@ pub const REQUEST_ENTITY_TOO_LARGE: ErrorDef = ErrorDef {
     code: Some(ErrorCode::RequestEntityTooLarge),
     oauth_error: None,
     status: Some(413),
-    condition: "The request body is larger than the upload limit default_file_upload_size.",
+    condition: "The request body is larger than the server's body limit.",
     message: None,
     endpoints: &[],
 };
@@ -482,15 +483,21 @@ pub const GENERAL_CODE: ErrorCode = ErrorCode::from_value(0);
 pub struct ErrorBody {
     /// The platform's numeric error code.
     ///
+    /// - Assumed `name`: The platform's public JSON error convention.
     /// - Assumed `type`: The platform's public JSON error convention.
+    /// - Assumed `optional`: Every error the platform answers has a code; one with none of its own carries the general code 0.
     pub code: i64,
     /// A human-readable message.
     ///
+    /// - Assumed `name`: The platform's public JSON error convention.
     /// - Assumed `type`: The platform's public JSON error convention.
+    /// - Assumed `optional`: The platform's public JSON error convention always has a message.
     pub message: String,
     /// Field violations, each a JSON pointer and a message.
     ///
+    /// - Assumed `name`: The platform's public JSON error convention nests field violations under errors.
     /// - Assumed `type`: The platform's public JSON error convention nests field violations; here each is a JSON pointer with a message.
+    /// - Assumed `optional`: Only a request that breaks constraints has violations.
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
@@ -499,7 +506,9 @@ pub struct ErrorBody {
     pub errors: Option<serde_json::Value>,
     /// What the caller lacks on a 403: permission ids, intents, scopes or conditions, in words.
     ///
+    /// - Assumed `name`: Ours: RFC 6750 §3.1 names a missing scope; this member names every missing requirement.
     /// - Assumed `type`: RFC 6750 §3.1 answers a missing scope by naming it; a list of names does the same for every requirement.
+    /// - Assumed `optional`: Only a refusal for missing requirements has it.
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
@@ -508,7 +517,9 @@ pub struct ErrorBody {
     pub missing: Option<Vec<String>>,
     /// The OAuth2 error code (`invalid_grant`, ...) on the authorization server's endpoints.
     ///
+    /// - Assumed `name`: RFC 6749 §5.2 names the member error.
     /// - Assumed `type`: RFC 6749 §5.2 carries the OAuth2 error code as the string member `error`.
+    /// - Assumed `optional`: Only the authorization server's errors have it.
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",

@@ -38,6 +38,7 @@ pub enum EventKind {
     ChannelObfuscatedDispatch,
     /// The reply to opcode 43 (Request Channel Info), with the requested fields for channels in the guild.
     ///
+    /// - The reply carries the fields that were requested, so each may be absent.
     /// - Not shown by the source: how the channels are listed and identified in the payload.
     ChannelInfo,
     /// A receive event dispatched when a voice channel's status changes.
@@ -261,12 +262,9 @@ impl<'de> serde::Deserialize<'de> for AuditLogEventCode {
 /// - Not shown by the source: payload fields other than activities.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct PresenceUpdate {
-    /// The user's activities.
+    /// The user's activities; the custom status is left out under the user's profile privacy (case `custom_status_omitted`).
     ///
-    /// - It omits the custom status (activity type 4) when the user's profile privacy is Friends Only.
-    /// - It omits the custom status when the user's profile privacy is Friends & Small Servers Only and the guild has more than 200 members.
-    /// - The omission applies to apps and bots subscribed to the guild's presence.
-    /// - Other activity types are not affected by this setting but may be limited by activity sharing settings.
+    /// - Assumed `optional`: The source gives the field without saying whether it may be absent.
     pub activities: Vec<crate::resources::Activity>,
     /// Fields the spec does not list, kept as received so nothing is lost in a round trip.
     #[serde(flatten)]
@@ -277,12 +275,73 @@ impl crate::validation::Validate for PresenceUpdate {
     fn validate_at(&self, _pointer: &str, _out: &mut Vec<crate::validation::Violation>) {}
 }
 
+impl PresenceUpdate {
+    /// The `activities` field omits the custom status (activity type 4) when the user's profile privacy is Friends Only, or Friends & Small Servers Only in a guild of more than 200 members.
+    /// - It applies to apps and bots subscribed to the guild's presence.
+    /// - Other activity types are not affected by this setting but may be limited by activity sharing settings.
+    ///
+    /// When case `custom_status_omitted` applies: the rule holds for the facts of the value's situation.
+    pub const CUSTOM_STATUS_OMITTED: crate::rules::Rule = {
+        #[allow(unused_imports)]
+        use crate::{
+            auth::{Intent, Scope},
+            permissions::Permission, rules::{Cond, Condition, Rule},
+        };
+        Rule::Any(
+            &[
+                Rule::Condition(
+                    Cond::Is(Condition::ProfilePrivacy {
+                        setting: "FRIENDS_ONLY",
+                    }),
+                ),
+                Rule::All(
+                    &[
+                        Rule::Condition(
+                            Cond::Is(Condition::ProfilePrivacy {
+                                setting: "FRIENDS_AND_SMALL_SERVERS_ONLY",
+                            }),
+                        ),
+                        Rule::Condition(
+                            Cond::Is(Condition::GuildLargerThanProfilePrivacySize),
+                        ),
+                    ],
+                ),
+            ],
+        )
+    };
+
+    /// Checks what case `custom_status_omitted` says of this value; call it when the case applies (see [`Self::CUSTOM_STATUS_OMITTED`]).
+    pub fn check_custom_status_omitted(&self) -> Vec<crate::validation::Violation> {
+        let mut violations = Vec::new();
+        let (pointer, out) = ("", &mut violations);
+        {
+            let pointer = crate::validation::child(pointer, "activities");
+            let value = &self.activities;
+            for (index, item) in value.iter().enumerate() {
+                if item.r#type == crate::enums::ActivityType::Custom {
+                    out.push(
+                        crate::validation::Violation::new(
+                            crate::validation::child(
+                                &crate::validation::child(&pointer, &index.to_string()),
+                                "type",
+                            ),
+                            "must leave out activity_type.CUSTOM in case `custom_status_omitted`",
+                        ),
+                    );
+                }
+            }
+        }
+        violations
+    }
+}
+
 /// The payload of the event `channel_info`.
 ///
+/// - The reply carries the fields that were requested, so each may be absent.
 /// - Not shown by the source: how the channels are listed and identified in the payload.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct ChannelInfo {
-    /// The voice channel status.
+    /// The voice channel status, when it was requested.
     ///
     /// - Constraint `max_length`: the limit `voice_channel_status_length`.
     #[serde(
@@ -291,7 +350,7 @@ pub struct ChannelInfo {
         deserialize_with = "crate::wire::present"
     )]
     pub status: Option<String>,
-    /// Start time of the voice session.
+    /// Start time of the voice session, when it was requested.
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
@@ -320,6 +379,8 @@ impl crate::validation::Validate for ChannelInfo {
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct VoiceChannelStatusUpdate {
     /// The new status, carried by the optional audit entry info (resource audit_entry_info).
+    ///
+    /// - The audit entry info that carries it is optional.
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",

@@ -14,8 +14,8 @@ pub struct IdentifyCapabilities(u64);
 impl IdentifyCapabilities {
     /// Opts the bot in to private channel obfuscation for testing.
     ///
-    /// - The opt-in is temporary.
     /// - The same opt-in exists as a developer-portal toggle (Private Channel Obfuscation, in the Overview > Bot tab).
+    /// - Until change `private-channel-obfuscation-opt-in-ends` (unscheduled).
     /// - Assumed `id`: The source gives only the bit and the developer-portal toggle name Private Channel Obfuscation; the id is ours.
     pub const PRIVATE_CHANNEL_OBFUSCATION: Self = Self(1 << 15);
 

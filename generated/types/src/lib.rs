@@ -135,6 +135,8 @@ pub use resources::FileUpload;
 #[rustfmt::skip]
 pub use resources::Container;
 #[rustfmt::skip]
+pub use resources::ComponentsEmbed;
+#[rustfmt::skip]
 pub use resources::RichPresenceActivity;
 #[rustfmt::skip]
 pub use resources::RichPresenceActivityAssets;
@@ -146,6 +148,8 @@ pub use resources::User;
 pub use resources::Connection;
 #[rustfmt::skip]
 pub use enums::GuildFeature;
+#[rustfmt::skip]
+pub use enums::ProfilePrivacy;
 #[rustfmt::skip]
 pub use enums::GrantType;
 #[rustfmt::skip]

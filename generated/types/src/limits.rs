@@ -262,19 +262,30 @@ pub const LOBBY_MEMBERS_PER_BULK_REQUEST: Limit = Limit {
     previous: &[],
 };
 
-/// A lobby channel invite is single use and valid 1 hour.
-pub const LOBBY_CHANNEL_INVITE: Limit = Limit {
-    id: "lobby_channel_invite",
-    name: "Lobby channel invite",
-    value: Some(Bound::Value(1)),
+/// A lobby channel invite is single use.
+pub const LOBBY_CHANNEL_INVITE_USES: Limit = Limit {
+    id: "lobby_channel_invite_uses",
+    name: "Lobby channel invite uses",
+    value: None,
     min: None,
-    max: None,
+    max: Some(Bound::Value(1)),
     unit: Unit::Uses,
     per: None,
-    duration: Some(Quantity {
-        value: 1,
-        unit: Unit::Hours,
-    }),
+    duration: None,
+    applies_to: &["Create Lobby Channel Invite"],
+    previous: &[],
+};
+
+/// A lobby channel invite is valid 1 hour.
+pub const LOBBY_CHANNEL_INVITE_VALIDITY: Limit = Limit {
+    id: "lobby_channel_invite_validity",
+    name: "Lobby channel invite validity",
+    value: None,
+    min: None,
+    max: Some(Bound::Value(1)),
+    unit: Unit::Hours,
+    per: None,
+    duration: None,
     applies_to: &["Create Lobby Channel Invite"],
     previous: &[],
 };
@@ -313,10 +324,9 @@ pub const PROFILE_PRIVACY_GUILD_SIZE: Limit = Limit {
     previous: &[],
 };
 
-/// From 10,000 users accessible an app must apply for privileged intents, and apps with granted access reapply every year.
+/// From 10,000 users accessible an app must apply for privileged intents.
 ///
 /// - Below 10,000 users an app enables privileged intents by a toggle in the developer portal.
-/// - The duration is the annual reapplication period.
 pub const PRIVILEGED_INTENT_REVIEW_THRESHOLD: Limit = Limit {
     id: "privileged_intent_review_threshold",
     name: "Privileged intent review threshold",
@@ -325,10 +335,21 @@ pub const PRIVILEGED_INTENT_REVIEW_THRESHOLD: Limit = Limit {
     max: None,
     unit: Unit::Users,
     per: None,
-    duration: Some(Quantity {
-        value: 1,
-        unit: Unit::Years,
-    }),
+    duration: None,
+    applies_to: &["privileged intents"],
+    previous: &[],
+};
+
+/// Apps with granted access to privileged intents reapply once a year.
+pub const PRIVILEGED_INTENT_REAPPLY_INTERVAL: Limit = Limit {
+    id: "privileged_intent_reapply_interval",
+    name: "Privileged intent reapplication",
+    value: Some(Bound::Value(1)),
+    min: None,
+    max: None,
+    unit: Unit::Years,
+    per: None,
+    duration: None,
     applies_to: &["privileged intents"],
     previous: &[],
 };
@@ -355,9 +376,11 @@ pub const ALL: &[&Limit] = &[
     &VOICE_CHANNEL_STATUS_LENGTH,
     &LOBBY_MESSAGES_RETURNED,
     &LOBBY_MEMBERS_PER_BULK_REQUEST,
-    &LOBBY_CHANNEL_INVITE,
+    &LOBBY_CHANNEL_INVITE_USES,
+    &LOBBY_CHANNEL_INVITE_VALIDITY,
     &SHARD_PARAMETER,
     &PROFILE_PRIVACY_GUILD_SIZE,
     &PRIVILEGED_INTENT_REVIEW_THRESHOLD,
+    &PRIVILEGED_INTENT_REAPPLY_INTERVAL,
     &SDK_SUPPORT_WINDOW,
 ];

@@ -12,6 +12,8 @@
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct IdentifyPayload {
     /// An integer bitfield of capabilities the bot opts in to.
+    ///
+    /// - Assumed `optional`: The source describes capabilities as an opt-in, which a bot that opts in to nothing is taken to leave out.
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
@@ -34,6 +36,8 @@ impl crate::validation::Validate for IdentifyPayload {
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Activity {
     /// The activity type; 4 is a custom status.
+    ///
+    /// - Assumed `optional`: The source gives the field without saying whether it may be absent; an activity has a type.
     pub r#type: crate::enums::ActivityType,
     /// Fields the spec does not list, kept as received so nothing is lost in a round trip.
     #[serde(flatten)]
@@ -55,12 +59,14 @@ pub struct Application {
     /// - The field is unchanged.
     /// - Request payloads that include flag values keep using this field.
     /// - Bits at or below 2^30 are unaffected.
+    /// - Assumed `optional`: The source says the field is unchanged without saying whether it may be absent.
     pub flags: i32,
     /// The full set of application flag bits (see the application_flags set), serialized as a decimal string.
     ///
     /// - It carries the full set of application flag bits, including bits beyond bit 30.
     /// - It follows the same pattern as permissions_new / allow_new / deny_new.
     /// - Since change `application-flags-new` (already in effect).
+    /// - Assumed `optional`: The source says the field carries the full set of flag bits without saying whether it may be absent.
     pub flags_new: crate::wire::StringInteger,
     /// Fields the spec does not list, kept as received so nothing is lost in a round trip.
     #[serde(flatten)]
@@ -80,10 +86,23 @@ impl crate::validation::Validate for Application {
 pub struct AttachmentRequest {
     /// The attachment's description.
     ///
+    /// - The source says it can be set, so a caller may leave it out.
     /// - Assumed `type`: The source names the field without a type; a description is text.
-    pub description: String,
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::wire::present"
+    )]
+    pub description: Option<String>,
     /// Whether the attachment is a spoiler.
-    pub is_spoiler: bool,
+    ///
+    /// - The source says it can be set, so a caller may leave it out.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::wire::present"
+    )]
+    pub is_spoiler: Option<bool>,
     /// Fields the spec does not list, kept as received so nothing is lost in a round trip.
     #[serde(flatten)]
     pub extra: serde_json::Map<String, serde_json::Value>,
@@ -102,6 +121,8 @@ impl crate::validation::Validate for AttachmentRequest {
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Attachment {
     /// Contains IS_SPOILER when the attachment is a spoiler.
+    ///
+    /// - Assumed `optional`: The source says the field contains IS_SPOILER for a spoiler without saying whether it may be absent otherwise.
     pub flags: crate::flags::AttachmentFlags,
     /// Fields the spec does not list, kept as received so nothing is lost in a round trip.
     #[serde(flatten)]
@@ -114,17 +135,16 @@ impl crate::validation::Validate for Attachment {
 
 /// A channel object; the source gives four of its fields.
 ///
-/// - An obfuscated channel is one the receiving bot lacks VIEW_CHANNEL on.
-/// - Other sensitive fields of an obfuscated channel are nulled or reduced.
 /// - Interaction payloads are built separately and are never obfuscated.
 /// - Not shown by the source: the complete field list of the channel object beyond the four fields given and the assumed id.
-/// - Not shown by the source: which other sensitive fields of an obfuscated channel are nulled or reduced.
 /// - Direction: response.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Channel {
     /// The channel's id.
     ///
+    /// - Assumed `name`: The source does not list it; the platform's public channel object carries its id as id.
     /// - Assumed `type`: The source does not list it; the platform identifies channels by snowflake ids.
+    /// - Assumed `optional`: Every channel has an id.
     pub id: crate::wire::Snowflake,
     /// The application id of the channel.
     ///
@@ -137,46 +157,99 @@ pub struct Channel {
         with = "crate::wire::double_option"
     )]
     pub application_id: Option<Option<crate::wire::Snowflake>>,
-    /// The channel name; for an obfuscated channel it is the literal `___hidden___`.
+    /// The channel name; for an obfuscated channel it is the literal `___hidden___` (case `obfuscated`).
     ///
-    /// - Takes the literal value `___hidden___` in the case described.
+    /// - Assumed `optional`: The source gives the field without saying whether it may be absent; every channel has a name, obfuscated ones too.
     pub name: String,
-    /// The channel's flags bitfield.
+    /// The channel's flags bitfield; CHANNEL_OBFUSCATED is set on obfuscated channels (case `obfuscated`).
     ///
-    /// - CHANNEL_OBFUSCATED is set on obfuscated channels.
+    /// - Assumed `optional`: The source gives the field without saying whether it may be absent; an obfuscated channel carries it.
     pub flags: crate::flags::ChannelFlags,
-    /// The channel's permission overwrites.
+    /// The channel's permission overwrites; an obfuscated channel has exactly one (case `obfuscated`).
     ///
-    /// - For an obfuscated channel it holds exactly one overwrite, denying VIEW_CHANNEL for the guild's @everyone role.
+    /// - Assumed `optional`: The source gives the field without saying whether it may be absent; an obfuscated channel carries it.
     pub permission_overwrites: Vec<crate::resources::PermissionOverwrite>,
     /// Fields the spec does not list, kept as received so nothing is lost in a round trip.
     #[serde(flatten)]
     pub extra: serde_json::Map<String, serde_json::Value>,
 }
 
-impl Channel {
-    /// The literal value of `name` in the case its docs describe.
-    pub const NAME_LITERAL: &'static str = "___hidden___";
-}
-
 impl crate::validation::Validate for Channel {
     fn validate_at(&self, _pointer: &str, _out: &mut Vec<crate::validation::Violation>) {}
+}
+
+impl Channel {
+    /// A channel the receiving bot lacks VIEW_CHANNEL on, sent to a bot that opted in to private channel obfuscation.
+    /// - An obfuscated channel is one the receiving bot lacks VIEW_CHANNEL on.
+    /// - Its one permission overwrite denies VIEW_CHANNEL for the guild's @everyone role.
+    /// - Other sensitive fields of an obfuscated channel are nulled or reduced.
+    /// - The opt-in (Identify capability bit 15, or the developer-portal toggle) is early and temporary: Get Guild Channels has no early opt-in over HTTP and omits such channels from 2026-11-16.
+    ///
+    /// When case `obfuscated` applies: the rule holds for the facts of the value's situation.
+    pub const OBFUSCATED: crate::rules::Rule = {
+        #[allow(unused_imports)]
+        use crate::{
+            auth::{Intent, Scope},
+            permissions::Permission, rules::{Cond, Condition, Rule},
+        };
+        Rule::All(
+            &[
+                Rule::Condition(Cond::Is(Condition::BotLacksViewChannel)),
+                Rule::Condition(Cond::Is(Condition::PrivateChannelObfuscationOptedIn)),
+            ],
+        )
+    };
+
+    /// The value of `name` in case `obfuscated`.
+    pub const OBFUSCATED_NAME: &'static str = "___hidden___";
+
+    /// Checks what case `obfuscated` says of this value; call it when the case applies (see [`Self::OBFUSCATED`]).
+    pub fn check_obfuscated(&self) -> Vec<crate::validation::Violation> {
+        let mut violations = Vec::new();
+        let (pointer, out) = ("", &mut violations);
+        {
+            let pointer = crate::validation::child(pointer, "name");
+            let value = &self.name;
+            crate::validation::literal(out, &pointer, value, "___hidden___");
+        }
+        {
+            let pointer = crate::validation::child(pointer, "flags");
+            let value = &self.flags;
+            crate::validation::fact(
+                out,
+                &pointer,
+                value.contains(crate::flags::ChannelFlags::CHANNEL_OBFUSCATED),
+                "must contain CHANNEL_OBFUSCATED in case `obfuscated`",
+            );
+        }
+        {
+            let pointer = crate::validation::child(pointer, "permission_overwrites");
+            let value = &self.permission_overwrites;
+            crate::validation::min_items(out, &pointer, value.len(), 1);
+            crate::validation::max_items(out, &pointer, value.len(), 1);
+        }
+        violations
+    }
 }
 
 /// A permission overwrite of a channel.
 ///
 /// - The single overwrite of an obfuscated channel denies VIEW_CHANNEL for the guild's @everyone role.
-/// - Not shown by the source: the fields of a permission overwrite beyond the assumed id and type, including its allow and deny sets (the bit of VIEW_CHANNEL is not shown).
+/// - Not shown by the source: the fields of a permission overwrite, including its allow and deny sets (the bit of VIEW_CHANNEL is not shown); id and type are assumed.
 /// - Direction: response.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct PermissionOverwrite {
     /// The role or member the overwrite applies to; the @everyone role has the guild's id.
     ///
+    /// - Assumed `name`: The source names no field of an overwrite; the platform's public overwrite object carries the overwritten role or member as id.
     /// - Assumed `type`: The platform's public convention identifies the overwritten role or member by snowflake, and @everyone by the guild's id.
+    /// - Assumed `optional`: An overwrite without its role or member would apply to nothing.
     pub id: crate::wire::Snowflake,
     /// 0 for a role, 1 for a member.
     ///
+    /// - Assumed `name`: The source names no field of an overwrite; the platform's public overwrite object says whether it is for a role or a member in type.
     /// - Assumed `type`: The platform's public convention types an overwrite as 0 (role) or 1 (member).
+    /// - Assumed `optional`: An overwrite is always for a role or a member.
     pub r#type: i64,
     /// Fields the spec does not list, kept as received so nothing is lost in a round trip.
     #[serde(flatten)]
@@ -195,8 +268,11 @@ pub struct VoiceChannelInfo {
     /// Short status text, at most 500 characters.
     ///
     /// - Constraint `max_length`: the limit `voice_channel_status_length`.
+    /// - Assumed `optional`: The source gives the field without saying whether it may be absent.
     pub status: String,
     /// Start time of the voice session.
+    ///
+    /// - Assumed `optional`: The source gives the field without saying whether it may be absent.
     pub voice_start_time: crate::clock::Timestamp,
 }
 
@@ -217,6 +293,8 @@ impl crate::validation::Validate for VoiceChannelInfo {
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct AuditEntryInfo {
     /// Carries the new voice channel status on VOICE_CHANNEL_STATUS_UPDATE entries.
+    ///
+    /// - The source says it carries the status on UPDATE entries, so other entries may lack it.
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
@@ -245,6 +323,7 @@ pub struct GameStatsWidgetData {
     /// A pre-defined primary field.
     ///
     /// - Assumed `type`: The source gives no type; a rank name is text.
+    /// - Assumed `optional`: The source says the primary fields include it, not that every write sets it.
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
@@ -254,6 +333,7 @@ pub struct GameStatsWidgetData {
     /// A pre-defined primary field.
     ///
     /// - Assumed `type`: The source gives no type; a count of wins is an integer.
+    /// - Assumed `optional`: The source says the primary fields include it, not that every write sets it.
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
@@ -263,6 +343,7 @@ pub struct GameStatsWidgetData {
     /// A pre-defined primary field.
     ///
     /// - Assumed `type`: The source gives no type; an hour count is taken as an integer.
+    /// - Assumed `optional`: The source says the primary fields include it, not that every write sets it.
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
@@ -316,9 +397,9 @@ impl crate::validation::Validate for Interaction {
 /// - Direction: response.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct ResolvedChannel {
-    /// The bot's permissions in that channel.
+    /// The bot's permissions in that channel; present only when the application's bot user is in the guild.
     ///
-    /// - It is present only when the application's bot user is in the guild.
+    /// - Required when `bot_user_in_guild`.
     /// - Assumed `type`: The source gives no type; the platform serializes permission sets as decimal strings (the permissions_new pattern).
     #[serde(
         default,
@@ -343,7 +424,7 @@ impl crate::validation::Validate for ResolvedChannel {
 pub struct Invite {
     /// User IDs who may accept the invite.
     ///
-    /// - Accepted by Create Channel Invite as an alternative to uploading a CSV.
+    /// - Accepted by Create Channel Invite as an alternative to uploading a CSV, so either may be absent.
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
@@ -351,6 +432,8 @@ pub struct Invite {
     )]
     pub target_user_ids: Option<Vec<crate::wire::Snowflake>>,
     /// A CSV file of user IDs who may accept the invite.
+    ///
+    /// - An alternative to target_user_ids, so either may be absent.
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
@@ -358,6 +441,8 @@ pub struct Invite {
     )]
     pub target_users_file: Option<String>,
     /// Roles granted to users who accept the invite.
+    ///
+    /// - Assumed `optional`: The source does not say an invite must grant roles.
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
@@ -365,6 +450,8 @@ pub struct Invite {
     )]
     pub role_ids: Option<Vec<crate::wire::Snowflake>>,
     /// The roles of the invite, as partial roles, in the Get Channel Invites result.
+    ///
+    /// - The source gives it in the Get Channel Invites result only, so other invites may lack it.
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
@@ -423,21 +510,27 @@ impl crate::validation::Validate for PartialRole {
 /// A lobby of an application, which members join to exchange messages.
 ///
 /// - A lobby can have a linked channel, to which lobby channel invites lead.
-/// - Not shown by the source: the field list of the lobby object beyond the assumed id, application_id and members.
+/// - Not shown by the source: the field list of the lobby object; id, application_id and members are assumed.
 /// - Direction: response.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Lobby {
     /// The lobby's id.
     ///
+    /// - Assumed `name`: The source shows no field of a lobby; the platform's public lobby object carries its id as id.
     /// - Assumed `type`: The platform identifies lobbies by snowflake ids.
+    /// - Assumed `optional`: Every lobby has an id; the paths /lobbies/{lobby.id}/... name it.
     pub id: crate::wire::Snowflake,
     /// The application the lobby belongs to.
     ///
-    /// - Assumed `type`: The source says a lobby is created for the application; the platform identifies applications by snowflake ids.
+    /// - Assumed `name`: The source says a lobby is created for the application but names no field; the platform's public lobby object carries it as application_id.
+    /// - Assumed `type`: The platform identifies applications by snowflake ids.
+    /// - Assumed `optional`: Every lobby is created for an application.
     pub application_id: crate::wire::Snowflake,
     /// The lobby's members.
     ///
+    /// - Assumed `name`: The source names no field of a lobby; the platform's public lobby object lists its members as members.
     /// - Assumed `type`: The platform's public lobby object lists its members.
+    /// - Assumed `optional`: A lobby always has a member list, if only its creator.
     pub members: Vec<crate::resources::LobbyMember>,
     /// Fields the spec does not list, kept as received so nothing is lost in a round trip.
     #[serde(flatten)]
@@ -450,19 +543,23 @@ impl crate::validation::Validate for Lobby {
 
 /// A member of a lobby.
 ///
-/// - Not shown by the source: fields of a lobby member other than its metadata and the assumed id.
+/// - Not shown by the source: the fields of a lobby member; id and metadata are assumed.
 /// - Not shown by the source: the shape of the per-member mute lists.
 /// - Direction: both.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct LobbyMember {
     /// The member's user id.
     ///
+    /// - Assumed `name`: The source names no field of a lobby member; the platform's public lobby member object carries the user's id as id.
     /// - Assumed `type`: The platform identifies users by snowflake ids.
+    /// - Assumed `optional`: A member is always some user.
     pub id: crate::wire::Snowflake,
     /// Lobby member metadata, set at lobby creation.
     ///
     /// - It can carry per-member mute lists.
+    /// - Assumed `name`: The source names the value lobby member metadata, not its field; the platform's public lobby member object carries it as metadata.
     /// - Assumed `type`: The source gives no type; metadata is a structured value whose shape is not given.
+    /// - Assumed `optional`: The source says metadata can be set, not that it always is.
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
@@ -480,17 +577,23 @@ impl crate::validation::Validate for LobbyMember {
 
 /// One entry of a bulk lobby members request.
 ///
-/// - Not shown by the source: the fields of a bulk entry; those below are assumed.
+/// - The source says the request adds, updates or removes members; how an entry says which is not shown, so the fields below are assumed.
+/// - The game backend sets a lobby message's additional display name when adding or updating a lobby member; the field that carries it is not shown.
+/// - Not shown by the source: the fields of a bulk entry; id, metadata and remove_member are assumed.
 /// - Direction: request.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct LobbyMemberUpdate {
     /// The user to add, update or remove.
     ///
+    /// - Assumed `name`: The source names no field of a bulk entry; the platform's public convention names the member by id.
     /// - Assumed `type`: The platform identifies users by snowflake ids.
+    /// - Assumed `optional`: An entry that names no member would change nothing.
     pub id: crate::wire::Snowflake,
     /// Lobby member metadata to set.
     ///
+    /// - Assumed `name`: The source names no field of a bulk entry; lobby member metadata is carried as metadata.
     /// - Assumed `type`: Lobby member metadata is a structured value whose shape is not given.
+    /// - Assumed `optional`: An update need not change the metadata.
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
@@ -499,7 +602,9 @@ pub struct LobbyMemberUpdate {
     pub metadata: Option<serde_json::Value>,
     /// Removes the member instead of adding or updating it.
     ///
+    /// - Assumed `name`: The source says members can be removed in the same request without naming how; a flag per entry is the platform's public convention.
     /// - Assumed `type`: The source says members can be removed in the same request; a flag per entry is the platform's public convention.
+    /// - Assumed `optional`: An entry without it adds or updates.
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
@@ -517,33 +622,42 @@ impl crate::validation::Validate for LobbyMemberUpdate {
 
 /// A message record of a lobby.
 ///
-/// - Not shown by the source: fields of a lobby message other than the additional name, the moderation metadata and the assumed id, lobby_id, author_id and content.
-/// - Not shown by the source: the wire names of the additional name and moderation metadata fields.
+/// - Not shown by the source: the fields of a lobby message; the source names an additional display name and moderation metadata by their SDK accessors only, and id, lobby_id, author_id and content are assumed.
 /// - Direction: response.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct LobbyMessage {
     /// The message's id.
     ///
+    /// - Assumed `name`: The source names no field of a lobby message; the platform's public message object carries its id as id.
     /// - Assumed `type`: The platform identifies messages by snowflake ids.
+    /// - Assumed `optional`: Every message has an id.
     pub id: crate::wire::Snowflake,
     /// The lobby the message was sent into.
     ///
+    /// - Assumed `name`: The source names no field of a lobby message; the platform's public lobby message carries its lobby as lobby_id.
     /// - Assumed `type`: The platform identifies lobbies by snowflake ids.
+    /// - Assumed `optional`: Every lobby message was sent into a lobby.
     pub lobby_id: crate::wire::Snowflake,
     /// The member who sent it.
     ///
+    /// - Assumed `name`: The source names no field of a lobby message; the platform's public lobby message carries its sender as author_id.
     /// - Assumed `type`: The platform identifies users by snowflake ids.
+    /// - Assumed `optional`: The source says messages are sent on behalf of an authenticated member.
     pub author_id: crate::wire::Snowflake,
     /// The text of the message.
     ///
+    /// - Assumed `name`: The source names no field of a lobby message; the platform's public convention carries a message's text as content.
     /// - Assumed `type`: The platform's public convention carries a message's text as the string content.
+    /// - Assumed `optional`: A message is sent to say something.
     pub content: String,
     /// An additional display name of the message, for example a character name.
     ///
     /// - It is read in the SDK with `MessageHandle::AdditionalName()`.
     /// - It can only be set server-side by the game backend when adding or updating a lobby member.
     /// - It can never be set from the client SDK.
+    /// - Assumed `name`: The source names the value by its SDK accessor MessageHandle::AdditionalName() only; the JSON field name is ours.
     /// - Assumed `type`: The source gives no type; a display name is text.
+    /// - Assumed `optional`: The source says the record has the name; whether it may be absent when the backend set none is not shown.
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
@@ -553,7 +667,9 @@ pub struct LobbyMessage {
     /// Application-scoped custom string key-value pairs for moderation.
     ///
     /// - It is read in the SDK with `MessageHandle::ModerationMetadata`.
+    /// - Assumed `name`: The source names the value by its SDK accessor MessageHandle::ModerationMetadata only; the JSON field name is ours.
     /// - Assumed `type`: The source gives string key-value pairs; the type vocabulary has no map type, so json carries it.
+    /// - Assumed `optional`: The source says messages carry moderation metadata; whether it may be absent when none was set is not shown.
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
@@ -571,15 +687,16 @@ impl crate::validation::Validate for LobbyMessage {
 
 /// A direct message sent in a game through the social SDK.
 ///
-/// - Not shown by the source: fields of a game direct message other than the moderation metadata.
-/// - Not shown by the source: the wire name of the moderation metadata field.
+/// - Not shown by the source: the fields of a game direct message; the source names the moderation metadata by its SDK accessor only.
 /// - Direction: response.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct GameDirectMessage {
     /// Application-scoped custom string key-value pairs for moderation.
     ///
     /// - It is read in the SDK with `MessageHandle::ModerationMetadata`.
+    /// - Assumed `name`: The source names the value by its SDK accessor MessageHandle::ModerationMetadata only; the JSON field name is ours.
     /// - Assumed `type`: The source gives string key-value pairs; the type vocabulary has no map type, so json carries it.
+    /// - Assumed `optional`: The source says messages carry moderation metadata; whether it may be absent when none was set is not shown.
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
@@ -604,6 +721,8 @@ impl crate::validation::Validate for GameDirectMessage {
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct RadioGroup {
     /// When false, the selection is optional.
+    ///
+    /// - Assumed `optional`: The source says the field makes the selection optional when false, not whether it may be left out.
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
@@ -645,6 +764,7 @@ pub struct CheckboxGroup {
     /// The minimum number of options selected.
     ///
     /// - Assumed `type`: The source gives no type; a count of options is an integer.
+    /// - Assumed `optional`: The source names the field without saying whether it may be left out.
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
@@ -654,6 +774,7 @@ pub struct CheckboxGroup {
     /// The maximum number of options selected.
     ///
     /// - Assumed `type`: The source gives no type; a count of options is an integer.
+    /// - Assumed `optional`: The source names the field without saying whether it may be left out.
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
@@ -705,8 +826,7 @@ impl crate::validation::Validate for Checkbox {
 ///
 /// - Any file type may be uploaded unless restricted.
 /// - The maximum file size is the user's upload limit in that channel.
-/// - Not shown by the source: the wire names of the minimum, maximum and required fields.
-/// - Not shown by the source: fields of the File Upload component other than the file counts and the required flag.
+/// - Not shown by the source: the fields of the File Upload component; the source describes a minimum and a maximum file count and a required flag without naming them.
 /// - Direction: both.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct FileUpload {
@@ -714,7 +834,9 @@ pub struct FileUpload {
     ///
     /// - Constraint `min`: the limit `file_upload_component_file_count`.
     /// - Constraint `max`: the limit `file_upload_component_file_count`.
+    /// - Assumed `name`: The source says the component has a minimum number of files without naming the field; min_values follows the Checkbox Group's.
     /// - Assumed `type`: The source gives no type; a count of files is an integer.
+    /// - Assumed `optional`: The source does not say whether the minimum may be left out.
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
@@ -725,7 +847,9 @@ pub struct FileUpload {
     ///
     /// - Constraint `min`: the limit `file_upload_component_file_count`.
     /// - Constraint `max`: the limit `file_upload_component_file_count`.
+    /// - Assumed `name`: The source says the component has a maximum number of files without naming the field; max_values follows the Checkbox Group's.
     /// - Assumed `type`: The source gives no type; a count of files is an integer.
+    /// - Assumed `optional`: The source does not say whether the maximum may be left out.
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
@@ -733,6 +857,9 @@ pub struct FileUpload {
     )]
     pub max_values: Option<i64>,
     /// Whether an upload is required before submit.
+    ///
+    /// - Assumed `name`: The source says the component has a flag whether upload is required before submit without naming it; required follows the Radio Group's.
+    /// - Assumed `optional`: The source does not say whether the flag may be left out.
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
@@ -778,6 +905,49 @@ impl crate::validation::Validate for Container {
     fn validate_at(&self, _pointer: &str, _out: &mut Vec<crate::validation::Violation>) {}
 }
 
+/// The embed of the new type `components` that a message carries for a link preview built from a component embed.
+///
+/// - Not shown by the source: the fields of the embed other than its type and components.
+/// - Direction: response.
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct ComponentsEmbed {
+    /// The embed's type: `components`.
+    ///
+    /// - Takes the literal value `components` in the case described.
+    /// - Assumed `name`: The source says the embed is of the new type `components`; the field that carries an embed's type is named type by the platform's public convention.
+    /// - Assumed `optional`: Every embed has a type.
+    pub r#type: String,
+    /// Holds exactly one Container.
+    ///
+    /// - Constraint `min_items`: 1.
+    /// - Constraint `max_items`: 1.
+    pub components: Vec<crate::resources::Container>,
+    /// Fields the spec does not list, kept as received so nothing is lost in a round trip.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<String, serde_json::Value>,
+}
+
+impl ComponentsEmbed {
+    /// The literal value of `type` in the case its docs describe.
+    pub const TYPE_LITERAL: &'static str = "components";
+}
+
+impl crate::validation::Validate for ComponentsEmbed {
+    fn validate_at(&self, pointer: &str, out: &mut Vec<crate::validation::Violation>) {
+        {
+            let pointer = crate::validation::child(pointer, "type");
+            let value = &self.r#type;
+            crate::validation::literal(out, &pointer, value, "components");
+        }
+        {
+            let pointer = crate::validation::child(pointer, "components");
+            let value = &self.components;
+            crate::validation::min_items(out, &pointer, value.len(), 1);
+            crate::validation::max_items(out, &pointer, value.len(), 1);
+        }
+    }
+}
+
 /// The rich presence parameters a game sets through the social SDK.
 ///
 /// - Not shown by the source: rich presence parameters other than name and assets.
@@ -788,6 +958,7 @@ pub struct RichPresenceActivity {
     ///
     /// - The source writes the parameter as activity.name.
     /// - Assumed `type`: The source gives no type; a name is text.
+    /// - Assumed `optional`: The source says the parameter customizes the name; without it the application name is shown, which is taken to mean it may be left out.
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
@@ -795,6 +966,9 @@ pub struct RichPresenceActivity {
     )]
     pub name: Option<String>,
     /// Images of the rich presence.
+    ///
+    /// - The source writes the parameter as activity.assets.
+    /// - Assumed `optional`: The source gives only inviteCoverImage under it, which has a fallback.
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
@@ -820,7 +994,8 @@ pub struct RichPresenceActivityAssets {
     ///
     /// - The source writes the parameter as activity.assets.inviteCoverImage.
     /// - It can differ per invite.
-    /// - The fallback is the cover image uploaded in the developer portal's Rich Presence tab.
+    /// - Having a fallback, it may be left out.
+    /// - Defaults to the cover image uploaded in the developer portal's Rich Presence tab.
     /// - Assumed `type`: The source gives a URL or an asset key, both text.
     #[serde(
         rename = "inviteCoverImage",
@@ -877,21 +1052,27 @@ impl crate::validation::Validate for User {
 /// A connection of a user's account to another service, as returned by Get Current User Connections.
 ///
 /// - Connections of a game-launcher type and of a game-publisher type are being withdrawn from Get Current User Connections.
-/// - Not shown by the source: the fields of a connection object beyond the assumed id, name and type.
+/// - Not shown by the source: the fields of a connection object; id, name and type are assumed.
 /// - Direction: response.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Connection {
     /// The id of the account on the connected service.
     ///
+    /// - Assumed `name`: The source shows no field of a connection; the platform's public connection object carries the service account's id as id.
     /// - Assumed `type`: The source shows no fields; the platform's public connection object carries the service account's id as a string.
+    /// - Assumed `optional`: Every connection is to some account.
     pub id: String,
     /// The account's name on the connected service.
     ///
-    /// - Assumed `type`: The source shows no fields; the platform's public connection object carries the account's name.
+    /// - Assumed `name`: The source shows no field of a connection; the platform's public connection object carries the account's name as name.
+    /// - Assumed `type`: The source shows no fields; the platform's public connection object carries the account's name as a string.
+    /// - Assumed `optional`: The platform's public connection object always names the account.
     pub name: String,
     /// The connected service.
     ///
-    /// - Assumed `type`: The source shows no fields; the platform's public connection object names the service as the string type.
+    /// - Assumed `name`: The source shows no field of a connection; the platform's public connection object names the service in type.
+    /// - Assumed `type`: The source shows no fields; the platform's public connection object names the service as a string.
+    /// - Assumed `optional`: The source distinguishes connections by the type of service, so every connection has one.
     pub r#type: String,
     /// Fields the spec does not list, kept as received so nothing is lost in a round trip.
     #[serde(flatten)]

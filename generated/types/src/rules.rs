@@ -27,6 +27,21 @@ pub enum Condition {
     AppCanReadMessageContent,
     /// The app uses large bot sharding.
     LargeBotSharding,
+    /// The application's bot user is in the guild.
+    BotUserInGuild,
+    /// The receiving bot lacks VIEW_CHANNEL on the channel.
+    BotLacksViewChannel,
+    /// The bot opted in to private channel obfuscation, with the Identify capability or the developer-portal toggle.
+    ///
+    /// - Until change `private-channel-obfuscation-opt-in-ends` (unscheduled).
+    PrivateChannelObfuscationOptedIn,
+    /// The user's profile privacy is the given setting.
+    ProfilePrivacy {
+        /// The argument `setting`, a value of the enum `profile_privacy`.
+        setting: &'static str,
+    },
+    /// The guild has more than 200 members (the limit profile_privacy_guild_size).
+    GuildLargerThanProfilePrivacySize,
 }
 
 impl Condition {
@@ -38,6 +53,15 @@ impl Condition {
             Self::CallerIsInviter => "caller_is_inviter",
             Self::AppCanReadMessageContent => "app_can_read_message_content",
             Self::LargeBotSharding => "large_bot_sharding",
+            Self::BotUserInGuild => "bot_user_in_guild",
+            Self::BotLacksViewChannel => "bot_lacks_view_channel",
+            Self::PrivateChannelObfuscationOptedIn => {
+                "private_channel_obfuscation_opted_in"
+            }
+            Self::ProfilePrivacy { .. } => "profile_privacy",
+            Self::GuildLargerThanProfilePrivacySize => {
+                "guild_larger_than_profile_privacy_size"
+            }
         }
     }
 }
@@ -54,6 +78,15 @@ impl fmt::Display for Condition {
             Self::CallerIsInviter => f.write_str("caller_is_inviter"),
             Self::AppCanReadMessageContent => f.write_str("app_can_read_message_content"),
             Self::LargeBotSharding => f.write_str("large_bot_sharding"),
+            Self::BotUserInGuild => f.write_str("bot_user_in_guild"),
+            Self::BotLacksViewChannel => f.write_str("bot_lacks_view_channel"),
+            Self::PrivateChannelObfuscationOptedIn => {
+                f.write_str("private_channel_obfuscation_opted_in")
+            }
+            Self::ProfilePrivacy { setting } => write!(f, "profile_privacy({})", setting),
+            Self::GuildLargerThanProfilePrivacySize => {
+                f.write_str("guild_larger_than_profile_privacy_size")
+            }
         }
     }
 }
@@ -470,7 +503,7 @@ pub const SEARCH_GUILD_MESSAGES: PermissionRule = PermissionRule {
 /// From 2026-02-23 pinning needs PIN_MESSAGES; MANAGE_MESSAGES alone is insufficient.
 ///
 /// - Not shown by the source: the endpoints that pin messages.
-/// - Assumed `details`: The source says MANAGE_MESSAGES alone becomes insufficient, so before the change MANAGE_MESSAGES is taken to have sufficed.
+/// - Assumed `variants`: The source says MANAGE_MESSAGES alone becomes insufficient, so before the change MANAGE_MESSAGES is taken to have sufficed.
 /// - Applies to: all.
 pub const PIN_MESSAGES: PermissionRule = PermissionRule {
     id: "pin_messages",
@@ -495,7 +528,7 @@ pub const PIN_MESSAGES: PermissionRule = PermissionRule {
 /// From 2026-02-23 users need BYPASS_SLOWMODE, split from MANAGE_MESSAGES, MANAGE_CHANNELS and MANAGE_THREADS.
 ///
 /// - The source writes MANAGE_CHANNEL; the permission meant is MANAGE_CHANNELS.
-/// - Assumed `details`: The source says BYPASS_SLOWMODE is split from MANAGE_MESSAGES, MANAGE_CHANNEL and MANAGE_THREADS, so before the change any one of them is taken to have sufficed.
+/// - Assumed `variants`: The source says BYPASS_SLOWMODE is split from MANAGE_MESSAGES, MANAGE_CHANNEL and MANAGE_THREADS, so before the change any one of them is taken to have sufficed.
 /// - Applies to: users.
 pub const BYPASS_SLOWMODE: PermissionRule = PermissionRule {
     id: "bypass_slowmode",
@@ -526,7 +559,7 @@ pub const BYPASS_SLOWMODE: PermissionRule = PermissionRule {
 /// From 2026-02-23 bots need CREATE_GUILD_EXPRESSIONS; MANAGE_GUILD_EXPRESSIONS alone is insufficient.
 ///
 /// - Not shown by the source: the endpoints that create custom emoji and stickers.
-/// - Assumed `details`: The source says MANAGE_GUILD_EXPRESSIONS alone becomes insufficient, so before the change it is taken to have sufficed.
+/// - Assumed `variants`: The source says MANAGE_GUILD_EXPRESSIONS alone becomes insufficient, so before the change it is taken to have sufficed.
 /// - Applies to: bots.
 pub const CREATE_GUILD_EXPRESSIONS: PermissionRule = PermissionRule {
     id: "create_guild_expressions",
@@ -551,7 +584,7 @@ pub const CREATE_GUILD_EXPRESSIONS: PermissionRule = PermissionRule {
 /// From 2026-02-23 bots need CREATE_EVENTS; MANAGE_EVENTS alone is insufficient.
 ///
 /// - Not shown by the source: the endpoints that create scheduled events.
-/// - Assumed `details`: The source says MANAGE_EVENTS alone becomes insufficient, so before the change it is taken to have sufficed.
+/// - Assumed `variants`: The source says MANAGE_EVENTS alone becomes insufficient, so before the change it is taken to have sufficed.
 /// - Applies to: bots.
 pub const CREATE_EVENTS: PermissionRule = PermissionRule {
     id: "create_events",

@@ -171,3 +171,88 @@ pub fn required(
         out.push(Violation::new(pointer, format!("is required when {condition}")));
     }
 }
+
+/// A fact a case states of a value holds (`message` says it when it does not).
+pub fn fact(out: &mut Vec<Violation>, pointer: &str, holds: bool, message: &str) {
+    if !holds {
+        out.push(Violation::new(pointer, message));
+    }
+}
+
+/// A text is exactly `expected`.
+pub fn literal(out: &mut Vec<Violation>, pointer: &str, value: &str, expected: &str) {
+    if value != expected {
+        out.push(
+            Violation::new(pointer, format!("must be `{expected}` (got `{value}`)")),
+        );
+    }
+}
+
+/// One column of a CSV text: its name in the header, and what each of its cells must be.
+#[derive(Clone, Copy, Debug)]
+pub struct CsvColumn {
+    /// The name the header line gives it.
+    pub name: &'static str,
+    /// What a cell must be, in words (`a snowflake`).
+    pub expects: &'static str,
+    /// Whether a cell is one.
+    pub accepts: fn(&str) -> bool,
+}
+
+/// A CSV text has exactly `columns`: the header line names them in order, and every
+/// further line has one accepted cell per column. Pointers are `/<line>` (the header is
+/// line 0) and `/<line>/<column>`.
+pub fn csv(out: &mut Vec<Violation>, pointer: &str, text: &str, columns: &[CsvColumn]) {
+    let mut lines = text.lines();
+    let header: Vec<&str> = columns.iter().map(|c| c.name).collect();
+    let expected = header.join(",");
+    match lines.next() {
+        Some(first) if first.trim_end_matches('\r') == expected => {}
+        Some(first) => {
+            out.push(
+                Violation::new(
+                    child(pointer, "0"),
+                    format!("the header must be exactly `{expected}` (got `{first}`)"),
+                ),
+            )
+        }
+        None => {
+            out.push(
+                Violation::new(
+                    pointer,
+                    format!("must start with the header `{expected}`"),
+                ),
+            );
+            return;
+        }
+    }
+    for (index, line) in lines.enumerate() {
+        let line = line.trim_end_matches('\r');
+        if line.is_empty() {
+            continue;
+        }
+        let row = child(pointer, &(index + 1).to_string());
+        let cells: Vec<&str> = line.split(',').collect();
+        if cells.len() != columns.len() {
+            out.push(
+                Violation::new(
+                    row,
+                    format!("must have {} cell(s) (got {})", columns.len(), cells.len()),
+                ),
+            );
+            continue;
+        }
+        for (column, (cell, spec)) in cells.iter().zip(columns).enumerate() {
+            if !(spec.accepts)(cell) {
+                out.push(
+                    Violation::new(
+                        child(&row, &column.to_string()),
+                        format!(
+                            "`{}` must be {} (got `{cell}`)", spec.name, spec.expects
+                        ),
+                    ),
+                );
+            }
+        }
+    }
+}

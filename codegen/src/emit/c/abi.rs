@@ -209,6 +209,34 @@ pub struct AbiClass<'m> {
     pub left_out: Vec<String>,
     /// The summary of the change that deprecates the class.
     pub deprecated: Option<String>,
+    /// What the C++ wrapper gives the class: exactly the spec's `semantics`.
+    pub semantics: Semantics,
+}
+
+/// The value semantics a class declares (`semantics: [copy, move, bool, nullobj]`). The C++
+/// wrapper gives a class only these, so it never claims a behaviour the spec does not state.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Semantics {
+    /// Copy construction and assignment (deep, through `_Clone`).
+    pub copy: bool,
+    /// Move construction and assignment (the handle is stolen).
+    pub move_: bool,
+    /// `explicit operator bool`: whether the object holds a valid handle.
+    pub bool_: bool,
+    /// `static const nullobj`: an invalid instance.
+    pub nullobj: bool,
+}
+
+impl Semantics {
+    fn of(class: &Class) -> Self {
+        let has = |name: &str| class.semantics.iter().any(|s| s.id == name);
+        Self { copy: has("copy"), move_: has("move"), bool_: has("bool"), nullobj: has("nullobj") }
+    }
+
+    /// Whether the class can be swapped (it has copy or move assignment to build on).
+    pub fn swaps(self) -> bool {
+        self.copy || self.move_
+    }
 }
 
 /// A field's getter (`ClientId`) and setter (`SetClientId`).
@@ -674,7 +702,16 @@ fn class<'m>(model: &'m Model, c: &'m Class, enums: &[AbiEnum]) -> AbiClass<'m> 
         left_out.push(format!("Left out, method {}{what}: {why}.", m.meta.id));
     }
     let namespace = if c.namespace.is_empty() { model.platform.prefixes.cpp_namespace.clone() } else { c.namespace.clone() };
-    AbiClass { source: c, name: c_pascal(c.meta.c()), namespace, accessors, doc: item_doc(model, &c.meta), left_out, deprecated }
+    AbiClass {
+        source: c,
+        name: c_pascal(c.meta.c()),
+        namespace,
+        accessors,
+        doc: item_doc(model, &c.meta),
+        left_out,
+        deprecated,
+        semantics: Semantics::of(c),
+    }
 }
 
 /// Whether class `from` holds class `target` through its class fields, at any depth.

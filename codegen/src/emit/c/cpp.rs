@@ -1,7 +1,9 @@
 //! `sdk/include/<cpp_header>`: the header-only C++17 wrapper over the C header.
 //!
-//! Each class holds exactly one C handle: copy through `_Clone`, move by stealing the handle,
-//! copy-and-swap assignment, `explicit operator bool`, a `static const nullobj`. Classes are
+//! Each class holds exactly one C handle and gets the value semantics its spec lists, no more:
+//! `copy` (through `_Clone`, copy-and-swap assignment), `move` (the handle is stolen), `bool`
+//! (`explicit operator bool`), `nullobj` (a `static const` invalid instance); what is not listed
+//! is deleted or absent, so the header never promises what the source does not say. Classes are
 //! declared first and their members defined after every class, so a class can use another by
 //! value whatever their order in the spec. Everything is `inline`, so any number of translation
 //! units may include the header with no "implementation" macro.
@@ -122,12 +124,14 @@ fn file_doc(abi: &Abi) -> Vec<String> {
         String::new(),
         "Include it from any number of translation units; nothing needs defining first.".into(),
         String::new(),
-        "Every class holds one C handle and is one pointer wide:".into(),
-        "- The default constructor makes a valid object holding default values; `nullobj` is an invalid one.".into(),
-        "- Copies are deep; a move steals the handle and leaves the source invalid.".into(),
-        "- Assignment is copy-and-swap, so self-assignment and assigning from `nullobj` are safe.".into(),
-        "- `explicit operator bool` is true when the object holds a valid handle.".into(),
-        "- Accessors of an invalid object do nothing and return default values.".into(),
+        "Every class holds one C handle and is one pointer wide. The default constructor makes a valid".into(),
+        "object holding default values. Each class has the value semantics its spec lists, and only those:".into(),
+        "- `copy`: copies are deep; assignment is copy-and-swap, so self-assignment is safe.".into(),
+        "- `move`: a move steals the handle and leaves the source invalid.".into(),
+        "- `bool`: `explicit operator bool` is true when the object holds a valid handle.".into(),
+        "- `nullobj`: a static invalid instance, to assign or compare against.".into(),
+        "A class without `copy` (or `move`) has that construction and assignment deleted.".into(),
+        "Accessors of an invalid object do nothing and return default values.".into(),
     ]
 }
 
@@ -299,20 +303,38 @@ fn declaration(w: &mut CWriter, abi: &Abi, class: &AbiClass) {
     w.doc(&doc);
     let name = &class.name;
     let handle = abi.c_name(name);
+    let sem = class.semantics;
     let public = |w: &mut CWriter| {
         w.doc(&["Creates a valid object holding the default values.".into()]);
         w.line(format!("{}explicit {name}();", deprecated_attribute(abi, class.deprecated.as_deref())));
         w.line(format!("~{name}();"));
-        w.line(format!("{name}(const {name}& other);"));
-        w.line(format!("{name}({name}&& other) noexcept;"));
-        w.line(format!("{name}& operator=(const {name}& other);"));
-        w.line(format!("{name}& operator=({name}&& other) noexcept;"));
-        w.line(format!("void swap({name}& other) noexcept;"));
-        w.line(format!("friend void swap({name}& a, {name}& b) noexcept {{ a.swap(b); }}"));
-        w.doc(&["True when the object holds a valid handle.".into()]);
-        w.line("explicit operator bool() const noexcept;");
-        w.doc(&["An invalid object, to assign or compare against.".into()]);
-        w.line(format!("static const {name} nullobj;"));
+        if sem.copy {
+            w.line(format!("{name}(const {name}& other);"));
+            w.line(format!("{name}& operator=(const {name}& other);"));
+        } else {
+            w.line(format!("{name}(const {name}& other) = delete;"));
+            w.line(format!("{name}& operator=(const {name}& other) = delete;"));
+        }
+        if sem.move_ {
+            w.line(format!("{name}({name}&& other) noexcept;"));
+            w.line(format!("{name}& operator=({name}&& other) noexcept;"));
+        } else if !sem.copy {
+            // With copy and no move, a move falls back to the copy; with neither, both are gone.
+            w.line(format!("{name}({name}&& other) = delete;"));
+            w.line(format!("{name}& operator=({name}&& other) = delete;"));
+        }
+        if sem.swaps() {
+            w.line(format!("void swap({name}& other) noexcept;"));
+            w.line(format!("friend void swap({name}& a, {name}& b) noexcept {{ a.swap(b); }}"));
+        }
+        if sem.bool_ {
+            w.doc(&["True when the object holds a valid handle.".into()]);
+            w.line("explicit operator bool() const noexcept;");
+        }
+        if sem.nullobj {
+            w.doc(&["An invalid object, to assign or compare against.".into()]);
+            w.line(format!("static const {name} nullobj;"));
+        }
         for a in &class.accessors {
             let types = cpp_types(abi, a);
             let attribute = deprecated_attribute(abi, a.deprecated.as_deref());
@@ -325,7 +347,9 @@ fn declaration(w: &mut CWriter, abi: &Abi, class: &AbiClass) {
     };
     let private = |w: &mut CWriter| {
         w.line(format!("friend struct {d}::Access;"));
-        w.line(format!("constexpr explicit {name}({d}::InvalidTag) noexcept : instance_{{nullptr}} {{}}"));
+        if sem.nullobj {
+            w.line(format!("constexpr explicit {name}({d}::InvalidTag) noexcept : instance_{{nullptr}} {{}}"));
+        }
         w.line(format!("explicit {name}({handle} adopted) noexcept : instance_(adopted) {{}}"));
         w.line(format!("{handle} instance_;"));
     };
@@ -338,37 +362,52 @@ fn definitions(w: &mut CWriter, abi: &Abi, class: &AbiClass) {
     let name = &class.name;
     let handle = abi.c_name(name);
     let f = |function: &str| abi.c_fn(name, function);
-    w.line(format!("inline const {name} {name}::nullobj{{{d}::InvalidTag{{}}}};"));
-    w.blank();
+    let sem = class.semantics;
+    if sem.nullobj {
+        w.line(format!("inline const {name} {name}::nullobj{{{d}::InvalidTag{{}}}};"));
+        w.blank();
+    }
     w.block(format!("inline {name}::{name}() : instance_{{nullptr}} {{"), "}", |w| w.line(format!("{}(&instance_);", f("Init"))));
     w.blank();
     w.block(format!("inline {name}::~{name}() {{"), "}", |w| {
         w.block("if (instance_.opaque) {", "}", |w| w.line(format!("{}(&instance_);", f("Drop"))));
     });
-    w.blank();
-    w.block(format!("inline {name}::{name}(const {name}& other) : instance_{{nullptr}} {{"), "}", |w| {
-        w.block("if (other.instance_.opaque) {", "}", |w| w.line(format!("{}(&instance_, &other.instance_);", f("Clone"))));
-    });
-    w.blank();
-    w.line(format!(
-        "inline {name}::{name}({name}&& other) noexcept : instance_{{std::exchange(other.instance_, {handle}{{nullptr}})}} {{}}"
-    ));
-    w.blank();
-    w.block(format!("inline {name}& {name}::operator=(const {name}& other) {{"), "}", |w| {
-        w.line(format!("{name} copy(other);"));
-        w.line("swap(copy);");
-        w.line("return *this;");
-    });
-    w.blank();
-    w.block(format!("inline {name}& {name}::operator=({name}&& other) noexcept {{"), "}", |w| {
-        w.line(format!("{name} moved(std::move(other));"));
-        w.line("swap(moved);");
-        w.line("return *this;");
-    });
-    w.blank();
-    w.block(format!("inline void {name}::swap({name}& other) noexcept {{"), "}", |w| w.line("std::swap(instance_, other.instance_);"));
-    w.blank();
-    w.block(format!("inline {name}::operator bool() const noexcept {{"), "}", |w| w.line("return instance_.opaque != nullptr;"));
+    if sem.copy {
+        w.blank();
+        w.block(format!("inline {name}::{name}(const {name}& other) : instance_{{nullptr}} {{"), "}", |w| {
+            w.block("if (other.instance_.opaque) {", "}", |w| w.line(format!("{}(&instance_, &other.instance_);", f("Clone"))));
+        });
+    }
+    if sem.move_ {
+        w.blank();
+        w.line(format!(
+            "inline {name}::{name}({name}&& other) noexcept : instance_{{std::exchange(other.instance_, {handle}{{nullptr}})}} {{}}"
+        ));
+    }
+    if sem.copy {
+        w.blank();
+        w.block(format!("inline {name}& {name}::operator=(const {name}& other) {{"), "}", |w| {
+            w.line(format!("{name} copy(other);"));
+            w.line("swap(copy);");
+            w.line("return *this;");
+        });
+    }
+    if sem.move_ {
+        w.blank();
+        w.block(format!("inline {name}& {name}::operator=({name}&& other) noexcept {{"), "}", |w| {
+            w.line(format!("{name} moved(std::move(other));"));
+            w.line("swap(moved);");
+            w.line("return *this;");
+        });
+    }
+    if sem.swaps() {
+        w.blank();
+        w.block(format!("inline void {name}::swap({name}& other) noexcept {{"), "}", |w| w.line("std::swap(instance_, other.instance_);"));
+    }
+    if sem.bool_ {
+        w.blank();
+        w.block(format!("inline {name}::operator bool() const noexcept {{"), "}", |w| w.line("return instance_.opaque != nullptr;"));
+    }
     for a in &class.accessors {
         w.blank();
         getter(w, abi, class, a);

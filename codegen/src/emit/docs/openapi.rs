@@ -39,6 +39,12 @@ pub const EXTENSIONS: &[(&str, &str, &str)] = &[
     ("x-assumed", "any object", "Values the spec assumed: `{facet: reason}`."),
     ("x-limit", "schema, parameter", "Constraint keywords whose number comes from a limit: `{keyword: limit id}`."),
     (
+        "x-cases",
+        "schema",
+        "Shapes the object takes when a condition holds: the condition as a rule expression and, per field, a literal, flags set, enum values left out or item counts.",
+    ),
+    ("x-csv-columns", "schema", "The columns of a CSV response in header order: `[{name, type, description}]`; the header line names them exactly."),
+    (
         "x-dynamic-bounds",
         "schema, parameter",
         "Bounds known only at run time, from another endpoint's response: `{keyword: {endpoint, field, offset}}`.",
@@ -341,11 +347,14 @@ impl<'a> Doc<'a> {
 
     fn responses(&self, e: &Endpoint) -> Value {
         let mut out = Map::new();
-        let schema = match (&e.response, e.response_fields.is_empty()) {
+        let mut schema = match (&e.response, e.response_fields.is_empty()) {
             (Some(ty), _) => Some(self.type_schema(ty)),
             (None, false) => Some(self.object_schema(&e.response_fields)),
             (None, true) => None,
         };
+        if let Some(s) = &mut schema {
+            self.response_constraints(s, e);
+        }
         let media = if e.response_format == "csv" { "text/csv" } else { "application/json" };
         match (schema, e.response_format.as_str()) {
             (_, "none") => {
@@ -449,34 +458,59 @@ impl<'a> Doc<'a> {
                 "max_items" => "maxItems",
                 _ => "x-max-size",
             };
-            match bound {
-                Bound::Value(_, v) => {
-                    map.insert(keyword.into(), json!(v));
-                }
-                Bound::Limit { limit, offset } => {
-                    let def = self.model.limit(&limit.id);
-                    let value = match keyword {
-                        "x-max-size" => def.and_then(Limit::upper_bytes).and_then(|b| i64::try_from(b).ok()),
-                        k if k.starts_with("min") => def.and_then(Limit::lower),
-                        _ => def.and_then(Limit::upper),
-                    };
-                    match value {
-                        Some(v) => {
-                            map.insert(keyword.into(), json!(v + offset));
-                            limits.insert(keyword.into(), json!(limit.id));
-                        }
-                        None => {
-                            dynamic.insert(keyword.into(), json!({ "limit": limit.id, "offset": offset }));
-                        }
-                    }
-                }
-                Bound::Field { endpoint, field, offset } => {
-                    dynamic.insert(keyword.into(), json!({ "endpoint": endpoint.id, "field": field, "offset": offset }));
-                }
-            }
+            self.bound(map, keyword, bound, &mut limits, &mut dynamic);
         }
         insert(map, "x-limit", Value::Object(limits));
         insert(map, "x-dynamic-bounds", Value::Object(dynamic));
+    }
+
+    /// One constraint keyword: its number, and where it comes from when a limit or another
+    /// endpoint's response gives it.
+    fn bound(&self, map: &mut Map<String, Value>, keyword: &str, bound: &Bound, limits: &mut Map<String, Value>, dynamic: &mut Map<String, Value>) {
+        match bound {
+            Bound::Value(_, v) => {
+                map.insert(keyword.into(), json!(v));
+            }
+            Bound::Limit { limit, offset } => {
+                let def = self.model.limit(&limit.id);
+                let value = match keyword {
+                    "x-max-size" => def.and_then(Limit::upper_bytes).and_then(|b| i64::try_from(b).ok()),
+                    k if k.starts_with("min") => def.and_then(Limit::lower),
+                    _ => def.and_then(Limit::upper),
+                };
+                match value {
+                    Some(v) => {
+                        map.insert(keyword.into(), json!(v + offset));
+                        limits.insert(keyword.into(), json!(limit.id));
+                    }
+                    None => {
+                        dynamic.insert(keyword.into(), json!({ "limit": limit.id, "offset": offset }));
+                    }
+                }
+            }
+            Bound::Field { endpoint, field, offset } => {
+                dynamic.insert(keyword.into(), json!({ "endpoint": endpoint.id, "field": field, "offset": offset }));
+            }
+        }
+    }
+
+    /// What the spec says of a response as a whole: an item bound, CSV columns.
+    fn response_constraints(&self, schema: &mut Value, e: &Endpoint) {
+        let Some(map) = schema.as_object_mut() else { return };
+        if let Some(b) = &e.response_max_items {
+            let (mut limits, mut dynamic) = (Map::new(), Map::new());
+            self.bound(map, "maxItems", b, &mut limits, &mut dynamic);
+            insert(map, "x-limit", Value::Object(limits));
+            insert(map, "x-dynamic-bounds", Value::Object(dynamic));
+        }
+        if !e.response_columns.is_empty() {
+            let columns: Vec<Value> = e
+                .response_columns
+                .iter()
+                .map(|c| json!({ "name": c.wire(), "type": c.ty.as_ref().map(ToString::to_string), "description": c.description }))
+                .collect();
+            map.insert("x-csv-columns".into(), Value::Array(columns));
+        }
     }
 
     fn type_schema(&self, ty: &TypeRef) -> Value {
@@ -523,6 +557,7 @@ impl<'a> Doc<'a> {
         let mut s = self.object_schema(&r.fields);
         let map = s.as_object_mut().expect("BUG: object schemas are objects");
         self.annotate(map, "resource", &r.meta);
+        insert(map, "x-cases", to_value(&r.cases));
         s
     }
 

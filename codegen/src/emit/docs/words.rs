@@ -241,7 +241,8 @@ pub fn constraints(model: &Model, field: &Field) -> Vec<Rich> {
     field.constraints.all().into_iter().map(|(key, bound)| constraint(model, key, bound)).collect()
 }
 
-fn constraint(model: &Model, key: &str, bound: &Bound) -> Rich {
+/// One constraint (`max_items` of a bound) in words: `at most 200 items (limit ...)`.
+pub fn constraint(model: &Model, key: &str, bound: &Bound) -> Rich {
     let (lead, unit) = match key {
         "min" => ("minimum ", ""),
         "max" => ("maximum ", ""),

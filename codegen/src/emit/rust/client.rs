@@ -5,7 +5,7 @@ use super::format::format_file;
 use super::names;
 use super::shared::{endpoint_address, lib_ident, module_decls, package};
 use crate::emit::cargo::{self, Manifest};
-use super::types::endpoints::{ResponseKind, has_body, module_ident, raw_body, response_kind};
+use super::types::endpoints::{ResponseKind, checks_response, has_body, module_ident, raw_body, response_kind};
 use crate::emit::{EmitOptions, GeneratedFile};
 use crate::model::{Endpoint, Model};
 use proc_macro2::TokenStream;
@@ -149,6 +149,9 @@ fn client(model: &Model) -> TokenStream {
                 /// What went wrong.
                 message: String,
             },
+            /// The response decoded but breaks what the spec says of it (an item count, CSV
+            /// columns).
+            InvalidResponse(Vec<Violation>),
         }
 
         impl Error {
@@ -175,6 +178,10 @@ fn client(model: &Model) -> TokenStream {
                     Self::Api(e) => write!(f, "{e}"),
                     Self::Transport(e) => write!(f, "transport: {e}"),
                     Self::Decode { status, message } => write!(f, "undecodable response (status {status}): {message}"),
+                    Self::InvalidResponse(violations) => {
+                        f.write_str("the response breaks the spec")?;
+                        violations.iter().try_for_each(|v| write!(f, "; {v}"))
+                    }
                 }
             }
         }
@@ -314,10 +321,30 @@ fn method(model: &Model, e: &Endpoint) -> TokenStream {
         quote!(Some(json(&request.body)?))
     };
     let send = quote!(self.send(reqwest::Method::#http_method, url, endpoint::AUTH, #body).await?);
+    let check = checks_response(e).then(|| {
+        quote! {
+            let violations = endpoint::check_response(&response);
+            if !violations.is_empty() {
+                return Err(Error::InvalidResponse(violations));
+            }
+        }
+    });
     let answer = match response_kind(e) {
+        ResponseKind::Json if check.is_some() => quote! {
+            let bytes = #send;
+            let response: endpoint::Response = decode(&bytes)?;
+            #check
+            Ok(response)
+        },
         ResponseKind::Json => quote! {
             let bytes = #send;
             decode(&bytes)
+        },
+        ResponseKind::Text if check.is_some() => quote! {
+            let bytes = #send;
+            let response = String::from_utf8(bytes).map_err(|e| Error::Decode { status: 200, message: e.to_string() })?;
+            #check
+            Ok(response)
         },
         ResponseKind::Text => quote! {
             let bytes = #send;

@@ -3,7 +3,7 @@
 //! Each function here names one kind of item in one place of the generated crates (a variant, a
 //! constant, a struct, a trait method), from the item's `rust_name` or id. The emitters call
 //! them, and so does [`namespaces`], which lists every scope where two spec items could end up
-//! with one identifier: validation reports those ([`crate::validate`], E0124), so the emitters
+//! with one identifier: validation reports those ([`crate::validate`], E0170), so the emitters
 //! may assume identifiers are distinct.
 //!
 //! Names the generator itself gives in a scope (`Unknown`, `ALL`, `KNOWN`, the server's
@@ -61,6 +61,11 @@ pub fn enum_variant(v: &EnumValue) -> Ident {
     type_ident(v.meta.rust())
 }
 
+/// The variant of value `value` of the enum with id `enum_id`.
+pub fn enum_variant_id(model: &Model, enum_id: &str, value: &str) -> Ident {
+    type_ident(find(&model.enums, enum_id).map_or(value, |e| stem(&e.values, value)))
+}
+
 /// The arm that keeps values the spec does not name: `Unknown`, or `Unnamed` when a value is
 /// named `Unknown`, or `Unknown_` when both are taken.
 pub fn catch_all(e: &Enum) -> Ident {
@@ -92,6 +97,11 @@ pub fn flag_const(v: &FlagValue) -> Ident {
     escaped(const_ident(v.meta.rust()), BITSET_RESERVED)
 }
 
+/// The constant of flag `flag` of the flag set with id `set`.
+pub fn flag_const_id(model: &Model, set: &str, flag: &str) -> Ident {
+    escaped(const_ident(find(&model.flags, set).map_or(flag, |f| stem(&f.values, flag))), BITSET_RESERVED)
+}
+
 /// A field of a generated struct.
 pub fn field(f: &Field) -> Ident {
     value_ident(f.rust())
@@ -100,6 +110,39 @@ pub fn field(f: &Field) -> Ident {
 /// The constant holding a field's literal value (`KIND_LITERAL`).
 pub fn literal_const(f: &Field) -> Ident {
     format_ident!("{}_LITERAL", field(f).to_string().trim_start_matches("r#").to_uppercase())
+}
+
+/// A case's rule constant in its object's `impl` (`OBFUSCATED`).
+pub fn case_const(c: &Case) -> Ident {
+    const_ident(c.meta.rust())
+}
+
+/// The constant of the literal a case gives field `f` (`OBFUSCATED_NAME`).
+pub fn case_literal(c: &Case, f: &Field) -> Ident {
+    const_ident(&format!("{}_{}", c.meta.rust(), f.rust()))
+}
+
+/// The method checking a value against a case (`check_obfuscated`).
+pub fn case_check(c: &Case) -> Ident {
+    value_ident(&format!("check_{}", c.meta.rust()))
+}
+
+/// The associated items of the struct of `fields` with `cases`: literal constants, and each
+/// case's rule constant, literal constants and check.
+fn associated_items(fields: &[Field], cases: &[Case]) -> Vec<Entry> {
+    let mut out: Vec<Entry> =
+        fields.iter().filter(|f| f.literal.is_some()).map(|f| Entry::new(literal_const(f).to_string(), format!("field `{}`", f.name), f.span)).collect();
+    for c in cases {
+        let what = format!("case `{}`", c.meta.id);
+        out.push(Entry::new(case_const(c).to_string(), what.clone(), c.meta.id_span));
+        out.push(Entry::new(case_check(c).to_string(), what.clone(), c.meta.id_span));
+        for fact in c.fields.iter().filter(|fact| fact.literal.is_some()) {
+            if let Some(f) = fields.iter().find(|f| f.name == fact.field.id) {
+                out.push(Entry::new(case_literal(c, f).to_string(), format!("the literal of `{}` in case `{}`", f.name, c.meta.id), fact.field.span));
+            }
+        }
+    }
+    out
 }
 
 // --- types: access ---------------------------------------------------------------------------
@@ -461,6 +504,12 @@ pub fn namespaces(model: &Model) -> Vec<Namespace> {
     ns("the methods of the server's `Api` trait".into(), api_methods(model, &item));
     for (what, list) in field_lists(model) {
         ns(what, list.iter().map(of_field).collect());
+    }
+    for r in &model.resources {
+        ns(format!("the associated items of resource `{}`", r.meta.id), associated_items(&r.fields, &r.cases));
+    }
+    for e in &model.events {
+        ns(format!("the associated items of event `{}`", e.meta.id), associated_items(&e.fields, &e.cases));
     }
     for e in &model.endpoints {
         ns(format!("the fields of `Gates` of endpoint `{}`", e.meta.id), e.behaviours.iter().map(|b| item("behaviour", &b.meta, gate(b))).collect());

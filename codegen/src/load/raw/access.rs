@@ -24,6 +24,12 @@ item! {
         /// For each parameter, the enum its argument must be a value of.
         #[serde(default)]
         pub param_enums: Vec<S<String>>,
+        /// The limit the condition compares against (a guild of more than 200 members).
+        #[serde(default)]
+        pub limit: Option<S<String>>,
+        /// Items the condition is about, as typed references (the opt-in flag it reads).
+        #[serde(default)]
+        pub refs: Vec<S<String>>,
     }
 }
 

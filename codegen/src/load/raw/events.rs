@@ -28,5 +28,8 @@ item! {
         pub code: Option<S<i64>>,
         #[serde(default)]
         pub fields: IndexMap<S<String>, S<Field>>,
+        /// Shapes the payload takes under a condition (a field that omits a value).
+        #[serde(default)]
+        pub cases: Vec<S<super::Case>>,
     }
 }

@@ -29,6 +29,12 @@ item! {
         /// Named fields of the response, when the response is an inline object.
         #[serde(default)]
         pub response_fields: IndexMap<S<String>, S<Field>>,
+        /// At most this many items in an array response (checked by server and client).
+        #[serde(default)]
+        pub response_max_items: Option<S<super::Bound>>,
+        /// The columns of a CSV response, in order: the header line names them exactly.
+        #[serde(default)]
+        pub response_columns: IndexMap<S<String>, S<Field>>,
         /// `json` (default), `csv` or `none`.
         #[serde(default)]
         pub response_format: Option<S<String>>,

@@ -14,7 +14,41 @@ item! {
         pub direction: Option<S<String>>,
         #[serde(default)]
         pub fields: IndexMap<S<String>, S<Field>>,
+        /// Shapes the resource takes under a condition (an obfuscated channel).
+        #[serde(default)]
+        pub cases: Vec<S<Case>>,
     }
+}
+
+item! {
+    /// A shape an object takes when a condition holds: facts about some of its fields that the
+    /// source states for that situation only (an obfuscated channel's name is `___hidden___`).
+    pub struct Case {
+        /// When the case applies: a rule expression, usually over conditions.
+        pub when: S<super::Rule>,
+        /// What holds of each named field in this case.
+        #[serde(default)]
+        pub fields: IndexMap<S<String>, S<CaseField>>,
+    }
+}
+
+/// What a [`Case`] says about one field.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CaseField {
+    /// The field has exactly this text.
+    #[serde(default)]
+    pub literal: Option<S<String>>,
+    /// Flags (ids of the field's flag set) that are set.
+    #[serde(default)]
+    pub contains: Vec<S<String>>,
+    /// Enum values (`enum_id.VALUE`) that the field leaves out: no element carries them.
+    #[serde(default)]
+    pub omits: Vec<S<String>>,
+    #[serde(default)]
+    pub min_items: Option<S<Bound>>,
+    #[serde(default)]
+    pub max_items: Option<S<Bound>>,
 }
 
 /// A field of a resource, a request body, a query string or an SDK class.

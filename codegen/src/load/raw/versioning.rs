@@ -23,10 +23,18 @@ item! {
     pub struct Toolkit {
         /// The minimum version, as written (`241000`, `10.000`).
         pub minimum: S<String>,
-        /// Versions no longer supported, as written.
+        /// The versions no longer supported, a range as written (`230600` to `240605`).
         #[serde(default)]
-        pub dropped: Vec<S<String>>,
+        pub dropped: Option<S<VersionRange>>,
     }
+}
+
+/// A range of versions, both ends included, as the source writes them.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct VersionRange {
+    pub from: S<String>,
+    pub to: S<String>,
 }
 
 /// How SDK releases are made and supported.

@@ -23,7 +23,7 @@ impl Lower<'_> {
         }
     }
 
-    fn rule(&self, s: &S<raw::Rule>) -> Rule {
+    pub(super) fn rule(&self, s: &S<raw::Rule>) -> Rule {
         let span = self.span(s);
         match &s.value {
             raw::Rule::Permission(id) => Rule::Permission(Ref { id: id.clone(), span }),
@@ -49,7 +49,14 @@ impl Lower<'_> {
     pub(super) fn condition(&mut self, s: S<raw::Condition>) -> Condition {
         let (span, v) = (self.span(&s), &s.value);
         let param_spans = v.params.iter().map(|p| self.span(p)).collect();
-        Condition { meta: meta!(self, v, span), params: Self::strings(&v.params), param_enums: self.refs(&v.param_enums), param_spans }
+        Condition {
+            meta: meta!(self, v, span),
+            params: Self::strings(&v.params),
+            param_enums: self.refs(&v.param_enums),
+            limit: self.opt_ref(v.limit.as_ref()),
+            refs: self.typed_refs(&v.refs),
+            param_spans,
+        }
     }
 
     pub(super) fn intent(&mut self, s: S<raw::Intent>) -> Intent {
@@ -112,6 +119,7 @@ impl Lower<'_> {
             issuer: v.issuer.value,
             metadata: v.metadata.into_iter().map(|(k, x)| (k.value, x.value)).collect(),
             not_shown: self.gaps(&v.not_shown),
+            assumed_spans: v.assumed.keys().map(|k| self.span(k)).collect(),
             assumed: v.assumed.into_iter().map(|(k, x)| (k.value, x.value)).collect(),
             notes: Self::strings(&v.notes),
             span,

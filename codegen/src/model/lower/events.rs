@@ -21,6 +21,7 @@ impl Lower<'_> {
             channel: self.r#ref(&v.channel),
             code: v.code.as_ref().map(|c| c.value),
             fields: self.fields(&v.fields),
+            cases: self.cases(&v.cases),
         }
     }
 }

@@ -27,6 +27,8 @@ impl Lower<'_> {
             body_format: v.body_format.as_ref().map_or_else(|| "json".into(), |f| f.value.clone()),
             response: v.response.as_ref().and_then(|r| self.type_ref(r)),
             response_fields: self.fields(&v.response_fields),
+            response_max_items: self.opt_bound(v.response_max_items.as_ref()),
+            response_columns: self.fields(&v.response_columns),
             response_format: v.response_format.as_ref().map_or_else(|| "json".into(), |f| f.value.clone()),
             auth: self.refs(&v.auth),
             behaviours,
@@ -56,6 +58,7 @@ impl Lower<'_> {
             fields: self.fields(&v.fields),
             not_shown: self.gaps(&v.not_shown),
             assumed: v.assumed.iter().map(|(k, x)| (k.value.clone(), x.value.clone())).collect(),
+            assumed_spans: v.assumed.keys().map(|k| self.span(k)).collect(),
         }
     }
 }

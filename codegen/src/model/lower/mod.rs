@@ -78,6 +78,10 @@ macro_rules! meta {
     ($lw:expr, $item:expr, $outer:expr) => {
         $lw.meta_of(
             $outer,
+            {
+                use crate::load::Keys as _;
+                $item.keys()
+            },
             &$item.id,
             $item.name.as_ref(),
             $item.description.as_ref(),
@@ -130,6 +134,7 @@ impl Lower<'_> {
     fn meta_of(
         &mut self,
         outer: Span,
+        keys: &'static [&'static str],
         id: &S<String>,
         name: Option<&S<String>>,
         description: Option<&S<String>>,
@@ -156,6 +161,7 @@ impl Lower<'_> {
             span: outer,
             id_span: self.span(id),
             assumed_spans: assumed.keys().map(|k| self.span(k)).collect(),
+            keys,
         }
     }
 

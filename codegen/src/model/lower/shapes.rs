@@ -77,7 +77,36 @@ impl Lower<'_> {
             c_name: self.opt_ref(f.c_name.as_ref()),
             span: self.span(name),
             type_span: f.ty.as_ref().map_or_else(|| self.span(name), |t| self.span(t)),
+            optional_span: f.optional.as_ref().map(|o| self.span(o)),
+            assumed_spans: f.assumed.keys().map(|k| self.span(k)).collect(),
         }
+    }
+
+    pub(super) fn cases(&mut self, list: &[S<raw::Case>]) -> Vec<Case> {
+        list.iter()
+            .map(|c| {
+                let (span, v) = (self.span(c), &c.value);
+                let fields = v
+                    .fields
+                    .iter()
+                    .map(|(name, f)| {
+                        let f = &f.value;
+                        CaseField {
+                            field: self.r#ref(name),
+                            literal: f.literal.as_ref().map(|l| l.value.clone()),
+                            contains: self.refs(&f.contains),
+                            omits: self.refs(&f.omits),
+                            constraints: Constraints {
+                                min_items: self.opt_bound(f.min_items.as_ref()),
+                                max_items: self.opt_bound(f.max_items.as_ref()),
+                                ..Constraints::default()
+                            },
+                        }
+                    })
+                    .collect();
+                Case { meta: meta!(self, v, span), when: self.rule(&v.when), fields }
+            })
+            .collect()
     }
 
     pub(super) fn resource(&mut self, s: S<raw::Resource>) -> Resource {
@@ -86,6 +115,7 @@ impl Lower<'_> {
             meta: meta!(self, v, span),
             direction: v.direction.as_ref().map_or_else(|| "both".to_owned(), |d| d.value.clone()),
             fields: self.fields(&v.fields),
+            cases: self.cases(&v.cases),
         }
     }
 
@@ -103,7 +133,12 @@ impl Lower<'_> {
                 }
             })
             .collect();
-        Enum { meta: meta!(self, v, span), repr: v.repr.as_ref().map_or_else(|| "integer".into(), |r| r.value.clone()), values }
+        Enum {
+            meta: meta!(self, v, span),
+            repr: v.repr.as_ref().map_or_else(|| "integer".into(), |r| r.value.clone()),
+            values,
+            repr_span: v.repr.as_ref().map(|r| self.span(r)),
+        }
     }
 
     pub(super) fn flags(&mut self, s: S<raw::Flags>) -> Flags {

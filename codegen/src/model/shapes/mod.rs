@@ -17,6 +17,34 @@ pub struct Resource {
     pub meta: Meta,
     pub direction: String,
     pub fields: Vec<Field>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub cases: Vec<Case>,
+}
+
+/// A shape an object (resource or event payload) takes when a condition holds.
+#[derive(Debug, Serialize)]
+pub struct Case {
+    #[serde(flatten)]
+    pub meta: Meta,
+    pub when: super::Rule,
+    pub fields: Vec<CaseField>,
+}
+
+/// What a case says about one field of its object.
+#[derive(Debug, Serialize)]
+pub struct CaseField {
+    /// The field's name in the object.
+    pub field: Ref,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub literal: Option<String>,
+    /// Flag ids of the field's flag set that are set.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub contains: Vec<Ref>,
+    /// Enum values (`enum_id.VALUE`) no element of the field carries.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub omits: Vec<Ref>,
+    #[serde(skip_serializing_if = "Constraints::is_empty")]
+    pub constraints: Constraints,
 }
 
 /// A field, query parameter, path parameter, body member or SDK class member.
@@ -63,6 +91,23 @@ pub struct Field {
     pub span: Span,
     #[serde(skip)]
     pub type_span: Span,
+    /// Where `optional:` was written; `None` when the spec is silent about presence.
+    #[serde(skip)]
+    pub optional_span: Option<Span>,
+    /// Each `assumed` key.
+    #[serde(skip)]
+    pub assumed_spans: Vec<Span>,
+}
+
+/// The keys a field accepts besides its own name: what a field's `assumed` may name (`name` is
+/// the field's key, `type`, `optional`, ...).
+pub fn field_keys() -> &'static [&'static str] {
+    static KEYS: std::sync::OnceLock<Vec<&'static str>> = std::sync::OnceLock::new();
+    KEYS.get_or_init(|| {
+        let mut keys = vec!["name"];
+        keys.extend(crate::load::keys_of::<crate::load::raw::Field>());
+        keys
+    })
 }
 
 impl Field {
@@ -175,6 +220,9 @@ pub struct Enum {
     pub meta: Meta,
     pub repr: String,
     pub values: Vec<EnumValue>,
+    /// Where `repr:` was written; `None` when the representation is the default.
+    #[serde(skip)]
+    pub repr_span: Option<Span>,
 }
 
 /// An enum value.

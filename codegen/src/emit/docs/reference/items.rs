@@ -12,11 +12,14 @@ use serde::Serialize;
 #[derive(Debug, Serialize)]
 pub struct FieldView {
     pub name: String,
+    /// Why the name is assumed, when the source does not give it (the wire name is ours).
+    pub name_assumed: Option<String>,
     /// The spec's name, when the wire name differs.
     pub spec_name: Option<String>,
     pub anchor: Option<String>,
     pub ty: Cell,
-    pub presence: Rich,
+    /// Required or optional; marked assumed when the source does not say.
+    pub presence: Cell,
     pub nullable: bool,
     pub constraints: Vec<Rich>,
     pub default: Option<String>,
@@ -54,9 +57,10 @@ pub fn field(cx: &Cx, f: &Field, owner: &Owner, own: Option<String>) -> FieldVie
     let key = own.clone().unwrap_or_else(|| owner.anchor.clone());
     FieldView {
         name: f.wire().to_owned(),
+        name_assumed: f.assumed.get("name").or_else(|| f.assumed.get("wire_name")).cloned(),
         spec_name: f.wire_name.as_ref().map(|_| f.name.clone()),
         ty: facets.cell("type", f.ty.as_ref().map(words::type_ref)),
-        presence,
+        presence: facets.cell("optional", Some(presence)),
         nullable: f.nullable,
         constraints: words::constraints(cx.model, f),
         default: f.default.clone(),
@@ -81,6 +85,7 @@ pub struct ResourceView {
     pub meta: MetaView,
     pub direction: String,
     pub fields: Vec<FieldView>,
+    pub cases: Vec<CaseView>,
 }
 
 pub fn resource(cx: &Cx, r: &Resource) -> ResourceView {
@@ -90,7 +95,76 @@ pub fn resource(cx: &Cx, r: &Resource) -> ResourceView {
         .iter()
         .map(|f| field(cx, f, &owner, Some(anchor("field", &format!("{}.{}", r.meta.id, f.name)))))
         .collect();
-    ResourceView { meta: cx.meta("resource", &r.meta.id, &r.meta), direction: r.direction.clone(), fields }
+    ResourceView {
+        meta: cx.meta("resource", &r.meta.id, &r.meta),
+        direction: r.direction.clone(),
+        fields,
+        cases: cases(cx, &r.meta.id, &r.fields, &r.cases),
+    }
+}
+
+/// A shape an object takes when a condition holds: the condition in words and one line per
+/// field fact.
+#[derive(Debug, Serialize)]
+pub struct CaseView {
+    pub meta: MetaView,
+    pub when: Rich,
+    pub facts: Vec<Rich>,
+}
+
+fn cases(cx: &Cx, owner: &str, fields: &[Field], list: &[Case]) -> Vec<CaseView> {
+    list.iter()
+        .map(|c| CaseView {
+            meta: cx.meta("case", &format!("{owner}.{}", c.meta.id), &c.meta),
+            when: rule_words(cx, &c.when),
+            facts: c.fields.iter().flat_map(|f| case_facts(cx, fields, f)).collect(),
+        })
+        .collect()
+}
+
+fn case_facts(cx: &Cx, fields: &[Field], fact: &CaseField) -> Vec<Rich> {
+    let wire = fields.iter().find(|f| f.name == fact.field.id).map_or(fact.field.id.as_str(), Field::wire);
+    let lead = || Rich::code(wire);
+    let mut out = Vec::new();
+    if let Some(l) = &fact.literal {
+        let mut r = lead();
+        r.text(" is ").append(Rich::code(l.as_str()));
+        out.push(r);
+    }
+    let set = fields.iter().find(|f| f.name == fact.field.id).and_then(|f| match &f.ty {
+        Some(TypeRef::Flags(id)) => Some(id.as_str()),
+        _ => None,
+    });
+    for flag in &fact.contains {
+        let mut r = lead();
+        r.text(" contains ");
+        match set {
+            Some(set) => r.0.push(cx.link("flag", &format!("{set}.{}", flag.id))),
+            None => r.0.push(Span { text: flag.id.clone(), href: None, code: true }),
+        }
+        out.push(r);
+    }
+    for value in &fact.omits {
+        let mut r = lead();
+        r.text(" leaves out ");
+        r.0.push(cx.link("enum_value", &value.id));
+        out.push(r);
+    }
+    let counts = (&fact.constraints.min_items, &fact.constraints.max_items);
+    if let (Some(Bound::Value(_, lo)), Some(Bound::Value(_, hi))) = counts
+        && lo == hi
+    {
+        let mut r = lead();
+        r.text(format!(" has exactly {lo} item{}", if *lo == 1 { "" } else { "s" }));
+        out.push(r);
+    } else {
+        for (key, bound) in fact.constraints.all() {
+            let mut r = lead();
+            r.text(" has ").append(words::constraint(cx.model, key, bound));
+            out.push(r);
+        }
+    }
+    out
 }
 
 #[derive(Debug, Serialize)]
@@ -102,7 +176,7 @@ pub struct ValueView {
 #[derive(Debug, Serialize)]
 pub struct EnumView {
     pub meta: MetaView,
-    pub repr: String,
+    pub repr: Cell,
     pub values: Vec<ValueView>,
 }
 
@@ -115,7 +189,8 @@ pub fn enum_(cx: &Cx, e: &Enum) -> EnumView {
             value: Facets::of(&v.meta).cell("value", v.value.map(|n| Rich::code(n.to_string()))),
         })
         .collect();
-    EnumView { meta: cx.meta("enum", &e.meta.id, &e.meta), repr: e.repr.clone(), values }
+    let repr = Facets::of(&e.meta).cell("repr", Some(Rich::code(&e.repr)));
+    EnumView { meta: cx.meta("enum", &e.meta.id, &e.meta), repr, values }
 }
 
 #[derive(Debug, Serialize)]
@@ -177,6 +252,8 @@ pub struct VariantView {
     pub period: String,
     pub change: Option<Span>,
     pub words: Rich,
+    /// Why this form is assumed, when the spec assumed the rule's earlier forms.
+    pub assumed: Option<String>,
 }
 
 #[derive(Debug, Serialize)]
@@ -194,17 +271,28 @@ pub fn permission_rule(cx: &Cx, r: &PermissionRule) -> RuleView {
         operation: r.operation.clone(),
         applies_to: r.applies_to.clone(),
         endpoints: cx.refs("endpoint", &r.endpoints),
-        variants: r.variants.iter().map(|v| variant(cx, v)).collect(),
+        variants: r.variants.iter().map(|v| variant(cx, r, v)).collect(),
     }
 }
 
-pub fn variant(cx: &Cx, v: &RuleVariant) -> VariantView {
+/// The reason a rule form is assumed: `assumed: { rule }` marks the one form, `assumed:
+/// { variants }` the forms before a change (what the source leaves unsaid is how things were).
+fn variant_assumption(r: &PermissionRule, v: &RuleVariant) -> Option<String> {
+    if let Some(why) = r.meta.assumption("rule").filter(|_| v.since.is_none() && v.until.is_none()) {
+        return Some(why.to_owned());
+    }
+    let why = r.meta.assumption("variants")?;
+    let earlier = r.variants.iter().any(|x| x.until.is_some());
+    (v.until.is_some() || !earlier).then(|| why.to_owned())
+}
+
+pub fn variant(cx: &Cx, r: &PermissionRule, v: &RuleVariant) -> VariantView {
     let bound = |word: &str, r: &Option<Ref>| {
         let c = cx.model.change(&r.as_ref()?.id)?;
         Some((format!("{word} {}", when(c.effective)), cx.link("change", &c.meta.id)))
     };
     let (period, change) = bound("until", &v.until).or_else(|| bound("from", &v.since)).unzip();
-    VariantView { period: period.unwrap_or_default(), change, words: rule_words(cx, &v.rule) }
+    VariantView { period: period.unwrap_or_default(), change, words: rule_words(cx, &v.rule), assumed: variant_assumption(r, v) }
 }
 
 #[derive(Debug, Serialize)]
@@ -217,6 +305,8 @@ pub struct BehaviourView {
 #[derive(Debug, Serialize)]
 pub struct ParamGroup {
     pub title: String,
+    /// Why the group's encoding (`Body (multipart)`) is assumed.
+    pub assumed: Option<String>,
     pub fields: Vec<FieldView>,
 }
 
@@ -239,7 +329,11 @@ pub struct EndpointView {
     pub params: Vec<ParamGroup>,
     pub response: Cell,
     pub response_format: String,
+    /// The item bound of an array response, checked by server and client.
+    pub response_bound: Option<Rich>,
     pub response_fields: Vec<FieldView>,
+    /// The columns of a CSV response, in header order.
+    pub response_columns: Vec<FieldView>,
     pub rules: Vec<RuleView>,
     pub errors: Vec<ErrorRef>,
     pub behaviours: Vec<BehaviourView>,
@@ -249,15 +343,20 @@ pub fn endpoint(cx: &Cx, e: &Endpoint) -> EndpointView {
     let f = Facets::of(&e.meta);
     let owner = &Owner::new("endpoint", &e.meta.id);
     let mut params = Vec::new();
-    let mut group = |title: String, list: Vec<FieldView>| {
+    let format_assumed = e.meta.assumption("body_format").map(str::to_owned);
+    let mut group = |title: String, assumed: Option<String>, list: Vec<FieldView>| {
         if !list.is_empty() {
-            params.push(ParamGroup { title, fields: list });
+            params.push(ParamGroup { title, assumed, fields: list });
         }
     };
-    group("Path parameters".into(), fields(cx, &e.path_params, owner));
-    group("Query parameters".into(), fields(cx, &e.query, owner));
-    group(format!("Body ({})", e.body_format), fields(cx, &e.body, owner));
-    group(format!("Whole body ({})", e.body_format), e.body_schema.iter().map(|b| field(cx, b, owner, None)).collect());
+    group("Path parameters".into(), None, fields(cx, &e.path_params, owner));
+    group("Query parameters".into(), None, fields(cx, &e.query, owner));
+    group(format!("Body ({})", e.body_format), format_assumed.clone(), fields(cx, &e.body, owner));
+    group(format!("Whole body ({})", e.body_format), format_assumed.clone(), e.body_schema.iter().map(|b| field(cx, b, owner, None)).collect());
+    if e.body.is_empty() && e.body_schema.is_none() && format_assumed.is_some() {
+        // The encoding is assumed though no member is given: say so where the body would be.
+        params.push(ParamGroup { title: format!("Body ({})", e.body_format), assumed: format_assumed, fields: Vec::new() });
+    }
     let server = e.meta.part.as_ref().and_then(|p| cx.model.platform.parts.iter().find(|x| x.meta.id == p.id)).and_then(|p| {
         let a = p.address.as_ref()?;
         Some(Span { text: format!("{{{}}}", a.id), href: Some(href("placeholder", &a.id)), code: true })
@@ -278,7 +377,9 @@ pub fn endpoint(cx: &Cx, e: &Endpoint) -> EndpointView {
         params,
         response: f.cell("response", response),
         response_format: e.response_format.clone(),
+        response_bound: e.response_max_items.as_ref().map(|b| words::constraint(cx.model, "max_items", b)),
         response_fields: fields(cx, &e.response_fields, owner),
+        response_columns: fields(cx, &e.response_columns, owner),
         rules: cx.model.rules_for(&e.meta.id).into_iter().map(|r| permission_rule(cx, r)).collect(),
         errors: cx.model.errors_for(&e.meta.id).into_iter().map(|x| error_ref(cx, x)).collect(),
         behaviours: e
@@ -409,7 +510,11 @@ pub fn limit(cx: &Cx, l: &Limit) -> LimitView {
         meta: cx.meta("limit", &l.meta.id, &l.meta),
         value,
         per: l.per.clone(),
-        duration: l.duration.as_ref().map(|d| format!("{} {}", d.value, d.unit.id)),
+        duration: l.duration.as_ref().map(|d| match d.value {
+            // Units are plural ids (`hours`); one of them reads singular.
+            1 => format!("per {}", d.unit.id.trim_end_matches('s')),
+            n => format!("per {n} {}", d.unit.id),
+        }),
         applies_to: l.applies_to.clone(),
         previous,
         refs: cx.typed_all(&l.refs),
@@ -422,6 +527,7 @@ pub struct EventView {
     pub code: Option<i64>,
     pub payload: Cell,
     pub fields: Vec<FieldView>,
+    pub cases: Vec<CaseView>,
 }
 
 /// Events of one channel.
@@ -439,6 +545,7 @@ pub fn events_by_channel(cx: &Cx, list: &[&Event]) -> Vec<ChannelGroup> {
             code: e.code,
             payload: Facets::of(&e.meta).cell("payload", (!e.fields.is_empty()).then(|| Rich::plain(format!("{} field(s)", e.fields.len())))),
             fields: fields(cx, &e.fields, &Owner::new("event", &e.meta.id)),
+            cases: cases(cx, &e.meta.id, &e.fields, &e.cases),
         };
         match groups.iter_mut().find(|g| g.channel == e.channel.id) {
             Some(g) => g.events.push(view),
@@ -510,7 +617,14 @@ pub fn condition(cx: &Cx, c: &Condition) -> SimpleView {
     if !c.params.is_empty() {
         facts.push(fact("parameters", Cell { value: Rich::code(c.params.join(", ")), ..Cell::default() }));
     }
-    SimpleView { meta: cx.meta("condition", &c.meta.id, &c.meta), facts, links: cx.refs("enum", &c.param_enums) }
+    if let Some(l) = &c.limit {
+        let mut value = Rich::default();
+        value.0.push(cx.link("limit", &l.id));
+        facts.push(fact("limit", Cell { value, ..Cell::default() }));
+    }
+    let mut links = cx.refs("enum", &c.param_enums);
+    links.extend(cx.typed_all(&c.refs));
+    SimpleView { meta: cx.meta("condition", &c.meta.id, &c.meta), facts, links }
 }
 
 pub fn intent(cx: &Cx, i: &Intent) -> SimpleView {

@@ -49,20 +49,32 @@ impl<'m> Sigs<'m> {
         let h = self.c_struct(class);
         let n = &class.name;
         let c = |f: &str, params: &str| format!("void {}({params});", self.abi.c_fn(n, f));
-        vec![
+        let sem = class.semantics;
+        let clone = c("Clone", &format!("{h} *self, const {h} *other"));
+        let mut out = vec![
             Sig { c: c("Init", &format!("{h} *self")), cpp: format!("explicit {n}();") },
             Sig { c: c("Drop", &format!("{h} *self")), cpp: format!("~{n}();") },
-            Sig {
-                c: c("Clone", &format!("{h} *self, const {h} *other")),
-                cpp: format!("{n}(const {n}& other);\n{n}& operator=(const {n}& other);"),
-            },
-            Sig {
-                c: String::new(),
-                cpp: format!("{n}({n}&& other) noexcept;\n{n}& operator=({n}&& other) noexcept;\nvoid swap({n}& other) noexcept;"),
-            },
-            Sig { c: String::new(), cpp: "explicit operator bool() const noexcept;".into() },
-            Sig { c: String::new(), cpp: format!("static const {n} nullobj;") },
-        ]
+        ];
+        // The C clone exists for every class; the C++ copy only where the spec lists `copy`.
+        out.push(match sem.copy {
+            true => Sig { c: clone, cpp: format!("{n}(const {n}& other);\n{n}& operator=(const {n}& other);") },
+            false => Sig { c: clone, cpp: format!("{n}(const {n}& other) = delete;\n{n}& operator=(const {n}& other) = delete;") },
+        });
+        if sem.move_ {
+            out.push(Sig { c: String::new(), cpp: format!("{n}({n}&& other) noexcept;\n{n}& operator=({n}&& other) noexcept;") });
+        } else if !sem.copy {
+            out.push(Sig { c: String::new(), cpp: format!("{n}({n}&& other) = delete;\n{n}& operator=({n}&& other) = delete;") });
+        }
+        if sem.swaps() {
+            out.push(Sig { c: String::new(), cpp: format!("void swap({n}& other) noexcept;") });
+        }
+        if sem.bool_ {
+            out.push(Sig { c: String::new(), cpp: "explicit operator bool() const noexcept;".into() });
+        }
+        if sem.nullobj {
+            out.push(Sig { c: String::new(), cpp: format!("static const {n} nullobj;") });
+        }
+        out
     }
 
     /// Getter and setter of a field, or `None` when the ABI does not carry it.

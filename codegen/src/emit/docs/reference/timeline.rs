@@ -96,12 +96,7 @@ fn change(cx: &Cx, c: &Change) -> ChangeView {
         .iter()
         .filter(|(change, ..)| change == id)
         .map(|(_, kind, item)| {
-            let verb = match *kind {
-                "since" => "Introduces ",
-                "until" => "Ends ",
-                _ => "Deprecates ",
-            };
-            let mut line = Rich::plain(verb);
+            let mut line = Rich::plain(lifecycle_verb(kind, &c.kind.id));
             line.0.push(item.clone());
             line
         })
@@ -115,6 +110,27 @@ fn change(cx: &Cx, c: &Change) -> ChangeView {
         affects: cx.typed_all(&c.affects),
         details,
         lifecycle,
+    }
+}
+
+/// How the changelog words an item's `since`, `until` or `deprecated` bound, by the kind of
+/// the change: a tightened requirement does not introduce the rule it tightens, and a rename does
+/// not introduce the command it renames.
+fn lifecycle_verb(bound: &str, change_kind: &str) -> &'static str {
+    match (bound, change_kind) {
+        ("deprecated", _) => "Deprecates ",
+        ("until", "removal") => "Removes ",
+        ("until", "rename") => "Retires the old name ",
+        ("until", _) => "Ends ",
+        (_, "addition") => "Adds ",
+        (_, "requirement") => "Tightens: ",
+        (_, "rename") => "Renames to ",
+        (_, "shape") => "Reshapes: ",
+        (_, "behavior") => "Changes the behaviour of ",
+        (_, "deprecation") => "Deprecates ",
+        (_, "removal") => "Removes ",
+        // A correction bounds no lifetime (E0127); any other kind starts the item.
+        _ => "Introduces ",
     }
 }
 
@@ -194,7 +210,8 @@ pub struct ReleaseView {
 pub struct ToolkitView {
     pub meta: MetaView,
     pub minimum: String,
-    pub dropped: Vec<String>,
+    /// The dropped versions, as the range the source writes.
+    pub dropped: Option<crate::model::VersionRange>,
 }
 
 /// Releases grouped by minor line, each line with its status in the latest support window.

@@ -51,11 +51,15 @@ pub struct AssumedView {
     pub reason: String,
 }
 
-/// A value that may be not shown (a visible mark instead of it) or assumed (a mark beside it).
+/// A value that may be not shown (a visible mark instead of it), partly shown (the value given
+/// and a mark saying what more is missing) or assumed (a mark beside it).
 #[derive(Debug, Default, Serialize)]
 pub struct Cell {
     pub value: Rich,
     pub not_shown: bool,
+    /// The value is given and the source leaves the rest of the facet out (`detail` says what):
+    /// the mark must not read as if the value shown were missing.
+    pub partial: bool,
     pub detail: Option<String>,
     pub assumed: Option<String>,
 }
@@ -73,11 +77,14 @@ impl<'a> Facets<'a> {
     }
 
     /// The cell of one facet: its value, marked when the source does not show it or the spec
-    /// assumed it. A gap with a detail is partial: the value given is shown beside the mark.
+    /// assumed it. A gap with a detail beside a given value is partial: the value is shown with
+    /// a "partly shown" mark, never a "not shown" one.
     pub fn cell(&self, facet: &str, value: Option<Rich>) -> Cell {
         let gap = self.not_shown.iter().find(|g| g.facet == facet);
+        let partial = value.is_some() && gap.is_some_and(|g| g.detail.is_some());
         Cell {
-            not_shown: gap.is_some() || value.is_none(),
+            not_shown: !partial && (gap.is_some() || value.is_none()),
+            partial,
             detail: gap.and_then(|g| g.detail.clone()),
             assumed: self.assumed.get(facet).cloned(),
             value: value.unwrap_or_default(),
@@ -303,6 +310,16 @@ fn labels(model: &Model) -> HashMap<String, String> {
     for c in &model.classes {
         for m in &c.methods {
             add("method", &format!("{}.{}", c.meta.id, m.meta.id), &m.meta.name);
+        }
+    }
+    for r in &model.resources {
+        for c in &r.cases {
+            add("case", &format!("{}.{}", r.meta.id, c.meta.id), &c.meta.name);
+        }
+    }
+    for e in &model.events {
+        for c in &e.cases {
+            add("case", &format!("{}.{}", e.meta.id, c.meta.id), &c.meta.name);
         }
     }
     for r in &model.releases {

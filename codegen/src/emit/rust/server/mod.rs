@@ -7,7 +7,7 @@ use super::format::format_file;
 use super::names;
 use super::shared::{address_placeholders, endpoint_address, lib_ident, module_decls, package, type_tokens};
 use crate::emit::cargo::{self, Manifest};
-use super::types::endpoints::{RuntimeInput, gated, has_body, module_ident, raw_body, response_kind, runtime_inputs, ResponseKind};
+use super::types::endpoints::{RuntimeInput, checks_response, gated, has_body, module_ident, raw_body, response_kind, runtime_inputs, ResponseKind};
 use super::types::rules::condition_call;
 use crate::emit::{EmitOptions, GeneratedFile};
 use crate::model::types::Primitive;
@@ -291,7 +291,7 @@ fn hooks(model: &Model) -> TokenStream {
             fn scopes(&self, cx: &RuleContext<'_, Self::Caller>) -> impl Future<Output = Result<Vec<types::auth::Scope>, ApiError>> + Send;
         });
     }
-    for c in &model.conditions {
+    for c in asked_conditions(model) {
         let name = names::api_hook(c);
         let doc = match &c.meta.description {
             Some(d) => format!(" Whether `{}` holds ({}).", c.meta.id, lowercase_first(d.trim_end_matches('.'))),
@@ -524,7 +524,12 @@ fn body_limit(model: &Model) -> (TokenStream, String) {
     match largest {
         Some((l, bytes)) => (
             quote!(#bytes as usize),
-            format!(" The default body limit in bytes: the limit `{}` of the spec ({} {}).", l.meta.id, l.upper().unwrap_or_default(), l.unit.id),
+            format!(
+                " The default body limit in bytes, a setting of this server: the spec gives no limit for a whole request body, so the default is its largest size limit, `{}` ({} {}), which need not be a limit on whole bodies.",
+                l.meta.id,
+                l.upper().unwrap_or_default(),
+                l.unit.id
+            ),
         ),
         None => (quote!(2 * 1024 * 1024), " The default body limit in bytes: the spec declares no size limit, so axum's 2 MiB.".to_owned()),
     }
@@ -595,7 +600,13 @@ fn metadata_routes(model: &Model) -> Option<TokenStream> {
 /// `authorize` (rules evaluated against the implementation's answers), `ask` (one condition)
 /// and, with an authorization server, its metadata handler.
 fn authorize(model: &Model) -> TokenStream {
-    let arms = model.conditions.iter().map(|c| {
+    let asked = asked_conditions(model);
+    // Conditions only a case of a payload names are the implementation's to evaluate when it
+    // builds the payload; the router never asks them.
+    let unasked = (asked.len() < model.conditions.len()).then(|| {
+        quote!(other => unreachable!("BUG: the router asks only the conditions of rules and request fields, not `{other}`"))
+    });
+    let arms = asked.into_iter().map(|c| {
         let v = names::condition_variant(c);
         let hook = names::api_hook(c);
         if c.params.is_empty() {
@@ -662,11 +673,28 @@ fn authorize(model: &Model) -> TokenStream {
         async fn ask<A: Api>(#api: &A, #cx: &RuleContext<'_, A::Caller>, condition: Condition) -> Result<bool, ApiError> {
             match condition {
                 #(#arms,)*
+                #unasked
             }
         }
 
         #metadata
     }
+}
+
+/// The conditions the router may ask: those of permission rules and of endpoint inputs
+/// (`required_when`), in spec order. The implementation gets one hook for each.
+fn asked_conditions(model: &Model) -> Vec<&crate::model::Condition> {
+    let mut ids: Vec<&str> = Vec::new();
+    for rule in &model.permission_rules {
+        for v in &rule.variants {
+            ids.extend(v.rule.conditions().into_iter().map(|c| c.named().0.id.as_str()));
+        }
+    }
+    for e in &model.endpoints {
+        let inputs = e.path_params.iter().chain(&e.query).chain(&e.body).chain(&e.body_schema);
+        ids.extend(inputs.filter_map(|f| f.required_when.as_ref()).map(|c| c.named().0.id.as_str()));
+    }
+    model.conditions.iter().filter(|c| ids.contains(&c.meta.id.as_str())).collect()
 }
 
 /// The closure that parses a parameter's text into its type.
@@ -763,13 +791,23 @@ fn handler(model: &Model, e: &Endpoint) -> TokenStream {
     // Made only here, after `authorize` returned: the proof follows the evaluation.
     let granted = if guarded(model, e) { quote!(crate::api::Granted::new()) } else { quote!(()) };
     let method = names::api_method(e);
+    let check = checks_response(e).then(|| {
+        quote! {
+            let broken = endpoint::check_response(&output);
+            if !broken.is_empty() {
+                return Err(runtime::broken_response(broken));
+            }
+        }
+    });
     let respond = match response_kind(e) {
         ResponseKind::Json => quote! {
             let output = app.api.#method(call).await?;
+            #check
             Ok(runtime::json_response(StatusCode::OK, &output))
         },
         ResponseKind::Text => quote! {
             let output = app.api.#method(call).await?;
+            #check
             Ok(runtime::text_response(output, "text/csv"))
         },
         ResponseKind::Empty => quote! {

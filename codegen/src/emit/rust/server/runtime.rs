@@ -67,6 +67,13 @@ pub fn runtime() -> TokenStream {
             error(ids::INVALID_FORM_BODY, 400).with_violations(violations)
         }
 
+        /// 500: the implementation returned a response that breaks what the spec says of it (an
+        /// item count, CSV columns). A server error rather than a wrong answer: the source gives
+        /// no status for it, and the client would refuse the response anyway.
+        pub fn broken_response(violations: Vec<Violation>) -> ApiError {
+            error("", 500).with_message("500: the implementation's response breaks the spec").with_violations(violations)
+        }
+
         /// 403 naming everything the caller lacks.
         pub fn missing(requirements: &[Requirement]) -> ApiError {
             let names: Vec<String> = requirements.iter().map(ToString::to_string).collect();

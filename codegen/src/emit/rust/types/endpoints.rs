@@ -112,6 +112,7 @@ fn endpoint(model: &Model, e: &Endpoint) -> TokenStream {
     let body = has_body(e).then(|| body_items(model, e));
     let request = request(model, e);
     let response = response(model, e);
+    let response_check = response_check(model, e);
     let gates = gates(model, e);
     let runtime = runtime(model, e);
     quote! {
@@ -123,6 +124,7 @@ fn endpoint(model: &Model, e: &Endpoint) -> TokenStream {
             #body
             #request
             #response
+            #response_check
             #gates
             #runtime
         }
@@ -338,6 +340,51 @@ fn response(model: &Model, e: &Endpoint) -> TokenStream {
             /// The response has no body the spec shows.
             pub type Response = ();
         },
+    }
+}
+
+/// Whether the spec bounds the endpoint's response (an item count, CSV columns), so that the
+/// server checks what its handler returns and the client what it receives.
+pub fn checks_response(e: &Endpoint) -> bool {
+    e.response_max_items.is_some() || !e.response_columns.is_empty()
+}
+
+/// `check_response`: the response's own constraints, run by the server on its handler's output
+/// and by the client on what it receives.
+fn response_check(model: &Model, e: &Endpoint) -> Option<TokenStream> {
+    if !checks_response(e) {
+        return None;
+    }
+    let mut checks = TokenStream::new();
+    if let Some(Resolved::Static(max)) = e.response_max_items.as_ref().and_then(|b| resolve(model, b, true, false)) {
+        let max = int(max);
+        checks.extend(quote!(crate::validation::max_items(&mut out, "", response.len(), #max);));
+    }
+    if !e.response_columns.is_empty() {
+        let columns = e.response_columns.iter().map(|c| {
+            let name = c.wire();
+            let (expects, accepts) = csv_cell(c.ty.as_ref());
+            quote!(crate::validation::CsvColumn { name: #name, expects: #expects, accepts: #accepts })
+        });
+        checks.extend(quote!(crate::validation::csv(&mut out, "", response, &[#(#columns),*]);));
+    }
+    Some(quote! {
+        /// Checks the response against what the spec says of it; empty when it holds.
+        pub fn check_response(response: &Response) -> Vec<crate::validation::Violation> {
+            let mut out = Vec::new();
+            #checks
+            out
+        }
+    })
+}
+
+/// What a CSV cell of a column's type must be, in words and as a test.
+fn csv_cell(ty: Option<&TypeRef>) -> (&'static str, TokenStream) {
+    match ty.and_then(TypeRef::primitive) {
+        Some(Primitive::Snowflake | Primitive::Uint64) => ("a snowflake (an unsigned integer)", quote!(|cell: &str| cell.parse::<u64>().is_ok())),
+        Some(Primitive::Integer | Primitive::Int32 | Primitive::Uint32) => ("an integer", quote!(|cell: &str| cell.parse::<i64>().is_ok())),
+        Some(Primitive::Boolean) => ("`true` or `false`", quote!(|cell: &str| cell == "true" || cell == "false")),
+        _ => ("any text", quote!(|_: &str| true)),
     }
 }
 

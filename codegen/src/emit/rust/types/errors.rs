@@ -354,6 +354,8 @@ fn body_fields(model: &Model) -> Vec<Field> {
                 c_name: None,
                 span: Default::default(),
                 type_span: Default::default(),
+                optional_span: None,
+                assumed_spans: Vec::new(),
             })
             .collect(),
     }

@@ -1,7 +1,7 @@
 //! `events.rs` (every event and the payloads the spec gives), `gateway.rs` (opcodes) and
 //! `commands.rs` (embedded app SDK commands and their aliases).
 
-use super::fields::{docs, keeps_extra, meta_docs, meta_notes, struct_tokens, summary};
+use super::fields::{cases_tokens, docs, keeps_extra, meta_docs, meta_notes, struct_tokens, summary};
 use crate::emit::rust::names;
 use crate::emit::rust::shared::{int, type_ident};
 use crate::model::Model;
@@ -37,7 +37,10 @@ pub fn events(model: &Model) -> TokenStream {
     });
     let payloads = model.events.iter().filter(|e| !e.fields.is_empty() || keeps_extra(&e.meta.not_shown) && !e.meta.is_not_shown("payload")).map(|e| {
         let docs = docs(Some(&format!("The payload of the event `{}`.", e.meta.id)), &meta_notes(model, &e.meta));
-        struct_tokens(model, &names::event_payload(e), docs, &e.fields, keeps_extra(&e.meta.not_shown))
+        let name = names::event_payload(e);
+        let body = struct_tokens(model, &name, docs, &e.fields, keeps_extra(&e.meta.not_shown));
+        let cases = cases_tokens(model, &name, &e.fields, &e.cases);
+        quote!(#body #cases)
     });
     let code_enums = CHANNELS.iter().filter_map(|(channel, _)| code_enum(model, channel));
     let kinds_ref = &kinds;

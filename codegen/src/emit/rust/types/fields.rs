@@ -4,7 +4,7 @@
 use crate::emit::rust::names;
 use crate::emit::rust::shared::{Resolved, field_type, int, resolve};
 use crate::model::types::Primitive;
-use crate::model::{Constraints, Field, Meta, Model, Ref, TypeRef};
+use crate::model::{Case, CaseField, Constraints, Field, Meta, Model, Ref, TypeRef};
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 use std::collections::BTreeSet;
@@ -270,7 +270,16 @@ pub fn validate_impl(model: &Model, name: &proc_macro2::Ident, fields: &[Field])
 /// The static checks of one field, reading it through `access` (`self.status`).
 pub fn field_checks(model: &Model, f: &Field, access: TokenStream) -> TokenStream {
     let Some(ty) = &f.ty else { return TokenStream::new() };
-    let body = value_checks(model, &quote!(value), ty, &f.constraints, &quote!(&pointer));
+    let mut body = value_checks(model, &quote!(value), ty, &f.constraints, &quote!(&pointer));
+    if let Some(literal) = &f.literal {
+        body.extend(quote!(crate::validation::literal(out, &pointer, value, #literal);));
+    }
+    bind_field(f, access, body)
+}
+
+/// Runs `body` on a field's value (bound as `value`, with `pointer` its JSON pointer under the
+/// enclosing `pointer`) when the field is present.
+fn bind_field(f: &Field, access: TokenStream, body: TokenStream) -> TokenStream {
     if body.is_empty() {
         return body;
     }
@@ -285,6 +294,118 @@ pub fn field_checks(model: &Model, f: &Field, access: TokenStream) -> TokenStrea
         {
             let pointer = crate::validation::child(pointer, #wire);
             #bind
+        }
+    }
+}
+
+/// Per case of an object: the rule that says when it applies (`OBFUSCATED`), the literal values
+/// it gives (`OBFUSCATED_NAME`) and `check_obfuscated`, which checks a value against the case.
+/// Only the implementation knows whether a case's conditions hold, so it calls the check.
+pub fn cases_tokens(model: &Model, name: &proc_macro2::Ident, fields: &[Field], cases: &[Case]) -> TokenStream {
+    if cases.is_empty() {
+        return TokenStream::new();
+    }
+    let items = cases.iter().map(|c| {
+        let when = names::case_const(c);
+        let rule = super::rules::rule_tokens(model, &c.when);
+        let when_doc = format!(" When case `{}` applies: the rule holds for the facts of the value's situation.", c.meta.id);
+        let literals = c.fields.iter().filter_map(|fact| {
+            let literal = fact.literal.as_ref()?;
+            let field = fields.iter().find(|f| f.name == fact.field.id)?;
+            let ident = names::case_literal(c, field);
+            let doc = format!(" The value of `{}` in case `{}`.", fact.field.id, c.meta.id);
+            Some(quote!(#[doc = #doc] pub const #ident: &'static str = #literal;))
+        });
+        let check = names::case_check(c);
+        let check_doc = format!(" Checks what case `{}` says of this value; call it when the case applies (see [`Self::{when}`]).", c.meta.id);
+        let checks = c.fields.iter().filter_map(|fact| {
+            let field = fields.iter().find(|f| f.name == fact.field.id)?;
+            let ident = names::field(field);
+            Some(bind_field(field, quote!(self.#ident), case_fact_checks(model, field, fact, &c.meta.id)))
+        });
+        let mut docs = vec![format!(" {}", c.meta.description.clone().unwrap_or_else(|| c.meta.name.clone()))];
+        docs.extend(c.meta.notes.iter().map(|n| format!(" - {n}")));
+        quote! {
+            #(#[doc = #docs])*
+            ///
+            #[doc = #when_doc]
+            pub const #when: crate::rules::Rule = {
+                #[allow(unused_imports)]
+                use crate::{auth::{Intent, Scope}, permissions::Permission, rules::{Cond, Condition, Rule}};
+                #rule
+            };
+
+            #(#literals)*
+
+            #[doc = #check_doc]
+            pub fn #check(&self) -> Vec<crate::validation::Violation> {
+                let mut violations = Vec::new();
+                let (pointer, out) = ("", &mut violations);
+                #(#checks)*
+                violations
+            }
+        }
+    });
+    quote! {
+        impl #name {
+            #(#items)*
+        }
+    }
+}
+
+/// The checks of one case fact on `value` (the field's value, present).
+fn case_fact_checks(model: &Model, field: &Field, fact: &CaseField, case: &str) -> TokenStream {
+    let mut out = TokenStream::new();
+    if let Some(literal) = &fact.literal {
+        out.extend(quote!(crate::validation::literal(out, &pointer, value, #literal);));
+    }
+    if let Some(TypeRef::Flags(set)) = &field.ty {
+        let set_ident = names::flags_id(model, set);
+        for flag in &fact.contains {
+            let bit = names::flag_const_id(model, set, &flag.id);
+            let message = format!("must contain {} in case `{case}`", flag.id);
+            out.extend(quote! {
+                crate::validation::fact(out, &pointer, value.contains(crate::flags::#set_ident::#bit), #message);
+            });
+        }
+    }
+    for omitted in &fact.omits {
+        out.extend(omits_check(model, field, &omitted.id, case));
+    }
+    if let Some(ty) = &field.ty {
+        out.extend(value_checks(model, &quote!(value), ty, &fact.constraints, &quote!(&pointer)));
+    }
+    out
+}
+
+/// No element of an array carries an enum value: the elements are of the enum, or objects
+/// with a field of it.
+fn omits_check(model: &Model, field: &Field, value: &str, case: &str) -> TokenStream {
+    let (enum_id, name) = value.split_once('.').unwrap_or((value, ""));
+    let Some(ty) = &field.ty else { return TokenStream::new() };
+    let enum_ident = names::enum_id(model, enum_id);
+    let variant = names::enum_variant_id(model, enum_id, name);
+    let message = format!("must leave out {value} in case `{case}`");
+    let (item, at) = match ty.element() {
+        TypeRef::Enum(_) => (quote!(item), None),
+        TypeRef::Object(id) => {
+            let Some(f) = model.resource(id).and_then(|r| r.fields.iter().find(|f| matches!(f.ty.as_ref().map(TypeRef::element), Some(TypeRef::Enum(e)) if e == enum_id))) else {
+                return TokenStream::new();
+            };
+            let ident = names::field(f);
+            (quote!(item.#ident), Some(f.wire().to_owned()))
+        }
+        _ => return TokenStream::new(),
+    };
+    let pointer = match at {
+        Some(wire) => quote!(crate::validation::child(&crate::validation::child(&pointer, &index.to_string()), #wire)),
+        None => quote!(crate::validation::child(&pointer, &index.to_string())),
+    };
+    quote! {
+        for (index, item) in value.iter().enumerate() {
+            if #item == crate::enums::#enum_ident::#variant {
+                out.push(crate::validation::Violation::new(#pointer, #message));
+            }
         }
     }
 }

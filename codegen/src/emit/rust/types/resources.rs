@@ -1,6 +1,6 @@
 //! `resources.rs`: one serde struct per resource, with its validator.
 
-use super::fields::{keeps_extra, meta_notes, struct_tokens};
+use super::fields::{cases_tokens, keeps_extra, meta_notes, struct_tokens};
 use crate::emit::rust::names;
 use crate::model::Model;
 use proc_macro2::TokenStream;
@@ -13,7 +13,10 @@ pub fn emit(model: &Model) -> TokenStream {
         notes.push(format!("Direction: {}.", r.direction));
         let description = r.meta.description.clone().unwrap_or_else(|| r.meta.name.clone());
         let docs = super::fields::docs(Some(&description), &notes);
-        struct_tokens(model, &names::resource(r), docs, &r.fields, keeps_extra(&r.meta.not_shown))
+        let name = names::resource(r);
+        let body = struct_tokens(model, &name, docs, &r.fields, keeps_extra(&r.meta.not_shown));
+        let cases = cases_tokens(model, &name, &r.fields, &r.cases);
+        quote!(#body #cases)
     });
     quote! {
         //! Resources: the objects the platform sends and receives, one struct each.

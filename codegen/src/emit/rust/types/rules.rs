@@ -392,7 +392,8 @@ fn rule_const(model: &Model, r: &PermissionRule) -> TokenStream {
     }
 }
 
-fn rule_tokens(model: &Model, rule: &Rule) -> TokenStream {
+/// A rule expression as a `Rule` value, with paths relative to the rules module.
+pub fn rule_tokens(model: &Model, rule: &Rule) -> TokenStream {
     match rule {
         Rule::Permission(p) => {
             let p = names::permission_variant_id(model, &p.id);
