@@ -46,6 +46,11 @@ fn fixture_dir() -> PathBuf {
     root().join("tests/fixtures/minimal")
 }
 
+/// The fixture that uses every shape of the format.
+fn shapes() -> Outputs {
+    outputs(&load(&root().join("tests/fixtures/shapes")))
+}
+
 /// Compares with a golden file, or rewrites it when `UPDATE_EXPECT` is set.
 fn golden(name: &str, actual: &str) {
     let path = fixture_dir().join("expected/docs").join(name);
@@ -122,11 +127,12 @@ fn check_links_resolve(html: &str, what: &str) {
 fn every_link_of_the_page_resolves() {
     check_links_resolve(&shipped().html, "shipped spec");
     check_links_resolve(&outputs(&load(&fixture_dir())).html, "fixture");
+    check_links_resolve(&shapes().html, "shapes fixture");
 }
 
 #[test]
 fn every_link_of_the_markdown_resolves() {
-    for out in [shipped(), outputs(&load(&fixture_dir()))] {
+    for out in [shipped(), outputs(&load(&fixture_dir())), shapes()] {
         let anchors: BTreeSet<String> = attributes(&out.md, "id").into_iter().map(decode).collect();
         let mut dangling = Vec::new();
         for (at, _) in out.md.match_indices("](#") {
@@ -387,4 +393,39 @@ fn sdk_signatures_are_the_headers_own() {
     for d in &cpp_decls {
         assert!(cpp.iter().any(|l| l.ends_with(d.as_str())), "the C++ header does not declare `{d}`");
     }
+}
+
+/// Unions show their variants with the value that tags each, maps and formats their types,
+/// shapes declared inline sit (folding in HTML) under the field that declares them, and every
+/// constraint reads in words: in both formats.
+#[test]
+fn shapes_are_described_in_both_formats() {
+    let out = shapes();
+    let union = html_element(&out.html, "union-component");
+    assert!(union.contains("Tagged by the field <code>type</code>"), "{union}");
+    assert!(union.contains(r##"<a href="#enum_value-component_type.BUTTON"><code>BUTTON</code></a> (2)"##), "{union}");
+    assert!(out.html.contains(r#"<details class="nested" id="resource-component_select" open><summary>object <code>component_select</code>, declared at <code>component.select</code></summary>"#));
+    assert!(out.html.contains(r#"<details class="nested" id="resource-document_owner_address" open>"#), "an inline object inside another");
+    assert!(out.html.contains(r#"<details class="nested" id="union-document_revision" open>"#), "an inline union");
+    let words = [
+        "items are unique",
+        "at most 10 entries",
+        "each item: matches",
+        "each value: maximum 100",
+        "each item: may be null",
+        "greater than 0",
+        "always <code>2</code>",
+        "maximum 1000.5",
+        "Untagged: the variants are tried in this order",
+    ];
+    for w in words {
+        assert!(out.html.contains(w), "the page does not say `{w}`");
+    }
+    let md_words = ["items are unique", "at most 10 entries", "each value: maximum 100", "always `2`", "Extends [`entity`](#resource-entity)", "*object* `document_owner`, declared at `document.owner`"];
+    for w in md_words {
+        assert!(out.md.contains(w), "the Markdown does not say `{w}`");
+    }
+    assert!(out.md.contains("| `button` | [`BUTTON`](#enum_value-component_type.BUTTON) (2) | `object<`[`button`](#resource-button)`>` |"), "a variant row with its tag");
+    let map = &out.openapi["components"]["schemas"]["Document"]["allOf"][1]["properties"]["views_by_user"];
+    assert_eq!(map["additionalProperties"]["minimum"], 0, "{map}");
 }

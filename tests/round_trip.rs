@@ -91,7 +91,7 @@ async fn unviewable_channels_are_obfuscated_before_2026_11_16() {
     assert!(hidden.flags.contains(ChannelFlags::CHANNEL_OBFUSCATED));
     assert_eq!(hidden.permission_overwrites.len(), 1, "exactly one overwrite");
     assert_eq!(hidden.permission_overwrites[0].id, Snowflake(1), "for @everyone, whose id is the guild's");
-    assert_eq!(hidden.application_id, Some(None), "a sensitive field is nulled, and present");
+    assert_eq!(hidden.application_id, platform_client::types::wire::Presence::Null, "a sensitive field is nulled, and present");
     let visible = &channels[0];
     assert_eq!(visible.name, "general");
     assert!(!visible.flags.contains(ChannelFlags::CHANNEL_OBFUSCATED));

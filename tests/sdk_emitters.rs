@@ -114,8 +114,8 @@ fn the_default_of_a_field_is_documented_on_its_functions() {
     let model = load(&root().join("spec"));
     let files = sdk_files(&model);
     for class in &model.classes {
-        for field in class.fields.iter().filter(|f| f.default.is_some()) {
-            let line = format!("Defaults to {}.", field.default.as_deref().unwrap());
+        for field in class.fields.iter().filter(|f| f.default_text.is_some()) {
+            let line = format!("Defaults to {}.", field.default_text.as_deref().unwrap());
             for path in ["sdk/include/cplatform.h", "sdk/include/platformpp.h", "sdk/src/types.rs"] {
                 assert!(file(&files, path).contains(&line), "{path} does not document the default of {}.{}", class.meta.id, field.name);
             }

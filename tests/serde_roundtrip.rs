@@ -2,8 +2,10 @@
 //! values, unknown flag bits, unknown fields of partially shown objects.
 //!
 //! Resource values are drawn from the spec itself (each field's type, optionality and
-//! nullability), in their wire form; decoding into the generated type and encoding again must
-//! give back the same JSON.
+//! nullability; `tests/values/`), in their wire form; decoding into the generated type and
+//! encoding again must give back the same JSON.
+
+mod values;
 
 use platform::changes;
 use platform::enums::{ActivityType, GrantType, GuildFeature, IntegrationType, SubscriptionStatus};
@@ -13,13 +15,13 @@ use platform::flags::{ApplicationFlags, AttachmentFlags, ChannelFlags, IdentifyC
 use platform::gateway::Opcode;
 use platform::resources::*;
 use platform::{Permission, Permissions, Snowflake, StringInteger};
-use platform_codegen::model::types::Primitive;
-use platform_codegen::model::{Field, Model, Resource, TypeRef};
+use platform_codegen::model::Model;
 use proptest::prelude::*;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 use std::sync::OnceLock;
+use values::Gen;
 
 fn model() -> &'static Model {
     static MODEL: OnceLock<Model> = OnceLock::new();
@@ -83,104 +85,16 @@ fn every_resource_of_the_spec_has_a_round_trip() {
     assert_eq!(ids, covered, "add the new resource's type to RESOURCES");
 }
 
-/// Whether the spec says an object's field list is partial, so unknown fields must survive.
-fn keeps_unknown_fields(r: &Resource) -> bool {
-    r.meta.not_shown.iter().any(|g| matches!(g.facet.as_str(), "fields" | "payload" | "details" | "members"))
-}
-
-/// Any JSON value, small.
-fn any_json() -> BoxedStrategy<Value> {
-    let leaf = prop_oneof![Just(Value::Null), any::<bool>().prop_map(Value::from), any::<i64>().prop_map(Value::from), "\\PC{0,8}".prop_map(Value::from)];
-    leaf.prop_recursive(2, 8, 3, |inner| {
-        prop_oneof![
-            proptest::collection::vec(inner.clone(), 0..3).prop_map(Value::Array),
-            proptest::collection::btree_map("[a-z]{1,4}", inner, 0..3).prop_map(|m| Value::Object(m.into_iter().collect())),
-        ]
-    })
-    .boxed()
-}
-
-/// A value of `ty` in its wire form: snowflakes and string integers as decimal strings, enums
-/// as named or unnamed values, flags with any bits.
-fn wire_value(ty: &TypeRef, depth: u32) -> BoxedStrategy<Value> {
-    let model = model();
-    match ty {
-        TypeRef::Primitive(p) => match p {
-            Primitive::String | Primitive::Url | Primitive::Csv => "\\PC{0,16}".prop_map(Value::from).boxed(),
-            Primitive::Boolean => any::<bool>().prop_map(Value::from).boxed(),
-            Primitive::Integer => any::<i64>().prop_map(Value::from).boxed(),
-            Primitive::Int32 => any::<i32>().prop_map(Value::from).boxed(),
-            Primitive::Uint32 => any::<u32>().prop_map(Value::from).boxed(),
-            Primitive::Uint64 => any::<u64>().prop_map(Value::from).boxed(),
-            Primitive::Snowflake | Primitive::StringInteger => any::<u64>().prop_map(|n| Value::from(n.to_string())).boxed(),
-            Primitive::Timestamp => (0i64..4_102_444_800).prop_map(|s| Value::from(jiff::Timestamp::from_second(s).unwrap().to_string())).boxed(),
-            Primitive::File => ("\\PC{0,8}", proptest::collection::vec(any::<u8>(), 0..4)).prop_map(|(t, b)| json!({ "content_type": t, "bytes": b })).boxed(),
-            Primitive::Json => any_json(),
-        },
-        TypeRef::Array(inner) => proptest::collection::vec(wire_value(inner, depth), 0..3).prop_map(Value::Array).boxed(),
-        TypeRef::Enum(id) => {
-            let e = model.enum_(id).expect("a validated enum");
-            if e.repr == "string" {
-                let named: Vec<Value> = e.values.iter().map(|v| Value::from(v.meta.id.clone())).collect();
-                prop_oneof![proptest::sample::select(named.clone()).boxed(), "\\PC{0,12}".prop_map(Value::from).boxed()].boxed()
-            } else {
-                let named: Vec<Value> = e.values.iter().filter_map(|v| v.value).map(Value::from).collect();
-                if named.is_empty() { any::<i64>().prop_map(Value::from).boxed() } else { prop_oneof![proptest::sample::select(named), any::<i64>().prop_map(Value::from)].boxed() }
-            }
-        }
-        TypeRef::Flags(id) => {
-            let set = model.flag_set(id).expect("a validated flag set");
-            let bits = if set.width <= 32 { any::<u32>().prop_map(u64::from).boxed() } else { any::<u64>().boxed() };
-            if set.repr == "string_integer" { bits.prop_map(|b| Value::from(b.to_string())).boxed() } else { bits.prop_map(Value::from).boxed() }
-        }
-        TypeRef::Object(id) => object(model.resource(id).expect("a validated resource"), depth + 1),
-        TypeRef::Class(_) => any_json(),
-    }
-}
-
-/// One field: present, absent (optional) or null (nullable).
-fn field_value(f: &Field, depth: u32) -> BoxedStrategy<Option<Value>> {
-    let present = f.ty.as_ref().map_or_else(any_json, |t| wire_value(t, depth)).prop_map(Some);
-    match (f.optional, f.nullable) {
-        (false, false) => present.boxed(),
-        (true, false) => prop_oneof![Just(None), present].boxed(),
-        (false, true) => prop_oneof![Just(Some(Value::Null)), present].boxed(),
-        (true, true) => prop_oneof![Just(None), Just(Some(Value::Null)), present].boxed(),
-    }
-}
-
-/// An object of a resource, with unknown fields when its field list is partial.
-fn object(r: &'static Resource, depth: u32) -> BoxedStrategy<Value> {
-    if depth > 3 {
-        return Just(Value::Object(Map::new())).boxed();
-    }
-    fields_object(&r.fields, keeps_unknown_fields(r), depth)
-}
-
-fn fields_object(fields: &'static [Field], extra: bool, depth: u32) -> BoxedStrategy<Value> {
-    let known: Vec<BoxedStrategy<(String, Option<Value>)>> = fields.iter().map(|f| field_value(f, depth).prop_map(move |v| (f.wire().to_owned(), v)).boxed()).collect();
-    let unknown = if extra { proptest::collection::btree_map("unlisted_[a-z]{1,6}", any_json(), 0..3).boxed() } else { Just(Default::default()).boxed() };
-    (known, unknown)
-        .prop_map(|(known, unknown)| {
-            let mut map = Map::new();
-            known.into_iter().filter_map(|(k, v)| v.map(|v| (k, v))).for_each(|(k, v)| {
-                map.insert(k, v);
-            });
-            map.extend(unknown);
-            Value::Object(map)
-        })
-        .boxed()
-}
-
 fn resource_values() -> BoxedStrategy<(usize, Value)> {
     let model = model();
+    let g = Gen { model, complete: true };
     let strategies: Vec<BoxedStrategy<(usize, Value)>> = RESOURCES
         .iter()
         .enumerate()
         .map(|(i, (id, _))| {
             let value = match model.resource(id) {
-                Some(r) => object(r, 0),
-                None => fields_object(&model.error_body.as_ref().expect("the spec declares an error body").fields, false, 0),
+                Some(r) => g.object(r, 0),
+                None => g.fields_object(&model.error_body.as_ref().expect("the spec declares an error body").fields, false, 0),
             };
             value.prop_map(move |v| (i, v)).boxed()
         })
@@ -266,7 +180,7 @@ fn named_values_decode_to_their_variants() {
 fn absent_and_null_are_different_fields() {
     let absent: Channel = serde_json::from_value(json!({ "id": "1", "name": "a", "flags": 0, "permission_overwrites": [] })).unwrap();
     let null: Channel = serde_json::from_value(json!({ "id": "1", "name": "a", "flags": 0, "permission_overwrites": [], "application_id": null })).unwrap();
-    assert_eq!((absent.application_id, null.application_id), (None, Some(None)));
+    assert_eq!((absent.application_id, null.application_id), (platform::wire::Presence::Absent, platform::wire::Presence::Null));
     assert!(!serde_json::to_value(&absent).unwrap().as_object().unwrap().contains_key("application_id"));
     assert_eq!(serde_json::to_value(&null).unwrap()["application_id"], Value::Null);
 }

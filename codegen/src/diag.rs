@@ -378,8 +378,60 @@ pub mod codes {
     pub const CLASS_VALUE_SEMANTICS: &str = "E0128";
     /// A case fact that does not fit its field (an unknown field, flag or enum value).
     pub const CASE_FACT: &str = "E0129";
-    /// Two spec items that become one identifier in one scope of generated code.
-    pub const IDENTIFIER_COLLISION: &str = "E0170";
+    /// `fields:` without an inline `object`, or an inline `object` without `fields:`.
+    pub const INLINE_OBJECT: &str = "E0130";
+    /// A tagged union whose variant is not an object carrying the discriminator field.
+    pub const UNION_VARIANT: &str = "E0131";
+    /// A tagged union's variant without a tag, with a tag of the wrong type, or with a tag
+    /// another variant has.
+    pub const UNION_TAG: &str = "E0132";
+    /// An untagged union's variant that an earlier variant of the same type always wins.
+    pub const UNREACHABLE_VARIANT: &str = "E0133";
+    /// `subset:` on a field that is not an enum, or naming a value the enum does not have.
+    pub const ENUM_SUBSET: &str = "E0134";
+    /// A `const`, `default` or `tag` value that is not a value of the field's type.
+    pub const VALUE_TYPE: &str = "E0135";
+    /// A map key type that is not text, a snowflake, an integer, a uuid or an enum.
+    pub const MAP_KEY: &str = "E0136";
+    /// A `pattern` the `regex` crate does not accept.
+    pub const INVALID_PATTERN: &str = "E0137";
+    /// A fractional bound on an integer field.
+    pub const FLOAT_BOUND: &str = "E0138";
+    /// `extends` that leads back to the resource itself.
+    pub const EXTENDS_CYCLE: &str = "E0139";
+    /// A field declared again by a resource with a type other than its base's.
+    pub const EXTENDS_REDEFINED: &str = "E0140";
+    /// Two spec items that become one identifier in one scope of generated code (Rust, C or
+    /// C++), or an item whose identifier is one the generator declares there.
+    pub const IDENTIFIER_COLLISION: &str = "E0141";
+    /// A `tag` on a field that is not a variant of a tagged union.
+    pub const TAG_PLACEMENT: &str = "E0142";
+    /// A discriminator whose type is not `integer`, `string` or an enum.
+    pub const DISCRIMINATOR_TYPE: &str = "E0143";
+    /// A response key that is not a status (`200`, `4XX`, `default`), or one status twice.
+    pub const INVALID_STATUS: &str = "E0150";
+    /// `responses` beside the single-response shorthand (`response`, `response_fields`, `response_format`).
+    pub const RESPONSE_SHORTHAND_MIX: &str = "E0151";
+    /// A body on a status that has none (1xx, 204, 304).
+    pub const BODY_ON_BODILESS_STATUS: &str = "E0152";
+    /// A response whose body does not fit its format (`fields` with `csv`, `json` without a body).
+    pub const RESPONSE_BODY: &str = "E0153";
+    /// A header whose type is not one scalar value.
+    pub const HEADER_TYPE: &str = "E0154";
+    /// A header name that is not an HTTP token, is owned by the generator, or is repeated.
+    pub const HEADER_NAME: &str = "E0155";
+    /// An endpoint accepting anonymous calls with a rule or check that needs a caller.
+    pub const ANONYMOUS_NEEDS_CALLER: &str = "E0156";
+    /// A token kind named `none`, the word `auth` uses for anonymous calls.
+    pub const RESERVED_TOKEN_KIND: &str = "E0157";
+    /// Endpoint scopes with no accepted token kind that carries scopes (a bearer token).
+    pub const SCOPES_WITHOUT_BEARER: &str = "E0158";
+    /// An array `style` where it does not apply, or without what it needs.
+    pub const ARRAY_STYLE: &str = "E0159";
+    /// Body formats that do not fit the body (`parts` without `multipart`, a repeated format).
+    pub const BODY_FORMATS: &str = "E0160";
+    /// A media type that is not `type/subtype`, or `content_type` outside a multipart part.
+    pub const MEDIA_TYPE: &str = "E0161";
     /// A required error-body field of a type errors have no value for (an enum, a resource).
-    pub const UNFILLED_ERROR_FIELD: &str = "E0171";
+    pub const UNFILLED_ERROR_FIELD: &str = "E0170";
 }

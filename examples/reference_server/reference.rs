@@ -32,7 +32,7 @@ use platform_server::types::permissions::Permission;
 use platform_server::types::placeholders::Placeholders;
 use platform_server::types::resources::{Channel, Connection, Lobby, LobbyMember, LobbyMessage, PermissionOverwrite};
 use platform_server::types::validation::Violation;
-use platform_server::types::wire::Snowflake;
+use platform_server::types::wire::{Presence, Snowflake};
 use platform_server::{Api, Call, Granted, Operation, Options, RuleContext, granted};
 use serde::Deserialize;
 use std::collections::BTreeMap;
@@ -382,7 +382,7 @@ impl Reference {
     fn obfuscated(guild: &Guild, channel: &ChannelEntry) -> Channel {
         Channel {
             id: Snowflake(channel.id),
-            application_id: Some(None),
+            application_id: Presence::Null,
             name: Channel::OBFUSCATED_NAME.to_owned(),
             flags: ChannelFlags::CHANNEL_OBFUSCATED,
             permission_overwrites: vec![PermissionOverwrite { id: Snowflake(guild.id), r#type: 0, extra: Default::default() }],
@@ -394,7 +394,7 @@ impl Reference {
         let overwrites = channel.overrides.keys().map(|user| PermissionOverwrite { id: Snowflake(*user), r#type: 1, extra: Default::default() });
         Channel {
             id: Snowflake(channel.id),
-            application_id: channel.application_id.map(|a| Some(Snowflake(a))),
+            application_id: channel.application_id.map_or(Presence::Absent, |a| Presence::Value(Snowflake(a))),
             name: channel.name.clone(),
             flags: ChannelFlags::empty(),
             permission_overwrites: overwrites.collect(),

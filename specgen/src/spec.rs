@@ -1196,7 +1196,7 @@ impl Builder {
         let n = self.rng.range(0, 2);
         let extra = self.fields(n, None);
         for (k, mut v) in extra {
-            // Errors carry no value for a required enum or resource (E0171).
+            // Errors carry no value for a required enum or resource (E0170).
             let ty = v["type"].as_str().unwrap_or_default();
             if ty.starts_with("enum<") || ty.starts_with("object<") {
                 v["optional"] = json!(true);

@@ -74,8 +74,21 @@ pub const SERDE_URLENCODED: Dependency = dep("serde_urlencoded", "0.7", &[]);
 /// The client's HTTP; TLS is the crate's opt-in `rustls` feature.
 pub const REQWEST: Dependency = Dependency { name: "reqwest", requirement: "0.13", default_features: false, features: &[] };
 
+/// Byte strings as base64 on the wire (`bytes`), only for specs that have them.
+pub const BASE64: Dependency = dep("base64", "0.23", &[]);
+/// Ordered maps (`map<K, V>`), only for specs that have them.
+pub const INDEXMAP: Dependency = dep("indexmap", "2", &["serde"]);
+/// String patterns, only for specs that have them: the crate the generator checks them with.
+pub const REGEX: Dependency = dep("regex", "1", &[]);
+
+/// Multipart bodies: the parser axum's own extractor uses, only for specs that have them.
+pub const MULTER: Dependency = dep("multer", "3", &[]);
+/// The stream multer reads, only beside it.
+pub const FUTURES_UTIL: Dependency = Dependency { name: "futures-util", requirement: "0.3", default_features: false, features: &[] };
+
 /// Every third-party dependency of the generated crates.
-pub const ALL: &[Dependency] = &[SERDE, SERDE_JSON, JIFF, AXUM, HTTP_BODY_UTIL, SERDE_PATH_TO_ERROR, SERDE_URLENCODED, REQWEST];
+pub const ALL: &[Dependency] =
+    &[SERDE, SERDE_JSON, JIFF, AXUM, HTTP_BODY_UTIL, SERDE_PATH_TO_ERROR, SERDE_URLENCODED, REQWEST, BASE64, INDEXMAP, REGEX, MULTER, FUTURES_UTIL];
 
 impl Dependency {
     /// The manifest line: `serde = { version = "1", features = ["derive"] }`.

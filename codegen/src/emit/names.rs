@@ -1,5 +1,5 @@
 //! Identifiers by the scope they share, in every target language: what validation checks so
-//! that no two spec items are given one identifier (see [`crate::validate`], E0170).
+//! that no two spec items are given one identifier (see [`crate::validate`], E0141).
 //!
 //! Each target family lists its own scopes, from the same functions its emitters name items
 //! with: [`super::rust::names`] for the Rust crates, `c::names` for the C header, the C++
@@ -14,7 +14,8 @@ use crate::model::Model;
 pub struct Namespace {
     /// `Rust`, `C` or `C++`.
     pub language: &'static str,
-    /// The key that renames an item in this language: `rust_name` or `c_name`.
+    /// The key that renames an item in this language: `rust_name` or `c_name`; empty where the
+    /// names are the spec's own (never on the wire), so renaming the item settles a collision.
     pub override_key: &'static str,
     /// The scope, as a reader finds it (`the variants of enum `sort``).
     pub scope: String,

@@ -52,13 +52,31 @@ fn inputs(endpoint: &Endpoint) -> Vec<(String, &Field, &'static str)> {
     for f in &endpoint.query {
         out.push((names::field(f).to_string(), f, "query parameter"));
     }
+    for f in &endpoint.headers {
+        out.push((names::field(f).to_string(), f, "header parameter"));
+    }
+    // A body that comes in several formats arrives as one value, whichever format it came in.
+    if endpoint.body_formats.len() > 1 {
+        out.push(("body".to_owned(), whole_body(), "request body"));
+        return out;
+    }
     for f in &endpoint.body {
         out.push((names::field(f).to_string(), f, "body field"));
+    }
+    for f in &endpoint.parts {
+        out.push((names::field(f).to_string(), f, "multipart part"));
     }
     if let Some(f) = &endpoint.body_schema {
         out.push(("body".to_owned(), f, "request body"));
     }
     out
+}
+
+/// The body of an endpoint with several formats: its type is the endpoint's `Body` enum, which
+/// the spec does not spell as a type expression, so any type is accepted for it.
+fn whole_body() -> &'static Field {
+    static BODY: std::sync::OnceLock<Field> = std::sync::OnceLock::new();
+    BODY.get_or_init(|| Field { name: "body".to_owned(), ..Field::default() })
 }
 
 fn check_params(spec: &Loaded, endpoint: &Endpoint, func: &ItemFn, place: &str) -> syn::Result<()> {
@@ -209,4 +227,35 @@ fn generic_arg(ty: &Type) -> Option<String> {
         syn::GenericArgument::Type(t) => last_segment(t),
         _ => None,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn shapes() -> Loaded {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/shapes");
+        crate::load_spec(&dir, "spec").unwrap_or_else(|_| panic!("the shapes fixture is invalid"))
+    }
+
+    #[test]
+    fn header_parameters_are_inputs() {
+        let spec = shapes();
+        let handler = quote!(fn h(ids: Option<Vec<u64>>, tags: Option<Vec<String>>, limit: Option<i64>, request_id: Option<String>, locale: String) {});
+        assert!(endpoint(&spec, quote!(list_notes), handler).is_ok());
+        let lacking = quote!(fn h(ids: Option<Vec<u64>>, tags: Option<Vec<String>>, limit: Option<i64>, request_id: Option<String>) {});
+        let error = endpoint(&spec, quote!(list_notes), lacking).unwrap_err().to_string();
+        assert!(error.contains("lacks the header parameter `locale`"), "{error}");
+    }
+
+    #[test]
+    fn parts_are_inputs_and_a_body_of_several_formats_is_one() {
+        let spec = shapes();
+        let parts = quote!(fn h(file: FilePart, meta: ImportMeta, labels: Option<Vec<String>>) {});
+        assert!(endpoint(&spec, quote!(import_notes), parts).is_ok());
+        let wrong = quote!(fn h(file: String, meta: ImportMeta, labels: Option<Vec<String>>) {});
+        let error = endpoint(&spec, quote!(import_notes), wrong).unwrap_err().to_string();
+        assert!(error.contains("multipart part `file`"), "{error}");
+        assert!(endpoint(&spec, quote!(create_note), quote!(fn h(body: Body) {})).is_ok());
+    }
 }

@@ -107,11 +107,12 @@ fn serde_rename(attrs: &[syn::Attribute]) -> syn::Result<Option<String>> {
 /// Whether a Rust type can hold the spec field; the error says what it expects.
 pub(super) fn compatible(model: &Model, field: &Field, ty: &Type) -> Result<(), String> {
     let Some(spec_ty) = &field.ty else { return Ok(()) };
-    let (inner, wrapped) = match unwrap_generic(ty, "Option") {
+    let (inner, wrapped) = match unwrap_generic(ty, "Option").or_else(|| unwrap_generic(ty, "Presence")) {
         Some(inner) => (inner, true),
         None => (ty, false),
     };
-    if !wrapped && (field.optional || field.nullable) {
+    // A field with a typed default always has a value once read.
+    if !wrapped && (field.optional || field.nullable) && !field.defaulted() {
         let why = if field.nullable { "nullable" } else { "optional" };
         return Err(format!("{why}, so its Rust type must be an `Option<_>`"));
     }
@@ -121,7 +122,12 @@ pub(super) fn compatible(model: &Model, field: &Field, ty: &Type) -> Result<(), 
 fn match_type(model: &Model, spec_ty: &TypeRef, ty: &Type) -> Result<(), String> {
     if let TypeRef::Array(item) = spec_ty {
         let inner = unwrap_generic(ty, "Vec").ok_or_else(|| "a `Vec<_>`".to_owned())?;
-        return match_type(model, item, inner);
+        return match_type(model, item, unwrap_generic(inner, "Option").unwrap_or(inner));
+    }
+    if let TypeRef::Map(_, value) = spec_ty {
+        let inner = ["IndexMap", "HashMap", "BTreeMap"].iter().find_map(|m| second_generic(ty, m));
+        let inner = inner.ok_or_else(|| "an `IndexMap<_, _>`, `HashMap<_, _>` or `BTreeMap<_, _>`".to_owned())?;
+        return match_type(model, value, unwrap_generic(inner, "Option").unwrap_or(inner));
     }
     let last = last_segment(ty).unwrap_or_default();
     let accepted = accepted(model, spec_ty);
@@ -136,30 +142,55 @@ fn match_type(model: &Model, spec_ty: &TypeRef, ty: &Type) -> Result<(), String>
 fn accepted(model: &Model, spec_ty: &TypeRef) -> Vec<String> {
     let names: &[&str] = match spec_ty {
         TypeRef::Primitive(p) => match p {
-            Primitive::String | Primitive::Url | Primitive::Csv => &["String", "str", "Cow"],
+            Primitive::String | Primitive::Url | Primitive::Email | Primitive::Csv => &["String", "str", "Cow"],
             Primitive::Boolean => &["bool"],
             Primitive::Integer | Primitive::Int32 | Primitive::Uint32 | Primitive::Uint64 => &["i64", "i32", "u32", "u64", "usize", "isize"],
+            Primitive::Number | Primitive::Float32 => &["f64", "f32"],
             Primitive::Snowflake => &["Snowflake", "u64", "String"],
             Primitive::StringInteger => &["u64", "String", "Permissions"],
             Primitive::Timestamp => &["Timestamp", "String", "Zoned"],
-            Primitive::File => &["Vec", "Bytes"],
+            Primitive::Date => &["Date", "String"],
+            Primitive::Uuid => &["Uuid", "u128", "String"],
+            Primitive::Bytes => &["Bytes", "Vec"],
+            Primitive::File => &["Vec", "Bytes", "FilePart", "RawBody"],
             Primitive::Json => &["Value"],
+            Primitive::Null => &["()"],
         },
         TypeRef::Enum(id) => return vec![names::enum_id(model, id).to_string(), "Value".into()],
         TypeRef::Flags(id) => return vec![names::flags_id(model, id).to_string(), "Value".into()],
         TypeRef::Object(id) => return vec![names::resource_id(model, id).to_string(), "Value".into()],
+        TypeRef::Union(id) => return vec![names::union_id(model, id).to_string(), "Value".into()],
         TypeRef::Class(id) => return vec![case::pascal(id), "Value".into()],
         TypeRef::Array(_) => &["Vec"],
+        TypeRef::Map(..) => &["IndexMap", "HashMap", "BTreeMap"],
     };
     names.iter().map(|s| s.to_string()).collect()
 }
 
 fn last_segment(ty: &Type) -> Option<String> {
     match ty {
+        Type::Tuple(t) if t.elems.is_empty() => Some("()".to_owned()),
         Type::Path(p) => p.path.segments.last().map(|s| s.ident.to_string()),
         Type::Reference(r) => last_segment(&r.elem),
         _ => None,
     }
+}
+
+/// `V` of `Map<K, V>` when `ty` is that map.
+fn second_generic<'a>(ty: &'a Type, map: &str) -> Option<&'a Type> {
+    let Type::Path(p) = ty else { return None };
+    let seg = p.path.segments.last()?;
+    if seg.ident != map {
+        return None;
+    }
+    let syn::PathArguments::AngleBracketed(args) = &seg.arguments else { return None };
+    args.args
+        .iter()
+        .filter_map(|a| match a {
+            syn::GenericArgument::Type(t) => Some(t),
+            _ => None,
+        })
+        .nth(1)
 }
 
 /// `T` of `Wrapper<T>` when `ty` is that wrapper.

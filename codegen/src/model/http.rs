@@ -1,9 +1,12 @@
-//! The HTTP API: endpoints with their behaviours, and the errors they return with the error body.
+//! The HTTP API: endpoints with their behaviours and responses, named responses and headers, and
+//! the errors they return with the error body.
 
-use super::{Field, Gap, Meta, Ref, Text, TypeRef};
+use super::{Field, Gap, Meta, Model, Ref, Text, TypeRef};
 use crate::diag::Span;
 use indexmap::IndexMap;
 use serde::Serialize;
+use serde::ser::SerializeMap;
+use std::fmt;
 
 /// An HTTP operation.
 #[derive(Debug, Serialize)]
@@ -18,12 +21,21 @@ pub struct Endpoint {
     pub path_params: Vec<Field>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub query: Vec<Field>,
+    /// Request header parameters.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub headers: Vec<Field>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub body: Vec<Field>,
     /// The body as a whole when it is not an object (named `body`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub body_schema: Option<Field>,
-    pub body_format: String,
+    /// The body's encodings, the first being the one clients send by default; one is written
+    /// as a name, several as a list.
+    #[serde(rename = "body_format", serialize_with = "one_or_many")]
+    pub body_formats: Vec<Text>,
+    /// The typed parts of a `multipart` body.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub parts: Vec<Field>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub response: Option<TypeRef>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -32,19 +44,74 @@ pub struct Endpoint {
     pub response_max_items: Option<super::Bound>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub response_columns: Vec<Field>,
+    /// The shorthand's response format; empty when the endpoint declares `responses`.
+    #[serde(skip_serializing_if = "String::is_empty")]
     pub response_format: String,
+    /// The responses by status, in spec order.
+    #[serde(skip_serializing_if = "Vec::is_empty", serialize_with = "status_map")]
+    pub responses: Vec<StatusResponse>,
+    /// Token kinds accepted, and `none` when anonymous calls are accepted.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub auth: Vec<Ref>,
+    /// OAuth2 scopes a bearer token must hold.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub scopes: Vec<Ref>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub behaviours: Vec<Behaviour>,
     #[serde(skip)]
     pub response_span: Span,
+    /// Where `response`, `response_fields` or `response_format` (the shorthand) was written.
+    #[serde(skip)]
+    pub shorthand_span: Option<Span>,
+}
+
+/// The word in `auth` that accepts anonymous calls.
+pub const ANONYMOUS: &str = "none";
+
+fn one_or_many<S: serde::Serializer>(list: &[Text], s: S) -> Result<S::Ok, S::Error> {
+    match list {
+        [one] => one.serialize(s),
+        many => many.serialize(s),
+    }
+}
+
+fn status_map<S: serde::Serializer>(list: &[StatusResponse], s: S) -> Result<S::Ok, S::Error> {
+    let mut map = s.serialize_map(Some(list.len()))?;
+    for r in list {
+        map.serialize_entry(&r.status.id, &r.response)?;
+    }
+    map.end()
 }
 
 impl Endpoint {
     /// Whether the endpoint gets a route (its method and path are both known).
     pub fn is_routed(&self) -> bool {
         self.method.is_some() && self.path.is_some()
+    }
+
+    /// The body format clients send by default (the first declared, `json` when none is).
+    pub fn body_format(&self) -> &str {
+        self.body_formats.first().map_or("json", |f| f.id.as_str())
+    }
+
+    /// Whether the body may come in `format`.
+    pub fn accepts_format(&self, format: &str) -> bool {
+        self.body_formats.iter().any(|f| f.id == format)
+    }
+
+    /// Whether the endpoint accepts calls without a credential (`auth: [none, ...]`).
+    pub fn accepts_anonymous(&self) -> bool {
+        self.auth.iter().any(|a| a.id == ANONYMOUS)
+    }
+
+    /// The token kinds named in `auth` (without `none`).
+    pub fn token_kinds(&self) -> impl Iterator<Item = &Ref> {
+        self.auth.iter().filter(|a| a.id != ANONYMOUS)
+    }
+
+    /// Whether the endpoint declares its responses by status (rather than the shorthand).
+    pub fn has_status_responses(&self) -> bool {
+        !self.responses.is_empty()
     }
 
     /// The `{placeholder}` names of the path, in order.
@@ -97,4 +164,230 @@ pub struct ErrorBody {
     /// Each `assumed` key.
     #[serde(skip)]
     pub assumed_spans: Vec<Span>,
+}
+
+/// One status of an endpoint and its response.
+#[derive(Debug)]
+pub struct StatusResponse {
+    /// The status as written: `200`, `4XX`, `default`.
+    pub status: Text,
+    pub response: ResponseUse,
+}
+
+impl StatusResponse {
+    /// The parsed status (`None` for a key that is not one, which validation reports).
+    pub fn status(&self) -> Option<Status> {
+        Status::parse(&self.status.id)
+    }
+}
+
+/// A response status: one code, a range of a hundred (`4XX`), or every other status.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Status {
+    /// One code, 100 through 599.
+    Code(u16),
+    /// `1XX` through `5XX`: the hundreds digit.
+    Range(u16),
+    /// `default`: any status no other key covers.
+    Default,
+}
+
+impl Status {
+    /// Parses `200`, `4XX` (or `4xx`) or `default`.
+    pub fn parse(text: &str) -> Option<Status> {
+        let text = text.trim();
+        if text == "default" {
+            return Some(Status::Default);
+        }
+        if let Some(digit) = text.strip_suffix("XX").or_else(|| text.strip_suffix("xx")) {
+            return digit.parse::<u16>().ok().filter(|d| (1..=5).contains(d)).map(Status::Range);
+        }
+        text.parse::<u16>().ok().filter(|c| (100..=599).contains(c)).map(Status::Code)
+    }
+
+    /// The statuses it stands for, inclusive.
+    pub fn codes(self) -> (u16, u16) {
+        match self {
+            Status::Code(c) => (c, c),
+            Status::Range(d) => (d * 100, d * 100 + 99),
+            Status::Default => (100, 599),
+        }
+    }
+
+    /// Whether a response with this status may carry a body (RFC 9110 §15: not 1xx, 204, 304).
+    pub fn allows_body(self) -> bool {
+        !matches!(self, Status::Code(100..=199 | 204 | 304) | Status::Range(1))
+    }
+
+    /// Whether it is a success (2xx).
+    pub fn is_success(self) -> bool {
+        matches!(self, Status::Code(200..=299) | Status::Range(2))
+    }
+}
+
+impl fmt::Display for Status {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Status::Code(c) => write!(f, "{c}"),
+            Status::Range(d) => write!(f, "{d}XX"),
+            Status::Default => f.write_str("default"),
+        }
+    }
+}
+
+/// A response written inline, or a named response.
+#[derive(Debug)]
+pub enum ResponseUse {
+    Named(Ref),
+    Inline(Box<Response>),
+}
+
+impl Serialize for ResponseUse {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            ResponseUse::Named(r) => r.serialize(s),
+            ResponseUse::Inline(r) => r.serialize(s),
+        }
+    }
+}
+
+/// A response: body, encoding and headers.
+#[derive(Debug, Default, Serialize)]
+pub struct Response {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// The body, when it is a type.
+    #[serde(rename = "type", skip_serializing_if = "Option::is_none")]
+    pub ty: Option<TypeRef>,
+    /// The body, when it is an object of named fields.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub fields: Vec<Field>,
+    /// How the body is encoded: `json`, `csv`, `text`, `binary`, or `none` for no body.
+    pub format: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub media_type: Option<Text>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub headers: Vec<ResponseHeader>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub not_shown: Vec<Gap>,
+    #[serde(skip_serializing_if = "IndexMap::is_empty")]
+    pub assumed: IndexMap<String, String>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
+    /// The whole response.
+    #[serde(skip)]
+    pub span: Span,
+    /// Where `type` was written.
+    #[serde(skip)]
+    pub type_span: Option<Span>,
+    /// Where `format` was written.
+    #[serde(skip)]
+    pub format_span: Option<Span>,
+}
+
+/// How a response's body travels.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BodyKind {
+    /// No body.
+    Empty,
+    /// JSON: the type, or an object of the named fields.
+    Json,
+    /// Text of a media type (CSV, plain text).
+    Text,
+    /// Bytes of any media type.
+    Binary,
+}
+
+impl Response {
+    /// How the body travels.
+    pub fn body_kind(&self) -> BodyKind {
+        match self.format.as_str() {
+            "csv" | "text" => BodyKind::Text,
+            "binary" => BodyKind::Binary,
+            "none" => BodyKind::Empty,
+            _ => BodyKind::Json,
+        }
+    }
+
+    /// The media type of the body, if it has one.
+    pub fn media_type(&self) -> Option<&str> {
+        if let Some(m) = &self.media_type {
+            return Some(&m.id);
+        }
+        match self.body_kind() {
+            BodyKind::Empty => None,
+            BodyKind::Json => Some("application/json"),
+            BodyKind::Text if self.format == "csv" => Some("text/csv"),
+            BodyKind::Text => Some("text/plain"),
+            BodyKind::Binary => Some("application/octet-stream"),
+        }
+    }
+}
+
+/// A response header: its name in the response, and the header.
+#[derive(Debug, Serialize)]
+pub struct ResponseHeader {
+    pub name: String,
+    pub header: HeaderUse,
+    #[serde(skip)]
+    pub span: Span,
+}
+
+/// A header written inline, or a named header.
+#[derive(Debug)]
+pub enum HeaderUse {
+    Named(Ref),
+    Inline(Box<Field>),
+}
+
+impl Serialize for HeaderUse {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            HeaderUse::Named(r) => r.serialize(s),
+            HeaderUse::Inline(f) => f.serialize(s),
+        }
+    }
+}
+
+/// A named, reusable response.
+#[derive(Debug, Serialize)]
+pub struct NamedResponse {
+    pub id: String,
+    #[serde(flatten)]
+    pub response: Response,
+    #[serde(skip)]
+    pub id_span: Span,
+}
+
+impl Model {
+    /// The named response with this id.
+    pub fn named_response(&self, id: &str) -> Option<&NamedResponse> {
+        self.responses.iter().find(|r| r.id == id)
+    }
+
+    /// The named header with this id.
+    pub fn named_header(&self, id: &str) -> Option<&Field> {
+        self.headers.iter().find(|h| h.name == id)
+    }
+
+    /// The response a status stands for, named or inline (`None` for an unknown name).
+    pub fn response_of<'a>(&'a self, r: &'a ResponseUse) -> Option<&'a Response> {
+        match r {
+            ResponseUse::Named(id) => self.named_response(&id.id).map(|n| &n.response),
+            ResponseUse::Inline(r) => Some(r),
+        }
+    }
+
+    /// A response header as a field: named `name`, with the named header's type, constraints and
+    /// wire name (its id when it has none) when it refers to one.
+    pub fn header_field(&self, h: &ResponseHeader) -> Option<Field> {
+        match &h.header {
+            HeaderUse::Inline(f) => Some(Field { name: h.name.clone(), ..(**f).clone() }),
+            HeaderUse::Named(id) => {
+                let named = self.named_header(&id.id)?;
+                let wire = named.wire().to_owned();
+                Some(Field { name: h.name.clone(), wire_name: Some(wire), ..named.clone() })
+            }
+        }
+    }
 }

@@ -43,6 +43,8 @@ pub struct Model {
     pub gaps: Vec<GapItem>,
     pub permissions: Vec<Permission>,
     pub resources: Vec<Resource>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub unions: Vec<Union>,
     pub enums: Vec<Enum>,
     pub flags: Vec<Flags>,
     pub endpoints: Vec<Endpoint>,
@@ -59,6 +61,12 @@ pub struct Model {
     pub events: Vec<Event>,
     pub errors: Vec<Error>,
     pub error_body: Option<ErrorBody>,
+    /// Named, reusable headers (each field's name is its id).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub headers: Vec<Field>,
+    /// Named, reusable responses.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub responses: Vec<NamedResponse>,
     pub limits: Vec<Limit>,
     pub changes: Vec<Change>,
     pub state_machines: Vec<StateMachine>,
@@ -178,7 +186,7 @@ macro_rules! impl_item {
 }
 
 impl_item!(
-    Placeholder, Part, Feature, Constant, GapItem, Permission, Resource, Enum, EnumValue, Flags, FlagValue, Endpoint, Behaviour,
+    Placeholder, Part, Feature, Constant, GapItem, Permission, Resource, Union, Enum, EnumValue, Flags, FlagValue, Endpoint, Behaviour,
     Opcode, Command, Alias, Condition, Intent, Scope, ScopeSet, TokenKind, PermissionRule, AuthRule, Event, Error, Limit,
     Change, StateMachine, State, Transition, Effect, Class, Method, SdkCall, Release, Toolkit, Case,
 );
@@ -221,6 +229,11 @@ impl Model {
     /// The resource with this id.
     pub fn resource(&self, id: &str) -> Option<&Resource> {
         self.resources.iter().find(|r| r.meta.id == id)
+    }
+
+    /// The union with this id.
+    pub fn union(&self, id: &str) -> Option<&Union> {
+        self.unions.iter().find(|u| u.meta.id == id)
     }
 
     /// The enum with this id.

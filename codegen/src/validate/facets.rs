@@ -32,8 +32,8 @@ fn checked_items(model: &Model) -> Vec<(&'static str, &Meta, Vec<Facet>)> {
         out.push(("permission", &p.meta, vec![facet("bit", p.bit.is_some(), true)]));
     }
     for e in &model.endpoints {
-        let body = !e.body.is_empty() || e.body_schema.is_some();
-        let response = e.response.is_some() || !e.response_fields.is_empty();
+        let body = !e.body.is_empty() || e.body_schema.is_some() || !e.parts.is_empty();
+        let response = e.response.is_some() || !e.response_fields.is_empty() || e.has_status_responses();
         out.push((
             "endpoint",
             &e.meta,

@@ -12,9 +12,9 @@ pub struct Index {
 
 /// The kinds a typed reference (`kind:id`) may name.
 pub const KINDS: &[&str] = &[
-    "part", "placeholder", "feature", "constant", "gap", "permission", "resource", "field", "enum", "enum_value", "flags", "flag",
+    "part", "placeholder", "feature", "constant", "gap", "permission", "resource", "union", "field", "enum", "enum_value", "flags", "flag",
     "endpoint", "opcode", "command", "condition", "intent", "scope", "scope_set", "token_kind", "permission_rule",
-    "auth_rule", "event", "error", "limit", "change", "state_machine", "class", "sdk_call", "release", "case",
+    "auth_rule", "event", "error", "limit", "change", "state_machine", "class", "sdk_call", "release", "case", "header", "response",
 ];
 
 impl Index {
@@ -31,6 +31,7 @@ impl Index {
         ix.add_all("gap", &model.gaps);
         ix.add_all("permission", &model.permissions);
         ix.add_all("resource", &model.resources);
+        ix.add_all("union", &model.unions);
         ix.add_all("enum", &model.enums);
         ix.add_all("flags", &model.flags);
         ix.add_all("endpoint", &model.endpoints);
@@ -51,8 +52,14 @@ impl Index {
         ix.add_all("class", &model.classes);
         ix.add_all("sdk_call", &model.sdk_calls);
         ix.add_all("release", &model.releases);
+        for h in &model.headers {
+            ix.add("header", h.name.clone(), h.span);
+        }
+        for r in &model.responses {
+            ix.add("response", r.id.clone(), r.id_span);
+        }
         for r in &model.resources {
-            for f in &r.fields {
+            for f in r.own_fields() {
                 ix.add("field", format!("{}.{}", r.meta.id, f.name), f.span);
             }
         }

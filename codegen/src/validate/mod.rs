@@ -5,12 +5,15 @@
 //! look items up with `expect("BUG: ...")`.
 
 mod facets;
+mod http;
 mod index;
 mod names;
 mod refs;
+mod shapes;
 mod timeline;
 mod values;
 
+pub use http::{accepted_kinds, carries_scopes};
 pub use index::Index;
 
 use crate::diag::Diagnostics;
@@ -37,6 +40,30 @@ pub fn validate(cx: &mut Diagnostics, model: &Model) {
     values::check_enum_repr_basis(cx, model);
     values::check_class_value_semantics(cx, model);
     values::check_case_facts(cx, model);
+    shapes::check_discriminator_type(cx, model);
+    shapes::check_union_variants(cx, model);
+    shapes::check_union_tags(cx, model);
+    shapes::check_tag_placement(cx, model);
+    shapes::check_untagged_order(cx, model);
+    shapes::check_enum_subsets(cx, model);
+    shapes::check_literal_values(cx, model);
+    shapes::check_map_keys(cx, model);
+    shapes::check_patterns(cx, model);
+    shapes::check_float_bounds(cx, model);
+    shapes::check_extends_cycles(cx, model);
+    shapes::check_extends_redefinitions(cx, model);
+    http::check_response_statuses(cx, model);
+    http::check_response_shorthand(cx, model);
+    http::check_bodiless_statuses(cx, model);
+    http::check_response_bodies(cx, model);
+    http::check_header_types(cx, model);
+    http::check_header_names(cx, model);
+    http::check_anonymous_endpoints(cx, model);
+    http::check_reserved_token_kind(cx, model);
+    http::check_endpoint_scopes(cx, model);
+    http::check_array_styles(cx, model);
+    http::check_body_formats(cx, model);
+    http::check_media_types(cx, model);
     facets::check_facet_names(cx, model);
     facets::check_given_and_not_shown(cx, model);
     facets::check_required_facets(cx, model);

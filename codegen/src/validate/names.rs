@@ -54,8 +54,8 @@ pub fn check_identifier_collisions(cx: &mut Diagnostics, model: &Model) {
 }
 
 fn help(ns: &Namespace) -> String {
-    if ns.scope.contains("parameters of condition") {
-        "rename one of the parameters".to_owned()
+    if ns.override_key.is_empty() {
+        "rename one of them: the name is the spec's own, never sent on the wire".to_owned()
     } else {
         format!("give one of them a `{}`: its {} identifiers are then made from that name instead of its id", ns.override_key, ns.language)
     }

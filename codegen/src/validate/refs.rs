@@ -23,6 +23,7 @@ pub fn all_metas(model: &Model) -> Vec<&Meta> {
     push(&mut out, &model.gaps);
     push(&mut out, &model.permissions);
     push(&mut out, &model.resources);
+    push(&mut out, &model.unions);
     push(&mut out, &model.enums);
     push(&mut out, &model.flags);
     push(&mut out, &model.endpoints);
@@ -86,15 +87,29 @@ pub fn all_cases(model: &Model) -> Vec<(&'static str, &[Case], &str, &[Field])> 
     out
 }
 
-/// Every field in the model (resource fields, endpoint inputs and outputs, payloads, members).
+/// Every field in the model (resource fields, endpoint inputs and outputs, payloads, members,
+/// union variants). A field a resource takes from a base is listed once, on the base.
 pub fn all_fields(model: &Model) -> Vec<&Field> {
     let mut out: Vec<&Field> = Vec::new();
     for r in &model.resources {
-        out.extend(&r.fields);
+        out.extend(r.own_fields());
+    }
+    for u in &model.unions {
+        out.extend(&u.variants);
     }
     for e in &model.endpoints {
         out.extend(e.path_params.iter().chain(&e.query).chain(&e.body).chain(&e.response_fields).chain(&e.body_schema));
         out.extend(&e.response_columns);
+        out.extend(e.headers.iter().chain(&e.parts));
+        for r in &e.responses {
+            if let ResponseUse::Inline(r) = &r.response {
+                out.extend(response_fields(r));
+            }
+        }
+    }
+    out.extend(&model.headers);
+    for r in &model.responses {
+        out.extend(response_fields(&r.response));
     }
     for o in &model.opcodes {
         out.extend(&o.fields);
@@ -109,6 +124,24 @@ pub fn all_fields(model: &Model) -> Vec<&Field> {
         out.extend(&b.fields);
     }
     out
+}
+
+/// The body fields and inline header fields of a response.
+fn response_fields(r: &Response) -> impl Iterator<Item = &Field> {
+    let headers = r.headers.iter().filter_map(|h| match &h.header {
+        HeaderUse::Inline(f) => Some(&**f),
+        HeaderUse::Named(_) => None,
+    });
+    r.fields.iter().chain(headers)
+}
+
+/// Every response of the model, inline (per endpoint) and named.
+pub fn all_responses(model: &Model) -> Vec<&Response> {
+    let inline = model.endpoints.iter().flat_map(|e| &e.responses).filter_map(|r| match &r.response {
+        ResponseUse::Inline(r) => Some(&**r),
+        ResponseUse::Named(_) => None,
+    });
+    inline.chain(model.responses.iter().map(|r| &r.response)).collect()
 }
 
 /// Every plain reference in the model with the kind it must name.
@@ -126,8 +159,24 @@ pub fn all_references<'a>(model: &'a Model) -> Vec<Reference<'a>> {
         field_references(field, add);
     }
     for e in &model.endpoints {
-        e.auth.iter().for_each(|r| add("token_kind", r));
+        e.token_kinds().for_each(|r| add("token_kind", r));
+        e.scopes.iter().for_each(|r| add("scope", r));
         e.response_max_items.iter().for_each(|b| bound_references(b, add));
+        for r in &e.responses {
+            if let ResponseUse::Named(id) = &r.response {
+                add("response", id);
+            }
+        }
+    }
+    for r in all_responses(model) {
+        for h in &r.headers {
+            if let HeaderUse::Named(id) = &h.header {
+                add("header", id);
+            }
+        }
+    }
+    for r in &model.resources {
+        r.extends.iter().for_each(|b| add("resource", b));
     }
     for (_, cases, ..) in all_cases(model) {
         for case in cases {
@@ -186,11 +235,16 @@ fn field_references<'a>(field: &'a Field, add: &mut impl FnMut(&'static str, &'a
     for (_, bound) in field.constraints.all() {
         bound_references(bound, add);
     }
+    let mut items = field.items.as_ref();
+    while let Some(i) = items {
+        i.constraints.all().into_iter().for_each(|(_, b)| bound_references(b, add));
+        items = i.items.as_deref();
+    }
 }
 
 fn bound_references<'a>(bound: &'a Bound, add: &mut impl FnMut(&'static str, &'a Ref)) {
     match bound {
-        Bound::Value(..) => {}
+        Bound::Value(..) | Bound::Float(..) => {}
         Bound::Limit { limit, .. } => add("limit", limit),
         Bound::Field { endpoint, .. } => add("endpoint", endpoint),
     }
@@ -211,18 +265,29 @@ fn rule_references<'a>(rule: &'a Rule, add: &mut impl FnMut(&'static str, &'a Re
 /// Type expressions in the model with where they were written: `(kind, id, span)`.
 fn type_references<'a>(model: &'a Model) -> Vec<(&'static str, &'a str, crate::diag::Span)> {
     let mut out = Vec::new();
-    let mut add = |ty: &'a TypeRef, span| match ty.element() {
-        TypeRef::Enum(id) => out.push(("enum", id.as_str(), span)),
-        TypeRef::Flags(id) => out.push(("flags", id.as_str(), span)),
-        TypeRef::Object(id) => out.push(("resource", id.as_str(), span)),
-        TypeRef::Class(id) => out.push(("class", id.as_str(), span)),
-        TypeRef::Primitive(_) | TypeRef::Array(_) => {}
+    let mut add = |ty: &'a TypeRef, span| {
+        ty.walk(&mut |t: &'a TypeRef| match t {
+            TypeRef::Enum(id) => out.push(("enum", id.as_str(), span)),
+            TypeRef::Flags(id) => out.push(("flags", id.as_str(), span)),
+            TypeRef::Object(id) => out.push(("resource", id.as_str(), span)),
+            TypeRef::Class(id) => out.push(("class", id.as_str(), span)),
+            TypeRef::Union(id) => out.push(("union", id.as_str(), span)),
+            TypeRef::Primitive(_) | TypeRef::Array(_) | TypeRef::Map(..) => {}
+        })
     };
+    for u in &model.unions {
+        if let Some(d) = &u.discriminator {
+            d.ty.iter().for_each(|t| add(t, d.type_span));
+        }
+    }
     for f in all_fields(model) {
         f.ty.iter().for_each(|t| add(t, f.type_span));
     }
     for e in &model.endpoints {
         e.response.iter().for_each(|t| add(t, e.response_span));
+    }
+    for r in all_responses(model) {
+        r.ty.iter().for_each(|t| add(t, r.type_span.unwrap_or(r.span)));
     }
     for c in &model.classes {
         for m in &c.methods {

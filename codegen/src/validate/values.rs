@@ -143,8 +143,24 @@ pub fn check_vocabularies(cx: &mut Diagnostics, model: &Model) {
         if let Some(m) = &e.method {
             check("HTTP method", &m.id, m.span, METHODS);
         }
-        check("body format", &e.body_format, e.meta.span, &["json", "form", "multipart", "csv"]);
-        check("response format", &e.response_format, e.meta.span, &["json", "csv", "none"]);
+        for f in &e.body_formats {
+            check("body format", &f.id, f.span, BODY_FORMATS);
+        }
+        if !e.response_format.is_empty() {
+            check("response format", &e.response_format, e.meta.span, &["json", "csv", "none"]);
+        }
+        for r in &e.responses {
+            if let ResponseUse::Inline(r) = &r.response {
+                check("response format", &r.format, r.format_span.unwrap_or(r.span), RESPONSE_FORMATS);
+            }
+        }
+    }
+    for r in &model.responses {
+        let r = &r.response;
+        check("response format", &r.format, r.format_span.unwrap_or(r.span), RESPONSE_FORMATS);
+    }
+    for f in super::refs::all_fields(model).into_iter().filter_map(|f| f.style.as_ref()) {
+        check("array style", &f.id, f.span, &["repeated", "comma", "indexed"]);
     }
     for l in &model.limits {
         check("unit", &l.unit.id, l.unit.span, UNITS);
@@ -179,6 +195,11 @@ pub fn check_vocabularies(cx: &mut Diagnostics, model: &Model) {
         check("resource direction", &r.direction, r.meta.span, &["request", "response", "both"]);
     }
 }
+
+/// Encodings of a request body.
+pub const BODY_FORMATS: &[&str] = &["json", "form", "multipart", "csv", "binary"];
+/// Encodings of a response body (`none`: no body, the default without `type` or `fields`).
+pub const RESPONSE_FORMATS: &[&str] = &["json", "csv", "text", "binary", "none"];
 
 /// HTTP methods a route may use.
 pub const METHODS: &[&str] = &["GET", "POST", "PUT", "PATCH", "DELETE"];
@@ -240,46 +261,52 @@ pub fn check_path_params(cx: &mut Diagnostics, model: &Model) {
     }
 }
 
-/// A constraint's lower bound does not exceed its upper bound, comparing literal values and the
-/// values of referenced limits; the same holds within a limit.
+/// A constraint's lower bound does not exceed its upper bound (an exclusive one stays below),
+/// comparing literal values and the values of referenced limits, on fields and on their `items:`;
+/// the same holds within a limit.
 pub fn check_min_max(cx: &mut Diagnostics, model: &Model) {
-    let value = |b: &Bound| -> Option<i64> {
+    let value = |b: &Bound| -> Option<f64> {
         match b {
-            Bound::Value(_, v) => Some(*v),
-            Bound::Limit { limit, offset } => model.limit(&limit.id).and_then(|l| l.upper().map(|v| v + offset)),
+            Bound::Value(_, v) => Some(*v as f64),
+            Bound::Float(_, v) => Some(*v),
+            Bound::Limit { limit, offset } => model.limit(&limit.id).and_then(|l| l.upper().map(|v| (v + offset) as f64)),
             Bound::Field { .. } => None,
         }
     };
-    let lower_of = |b: &Bound| -> Option<i64> {
+    let lower_of = |b: &Bound| -> Option<f64> {
         match b {
-            Bound::Limit { limit, offset } => model.limit(&limit.id).and_then(|l| l.lower().or(l.upper()).map(|v| v + offset)),
+            Bound::Limit { limit, offset } => model.limit(&limit.id).and_then(|l| l.lower().or(l.upper()).map(|v| (v + offset) as f64)),
             other => value(other),
         }
     };
-    let mut report = |what: &str, lo: (&Bound, i64), hi: (&Bound, i64)| {
+    let mut report = |what: &str, lo: (&Bound, f64), hi: (&Bound, f64)| {
         cx.push(
-            Diagnostic::error(codes::MIN_OVER_MAX, format!("{what}: minimum {} exceeds maximum {}", lo.1, hi.1))
+            Diagnostic::error(codes::MIN_OVER_MAX, format!("{what}: minimum {} exceeds maximum {}", number(lo.1), number(hi.1)))
                 .at(lo.0.span(), "minimum here")
                 .also(hi.0.span(), "maximum here")
                 .help("swap the bounds or correct one of them"),
         );
     };
-    for f in all_fields(model) {
-        let c = &f.constraints;
-        let pairs = [(&c.min, &c.max), (&c.min_length, &c.max_length), (&c.min_items, &c.max_items)];
-        for (lo, hi) in pairs {
+    for set in constraint_sets(model) {
+        let c = set.constraints;
+        let what = format!("field `{}`{}", set.field.name, if set.nested { " (items)" } else { "" });
+        let inclusive = [(&c.min, &c.max), (&c.min_length, &c.max_length), (&c.min_items, &c.max_items), (&c.min_entries, &c.max_entries)];
+        for (lo, hi) in inclusive {
             if let (Some(lo), Some(hi)) = (lo, hi)
                 && let (Some(a), Some(b)) = (lower_of(lo), value(hi))
                 && a > b
             {
-                report(&format!("field `{}`", f.name), (lo, a), (hi, b));
+                report(&what, (lo, a), (hi, b));
             }
         }
-        if let (Some(lo), Some(hi)) = (&c.min, &c.max_exclusive)
-            && let (Some(a), Some(b)) = (lower_of(lo), value(hi))
-            && a >= b
-        {
-            report(&format!("field `{}` (exclusive maximum)", f.name), (lo, a), (hi, b));
+        let exclusive = [(&c.min, &c.max_exclusive), (&c.min_exclusive, &c.max), (&c.min_exclusive, &c.max_exclusive)];
+        for (lo, hi) in exclusive {
+            if let (Some(lo), Some(hi)) = (lo, hi)
+                && let (Some(a), Some(b)) = (lower_of(lo), value(hi))
+                && a >= b
+            {
+                report(&format!("{what} (exclusive bound)"), (lo, a), (hi, b));
+            }
         }
     }
     for l in &model.limits {
@@ -292,8 +319,48 @@ pub fn check_min_max(cx: &mut Diagnostics, model: &Model) {
     }
 }
 
-/// Constraints fit the field's type: lengths on text, items on arrays, min/max on numbers,
-/// sizes on files, a literal on text.
+/// A number as the spec would write it: integers without a fraction.
+fn number(v: f64) -> String {
+    if v.fract() == 0.0 && v.abs() < 1e15 { format!("{}", v as i64) } else { v.to_string() }
+}
+
+/// One set of constraints and the type it constrains: a field's own, or an `items:` block of it
+/// against the elements (or map values) it describes.
+pub struct ConstraintSet<'a> {
+    pub field: &'a Field,
+    pub ty: &'a TypeRef,
+    pub constraints: &'a Constraints,
+    /// Whether the set is an `items:` block.
+    pub nested: bool,
+}
+
+/// Every constraint set of the model whose type is known: fields, then their `items:` blocks as
+/// far as the type has elements (the rest is reported by [`check_constraint_types`]).
+pub fn constraint_sets(model: &Model) -> Vec<ConstraintSet<'_>> {
+    let mut out = Vec::new();
+    for f in all_fields(model) {
+        let Some(ty) = &f.ty else { continue };
+        out.push(ConstraintSet { field: f, ty, constraints: &f.constraints, nested: false });
+        let (mut ty, mut items) = (ty, f.items.as_ref());
+        while let (Some(i), Some(inner)) = (items, element_of(ty)) {
+            out.push(ConstraintSet { field: f, ty: inner, constraints: &i.constraints, nested: true });
+            (ty, items) = (inner, i.items.as_deref());
+        }
+    }
+    out
+}
+
+/// The type `items:` describes: an array's elements or a map's values.
+pub fn element_of(ty: &TypeRef) -> Option<&TypeRef> {
+    match ty {
+        TypeRef::Array(inner) | TypeRef::Map(_, inner) => Some(inner),
+        _ => None,
+    }
+}
+
+/// Constraints fit the type they constrain: lengths and patterns on text, items on arrays,
+/// entries on maps, bounds on numbers, sizes on files, `items:` on arrays and maps, and a
+/// literal on text.
 pub fn check_constraint_types(cx: &mut Diagnostics, model: &Model) {
     for f in all_fields(model) {
         let Some(ty) = &f.ty else { continue };
@@ -304,24 +371,44 @@ pub fn check_constraint_types(cx: &mut Diagnostics, model: &Model) {
                     .help("a literal is text; give the field a text type or drop the literal"),
             );
         }
-        let is_array = matches!(ty, TypeRef::Array(_));
+    }
+    for set in constraint_sets(model) {
+        let ty = set.ty;
         let prim = ty.primitive();
-        for (key, bound) in f.constraints.all() {
+        for (key, span) in set.constraints.keys() {
             let fits = match key {
-                "min_length" | "max_length" => prim.is_some_and(Primitive::is_text),
-                "min_items" | "max_items" => is_array,
-                "min" | "max" | "max_exclusive" => prim.is_some_and(Primitive::is_numeric),
+                "min_length" | "max_length" | "pattern" => prim.is_some_and(Primitive::is_text),
+                "min_items" | "max_items" | "unique_items" => matches!(ty, TypeRef::Array(_)),
+                "min_entries" | "max_entries" => matches!(ty, TypeRef::Map(..)),
+                "min" | "max" | "min_exclusive" | "max_exclusive" => prim.is_some_and(Primitive::is_numeric),
                 "max_size" => matches!(ty.element(), TypeRef::Primitive(Primitive::File | Primitive::Csv)),
                 _ => true,
             };
             if !fits {
+                let on = if set.nested { format!("the items of field `{}`, of type `{ty}`", set.field.name) } else { format!("field `{}` of type `{ty}`", set.field.name) };
                 cx.push(
-                    Diagnostic::error(codes::CONSTRAINT_TYPE, format!("`{key}` does not apply to field `{}` of type `{ty}`", f.name))
-                        .at(bound.span(), "this constraint")
-                        .also(f.type_span, "type declared here")
-                        .help("lengths apply to text, items to arrays, `min`/`max` to numbers, `max_size` to files"),
+                    Diagnostic::error(codes::CONSTRAINT_TYPE, format!("`{key}` does not apply to {on}"))
+                        .at(span, "this constraint")
+                        .also(set.field.type_span, "type declared here")
+                        .help("lengths and patterns apply to text, items to arrays, entries to maps, bounds to numbers, `max_size` to files"),
                 );
             }
+        }
+    }
+    for f in all_fields(model) {
+        let (Some(ty), Some(items)) = (&f.ty, &f.items) else { continue };
+        let (mut ty, mut items) = (ty, Some(items));
+        while let Some(i) = items {
+            let Some(inner) = element_of(ty) else {
+                cx.push(
+                    Diagnostic::error(codes::CONSTRAINT_TYPE, format!("`items` does not apply to field `{}`: `{ty}` has no elements", f.name))
+                        .at(i.span, "rules for elements")
+                        .also(f.type_span, "type declared here")
+                        .help("`items:` describes the elements of an array or the values of a map"),
+                );
+                break;
+            };
+            (ty, items) = (inner, i.items.as_deref());
         }
     }
 }

@@ -3,10 +3,10 @@
 //! The client and its error.
 
 use crate::types;
-use crate::types::errors::{ApiError, ErrorBody};
-use crate::types::validation::{Validate, Violation};
 use crate::types::auth::{Credential, TokenKind};
+use crate::types::errors::{ApiError, ErrorBody};
 use crate::types::placeholders::Placeholders;
+use crate::types::validation::{Validate, Violation};
 use std::fmt;
 
 /// Why a call failed.

@@ -2052,9 +2052,27 @@ pub mod token {
     impl crate::validation::Validate for Body {
         fn validate_at(
             &self,
-            _pointer: &str,
-            _out: &mut Vec<crate::validation::Violation>,
-        ) {}
+            pointer: &str,
+            out: &mut Vec<crate::validation::Violation>,
+        ) {
+            {
+                let pointer = crate::validation::child(pointer, "grant_type");
+                let value = &self.grant_type;
+                crate::validation::known(
+                    out,
+                    &pointer,
+                    value.is_known(),
+                    "grant_type",
+                    value,
+                );
+            }
+            {
+                let pointer = crate::validation::child(pointer, "redirect_uri");
+                if let Some(value) = &self.redirect_uri {
+                    crate::validation::uri(out, &pointer, value);
+                }
+            }
+        }
     }
 
     /// The whole request: every part the endpoint takes.

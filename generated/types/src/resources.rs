@@ -151,12 +151,8 @@ pub struct Channel {
     /// - May be null for future guild channels.
     /// - There is no plan to serialize null for group DMs.
     /// - Clients must handle null when the field is present.
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        with = "crate::wire::double_option"
-    )]
-    pub application_id: Option<Option<crate::wire::Snowflake>>,
+    #[serde(default, skip_serializing_if = "crate::wire::Presence::is_absent")]
+    pub application_id: crate::wire::Presence<crate::wire::Snowflake>,
     /// The channel name; for an obfuscated channel it is the literal `___hidden___` (case `obfuscated`).
     ///
     /// - Assumed `optional`: The source gives the field without saying whether it may be absent; every channel has a name, obfuscated ones too.

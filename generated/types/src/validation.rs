@@ -151,6 +151,191 @@ pub fn max_exclusive(out: &mut Vec<Violation>, pointer: &str, value: i128, bound
     }
 }
 
+/// A number is above `bound`.
+pub fn min_exclusive(out: &mut Vec<Violation>, pointer: &str, value: i128, bound: i64) {
+    if value <= i128::from(bound) {
+        out.push(
+            Violation::new(
+                pointer,
+                format!("must be greater than {bound} (got {value})"),
+            ),
+        );
+    }
+}
+
+/// A floating-point number is at least `min`.
+pub fn min_number(out: &mut Vec<Violation>, pointer: &str, value: f64, min: f64) {
+    if value.is_nan() || value < min {
+        out.push(
+            Violation::new(pointer, format!("must be at least {min} (got {value})")),
+        );
+    }
+}
+
+/// A floating-point number is at most `max`.
+pub fn max_number(out: &mut Vec<Violation>, pointer: &str, value: f64, max: f64) {
+    if value.is_nan() || value > max {
+        out.push(
+            Violation::new(pointer, format!("must be at most {max} (got {value})")),
+        );
+    }
+}
+
+/// A floating-point number is above `bound`.
+pub fn min_exclusive_number(
+    out: &mut Vec<Violation>,
+    pointer: &str,
+    value: f64,
+    bound: f64,
+) {
+    if value.is_nan() || value <= bound {
+        out.push(
+            Violation::new(
+                pointer,
+                format!("must be greater than {bound} (got {value})"),
+            ),
+        );
+    }
+}
+
+/// A floating-point number is below `bound`.
+pub fn max_exclusive_number(
+    out: &mut Vec<Violation>,
+    pointer: &str,
+    value: f64,
+    bound: f64,
+) {
+    if value.is_nan() || value >= bound {
+        out.push(
+            Violation::new(pointer, format!("must be less than {bound} (got {value})")),
+        );
+    }
+}
+
+/// A map has at least `min` entries.
+pub fn min_entries(out: &mut Vec<Violation>, pointer: &str, len: usize, min: i64) {
+    if i128::try_from(len).unwrap_or(i128::MAX) < i128::from(min) {
+        out.push(
+            Violation::new(
+                pointer,
+                format!("must have at least {min} entries (got {len})"),
+            ),
+        );
+    }
+}
+
+/// A map has at most `max` entries.
+pub fn max_entries(out: &mut Vec<Violation>, pointer: &str, len: usize, max: i64) {
+    if i128::try_from(len).unwrap_or(i128::MAX) > i128::from(max) {
+        out.push(
+            Violation::new(
+                pointer,
+                format!("must have at most {max} entries (got {len})"),
+            ),
+        );
+    }
+}
+
+/// No two items of a list are equal: each repeat is reported at its own index.
+pub fn unique_items<T: PartialEq>(out: &mut Vec<Violation>, pointer: &str, items: &[T]) {
+    for (index, item) in items.iter().enumerate() {
+        if let Some(first) = items[..index].iter().position(|earlier| earlier == item) {
+            out.push(
+                Violation::new(
+                    child(pointer, &index.to_string()),
+                    format!("repeats item {first}: items must be unique"),
+                ),
+            );
+        }
+    }
+}
+
+/// A text has the shape of an email address: a local part, one `@`, a domain, no spaces.
+pub fn email(out: &mut Vec<Violation>, pointer: &str, value: &str) {
+    let shaped = value
+        .split_once('@')
+        .is_some_and(|(local, domain)| {
+            !local.is_empty() && !domain.is_empty() && !domain.contains('@')
+                && !value.chars().any(|c| c.is_whitespace() || c.is_control())
+        });
+    if !shaped {
+        out.push(Violation::new(pointer, "must be an email address (local@domain)"));
+    }
+}
+
+/// A text is an absolute URI: a scheme (`https`, `mailto`, ...), `:`, and no spaces.
+pub fn uri(out: &mut Vec<Violation>, pointer: &str, value: &str) {
+    let scheme_ok = value
+        .split_once(':')
+        .is_some_and(|(scheme, _)| {
+            scheme.starts_with(|c: char| c.is_ascii_alphabetic())
+                && scheme.chars().all(|c| c.is_ascii_alphanumeric() || "+-.".contains(c))
+        });
+    if !scheme_ok || value.chars().any(|c| c.is_whitespace() || c.is_control()) {
+        out.push(Violation::new(pointer, "must be an absolute URI (scheme:...)"));
+    }
+}
+
+/// A value of an open enum is one the spec names: unknown values are read, never sent.
+pub fn known(
+    out: &mut Vec<Violation>,
+    pointer: &str,
+    is_known: bool,
+    enum_id: &str,
+    got: impl fmt::Display,
+) {
+    if !is_known {
+        out.push(
+            Violation::new(pointer, format!("is not a value of `{enum_id}` (got {got})")),
+        );
+    }
+}
+
+/// A value is one of those a field accepts (a subset of its enum).
+pub fn one_of(
+    out: &mut Vec<Violation>,
+    pointer: &str,
+    accepted: bool,
+    allowed: &[&str],
+    got: impl fmt::Display,
+) {
+    if !accepted {
+        let names: Vec<String> = allowed.iter().map(|a| format!("`{a}`")).collect();
+        out.push(
+            Violation::new(
+                pointer,
+                format!("must be one of {} (got {got})", names.join(", ")),
+            ),
+        );
+    }
+}
+
+/// A value is the one a field is fixed to.
+pub fn constant(
+    out: &mut Vec<Violation>,
+    pointer: &str,
+    equal: bool,
+    expected: &str,
+    got: impl fmt::Display,
+) {
+    if !equal {
+        out.push(Violation::new(pointer, format!("must be {expected} (got {got})")));
+    }
+}
+
+/// A union's value is one of its variants: a value read from a newer peer is kept, never
+/// sent.
+pub fn unknown_variant(
+    out: &mut Vec<Violation>,
+    pointer: &str,
+    union_id: &str,
+    detail: impl fmt::Display,
+) {
+    out.push(
+        Violation::new(pointer, format!("is no variant of `{union_id}` ({detail})")),
+    );
+}
+
 /// A file is at most `max` bytes.
 pub fn max_size(out: &mut Vec<Violation>, pointer: &str, len: usize, max: i64) {
     if i128::try_from(len).unwrap_or(i128::MAX) > i128::from(max) {

@@ -211,26 +211,88 @@ pub fn encode_path_segment(text: &str) -> String {
     out
 }
 
-/// Serde adapter for fields that may be absent (`None`) or `null` (`Some(None)`).
-pub(crate) mod double_option {
-    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+/// A field that may be absent, `null` or a value: the three states a partial update
+/// tells apart (leave it, clear it, set it).
+///
+/// Declare the field `#[serde(default, skip_serializing_if = "Presence::is_absent")]`: an
+/// absent field reads as [`Presence::Absent`] and is left out when written.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Presence<T> {
+    /// The field is not there.
+    #[default]
+    Absent,
+    /// The field is there, `null`.
+    Null,
+    /// The field is there with a value.
+    Value(T),
+}
 
-    /// Writes `Some(None)` as `null`; `None` is skipped by the field's attributes.
-    pub fn serialize<T: Serialize, S: Serializer>(
-        value: &Option<Option<T>>,
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
-        match value {
-            Some(inner) => inner.serialize(serializer),
-            None => serializer.serialize_none(),
+impl<T> Presence<T> {
+    /// Whether the field is not there.
+    pub const fn is_absent(&self) -> bool {
+        matches!(self, Self::Absent)
+    }
+
+    /// Whether the field is there and `null`.
+    pub const fn is_null(&self) -> bool {
+        matches!(self, Self::Null)
+    }
+
+    /// The value, when there is one.
+    pub const fn value(&self) -> Option<&T> {
+        match self {
+            Self::Value(value) => Some(value),
+            _ => None,
         }
     }
 
-    /// A present field is `Some`, whether or not it is `null`.
-    pub fn deserialize<'de, T: Deserialize<'de>, D: Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Option<Option<T>>, D::Error> {
-        Option::<T>::deserialize(deserializer).map(Some)
+    /// `None` when absent, `Some(None)` when `null`, `Some(Some(value))` otherwise.
+    pub fn into_option(self) -> Option<Option<T>> {
+        match self {
+            Self::Absent => None,
+            Self::Null => Some(None),
+            Self::Value(value) => Some(Some(value)),
+        }
+    }
+}
+
+impl<T> From<Option<Option<T>>> for Presence<T> {
+    fn from(value: Option<Option<T>>) -> Self {
+        match value {
+            None => Self::Absent,
+            Some(None) => Self::Null,
+            Some(Some(value)) => Self::Value(value),
+        }
+    }
+}
+
+impl<T> From<T> for Presence<T> {
+    fn from(value: T) -> Self {
+        Self::Value(value)
+    }
+}
+
+impl<T: Serialize> Serialize for Presence<T> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Self::Value(value) => value.serialize(serializer),
+            Self::Absent | Self::Null => serializer.serialize_none(),
+        }
+    }
+}
+
+impl<'de, T: Deserialize<'de>> Deserialize<'de> for Presence<T> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        Option::<T>::deserialize(deserializer)
+            .map(|value| value.map_or(Self::Null, Self::Value))
+    }
+}
+
+impl<T: crate::validation::Validate> crate::validation::Validate for Presence<T> {
+    fn validate_at(&self, pointer: &str, out: &mut Vec<crate::validation::Violation>) {
+        if let Self::Value(value) = self {
+            value.validate_at(pointer, out);
+        }
     }
 }
 

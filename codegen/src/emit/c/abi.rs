@@ -118,6 +118,10 @@ pub enum IntTy {
     I64,
     U32,
     U64,
+    /// `float`: not an integer, but it crosses the boundary the same way (by value).
+    F32,
+    /// `double`.
+    F64,
 }
 
 impl IntTy {
@@ -133,6 +137,8 @@ impl IntTy {
             IntTy::I64 => "int64_t",
             IntTy::U32 => "uint32_t",
             IntTy::U64 => "uint64_t",
+            IntTy::F32 => "float",
+            IntTy::F64 => "double",
         }
     }
 
@@ -143,12 +149,17 @@ impl IntTy {
             IntTy::I64 => "INT64_C",
             IntTy::U32 => "UINT32_C",
             IntTy::U64 => "UINT64_C",
+            // Constants are integers; a floating-point literal needs no macro.
+            IntTy::F32 | IntTy::F64 => "",
         }
     }
 
-    /// `std::int32_t`.
+    /// `std::int32_t` (`double` for floating point).
     pub fn cpp(self) -> String {
-        format!("std::{}", self.c())
+        match self {
+            IntTy::F32 | IntTy::F64 => self.c().to_owned(),
+            _ => format!("std::{}", self.c()),
+        }
     }
 
     /// `i32`.
@@ -158,6 +169,8 @@ impl IntTy {
             IntTy::I64 => "i64",
             IntTy::U32 => "u32",
             IntTy::U64 => "u64",
+            IntTy::F32 => "f32",
+            IntTy::F64 => "f64",
         }
     }
 }
@@ -366,6 +379,9 @@ fn field_doc(model: &Model, field: &Field) -> Vec<String> {
     let mut lines = Vec::new();
     lines.extend(field.description.iter().cloned());
     if let Some(default) = &field.default {
+        lines.push(format!("Defaults to `{}`.", default.value));
+    }
+    if let Some(default) = &field.default_text {
         lines.push(format!("Defaults to {default}."));
     }
     lines.extend(timeline(model, field.since.as_ref(), field.until.as_ref()));
@@ -574,7 +590,7 @@ fn literal(model: &Model, bound: &Bound) -> Option<i64> {
     match bound {
         Bound::Value(_, v) => Some(*v),
         Bound::Limit { limit, offset } => model.limit(&limit.id).and_then(Limit::upper).map(|v| v + offset),
-        Bound::Field { .. } => None,
+        Bound::Float(..) | Bound::Field { .. } => None,
     }
 }
 
@@ -586,6 +602,7 @@ fn bound_text(bound: &Bound) -> String {
     };
     match bound {
         Bound::Value(_, v) => v.to_string(),
+        Bound::Float(_, v) => v.to_string(),
         Bound::Limit { limit, offset: o } => format!("{}{}", limit.id, offset(*o)),
         Bound::Field { endpoint, field, offset: o } => format!("{}.{field}{}", endpoint.id, offset(*o)),
     }
@@ -744,11 +761,21 @@ fn kind(model: &Model, ty: &TypeRef, enums: &[AbiEnum]) -> Option<Kind> {
             Primitive::Uint32 => Kind::Int(IntTy::U32),
             Primitive::Integer => Kind::Int(IntTy::I64),
             Primitive::Uint64 | Primitive::Snowflake => Kind::Int(IntTy::U64),
-            // Text, and numbers the wire carries as text, stay bytes so they round-trip exactly.
-            Primitive::String | Primitive::Url | Primitive::Timestamp | Primitive::StringInteger | Primitive::Csv | Primitive::Json => {
-                Kind::String
-            }
-            Primitive::File => return None,
+            Primitive::Number => Kind::Int(IntTy::F64),
+            Primitive::Float32 => Kind::Int(IntTy::F32),
+            // Text, and numbers the wire carries as text, stay bytes so they round-trip exactly;
+            // dates and ids in their text forms too.
+            Primitive::String
+            | Primitive::Url
+            | Primitive::Email
+            | Primitive::Timestamp
+            | Primitive::Date
+            | Primitive::Uuid
+            | Primitive::StringInteger
+            | Primitive::Csv
+            | Primitive::Json => Kind::String,
+            // Binary data and `null` have no accessor a C caller could use.
+            Primitive::File | Primitive::Bytes | Primitive::Null => return None,
         },
         TypeRef::Flags(id) => Kind::Int(if model.flag_set(id).is_some_and(|f| f.width <= 32) { IntTy::U32 } else { IntTy::U64 }),
         TypeRef::Enum(id) => match enums.iter().find(|e| &e.source.meta.id == id) {
@@ -756,7 +783,8 @@ fn kind(model: &Model, ty: &TypeRef, enums: &[AbiEnum]) -> Option<Kind> {
             None => Kind::String,
         },
         TypeRef::Class(id) => Kind::Class(c_pascal(model.class(id).map_or(id.as_str(), |c| c.meta.c()))),
-        TypeRef::Array(_) | TypeRef::Object(_) => return None,
+        // Compound shapes stay on the Rust side (see docs/decisions.md).
+        TypeRef::Array(_) | TypeRef::Object(_) | TypeRef::Map(..) | TypeRef::Union(_) => return None,
     })
 }
 

@@ -8,7 +8,13 @@
 //!
 //! Enums are open (an unknown value must round-trip), so an enum schema is an `anyOf` of its
 //! known values (`const` with a `title`) and its base type: tools generate the known values and
-//! validators accept new ones.
+//! validators accept new ones. A field narrowed to some values (`subset`) lists them in `enum`.
+//!
+//! A tagged union is `oneOf` its variants with a `discriminator` (its `mapping` keys are the tags
+//! as text, integer tags included); an untagged one is `anyOf` its variants, in the order they are
+//! tried. Generated clients still keep a variant this document does not list.
+
+mod http;
 
 use crate::emit::{EmitOptions, GeneratedFile, case};
 use crate::model::types::Primitive;
@@ -107,8 +113,9 @@ impl<'a> Doc<'a> {
     fn new(model: &'a Model) -> Self {
         let mut names = BTreeMap::new();
         let mut taken = BTreeSet::new();
-        let kinds: [(&'static str, Vec<&str>); 3] = [
+        let kinds: [(&'static str, Vec<&str>); 4] = [
             ("resource", model.resources.iter().map(|r| r.meta.id.as_str()).collect()),
+            ("union", model.unions.iter().map(|u| u.meta.id.as_str()).collect()),
             ("enum", model.enums.iter().map(|e| e.meta.id.as_str()).collect()),
             ("flags", model.flags.iter().map(|f| f.meta.id.as_str()).collect()),
         ];
@@ -264,14 +271,23 @@ impl<'a> Doc<'a> {
         }
         let params: Vec<Value> = (e.path_params.iter().map(|f| self.parameter(f, "path")))
             .chain(e.query.iter().map(|f| self.parameter(f, "query")))
+            .chain(e.headers.iter().map(|f| self.parameter(f, "header")))
             .collect();
         insert(&mut op, "parameters", Value::Array(params));
         if let Some(body) = self.request_body(e) {
             op.insert("requestBody".into(), body);
         }
-        op.insert("responses".into(), self.responses(e));
-        let security: Vec<Value> = e.auth.iter().map(|a| json!({ a.id.clone(): [] })).collect();
-        insert(&mut op, "security", Value::Array(security));
+        let responses = if e.has_status_responses() { self.status_responses(e) } else { self.responses(e) };
+        op.insert("responses".into(), responses);
+        match self.security(e) {
+            Some(security) => {
+                op.insert("security".into(), security);
+            }
+            None => {
+                let security: Vec<Value> = e.auth.iter().map(|a| json!({ a.id.clone(): [] })).collect();
+                insert(&mut op, "security", Value::Array(security));
+            }
+        }
         self.lifecycle(&mut op, &e.meta.since, &e.meta.until, &e.meta.deprecated);
         insert(&mut op, "x-permission-rules", self.rules(e));
         insert(&mut op, "x-behaviours", to_value(&e.behaviours));
@@ -325,11 +341,15 @@ impl<'a> Doc<'a> {
             s.remove("description");
         }
         p.insert("schema".into(), schema);
+        http::list_style(&mut p, f, location);
         Value::Object(p)
     }
 
     fn request_body(&self, e: &Endpoint) -> Option<Value> {
-        let media = match e.body_format.as_str() {
+        if e.body_formats.len() > 1 || !e.parts.is_empty() || e.body_format() == "binary" {
+            return self.body_formats(e);
+        }
+        let media = match e.body_format() {
             "multipart" => "multipart/form-data",
             "form" => "application/x-www-form-urlencoded",
             "csv" => "text/csv",
@@ -426,7 +446,28 @@ impl<'a> Doc<'a> {
             None => json!({}),
         };
         let map = s.as_object_mut().expect("BUG: type schemas are objects");
-        self.constraints(map, f);
+        self.constraints(map, &f.constraints);
+        if let Some(items) = &f.items {
+            self.items_rules(map, items);
+        }
+        if let Some(c) = &f.constant {
+            map.insert("const".into(), self.wire_literal(f.ty.as_ref(), &c.value));
+        }
+        if !f.subset.is_empty() {
+            let enum_ty = f.ty.as_ref().map(|t| TypeRef::Enum(match t.element() {
+                TypeRef::Enum(id) => id.clone(),
+                _ => String::new(),
+            }));
+            let values: Vec<Value> = f.subset.iter().map(|v| self.wire_literal(enum_ty.as_ref(), &json!(v.id))).collect();
+            let target = match map.get_mut("items").and_then(Value::as_object_mut) {
+                Some(items) => items,
+                None => &mut *map,
+            };
+            target.insert("enum".into(), Value::Array(values));
+        }
+        if let Some(d) = &f.default {
+            map.insert("default".into(), self.wire_literal(f.ty.as_ref(), &d.value));
+        }
         if f.nullable {
             nullable(map);
         }
@@ -439,29 +480,67 @@ impl<'a> Doc<'a> {
             map.insert("x-requires-scope".into(), json!(scope.id));
         }
         insert(map, "x-literal", to_value(&f.literal));
-        insert(map, "x-default", to_value(&f.default));
+        insert(map, "x-default", to_value(&f.default_text));
         honesty(map, &f.not_shown, &f.assumed);
         s
     }
 
-    fn constraints(&self, map: &mut Map<String, Value>, f: &Field) {
+    fn constraints(&self, map: &mut Map<String, Value>, c: &Constraints) {
         let mut limits = Map::new();
         let mut dynamic = Map::new();
-        for (key, bound) in f.constraints.all() {
+        for (key, bound) in c.all() {
             let keyword = match key {
                 "min" => "minimum",
                 "max" => "maximum",
+                "min_exclusive" => "exclusiveMinimum",
                 "max_exclusive" => "exclusiveMaximum",
                 "min_length" => "minLength",
                 "max_length" => "maxLength",
                 "min_items" => "minItems",
                 "max_items" => "maxItems",
+                "min_entries" => "minProperties",
+                "max_entries" => "maxProperties",
                 _ => "x-max-size",
             };
             self.bound(map, keyword, bound, &mut limits, &mut dynamic);
         }
         insert(map, "x-limit", Value::Object(limits));
         insert(map, "x-dynamic-bounds", Value::Object(dynamic));
+        if c.unique_items {
+            map.insert("uniqueItems".into(), json!(true));
+        }
+        if let Some(p) = &c.pattern {
+            map.insert("pattern".into(), json!(p.regex));
+        }
+    }
+
+    /// The rules of an array's elements or a map's values, on the schema that describes them.
+    fn items_rules(&self, map: &mut Map<String, Value>, items: &Items) {
+        let key = if map.contains_key("additionalProperties") { "additionalProperties" } else { "items" };
+        let Some(inner) = map.get_mut(key).and_then(Value::as_object_mut) else { return };
+        self.constraints(inner, &items.constraints);
+        if let Some(nested) = &items.items {
+            self.items_rules(inner, nested);
+        }
+        if items.nullable {
+            nullable(inner);
+        }
+    }
+
+    /// A literal as the wire carries it: an enum value by its wire value.
+    fn wire_literal(&self, ty: Option<&TypeRef>, value: &Value) -> Value {
+        match ty {
+            Some(TypeRef::Enum(id)) => match (self.model.enum_(id), self.model.enum_value_of(id, value)) {
+                (Some(e), Some(v)) if e.repr == "integer" => v.value.map_or(Value::Null, |n| json!(n)),
+                (_, Some(v)) => json!(v.meta.id),
+                _ => value.clone(),
+            },
+            Some(TypeRef::Array(inner)) => match value {
+                Value::Array(list) => Value::Array(list.iter().map(|v| self.wire_literal(Some(inner), v)).collect()),
+                other => other.clone(),
+            },
+            _ => value.clone(),
+        }
     }
 
     /// One constraint keyword: its number, and where it comes from when a limit or another
@@ -469,6 +548,9 @@ impl<'a> Doc<'a> {
     fn bound(&self, map: &mut Map<String, Value>, keyword: &str, bound: &Bound, limits: &mut Map<String, Value>, dynamic: &mut Map<String, Value>) {
         match bound {
             Bound::Value(_, v) => {
+                map.insert(keyword.into(), json!(v));
+            }
+            Bound::Float(_, v) => {
                 map.insert(keyword.into(), json!(v));
             }
             Bound::Limit { limit, offset } => {
@@ -517,10 +599,36 @@ impl<'a> Doc<'a> {
         match ty {
             TypeRef::Primitive(p) => primitive(*p),
             TypeRef::Array(inner) => json!({ "type": "array", "items": self.type_schema(inner) }),
+            TypeRef::Map(key, value) => {
+                let mut s = Map::new();
+                s.insert("type".into(), json!("object"));
+                s.insert("additionalProperties".into(), self.type_schema(value));
+                // Keys are text on the wire; a key type other than text says which text.
+                if !matches!(**key, TypeRef::Primitive(Primitive::String)) {
+                    s.insert("propertyNames".into(), self.key_schema(key));
+                }
+                Value::Object(s)
+            }
+            TypeRef::Union(id) => self.schema_ref("union", id),
             TypeRef::Enum(id) => self.schema_ref("enum", id),
             TypeRef::Flags(id) => self.schema_ref("flags", id),
             TypeRef::Object(id) => self.schema_ref("resource", id),
             TypeRef::Class(id) => self.schema_ref("class", id),
+        }
+    }
+
+    /// The schema of a map's keys, as the text they are on the wire.
+    fn key_schema(&self, key: &TypeRef) -> Value {
+        match key {
+            TypeRef::Primitive(p) if p.is_integer() => json!({ "type": "string", "pattern": "^-?[0-9]+$" }),
+            TypeRef::Enum(id) => match self.model.enum_(id) {
+                Some(e) if e.repr == "integer" => {
+                    let values: Vec<String> = e.values.iter().filter_map(|v| v.value).map(|n| n.to_string()).collect();
+                    json!({ "type": "string", "pattern": "^-?[0-9]+$", "x-enum": id, "examples": values })
+                }
+                _ => self.schema_ref("enum", id),
+            },
+            other => self.type_schema(other),
         }
     }
 
@@ -529,6 +637,9 @@ impl<'a> Doc<'a> {
         let mut schemas = Map::new();
         for r in &m.resources {
             schemas.insert(self.names[&("resource", r.meta.id.clone())].clone(), self.resource(r));
+        }
+        for u in &m.unions {
+            schemas.insert(self.names[&("union", u.meta.id.clone())].clone(), self.union(u));
         }
         for e in &m.enums {
             schemas.insert(self.names[&("enum", e.meta.id.clone())].clone(), self.enum_schema(e));
@@ -540,6 +651,8 @@ impl<'a> Doc<'a> {
         let schemes: Map<String, Value> = m.token_kinds.iter().map(|t| (t.meta.id.clone(), security_scheme(t))).collect();
         let mut out = Map::new();
         out.insert("schemas".into(), Value::Object(schemas));
+        insert(&mut out, "responses", self.component_responses());
+        insert(&mut out, "headers", self.component_headers());
         insert(&mut out, "securitySchemes", Value::Object(schemes));
         Value::Object(out)
     }
@@ -554,11 +667,48 @@ impl<'a> Doc<'a> {
     }
 
     fn resource(&self, r: &Resource) -> Value {
-        let mut s = self.object_schema(&r.fields);
-        let map = s.as_object_mut().expect("BUG: object schemas are objects");
-        self.annotate(map, "resource", &r.meta);
-        insert(map, "x-cases", to_value(&r.cases));
-        s
+        if r.extends.is_empty() {
+            let mut s = self.object_schema(&r.fields);
+            let map = s.as_object_mut().expect("BUG: object schemas are objects");
+            self.annotate(map, "resource", &r.meta);
+            insert(map, "x-cases", to_value(&r.cases));
+            return s;
+        }
+        // `allOf` the bases and the resource's own fields: the document says what the spec says.
+        let own: Vec<Field> = r.own_fields().cloned().collect();
+        let mut parts: Vec<Value> = r.extends.iter().map(|b| self.schema_ref("resource", &b.id)).collect();
+        parts.push(self.object_schema(&own));
+        let mut map = Map::new();
+        map.insert("allOf".into(), Value::Array(parts));
+        self.annotate(&mut map, "resource", &r.meta);
+        insert(&mut map, "x-cases", to_value(&r.cases));
+        Value::Object(map)
+    }
+
+    /// A union: `oneOf` + `discriminator` when tagged, `anyOf` in the declared order when not.
+    fn union(&self, u: &Union) -> Value {
+        let variants: Vec<Value> = u.variants.iter().map(|v| self.field_schema(v)).collect();
+        let mut map = Map::new();
+        match &u.discriminator {
+            Some(d) => {
+                map.insert("oneOf".into(), Value::Array(variants));
+                let mut mapping = Map::new();
+                for v in &u.variants {
+                    let (Some(literal), Some(TypeRef::Object(id))) = (self.model.tag_literal(u, v), &v.ty) else { continue };
+                    let tag = match self.wire_literal(d.ty.as_ref(), &literal.value) {
+                        Value::String(s) => s,
+                        other => other.to_string(),
+                    };
+                    mapping.insert(tag, self.schema_ref("resource", id)["$ref"].clone());
+                }
+                map.insert("discriminator".into(), json!({ "propertyName": d.field, "mapping": mapping }));
+            }
+            None => {
+                map.insert("anyOf".into(), Value::Array(variants));
+            }
+        }
+        self.annotate(&mut map, "union", &u.meta);
+        Value::Object(map)
     }
 
     fn enum_schema(&self, e: &Enum) -> Value {
@@ -655,6 +805,13 @@ fn primitive(p: Primitive) -> Value {
         Primitive::Int32 => json!({ "type": "integer", "format": "int32" }),
         Primitive::Uint32 => json!({ "type": "integer", "format": "int64", "minimum": 0, "maximum": u32::MAX }),
         Primitive::Uint64 => json!({ "type": "integer", "minimum": 0 }),
+        Primitive::Number => json!({ "type": "number", "format": "double" }),
+        Primitive::Float32 => json!({ "type": "number", "format": "float" }),
+        Primitive::Date => json!({ "type": "string", "format": "date" }),
+        Primitive::Uuid => json!({ "type": "string", "format": "uuid" }),
+        Primitive::Email => json!({ "type": "string", "format": "email" }),
+        Primitive::Bytes => json!({ "type": "string", "contentEncoding": "base64" }),
+        Primitive::Null => json!({ "type": "null" }),
         // Snowflakes and string integers travel as decimal strings (they exceed JavaScript's
         // safe integers), at most the 20 digits of a u64.
         Primitive::Snowflake => json!({ "type": "string", "pattern": "^[0-9]{1,20}$", "format": "snowflake" }),

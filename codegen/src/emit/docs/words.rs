@@ -2,7 +2,7 @@
 //! (runs of text, code and links) that the HTML and Markdown templates render and the OpenAPI
 //! document carries as plain text.
 
-use crate::model::{Bound, Cond, Field, Model, Rule, TypeRef};
+use crate::model::{Bound, Cond, Constraints, Field, Model, Rule, TypeRef};
 use serde::Serialize;
 
 /// One run of rich text.
@@ -226,6 +226,15 @@ fn type_into(out: &mut Rich, ty: &TypeRef) {
             out.push(">", None, true);
             return;
         }
+        TypeRef::Map(key, value) => {
+            out.push("map<", None, true);
+            type_into(out, key);
+            out.push(", ", None, true);
+            type_into(out, value);
+            out.push(">", None, true);
+            return;
+        }
+        TypeRef::Union(id) => ("union", "union", id),
         TypeRef::Enum(id) => ("enum", "enum", id),
         TypeRef::Flags(id) => ("flags", "flags", id),
         TypeRef::Object(id) => ("object", "resource", id),
@@ -236,9 +245,68 @@ fn type_into(out: &mut Rich, ty: &TypeRef) {
     out.push(">", None, true);
 }
 
-/// Every constraint of a field in words: `at most 500 characters (limit voice_channel_status_length)`.
+/// Every constraint of a field in words: `at most 500 characters (limit voice_channel_status_length)`,
+/// then the value rules (`always 2`, `one of A, B`) and the rules of its items.
 pub fn constraints(model: &Model, field: &Field) -> Vec<Rich> {
-    field.constraints.all().into_iter().map(|(key, bound)| constraint(model, key, bound)).collect()
+    let mut out = constraint_set(model, &field.constraints, "");
+    if let Some(c) = &field.constant {
+        let mut r = Rich::plain("always ");
+        r.push(c.value.to_string(), None, true);
+        out.push(r);
+    }
+    if !field.subset.is_empty() {
+        let mut r = Rich::plain("only ");
+        let enum_id = match field.ty.as_ref().map(TypeRef::element) {
+            Some(TypeRef::Enum(id)) => id.as_str(),
+            _ => "",
+        };
+        for (i, v) in field.subset.iter().enumerate() {
+            if i > 0 {
+                r.text(if i + 1 == field.subset.len() { " or " } else { ", " });
+            }
+            r.link(&v.id, href("enum_value", &format!("{enum_id}.{}", v.id)), true);
+        }
+        out.push(r);
+    }
+    let (mut items, mut lead, mut ty) = (field.items.as_ref(), String::new(), field.ty.as_ref());
+    while let Some(i) = items {
+        lead.push_str(match ty {
+            Some(TypeRef::Map(..)) => "each value: ",
+            _ => "each item: ",
+        });
+        ty = match ty {
+            Some(TypeRef::Array(inner) | TypeRef::Map(_, inner)) => Some(inner),
+            _ => None,
+        };
+        if i.nullable {
+            out.push(Rich::plain(format!("{lead}may be null")));
+        }
+        out.extend(constraint_set(model, &i.constraints, &lead));
+        items = i.items.as_deref();
+    }
+    out
+}
+
+/// The constraints of one set in words, each led by `lead` (`each item: `).
+fn constraint_set(model: &Model, c: &Constraints, lead: &str) -> Vec<Rich> {
+    let mut out: Vec<Rich> = c
+        .all()
+        .into_iter()
+        .map(|(key, bound)| {
+            let mut r = Rich::plain(lead);
+            r.append(constraint(model, key, bound));
+            r
+        })
+        .collect();
+    if c.unique_items {
+        out.push(Rich::plain(format!("{lead}items are unique")));
+    }
+    if let Some(p) = &c.pattern {
+        let mut r = Rich::plain(format!("{lead}matches "));
+        r.push(p.regex.as_str(), None, true);
+        out.push(r);
+    }
+    out
 }
 
 /// One constraint (`max_items` of a bound) in words: `at most 200 items (limit ...)`.
@@ -246,16 +314,22 @@ pub fn constraint(model: &Model, key: &str, bound: &Bound) -> Rich {
     let (lead, unit) = match key {
         "min" => ("minimum ", ""),
         "max" => ("maximum ", ""),
+        "min_exclusive" => ("greater than ", ""),
         "max_exclusive" => ("less than ", ""),
         "min_length" => ("at least ", " characters"),
         "max_length" => ("at most ", " characters"),
         "min_items" => ("at least ", " items"),
         "max_items" => ("at most ", " items"),
+        "min_entries" => ("at least ", " entries"),
+        "max_entries" => ("at most ", " entries"),
         _ => ("at most ", " bytes"),
     };
     let mut out = Rich::plain(lead);
     match bound {
         Bound::Value(_, v) => {
+            out.text(format!("{v}{unit}"));
+        }
+        Bound::Float(_, v) => {
             out.text(format!("{v}{unit}"));
         }
         Bound::Limit { limit, offset } => {

@@ -3,7 +3,8 @@
 
 use crate::emit::case;
 use crate::model::types::Primitive;
-use crate::model::{Bound, Endpoint, Field, Model, TypeRef};
+use crate::model::{Bound, Endpoint, Field, Items, Model, Status, TypeRef};
+use std::collections::BTreeSet;
 use proc_macro2::{Ident, Span, TokenStream};
 use quote::{format_ident, quote};
 
@@ -88,6 +89,14 @@ pub fn type_tokens(model: &Model, ty: &TypeRef, root: &TokenStream) -> TokenStre
             let name = super::names::resource_id(model, id);
             quote!(#root::resources::#name)
         }
+        TypeRef::Union(id) => {
+            let name = super::names::union_id(model, id);
+            quote!(#root::unions::#name)
+        }
+        TypeRef::Map(key, value) => {
+            let (key, value) = (type_tokens(model, key, root), type_tokens(model, value, root));
+            quote!(#root::wire::IndexMap<#key, #value>)
+        }
         // SDK classes live behind the C ABI, not on the wire; a field that names one carries it
         // as JSON.
         TypeRef::Class(_) => quote!(serde_json::Value),
@@ -96,12 +105,18 @@ pub fn type_tokens(model: &Model, ty: &TypeRef, root: &TokenStream) -> TokenStre
 
 fn primitive_tokens(p: Primitive, root: &TokenStream) -> TokenStream {
     match p {
-        Primitive::String | Primitive::Url | Primitive::Csv => quote!(String),
+        Primitive::String | Primitive::Url | Primitive::Email | Primitive::Csv => quote!(String),
         Primitive::Boolean => quote!(bool),
         Primitive::Integer => quote!(i64),
         Primitive::Int32 => quote!(i32),
         Primitive::Uint32 => quote!(u32),
         Primitive::Uint64 => quote!(u64),
+        Primitive::Number => quote!(f64),
+        Primitive::Float32 => quote!(f32),
+        Primitive::Date => quote!(#root::wire::Date),
+        Primitive::Uuid => quote!(#root::wire::Uuid),
+        Primitive::Bytes => quote!(#root::wire::Bytes),
+        Primitive::Null => quote!(()),
         Primitive::Snowflake => quote!(#root::wire::Snowflake),
         // Through the types crate, which re-exports it: the server and client do not depend on jiff.
         Primitive::Timestamp => quote!(#root::clock::Timestamp),
@@ -111,43 +126,94 @@ fn primitive_tokens(p: Primitive, root: &TokenStream) -> TokenStream {
     }
 }
 
-/// The type a field is declared with: `Option` when it may be absent or null, and
-/// `Option<Option<T>>` when it may be both (absent and `null` are different on the wire). A
-/// resource that can contain itself is boxed wherever it is held directly (see [`boxed`]).
-pub fn field_type(model: &Model, field: &Field, root: &TokenStream) -> TokenStream {
-    let inner = match &field.ty {
-        Some(t) if boxed(model, t) => {
-            let t = type_tokens(model, t, root);
-            quote!(Box<#t>)
-        }
-        Some(t) => type_tokens(model, t, root),
-        None => quote!(serde_json::Value),
+/// The Rust type of a value of `ty` whose elements follow `items` (a nullable element is an
+/// `Option`).
+pub fn value_tokens(model: &Model, ty: &TypeRef, items: Option<&Items>, root: &TokenStream) -> TokenStream {
+    let element = |inner: &TypeRef, i: &Items| {
+        let tokens = value_tokens(model, inner, i.items.as_deref(), root);
+        if i.nullable { quote!(Option<#tokens>) } else { tokens }
     };
-    match (field.optional || field.required_when.is_some(), field.nullable) {
-        (true, true) => quote!(Option<Option<#inner>>),
-        (true, false) | (false, true) => quote!(Option<#inner>),
-        (false, false) => inner,
+    match (ty, items) {
+        (TypeRef::Array(inner), Some(i)) => {
+            let inner = element(inner, i);
+            quote!(Vec<#inner>)
+        }
+        (TypeRef::Map(key, value), Some(i)) => {
+            let (key, value) = (type_tokens(model, key, root), element(value, i));
+            quote!(#root::wire::IndexMap<#key, #value>)
+        }
+        _ => type_tokens(model, ty, root),
     }
 }
 
-/// Whether a field of type `ty` holds a resource that can contain itself without an array in
-/// between (`parent: object<node>` in `node`, or `a -> b -> a`). Such a struct would be
-/// infinitely large, so every direct use of a recursive resource is boxed; arrays already hold
-/// their items on the heap.
-pub fn boxed(model: &Model, ty: &TypeRef) -> bool {
-    matches!(ty, TypeRef::Object(id) if reaches(model, id, id, &mut std::collections::BTreeSet::new()))
+/// The type a field is declared with: `Option` when it may be absent or null, `Presence` when it
+/// may be both (absent and `null` are different on the wire), the value itself when an absent
+/// field stands for its default; `boxed` when the field's shape contains its owner.
+pub fn field_type_boxed(model: &Model, field: &Field, root: &TokenStream, boxed: bool) -> TokenStream {
+    let inner = field.ty.as_ref().map_or_else(|| quote!(serde_json::Value), |t| value_tokens(model, t, field.items.as_ref(), root));
+    let inner = if boxed { quote!(Box<#inner>) } else { inner };
+    if field.three_state() {
+        return quote!(#root::wire::Presence<#inner>);
+    }
+    if field.defaulted() {
+        return inner;
+    }
+    if field.may_be_absent() || field.nullable { quote!(Option<#inner>) } else { inner }
 }
 
-/// Whether resource `from` holds `target` directly (not through an array), at any depth.
-fn reaches(model: &Model, from: &str, target: &str, seen: &mut std::collections::BTreeSet<String>) -> bool {
-    if !seen.insert(from.to_owned()) {
+/// [`field_type_boxed`] for a field whose shape does not contain its owner.
+pub fn field_type(model: &Model, field: &Field, root: &TokenStream) -> TokenStream {
+    field_type_boxed(model, field, root, false)
+}
+
+/// A parameter, part or header read into an `Option` (`None` when absent), as its field declares
+/// it: a `Presence` for a field that may be absent or `null` (text on the wire is never `null`),
+/// the spec's default in place of absence for a defaulted one, else unchanged.
+pub fn as_declared(model: &Model, f: &Field, root: &TokenStream, value: TokenStream) -> TokenStream {
+    match (&f.ty, &f.default) {
+        _ if f.three_state() => quote!(#root::wire::Presence::from(#value.map(Some))),
+        (Some(ty), Some(d)) if f.defaulted() => {
+            let default = crate::emit::rust::types::literals::literal_tokens(model, ty, &d.value, root);
+            quote!(#value.unwrap_or_else(|| #default))
+        }
+        _ => value,
+    }
+}
+
+/// A shape that holds fields: a resource or a union.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Shape<'a> {
+    Resource(&'a str),
+    Union(&'a str),
+}
+
+/// The shape a value of `ty` holds directly (not behind a `Vec` or a map, which allocate).
+fn direct_shape(ty: &TypeRef) -> Option<Shape<'_>> {
+    match ty {
+        TypeRef::Object(id) => Some(Shape::Resource(id)),
+        TypeRef::Union(id) => Some(Shape::Union(id)),
+        _ => None,
+    }
+}
+
+/// Whether a field of type `ty` in the shape `owner` holds the owner again without a `Vec` or
+/// map in between: the field is boxed, or the type would have an infinite size.
+pub fn needs_box(model: &Model, owner: Shape<'_>, ty: &TypeRef) -> bool {
+    direct_shape(ty).is_some_and(|s| reaches(model, s, owner, &mut BTreeSet::new()))
+}
+
+fn reaches<'m>(model: &'m Model, from: Shape<'m>, owner: Shape<'_>, seen: &mut BTreeSet<Shape<'m>>) -> bool {
+    if from == owner {
+        return true;
+    }
+    if !seen.insert(from) {
         return false;
     }
-    let Some(r) = model.resource(from) else { return false };
-    r.fields.iter().any(|f| match &f.ty {
-        Some(TypeRef::Object(next)) => next == target || reaches(model, next, target, seen),
-        _ => false,
-    })
+    let fields: &[Field] = match from {
+        Shape::Resource(id) => model.resource(id).map_or(&[], |r| &r.fields),
+        Shape::Union(id) => model.union(id).map_or(&[], |u| &u.variants),
+    };
+    fields.iter().filter_map(|f| f.ty.as_ref().and_then(direct_shape)).any(|s| reaches(model, s, owner, seen))
 }
 
 /// A bound resolved as far as the spec allows.
@@ -164,6 +230,8 @@ pub enum Resolved {
 pub fn resolve(model: &Model, bound: &Bound, upper: bool, bytes: bool) -> Option<Resolved> {
     match bound {
         Bound::Value(_, v) => Some(Resolved::Static(*v)),
+        // Fractional bounds are literals of floating-point fields, compared as written.
+        Bound::Float(..) => None,
         Bound::Field { endpoint, field, offset } => {
             Some(Resolved::Runtime { endpoint: endpoint.id.clone(), field: field.clone(), offset: *offset })
         }
@@ -229,4 +297,35 @@ pub fn module_decls(modules: &[&str]) -> TokenStream {
             }
         })
         .collect()
+}
+
+/// Reason phrases of RFC 9110 §15 (and RFC 6585's 428, 429, 431), as variant names.
+const REASONS: &[(u16, &str)] = &[
+    (100, "Continue"), (101, "SwitchingProtocols"), (200, "Ok"), (201, "Created"), (202, "Accepted"),
+    (203, "NonAuthoritativeInformation"), (204, "NoContent"), (205, "ResetContent"), (206, "PartialContent"),
+    (300, "MultipleChoices"), (301, "MovedPermanently"), (302, "Found"), (303, "SeeOther"), (304, "NotModified"),
+    (307, "TemporaryRedirect"), (308, "PermanentRedirect"), (400, "BadRequest"), (401, "Unauthorized"),
+    (402, "PaymentRequired"), (403, "Forbidden"), (404, "NotFound"), (405, "MethodNotAllowed"), (406, "NotAcceptable"),
+    (407, "ProxyAuthenticationRequired"), (408, "RequestTimeout"), (409, "Conflict"), (410, "Gone"),
+    (411, "LengthRequired"), (412, "PreconditionFailed"), (413, "ContentTooLarge"), (414, "UriTooLong"),
+    (415, "UnsupportedMediaType"), (416, "RangeNotSatisfiable"), (417, "ExpectationFailed"), (421, "MisdirectedRequest"),
+    (422, "UnprocessableContent"), (423, "Locked"), (424, "FailedDependency"), (425, "TooEarly"), (426, "UpgradeRequired"),
+    (428, "PreconditionRequired"), (429, "TooManyRequests"), (431, "RequestHeaderFieldsTooLarge"),
+    (451, "UnavailableForLegalReasons"), (500, "InternalServerError"), (501, "NotImplemented"), (502, "BadGateway"),
+    (503, "ServiceUnavailable"), (504, "GatewayTimeout"), (505, "HttpVersionNotSupported"),
+];
+
+/// The name of a status in an endpoint's `Response` enum: its reason phrase (`Ok`,
+/// `TooManyRequests`), the class of a range (`ClientError` for `4XX`), `Other` for `default`,
+/// and `Status299` for a code without a registered phrase.
+pub fn status_name(status: Status) -> String {
+    match status {
+        Status::Code(code) => REASONS.iter().find(|(c, _)| *c == code).map_or_else(|| format!("Status{code}"), |(_, n)| (*n).to_owned()),
+        Status::Range(1) => "Informational".to_owned(),
+        Status::Range(2) => "Success".to_owned(),
+        Status::Range(3) => "Redirection".to_owned(),
+        Status::Range(4) => "ClientError".to_owned(),
+        Status::Range(_) => "ServerError".to_owned(),
+        Status::Default => "Other".to_owned(),
+    }
 }

@@ -1,8 +1,11 @@
-//! The HTTP API: endpoints with their behaviours, and the errors they return with the error body.
+//! The HTTP API: endpoints with their behaviours and responses, named responses and headers, and
+//! the errors they return with the error body.
 
 use super::{Field, Gap, S};
 use indexmap::IndexMap;
 use serde::Deserialize;
+use serde::de::{self, Deserializer, MapAccess, SeqAccess, Visitor};
+use std::fmt;
 
 item! {
     /// An operation of the HTTP API.
@@ -20,9 +23,16 @@ item! {
         /// The body as a whole, when it is not an object of named fields (a JSON array).
         #[serde(default)]
         pub body_schema: Option<S<Field>>,
-        /// `json` (default), `form` (`application/x-www-form-urlencoded`), `multipart` or `csv`.
+        /// `json` (default), `form` (`application/x-www-form-urlencoded`), `multipart`, `csv` or
+        /// `binary` (`application/octet-stream`); a list when the endpoint accepts several.
         #[serde(default)]
-        pub body_format: Option<S<String>>,
+        pub body_format: Option<S<OneOrMany>>,
+        /// The typed parts of a `multipart` body (files, text and JSON parts).
+        #[serde(default)]
+        pub parts: IndexMap<S<String>, S<Field>>,
+        /// Request header parameters, by name (`wire_name` is the HTTP header name).
+        #[serde(default)]
+        pub headers: IndexMap<S<String>, S<Field>>,
         /// The response: a type expression.
         #[serde(default)]
         pub response: Option<S<String>>,
@@ -38,9 +48,15 @@ item! {
         /// `json` (default), `csv` or `none`.
         #[serde(default)]
         pub response_format: Option<S<String>>,
-        /// Token kinds accepted (`bot`, `bearer`); empty means any.
+        /// The responses by status (`200`, `429`, `4XX`, `default`): inline, or a named response's id.
+        #[serde(default)]
+        pub responses: IndexMap<S<String>, S<ResponseRef>>,
+        /// Token kinds accepted (`bot`, `bearer`), and `none` for anonymous calls; empty means any.
         #[serde(default)]
         pub auth: Vec<S<String>>,
+        /// OAuth2 scopes a bearer token must hold to call the endpoint.
+        #[serde(default)]
+        pub scopes: Vec<S<String>>,
         /// Dated or conditional behaviours of the operation.
         #[serde(default)]
         pub behaviours: Vec<S<Behaviour>>,
@@ -90,4 +106,147 @@ pub struct ErrorBody {
     pub not_shown: Vec<S<Gap>>,
     #[serde(default)]
     pub assumed: IndexMap<S<String>, S<String>>,
+}
+
+/// One value or a list of them: `json`, or `[json, form, multipart]`.
+#[derive(Debug)]
+pub enum OneOrMany {
+    One(String),
+    Many(Vec<S<String>>),
+}
+
+impl<'de> Deserialize<'de> for OneOrMany {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = OneOrMany;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a name or a list of names")
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<OneOrMany, E> {
+                Ok(OneOrMany::One(v.to_owned()))
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<OneOrMany, A::Error> {
+                Vec::deserialize(de::value::SeqAccessDeserializer::new(seq)).map(OneOrMany::Many)
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+/// A response of an endpoint: the id of a named response, or one written inline.
+#[derive(Debug)]
+pub enum ResponseRef {
+    Named(String),
+    Inline(Box<Response>),
+}
+
+impl<'de> Deserialize<'de> for ResponseRef {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = ResponseRef;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("the id of a named response, or a response (`{}` for one without a body)")
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<ResponseRef, E> {
+                Ok(ResponseRef::Named(v.to_owned()))
+            }
+            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<ResponseRef, A::Error> {
+                Response::deserialize(de::value::MapAccessDeserializer::new(map)).map(|r| ResponseRef::Inline(Box::new(r)))
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+/// A response: its body (a type, or named fields), how the body is encoded, and its headers.
+/// `{}` is a response without a body.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Response {
+    #[serde(default)]
+    pub description: Option<S<String>>,
+    /// The body: a type expression.
+    #[serde(rename = "type", default)]
+    pub ty: Option<S<String>>,
+    /// The body, when it is an object of named fields.
+    #[serde(default)]
+    pub fields: IndexMap<S<String>, S<Field>>,
+    /// `json` (the default with a body), `csv`, `text` or `binary`.
+    #[serde(default)]
+    pub format: Option<S<String>>,
+    /// The media type, when it is not the format's usual one (`image/png`, `*/*`).
+    #[serde(default)]
+    pub media_type: Option<S<String>>,
+    /// The response headers: a list of named headers, or a map from a name to a header (written
+    /// inline, or the id of a named header).
+    #[serde(default)]
+    pub headers: HeaderList,
+    #[serde(default)]
+    pub not_shown: Vec<S<Gap>>,
+    #[serde(default)]
+    pub assumed: IndexMap<S<String>, S<String>>,
+    #[serde(default)]
+    pub notes: Vec<S<String>>,
+}
+
+/// The headers of a response: `[rate_limit_limit, ...]` (named headers by id) or
+/// `{ limit: rate_limit_limit, location: { type: url, wire_name: Location } }`.
+#[derive(Debug, Default)]
+pub struct HeaderList(pub Vec<(S<String>, S<HeaderRef>)>);
+
+/// One response header: a named header's id, or a header written inline.
+#[derive(Debug)]
+pub enum HeaderRef {
+    Named(String),
+    Inline(Box<Field>),
+}
+
+impl<'de> Deserialize<'de> for HeaderRef {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = HeaderRef;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("the id of a named header, or a header field")
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<HeaderRef, E> {
+                Ok(HeaderRef::Named(v.to_owned()))
+            }
+            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<HeaderRef, A::Error> {
+                Field::deserialize(de::value::MapAccessDeserializer::new(map)).map(|f| HeaderRef::Inline(Box::new(f)))
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+impl<'de> Deserialize<'de> for HeaderList {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = HeaderList;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a list of header ids, or a map from a name to a header")
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<HeaderList, A::Error> {
+                // A listed id names the header and is its key; the span of both is the id's.
+                let mut out = Vec::new();
+                while let Some(id) = seq.next_element::<S<String>>()? {
+                    let named = S::new(HeaderRef::Named(id.value.clone()), id.referenced, id.defined);
+                    out.push((id, named));
+                }
+                Ok(HeaderList(out))
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<HeaderList, A::Error> {
+                let mut out = Vec::new();
+                while let Some(key) = map.next_key::<S<String>>()? {
+                    out.push((key, map.next_value()?));
+                }
+                Ok(HeaderList(out))
+            }
+        }
+        d.deserialize_any(V)
+    }
 }

@@ -9,6 +9,7 @@
 //! The item structs live in one module per concern, the same concerns as the shipped spec's files
 //! (platform, access, http, shapes, events, timeline, sdk, versioning), and are re-exported here.
 
+use indexmap::IndexMap;
 use serde::Deserialize;
 use serde::de::{self, Deserializer, MapAccess, Visitor};
 use std::fmt;
@@ -105,6 +106,8 @@ pub struct SpecFile {
     #[serde(default)]
     pub resources: Vec<S<Resource>>,
     #[serde(default)]
+    pub unions: Vec<S<Union>>,
+    #[serde(default)]
     pub enums: Vec<S<Enum>>,
     #[serde(default)]
     pub flags: Vec<S<Flags>>,
@@ -136,6 +139,12 @@ pub struct SpecFile {
     pub errors: Vec<S<Error>>,
     #[serde(default)]
     pub error_body: Option<S<ErrorBody>>,
+    /// Named, reusable headers: an id to a header field (`wire_name` is the HTTP header name).
+    #[serde(default)]
+    pub headers: IndexMap<S<String>, S<Field>>,
+    /// Named, reusable responses: an id to a response.
+    #[serde(default)]
+    pub responses: IndexMap<S<String>, S<Response>>,
     #[serde(default)]
     pub limits: Vec<S<Limit>>,
     #[serde(default)]

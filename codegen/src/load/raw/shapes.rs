@@ -1,4 +1,4 @@
-//! Data shapes: resources, fields with their constraints and bounds, enums and flag sets.
+//! Data shapes: resources, fields with their constraints and bounds, unions, enums and flag sets.
 
 use super::{Gap, S};
 use indexmap::IndexMap;
@@ -12,12 +12,74 @@ item! {
         /// Whether the resource is something callers send (`request`), receive (`response`) or both.
         #[serde(default)]
         pub direction: Option<S<String>>,
+        /// Resources whose fields come first (JSON Schema's `allOf`), in order.
+        #[serde(default)]
+        pub extends: Vec<S<String>>,
         #[serde(default)]
         pub fields: IndexMap<S<String>, S<Field>>,
         /// Shapes the resource takes under a condition (an obfuscated channel).
         #[serde(default)]
         pub cases: Vec<S<Case>>,
     }
+}
+
+item! {
+    /// A value that is one of several shapes: tagged by a discriminator field, or tried in the
+    /// declared order.
+    pub struct Union {
+        /// The field whose value names the variant; without it the union is untagged.
+        #[serde(default)]
+        pub discriminator: Option<S<Discriminator>>,
+        /// The variants by name, each a type with its own constraints (and `tag`).
+        #[serde(default)]
+        pub variants: IndexMap<S<String>, S<Field>>,
+    }
+}
+
+/// The field of a tagged union that names the variant, and the type of its values.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Discriminator {
+    /// The wire name of the field.
+    pub field: S<String>,
+    /// `integer`, `string` or `enum<id>`.
+    #[serde(rename = "type")]
+    pub ty: S<String>,
+}
+
+/// Constraints on each element of an array (or value of a map), and whether it may be `null`.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Items {
+    #[serde(default)]
+    pub nullable: Option<S<bool>>,
+    #[serde(default)]
+    pub min: Option<S<Bound>>,
+    #[serde(default)]
+    pub max: Option<S<Bound>>,
+    #[serde(default)]
+    pub min_exclusive: Option<S<Bound>>,
+    #[serde(default)]
+    pub max_exclusive: Option<S<Bound>>,
+    #[serde(default)]
+    pub min_length: Option<S<Bound>>,
+    #[serde(default)]
+    pub max_length: Option<S<Bound>>,
+    #[serde(default)]
+    pub min_items: Option<S<Bound>>,
+    #[serde(default)]
+    pub max_items: Option<S<Bound>>,
+    #[serde(default)]
+    pub min_entries: Option<S<Bound>>,
+    #[serde(default)]
+    pub max_entries: Option<S<Bound>>,
+    #[serde(default)]
+    pub unique_items: Option<S<bool>>,
+    #[serde(default)]
+    pub pattern: Option<S<String>>,
+    /// The elements' own elements, for arrays of arrays.
+    #[serde(default)]
+    pub items: Option<Box<S<Items>>>,
 }
 
 item! {
@@ -55,10 +117,14 @@ pub struct CaseField {
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Field {
-    /// Type expression: `string`, `snowflake`, `array<snowflake>`, `enum<id>`, `flags<id>`,
-    /// `object<id>`, `class<id>`, ...
+    /// Type expression: `string`, `snowflake`, `array<snowflake>`, `map<string, integer>`,
+    /// `enum<id>`, `flags<id>`, `object<id>`, `union<id>`, `class<id>`, `integer | string`, or
+    /// `object` with the fields in `fields`.
     #[serde(rename = "type", default)]
     pub ty: Option<S<String>>,
+    /// The fields of an inline object (`type: object`, or `array<object>` and the like).
+    #[serde(default)]
+    pub fields: IndexMap<S<String>, S<Field>>,
     #[serde(default)]
     pub description: Option<S<String>>,
     /// The field may be absent.
@@ -70,9 +136,21 @@ pub struct Field {
     /// The wire name when it differs from the key.
     #[serde(default)]
     pub wire_name: Option<S<String>>,
-    /// Prose default (`the value set by Client::SetApplicationId`).
+    /// The value an absent field stands for, as a value of the field's type.
     #[serde(default)]
-    pub default: Option<S<String>>,
+    pub default: Option<S<serde_json::Value>>,
+    /// A default the source states in words (`the value set by Client::SetApplicationId`).
+    #[serde(default)]
+    pub default_text: Option<S<String>>,
+    /// The one value the field takes: a number, a text, or an enum value id.
+    #[serde(rename = "const", default)]
+    pub constant: Option<S<serde_json::Value>>,
+    /// The values of the field's enum that it accepts (by id).
+    #[serde(default)]
+    pub subset: Vec<S<String>>,
+    /// For a variant of a tagged union: its discriminator value.
+    #[serde(default)]
+    pub tag: Option<S<serde_json::Value>>,
     /// A literal value the field takes in a named situation.
     #[serde(default)]
     pub literal: Option<S<String>>,
@@ -80,6 +158,8 @@ pub struct Field {
     pub min: Option<S<Bound>>,
     #[serde(default)]
     pub max: Option<S<Bound>>,
+    #[serde(default)]
+    pub min_exclusive: Option<S<Bound>>,
     #[serde(default)]
     pub max_exclusive: Option<S<Bound>>,
     #[serde(default)]
@@ -90,15 +170,36 @@ pub struct Field {
     pub min_items: Option<S<Bound>>,
     #[serde(default)]
     pub max_items: Option<S<Bound>>,
+    /// Entry-count bounds of a map.
+    #[serde(default)]
+    pub min_entries: Option<S<Bound>>,
+    #[serde(default)]
+    pub max_entries: Option<S<Bound>>,
     /// Maximum size in bytes (for files), by value or limit.
     #[serde(default)]
     pub max_size: Option<S<Bound>>,
+    /// No two elements of the array are equal.
+    #[serde(default)]
+    pub unique_items: Option<S<bool>>,
+    /// A regular expression (Rust `regex` syntax) the text matches somewhere.
+    #[serde(default)]
+    pub pattern: Option<S<String>>,
+    /// Constraints on each element of an array or value of a map.
+    #[serde(default)]
+    pub items: Option<S<Items>>,
     /// A condition under which the field is required even though it is optional.
     #[serde(default)]
     pub required_when: Option<S<String>>,
     /// A scope needed for the field to carry its real value.
     #[serde(default)]
     pub requires_scope: Option<S<String>>,
+    /// How an array travels: `repeated` or `comma` for a query parameter, `repeated` or
+    /// `indexed` (`files[0]`, `files[1]`, ...) for a multipart part.
+    #[serde(default)]
+    pub style: Option<S<String>>,
+    /// The media type a multipart part carries (`image/png`, `image/*`, `application/json`).
+    #[serde(default)]
+    pub content_type: Option<S<String>>,
     #[serde(default)]
     pub since: Option<S<String>>,
     #[serde(default)]
@@ -124,6 +225,8 @@ pub struct Field {
 #[derive(Debug)]
 pub enum Bound {
     Value(i64),
+    /// A literal with a fraction or an exponent (`0.5`), for floating-point fields.
+    Float(f64),
     Ref { target: BoundRef, offset: i64 },
 }
 
@@ -140,7 +243,10 @@ impl<'de> Deserialize<'de> for Bound {
         impl<'de> Visitor<'de> for V {
             type Value = Bound;
             fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("an integer, `{limit: id}` or `{field: endpoint.field}`")
+                f.write_str("a number, `{limit: id}` or `{field: endpoint.field}`")
+            }
+            fn visit_f64<E: de::Error>(self, v: f64) -> Result<Bound, E> {
+                Ok(Bound::Float(v))
             }
             fn visit_i64<E: de::Error>(self, v: i64) -> Result<Bound, E> {
                 Ok(Bound::Value(v))

@@ -10,7 +10,7 @@ impl Lower<'_> {
             code: v.code.value,
             direction: v.direction.as_ref().map_or_else(|| "send".into(), |d| d.value.clone()),
             reply: self.opt_ref(v.reply.as_ref()),
-            fields: self.fields(&v.fields),
+            fields: self.fields(&v.fields, &v.id.value),
         }
     }
 
@@ -20,7 +20,7 @@ impl Lower<'_> {
             meta: meta!(self, v, span),
             channel: self.r#ref(&v.channel),
             code: v.code.as_ref().map(|c| c.value),
-            fields: self.fields(&v.fields),
+            fields: self.fields(&v.fields, &v.id.value),
             cases: self.cases(&v.cases),
         }
     }

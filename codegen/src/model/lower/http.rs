@@ -5,6 +5,7 @@ use super::*;
 impl Lower<'_> {
     pub(super) fn endpoint(&mut self, s: S<raw::Endpoint>) -> Endpoint {
         let (span, v) = (self.span(&s), &s.value);
+        let id = v.id.value.as_str();
         let behaviours = v
             .behaviours
             .iter()
@@ -17,23 +18,104 @@ impl Lower<'_> {
             meta: meta!(self, v, span),
             method: self.opt_ref(v.method.as_ref()),
             path: self.opt_ref(v.path.as_ref()),
-            path_params: self.fields(&v.path_params),
-            query: self.fields(&v.query),
-            body: self.fields(&v.body),
+            path_params: self.fields(&v.path_params, &format!("{id}.path")),
+            query: self.fields(&v.query, &format!("{id}.query")),
+            headers: self.fields(&v.headers, &format!("{id}.headers")),
+            body: self.fields(&v.body, &format!("{id}.body")),
             body_schema: v.body_schema.as_ref().map(|b| {
                 let name = Spanned::new("body".to_owned(), b.referenced, b.defined);
-                self.field(&name, b)
+                self.field(&name, b, id)
             }),
-            body_format: v.body_format.as_ref().map_or_else(|| "json".into(), |f| f.value.clone()),
-            response: v.response.as_ref().and_then(|r| self.type_ref(r)),
-            response_fields: self.fields(&v.response_fields),
+            body_formats: self.body_formats(v.body_format.as_ref(), span),
+            parts: self.fields(&v.parts, &format!("{id}.parts")),
+            response: v.response.as_ref().and_then(|r| self.field_type(r, &Default::default(), &format!("{id}.response"))),
+            response_fields: self.fields(&v.response_fields, &format!("{id}.response")),
             response_max_items: self.opt_bound(v.response_max_items.as_ref()),
-            response_columns: self.fields(&v.response_columns),
-            response_format: v.response_format.as_ref().map_or_else(|| "json".into(), |f| f.value.clone()),
+            response_columns: self.fields(&v.response_columns, &format!("{id}.response_columns")),
+            response_format: match &v.response_format {
+                Some(f) => f.value.clone(),
+                // With `responses:` the shorthand says nothing; validation reports a mix.
+                None if !v.responses.is_empty() => String::new(),
+                None => "json".into(),
+            },
+            responses: v
+                .responses
+                .iter()
+                .map(|(status, r)| StatusResponse { status: self.r#ref(status), response: self.response_use(r, &format!("{id}.responses.{}", status.value)) })
+                .collect(),
             auth: self.refs(&v.auth),
+            scopes: self.refs(&v.scopes),
             behaviours,
             response_span: v.response.as_ref().map_or(span, |r| self.span(r)),
+            shorthand_span: v
+                .response
+                .as_ref()
+                .map(|r| self.span(r))
+                .or_else(|| v.response_fields.keys().next().map(|k| self.span(k)))
+                .or_else(|| v.response_format.as_ref().map(|f| self.span(f))),
         }
+    }
+
+    /// `json` or `[json, form]`; `json` (at the endpoint) when absent.
+    fn body_formats(&self, s: Option<&S<raw::OneOrMany>>, endpoint: Span) -> Vec<Text> {
+        match s {
+            None => vec![Ref { id: "json".into(), span: endpoint }],
+            Some(f) => match &f.value {
+                raw::OneOrMany::One(one) => vec![Ref { id: one.trim().to_owned(), span: self.span(f) }],
+                raw::OneOrMany::Many(list) => self.refs(list),
+            },
+        }
+    }
+
+    /// A response of an endpoint, written at `path` (`get_note.responses.429`).
+    fn response_use(&mut self, s: &S<raw::ResponseRef>, path: &str) -> ResponseUse {
+        match &s.value {
+            raw::ResponseRef::Named(id) => ResponseUse::Named(Ref { id: id.trim().to_owned(), span: self.span(s) }),
+            raw::ResponseRef::Inline(r) => ResponseUse::Inline(Box::new(self.response(r, self.span(s), path))),
+        }
+    }
+
+    /// A response written at `path`, which names the shapes it declares inline.
+    pub(super) fn response(&mut self, v: &raw::Response, span: Span, path: &str) -> Response {
+        let fields = self.fields(&v.fields, path);
+        let has_body = v.ty.is_some() || !fields.is_empty();
+        let format = match &v.format {
+            Some(f) => f.value.trim().to_owned(),
+            None if has_body => "json".to_owned(),
+            None => "none".to_owned(),
+        };
+        let headers = v
+            .headers
+            .0
+            .iter()
+            .map(|(name, h)| ResponseHeader {
+                name: name.value.clone(),
+                header: match &h.value {
+                    raw::HeaderRef::Named(id) => HeaderUse::Named(Ref { id: id.trim().to_owned(), span: self.span(h) }),
+                    raw::HeaderRef::Inline(f) => HeaderUse::Inline(Box::new(self.field_of(name, f, &format!("{path}.headers")))),
+                },
+                span: self.span(name),
+            })
+            .collect();
+        Response {
+            description: v.description.as_ref().map(|d| d.value.trim().to_owned()),
+            ty: v.ty.as_ref().and_then(|t| self.field_type(t, &Default::default(), path)),
+            fields,
+            format,
+            media_type: self.opt_ref(v.media_type.as_ref()),
+            headers,
+            not_shown: self.gaps(&v.not_shown),
+            assumed: v.assumed.iter().map(|(k, x)| (k.value.clone(), x.value.clone())).collect(),
+            notes: Self::strings(&v.notes),
+            span,
+            type_span: v.ty.as_ref().map(|t| self.span(t)),
+            format_span: v.format.as_ref().map(|f| self.span(f)),
+        }
+    }
+
+    pub(super) fn named_response(&mut self, id: &S<String>, s: &S<raw::Response>) -> NamedResponse {
+        let span = self.span(s);
+        NamedResponse { id: id.value.clone(), response: self.response(&s.value, span, &format!("responses.{}", id.value)), id_span: self.span(id) }
     }
 
     pub(super) fn error(&mut self, s: S<raw::Error>) -> Error {
@@ -55,7 +137,7 @@ impl Lower<'_> {
         let v = &s.value;
         ErrorBody {
             description: v.description.as_ref().map(|d| d.value.clone()),
-            fields: self.fields(&v.fields),
+            fields: self.fields(&v.fields, "error_body"),
             not_shown: self.gaps(&v.not_shown),
             assumed: v.assumed.iter().map(|(k, x)| (k.value.clone(), x.value.clone())).collect(),
             assumed_spans: v.assumed.keys().map(|k| self.span(k)).collect(),

@@ -12,7 +12,7 @@ pub fn lower(cx: &mut Diagnostics, sources: &Sources, spec: RawSpec) -> Model {
     let mut model = Model { files: sources.files().iter().map(|f| f.path.clone()).collect(), ..Model::default() };
     let mut platform_spans = Vec::new();
     for (file, raw) in spec.files {
-        let mut lw = Lower { cx: &mut *cx, sources, file, part: None };
+        let mut lw = Lower { cx: &mut *cx, sources, file, part: None, inline_resources: Vec::new(), inline_unions: Vec::new() };
         lw.part = raw.part.as_ref().map(|p| lw.r#ref(p));
         if let Some(p) = raw.platform {
             platform_spans.push(lw.span(&p));
@@ -22,7 +22,7 @@ pub fn lower(cx: &mut Diagnostics, sources: &Sources, spec: RawSpec) -> Model {
             ($($key:ident => $f:ident),* $(,)?) => { $(for item in raw.$key { let v = lw.$f(item); model.$key.push(v); })* };
         }
         each!(
-            features => feature, constants => constant, gaps => gap_item, permissions => permission, resources => resource, enums => enum_,
+            features => feature, constants => constant, gaps => gap_item, permissions => permission, resources => resource, unions => union, enums => enum_,
             flags => flags, endpoints => endpoint, opcodes => opcode, commands => command, conditions => condition,
             intents => intent, scopes => scope, scope_sets => scope_set, token_kinds => token_kind,
             permission_rules => permission_rule, auth_rules => auth_rule, events => event, errors => error,
@@ -35,11 +35,23 @@ pub fn lower(cx: &mut Diagnostics, sources: &Sources, spec: RawSpec) -> Model {
         if let Some(b) = raw.error_body {
             model.error_body = Some(lw.error_body(b));
         }
+        for (id, h) in &raw.headers {
+            let header = lw.field(id, h, "headers");
+            model.headers.push(header);
+        }
+        for (id, r) in &raw.responses {
+            let response = lw.named_response(id, r);
+            model.responses.push(response);
+        }
         if let Some(p) = raw.release_policy {
             model.release_policy = Some(lw.release_policy(p));
         }
+        // Shapes declared inline come after the file's own items, in the order written.
+        model.resources.append(&mut lw.inline_resources);
+        model.unions.append(&mut lw.inline_unions);
     }
     check_platform_block(cx, &platform_spans);
+    shapes::flatten_extends(&mut model);
     model
 }
 
@@ -69,6 +81,10 @@ struct Lower<'a> {
     sources: &'a Sources,
     file: FileId,
     part: Option<Ref>,
+    /// Objects declared inline in this file's fields, named after their paths.
+    inline_resources: Vec<Resource>,
+    /// Unions written inline (`integer | string`) in this file's fields.
+    inline_unions: Vec<Union>,
 }
 
 type S<T> = Spanned<T>;

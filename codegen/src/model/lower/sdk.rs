@@ -33,7 +33,7 @@ impl Lower<'_> {
         Class {
             meta: meta!(self, v, span),
             namespace: v.namespace.as_ref().map(|n| n.value.clone()).unwrap_or_default(),
-            fields: self.fields(&v.fields),
+            fields: self.fields(&v.fields, &v.id.value),
             methods,
             semantics: self.refs(&v.semantics),
             used_by: self.typed_refs(&v.used_by),

@@ -1,11 +1,11 @@
-//! Data shapes: resources, fields with their constraints and bounds, enums and flag sets; the
-//! type expressions fields are written in are [`types`].
+//! Data shapes: resources, fields with their constraints and bounds, unions, enums and flag
+//! sets; the type expressions fields are written in are [`types`].
 
 pub mod types;
 
 pub use types::TypeRef;
 
-use super::{Cond, Gap, Meta, Ref};
+use super::{Cond, Gap, Meta, Ref, Text};
 use crate::diag::Span;
 use indexmap::IndexMap;
 use serde::Serialize;
@@ -16,7 +16,15 @@ pub struct Resource {
     #[serde(flatten)]
     pub meta: Meta,
     pub direction: String,
+    /// The resources whose fields come first (`allOf`), in order.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub extends: Vec<Ref>,
+    /// Every field: those of the bases first (marked `inherited_from`), then its own.
     pub fields: Vec<Field>,
+    /// For an object declared inline in a field, where (`create_message.body.allowed_mentions`);
+    /// its id is that path with `_` for `.`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub inline: Option<String>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub cases: Vec<Case>,
 }
@@ -47,8 +55,73 @@ pub struct CaseField {
     pub constraints: Constraints,
 }
 
-/// A field, query parameter, path parameter, body member or SDK class member.
-#[derive(Clone, Debug, Serialize)]
+impl Resource {
+    /// The fields declared on the resource itself, without those of its bases.
+    pub fn own_fields(&self) -> impl Iterator<Item = &Field> {
+        self.fields.iter().filter(|f| f.inherited_from.is_none())
+    }
+}
+
+/// A union: one value of several shapes, named by a discriminator field (tagged) or tried in the
+/// declared order (untagged).
+#[derive(Debug, Serialize)]
+pub struct Union {
+    #[serde(flatten)]
+    pub meta: Meta,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub discriminator: Option<Discriminator>,
+    /// The variants in order; each is a field whose name is the variant's and whose type and
+    /// constraints are the variant's shape.
+    pub variants: Vec<Field>,
+    /// For a union written inline (`integer | string`), the path of the field it types.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub inline: Option<String>,
+}
+
+/// The field that names a tagged union's variant.
+#[derive(Debug, Serialize)]
+pub struct Discriminator {
+    /// Its wire name.
+    pub field: String,
+    #[serde(rename = "type")]
+    pub ty: Option<TypeRef>,
+    #[serde(skip)]
+    pub span: Span,
+    #[serde(skip)]
+    pub type_span: Span,
+}
+
+/// A value written in the spec (a default, a constant, a tag), kept as JSON.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Literal {
+    pub value: serde_json::Value,
+    pub span: Span,
+}
+
+impl Serialize for Literal {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.value.serialize(s)
+    }
+}
+
+/// Per-element rules of an array (or per-value rules of a map).
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Items {
+    /// An element may be `null`.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub nullable: bool,
+    #[serde(flatten)]
+    pub constraints: Constraints,
+    /// The rules of the elements' own elements.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub items: Option<Box<Items>>,
+    #[serde(skip)]
+    pub span: Span,
+}
+
+/// A field, query parameter, path parameter, header, body member, multipart part, SDK class
+/// member or union variant.
+#[derive(Clone, Debug, Default, Serialize)]
 pub struct Field {
     pub name: String,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -59,16 +132,41 @@ pub struct Field {
     pub description: Option<String>,
     pub optional: bool,
     pub nullable: bool,
+    /// The value an absent field stands for.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub default: Option<String>,
+    pub default: Option<Literal>,
+    /// A default the source states in words.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub default_text: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub literal: Option<String>,
+    /// The one value the field takes.
+    #[serde(rename = "const", skip_serializing_if = "Option::is_none")]
+    pub constant: Option<Literal>,
+    /// The enum values the field accepts, when not all of its enum's.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub subset: Vec<Ref>,
+    /// For a variant of a tagged union, its discriminator value when written on the variant.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tag: Option<Literal>,
     #[serde(skip_serializing_if = "Constraints::is_empty")]
     pub constraints: Constraints,
+    /// Rules for each element of an array or value of a map.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub items: Option<Items>,
+    /// For a field a resource takes from a base it extends, that base.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub inherited_from: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub required_when: Option<Cond>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub requires_scope: Option<Ref>,
+    /// How an array travels (`repeated`, `comma`, `indexed`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub style: Option<Text>,
+    /// The media type a multipart part carries.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub content_type: Option<Text>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub since: Option<Ref>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -125,6 +223,21 @@ impl Field {
     pub fn c(&self) -> &str {
         self.c_name.as_ref().map_or(&self.name, |r| &r.id)
     }
+
+    /// Whether the field may be left out: declared optional, or required only under a condition.
+    pub fn may_be_absent(&self) -> bool {
+        self.optional || self.required_when.is_some()
+    }
+
+    /// Whether an absent field stands for its typed default, so the value is always there.
+    pub fn defaulted(&self) -> bool {
+        self.may_be_absent() && !self.nullable && self.default.is_some()
+    }
+
+    /// Whether the field has three states: absent, `null` and a value.
+    pub fn three_state(&self) -> bool {
+        self.may_be_absent() && self.nullable
+    }
 }
 
 /// Constraints declared on a field.
@@ -134,6 +247,8 @@ pub struct Constraints {
     pub min: Option<Bound>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub max: Option<Bound>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub min_exclusive: Option<Bound>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub max_exclusive: Option<Bound>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -145,28 +260,68 @@ pub struct Constraints {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub max_items: Option<Bound>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    pub min_entries: Option<Bound>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max_entries: Option<Bound>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub max_size: Option<Bound>,
+    /// No two elements are equal.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub unique_items: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pattern: Option<Pattern>,
+    /// Where `unique_items` was written.
+    #[serde(skip)]
+    pub unique_span: Span,
+}
+
+/// A regular expression a text must match somewhere (it is not anchored unless it says so).
+#[derive(Clone, Debug)]
+pub struct Pattern {
+    pub regex: String,
+    pub span: Span,
+}
+
+impl Serialize for Pattern {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&self.regex)
+    }
 }
 
 impl Constraints {
     /// Whether no constraint is declared.
     pub fn is_empty(&self) -> bool {
-        self.all().is_empty()
+        self.all().is_empty() && !self.unique_items && self.pattern.is_none()
     }
 
-    /// Every declared constraint with its key.
+    /// Every declared numeric constraint with its key.
     pub fn all(&self) -> Vec<(&'static str, &Bound)> {
         let pairs = [
             ("min", &self.min),
             ("max", &self.max),
+            ("min_exclusive", &self.min_exclusive),
             ("max_exclusive", &self.max_exclusive),
             ("min_length", &self.min_length),
             ("max_length", &self.max_length),
             ("min_items", &self.min_items),
             ("max_items", &self.max_items),
+            ("min_entries", &self.min_entries),
+            ("max_entries", &self.max_entries),
             ("max_size", &self.max_size),
         ];
         pairs.into_iter().filter_map(|(k, v)| v.as_ref().map(|b| (k, b))).collect()
+    }
+
+    /// Every declared constraint key, numeric or not, with where it was written.
+    pub fn keys(&self) -> Vec<(&'static str, Span)> {
+        let mut out: Vec<(&'static str, Span)> = self.all().into_iter().map(|(k, b)| (k, b.span())).collect();
+        if self.unique_items {
+            out.push(("unique_items", self.unique_span));
+        }
+        if let Some(p) = &self.pattern {
+            out.push(("pattern", p.span));
+        }
+        out
     }
 }
 
@@ -177,6 +332,8 @@ impl Constraints {
 #[derive(Clone, Debug)]
 pub enum Bound {
     Value(Span, i64),
+    /// A literal with a fraction, for floating-point fields.
+    Float(Span, f64),
     Limit { limit: Ref, offset: i64 },
     Field { endpoint: Ref, field: String, offset: i64 },
 }
@@ -186,6 +343,7 @@ impl Serialize for Bound {
         use serde::ser::SerializeMap;
         let (key, target, offset) = match self {
             Bound::Value(_, v) => return s.serialize_i64(*v),
+            Bound::Float(_, v) => return s.serialize_f64(*v),
             Bound::Limit { limit, offset } => ("limit", limit.id.clone(), *offset),
             Bound::Field { endpoint, field, offset } => ("field", format!("{}.{field}", endpoint.id), *offset),
         };
@@ -206,7 +364,7 @@ impl Bound {
     /// Where the bound was written.
     pub fn span(&self) -> Span {
         match self {
-            Bound::Value(span, _) => *span,
+            Bound::Value(span, _) | Bound::Float(span, _) => *span,
             Bound::Limit { limit, .. } => limit.span,
             Bound::Field { endpoint, .. } => endpoint.span,
         }
@@ -255,4 +413,69 @@ pub struct FlagValue {
     pub bit: Option<u32>,
     #[serde(skip)]
     pub bit_span: Span,
+}
+
+/// The discriminator value of a tagged union's variant, resolved against the discriminator's type.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum TagValue {
+    /// An integer discriminator's value.
+    Integer(i64),
+    /// A string discriminator's value.
+    Text(String),
+    /// An enum discriminator's value, by the enum value's id.
+    Enum(String),
+}
+
+impl std::fmt::Display for TagValue {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            TagValue::Integer(n) => write!(f, "{n}"),
+            TagValue::Text(t) => write!(f, "\"{t}\""),
+            TagValue::Enum(id) => f.write_str(id),
+        }
+    }
+}
+
+impl super::Model {
+    /// The field of a tagged variant's resource that carries the discriminator, if it has one.
+    pub fn tag_field<'m>(&'m self, union: &Union, variant: &Field) -> Option<&'m Field> {
+        let d = union.discriminator.as_ref()?;
+        let Some(TypeRef::Object(id)) = &variant.ty else { return None };
+        self.resource(id)?.fields.iter().find(|f| f.wire() == d.field)
+    }
+
+    /// The literal that gives a tagged variant its tag: the variant's `tag`, else the `const` of
+    /// its resource's discriminator field.
+    pub fn tag_literal<'m>(&'m self, union: &Union, variant: &'m Field) -> Option<&'m Literal> {
+        variant.tag.as_ref().or_else(|| self.tag_field(union, variant)?.constant.as_ref())
+    }
+
+    /// A tagged variant's tag, when it is given and fits the discriminator's type.
+    pub fn variant_tag(&self, union: &Union, variant: &Field) -> Option<TagValue> {
+        let ty = union.discriminator.as_ref()?.ty.as_ref()?;
+        self.tag_of_type(ty, &self.tag_literal(union, variant)?.value)
+    }
+
+    /// A literal read as a value of a discriminator type (`integer`, `string`, `enum<id>`).
+    pub fn tag_of_type(&self, ty: &TypeRef, value: &serde_json::Value) -> Option<TagValue> {
+        match ty {
+            TypeRef::Primitive(p) if p.is_integer() => value.as_i64().map(TagValue::Integer),
+            TypeRef::Primitive(types::Primitive::String) => value.as_str().map(|s| TagValue::Text(s.to_owned())),
+            TypeRef::Enum(id) => self.enum_value_of(id, value).map(|v| TagValue::Enum(v.meta.id.clone())),
+            _ => None,
+        }
+    }
+
+    /// The value of enum `id` a literal names: its id, or its number for an integer enum.
+    pub fn enum_value_of(&self, id: &str, value: &serde_json::Value) -> Option<&EnumValue> {
+        let e = self.enum_(id)?;
+        match value {
+            serde_json::Value::String(s) => e.values.iter().find(|v| v.meta.id == *s),
+            serde_json::Value::Number(n) if e.repr == "integer" => {
+                let n = n.as_i64()?;
+                e.values.iter().find(|v| v.value == Some(n))
+            }
+            _ => None,
+        }
+    }
 }

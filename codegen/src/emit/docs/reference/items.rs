@@ -31,6 +31,130 @@ pub struct FieldView {
     pub changes: Vec<Span>,
     pub gaps: Vec<GapView>,
     pub assumed: Vec<AssumedView>,
+    /// The base a resource takes the field from.
+    pub inherited: Option<Span>,
+    /// The shapes declared inline in the field's type, shown under it.
+    pub nested: Vec<NestedView>,
+}
+
+/// A shape declared inline (an object written as `type: object`, a union written `A | B`),
+/// shown under the field that declares it.
+#[derive(Debug, Serialize)]
+pub struct NestedView {
+    pub anchor: String,
+    /// `object` or `union`.
+    pub kind: &'static str,
+    pub id: String,
+    /// Where it was declared (`create_document.body.owner`).
+    pub path: String,
+    pub fields: Vec<FieldView>,
+    pub union: Option<UnionBody>,
+}
+
+/// The variants of a union and what tags them.
+#[derive(Debug, Serialize)]
+pub struct UnionBody {
+    /// `tagged by the field type (enum<component_type>)`, or the resolution order.
+    pub how: Rich,
+    pub variants: Vec<VariantRow>,
+}
+
+/// One variant of a union.
+#[derive(Debug, Serialize)]
+pub struct VariantRow {
+    pub name: String,
+    /// The discriminator value that names it.
+    pub tag: Option<Rich>,
+    pub ty: Cell,
+    pub constraints: Vec<Rich>,
+    pub description: Option<String>,
+    pub nested: Vec<NestedView>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct UnionView {
+    pub meta: MetaView,
+    pub body: UnionBody,
+}
+
+pub fn union(cx: &Cx, u: &Union) -> UnionView {
+    UnionView { meta: cx.meta("union", &u.meta.id, &u.meta), body: union_body(cx, u) }
+}
+
+fn union_body(cx: &Cx, u: &Union) -> UnionBody {
+    let how = match &u.discriminator {
+        Some(d) => {
+            let mut r = Rich::plain("Tagged by the field ");
+            r.append(Rich::code(d.field.as_str()));
+            if let Some(t) = &d.ty {
+                r.text(" (").append(words::type_ref(t)).text(")");
+            }
+            r.text(". A value with a tag no variant has is kept by clients and refused by the server.");
+            r
+        }
+        None => Rich::plain(
+            "Untagged: the variants are tried in this order and the first that decodes wins. A value none decodes is kept by clients and refused by the server.",
+        ),
+    };
+    let variants = u
+        .variants
+        .iter()
+        .map(|v| {
+            let tag = cx.model.variant_tag(u, v).map(|t| match t {
+                TagValue::Enum(id) => {
+                    let enum_id = match u.discriminator.as_ref().and_then(|d| d.ty.as_ref()) {
+                        Some(TypeRef::Enum(e)) => e.as_str(),
+                        _ => "",
+                    };
+                    let value = cx.model.enum_(enum_id).and_then(|e| e.values.iter().find(|x| x.meta.id == id)).and_then(|x| x.value);
+                    let mut r = Rich::default();
+                    r.link(&id, href("enum_value", &format!("{enum_id}.{id}")), true);
+                    if let Some(n) = value {
+                        r.text(format!(" ({n})"));
+                    }
+                    r
+                }
+                other => Rich::code(other.to_string()),
+            });
+            let facets = Facets { not_shown: &v.not_shown, assumed: &v.assumed };
+            VariantRow {
+                name: v.name.clone(),
+                tag,
+                ty: facets.cell("type", v.ty.as_ref().map(words::type_ref)),
+                constraints: words::constraints(cx.model, v),
+                description: v.description.clone(),
+                nested: v.ty.as_ref().map(|t| nested(cx, t)).unwrap_or_default(),
+            }
+        })
+        .collect();
+    UnionBody { how, variants }
+}
+
+/// The inline shapes in `ty` not shown yet, each with its fields or variants.
+fn nested(cx: &Cx, ty: &TypeRef) -> Vec<NestedView> {
+    let mut found: Vec<(&'static str, String)> = Vec::new();
+    ty.walk(&mut |t| match t {
+        TypeRef::Object(id) if cx.model.resource(id).is_some_and(|r| r.inline.is_some()) => found.push(("object", id.clone())),
+        TypeRef::Union(id) if cx.model.union(id).is_some_and(|u| u.inline.is_some()) => found.push(("union", id.clone())),
+        _ => {}
+    });
+    found
+        .into_iter()
+        .filter(|(kind, id)| cx.shown_inline.borrow_mut().insert(format!("{kind}:{id}")))
+        .filter_map(|(kind, id)| match kind {
+            "object" => {
+                let r = cx.model.resource(&id)?;
+                let owner = Owner::new("resource", &r.meta.id);
+                let fields = r.fields.iter().map(|f| field(cx, f, &owner, None)).collect();
+                Some(NestedView { anchor: anchor("resource", &id), kind, path: r.inline.clone().unwrap_or_default(), id, fields, union: None })
+            }
+            _ => {
+                let u = cx.model.union(&id)?;
+                let body = union_body(cx, u);
+                Some(NestedView { anchor: anchor("union", &id), kind, path: u.inline.clone().unwrap_or_default(), id, fields: Vec::new(), union: Some(body) })
+            }
+        })
+        .collect()
 }
 
 /// Where a field is shown: its owner's anchor and label, and its own anchor when other items
@@ -55,6 +179,8 @@ pub fn field(cx: &Cx, f: &Field, owner: &Owner, own: Option<String>) -> FieldVie
     }
     let label = format!("{}.{}", owner.label, f.wire());
     let key = own.clone().unwrap_or_else(|| owner.anchor.clone());
+    let mut constraints = words::constraints(cx.model, f);
+    constraints.extend(encoding_words(f));
     FieldView {
         name: f.wire().to_owned(),
         name_assumed: f.assumed.get("name").or_else(|| f.assumed.get("wire_name")).cloned(),
@@ -62,8 +188,8 @@ pub fn field(cx: &Cx, f: &Field, owner: &Owner, own: Option<String>) -> FieldVie
         ty: facets.cell("type", f.ty.as_ref().map(words::type_ref)),
         presence: facets.cell("optional", Some(presence)),
         nullable: f.nullable,
-        constraints: words::constraints(cx.model, f),
-        default: f.default.clone(),
+        constraints,
+        default: f.default_text.clone().or_else(|| f.default.as_ref().map(|d| format!("`{}`", d.value))),
         literal: f.literal.clone(),
         requires_scope: f.requires_scope.as_ref().map(|s| cx.link("scope", &s.id)),
         description: f.description.clone(),
@@ -73,7 +199,31 @@ pub fn field(cx: &Cx, f: &Field, owner: &Owner, own: Option<String>) -> FieldVie
         gaps: facets.gaps(),
         assumed: facets.assumptions(),
         anchor: own,
+        inherited: f.inherited_from.as_ref().map(|b| cx.link("resource", b)),
+        nested: f.ty.as_ref().map(|t| nested(cx, t)).unwrap_or_default(),
     }
+}
+
+/// How a list travels and what a part carries, in words.
+fn encoding_words(f: &Field) -> Vec<Rich> {
+    let mut out = Vec::new();
+    let name = f.wire();
+    match f.style.as_ref().map(|s| s.id.as_str()) {
+        Some("comma") => {
+            out.push(Rich::plain("sent as one comma-separated value: ").append(Rich::code(format!("{name}=a,b"))).clone());
+        }
+        Some("repeated") => {
+            out.push(Rich::plain("sent as one value per item: ").append(Rich::code(format!("{name}=a&{name}=b"))).clone());
+        }
+        Some("indexed") => {
+            out.push(Rich::plain("one part per item, named ").append(Rich::code(format!("{name}[0]"))).text(", ").append(Rich::code(format!("{name}[1]"))).text(", ...").clone());
+        }
+        _ => {}
+    }
+    if let Some(m) = &f.content_type {
+        out.push(Rich::plain("media type ").append(Rich::code(&m.id)).clone());
+    }
+    out
 }
 
 fn fields(cx: &Cx, list: &[Field], owner: &Owner) -> Vec<FieldView> {
@@ -84,6 +234,8 @@ fn fields(cx: &Cx, list: &[Field], owner: &Owner) -> Vec<FieldView> {
 pub struct ResourceView {
     pub meta: MetaView,
     pub direction: String,
+    /// The resources it extends.
+    pub extends: Vec<Span>,
     pub fields: Vec<FieldView>,
     pub cases: Vec<CaseView>,
 }
@@ -98,6 +250,7 @@ pub fn resource(cx: &Cx, r: &Resource) -> ResourceView {
     ResourceView {
         meta: cx.meta("resource", &r.meta.id, &r.meta),
         direction: r.direction.clone(),
+        extends: cx.refs("resource", &r.extends),
         fields,
         cases: cases(cx, &r.meta.id, &r.fields, &r.cases),
     }
@@ -318,6 +471,71 @@ pub struct ErrorRef {
     pub condition: String,
 }
 
+/// A response: of one status of an endpoint, or a named response.
+#[derive(Debug, Serialize)]
+pub struct ResponseView {
+    /// `200`, `4XX`, `default`; empty for a named response shown on its own.
+    pub status: String,
+    /// The element id of a named response shown on its own.
+    pub anchor: Option<String>,
+    /// The named response's id, when shown on its own.
+    pub id: Option<String>,
+    /// The named response a status uses.
+    pub named: Option<Span>,
+    pub description: Option<String>,
+    /// The body in words (`object<note>`, `text`, `bytes`), when it has one.
+    pub body: Option<Rich>,
+    pub media: Option<String>,
+    pub fields: Vec<FieldView>,
+    pub headers: Vec<FieldView>,
+    pub notes: Vec<String>,
+    pub gaps: Vec<GapView>,
+    pub assumed: Vec<AssumedView>,
+}
+
+/// The view of a response; `named` links a status to the named response it uses, whose body
+/// and headers are shown where it is defined.
+pub fn status_response(cx: &Cx, r: &Response, owner: &Owner, status: &str, named: Option<Span>) -> ResponseView {
+    let facets = Facets { not_shown: &r.not_shown, assumed: &r.assumed };
+    let shown = named.is_none();
+    let body = match r.body_kind() {
+        BodyKind::Empty => None,
+        BodyKind::Json if !r.fields.is_empty() => Some(Rich::plain("an object with the fields below")),
+        BodyKind::Json => r.ty.as_ref().map(words::type_ref),
+        BodyKind::Text => Some(Rich::plain("text")),
+        BodyKind::Binary => Some(Rich::plain("bytes")),
+    };
+    let headers = r.headers.iter().filter_map(|h| cx.model.header_field(h)).collect::<Vec<_>>();
+    ResponseView {
+        status: status.to_owned(),
+        anchor: None,
+        id: None,
+        description: r.description.clone(),
+        body: body.filter(|_| shown),
+        media: r.media_type().filter(|_| shown).map(str::to_owned),
+        fields: if shown { fields(cx, &r.fields, owner) } else { Vec::new() },
+        headers: if shown { fields(cx, &headers, owner) } else { Vec::new() },
+        notes: if shown { r.notes.clone() } else { Vec::new() },
+        gaps: if shown { facets.gaps() } else { Vec::new() },
+        assumed: if shown { facets.assumptions() } else { Vec::new() },
+        named,
+    }
+}
+
+/// A named response, shown on its own.
+pub fn named_response(cx: &Cx, r: &NamedResponse) -> ResponseView {
+    let owner = Owner::new("response", &r.id);
+    let mut view = status_response(cx, &r.response, &owner, "", None);
+    view.anchor = Some(anchor("response", &r.id));
+    view.id = Some(r.id.clone());
+    view
+}
+
+/// The named headers, as one table.
+pub fn named_headers(cx: &Cx, headers: &[Field]) -> Vec<FieldView> {
+    headers.iter().map(|h| field(cx, h, &Owner::new("header", &h.name), Some(anchor("header", &h.name)))).collect()
+}
+
 #[derive(Debug, Serialize)]
 pub struct EndpointView {
     pub meta: MetaView,
@@ -326,7 +544,13 @@ pub struct EndpointView {
     pub path: Cell,
     pub server: Option<Span>,
     pub auth: Vec<Span>,
+    /// Whether calls without a credential are accepted.
+    pub anonymous: bool,
+    /// The scopes a bearer token must hold.
+    pub scopes: Vec<Span>,
     pub params: Vec<ParamGroup>,
+    /// The responses by status, when the endpoint declares them.
+    pub responses: Vec<ResponseView>,
     pub response: Cell,
     pub response_format: String,
     /// The item bound of an array response, checked by server and client.
@@ -349,13 +573,16 @@ pub fn endpoint(cx: &Cx, e: &Endpoint) -> EndpointView {
             params.push(ParamGroup { title, assumed, fields: list });
         }
     };
+    let formats = e.body_formats.iter().map(|f| f.id.as_str()).filter(|f| *f != "multipart" || e.parts.is_empty()).collect::<Vec<_>>().join(", ");
     group("Path parameters".into(), None, fields(cx, &e.path_params, owner));
     group("Query parameters".into(), None, fields(cx, &e.query, owner));
-    group(format!("Body ({})", e.body_format), format_assumed.clone(), fields(cx, &e.body, owner));
-    group(format!("Whole body ({})", e.body_format), format_assumed.clone(), e.body_schema.iter().map(|b| field(cx, b, owner, None)).collect());
-    if e.body.is_empty() && e.body_schema.is_none() && format_assumed.is_some() {
+    group("Header parameters".into(), None, fields(cx, &e.headers, owner));
+    group(format!("Body ({formats})"), format_assumed.clone(), fields(cx, &e.body, owner));
+    group(format!("Whole body ({formats})"), format_assumed.clone(), e.body_schema.iter().map(|b| field(cx, b, owner, None)).collect());
+    group("Parts (multipart/form-data)".into(), format_assumed.clone(), fields(cx, &e.parts, owner));
+    if e.body.is_empty() && e.body_schema.is_none() && e.parts.is_empty() && format_assumed.is_some() {
         // The encoding is assumed though no member is given: say so where the body would be.
-        params.push(ParamGroup { title: format!("Body ({})", e.body_format), assumed: format_assumed, fields: Vec::new() });
+        params.push(ParamGroup { title: format!("Body ({formats})"), assumed: format_assumed, fields: Vec::new() });
     }
     let server = e.meta.part.as_ref().and_then(|p| cx.model.platform.parts.iter().find(|x| x.meta.id == p.id)).and_then(|p| {
         let a = p.address.as_ref()?;
@@ -373,8 +600,21 @@ pub fn endpoint(cx: &Cx, e: &Endpoint) -> EndpointView {
         method: f.cell("method", e.method.as_ref().map(|m| Rich::code(&m.id))),
         path: f.cell("path", e.path.as_ref().map(|p| Rich::code(&p.id))),
         server,
-        auth: cx.refs("token_kind", &e.auth),
+        auth: e.token_kinds().map(|r| cx.link("token_kind", &r.id)).collect(),
+        anonymous: e.accepts_anonymous(),
+        scopes: cx.refs("scope", &e.scopes),
         params,
+        responses: e
+            .responses
+            .iter()
+            .filter_map(|r| {
+                let named = match &r.response {
+                    ResponseUse::Named(id) => Some(cx.link("response", &id.id)),
+                    ResponseUse::Inline(_) => None,
+                };
+                Some(status_response(cx, cx.model.response_of(&r.response)?, owner, &r.status.id, named))
+            })
+            .collect(),
         response: f.cell("response", response),
         response_format: e.response_format.clone(),
         response_bound: e.response_max_items.as_ref().map(|b| words::constraint(cx.model, "max_items", b)),
@@ -470,6 +710,7 @@ pub fn limit(cx: &Cx, l: &Limit) -> LimitView {
     let bound = |b: &Bound| -> Rich {
         match b {
             Bound::Value(_, v) => Rich::plain(v.to_string()),
+            Bound::Float(_, v) => Rich::plain(v.to_string()),
             Bound::Limit { limit, offset } => {
                 let mut r = Rich::default();
                 r.link(&limit.id, href("limit", &limit.id), true);

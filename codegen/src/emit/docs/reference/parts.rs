@@ -37,6 +37,7 @@ pub enum Items {
     Simple(Vec<SimpleView>),
     Endpoints(Vec<EndpointView>),
     Resources(Vec<ResourceView>),
+    Unions(Vec<UnionView>),
     Enums(Vec<EnumView>),
     Flags(Vec<FlagsView>),
     Bits(Vec<BitView>),
@@ -52,6 +53,8 @@ pub enum Items {
     Classes(Vec<ClassView>),
     Releases(Vec<ReleaseLine>),
     Policy(PolicyView),
+    Responses(Vec<ResponseView>),
+    Fields(Vec<FieldView>),
 }
 
 /// The part an item belongs to.
@@ -110,7 +113,11 @@ fn groups(cx: &Cx, part: &str) -> Vec<Group> {
     list!("features", "Features", features, Simple, items::feature);
     list!("constants", "Named values", constants, Simple, items::constant);
     list!("endpoints", "Endpoints", endpoints, Endpoints, items::endpoint);
-    list!("resources", "Resources", resources, Resources, items::resource);
+    // Shapes declared inline are shown under the field that declares them.
+    let resources: Vec<_> = in_part(&m.resources, part).into_iter().filter(|r| r.inline.is_none()).map(|r| items::resource(cx, r)).collect();
+    push("resources", "Resources", resources.len(), Items::Resources(resources));
+    let unions: Vec<_> = in_part(&m.unions, part).into_iter().filter(|u| u.inline.is_none()).map(|u| items::union(cx, u)).collect();
+    push("unions", "Unions", unions.len(), Items::Unions(unions));
     list!("enums", "Enums", enums, Enums, items::enum_);
     list!("flags", "Flag sets", flags, Flags, items::flags);
     list!("permissions", "Permissions", permissions, Bits, items::permission);
@@ -131,6 +138,10 @@ fn groups(cx: &Cx, part: &str) -> Vec<Group> {
     list!("errors", "Errors", errors, Errors, items::error);
     if let Some(b) = m.error_body.as_ref().filter(|_| http_part(m) == part) {
         push("error_body", "Error body", 1, Items::ErrorBody(items::error_body(cx, b)));
+    }
+    if http_part(m) == part {
+        push("responses", "Named responses", m.responses.len(), Items::Responses(m.responses.iter().map(|r| items::named_response(cx, r)).collect()));
+        push("headers", "Named headers", m.headers.len(), Items::Fields(items::named_headers(cx, &m.headers)));
     }
     list!("limits", "Limits", limits, Limits, items::limit);
     list!("state_machines", "State machines", state_machines, Machines, items::state_machine);

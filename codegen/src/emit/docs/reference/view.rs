@@ -109,6 +109,9 @@ pub struct Cx<'a> {
     affected: HashMap<String, Vec<&'a Change>>,
     /// Every lifecycle badge given out, by change id, for the changelog's per-change lists.
     pub lifecycle: RefCell<Vec<(String, &'static str, Span)>>,
+    /// Inline shapes already shown (`object:id`, `union:id`): each is shown once, under the
+    /// first field that has it.
+    pub shown_inline: RefCell<std::collections::BTreeSet<String>>,
 }
 
 impl<'a> Cx<'a> {
@@ -119,7 +122,7 @@ impl<'a> Cx<'a> {
                 affected.entry(anchor(&r.kind, &r.id)).or_default().push(c);
             }
         }
-        Self { model, labels: labels(model), affected, lifecycle: RefCell::default() }
+        Self { model, labels: labels(model), affected, lifecycle: RefCell::default(), shown_inline: RefCell::default() }
     }
 
     /// Whether an element with this anchor is rendered.
@@ -252,6 +255,7 @@ fn labels(model: &Model) -> HashMap<String, String> {
     all(&mut add, "gap", &model.gaps);
     all(&mut add, "permission", &model.permissions);
     all(&mut add, "resource", &model.resources);
+    all(&mut add, "union", &model.unions);
     all(&mut add, "enum", &model.enums);
     all(&mut add, "flags", &model.flags);
     all(&mut add, "endpoint", &model.endpoints);
@@ -272,6 +276,12 @@ fn labels(model: &Model) -> HashMap<String, String> {
     all(&mut add, "class", &model.classes);
     all(&mut add, "sdk_call", &model.sdk_calls);
     all(&mut add, "release", &model.releases);
+    for r in &model.responses {
+        add("response", &r.id, &r.id);
+    }
+    for h in &model.headers {
+        add("header", &h.name, h.wire());
+    }
     for r in &model.resources {
         for f in &r.fields {
             add("field", &format!("{}.{}", r.meta.id, f.name), &format!("{}.{}", r.meta.id, f.wire()));

@@ -1,11 +1,12 @@
 //! The `platform-server` crate: a trait with one async method per routed endpoint (plus the
 //! hooks rules ask), and an axum router that does every mechanical step before a handler runs.
 
+mod http;
 mod runtime;
 
 use super::format::format_file;
 use super::names;
-use super::shared::{address_placeholders, endpoint_address, lib_ident, module_decls, package, type_tokens};
+use super::shared::{address_placeholders, as_declared, endpoint_address, lib_ident, module_decls, package, type_tokens};
 use crate::emit::cargo::{self, Manifest};
 use super::types::endpoints::{RuntimeInput, checks_response, gated, has_body, module_ident, raw_body, response_kind, runtime_inputs, ResponseKind};
 use super::types::rules::condition_call;
@@ -21,7 +22,9 @@ pub const ARTIFACT: &str = "server";
 /// Emits `server/Cargo.toml` and `server/src/*.rs`.
 pub fn emit(model: &Model, opts: &EmitOptions) -> Vec<GeneratedFile> {
     let notice = opts.notice();
-    let modules = [("api", api(model)), ("router", router(model)), ("runtime", runtime::runtime())];
+    let mut runtime = runtime::runtime();
+    runtime.extend(http::runtime_items(model));
+    let modules = [("api", api(model)), ("router", router(model)), ("runtime", runtime)];
     let mut files = cargo_toml(model, opts);
     files.push(GeneratedFile::new(ARTIFACT, "server/src/lib.rs", format_file(&notice, lib_rs(model))));
     for (name, tokens) in modules {
@@ -33,7 +36,12 @@ pub fn emit(model: &Model, opts: &EmitOptions) -> Vec<GeneratedFile> {
 fn cargo_toml(model: &Model, opts: &EmitOptions) -> Vec<GeneratedFile> {
     let description = format!("{}: an axum server that enforces the spec before your handlers run", model.platform.name);
     let mut dependencies = vec![cargo::sibling(&package(model, "types"), "types")];
-    let third_party = [cargo::AXUM, cargo::HTTP_BODY_UTIL, cargo::SERDE, cargo::SERDE_JSON, cargo::SERDE_PATH_TO_ERROR, cargo::SERDE_URLENCODED];
+    let mut third_party = vec![cargo::AXUM, cargo::HTTP_BODY_UTIL, cargo::SERDE, cargo::SERDE_JSON, cargo::SERDE_PATH_TO_ERROR, cargo::SERDE_URLENCODED];
+    // Multipart bodies are parsed by multer (what axum's own extractor uses), fed the bytes the
+    // router has already read within the body limit.
+    if http::any_parts(model) {
+        third_party.extend([cargo::FUTURES_UTIL, cargo::MULTER]);
+    }
     dependencies.extend(third_party.iter().map(|d| d.line()));
     let manifest = Manifest { lib: &["path = \"src/lib.rs\""], features: &[], dependencies };
     cargo::crate_files(opts, ARTIFACT, "server", &package(model, ARTIFACT), &description, manifest)
@@ -126,7 +134,7 @@ fn api(model: &Model) -> TokenStream {
         quote!(#[doc = #doc] #[derive(Debug)] pub enum #marker {})
     });
     let delegation = delegation(&hooks, &methods);
-    // Only the router grants, and only for a routed endpoint with a rule.
+    // Only a spec with a guarded endpoint has a proof to make.
     let granted_new = routed.iter().any(|e| guarded(model, e)).then(|| {
         quote! {
             impl<E> Granted<E> {
@@ -137,6 +145,28 @@ fn api(model: &Model) -> TokenStream {
             }
         }
     });
+    // With endpoints that accept anonymous calls, the credential is a parameter of `Call` too:
+    // those endpoints' calls carry `Option<Credential>` (and an optional caller).
+    let anonymous = http::any_anonymous(model);
+    let (credential_param, credential_type) = if anonymous { (quote!(, K = Credential), quote!(K)) } else { (quote!(), quote!(Credential)) };
+    let call_doc = if anonymous {
+        quote! {
+            /// One call of an endpoint, after every check passed. An endpoint that accepts
+            /// anonymous calls gets `Call<Option<Caller>, Request, G, P, Option<Credential>>`.
+        }
+    } else {
+        quote!(#[doc = r" One call of an endpoint, after every check passed."])
+    };
+    let caller_doc = if anonymous {
+        quote!(#[doc = r" The authenticated caller (`None` for an anonymous call)."])
+    } else {
+        quote!(#[doc = r" The authenticated caller."])
+    };
+    let credential_doc = if anonymous {
+        quote!(#[doc = r" The credential it presented (`None` for an anonymous call)."])
+    } else {
+        quote!(#[doc = r" The credential it presented."])
+    };
     quote! {
         //! The trait an implementation provides: one method per routed endpoint, and the hooks
         //! that permission rules and run-time checks ask.
@@ -197,13 +227,13 @@ fn api(model: &Model) -> TokenStream {
             #(#markers)*
         }
 
-        /// One call of an endpoint, after every check passed.
+        #call_doc
         #[derive(Debug)]
-        pub struct Call<C, I, G = (), P = ()> {
-            /// The authenticated caller.
+        pub struct Call<C, I, G = (), P = () #credential_param> {
+            #caller_doc
             pub caller: C,
-            /// The credential it presented.
-            pub credential: Credential,
+            #credential_doc
+            pub credential: #credential_type,
             /// The request's instant, read once: the same instant the rules were evaluated at.
             pub now: Timestamp,
             /// The parsed and checked request.
@@ -354,6 +384,11 @@ fn guarded(model: &Model, e: &Endpoint) -> bool {
 /// The `Call` type parameters after the input: gates and proof, each only when needed.
 fn call_extras(model: &Model, e: &Endpoint) -> TokenStream {
     let gates = gates_type(e);
+    if e.accepts_anonymous() {
+        // Never guarded (validation makes sure): no proof, an optional credential.
+        let gates = gates.unwrap_or_else(|| quote!(()));
+        return quote!(, #gates, (), Option<Credential>);
+    }
     if guarded(model, e) {
         let marker = names::endpoint_variant(e);
         let gates = gates.unwrap_or_else(|| quote!(()));
@@ -376,9 +411,10 @@ fn endpoint_method(model: &Model, e: &Endpoint) -> TokenStream {
         lines.push(String::new());
         lines.push(format!(" Gate `{}`: {}", names::gate(b), b.meta.description.clone().unwrap_or_default()));
     }
+    let caller = if e.accepts_anonymous() { quote!(Option<Self::Caller>) } else { quote!(Self::Caller) };
     quote! {
         #(#[doc = #lines])*
-        fn #name(&self, call: Call<Self::Caller, types::endpoints::#module::Request #gates>) -> impl Future<Output = Result<types::endpoints::#module::Response, ApiError>> + Send;
+        fn #name(&self, call: Call<#caller, types::endpoints::#module::Request #gates>) -> impl Future<Output = Result<types::endpoints::#module::Response, ApiError>> + Send;
     }
 }
 
@@ -643,8 +679,14 @@ fn authorize(model: &Model) -> TokenStream {
             }
         }
     });
-    // With no condition there is no hook to ask.
-    let (api, cx) = if model.conditions.is_empty() { (quote!(_), quote!(_)) } else { (quote!(api), quote!(cx)) };
+    // A spec whose router asks no condition has no hook to call; the parameters stay for one
+    // signature.
+    let arms: Vec<TokenStream> = arms.collect();
+    let ask = if arms.is_empty() {
+        quote!(let _ = (api, cx); match condition { #unasked })
+    } else {
+        quote!(match condition { #(#arms,)* #unasked })
+    };
     quote! {
         use crate::types::rules::{Condition, PermissionRule, Rule};
 
@@ -670,11 +712,8 @@ fn authorize(model: &Model) -> TokenStream {
         }
 
         /// Asks the implementation whether one condition holds.
-        async fn ask<A: Api>(#api: &A, #cx: &RuleContext<'_, A::Caller>, condition: Condition) -> Result<bool, ApiError> {
-            match condition {
-                #(#arms,)*
-                #unasked
-            }
+        async fn ask<A: Api>(api: &A, cx: &RuleContext<'_, A::Caller>, condition: Condition) -> Result<bool, ApiError> {
+            #ask
         }
 
         #metadata
@@ -699,8 +738,13 @@ fn asked_conditions(model: &Model) -> Vec<&crate::model::Condition> {
 
 /// The closure that parses a parameter's text into its type.
 fn parser(model: &Model, f: &Field) -> TokenStream {
+    parser_for(model, f.ty.as_ref())
+}
+
+/// The closure that parses text into a value of `ty`.
+fn parser_for(model: &Model, ty: Option<&TypeRef>) -> TokenStream {
     let root = quote!(types);
-    let Some(ty) = &f.ty else { return quote!(runtime::from_json::<serde_json::Value>) };
+    let Some(ty) = ty else { return quote!(runtime::from_json::<serde_json::Value>) };
     let rust = type_tokens(model, ty, &root);
     match ty {
         TypeRef::Primitive(Primitive::String | Primitive::Url | Primitive::Csv) => quote!(|text: &str| Ok::<_, String>(text.to_owned())),
@@ -737,19 +781,22 @@ fn handler(model: &Model, e: &Endpoint) -> TokenStream {
             let (key, pointer) = (f.wire(), format!("/query/{}", pointer_token(f.wire())));
             let is_required = !(f.optional || f.required_when.is_some() || f.nullable);
             let parse = parser(model, f);
-            let value = quote!(runtime::param(&query, #key, #pointer, #is_required, &mut violations, #parse));
-            let value = if (f.optional || f.required_when.is_some()) && f.nullable { quote!(#value.map(Some)) } else { value };
+            let value = http::query_list(model, f).unwrap_or_else(|| quote!(runtime::param(&query, #key, #pointer, #is_required, &mut violations, #parse)));
+            let value = as_declared(model, f, &quote!(types), value);
             steps.push(quote!(let #ident = #value;));
             if is_required {
                 required.push(ident);
             }
         }
     }
+    steps.extend(http::header_steps(model, e, &mut required));
     if has_body(e) {
         steps.push(quote!(let bytes = runtime::read_body(&parts.headers, body, app.body_limit).await?;));
-        steps.push(if raw_body(e) {
+        steps.push(if let Some(body) = http::body_steps(model, e) {
+            body
+        } else if raw_body(e) {
             quote!(let body = Some(runtime::raw_body(&parts.headers, bytes));)
-        } else if e.body_format == "form" {
+        } else if e.body_format() == "form" {
             quote!(let body: Option<endpoint::Body> = runtime::form_body(&bytes, &mut violations);)
         } else {
             quote!(let body: Option<endpoint::Body> = runtime::json_body(&bytes, &mut violations)?;)
@@ -780,6 +827,9 @@ fn handler(model: &Model, e: &Endpoint) -> TokenStream {
     if !e.query.is_empty() {
         parts_init.push(quote!(query: endpoint::Query { #(#query_fields),* }));
     }
+    if !e.headers.is_empty() {
+        parts_init.push(http::headers_init(e));
+    }
     if has_body(e) {
         parts_init.push(quote!(body));
     }
@@ -800,6 +850,7 @@ fn handler(model: &Model, e: &Endpoint) -> TokenStream {
         }
     });
     let respond = match response_kind(e) {
+        _ if e.has_status_responses() => http::respond_by_status(model, e, &method),
         ResponseKind::Json => quote! {
             let output = app.api.#method(call).await?;
             #check
@@ -830,6 +881,31 @@ fn handler(model: &Model, e: &Endpoint) -> TokenStream {
         }
     });
     let mutable = (!runtime_checks.is_empty()).then(|| quote!(mut));
+    let credential = http::credential_steps(e);
+    let scopes = http::scope_check(model, e, &operation);
+    // An endpoint that accepts anonymous calls has no rule and no check that needs a caller
+    // (validation makes sure), so only its scopes are checked, for a bearer token.
+    let checks = if e.accepts_anonymous() {
+        quote! {
+            let violations = input.validate();
+            if !violations.is_empty() {
+                return Err(runtime::invalid(violations));
+            }
+            #scopes
+        }
+    } else {
+        quote! {
+            let #mutable violations = input.validate();
+            let operation = #operation;
+            let cx = RuleContext { caller: &caller, credential: &credential, operation: &operation, now };
+            #runtime_checks
+            if !violations.is_empty() {
+                return Err(runtime::invalid(violations));
+            }
+            authorize(&app.api, &cx, endpoint::RULES, #bot).await?;
+            #scopes
+        }
+    };
     let doc = route_doc(e);
     // The steps live in a function inside the handler, so their name never meets another
     // endpoint's handler.
@@ -839,18 +915,10 @@ fn handler(model: &Model, e: &Endpoint) -> TokenStream {
             async fn handle<A: Api>(app: &App<A>, now: Timestamp, #params_arg request: HttpRequest) -> Result<Response, ApiError> {
             use types::endpoints::#module as endpoint;
             let #parts_pattern = request.into_parts();
-            let credential = runtime::credential(&parts.headers, endpoint::AUTH)?;
-            let caller = app.api.authenticate(&credential).await.ok_or_else(|| runtime::unauthorized("the credential is not known"))?;
+            #credential
             #parse
             let input = endpoint::Request { #(#parts_init),* };
-            let #mutable violations = input.validate();
-            let operation = #operation;
-            let cx = RuleContext { caller: &caller, credential: &credential, operation: &operation, now };
-            #runtime_checks
-            if !violations.is_empty() {
-                return Err(runtime::invalid(violations));
-            }
-            authorize(&app.api, &cx, endpoint::RULES, #bot).await?;
+                #checks
                 let call = Call { caller, credential, now, input, gates: #gates, granted: #granted };
                 #respond
             }

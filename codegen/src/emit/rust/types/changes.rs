@@ -353,6 +353,7 @@ fn bound_tokens(model: &Model, b: &Bound) -> TokenStream {
             let v = int(*v);
             quote!(Bound::Value(#v))
         }
+        Bound::Float(..) => unreachable!("BUG: limits are integers (check_float_bounds)"),
         Bound::Limit { limit, offset } => {
             let l = names::limit_const_id(model, &limit.id);
             let offset = int(*offset);

@@ -1,9 +1,10 @@
 //! `endpoints.rs`: one module per endpoint with its request parts, response, gates and the
 //! checks of its constraints, so the server and the client agree by construction.
 
+use super::checks::{Rules, bind_value, is_given, value_checks};
 use super::fields::{docs, field_checks, lifecycle, meta_notes, struct_tokens, summary};
 use crate::emit::rust::names;
-use crate::emit::rust::shared::{Resolved, endpoint_address, field_type, int, resolve, type_tokens, value_ident};
+use crate::emit::rust::shared::{Resolved, int, endpoint_address, field_type, resolve, type_tokens};
 use crate::model::types::Primitive;
 use crate::model::{Cond, Endpoint, Field, Model, TypeRef};
 use proc_macro2::{Ident, TokenStream};
@@ -25,12 +26,28 @@ pub fn emit(model: &Model) -> TokenStream {
 
 /// Whether the endpoint takes a body, and in which form.
 pub fn has_body(e: &Endpoint) -> bool {
-    e.body_schema.is_some() || !e.body.is_empty() || matches!(e.body_format.as_str(), "multipart" | "csv")
+    e.body_schema.is_some() || !e.body.is_empty() || !e.parts.is_empty() || matches!(e.body_format(), "multipart" | "csv" | "binary")
 }
 
-/// Whether the body is passed through unparsed (multipart forms, CSV files).
+/// Whether the body is passed through unparsed: CSV files, bytes, and multipart forms whose
+/// parts are not typed.
 pub fn raw_body(e: &Endpoint) -> bool {
-    matches!(e.body_format.as_str(), "multipart" | "csv")
+    !several_formats(e) && (matches!(e.body_format(), "csv" | "binary") || (e.body_format() == "multipart" && e.parts.is_empty()))
+}
+
+/// Whether the body comes in one of several formats (`Body` is then an enum of them).
+pub fn several_formats(e: &Endpoint) -> bool {
+    e.body_formats.len() > 1
+}
+
+/// Whether the body is typed multipart parts in its only format.
+pub fn parts_body(e: &Endpoint) -> bool {
+    !several_formats(e) && e.body_format() == "multipart" && !e.parts.is_empty()
+}
+
+/// The variant of `Body` a format is carried in, when the body comes in several formats.
+pub fn format_variant(format: &str) -> Ident {
+    format_ident!("{}", crate::emit::case::pascal(format))
 }
 
 /// The module name of an endpoint.
@@ -79,7 +96,7 @@ impl RuntimeInput {
 /// The run-time inputs an endpoint's checks need, without duplicates.
 pub fn runtime_inputs(model: &Model, e: &Endpoint) -> Vec<RuntimeInput> {
     let mut out: Vec<RuntimeInput> = Vec::new();
-    for f in e.path_params.iter().chain(&e.query).chain(&e.body).chain(e.body_schema.iter()) {
+    for f in e.path_params.iter().chain(&e.query).chain(&e.headers).chain(&e.body).chain(e.body_schema.iter()) {
         for (key, bound) in f.constraints.all() {
             if let Some(Resolved::Runtime { endpoint, field, .. }) = resolve(model, bound, key.starts_with("max"), key == "max_size") {
                 let name = names::runtime_bound(model, &endpoint, &field);
@@ -109,6 +126,7 @@ fn endpoint(model: &Model, e: &Endpoint) -> TokenStream {
     let consts = endpoint_consts(model, e);
     let path = (!e.path_params.is_empty()).then(|| part_struct(model, "Path", "The path parameters.", &e.path_params));
     let query = (!e.query.is_empty()).then(|| part_struct(model, "Query", "The query parameters.", &e.query));
+    let headers = (!e.headers.is_empty()).then(|| part_struct(model, "Headers", "The header parameters.", &e.headers));
     let body = has_body(e).then(|| body_items(model, e));
     let request = request(model, e);
     let response = response(model, e);
@@ -121,6 +139,7 @@ fn endpoint(model: &Model, e: &Endpoint) -> TokenStream {
             #consts
             #path
             #query
+            #headers
             #body
             #request
             #response
@@ -180,16 +199,47 @@ fn endpoint_consts(model: &Model, e: &Endpoint) -> TokenStream {
     let kinds: Vec<Ident> = if e.auth.is_empty() {
         model.token_kinds.iter().map(names::token_kind_variant).collect()
     } else {
-        e.auth.iter().map(|k| names::token_kind_variant_id(model, &k.id)).collect()
+        e.token_kinds().map(|k| names::token_kind_variant_id(model, &k.id)).collect()
     };
+    let (body_format, response_format) = (e.body_format(), &e.response_format);
+    let anonymous = e.accepts_anonymous().then(|| {
+        quote! {
+            /// It accepts calls without a credential (and, from the kinds in [`AUTH`], with one).
+            pub const ANONYMOUS: bool = true;
+        }
+    });
+    let scopes = (!e.scopes.is_empty()).then(|| {
+        let scopes = e.scopes.iter().map(|s| names::scope_variant_id(model, &s.id));
+        quote! {
+            /// The OAuth2 scopes a bearer token must hold to call it.
+            pub const SCOPES: &[crate::auth::Scope] = &[#(crate::auth::Scope::#scopes),*];
+        }
+    });
+    let formats = several_formats(e).then(|| {
+        let all = e.body_formats.iter().map(|f| f.id.as_str());
+        quote! {
+            /// Every format the body may come in; clients send [`BODY_FORMAT`] unless told otherwise.
+            pub const BODY_FORMATS: &[&str] = &[#(#all),*];
+        }
+    });
+    // With responses by status, each response says its own format.
+    let response_format = (!e.has_status_responses()).then(|| {
+        quote! {
+            /// How the response is encoded (`json`, `csv`, `none`).
+            pub const RESPONSE_FORMAT: &str = #response_format;
+        }
+    });
     let rules = model.rules_for(&e.meta.id).into_iter().map(names::rule_const);
     let errors = model.errors_for(&e.meta.id).into_iter().map(names::error_const);
-    let (body_format, response_format) = (&e.body_format, &e.response_format);
     quote! {
         #route
 
         /// The token kinds it accepts.
         pub const AUTH: &[crate::auth::TokenKind] = &[#(crate::auth::TokenKind::#kinds),*];
+
+        #anonymous
+
+        #scopes
 
         /// The permission rules that guard it; all must hold.
         pub const RULES: &[&crate::rules::PermissionRule] = &[#(&crate::rules::#rules),*];
@@ -200,8 +250,9 @@ fn endpoint_consts(model: &Model, e: &Endpoint) -> TokenStream {
         /// How the body is encoded (`json`, `form`, `multipart`, `csv`).
         pub const BODY_FORMAT: &str = #body_format;
 
-        /// How the response is encoded (`json`, `csv`, `none`).
-        pub const RESPONSE_FORMAT: &str = #response_format;
+        #formats
+
+        #response_format
     }
 }
 
@@ -210,9 +261,21 @@ fn part_struct(model: &Model, name: &str, doc: &str, fields: &[Field]) -> TokenS
 }
 
 fn body_items(model: &Model, e: &Endpoint) -> TokenStream {
+    if several_formats(e) {
+        return several_bodies(model, e);
+    }
+    if parts_body(e) {
+        let parts = parts_struct(model, e);
+        return quote! {
+            #parts
+
+            /// The body: its parts.
+            pub type Body = Parts;
+        };
+    }
     if raw_body(e) {
         let parts = (!e.body.is_empty()).then(|| part_struct(model, "Parts", "The named parts of the body.", &e.body));
-        let doc = format!(" The body, passed through unparsed ({}).", e.body_format);
+        let doc = format!(" The body, passed through unparsed ({}).", e.body_format());
         return quote! {
             #parts
 
@@ -231,6 +294,173 @@ fn body_items(model: &Model, e: &Endpoint) -> TokenStream {
     part_struct(model, "Body", "The body.", &e.body)
 }
 
+/// A body that comes in several formats: the fields `json` and `form` share, the parts of
+/// `multipart`, and an enum with one variant per format.
+fn several_bodies(model: &Model, e: &Endpoint) -> TokenStream {
+    let fields = match &e.body_schema {
+        Some(schema) => {
+            let ty = field_type(model, schema, &quote!(crate));
+            let doc = super::fields::field_docs(model, schema);
+            Some(quote! {
+                #doc
+                pub type Fields = #ty;
+            })
+        }
+        None if !e.body.is_empty() => Some(part_struct(model, "Fields", "The body's fields, in the `json` and `form` formats.", &e.body)),
+        None => None,
+    };
+    let parts = (!e.parts.is_empty()).then(|| parts_struct(model, e));
+    let mut variants = Vec::new();
+    let mut checks = Vec::new();
+    for f in &e.body_formats {
+        let variant = format_variant(&f.id);
+        let (ty, doc) = match f.id.as_str() {
+            "json" | "form" => (quote!(Fields), format!(" The fields, as {}.", if f.id == "json" { "JSON" } else { "a form (`application/x-www-form-urlencoded`)" })),
+            "multipart" => (quote!(Parts), " The parts of a `multipart/form-data` body.".to_owned()),
+            other => (quote!(crate::wire::RawBody), format!(" The body, passed through unparsed ({other}).")),
+        };
+        variants.push(quote!(#[doc = #doc] #variant(#ty),));
+        checks.push(match (f.id.as_str(), &e.body_schema) {
+            ("json" | "form", Some(schema)) => {
+                // The whole body sits at the pointer itself, not under a member.
+                let check = schema.ty.as_ref().map(|ty| value_checks(model, &quote!(value), ty, Rules::of(schema), &quote!(pointer))).unwrap_or_default();
+                let bind = bind_value(schema, &quote!(*value), &check);
+                quote!(Self::#variant(value) => { #bind },)
+            }
+            ("json" | "form" | "multipart", _) => quote!(Self::#variant(value) => crate::validation::Validate::validate_at(value, pointer, out),),
+            _ => quote!(Self::#variant(_) => {},),
+        });
+    }
+    quote! {
+        #fields
+
+        #parts
+
+        /// The body, in one of the formats the endpoint accepts.
+        #[derive(Clone, Debug, PartialEq)]
+        pub enum Body {
+            #(#variants)*
+        }
+
+        impl crate::validation::Validate for Body {
+            #[allow(unused_variables)]
+            fn validate_at(&self, pointer: &str, out: &mut Vec<crate::validation::Violation>) {
+                match self {
+                    #(#checks)*
+                }
+            }
+        }
+    }
+}
+
+/// The type of one multipart part: a file part is a [`crate::wire::FilePart`] (name, media type
+/// and bytes); any other part is its declared type, read from text or JSON.
+pub fn part_type(model: &Model, f: &Field) -> TokenStream {
+    let file = quote!(crate::wire::FilePart);
+    let inner = match &f.ty {
+        Some(TypeRef::Primitive(Primitive::File)) => file,
+        Some(TypeRef::Array(inner)) if **inner == TypeRef::Primitive(Primitive::File) => quote!(Vec<#file>),
+        _ => return field_type(model, f, &quote!(crate)),
+    };
+    if f.may_be_absent() || f.nullable { quote!(Option<#inner>) } else { inner }
+}
+
+/// Whether a part carries files.
+pub fn is_file_part(f: &Field) -> bool {
+    f.ty.as_ref().is_some_and(|t| *t.element() == TypeRef::Primitive(Primitive::File))
+}
+
+/// `Parts`: the typed parts of a multipart body, with the checks of their constraints and of
+/// the media types files declare.
+fn parts_struct(model: &Model, e: &Endpoint) -> TokenStream {
+    let members = e.parts.iter().map(|f| {
+        let ident = names::field(f);
+        let ty = part_type(model, f);
+        let docs = super::fields::field_docs(model, f);
+        quote!(#docs pub #ident: #ty,)
+    });
+    let mut checks: Vec<TokenStream> = e.parts.iter().map(|f| field_checks(model, f, {
+        let ident = names::field(f);
+        quote!(self.#ident)
+    })).filter(|t| !t.is_empty()).collect();
+    for f in e.parts.iter().filter(|f| is_file_part(f)) {
+        let Some(expected) = &f.content_type else { continue };
+        let (ident, wire, expected) = (names::field(f), f.wire(), &expected.id);
+        let each = if matches!(f.ty, Some(TypeRef::Array(_))) {
+            quote!(for (index, file) in files.iter().enumerate() {
+                crate::validation::content_type(out, &crate::validation::child(&pointer, &index.to_string()), &file.content_type, #expected);
+            })
+        } else {
+            quote!(crate::validation::content_type(out, &pointer, &files.content_type, #expected);)
+        };
+        let bind = if f.may_be_absent() || f.nullable { quote!(if let Some(files) = &self.#ident { #each }) } else { quote!(let files = &self.#ident; #each) };
+        checks.push(quote! {
+            {
+                let pointer = crate::validation::child(pointer, #wire);
+                #bind
+            }
+        });
+    }
+    let validate = if checks.is_empty() {
+        quote!(fn validate_at(&self, _pointer: &str, _out: &mut Vec<crate::validation::Violation>) {})
+    } else {
+        quote!(fn validate_at(&self, pointer: &str, out: &mut Vec<crate::validation::Violation>) { #(#checks)* })
+    };
+    quote! {
+        /// The parts of the `multipart/form-data` body.
+        #[derive(Clone, Debug, PartialEq)]
+        pub struct Parts {
+            #(#members)*
+        }
+
+        impl crate::validation::Validate for Parts {
+            #validate
+        }
+    }
+}
+
+/// Items the `wire` module holds only for specs that use them: the file of a multipart part.
+pub fn wire_items(model: &Model) -> TokenStream {
+    if !model.endpoints.iter().any(|e| e.parts.iter().any(is_file_part)) {
+        return TokenStream::new();
+    }
+    quote! {
+        /// One file of a multipart body: the file name it was sent with, its media type and bytes.
+        #[derive(Clone, Debug, Default, PartialEq, Eq)]
+        pub struct FilePart {
+            /// The file name, when the sender gave one.
+            pub filename: Option<String>,
+            /// The media type it was sent with (`application/octet-stream` when none was given).
+            pub content_type: String,
+            /// The bytes as sent.
+            pub bytes: Vec<u8>,
+        }
+    }
+}
+
+/// Checks the `validation` module holds only for specs that use them: a file's media type.
+pub fn validation_items(model: &Model) -> TokenStream {
+    let declared = model.endpoints.iter().flat_map(|e| &e.parts).any(|f| is_file_part(f) && f.content_type.is_some());
+    if !declared {
+        return TokenStream::new();
+    }
+    quote! {
+        /// A file's media type is `expected`, where `*` stands for any type or subtype
+        /// (`image/*`); parameters (`; charset=utf-8`) and case do not matter.
+        pub fn content_type(out: &mut Vec<Violation>, pointer: &str, actual: &str, expected: &str) {
+            let essence = |m: &str| m.split(';').next().unwrap_or_default().trim().to_ascii_lowercase();
+            let (actual, expected) = (essence(actual), essence(expected));
+            let matches = match (actual.split_once('/'), expected.split_once('/')) {
+                (Some((a, b)), Some((x, y))) => (x == "*" || a == x) && (y == "*" || b == y),
+                _ => false,
+            };
+            if !matches {
+                out.push(Violation::new(pointer, format!("must be of media type {expected} (got {actual})")));
+            }
+        }
+    }
+}
+
 /// The parts a request has, in order: (field name, pointer token).
 fn parts(e: &Endpoint) -> Vec<(&'static str, &'static str)> {
     let mut out = Vec::new();
@@ -239,6 +469,9 @@ fn parts(e: &Endpoint) -> Vec<(&'static str, &'static str)> {
     }
     if !e.query.is_empty() {
         out.push(("query", "Query"));
+    }
+    if !e.headers.is_empty() {
+        out.push(("headers", "Headers"));
     }
     if has_body(e) {
         out.push(("body", "Body"));
@@ -259,7 +492,7 @@ fn request(model: &Model, e: &Endpoint) -> TokenStream {
             let f = format_ident!("{field}");
             match (*field, &e.body_schema) {
                 ("body", _) if raw_body(e) => None,
-                ("body", Some(schema)) => {
+                ("body", Some(schema)) if !several_formats(e) => {
                     let mut whole = schema.clone();
                     whole.name = "body".to_owned();
                     whole.wire_name = None;
@@ -302,7 +535,7 @@ fn uri_path(e: &Endpoint) -> Option<TokenStream> {
         format.push_str(&rest[..open].replace('}', "}}"));
         let Some(close) = rest[open..].find('}') else { break };
         let name = &rest[open + 1..open + close];
-        let field = e.path_params.iter().find(|f| f.name == name).map_or_else(|| value_ident(name), names::field);
+        let field = e.path_params.iter().find(|f| f.name == name).map_or_else(|| crate::emit::rust::shared::value_ident(name), names::field);
         args.push(quote!(crate::wire::encode_path_segment(&self.path.#field.to_string())));
         format.push_str("{}");
         rest = &rest[open + close + 1..];
@@ -320,6 +553,9 @@ fn uri_path(e: &Endpoint) -> Option<TokenStream> {
 }
 
 fn response(model: &Model, e: &Endpoint) -> TokenStream {
+    if e.has_status_responses() {
+        return super::responses::endpoint_responses(model, e);
+    }
     if !e.response_fields.is_empty() {
         let extra = e.meta.not_shown.iter().any(|g| g.facet == "response");
         return struct_tokens(model, &format_ident!("Response"), docs(Some("The response body."), &[]), &e.response_fields, extra);
@@ -448,7 +684,7 @@ fn runtime(model: &Model, e: &Endpoint) -> Option<TokenStream> {
         }
     });
     let mut checks = Vec::new();
-    for (part, fields) in [("path", &e.path_params), ("query", &e.query), ("body", &e.body)] {
+    for (part, fields) in [("path", &e.path_params), ("query", &e.query), ("headers", &e.headers), ("body", &e.body)] {
         for f in fields.iter() {
             checks.extend(runtime_field_checks(model, part, f));
         }
@@ -476,16 +712,17 @@ fn runtime_field_checks(model: &Model, part: &str, f: &Field) -> Vec<TokenStream
     let ident = names::field(f);
     let part_ident = format_ident!("{part}");
     let pointer = format!("/{part}/{}", f.wire().replace('~', "~0").replace('/', "~1"));
-    let optional = f.optional || f.required_when.is_some() || f.nullable;
+    let access = quote!(self.#part_ident.#ident);
     let mut out = Vec::new();
     if let Some(cond) = &f.required_when {
         let name = names::runtime_condition(model, cond);
         let holds = if matches!(cond, Cond::Not(_)) { quote!(!runtime.#name) } else { quote!(runtime.#name) };
         let (c, arg) = cond.named();
         let text = format!("{}{}", c.id, arg.map(|a| format!("({a})")).unwrap_or_default());
+        let given = is_given(f, &access);
         out.push(quote! {
             if #holds {
-                crate::validation::required(&mut out, #pointer, self.#part_ident.#ident.is_some(), #text);
+                crate::validation::required(&mut out, #pointer, #given, #text);
             }
         });
     }
@@ -507,18 +744,23 @@ fn runtime_field_checks(model: &Model, part: &str, f: &Field) -> Vec<TokenStream
             quote!(bound + #offset)
         };
         let check = quote!(crate::validation::#check(&mut out, #pointer, #value, #bound););
-        // An optional and nullable field is an `Option<Option<T>>`: only a present value is checked.
-        let present = if (f.optional || f.required_when.is_some()) && f.nullable { quote!(Some(Some(value))) } else { quote!(Some(value)) };
-        out.push(if optional {
+        // One `if let` over the bound and the value, as far as the field's presence allows.
+        out.push(if f.three_state() {
             quote! {
-                if let (Some(bound), #present) = (runtime.#name, &self.#part_ident.#ident) {
+                if let (Some(bound), crate::wire::Presence::Value(value)) = (runtime.#name, &#access) {
+                    #check
+                }
+            }
+        } else if f.defaulted() || !(f.may_be_absent() || f.nullable) {
+            quote! {
+                if let Some(bound) = runtime.#name {
+                    let value = &#access;
                     #check
                 }
             }
         } else {
             quote! {
-                if let Some(bound) = runtime.#name {
-                    let value = &self.#part_ident.#ident;
+                if let (Some(bound), Some(value)) = (runtime.#name, &#access) {
                     #check
                 }
             }

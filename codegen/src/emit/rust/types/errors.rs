@@ -334,28 +334,8 @@ fn body_fields(model: &Model) -> Vec<Field> {
             .into_iter()
             .map(|name| Field {
                 name: name.to_owned(),
-                wire_name: None,
                 ty: Some(if name == "code" { TypeRef::Primitive(Primitive::Integer) } else { TypeRef::Primitive(Primitive::String) }),
-                description: None,
-                optional: false,
-                nullable: false,
-                default: None,
-                literal: None,
-                constraints: Default::default(),
-                required_when: None,
-                requires_scope: None,
-                since: None,
-                until: None,
-                deprecated: None,
-                not_shown: Vec::new(),
-                assumed: Default::default(),
-                notes: Vec::new(),
-                rust_name: None,
-                c_name: None,
-                span: Default::default(),
-                type_span: Default::default(),
-                optional_span: None,
-                assumed_spans: Vec::new(),
+                ..Field::default()
             })
             .collect(),
     }

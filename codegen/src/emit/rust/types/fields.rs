@@ -1,8 +1,12 @@
-//! Structs from field lists (resources, endpoint parts, event payloads) and the validators their
-//! constraints compile to.
+//! Structs from field lists (resources, endpoint parts, event payloads): members, serde
+//! attributes, defaults and docs; the validators their constraints compile to are
+//! [`super::checks`].
 
+pub use super::checks::{field_checks, validate_impl};
+use super::checks::{Rules, bind_field, value_checks};
+use super::literals::literal_tokens;
 use crate::emit::rust::names;
-use crate::emit::rust::shared::{Resolved, field_type, int, resolve};
+use crate::emit::rust::shared::{Shape, field_type_boxed, needs_box};
 use crate::model::types::Primitive;
 use crate::model::{Case, CaseField, Constraints, Field, Meta, Model, Ref, TypeRef};
 use proc_macro2::TokenStream;
@@ -99,10 +103,34 @@ pub fn field_docs(model: &Model, f: &Field) -> TokenStream {
         notes.push(format!("Takes the literal value `{literal}` in the case described."));
     }
     if let Some(default) = &f.default {
+        notes.push(format!("Defaults to `{}`.", default.value));
+    }
+    if let Some(default) = &f.default_text {
         notes.push(format!("Defaults to {default}."));
     }
-    for (key, bound) in f.constraints.all() {
-        notes.push(format!("Constraint `{key}`: {}.", describe_bound(bound)));
+    if let Some(constant) = &f.constant {
+        notes.push(format!("Always `{}`.", constant.value));
+    }
+    if !f.subset.is_empty() {
+        let values: Vec<String> = f.subset.iter().map(|v| format!("`{}`", v.id)).collect();
+        notes.push(format!("Accepts only {} of its enum.", values.join(", ")));
+    }
+    notes.extend(constraint_notes(&f.constraints, ""));
+    let mut items = f.items.as_ref();
+    let mut depth = String::new();
+    let mut ty = f.ty.as_ref();
+    while let Some(i) = items {
+        depth.push_str(if matches!(ty, Some(TypeRef::Map(..))) { "each value's " } else { "each item's " });
+        ty = match ty {
+            Some(TypeRef::Array(inner) | TypeRef::Map(_, inner)) => Some(inner),
+            _ => None,
+        };
+        let lead = format!("{}{}", depth[..1].to_uppercase(), &depth[1..]);
+        if i.nullable {
+            notes.push(format!("{}value may be `null`.", lead));
+        }
+        notes.extend(constraint_notes(&i.constraints, &lead));
+        items = i.items.as_deref();
     }
     if let Some(cond) = &f.required_when {
         let (c, arg) = cond.named();
@@ -122,9 +150,23 @@ pub fn field_docs(model: &Model, f: &Field) -> TokenStream {
     docs(Some(&description), &notes)
 }
 
+/// One sentence per constraint: `Constraint `max_length`: 25.`, led by `lead` for items.
+fn constraint_notes(c: &Constraints, lead: &str) -> Vec<String> {
+    let key = |k: &str| if lead.is_empty() { format!("Constraint `{k}`") } else { format!("{lead}constraint `{k}`") };
+    let mut out: Vec<String> = c.all().into_iter().map(|(k, bound)| format!("{}: {}.", key(k), describe_bound(bound))).collect();
+    if c.unique_items {
+        out.push(format!("{}: no two items are equal.", key("unique_items")));
+    }
+    if let Some(p) = &c.pattern {
+        out.push(format!("{}: `{}`.", key("pattern"), p.regex));
+    }
+    out
+}
+
 fn describe_bound(b: &crate::model::Bound) -> String {
     match b {
         crate::model::Bound::Value(_, v) => v.to_string(),
+        crate::model::Bound::Float(_, v) => v.to_string(),
         crate::model::Bound::Limit { limit, offset } => with_offset(format!("the limit `{}`", limit.id), *offset),
         crate::model::Bound::Field { endpoint, field, offset } => with_offset(format!("`{}.{field}`", endpoint.id), *offset),
     }
@@ -157,18 +199,26 @@ pub fn keeps_extra(meta_gaps: &[crate::model::Gap]) -> bool {
 
 /// A serde struct with one field per spec field, its validator and its literal constants.
 pub fn struct_tokens(model: &Model, name: &proc_macro2::Ident, docs: TokenStream, fields: &[Field], extra: bool) -> TokenStream {
+    struct_tokens_of(model, name, docs, fields, extra, None)
+}
+
+/// [`struct_tokens`] for the struct of a shape, whose fields that contain it again are boxed.
+pub fn struct_tokens_of(model: &Model, name: &proc_macro2::Ident, docs: TokenStream, fields: &[Field], extra: bool, owner: Option<Shape<'_>>) -> TokenStream {
     let root = root();
-    let members = fields.iter().map(|f| field_member(model, f, &root));
-    let extra_member = extra.then(|| {
-        let ident = extra_ident(fields);
+    let boxed = |f: &Field| owner.is_some_and(|o| f.ty.as_ref().is_some_and(|t| needs_box(model, o, t)));
+    let members = fields.iter().map(|f| field_member(model, name, f, &root, boxed(f)));
+    let extra_ident = extra.then(|| extra_ident(fields));
+    let extra_member = extra_ident.as_ref().map(|ident| {
         quote! {
             /// Fields the spec does not list, kept as received so nothing is lost in a round trip.
             #[serde(flatten)]
             pub #ident: serde_json::Map<String, serde_json::Value>,
         }
     });
-    let default = fields.iter().all(|f| has_default(model, f, &mut BTreeSet::new())).then(|| quote!(Default,));
-    let literals: Vec<TokenStream> = fields
+    let all_default = fields.iter().all(|f| has_default(model, f, &mut BTreeSet::new()));
+    let any_typed_default = fields.iter().any(Field::defaulted);
+    let derive_default = (all_default && !any_typed_default).then(|| quote!(Default,));
+    let mut consts: Vec<TokenStream> = fields
         .iter()
         .filter_map(|f| {
             let literal = f.literal.as_ref()?;
@@ -180,11 +230,31 @@ pub fn struct_tokens(model: &Model, name: &proc_macro2::Ident, docs: TokenStream
             })
         })
         .collect();
-    let literal_impl = (!literals.is_empty()).then(|| quote!(impl #name { #(#literals)* }));
+    consts.extend(fields.iter().filter(|f| f.defaulted()).map(|f| default_fn(model, f, &root, boxed(f))));
+    let literal_impl = (!consts.is_empty()).then(|| quote!(impl #name { #(#consts)* }));
+    let default_impl = (all_default && any_typed_default).then(|| {
+        let inits = fields.iter().map(|f| {
+            let ident = names::field(f);
+            if f.defaulted() {
+                let function = names::default_fn(f);
+                quote!(#ident: Self::#function())
+            } else {
+                quote!(#ident: Default::default())
+            }
+        });
+        let extra_init = extra_ident.as_ref().map(|e| quote!(#e: serde_json::Map::new(),));
+        quote! {
+            impl Default for #name {
+                fn default() -> Self {
+                    Self { #(#inits,)* #extra_init }
+                }
+            }
+        }
+    });
     let validate = validate_impl(model, name, fields);
     quote! {
         #docs
-        #[derive(Clone, Debug, #default PartialEq, serde::Serialize, serde::Deserialize)]
+        #[derive(Clone, Debug, #derive_default PartialEq, serde::Serialize, serde::Deserialize)]
         pub struct #name {
             #(#members)*
             #extra_member
@@ -192,22 +262,45 @@ pub fn struct_tokens(model: &Model, name: &proc_macro2::Ident, docs: TokenStream
 
         #literal_impl
 
+        #default_impl
+
         #validate
     }
 }
 
-fn field_member(model: &Model, f: &Field, root: &TokenStream) -> TokenStream {
+/// `fn default_<field>()`: the value an absent field stands for (serde's `default = "..."`).
+fn default_fn(model: &Model, f: &Field, root: &TokenStream, boxed: bool) -> TokenStream {
+    let ident = names::default_fn(f);
+    let ty = field_type_boxed(model, f, root, boxed);
+    let (Some(t), Some(d)) = (&f.ty, &f.default) else { unreachable!("BUG: a defaulted field has a type and a default") };
+    let value = literal_tokens(model, t, &d.value, root);
+    let value = if boxed { quote!(Box::new(#value)) } else { value };
+    let doc = format!(" The value an absent `{}` stands for: `{}`.", f.wire(), d.value);
+    quote! {
+        #[doc = #doc]
+        pub fn #ident() -> #ty {
+            #value
+        }
+    }
+}
+
+fn field_member(model: &Model, owner: &proc_macro2::Ident, f: &Field, root: &TokenStream, boxed: bool) -> TokenStream {
     let ident = names::field(f);
-    let ty = field_type(model, f, root);
+    let ty = field_type_boxed(model, f, root, boxed);
     let docs = field_docs(model, f);
     let wire = f.wire();
     let rename = (ident.to_string().trim_start_matches("r#") != wire).then(|| quote!(rename = #wire,));
-    let optional = f.optional || f.required_when.is_some();
-    let attrs = match (optional, f.nullable) {
-        (true, true) => quote!(#[serde(#rename default, skip_serializing_if = "Option::is_none", with = "crate::wire::double_option")]),
-        (true, false) => quote!(#[serde(#rename default, skip_serializing_if = "Option::is_none", deserialize_with = "crate::wire::present")]),
-        (false, _) if rename.is_some() => quote!(#[serde(#rename)]),
-        (false, _) => quote!(),
+    let attrs = if f.three_state() {
+        quote!(#[serde(#rename default, skip_serializing_if = "crate::wire::Presence::is_absent")])
+    } else if f.defaulted() {
+        let path = format!("{owner}::{}", names::default_fn(f));
+        quote!(#[serde(#rename default = #path)])
+    } else if f.may_be_absent() {
+        quote!(#[serde(#rename default, skip_serializing_if = "Option::is_none", deserialize_with = "crate::wire::present")])
+    } else if rename.is_some() {
+        quote!(#[serde(#rename)])
+    } else {
+        quote!()
     };
     quote! {
         #docs
@@ -216,8 +309,8 @@ fn field_member(model: &Model, f: &Field, root: &TokenStream) -> TokenStream {
     }
 }
 
-/// Whether a field's type has a `Default` (open enums do not: no value is a sensible default;
-/// nor does a resource that requires itself, whose default would never end).
+/// Whether a field's type has a `Default` (open enums and unions do not: no value is a sensible
+/// default; nor does a resource that requires itself, whose default would never end).
 fn has_default(model: &Model, f: &Field, path: &mut BTreeSet<String>) -> bool {
     if f.optional || f.nullable || f.required_when.is_some() {
         return true;
@@ -228,8 +321,8 @@ fn has_default(model: &Model, f: &Field, path: &mut BTreeSet<String>) -> bool {
 /// `path` holds the resources being asked about, outermost first.
 fn type_has_default(model: &Model, ty: &TypeRef, path: &mut BTreeSet<String>) -> bool {
     match ty {
-        TypeRef::Primitive(_) | TypeRef::Array(_) | TypeRef::Flags(_) | TypeRef::Class(_) => true,
-        TypeRef::Enum(_) => false,
+        TypeRef::Primitive(_) | TypeRef::Array(_) | TypeRef::Map(..) | TypeRef::Flags(_) | TypeRef::Class(_) => true,
+        TypeRef::Enum(_) | TypeRef::Union(_) => false,
         TypeRef::Object(id) => {
             if !path.insert(id.clone()) {
                 return false;
@@ -241,61 +334,25 @@ fn type_has_default(model: &Model, ty: &TypeRef, path: &mut BTreeSet<String>) ->
     }
 }
 
-/// `impl Validate` for a struct of `fields`.
-pub fn validate_impl(model: &Model, name: &proc_macro2::Ident, fields: &[Field]) -> TokenStream {
-    let checks: Vec<TokenStream> = fields
-        .iter()
-        .map(|f| {
-            let ident = names::field(f);
-            field_checks(model, f, quote!(self.#ident))
-        })
-        .filter(|t| !t.is_empty())
-        .collect();
-    if checks.is_empty() {
-        return quote! {
-            impl crate::validation::Validate for #name {
-                fn validate_at(&self, _pointer: &str, _out: &mut Vec<crate::validation::Violation>) {}
-            }
-        };
+/// Which optional parts of `wire.rs` the generated types need.
+pub fn wire_needs(model: &Model) -> super::runtime::WireNeeds {
+    let mut needs = super::runtime::WireNeeds { tagged: model.unions.iter().any(|u| u.discriminator.is_some()), ..Default::default() };
+    for f in all_struct_fields(model) {
+        needs.presence |= f.three_state();
+        needs.present |= f.may_be_absent() && !f.nullable && !f.defaulted();
     }
-    quote! {
-        impl crate::validation::Validate for #name {
-            fn validate_at(&self, pointer: &str, out: &mut Vec<crate::validation::Violation>) {
-                #(#checks)*
-            }
-        }
+    let field_types = all_struct_fields(model).chain(model.unions.iter().flat_map(|u| &u.variants)).filter_map(|f| f.ty.as_ref());
+    let body_types = model.endpoints.iter().flat_map(|e| e.response.iter().chain(responses(model, e).filter_map(|r| r.ty.as_ref())));
+    for ty in field_types.chain(body_types).chain(model.responses.iter().filter_map(|r| r.response.ty.as_ref())) {
+        ty.walk(&mut |t| match t {
+            TypeRef::Primitive(Primitive::Uuid) => needs.uuid = true,
+            TypeRef::Primitive(Primitive::Bytes) => needs.bytes = true,
+            TypeRef::Primitive(Primitive::Date) => needs.date = true,
+            TypeRef::Map(..) => needs.map = true,
+            _ => {}
+        });
     }
-}
-
-/// The static checks of one field, reading it through `access` (`self.status`).
-pub fn field_checks(model: &Model, f: &Field, access: TokenStream) -> TokenStream {
-    let Some(ty) = &f.ty else { return TokenStream::new() };
-    let mut body = value_checks(model, &quote!(value), ty, &f.constraints, &quote!(&pointer));
-    if let Some(literal) = &f.literal {
-        body.extend(quote!(crate::validation::literal(out, &pointer, value, #literal);));
-    }
-    bind_field(f, access, body)
-}
-
-/// Runs `body` on a field's value (bound as `value`, with `pointer` its JSON pointer under the
-/// enclosing `pointer`) when the field is present.
-fn bind_field(f: &Field, access: TokenStream, body: TokenStream) -> TokenStream {
-    if body.is_empty() {
-        return body;
-    }
-    let wire = f.wire();
-    let optional = f.optional || f.required_when.is_some();
-    let bind = match (optional, f.nullable) {
-        (true, true) => quote!(if let Some(Some(value)) = &#access { #body }),
-        (true, false) | (false, true) => quote!(if let Some(value) = &#access { #body }),
-        (false, false) => quote!(let value = &#access; #body),
-    };
-    quote! {
-        {
-            let pointer = crate::validation::child(pointer, #wire);
-            #bind
-        }
-    }
+    needs
 }
 
 /// Per case of an object: the rule that says when it applies (`OBFUSCATED`), the literal values
@@ -373,7 +430,7 @@ fn case_fact_checks(model: &Model, field: &Field, fact: &CaseField, case: &str) 
         out.extend(omits_check(model, field, &omitted.id, case));
     }
     if let Some(ty) = &field.ty {
-        out.extend(value_checks(model, &quote!(value), ty, &fact.constraints, &quote!(&pointer)));
+        out.extend(value_checks(model, &quote!(value), ty, Rules::constraints(&fact.constraints), &quote!(&pointer)));
     }
     out
 }
@@ -410,81 +467,6 @@ fn omits_check(model: &Model, field: &Field, value: &str, case: &str) -> TokenSt
     }
 }
 
-/// Checks of a value of type `ty` (`value` is an expression of type `&T`).
-pub fn value_checks(model: &Model, value: &TokenStream, ty: &TypeRef, c: &Constraints, pointer: &TokenStream) -> TokenStream {
-    let mut out = TokenStream::new();
-    let bound = |key: &str, b: &Option<crate::model::Bound>| -> Option<TokenStream> {
-        let upper = key.starts_with("max");
-        match resolve(model, b.as_ref()?, upper, key == "max_size")? {
-            Resolved::Static(v) => Some(int(v)),
-            Resolved::Runtime { .. } => None,
-        }
-    };
-    match ty {
-        TypeRef::Array(inner) => {
-            if let Some(n) = bound("min_items", &c.min_items) {
-                out.extend(quote!(crate::validation::min_items(out, #pointer, #value.len(), #n);));
-            }
-            if let Some(n) = bound("max_items", &c.max_items) {
-                out.extend(quote!(crate::validation::max_items(out, #pointer, #value.len(), #n);));
-            }
-            let element = Constraints { min_items: None, max_items: None, ..c.clone() };
-            let checks = value_checks(model, &quote!(item), inner, &element, &quote!(&item_pointer));
-            if !checks.is_empty() {
-                out.extend(quote! {
-                    for (index, item) in #value.iter().enumerate() {
-                        let item_pointer = crate::validation::child(#pointer, &index.to_string());
-                        #checks
-                    }
-                });
-            }
-        }
-        TypeRef::Primitive(p) if p.is_text() => {
-            if let Some(n) = bound("min_length", &c.min_length) {
-                out.extend(quote!(crate::validation::min_length(out, #pointer, #value, #n);));
-            }
-            if let Some(n) = bound("max_length", &c.max_length) {
-                out.extend(quote!(crate::validation::max_length(out, #pointer, #value, #n);));
-            }
-        }
-        TypeRef::Primitive(p) if p.is_numeric() => {
-            let number = if *p == Primitive::StringInteger { quote!(i128::from(#value.0)) } else { quote!(i128::from(*#value)) };
-            for (key, b, check) in [("min", &c.min, quote!(min)), ("max", &c.max, quote!(max)), ("max_exclusive", &c.max_exclusive, quote!(max_exclusive))] {
-                if let Some(n) = bound(key, b) {
-                    out.extend(quote!(crate::validation::#check(out, #pointer, #number, #n);));
-                }
-            }
-        }
-        TypeRef::Primitive(Primitive::File) => {
-            if let Some(n) = bound("max_size", &c.max_size) {
-                out.extend(quote!(crate::validation::max_size(out, #pointer, #value.bytes.len(), #n);));
-            }
-        }
-        TypeRef::Object(id) if resource_has_checks(model, id, &mut BTreeSet::new()) => {
-            out.extend(quote!(crate::validation::Validate::validate_at(#value, #pointer, out);));
-        }
-        _ => {}
-    }
-    out
-}
-
-/// Whether a resource, or one it contains, declares a constraint the validator checks.
-pub fn resource_has_checks(model: &Model, id: &str, seen: &mut BTreeSet<String>) -> bool {
-    if !seen.insert(id.to_owned()) {
-        return false;
-    }
-    let Some(r) = model.resource(id) else { return false };
-    r.fields.iter().any(|f| {
-        !f.constraints.is_empty() || f.ty.as_ref().is_some_and(|t| matches!(t.element(), TypeRef::Object(inner) if resource_has_checks(model, inner, seen)))
-    })
-}
-
-/// The serde adapters some generated struct needs: (optional and nullable, optional only).
-pub fn adapters(model: &Model) -> (bool, bool) {
-    let optional: Vec<&Field> = all_struct_fields(model).filter(|f| f.optional || f.required_when.is_some()).collect();
-    (optional.iter().any(|f| f.nullable), optional.iter().any(|f| !f.nullable))
-}
-
 /// Every field some generated struct declares.
 fn all_struct_fields(model: &Model) -> impl Iterator<Item = &Field> {
     let lists = model
@@ -493,7 +475,19 @@ fn all_struct_fields(model: &Model) -> impl Iterator<Item = &Field> {
         .map(|r| &r.fields)
         .chain(model.events.iter().map(|e| &e.fields))
         .chain(model.opcodes.iter().map(|o| &o.fields))
-        .chain(model.endpoints.iter().flat_map(|e| [&e.path_params, &e.query, &e.body, &e.response_fields]))
+        .chain(model.endpoints.iter().flat_map(|e| [&e.path_params, &e.query, &e.headers, &e.body, &e.parts, &e.response_fields]))
+        .chain(model.endpoints.iter().flat_map(|e| responses(model, e).map(|r| &r.fields)))
+        .chain(model.responses.iter().map(|r| &r.response.fields))
         .chain(model.error_body.iter().map(|b| &b.fields));
-    lists.flatten().chain(model.endpoints.iter().filter_map(|e| e.body_schema.as_ref()))
+    let headers = model.endpoints.iter().flat_map(|e| responses(model, e)).chain(model.responses.iter().map(|r| &r.response)).flat_map(|r| r.headers.iter());
+    let headers = headers.filter_map(|h| match &h.header {
+        crate::model::HeaderUse::Inline(f) => Some(&**f),
+        crate::model::HeaderUse::Named(_) => None,
+    });
+    lists.flatten().chain(model.endpoints.iter().filter_map(|e| e.body_schema.as_ref())).chain(headers).chain(&model.headers)
+}
+
+/// The responses an endpoint declares per status, named ones resolved.
+fn responses<'m>(model: &'m Model, e: &'m crate::model::Endpoint) -> impl Iterator<Item = &'m crate::model::Response> {
+    e.responses.iter().filter_map(|r| model.response_of(&r.response))
 }

@@ -5,15 +5,19 @@
 mod auth;
 mod bitsets;
 mod changes;
+pub(crate) mod checks;
 pub(crate) mod endpoints;
 pub(crate) mod enums;
 mod errors;
 mod events;
 mod fields;
+pub(crate) mod literals;
 mod resources;
+pub(crate) mod responses;
 pub(crate) mod rules;
 mod runtime;
 mod states;
+pub(crate) mod unions;
 
 use super::format::format_file;
 use super::shared::{lib_ident, module_decls, package};
@@ -46,8 +50,8 @@ pub fn emit(model: &Model, opts: &EmitOptions) -> Vec<GeneratedFile> {
 
 fn modules(model: &Model) -> Vec<Module> {
     let mut out = vec![
-        Module { name: "wire", tokens: runtime::wire(fields::adapters(model)) },
-        Module { name: "validation", tokens: runtime::validation() },
+        Module { name: "wire", tokens: with(runtime::wire(fields::wire_needs(model)), endpoints::wire_items(model)) },
+        Module { name: "validation", tokens: with(runtime::validation(), endpoints::validation_items(model)) },
         Module { name: "clock", tokens: runtime::clock() },
         Module { name: "placeholders", tokens: auth::placeholders(model) },
         Module { name: "changes", tokens: changes::emit(model) },
@@ -56,23 +60,58 @@ fn modules(model: &Model) -> Vec<Module> {
         Module { name: "enums", tokens: enums::emit(model) },
         Module { name: "flags", tokens: bitsets::flags(model) },
         Module { name: "resources", tokens: resources::emit(model) },
+    ];
+    if !model.unions.is_empty() {
+        out.push(Module { name: "unions", tokens: unions::emit(model) });
+    }
+    let patterns = checks::patterns(model);
+    if !patterns.is_empty() {
+        out.push(Module { name: "patterns", tokens: runtime::patterns(&patterns) });
+    }
+    out.extend([
         Module { name: "auth", tokens: auth::emit(model) },
         Module { name: "rules", tokens: rules::emit(model) },
         Module { name: "errors", tokens: errors::emit(model) },
         Module { name: "events", tokens: events::events(model) },
         Module { name: "gateway", tokens: events::gateway(model) },
-    ];
+    ]);
     if !model.commands.is_empty() {
         out.push(Module { name: "commands", tokens: events::commands(model) });
     }
     out.push(Module { name: "states", tokens: states::emit(model) });
+    if !model.headers.is_empty() {
+        out.push(Module { name: "headers", tokens: responses::named_headers(model) });
+    }
+    if !model.responses.is_empty() {
+        out.push(Module { name: "responses", tokens: responses::named_responses(model) });
+    }
     out.push(Module { name: "endpoints", tokens: endpoints::emit(model) });
     out
 }
 
+/// A module's items followed by `extra`.
+fn with(mut tokens: TokenStream, extra: TokenStream) -> TokenStream {
+    tokens.extend(extra);
+    tokens
+}
+
 fn cargo_toml(model: &Model, opts: &EmitOptions) -> Vec<GeneratedFile> {
     let description = format!("{}: every resource, enum, flag, permission, error, limit and dated change of the spec, as Rust types", model.platform.name);
-    let manifest = Manifest { lib: &["path = \"src/lib.rs\""], features: &[], dependencies: [cargo::JIFF, cargo::SERDE, cargo::SERDE_JSON].iter().map(|d| d.line()).collect() };
+    // Crates only some shapes need are dependencies only of the crates whose spec has them.
+    let needs = fields::wire_needs(model);
+    let mut third_party = Vec::new();
+    if needs.bytes {
+        third_party.push(cargo::BASE64);
+    }
+    if needs.map {
+        third_party.push(cargo::INDEXMAP);
+    }
+    third_party.push(cargo::JIFF);
+    if !checks::patterns(model).is_empty() {
+        third_party.push(cargo::REGEX);
+    }
+    third_party.extend([cargo::SERDE, cargo::SERDE_JSON]);
+    let manifest = Manifest { lib: &["path = \"src/lib.rs\""], features: &[], dependencies: third_party.iter().map(|d| d.line()).collect() };
     cargo::crate_files(opts, ARTIFACT, "types", &package(model, ARTIFACT), &description, manifest)
 }
 
@@ -125,6 +164,7 @@ fn reexports(model: &Model) -> TokenStream {
         ("auth", quote::format_ident!("TokenKind")),
     ];
     names.extend(model.resources.iter().map(|r| ("resources", super::names::resource(r))));
+    names.extend(model.unions.iter().map(|u| ("unions", super::names::union_type(u))));
     names.extend(model.enums.iter().map(|e| ("enums", super::names::enum_type(e))));
     names.extend(model.flags.iter().map(|f| ("flags", super::names::flags_type(f))));
     let mut counts = std::collections::BTreeMap::new();

@@ -314,9 +314,6 @@ fn conditions(model: &Model) -> TokenStream {
         let id = &c.meta.id;
         if c.params.is_empty() { quote!(Self::#v => #id) } else { quote!(Self::#v { .. } => #id) }
     });
-    let match_self = crate::emit::rust::shared::match_ref(model.conditions.is_empty());
-    // With no condition there is nothing to write to the formatter.
-    let formatter = if model.conditions.is_empty() { quote!(_) } else { quote!(f) };
     let display_arms = model.conditions.iter().zip(&variants).map(|(c, v)| {
         let id = &c.meta.id;
         if c.params.is_empty() {
@@ -327,6 +324,12 @@ fn conditions(model: &Model) -> TokenStream {
             quote!(Self::#v { #(#params),* } => write!(f, #format, #(#params),*))
         }
     });
+    // A reference to an empty enum is not uninhabited to the compiler; its value is.
+    let display = if model.conditions.is_empty() {
+        quote!(let _ = f; match *self {})
+    } else {
+        quote!(match self { #(#display_arms,)* })
+    };
     quote! {
         /// A named condition as a rule asks it, with its arguments; the implementation answers it.
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -344,10 +347,8 @@ fn conditions(model: &Model) -> TokenStream {
         }
 
         impl fmt::Display for Condition {
-            fn fmt(&self, #formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
-                #match_self {
-                    #(#display_arms,)*
-                }
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                #display
             }
         }
     }

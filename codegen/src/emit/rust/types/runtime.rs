@@ -6,33 +6,32 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
-/// `wire.rs`: snowflakes, string-serialized integers, raw bodies and, when some field may be
-/// both absent and `null`, the serde adapter that tells the two apart.
-pub fn wire((double_option, present): (bool, bool)) -> TokenStream {
+/// Which optional parts of `wire.rs` some generated type needs.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct WireNeeds {
+    /// An optional field that is not nullable: the `present` adapter.
+    pub present: bool,
+    /// A field that may be absent, `null` or a value: [`Presence`](presence).
+    pub presence: bool,
+    /// A `uuid` value.
+    pub uuid: bool,
+    /// A `bytes` value (base64 on the wire).
+    pub bytes: bool,
+    /// A `date` value.
+    pub date: bool,
+    /// A `map<K, V>`.
+    pub map: bool,
+    /// A tagged union: the decoding helpers that read the tag first.
+    pub tagged: bool,
+}
+
+/// `wire.rs`: snowflakes, string-serialized integers, raw bodies and what the spec's shapes need
+/// beyond them (three-state presence, uuids, base64 bytes, dates, maps, tagged-union decoding).
+pub fn wire(needs: WireNeeds) -> TokenStream {
     let snowflake = decimal_newtype(quote!(Snowflake), "a snowflake id (a decimal string)");
     let string_integer = decimal_newtype(quote!(StringInteger), "an integer as a decimal string");
-    let adapter = double_option.then(|| {
-        quote! {
-            /// Serde adapter for fields that may be absent (`None`) or `null` (`Some(None)`).
-            pub(crate) mod double_option {
-                use serde::{Deserialize, Deserializer, Serialize, Serializer};
-
-                /// Writes `Some(None)` as `null`; `None` is skipped by the field's attributes.
-                pub fn serialize<T: Serialize, S: Serializer>(value: &Option<Option<T>>, serializer: S) -> Result<S::Ok, S::Error> {
-                    match value {
-                        Some(inner) => inner.serialize(serializer),
-                        None => serializer.serialize_none(),
-                    }
-                }
-
-                /// A present field is `Some`, whether or not it is `null`.
-                pub fn deserialize<'de, T: Deserialize<'de>, D: Deserializer<'de>>(deserializer: D) -> Result<Option<Option<T>>, D::Error> {
-                    Option::<T>::deserialize(deserializer).map(Some)
-                }
-            }
-        }
-    });
-    let present = present.then(|| {
+    let presence = needs.presence.then(presence);
+    let present = needs.present.then(|| {
         quote! {
             /// Serde adapter for optional fields that are not nullable: a present field is `Some`,
             /// so `null` is refused unless it is one of the type's values (JSON keeps it).
@@ -41,6 +40,21 @@ pub fn wire((double_option, present): (bool, bool)) -> TokenStream {
             }
         }
     });
+    let uuid = needs.uuid.then(uuid);
+    let bytes = needs.bytes.then(bytes);
+    let date = needs.date.then(|| {
+        quote! {
+            /// A calendar date, `YYYY-MM-DD` on the wire.
+            pub use jiff::civil::Date;
+        }
+    });
+    let map = needs.map.then(|| {
+        quote! {
+            /// The map of `map<K, V>` fields: entries keep the order they were read in.
+            pub use indexmap::IndexMap;
+        }
+    });
+    let tagged = needs.tagged.then(tagged);
     quote! {
         //! Wire primitives: snowflake ids, integers carried as decimal strings, raw bodies.
 
@@ -147,9 +161,318 @@ pub fn wire((double_option, present): (bool, bool)) -> TokenStream {
             out
         }
 
-        #adapter
+        #presence
 
         #present
+
+        #uuid
+
+        #bytes
+
+        #date
+
+        #map
+
+        #tagged
+    }
+}
+
+/// `Presence<T>`: absent, `null` or a value, for fields that may be both left out and `null`.
+fn presence() -> TokenStream {
+    quote! {
+        /// A field that may be absent, `null` or a value: the three states a partial update
+        /// tells apart (leave it, clear it, set it).
+        ///
+        /// Declare the field `#[serde(default, skip_serializing_if = "Presence::is_absent")]`: an
+        /// absent field reads as [`Presence::Absent`] and is left out when written.
+        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+        pub enum Presence<T> {
+            /// The field is not there.
+            #[default]
+            Absent,
+            /// The field is there, `null`.
+            Null,
+            /// The field is there with a value.
+            Value(T),
+        }
+
+        impl<T> Presence<T> {
+            /// Whether the field is not there.
+            pub const fn is_absent(&self) -> bool {
+                matches!(self, Self::Absent)
+            }
+
+            /// Whether the field is there and `null`.
+            pub const fn is_null(&self) -> bool {
+                matches!(self, Self::Null)
+            }
+
+            /// The value, when there is one.
+            pub const fn value(&self) -> Option<&T> {
+                match self {
+                    Self::Value(value) => Some(value),
+                    _ => None,
+                }
+            }
+
+            /// `None` when absent, `Some(None)` when `null`, `Some(Some(value))` otherwise.
+            pub fn into_option(self) -> Option<Option<T>> {
+                match self {
+                    Self::Absent => None,
+                    Self::Null => Some(None),
+                    Self::Value(value) => Some(Some(value)),
+                }
+            }
+        }
+
+        impl<T> From<Option<Option<T>>> for Presence<T> {
+            fn from(value: Option<Option<T>>) -> Self {
+                match value {
+                    None => Self::Absent,
+                    Some(None) => Self::Null,
+                    Some(Some(value)) => Self::Value(value),
+                }
+            }
+        }
+
+        impl<T> From<T> for Presence<T> {
+            fn from(value: T) -> Self {
+                Self::Value(value)
+            }
+        }
+
+        impl<T: Serialize> Serialize for Presence<T> {
+            fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                match self {
+                    Self::Value(value) => value.serialize(serializer),
+                    // An absent field is skipped by its attributes; written alone it is `null`.
+                    Self::Absent | Self::Null => serializer.serialize_none(),
+                }
+            }
+        }
+
+        impl<'de, T: Deserialize<'de>> Deserialize<'de> for Presence<T> {
+            fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+                Option::<T>::deserialize(deserializer).map(|value| value.map_or(Self::Null, Self::Value))
+            }
+        }
+
+        impl<T: crate::validation::Validate> crate::validation::Validate for Presence<T> {
+            fn validate_at(&self, pointer: &str, out: &mut Vec<crate::validation::Violation>) {
+                if let Self::Value(value) = self {
+                    value.validate_at(pointer, out);
+                }
+            }
+        }
+    }
+}
+
+/// `Uuid`: a 128-bit id in its 8-4-4-4-12 hexadecimal form.
+fn uuid() -> TokenStream {
+    quote! {
+        /// A UUID, `xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx` on the wire (any case read, lower case
+        /// written).
+        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+        pub struct Uuid(pub u128);
+
+        /// Why a text is not a UUID.
+        #[derive(Clone, Debug, PartialEq, Eq)]
+        pub struct ParseUuidError {
+            text: String,
+        }
+
+        impl fmt::Display for ParseUuidError {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                write!(f, "`{}` is not a UUID (xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx)", self.text)
+            }
+        }
+
+        impl std::error::Error for ParseUuidError {}
+
+        impl fmt::Display for Uuid {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                let hex = format!("{:032x}", self.0);
+                write!(f, "{}-{}-{}-{}-{}", &hex[..8], &hex[8..12], &hex[12..16], &hex[16..20], &hex[20..])
+            }
+        }
+
+        impl FromStr for Uuid {
+            type Err = ParseUuidError;
+
+            fn from_str(text: &str) -> Result<Self, Self::Err> {
+                let error = || ParseUuidError { text: text.chars().take(64).collect() };
+                let groups: Vec<&str> = text.split('-').collect();
+                let shaped = groups.iter().map(|g| g.len()).eq([8, 4, 4, 4, 12]);
+                if !shaped || !groups.iter().all(|g| g.bytes().all(|b| b.is_ascii_hexdigit())) {
+                    return Err(error());
+                }
+                u128::from_str_radix(&groups.concat(), 16).map(Self).map_err(|_| error())
+            }
+        }
+
+        impl Serialize for Uuid {
+            fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                serializer.collect_str(self)
+            }
+        }
+
+        impl<'de> Deserialize<'de> for Uuid {
+            fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+                let text = std::borrow::Cow::<'de, str>::deserialize(deserializer)?;
+                text.parse().map_err(de::Error::custom)
+            }
+        }
+    }
+}
+
+/// `Bytes`: binary data carried as standard base64 text.
+fn bytes() -> TokenStream {
+    quote! {
+        /// Binary data, carried as standard base64 text (with padding) on the wire.
+        #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+        pub struct Bytes(pub Vec<u8>);
+
+        impl fmt::Display for Bytes {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                use base64::Engine as _;
+                f.write_str(&base64::engine::general_purpose::STANDARD.encode(&self.0))
+            }
+        }
+
+        impl FromStr for Bytes {
+            type Err = base64::DecodeError;
+
+            fn from_str(text: &str) -> Result<Self, Self::Err> {
+                use base64::Engine as _;
+                base64::engine::general_purpose::STANDARD.decode(text).map(Self)
+            }
+        }
+
+        impl From<Vec<u8>> for Bytes {
+            fn from(bytes: Vec<u8>) -> Self {
+                Self(bytes)
+            }
+        }
+
+        impl Serialize for Bytes {
+            fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                serializer.collect_str(self)
+            }
+        }
+
+        impl<'de> Deserialize<'de> for Bytes {
+            fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+                let text = std::borrow::Cow::<'de, str>::deserialize(deserializer)?;
+                text.parse().map_err(|e| de::Error::custom(format!("not base64: {e}")))
+            }
+        }
+    }
+}
+
+/// `tagged`: decoding a tagged union by reading its tag first.
+fn tagged() -> TokenStream {
+    quote! {
+        /// Decoding of tagged unions without a detour through a JSON tree: the tag is read first,
+        /// and only entries that came before it (rare on the wire) are kept to be read again.
+        pub mod tagged {
+            use serde::de::value::{MapAccessDeserializer, StrDeserializer, StringDeserializer};
+            use serde::de::{self, Deserialize, DeserializeSeed, Deserializer, IntoDeserializer, MapAccess, Visitor};
+            use serde_json::{Map, Value};
+            use std::fmt;
+
+            /// A map key: the tag, or another key (kept as text).
+            enum Key {
+                Tag,
+                Other(String),
+            }
+
+            /// Reads a key, allocating only when it is not the tag.
+            struct KeySeed(&'static str);
+
+            impl<'de> DeserializeSeed<'de> for KeySeed {
+                type Value = Key;
+
+                fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Key, D::Error> {
+                    deserializer.deserialize_str(self)
+                }
+            }
+
+            impl Visitor<'_> for KeySeed {
+                type Value = Key;
+
+                fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                    f.write_str("a field name")
+                }
+
+                fn visit_str<E: de::Error>(self, key: &str) -> Result<Key, E> {
+                    Ok(if key == self.0 { Key::Tag } else { Key::Other(key.to_owned()) })
+                }
+            }
+
+            /// Reads entries up to the `tag` field and returns its value; the entries before it
+            /// are kept in `before`.
+            pub fn read_tag<'de, A: MapAccess<'de>, T: Deserialize<'de>>(map: &mut A, tag: &'static str, before: &mut Vec<(String, Value)>) -> Result<T, A::Error> {
+                while let Some(key) = map.next_key_seed(KeySeed(tag))? {
+                    match key {
+                        Key::Tag => return map.next_value(),
+                        Key::Other(key) => {
+                            let value = map.next_value::<Value>()?;
+                            before.push((key, value));
+                        }
+                    }
+                }
+                Err(de::Error::missing_field(tag))
+            }
+
+            /// The map once more: the entries kept, the tag, then the rest as they come.
+            struct Replay<A> {
+                before: std::vec::IntoIter<(String, Value)>,
+                tag: Option<(&'static str, Value)>,
+                pending: Option<Value>,
+                rest: A,
+            }
+
+            impl<'de, A: MapAccess<'de>> MapAccess<'de> for Replay<A> {
+                type Error = A::Error;
+
+                fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>, A::Error> {
+                    if let Some((key, value)) = self.before.next() {
+                        self.pending = Some(value);
+                        let key: StringDeserializer<A::Error> = key.into_deserializer();
+                        return seed.deserialize(key).map(Some);
+                    }
+                    if let Some((key, value)) = self.tag.take() {
+                        self.pending = Some(value);
+                        let key: StrDeserializer<'_, A::Error> = key.into_deserializer();
+                        return seed.deserialize(key).map(Some);
+                    }
+                    self.rest.next_key_seed(seed)
+                }
+
+                fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value, A::Error> {
+                    match self.pending.take() {
+                        Some(value) => seed.deserialize(value).map_err(de::Error::custom),
+                        None => self.rest.next_value_seed(seed),
+                    }
+                }
+            }
+
+            /// Decodes the variant `T` from the whole map: the entries kept, the tag, the rest.
+            pub fn variant<'de, A: MapAccess<'de>, T: Deserialize<'de>>(before: Vec<(String, Value)>, tag: &'static str, tag_value: Value, rest: A) -> Result<T, A::Error> {
+                let replay = Replay { before: before.into_iter(), tag: Some((tag, tag_value)), pending: None, rest };
+                T::deserialize(MapAccessDeserializer::new(replay))
+            }
+
+            /// The whole map as JSON, for a tag no variant has: kept so it writes back unchanged.
+            pub fn unknown<'de, A: MapAccess<'de>>(before: Vec<(String, Value)>, tag: &'static str, tag_value: Value, mut rest: A) -> Result<Value, A::Error> {
+                let mut map: Map<String, Value> = before.into_iter().collect();
+                map.insert(tag.to_owned(), tag_value);
+                while let Some((key, value)) = rest.next_entry::<String, Value>()? {
+                    map.insert(key, value);
+                }
+                Ok(Value::Object(map))
+            }
+        }
     }
 }
 
@@ -332,6 +655,112 @@ pub fn validation() -> TokenStream {
             }
         }
 
+        /// A number is above `bound`.
+        pub fn min_exclusive(out: &mut Vec<Violation>, pointer: &str, value: i128, bound: i64) {
+            if value <= i128::from(bound) {
+                out.push(Violation::new(pointer, format!("must be greater than {bound} (got {value})")));
+            }
+        }
+
+        /// A floating-point number is at least `min`.
+        pub fn min_number(out: &mut Vec<Violation>, pointer: &str, value: f64, min: f64) {
+            if value.is_nan() || value < min {
+                out.push(Violation::new(pointer, format!("must be at least {min} (got {value})")));
+            }
+        }
+
+        /// A floating-point number is at most `max`.
+        pub fn max_number(out: &mut Vec<Violation>, pointer: &str, value: f64, max: f64) {
+            if value.is_nan() || value > max {
+                out.push(Violation::new(pointer, format!("must be at most {max} (got {value})")));
+            }
+        }
+
+        /// A floating-point number is above `bound`.
+        pub fn min_exclusive_number(out: &mut Vec<Violation>, pointer: &str, value: f64, bound: f64) {
+            if value.is_nan() || value <= bound {
+                out.push(Violation::new(pointer, format!("must be greater than {bound} (got {value})")));
+            }
+        }
+
+        /// A floating-point number is below `bound`.
+        pub fn max_exclusive_number(out: &mut Vec<Violation>, pointer: &str, value: f64, bound: f64) {
+            if value.is_nan() || value >= bound {
+                out.push(Violation::new(pointer, format!("must be less than {bound} (got {value})")));
+            }
+        }
+
+        /// A map has at least `min` entries.
+        pub fn min_entries(out: &mut Vec<Violation>, pointer: &str, len: usize, min: i64) {
+            if i128::try_from(len).unwrap_or(i128::MAX) < i128::from(min) {
+                out.push(Violation::new(pointer, format!("must have at least {min} entries (got {len})")));
+            }
+        }
+
+        /// A map has at most `max` entries.
+        pub fn max_entries(out: &mut Vec<Violation>, pointer: &str, len: usize, max: i64) {
+            if i128::try_from(len).unwrap_or(i128::MAX) > i128::from(max) {
+                out.push(Violation::new(pointer, format!("must have at most {max} entries (got {len})")));
+            }
+        }
+
+        /// No two items of a list are equal: each repeat is reported at its own index.
+        pub fn unique_items<T: PartialEq>(out: &mut Vec<Violation>, pointer: &str, items: &[T]) {
+            for (index, item) in items.iter().enumerate() {
+                if let Some(first) = items[..index].iter().position(|earlier| earlier == item) {
+                    out.push(Violation::new(child(pointer, &index.to_string()), format!("repeats item {first}: items must be unique")));
+                }
+            }
+        }
+
+        /// A text has the shape of an email address: a local part, one `@`, a domain, no spaces.
+        pub fn email(out: &mut Vec<Violation>, pointer: &str, value: &str) {
+            let shaped = value.split_once('@').is_some_and(|(local, domain)| {
+                !local.is_empty() && !domain.is_empty() && !domain.contains('@') && !value.chars().any(|c| c.is_whitespace() || c.is_control())
+            });
+            if !shaped {
+                out.push(Violation::new(pointer, "must be an email address (local@domain)"));
+            }
+        }
+
+        /// A text is an absolute URI: a scheme (`https`, `mailto`, ...), `:`, and no spaces.
+        pub fn uri(out: &mut Vec<Violation>, pointer: &str, value: &str) {
+            let scheme_ok = value.split_once(':').is_some_and(|(scheme, _)| {
+                scheme.starts_with(|c: char| c.is_ascii_alphabetic()) && scheme.chars().all(|c| c.is_ascii_alphanumeric() || "+-.".contains(c))
+            });
+            if !scheme_ok || value.chars().any(|c| c.is_whitespace() || c.is_control()) {
+                out.push(Violation::new(pointer, "must be an absolute URI (scheme:...)"));
+            }
+        }
+
+        /// A value of an open enum is one the spec names: unknown values are read, never sent.
+        pub fn known(out: &mut Vec<Violation>, pointer: &str, is_known: bool, enum_id: &str, got: impl fmt::Display) {
+            if !is_known {
+                out.push(Violation::new(pointer, format!("is not a value of `{enum_id}` (got {got})")));
+            }
+        }
+
+        /// A value is one of those a field accepts (a subset of its enum).
+        pub fn one_of(out: &mut Vec<Violation>, pointer: &str, accepted: bool, allowed: &[&str], got: impl fmt::Display) {
+            if !accepted {
+                let names: Vec<String> = allowed.iter().map(|a| format!("`{a}`")).collect();
+                out.push(Violation::new(pointer, format!("must be one of {} (got {got})", names.join(", "))));
+            }
+        }
+
+        /// A value is the one a field is fixed to.
+        pub fn constant(out: &mut Vec<Violation>, pointer: &str, equal: bool, expected: &str, got: impl fmt::Display) {
+            if !equal {
+                out.push(Violation::new(pointer, format!("must be {expected} (got {got})")));
+            }
+        }
+
+        /// A union's value is one of its variants: a value read from a newer peer is kept, never
+        /// sent.
+        pub fn unknown_variant(out: &mut Vec<Violation>, pointer: &str, union_id: &str, detail: impl fmt::Display) {
+            out.push(Violation::new(pointer, format!("is no variant of `{union_id}` ({detail})")));
+        }
+
         /// A file is at most `max` bytes.
         pub fn max_size(out: &mut Vec<Violation>, pointer: &str, len: usize, max: i64) {
             if i128::try_from(len).unwrap_or(i128::MAX) > i128::from(max) {
@@ -465,6 +894,35 @@ pub fn clock() -> TokenStream {
         impl<C: Clock + ?Sized> Clock for &C {
             fn now(&self) -> Timestamp {
                 (**self).now()
+            }
+        }
+    }
+}
+
+/// `patterns.rs`: each pattern of the spec compiled once, and the check that matches it.
+pub fn patterns(patterns: &[String]) -> TokenStream {
+    let statics = patterns.iter().enumerate().map(|(i, regex)| {
+        let name = quote::format_ident!("PATTERN_{i}");
+        let doc = format!(" `{regex}`.");
+        quote! {
+            #[doc = #doc]
+            pub static #name: LazyLock<Regex> = LazyLock::new(|| Regex::new(#regex).expect("BUG: platform-codegen compiled this pattern"));
+        }
+    });
+    quote! {
+        //! The spec's string patterns, each compiled once, on first use (the generator compiled
+        //! each with the same `regex` crate, so none fails here).
+
+        use crate::validation::Violation;
+        use regex::Regex;
+        use std::sync::LazyLock;
+
+        #(#statics)*
+
+        /// A text matches `regex` somewhere (patterns are not anchored unless they say so).
+        pub fn check(out: &mut Vec<Violation>, pointer: &str, value: &str, regex: &Regex, source: &str) {
+            if !regex.is_match(value) {
+                out.push(Violation::new(pointer, format!("must match the pattern `{source}`")));
             }
         }
     }

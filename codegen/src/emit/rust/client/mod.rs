@@ -1,11 +1,13 @@
 //! The `platform-client` crate: a reqwest client with one async method per routed endpoint,
 //! running the shared validators before anything is sent.
 
+mod exchange;
+
 use super::format::format_file;
 use super::names;
 use super::shared::{endpoint_address, lib_ident, module_decls, package};
 use crate::emit::cargo::{self, Manifest};
-use super::types::endpoints::{ResponseKind, checks_response, has_body, module_ident, raw_body, response_kind};
+use super::types::endpoints::{ResponseKind, checks_response, has_body, module_ident, parts_body, raw_body, response_kind, several_formats};
 use crate::emit::{EmitOptions, GeneratedFile};
 use crate::model::{Endpoint, Model};
 use proc_macro2::TokenStream;
@@ -67,22 +69,30 @@ fn lib_rs(model: &Model) -> TokenStream {
 
 fn client(model: &Model) -> TokenStream {
     let methods = model.routed_endpoints().map(|e| method(model, e));
-    let helpers = helpers(model);
-    // Without a routed endpoint, nothing sends: the sending parts would be dead code.
+    let mut helpers = helpers(model);
+    helpers.extend(exchange::helpers(model));
+    let exchange_method = exchange::exchange_method(model);
+    let new = new_client(model);
+    // Without a routed endpoint nothing sends, and without one that takes the simple path
+    // nothing calls `send`: those parts would be dead code.
     let routed = model.routed_endpoints().next().is_some();
     let uses = if routed {
         quote! {
             use crate::types;
+            use crate::types::auth::{Credential, TokenKind};
             use crate::types::errors::{ApiError, ErrorBody};
+            use crate::types::placeholders::Placeholders;
             use crate::types::validation::{Validate, Violation};
         }
     } else {
         quote! {
+            use crate::types::auth::{Credential, TokenKind};
             use crate::types::errors::ApiError;
+            use crate::types::placeholders::Placeholders;
             use crate::types::validation::Violation;
         }
     };
-    let send = routed.then(|| quote! {
+    let send = model.routed_endpoints().any(|e| !exchange::needs_exchange(e)).then(|| quote! {
             /// Sends one request and returns the body of a 2xx answer; any other answer is an
             /// [`Error::Api`] decoded from the error body.
             async fn send(&self, method: reqwest::Method, url: String, accepted: &'static [TokenKind], body: Option<Outgoing>) -> Result<Vec<u8>, Error> {
@@ -124,8 +134,6 @@ fn client(model: &Model) -> TokenStream {
         //! The client and its error.
 
         #uses
-        use crate::types::auth::{Credential, TokenKind};
-        use crate::types::placeholders::Placeholders;
         use std::fmt;
 
         /// Why a call failed.
@@ -215,10 +223,7 @@ fn client(model: &Model) -> TokenStream {
         }
 
         impl Client {
-            /// A client of the platform at `placeholders`' addresses, with no credential.
-            pub fn new(placeholders: Placeholders) -> Self {
-                Self::with_http(reqwest::Client::new(), placeholders)
-            }
+            #new
 
             /// A client that sends through `http` (for timeouts, proxies, TLS settings).
             pub fn with_http(http: reqwest::Client, placeholders: Placeholders) -> Self {
@@ -247,6 +252,8 @@ fn client(model: &Model) -> TokenStream {
 
             #send
 
+            #exchange_method
+
             #(#methods)*
         }
 
@@ -256,11 +263,47 @@ fn client(model: &Model) -> TokenStream {
     }
 }
 
+/// `Client::new`. When some endpoint declares a redirect (3xx) among its responses, redirects
+/// are not followed, so the answer comes back as its variant.
+fn new_client(model: &Model) -> TokenStream {
+    let redirects = model.routed_endpoints().flat_map(|e| &e.responses).filter_map(|r| r.status()).any(|s| {
+        let (low, high) = s.codes();
+        low <= 399 && high >= 300 && s != crate::model::Status::Default
+    });
+    if !redirects {
+        return quote! {
+            /// A client of the platform at `placeholders`' addresses, with no credential.
+            pub fn new(placeholders: Placeholders) -> Self {
+                Self::with_http(reqwest::Client::new(), placeholders)
+            }
+        };
+    }
+    quote! {
+        /// A client of the platform at `placeholders`' addresses, with no credential. It does not
+        /// follow redirects: some endpoints declare 3xx answers, which come back as their
+        /// variants (give [`Client::with_http`] a client with `redirect::Policy::none()` too).
+        pub fn new(placeholders: Placeholders) -> Self {
+            let http = reqwest::Client::builder().redirect(reqwest::redirect::Policy::none()).build().unwrap_or_default();
+            Self::with_http(http, placeholders)
+        }
+    }
+}
+
+/// Whether an endpoint's body is sent as JSON in some format it accepts.
+fn sends_json(e: &Endpoint) -> bool {
+    has_body(e) && !raw_body(e) && !parts_body(e) && (if several_formats(e) { e.accepts_format("json") } else { e.body_format() != "form" })
+}
+
+/// Whether an endpoint's body is sent as a form in some format it accepts.
+fn sends_form(e: &Endpoint) -> bool {
+    has_body(e) && !raw_body(e) && e.accepts_format("form")
+}
+
 /// The encoders and decoders some routed endpoint uses.
 fn helpers(model: &Model) -> TokenStream {
     let routed: Vec<&Endpoint> = model.routed_endpoints().collect();
     let mut out = TokenStream::new();
-    if routed.iter().any(|e| has_body(e) && !raw_body(e) && e.body_format != "form") {
+    if routed.iter().any(|e| sends_json(e)) {
         out.extend(quote! {
             /// A JSON body.
             fn json<T: serde::Serialize>(value: &T) -> Result<Outgoing, Error> {
@@ -269,7 +312,7 @@ fn helpers(model: &Model) -> TokenStream {
             }
         });
     }
-    if routed.iter().any(|e| has_body(e) && e.body_format == "form") {
+    if routed.iter().any(|e| sends_form(e)) {
         out.extend(quote! {
             /// A form body.
             fn form<T: serde::Serialize>(value: &T) -> Result<Outgoing, Error> {
@@ -278,7 +321,7 @@ fn helpers(model: &Model) -> TokenStream {
             }
         });
     }
-    if routed.iter().any(|e| !e.query.is_empty()) {
+    if routed.iter().any(|e| !e.query.is_empty() && !exchange::list_query(e)) {
         out.extend(quote! {
             /// `url` with `query` appended when it has parameters.
             fn with_query<Q: serde::Serialize>(url: String, query: &Q) -> Result<String, Error> {
@@ -287,7 +330,7 @@ fn helpers(model: &Model) -> TokenStream {
             }
         });
     }
-    if routed.iter().any(|e| matches!(response_kind(e), ResponseKind::Json)) {
+    if routed.iter().any(|e| !e.has_status_responses() && matches!(response_kind(e), ResponseKind::Json)) {
         out.extend(quote! {
             /// Decodes a JSON answer.
             fn decode<T: serde::de::DeserializeOwned>(bytes: &[u8]) -> Result<T, Error> {
@@ -299,6 +342,9 @@ fn helpers(model: &Model) -> TokenStream {
 }
 
 fn method(model: &Model, e: &Endpoint) -> TokenStream {
+    if exchange::needs_exchange(e) {
+        return exchange::method(model, e);
+    }
     let name = names::client_method(e);
     let module = module_ident(e);
     let address = names::placeholder_id(model, endpoint_address(model, e).unwrap_or("base_url"));
@@ -315,7 +361,7 @@ fn method(model: &Model, e: &Endpoint) -> TokenStream {
         quote!(None)
     } else if raw_body(e) {
         quote!(Some(Outgoing { content_type: request.body.content_type.clone(), bytes: request.body.bytes.clone() }))
-    } else if e.body_format == "form" {
+    } else if e.body_format() == "form" {
         quote!(Some(form(&request.body)?))
     } else {
         quote!(Some(json(&request.body)?))

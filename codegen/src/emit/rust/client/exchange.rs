@@ -1,0 +1,520 @@
+//! Client methods of endpoints beyond one JSON body in and one JSON body out: responses by
+//! status with their headers, calls without a credential, header parameters, array query
+//! parameters, bodies in several formats and multipart parts. They go through
+//! `Client::exchange`, which returns any answer with its status and headers.
+
+use crate::emit::rust::names;
+use crate::emit::rust::shared::{as_declared, endpoint_address, status_name};
+use crate::emit::rust::types::checks::bind_value;
+use crate::emit::rust::types::endpoints::{ResponseKind, format_variant, has_body, is_file_part, module_ident, parts_body, raw_body, response_kind, several_formats};
+use crate::emit::rust::types::responses::{self, header_fields};
+use crate::model::types::Primitive;
+use crate::model::{BodyKind, Endpoint, Field, Model, Response, Status, StatusResponse, TypeRef};
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+
+/// Whether a query parameter is a list.
+fn is_list(f: &Field) -> bool {
+    matches!(f.ty, Some(TypeRef::Array(_)))
+}
+
+/// Whether the query has a list parameter (and is written pair by pair).
+pub fn list_query(e: &Endpoint) -> bool {
+    e.query.iter().any(is_list)
+}
+
+/// Whether a method goes through `exchange` rather than the plain `send`.
+pub fn needs_exchange(e: &Endpoint) -> bool {
+    e.has_status_responses()
+        || e.accepts_anonymous()
+        || !e.headers.is_empty()
+        || several_formats(e)
+        || parts_body(e)
+        || list_query(e)
+        || e.body_format() == "binary"
+}
+
+/// The method of an endpoint that goes through `exchange`.
+pub fn method(model: &Model, e: &Endpoint) -> TokenStream {
+    let name = names::client_method(e);
+    let module = module_ident(e);
+    let address = names::placeholder_id(model, endpoint_address(model, e).unwrap_or("base_url"));
+    let http_method = format_ident!("{}", e.method.as_ref().map(|m| m.id.to_uppercase()).unwrap_or_default());
+    let path = e.path.as_ref().map(|p| p.id.as_str()).unwrap_or_default();
+    let title = if e.meta.name.is_empty() { e.meta.id.as_str() } else { e.meta.name.as_str() };
+    let mut lines = vec![format!(" `{} {path}`: {title}.", e.method.as_ref().map(|m| m.id.as_str()).unwrap_or_default())];
+    if let Some(d) = &e.meta.description {
+        lines.push(String::new());
+        lines.extend(d.lines().map(|l| format!(" {l}")));
+    }
+    if e.has_status_responses() {
+        lines.push(String::new());
+        lines.push(" Every declared status comes back as its variant of `Response`; any other status is an [`Error`].".to_owned());
+    }
+    let query = query(e);
+    let headers = headers(e);
+    let body = body(e);
+    let anonymous = e.accepts_anonymous();
+    let answer = if e.has_status_responses() { decode_by_status(model, e) } else { decode_success(e) };
+    quote! {
+        #(#[doc = #lines])*
+        pub async fn #name(&self, request: &types::endpoints::#module::Request) -> Result<types::endpoints::#module::Response, Error> {
+            use types::endpoints::#module as endpoint;
+            let violations = request.validate();
+            if !violations.is_empty() {
+                return Err(Error::Invalid(violations));
+            }
+            let url = join(&self.placeholders.#address, &request.uri_path());
+            #query
+            #headers
+            let body = #body;
+            let answer = self.exchange(reqwest::Method::#http_method, url, endpoint::AUTH, #anonymous, headers, body).await?;
+            #answer
+        }
+    }
+}
+
+fn query(e: &Endpoint) -> TokenStream {
+    if e.query.is_empty() {
+        return TokenStream::new();
+    }
+    if !list_query(e) {
+        return quote!(let url = with_query(url, &request.query)?;);
+    }
+    let pushes = e.query.iter().map(|f| {
+        let (ident, wire) = (names::field(f), f.wire());
+        let comma = f.style.as_ref().is_some_and(|s| s.id == "comma");
+        let push = match (is_list(f), comma) {
+            // An empty comma list would read back as one empty value: it is sent as no pair.
+            (true, true) => quote! {
+                pairs.extend((!value.is_empty()).then(|| (#wire, value.iter().map(text_of).collect::<Vec<_>>().join(","))));
+            },
+            (true, false) => quote!(for item in value { pairs.push((#wire, text_of(item))); }),
+            (false, _) => quote!(pairs.push((#wire, text_of(value)));),
+        };
+        bind(f, quote!(request.query.#ident), push)
+    });
+    quote! {
+        let mut pairs: Vec<(&str, String)> = Vec::new();
+        #(#pushes)*
+        let url = with_pairs(url, &pairs)?;
+    }
+}
+
+/// Runs `then` with `value` bound to the field's value when it has one.
+fn bind(f: &Field, access: TokenStream, then: TokenStream) -> TokenStream {
+    let then = bind_value(f, &access, &then);
+    quote!({ #then })
+}
+
+fn headers(e: &Endpoint) -> TokenStream {
+    if e.headers.is_empty() {
+        return quote!(let headers: Vec<(&'static str, String)> = Vec::new(););
+    }
+    let pushes = e.headers.iter().map(|f| {
+        let (ident, wire) = (names::field(f), f.wire());
+        bind(f, quote!(request.headers.#ident), quote!(headers.push((#wire, text_of(value)));))
+    });
+    quote! {
+        let mut headers: Vec<(&'static str, String)> = Vec::new();
+        #(#pushes)*
+    }
+}
+
+fn body(e: &Endpoint) -> TokenStream {
+    if !has_body(e) {
+        return quote!(None);
+    }
+    if raw_body(e) {
+        return quote!(Some(Outgoing { content_type: request.body.content_type.clone(), bytes: request.body.bytes.clone() }));
+    }
+    if parts_body(e) {
+        let encode = multipart(e, &quote!(request.body));
+        return quote!(Some({ #encode }));
+    }
+    if !several_formats(e) {
+        return if e.body_format() == "form" { quote!(Some(form(&request.body)?)) } else { quote!(Some(json(&request.body)?)) };
+    }
+    let arms = e.body_formats.iter().map(|f| {
+        let variant = format_variant(&f.id);
+        match f.id.as_str() {
+            "json" => quote!(endpoint::Body::#variant(value) => json(value)?,),
+            "form" => quote!(endpoint::Body::#variant(value) => form(value)?,),
+            "multipart" => {
+                let encode = multipart(e, &quote!(value));
+                quote!(endpoint::Body::#variant(value) => { #encode },)
+            }
+            _ => quote!(endpoint::Body::#variant(value) => Outgoing { content_type: value.content_type.clone(), bytes: value.bytes.clone() },),
+        }
+    });
+    quote!(Some(match &request.body { #(#arms)* }))
+}
+
+/// Writes the parts of `parts` (an `endpoint::Parts`) as a multipart body.
+fn multipart(e: &Endpoint, parts: &TokenStream) -> TokenStream {
+    let writes = e.parts.iter().map(|f| {
+        let (ident, wire) = (names::field(f), f.wire());
+        let indexed = f.style.as_ref().is_some_and(|s| s.id == "indexed");
+        let name = |index: bool| if index && indexed { quote!(&format!("{}[{index}]", #wire)) } else { quote!(#wire) };
+        let content_type = f.content_type.as_ref().map_or("application/json", |c| c.id.as_str());
+        let write = match &f.ty {
+            Some(TypeRef::Primitive(Primitive::File)) => quote!(form.file(#wire, value);),
+            Some(TypeRef::Array(inner)) if is_file_part(f) || is_text(inner) => {
+                let item = if is_file_part(f) { quote!(form.file(name, item);) } else { quote!(form.text(name, text_of(item));) };
+                if indexed {
+                    let name = name(true);
+                    quote!(for (index, item) in value.iter().enumerate() { let name = #name; #item })
+                } else {
+                    quote!(for item in value { let name = #wire; #item })
+                }
+            }
+            Some(ty) if is_text(ty) => quote!(form.text(#wire, text_of(value));),
+            _ => quote!(form.json(#wire, #content_type, value)?;),
+        };
+        bind(f, quote!(#parts.#ident), write)
+    });
+    quote! {
+        let mut form = MultipartForm::default();
+        #(#writes)*
+        form.finish()
+    }
+}
+
+/// Whether values of a type travel as one text part (scalars), rather than as JSON.
+fn is_text(ty: &TypeRef) -> bool {
+    match ty {
+        TypeRef::Primitive(p) => !matches!(p, Primitive::Json | Primitive::File),
+        TypeRef::Enum(_) | TypeRef::Flags(_) => true,
+        _ => false,
+    }
+}
+
+/// The answer of an endpoint with the single-response shorthand: the body of a 2xx.
+fn decode_success(e: &Endpoint) -> TokenStream {
+    match response_kind(e) {
+        ResponseKind::Json => quote! {
+            let bytes = success(answer)?;
+            serde_json::from_slice(&bytes).map_err(|e| Error::Decode { status: 200, message: e.to_string() })
+        },
+        ResponseKind::Text => quote! {
+            let bytes = success(answer)?;
+            String::from_utf8(bytes).map_err(|e| Error::Decode { status: 200, message: e.to_string() })
+        },
+        ResponseKind::Empty => quote! {
+            success(answer)?;
+            Ok(())
+        },
+    }
+}
+
+/// The answer of an endpoint with responses by status: each declared status decoded into its
+/// variant, any other an error.
+fn decode_by_status(model: &Model, e: &Endpoint) -> TokenStream {
+    let ordered = responses::ordered(e);
+    let has_default = ordered.iter().any(|r| r.status() == Some(Status::Default));
+    let arms = ordered.into_iter().map(|r| decode_arm(model, r));
+    let rest = (!has_default).then(|| quote!(_ => Err(undeclared(&answer)),));
+    quote! {
+        match answer.status {
+            #(#arms)*
+            #rest
+        }
+    }
+}
+
+fn decode_arm(model: &Model, r: &StatusResponse) -> TokenStream {
+    let status = r.status().expect("BUG: validation parses every status");
+    let (response, names, path) = responses::resolve_at(model, r, quote!(endpoint::), quote!(types::responses::));
+    let variant = format_ident!("{}", status_name(status));
+    let payload = payload(model, response, &names, &path);
+    let (pattern, value) = match status {
+        Status::Code(code) => {
+            let code = crate::emit::rust::shared::int(i64::from(code));
+            let value = match payload {
+                Some(p) => quote!(endpoint::Response::#variant(#p)),
+                None => quote!(endpoint::Response::#variant),
+            };
+            (code, value)
+        }
+        Status::Range(_) | Status::Default => {
+            let (low, high) = status.codes();
+            let (low, high) = (crate::emit::rust::shared::int(i64::from(low)), crate::emit::rust::shared::int(i64::from(high)));
+            let pattern = if status == Status::Default { quote!(status) } else { quote!(status @ #low..=#high) };
+            let value = match payload {
+                Some(p) => quote!(endpoint::Response::#variant(status, #p)),
+                None => quote!(endpoint::Response::#variant(status)),
+            };
+            (pattern, value)
+        }
+    };
+    quote!(#pattern => Ok(#value),)
+}
+
+/// The expression of a response's payload, read from `answer`.
+fn payload(model: &Model, r: &Response, names: &responses::Names, path: &TokenStream) -> Option<TokenStream> {
+    let body = match r.body_kind() {
+        BodyKind::Empty => None,
+        BodyKind::Json => Some(quote!(decode_answer(&answer)?)),
+        BodyKind::Text => Some(quote!(text_answer(&answer)?)),
+        BodyKind::Binary => Some(quote!(raw_answer(&answer))),
+    };
+    if r.headers.is_empty() {
+        return body;
+    }
+    let reads = header_fields(model, r).into_iter().map(|f| {
+        let (ident, wire) = (names::field(&f), f.wire().to_owned());
+        let read = if f.may_be_absent() || f.nullable {
+            as_declared(model, &f, &quote!(types), quote!(optional_header(&answer, #wire)?))
+        } else {
+            quote!(header(&answer, #wire)?)
+        };
+        quote!(#ident: #read)
+    });
+    let (headers, response) = (&names.headers, &names.response);
+    let body = body.map(|b| quote!(body: #b,));
+    Some(quote!(#path #response { #body headers: #path #headers { #(#reads),* } }))
+}
+
+/// `Client::exchange`, when some method needs it.
+pub fn exchange_method(model: &Model) -> TokenStream {
+    if !model.routed_endpoints().any(needs_exchange) {
+        return TokenStream::new();
+    }
+    quote! {
+        /// Sends one request and returns the answer, whatever its status. The credential is
+        /// presented when the client holds one of a kind the endpoint accepts; without one, an
+        /// endpoint that accepts `anonymous` calls is called without, any other is not called.
+        async fn exchange(&self, method: reqwest::Method, url: String, accepted: &'static [TokenKind], anonymous: bool, headers: Vec<(&'static str, String)>, body: Option<Outgoing>) -> Result<Answer, Error> {
+            let credential = self.credential.as_ref().filter(|c| accepted.contains(&c.kind)).and_then(Credential::header_value);
+            let mut request = self.http.request(method, url);
+            match credential {
+                Some(header) => request = request.header("authorization", header),
+                None if anonymous => {}
+                None => return Err(Error::Credential { accepted }),
+            }
+            for (name, value) in headers {
+                request = request.header(name, value);
+            }
+            if let Some(body) = body {
+                request = request.header("content-type", body.content_type).body(body.bytes);
+            }
+            let response = request.send().await?;
+            let status = response.status().as_u16();
+            let headers = response.headers().clone();
+            let bytes = response.bytes().await?.to_vec();
+            Ok(Answer { status, headers, bytes })
+        }
+    }
+}
+
+/// The helpers the methods that go through `exchange` use.
+pub fn helpers(model: &Model) -> TokenStream {
+    let routed: Vec<&Endpoint> = model.routed_endpoints().filter(|e| needs_exchange(e)).collect();
+    if routed.is_empty() {
+        return TokenStream::new();
+    }
+    let mut out = quote! {
+        /// An answer: its status, headers and body.
+        struct Answer {
+            status: u16,
+            headers: reqwest::header::HeaderMap,
+            bytes: Vec<u8>,
+        }
+
+        /// The error of an answer no declared status covers: the platform's error body, or an
+        /// undecodable answer.
+        fn undeclared(answer: &Answer) -> Error {
+            match serde_json::from_slice::<ErrorBody>(&answer.bytes) {
+                Ok(body) if !(200..300).contains(&answer.status) => Error::Api(ApiError::from_body(answer.status, body)),
+                Ok(_) => Error::Decode { status: answer.status, message: "a status the endpoint does not declare".to_owned() },
+                Err(e) => Error::Decode { status: answer.status, message: format!("not an error body: {e}") },
+            }
+        }
+    };
+    if routed.iter().any(|e| !e.has_status_responses()) {
+        out.extend(quote! {
+            /// The body of a 2xx answer; any other answer is an [`Error::Api`] decoded from the
+            /// error body.
+            fn success(answer: Answer) -> Result<Vec<u8>, Error> {
+                if (200..300).contains(&answer.status) { Ok(answer.bytes) } else { Err(undeclared(&answer)) }
+            }
+        });
+    }
+    let responses: Vec<&Response> = routed
+        .iter()
+        .flat_map(|e| &e.responses)
+        .filter_map(|r| model.response_of(&r.response))
+        .collect();
+    if responses.iter().any(|r| r.body_kind() == BodyKind::Json) {
+        out.extend(quote! {
+            /// Decodes a JSON answer.
+            fn decode_answer<T: serde::de::DeserializeOwned>(answer: &Answer) -> Result<T, Error> {
+                serde_json::from_slice(&answer.bytes).map_err(|e| Error::Decode { status: answer.status, message: e.to_string() })
+            }
+        });
+    }
+    if responses.iter().any(|r| r.body_kind() == BodyKind::Text) {
+        out.extend(quote! {
+            /// A text answer.
+            fn text_answer(answer: &Answer) -> Result<String, Error> {
+                String::from_utf8(answer.bytes.clone()).map_err(|e| Error::Decode { status: answer.status, message: e.to_string() })
+            }
+        });
+    }
+    if responses.iter().any(|r| r.body_kind() == BodyKind::Binary) {
+        out.extend(quote! {
+            /// A binary answer with the media type it came with.
+            fn raw_answer(answer: &Answer) -> types::wire::RawBody {
+                let content_type = answer.headers.get("content-type").and_then(|v| v.to_str().ok()).unwrap_or_default().to_owned();
+                types::wire::RawBody { content_type, bytes: answer.bytes.clone() }
+            }
+        });
+    }
+    let headers: Vec<Field> = responses.iter().flat_map(|r| header_fields(model, r)).collect();
+    if headers.iter().any(|f| !(f.may_be_absent() || f.nullable)) {
+        out.extend(quote! {
+            /// A header the answer must carry, read from its text.
+            fn header<T: serde::de::DeserializeOwned>(answer: &Answer, name: &str) -> Result<T, Error> {
+                optional_header(answer, name)?.ok_or_else(|| Error::Decode { status: answer.status, message: format!("the header {name} is missing") })
+            }
+        });
+    }
+    if !headers.is_empty() {
+        out.extend(quote! {
+            /// A header of the answer, read from its text: a string as it is, anything else as
+            /// JSON (numbers, booleans).
+            fn optional_header<T: serde::de::DeserializeOwned>(answer: &Answer, name: &str) -> Result<Option<T>, Error> {
+                let Some(value) = answer.headers.get(name) else { return Ok(None) };
+                let text = value.to_str().map_err(|_| Error::Decode { status: answer.status, message: format!("the header {name} is not text") })?;
+                serde_json::from_value(serde_json::Value::String(text.to_owned()))
+                    .or_else(|_| serde_json::from_str(text))
+                    .map(Some)
+                    .map_err(|e| Error::Decode { status: answer.status, message: format!("the header {name}: {e}") })
+            }
+        });
+    }
+    let texts = routed.iter().any(|e| !e.headers.is_empty() || list_query(e) || e.parts.iter().any(|f| f.ty.as_ref().is_some_and(|t| is_text(t.element()))));
+    if texts {
+        out.extend(quote! {
+            /// The text of a value in a header, a query or a text part: a string as it is,
+            /// anything else as JSON writes it.
+            fn text_of<T: serde::Serialize>(value: &T) -> String {
+                match serde_json::to_value(value) {
+                    Ok(serde_json::Value::String(text)) => text,
+                    Ok(other) => other.to_string(),
+                    Err(e) => e.to_string(),
+                }
+            }
+        });
+    }
+    if routed.iter().any(|e| list_query(e)) {
+        out.extend(quote! {
+            /// `url` with the `pairs` appended as its query, when there are any.
+            fn with_pairs(url: String, pairs: &[(&str, String)]) -> Result<String, Error> {
+                let query = serde_urlencoded::to_string(pairs).map_err(|e| Error::Invalid(vec![Violation::new("/query", e.to_string())]))?;
+                Ok(if query.is_empty() { url } else { format!("{url}?{query}") })
+            }
+        });
+    }
+    let parts: Vec<&Field> = routed.iter().flat_map(|e| &e.parts).collect();
+    if !parts.is_empty() {
+        let text = |f: &&Field| f.ty.as_ref().is_some_and(|t| is_text(t.element()));
+        let kinds = PartKinds {
+            text: parts.iter().any(text),
+            json: parts.iter().any(|f| !is_file_part(f) && !text(f)),
+            files: parts.iter().copied().any(is_file_part),
+        };
+        out.extend(multipart_form(kinds));
+    }
+    out
+}
+
+/// Which kinds of part some endpoint writes.
+struct PartKinds {
+    text: bool,
+    json: bool,
+    files: bool,
+}
+
+/// The multipart writer, with a method for each kind of part some endpoint writes.
+fn multipart_form(kinds: PartKinds) -> TokenStream {
+    let text = kinds.text.then(|| {
+        quote! {
+            /// Adds a text part.
+            fn text(&mut self, name: &str, text: String) {
+                self.parts.push(FormPart { name: name.to_owned(), filename: None, content_type: None, bytes: text.into_bytes() });
+            }
+        }
+    });
+    let json = kinds.json.then(|| {
+        quote! {
+            /// Adds a JSON part.
+            fn json<T: serde::Serialize>(&mut self, name: &str, content_type: &str, value: &T) -> Result<(), Error> {
+                let bytes = serde_json::to_vec(value).map_err(|e| Error::Invalid(vec![Violation::new(format!("/body/{name}"), e.to_string())]))?;
+                self.parts.push(FormPart { name: name.to_owned(), filename: None, content_type: Some(content_type.to_owned()), bytes });
+                Ok(())
+            }
+        }
+    });
+    let files = kinds.files.then(|| {
+        quote! {
+            /// Adds a file part.
+            fn file(&mut self, name: &str, file: &types::wire::FilePart) {
+                self.parts.push(FormPart { name: name.to_owned(), filename: file.filename.clone(), content_type: Some(file.content_type.clone()), bytes: file.bytes.clone() });
+            }
+        }
+    });
+    quote! {
+        /// A `multipart/form-data` body being written (RFC 7578).
+        #[derive(Default)]
+        struct MultipartForm {
+            parts: Vec<FormPart>,
+        }
+
+        /// One part of a multipart body being written.
+        struct FormPart {
+            name: String,
+            filename: Option<String>,
+            content_type: Option<String>,
+            bytes: Vec<u8>,
+        }
+
+        impl MultipartForm {
+            #text
+
+            #json
+
+            #files
+
+            /// The body, with a boundary that occurs in no part.
+            fn finish(self) -> Outgoing {
+                let contains = |hay: &[u8], needle: &[u8]| hay.windows(needle.len()).any(|w| w == needle);
+                let mut boundary = String::from("platform-form-boundary");
+                let mut n = 0;
+                while self.parts.iter().any(|p| contains(&p.bytes, boundary.as_bytes())) {
+                    n += 1;
+                    boundary = format!("platform-form-boundary-{n}");
+                }
+                // Names are quoted strings: a quote, CR and LF are percent-encoded (WHATWG's
+                // multipart/form-data encoding).
+                let quoted = |s: &str| s.replace('"', "%22").replace('\r', "%0D").replace('\n', "%0A");
+                let mut bytes = Vec::new();
+                for part in &self.parts {
+                    bytes.extend_from_slice(format!("--{boundary}\r\nContent-Disposition: form-data; name=\"{}\"", quoted(&part.name)).as_bytes());
+                    if let Some(filename) = &part.filename {
+                        bytes.extend_from_slice(format!("; filename=\"{}\"", quoted(filename)).as_bytes());
+                    }
+                    bytes.extend_from_slice(b"\r\n");
+                    if let Some(content_type) = &part.content_type {
+                        bytes.extend_from_slice(format!("Content-Type: {content_type}\r\n").as_bytes());
+                    }
+                    bytes.extend_from_slice(b"\r\n");
+                    bytes.extend_from_slice(&part.bytes);
+                    bytes.extend_from_slice(b"\r\n");
+                }
+                bytes.extend_from_slice(format!("--{boundary}--\r\n").as_bytes());
+                Outgoing { content_type: format!("multipart/form-data; boundary={boundary}"), bytes }
+            }
+        }
+    }
+}

@@ -1,0 +1,91 @@
+//! Values written in the spec (`default`, `const`) as Rust expressions of the field's type.
+
+use crate::emit::rust::names;
+use crate::emit::rust::shared::int;
+use crate::model::types::Primitive;
+use crate::model::{Model, TypeRef};
+use proc_macro2::{Literal, TokenStream};
+use quote::quote;
+use serde_json::Value;
+
+/// The Rust expression of a literal of type `ty`. Validation has checked that the literal fits
+/// (`check_literal_values`), so a mismatch here is a bug.
+pub fn literal_tokens(model: &Model, ty: &TypeRef, value: &Value, root: &TokenStream) -> TokenStream {
+    match ty {
+        TypeRef::Primitive(p) => primitive(*p, value, root),
+        TypeRef::Enum(id) => {
+            let name = names::enum_id(model, id);
+            let v = model.enum_value_of(id, value).expect("BUG: a validated enum literal names a value");
+            let variant = names::enum_variant(v);
+            quote!(#root::enums::#name::#variant)
+        }
+        TypeRef::Flags(id) => {
+            let name = names::flags_id(model, id);
+            let bits = Literal::u64_unsuffixed(value.as_u64().expect("BUG: a validated flags literal is an integer"));
+            quote!(#root::flags::#name::from_bits(#bits))
+        }
+        TypeRef::Array(inner) => {
+            let items = value.as_array().expect("BUG: a validated array literal is an array").iter().map(|v| literal_tokens(model, inner, v, root));
+            quote!(vec![#(#items),*])
+        }
+        other => unreachable!("BUG: validation admits no literal of type `{other}`"),
+    }
+}
+
+fn primitive(p: Primitive, value: &Value, root: &TokenStream) -> TokenStream {
+    let text = || value.as_str().expect("BUG: a validated text literal is a string");
+    let decimal = || value.as_u64().or_else(|| value.as_str().and_then(|s| s.parse().ok())).expect("BUG: a validated decimal literal");
+    match p {
+        Primitive::Boolean => {
+            let b = value.as_bool().expect("BUG: a validated boolean literal");
+            quote!(#b)
+        }
+        Primitive::Integer | Primitive::Int32 | Primitive::Uint32 => int(value.as_i64().expect("BUG: a validated integer literal")),
+        Primitive::Uint64 => {
+            let n = Literal::u64_unsuffixed(value.as_u64().expect("BUG: a validated uint64 literal"));
+            quote!(#n)
+        }
+        Primitive::Number => {
+            let n = Literal::f64_unsuffixed(value.as_f64().expect("BUG: a validated number literal"));
+            quote!(#n)
+        }
+        Primitive::Float32 => {
+            let n = Literal::f32_unsuffixed(value.as_f64().expect("BUG: a validated number literal") as f32);
+            quote!(#n)
+        }
+        Primitive::String | Primitive::Url | Primitive::Email | Primitive::Csv => {
+            let s = text();
+            quote!(#s.to_owned())
+        }
+        Primitive::Snowflake => {
+            let n = Literal::u64_unsuffixed(decimal());
+            quote!(#root::wire::Snowflake(#n))
+        }
+        Primitive::StringInteger => {
+            let n = Literal::u64_unsuffixed(decimal());
+            quote!(#root::wire::StringInteger(#n))
+        }
+        Primitive::Timestamp => {
+            let t: jiff::Timestamp = text().parse().expect("BUG: a validated timestamp literal");
+            let (seconds, nanos) = (int(t.as_second()), int(i64::from(t.subsec_nanosecond())));
+            quote!(#root::clock::Timestamp::constant(#seconds, #nanos))
+        }
+        Primitive::Date => {
+            let d: jiff::civil::Date = text().parse().expect("BUG: a validated date literal");
+            let (y, m, dd) = (int(i64::from(d.year())), int(i64::from(d.month())), int(i64::from(d.day())));
+            quote!(#root::wire::Date::constant(#y, #m, #dd))
+        }
+        Primitive::Uuid => {
+            let hex: String = text().chars().filter(|c| *c != '-').collect();
+            let n = u128::from_str_radix(&hex, 16).expect("BUG: a validated uuid literal");
+            let n = Literal::u128_unsuffixed(n);
+            quote!(#root::wire::Uuid(#n))
+        }
+        Primitive::Null => quote!(()),
+        Primitive::Json => {
+            let json = value.to_string();
+            quote!(serde_json::from_str(#json).expect("BUG: the spec's literal is JSON"))
+        }
+        Primitive::Bytes | Primitive::File => unreachable!("BUG: validation admits no literal of type `{}`", p.name()),
+    }
+}

@@ -1,0 +1,223 @@
+//! Responses by status: for an endpoint that declares them, an enum with one variant per
+//! status, each carrying the body and the headers of its response; and the named responses and
+//! headers endpoints share (`responses.rs`, `headers.rs`).
+
+use super::fields::{docs, keeps_extra, struct_tokens};
+use crate::emit::rust::names;
+use crate::emit::rust::shared::{int, status_name, type_tokens};
+use crate::model::{BodyKind, Endpoint, Field, Model, Response, ResponseUse, Status, StatusResponse};
+use proc_macro2::{Ident, TokenStream};
+use quote::{format_ident, quote};
+
+/// The names of the items one response is emitted as: `<prefix>Body` (named fields),
+/// `<prefix>Headers` and `<prefix>Response` (body and headers together).
+pub struct Names {
+    pub body: Ident,
+    pub headers: Ident,
+    pub response: Ident,
+}
+
+impl Names {
+    pub fn new(prefix: &str) -> Self {
+        Self { body: format_ident!("{prefix}Body"), headers: format_ident!("{prefix}Headers"), response: format_ident!("{prefix}Response") }
+    }
+}
+
+/// The header fields of a response, each named as the response names it.
+pub fn header_fields(model: &Model, r: &Response) -> Vec<Field> {
+    r.headers.iter().map(|h| model.header_field(h).expect("BUG: validation resolves every header")).collect()
+}
+
+/// The Rust type of a response's body, `None` when it has none; `path` leads to where its
+/// `<prefix>Body` struct lives.
+pub fn body_type(model: &Model, r: &Response, names: &Names, path: &TokenStream) -> Option<TokenStream> {
+    match r.body_kind() {
+        BodyKind::Empty => None,
+        BodyKind::Text => Some(quote!(String)),
+        BodyKind::Binary => Some(quote!(crate::wire::RawBody)),
+        BodyKind::Json if !r.fields.is_empty() => {
+            let body = &names.body;
+            Some(quote!(#path #body))
+        }
+        BodyKind::Json => Some(r.ty.as_ref().map_or_else(|| quote!(serde_json::Value), |t| type_tokens(model, t, &quote!(crate)))),
+    }
+}
+
+/// What a response's variant carries: nothing, its body, or `<prefix>Response` when it has
+/// headers.
+pub fn payload_type(model: &Model, r: &Response, names: &Names, path: &TokenStream) -> Option<TokenStream> {
+    if r.headers.is_empty() {
+        return body_type(model, r, names, path);
+    }
+    let response = &names.response;
+    Some(quote!(#path #response))
+}
+
+/// The items one response needs: its body struct (named fields), its headers struct, and the
+/// struct holding both.
+pub fn response_items(model: &Model, r: &Response, names: &Names, what: &str) -> TokenStream {
+    let mut out = TokenStream::new();
+    if r.body_kind() == BodyKind::Json && !r.fields.is_empty() {
+        let doc = docs(Some(&format!("The body of {what}.")), &[]);
+        out.extend(struct_tokens(model, &names.body, doc, &r.fields, keeps_extra(&r.not_shown)));
+    }
+    if r.headers.is_empty() {
+        return out;
+    }
+    let headers = header_fields(model, r);
+    let doc = docs(Some(&format!("The headers of {what}.")), &[]);
+    out.extend(struct_tokens(model, &names.headers, doc, &headers, false));
+    let (header_ident, response_ident) = (&names.headers, &names.response);
+    let body = body_type(model, r, names, &quote!()).map(|ty| quote!(/// The body.
+        pub body: #ty,));
+    let doc = format!(" {what}: its body and headers.");
+    out.extend(quote! {
+        #[doc = #doc]
+        #[derive(Clone, Debug, PartialEq)]
+        pub struct #response_ident {
+            #body
+            /// The headers.
+            pub headers: #header_ident,
+        }
+    });
+    out
+}
+
+/// A response of an endpoint with where its items live: inline ones in the endpoint's module
+/// (`inline`, the path to it), named ones in `responses` (`named`, the path to it).
+pub fn resolve_at<'m>(model: &'m Model, r: &'m StatusResponse, inline: TokenStream, named: TokenStream) -> (&'m Response, Names, TokenStream) {
+    let status = r.status().expect("BUG: validation parses every status");
+    match &r.response {
+        ResponseUse::Inline(response) => (response, Names::new(&status_name(status)), inline),
+        ResponseUse::Named(id) => {
+            let response = model.named_response(&id.id).expect("BUG: validation resolves every response");
+            (&response.response, Names::new(&names::response_stem(response)), named)
+        }
+    }
+}
+
+/// [`resolve_at`] from inside the types crate's endpoint module.
+pub fn resolve<'m>(model: &'m Model, r: &'m StatusResponse) -> (&'m Response, Names, TokenStream) {
+    resolve_at(model, r, quote!(), quote!(crate::responses::))
+}
+
+/// The enum of an endpoint's responses, with the items of its inline responses.
+pub fn endpoint_responses(model: &Model, e: &Endpoint) -> TokenStream {
+    let mut items = TokenStream::new();
+    let mut variants = Vec::new();
+    let mut statuses = Vec::new();
+    for r in &e.responses {
+        let status = r.status().expect("BUG: validation parses every status");
+        let (response, names, path) = resolve(model, r);
+        if matches!(r.response, ResponseUse::Inline(_)) {
+            items.extend(response_items(model, response, &names, &format!("the `{status}` response")));
+        }
+        let variant = format_ident!("{}", status_name(status));
+        let payload = payload_type(model, response, &names, &path);
+        let doc = variant_doc(status, response, &r.response);
+        let ranged = !matches!(status, Status::Code(_));
+        statuses.push(match (status, payload.is_some()) {
+            (Status::Code(code), true) => {
+                let code = int(i64::from(code));
+                quote!(Self::#variant(..) => #code)
+            }
+            (Status::Code(code), false) => {
+                let code = int(i64::from(code));
+                quote!(Self::#variant => #code)
+            }
+            _ => quote!(Self::#variant(status, ..) => *status),
+        });
+        variants.push(match (ranged, payload) {
+            (false, None) => quote!(#(#[doc = #doc])* #variant,),
+            (false, Some(p)) => quote!(#(#[doc = #doc])* #variant(#p),),
+            (true, None) => quote!(#(#[doc = #doc])* #variant(u16),),
+            (true, Some(p)) => quote!(#(#[doc = #doc])* #variant(u16, #p),),
+        });
+    }
+    quote! {
+        #items
+
+        /// The responses, one variant per declared status; a variant for a range (`4XX`) or
+        /// `default` carries the status first.
+        #[derive(Clone, Debug, PartialEq)]
+        pub enum Response {
+            #(#variants)*
+        }
+
+        impl Response {
+            /// The HTTP status.
+            pub fn status(&self) -> u16 {
+                match self {
+                    #(#statuses,)*
+                }
+            }
+        }
+    }
+}
+
+fn variant_doc(status: Status, r: &Response, used: &ResponseUse) -> Vec<String> {
+    let head = match status {
+        Status::Code(_) => format!(" `{status}`"),
+        Status::Range(d) => format!(" `{status}`: any status from {}00 through {d}99", d),
+        Status::Default => " `default`: any status no other variant names".to_owned(),
+    };
+    let mut lines = vec![match &r.description {
+        Some(d) => format!("{head}: {}", d.lines().next().unwrap_or_default()),
+        None => format!("{head}."),
+    }];
+    if let ResponseUse::Named(id) = used {
+        lines.push(String::new());
+        lines.push(format!(" The named response `{}`.", id.id));
+    }
+    lines
+}
+
+/// `responses.rs`: the named responses.
+pub fn named_responses(model: &Model) -> TokenStream {
+    let items = model.responses.iter().map(|n| {
+        let names = Names::new(&names::response_stem(n));
+        let what = match &n.response.description {
+            Some(d) => format!("the response `{}` ({})", n.id, d.trim_end_matches('.')),
+            None => format!("the response `{}`", n.id),
+        };
+        response_items(model, &n.response, &names, &what)
+    });
+    quote! {
+        //! Named responses: the bodies and headers of responses several endpoints share.
+
+        #(#items)*
+    }
+}
+
+/// `headers.rs`: the names of the named headers, as sent on the wire.
+pub fn named_headers(model: &Model) -> TokenStream {
+    let consts = model.headers.iter().map(|h| {
+        let name = names::header_const(h);
+        let wire = h.wire();
+        let doc = format!(" `{wire}`: {}", h.description.clone().unwrap_or_else(|| format!("the header `{}`.", h.name)));
+        let ty = h.ty.as_ref().map(|t| format!(" Its value is a `{t}`{}.", if h.optional { ", when present" } else { "" }));
+        let ty = ty.map(|t| quote!(#[doc = ""] #[doc = #t]));
+        quote! {
+            #[doc = #doc]
+            #ty
+            pub const #name: &str = #wire;
+        }
+    });
+    quote! {
+        //! Named headers: the HTTP names of the headers several responses share.
+
+        #(#consts)*
+    }
+}
+
+/// The responses of an endpoint in matching order: codes, then ranges, then `default`.
+pub fn ordered(e: &Endpoint) -> Vec<&StatusResponse> {
+    let mut list: Vec<&StatusResponse> = e.responses.iter().collect();
+    list.sort_by_key(|r| match r.status() {
+        Some(Status::Code(_)) => 0,
+        Some(Status::Range(_)) => 1,
+        _ => 2,
+    });
+    list
+}
+

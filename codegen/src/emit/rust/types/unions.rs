@@ -1,0 +1,347 @@
+//! `unions.rs`: one enum per union, with its serde impls and validator.
+//!
+//! A tagged union reads its discriminator first and decodes the variant it names straight from
+//! the input (`wire::tagged`); a tag no variant has is kept as `Unknown` with the raw JSON. An
+//! untagged union tries its variants in the declared order; a value none decodes is kept the same
+//! way. Both write back what they read, and both fail validation when unknown (strict on write).
+
+use super::checks::{Rules, value_checks};
+use super::fields::{docs, field_docs, meta_notes};
+use crate::emit::rust::names;
+use crate::emit::rust::shared::{Shape, int, needs_box, value_tokens};
+use crate::model::types::Primitive;
+use crate::model::{Field, Model, TagValue, TypeRef, Union};
+use proc_macro2::{Ident, TokenStream};
+use quote::quote;
+
+/// `unions.rs`.
+pub fn emit(model: &Model) -> TokenStream {
+    let unions = model.unions.iter().map(|u| union(model, u));
+    quote! {
+        //! Unions: values of one of several shapes, named by a discriminator field (tagged) or
+        //! tried in the declared order (untagged). A value the spec does not describe is kept as
+        //! `Unknown`, so it writes back unchanged, and the validators report it.
+
+        #(#unions)*
+    }
+}
+
+/// The catch-all variant (see [`names::union_catch_all`]).
+pub fn catch_all(u: &Union) -> Ident {
+    names::union_catch_all(u)
+}
+
+/// One variant as the enum holds it.
+struct Arm<'a> {
+    field: &'a Field,
+    ident: Ident,
+    /// The Rust type it carries; `None` for `null`.
+    ty: Option<TokenStream>,
+    boxed: bool,
+    tag: Option<TagValue>,
+}
+
+fn arms<'a>(model: &Model, u: &'a Union) -> Vec<Arm<'a>> {
+    let root = quote!(crate);
+    u.variants
+        .iter()
+        .map(|v| {
+            let null = matches!(v.ty, Some(TypeRef::Primitive(Primitive::Null)));
+            let boxed = v.ty.as_ref().is_some_and(|t| needs_box(model, Shape::Union(&u.meta.id), t));
+            let ty = (!null).then(|| {
+                let inner = v.ty.as_ref().map_or_else(|| quote!(serde_json::Value), |t| value_tokens(model, t, v.items.as_ref(), &root));
+                if boxed { quote!(Box<#inner>) } else { inner }
+            });
+            Arm { field: v, ident: names::union_variant(v), ty, boxed, tag: model.variant_tag(u, v) }
+        })
+        .collect()
+}
+
+fn union(model: &Model, u: &Union) -> TokenStream {
+    let name = names::union_type(u);
+    let other = catch_all(u);
+    let arms = arms(model, u);
+    let tagged = u.discriminator.as_ref().and_then(|d| d.ty.as_ref().map(|t| (d.field.as_str(), t)));
+    let variants = arms.iter().map(|a| {
+        let mut d = field_docs(model, a.field);
+        if let Some(tag) = &a.tag {
+            let line = format!(" Tag {tag}.");
+            d.extend(quote!(#[doc = ""] #[doc = #line]));
+        }
+        let ident = &a.ident;
+        match &a.ty {
+            Some(ty) => quote!(#d #ident(#ty),),
+            None => quote!(#d #ident,),
+        }
+    });
+    let unknown = match tagged {
+        Some((_, ty)) => {
+            let tag_ty = tag_type(model, ty);
+            quote! {
+                /// A variant the spec does not name, kept as received.
+                #other {
+                    /// Its tag.
+                    tag: #tag_ty,
+                    /// The whole value, as received.
+                    raw: serde_json::Value,
+                },
+            }
+        }
+        None => quote! {
+            /// A value none of the variants decodes, kept as received.
+            #other(serde_json::Value),
+        },
+    };
+    let doc = union_docs(model, u);
+    let serialize = serialize(&name, &arms, &other, tagged.is_some());
+    let deserialize = match tagged {
+        Some((field, ty)) => tagged_deserialize(model, u, &name, &arms, &other, field, ty),
+        None => untagged_deserialize(&name, &arms, &other),
+    };
+    let validate = validate(model, u, &name, &arms, &other, tagged);
+    let from = from_impls(&name, &arms);
+    quote! {
+        #doc
+        #[derive(Clone, Debug, PartialEq)]
+        pub enum #name {
+            #(#variants)*
+            #unknown
+        }
+
+        #serialize
+
+        #deserialize
+
+        #validate
+
+        #from
+    }
+}
+
+fn union_docs(model: &Model, u: &Union) -> TokenStream {
+    let mut notes = meta_notes(model, &u.meta);
+    match &u.discriminator {
+        Some(d) => notes.push(format!("Tagged by the field `{}`.", d.field)),
+        None => notes.push("Untagged: the variants are tried in this order, the first that decodes wins.".to_owned()),
+    }
+    if let Some(path) = &u.inline {
+        notes.push(format!("Declared inline at `{path}`."));
+    }
+    let fallback = format!("`{}`: one of several shapes.", u.meta.id);
+    docs(Some(u.meta.description.as_deref().unwrap_or(&fallback)), &notes)
+}
+
+/// The Rust type of a discriminator's values.
+fn tag_type(model: &Model, ty: &TypeRef) -> TokenStream {
+    match ty {
+        TypeRef::Enum(id) => {
+            let e = names::enum_id(model, id);
+            quote!(crate::enums::#e)
+        }
+        TypeRef::Primitive(Primitive::String) => quote!(String),
+        _ => quote!(i64),
+    }
+}
+
+fn serialize(name: &Ident, arms: &[Arm], other: &Ident, tagged: bool) -> TokenStream {
+    let cases = arms.iter().map(|a| {
+        let ident = &a.ident;
+        match a.ty {
+            Some(_) => quote!(Self::#ident(value) => serde::Serialize::serialize(value, serializer),),
+            None => quote!(Self::#ident => serializer.serialize_unit(),),
+        }
+    });
+    let unknown = if tagged { quote!(Self::#other { raw, .. }) } else { quote!(Self::#other(raw)) };
+    quote! {
+        impl serde::Serialize for #name {
+            fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                match self {
+                    #(#cases)*
+                    #unknown => serde::Serialize::serialize(raw, serializer),
+                }
+            }
+        }
+    }
+}
+
+/// The constructor of an arm from its decoded value.
+fn ctor(name: &Ident, a: &Arm) -> TokenStream {
+    let ident = &a.ident;
+    if a.boxed { quote!(|value| #name::#ident(Box::new(value))) } else { quote!(#name::#ident) }
+}
+
+fn tagged_deserialize(model: &Model, u: &Union, name: &Ident, arms: &[Arm], other: &Ident, field: &str, ty: &TypeRef) -> TokenStream {
+    let tag_ty = tag_type(model, ty);
+    let string_enum = matches!(ty, TypeRef::Enum(id) if model.enum_(id).is_some_and(|e| e.repr == "string"));
+    let tag_json = match ty {
+        TypeRef::Primitive(Primitive::String) => quote!(serde_json::Value::from(tag.as_str())),
+        TypeRef::Enum(_) if string_enum => quote!(serde_json::Value::from(tag.as_str())),
+        TypeRef::Enum(_) => quote!(serde_json::Value::from(tag.value())),
+        _ => quote!(serde_json::Value::from(tag)),
+    };
+    let expecting = format!("a `{}` object with a `{field}` field", u.meta.id);
+    let known: Vec<(TokenStream, TokenStream)> = arms
+        .iter()
+        .filter_map(|a| {
+            let pattern = match (a.tag.as_ref()?, ty) {
+                (TagValue::Integer(n), _) => int(*n),
+                (TagValue::Text(t), _) => quote!(#t),
+                (TagValue::Enum(id), TypeRef::Enum(e)) => {
+                    let (e, v) = (names::enum_id(model, e), names::enum_variant_id(model, e, id));
+                    quote!(crate::enums::#e::#v)
+                }
+                (TagValue::Enum(_), _) => return None,
+            };
+            Some((pattern, ctor(name, a)))
+        })
+        .collect();
+    let dispatch = if matches!(ty, TypeRef::Primitive(Primitive::String)) {
+        let cases = known.iter().map(|(pattern, ctor)| quote!(#pattern => return crate::wire::tagged::variant(before, #field, tag_value, map).map(#ctor),));
+        quote! {
+            match tag.as_str() {
+                #(#cases)*
+                _ => {}
+            }
+            crate::wire::tagged::unknown(before, #field, tag_value, map).map(|raw| #name::#other { tag, raw })
+        }
+    } else {
+        let cases = known.iter().map(|(pattern, ctor)| quote!(#pattern => crate::wire::tagged::variant(before, #field, tag_value, map).map(#ctor),));
+        quote! {
+            match tag {
+                #(#cases)*
+                tag => crate::wire::tagged::unknown(before, #field, tag_value, map).map(|raw| #name::#other { tag, raw }),
+            }
+        }
+    };
+    quote! {
+        impl<'de> serde::Deserialize<'de> for #name {
+            fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+                struct TagFirst;
+
+                impl<'de> serde::de::Visitor<'de> for TagFirst {
+                    type Value = #name;
+
+                    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                        f.write_str(#expecting)
+                    }
+
+                    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<#name, A::Error> {
+                        let mut before = Vec::new();
+                        let tag: #tag_ty = crate::wire::tagged::read_tag(&mut map, #field, &mut before)?;
+                        let tag_value = #tag_json;
+                        #dispatch
+                    }
+                }
+
+                deserializer.deserialize_map(TagFirst)
+            }
+        }
+    }
+}
+
+fn untagged_deserialize(name: &Ident, arms: &[Arm], other: &Ident) -> TokenStream {
+    let tries = arms.iter().map(|a| {
+        let ident = &a.ident;
+        match &a.ty {
+            None => quote! {
+                if value.is_null() {
+                    return Ok(Self::#ident);
+                }
+            },
+            Some(ty) => {
+                let wrap = if a.boxed { quote!(Self::#ident(Box::new(v))) } else { quote!(Self::#ident(v)) };
+                let inner = if a.boxed { strip_box(ty) } else { ty.clone() };
+                quote! {
+                    if let Ok(v) = <#inner as serde::Deserialize>::deserialize(&value) {
+                        return Ok(#wrap);
+                    }
+                }
+            }
+        }
+    });
+    quote! {
+        impl<'de> serde::Deserialize<'de> for #name {
+            fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+                // Untagged: only a decoded value can say which variant it is, so it is read once
+                // as JSON and tried against each variant in order.
+                let value = <serde_json::Value as serde::Deserialize>::deserialize(deserializer)?;
+                #(#tries)*
+                Ok(Self::#other(value))
+            }
+        }
+    }
+}
+
+/// `T` of the tokens `Box<T>`.
+fn strip_box(ty: &TokenStream) -> TokenStream {
+    let parsed: syn::Type = syn::parse2(ty.clone()).expect("BUG: a Rust type parses");
+    if let syn::Type::Path(p) = &parsed
+        && let Some(seg) = p.path.segments.last()
+        && seg.ident == "Box"
+        && let syn::PathArguments::AngleBracketed(args) = &seg.arguments
+        && let Some(syn::GenericArgument::Type(inner)) = args.args.first()
+    {
+        return quote!(#inner);
+    }
+    ty.clone()
+}
+
+fn validate(model: &Model, u: &Union, name: &Ident, arms: &[Arm], other: &Ident, tagged: Option<(&str, &TypeRef)>) -> TokenStream {
+    let id = &u.meta.id;
+    let cases = arms.iter().map(|a| {
+        let ident = &a.ident;
+        let checks = a.field.ty.as_ref().map(|t| value_checks(model, &quote!(value), t, Rules::of(a.field), &quote!(pointer))).unwrap_or_default();
+        match (&a.ty, checks.is_empty()) {
+            (None, _) => quote!(Self::#ident => {}),
+            (Some(_), true) => quote!(Self::#ident(_) => {}),
+            (Some(_), false) => quote!(Self::#ident(value) => { #checks }),
+        }
+    });
+    let unknown = match tagged {
+        Some((field, ty)) => {
+            let shown = match ty {
+                TypeRef::Enum(e) if model.enum_(e).is_some_and(|e| e.repr != "string") => quote!(tag.value()),
+                _ => quote!(tag),
+            };
+            let detail = format!("`{field}` is {{}}");
+            quote!(Self::#other { tag, .. } => crate::validation::unknown_variant(out, pointer, #id, format_args!(#detail, #shown)),)
+        }
+        None => {
+            let names: Vec<String> = u.variants.iter().map(|v| format!("`{}`", v.name)).collect();
+            let detail = format!("it is none of {}", names.join(", "));
+            quote!(Self::#other(_) => crate::validation::unknown_variant(out, pointer, #id, #detail),)
+        }
+    };
+    quote! {
+        impl crate::validation::Validate for #name {
+            fn validate_at(&self, pointer: &str, out: &mut Vec<crate::validation::Violation>) {
+                match self {
+                    #(#cases)*
+                    #unknown
+                }
+            }
+        }
+    }
+}
+
+/// `From<Variant>` for each variant type that only one variant carries.
+fn from_impls(name: &Ident, arms: &[Arm]) -> TokenStream {
+    let types: Vec<String> = arms.iter().filter_map(|a| a.ty.as_ref().map(ToString::to_string)).collect();
+    arms.iter()
+        .filter_map(|a| {
+            let ty = a.ty.as_ref()?;
+            if types.iter().filter(|t| **t == ty.to_string()).count() > 1 {
+                return None;
+            }
+            let ident = &a.ident;
+            let (from, wrap) = if a.boxed { (strip_box(ty), quote!(Box::new(value))) } else { (ty.clone(), quote!(value)) };
+            Some(quote! {
+                impl From<#from> for #name {
+                    fn from(value: #from) -> Self {
+                        Self::#ident(#wrap)
+                    }
+                }
+            })
+        })
+        .collect()
+}

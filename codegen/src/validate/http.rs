@@ -1,0 +1,362 @@
+//! Rules about the HTTP shape of endpoints: responses per status, headers, auth and scopes, body
+//! formats, multipart parts and array styles.
+
+use super::refs::all_responses;
+use crate::diag::{Diagnostic, Diagnostics, Span, codes};
+use crate::model::types::Primitive;
+use crate::model::*;
+use std::collections::BTreeMap;
+
+/// Response keys are statuses: a code 100 through 599, a range `1XX` through `5XX`, or
+/// `default`. `4XX` and `4xx` are one status, so one of them is a repeat.
+pub fn check_response_statuses(cx: &mut Diagnostics, model: &Model) {
+    for e in &model.endpoints {
+        let mut seen: BTreeMap<Status, Span> = BTreeMap::new();
+        for r in &e.responses {
+            let Some(status) = r.status() else {
+                cx.push(
+                    Diagnostic::error(codes::INVALID_STATUS, format!("`{}` is not a response status", r.status.id))
+                        .at(r.status.span, "not a status")
+                        .help("a status is a code from 100 through 599, a range `1XX` through `5XX`, or `default`"),
+                );
+                continue;
+            };
+            match seen.get(&status) {
+                Some(first) => cx.push(
+                    Diagnostic::error(codes::INVALID_STATUS, format!("endpoint `{}` declares status `{status}` twice", e.meta.id))
+                        .at(r.status.span, "declared again here")
+                        .also(*first, "first declared here")
+                        .help("merge the two responses into one"),
+                ),
+                None => {
+                    seen.insert(status, r.status.span);
+                }
+            }
+        }
+    }
+}
+
+/// An endpoint says what it answers one way: the single-response shorthand (`response`,
+/// `response_fields`, `response_format`, a 200) or `responses` by status, never both.
+pub fn check_response_shorthand(cx: &mut Diagnostics, model: &Model) {
+    for e in model.endpoints.iter().filter(|e| e.has_status_responses()) {
+        if let Some(span) = e.shorthand_span {
+            cx.push(
+                Diagnostic::error(codes::RESPONSE_SHORTHAND_MIX, format!("endpoint `{}` gives both `responses` and the single-response shorthand", e.meta.id))
+                    .at(span, "shorthand here")
+                    .also(e.responses[0].status.span, "responses by status here")
+                    .help("move the shorthand's body under `responses:` as `200: { type: ... }` (or `fields:`)"),
+            );
+        }
+    }
+}
+
+/// Informational responses, `204 No Content` and `304 Not Modified` never carry a body
+/// (RFC 9110 §15), so a response declared for them has none.
+pub fn check_bodiless_statuses(cx: &mut Diagnostics, model: &Model) {
+    for e in &model.endpoints {
+        for r in &e.responses {
+            let (Some(status), Some(response)) = (r.status(), model.response_of(&r.response)) else { continue };
+            if !status.allows_body() && response.body_kind() != BodyKind::Empty {
+                let mut d = Diagnostic::error(codes::BODY_ON_BODILESS_STATUS, format!("a `{status}` response of `{}` has a body", e.meta.id))
+                    .at(r.status.span, format!("`{status}` never carries a body"))
+                    .help("remove the body (`{}`), or answer with a status that carries one (`200`)");
+                if let ResponseUse::Named(id) = &r.response {
+                    d = d.also(id.span, "the named response with a body");
+                }
+                cx.push(d);
+            }
+        }
+    }
+}
+
+/// A response's body is given once (`type` or `fields`) and fits its format: `fields` are a
+/// JSON object, `csv` and `text` bodies are text (`csv` or `string`), a `binary` body is bytes
+/// (`file`), `json` needs a body and `none` has none.
+pub fn check_response_bodies(cx: &mut Diagnostics, model: &Model) {
+    for r in all_responses(model) {
+        let at = r.type_span.or(r.format_span).unwrap_or(r.span);
+        let mut report = |message: String, help: &str| {
+            cx.push(Diagnostic::error(codes::RESPONSE_BODY, message).at(at, "this response").help(help.to_owned()));
+        };
+        let text = |t: &TypeRef| matches!(t, TypeRef::Primitive(Primitive::Csv | Primitive::String));
+        let explicit = r.format_span.is_some();
+        match (r.format.as_str(), &r.ty, r.fields.is_empty()) {
+            (_, Some(_), false) => report("a response gives both `type` and `fields`".into(), "keep `type` for a whole body, or `fields` for an object of named fields"),
+            ("json", None, true) if explicit => report("a `json` response has no body".into(), "give `type` or `fields`, or remove `format` for a response without a body"),
+            ("csv" | "text" | "binary" | "none", _, false) => {
+                report(format!("a `{}` response cannot have `fields`", r.format), "`fields` make a JSON object: remove `format`, or `fields`")
+            }
+            ("csv" | "text", Some(t), _) if !text(t) => report(format!("a `{}` response is text, not `{t}`", r.format), "write `type: string` (or `csv`), or omit `type`"),
+            ("binary", Some(t), _) if *t != TypeRef::Primitive(Primitive::File) => {
+                report(format!("a `binary` response is bytes, not `{t}`"), "write `type: file`, or omit `type`")
+            }
+            ("none", Some(_), _) => report("a response with format `none` has a body".into(), "remove `type`, or `format: none`"),
+            _ => {}
+        }
+    }
+}
+
+/// Every header travels as one value of text: its type is a scalar (a primitive other than
+/// `file`, `csv` and `json`, an enum or a flag set), never an array or an object.
+pub fn check_header_types(cx: &mut Diagnostics, model: &Model) {
+    for f in all_headers(model) {
+        let Some(ty) = &f.ty else { continue };
+        let scalar = match ty {
+            TypeRef::Primitive(p) => !matches!(p, Primitive::File | Primitive::Csv | Primitive::Json),
+            TypeRef::Enum(_) | TypeRef::Flags(_) => true,
+            _ => false,
+        };
+        if !scalar {
+            cx.push(
+                Diagnostic::error(codes::HEADER_TYPE, format!("header `{}` has type `{ty}`", f.wire()))
+                    .at(f.type_span, "not one scalar value")
+                    .help("a header carries one value of text: a string, number, boolean, snowflake, timestamp, URL, enum or flag set"),
+            );
+        }
+    }
+}
+
+/// Every header field in the model: request header parameters, named headers and inline
+/// response headers.
+fn all_headers(model: &Model) -> Vec<&Field> {
+    let mut out: Vec<&Field> = model.endpoints.iter().flat_map(|e| &e.headers).collect();
+    out.extend(&model.headers);
+    for r in all_responses(model) {
+        out.extend(r.headers.iter().filter_map(|h| match &h.header {
+            HeaderUse::Inline(f) => Some(&**f),
+            HeaderUse::Named(_) => None,
+        }));
+    }
+    out
+}
+
+/// Headers the generated code writes itself: a request's credential and body encoding, and
+/// the framing of every message.
+const OWNED_HEADERS: &[&str] = &["authorization", "content-type", "content-length", "transfer-encoding", "connection", "host"];
+
+/// A header name is an HTTP token (RFC 9110 §5.1), is not one the generated code owns
+/// (`Authorization`, `Content-Type`, ...), and appears once per request or response: header
+/// names compare without regard to case, so `X-Id` and `x-id` are one header.
+pub fn check_header_names(cx: &mut Diagnostics, model: &Model) {
+    let check_list = |cx: &mut Diagnostics, list: Vec<(String, Span)>| {
+        let mut seen: BTreeMap<String, Span> = BTreeMap::new();
+        for (name, span) in list {
+            let token = !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || "!#$%&'*+-.^_`|~".contains(c));
+            let lower = name.to_ascii_lowercase();
+            if !token {
+                cx.push(
+                    Diagnostic::error(codes::HEADER_NAME, format!("`{name}` is not an HTTP header name"))
+                        .at(span, "not a token")
+                        .help("header names are letters, digits and `!#$%&'*+-.^_`|~`; give `wire_name: X-Example`"),
+                );
+            } else if OWNED_HEADERS.contains(&lower.as_str()) {
+                cx.push(
+                    Diagnostic::error(codes::HEADER_NAME, format!("header `{name}` is written by the generated code"))
+                        .at(span, "owned by the generator")
+                        .help("credentials come from `auth`, the body's media type from its format; remove this header"),
+                );
+            } else if let Some(first) = seen.get(&lower) {
+                cx.push(
+                    Diagnostic::error(codes::HEADER_NAME, format!("header `{name}` is declared twice"))
+                        .at(span, "declared again here")
+                        .also(*first, "first declared here")
+                        .help("header names compare without regard to case; keep one"),
+                );
+            } else {
+                seen.insert(lower, span);
+            }
+        }
+    };
+    for e in &model.endpoints {
+        check_list(cx, e.headers.iter().map(|f| (f.wire().to_owned(), f.span)).collect());
+    }
+    for r in all_responses(model) {
+        let list = r.headers.iter().filter_map(|h| model.header_field(h).map(|f| (f.wire().to_owned(), h.span))).collect();
+        check_list(cx, list);
+    }
+}
+
+/// An endpoint that accepts anonymous calls (`auth: [none, ...]`) may be called by no one: a
+/// permission rule, or a check whose value is asked of the implementation for the caller
+/// (`required_when`, a bound read from another endpoint), has nobody to ask about.
+pub fn check_anonymous_endpoints(cx: &mut Diagnostics, model: &Model) {
+    for e in model.endpoints.iter().filter(|e| e.accepts_anonymous()) {
+        let none = e.auth.iter().find(|a| a.id == ANONYMOUS).expect("BUG: filtered on `none`");
+        if let Some(rule) = model.rules_for(&e.meta.id).first() {
+            cx.push(
+                Diagnostic::error(codes::ANONYMOUS_NEEDS_CALLER, format!("endpoint `{}` accepts anonymous calls but is guarded by permission rule `{}`", e.meta.id, rule.meta.id))
+                    .at(none.span, "anonymous calls accepted here")
+                    .also(rule.meta.id_span, "the rule needs a caller")
+                    .help("remove `none` from `auth`, or the endpoint from the rule"),
+            );
+        }
+        let inputs = e.path_params.iter().chain(&e.query).chain(&e.headers).chain(&e.body).chain(&e.body_schema);
+        for f in inputs {
+            let runtime_bound = f.constraints.all().into_iter().any(|(_, b)| matches!(b, Bound::Field { .. }));
+            if f.required_when.is_some() || runtime_bound {
+                cx.push(
+                    Diagnostic::error(codes::ANONYMOUS_NEEDS_CALLER, format!("endpoint `{}` accepts anonymous calls but `{}` is checked for the caller", e.meta.id, f.name))
+                        .at(f.span, "checked against the caller")
+                        .also(none.span, "anonymous calls accepted here")
+                        .help("remove `none` from `auth`, or the caller-dependent check"),
+                );
+            }
+        }
+    }
+}
+
+/// `none` in `auth` means "no credential"; a token kind with that id would make it ambiguous.
+pub fn check_reserved_token_kind(cx: &mut Diagnostics, model: &Model) {
+    for t in model.token_kinds.iter().filter(|t| t.meta.id == ANONYMOUS) {
+        cx.push(
+            Diagnostic::error(codes::RESERVED_TOKEN_KIND, format!("a token kind cannot be named `{ANONYMOUS}`"))
+                .at(t.meta.id_span, "reserved")
+                .help(format!("`{ANONYMOUS}` in an endpoint's `auth` accepts anonymous calls; rename the token kind")),
+        );
+    }
+}
+
+/// Whether a token kind presents an OAuth2 access token (the `Bearer` scheme), the only kind
+/// that carries scopes.
+pub fn carries_scopes(kind: &TokenKind) -> bool {
+    kind.scheme.as_deref().is_some_and(|s| s.eq_ignore_ascii_case("bearer"))
+}
+
+/// The token kinds an endpoint accepts: those it names, or every kind when it names none.
+pub fn accepted_kinds<'m>(model: &'m Model, e: &Endpoint) -> Vec<&'m TokenKind> {
+    let named: Vec<&str> = e.token_kinds().map(|r| r.id.as_str()).collect();
+    if e.auth.is_empty() {
+        model.token_kinds.iter().collect()
+    } else {
+        model.token_kinds.iter().filter(|t| named.contains(&t.meta.id.as_str())).collect()
+    }
+}
+
+/// Scopes are granted to OAuth2 access tokens, so an endpoint that requires scopes accepts a
+/// token kind with the `Bearer` scheme (other kinds, such as bot tokens, are not scoped).
+pub fn check_endpoint_scopes(cx: &mut Diagnostics, model: &Model) {
+    for e in model.endpoints.iter().filter(|e| !e.scopes.is_empty()) {
+        if !accepted_kinds(model, e).into_iter().any(carries_scopes) {
+            cx.push(
+                Diagnostic::error(codes::SCOPES_WITHOUT_BEARER, format!("endpoint `{}` requires scopes but accepts no bearer token", e.meta.id))
+                    .at(e.scopes[0].span, "scopes required here")
+                    .help("scopes are granted to OAuth2 access tokens: accept a token kind with `scheme: Bearer` in `auth`"),
+            );
+        }
+    }
+}
+
+/// `style` says how an array travels, so it sits on an array, where one can travel two ways: a
+/// query parameter (`repeated`: `?id=1&id=2`, or `comma`: `?id=1,2`) or a multipart part
+/// (`repeated` names, or `indexed`: `files[0]`, `files[1]`, which needs `max_items` so the
+/// names can be listed).
+pub fn check_array_styles(cx: &mut Diagnostics, model: &Model) {
+    let report = |cx: &mut Diagnostics, f: &Field, style: &Text, why: &str, help: &str| {
+        cx.push(
+            Diagnostic::error(codes::ARRAY_STYLE, format!("style `{}` of `{}` {why}", style.id, f.name))
+                .at(style.span, "this style")
+                .help(help.to_owned()),
+        );
+    };
+    // Query parameters and parts are checked where they sit; any other styled field is misplaced.
+    let mut placed: Vec<&Field> = Vec::new();
+    for e in &model.endpoints {
+        for (list, allowed, place) in [(&e.query, ["repeated", "comma"], "query parameters"), (&e.parts, ["repeated", "indexed"], "multipart parts")] {
+            for f in list {
+                placed.push(f);
+                let Some(style) = &f.style else { continue };
+                if !matches!(f.ty, Some(TypeRef::Array(_))) {
+                    report(cx, f, style, "is on a field that is not an array", "remove `style`, or make the type `array<...>`");
+                } else if !allowed.contains(&style.id.as_str()) {
+                    let help = format!("{place} use {}", allowed.map(|a| format!("`{a}`")).join(" or "));
+                    report(cx, f, style, &format!("does not apply to {place}"), &help);
+                } else if style.id == "indexed" && f.constraints.max_items.is_none() {
+                    report(cx, f, style, "has no `max_items`", "give `max_items`, so the part names `name[0]` .. `name[n-1]` can be listed");
+                }
+            }
+        }
+    }
+    for f in super::refs::all_fields(model) {
+        if let Some(style) = &f.style
+            && !placed.iter().any(|p| std::ptr::eq(*p, f))
+        {
+            report(cx, f, style, "is on a field that is not a query parameter or a multipart part", "remove `style`");
+        }
+    }
+}
+
+/// The body formats fit the body: each is listed once; `parts` describe a `multipart` body, so
+/// they need `multipart` among the formats, and a `multipart` body beside other formats is
+/// typed by `parts`; a `binary` body is bytes, not named fields; several formats share the
+/// body's fields, so `json` and `form` among several need `body` (or `body_schema`).
+pub fn check_body_formats(cx: &mut Diagnostics, model: &Model) {
+    for e in &model.endpoints {
+        let mut report = |span: Span, message: String, help: &str| {
+            cx.push(Diagnostic::error(codes::BODY_FORMATS, message).at(span, "in these formats").help(help.to_owned()));
+        };
+        let mut seen: Vec<&str> = Vec::new();
+        for f in &e.body_formats {
+            if seen.contains(&f.id.as_str()) {
+                report(f.span, format!("body format `{}` of `{}` is listed twice", f.id, e.meta.id), "list each format once");
+            }
+            seen.push(&f.id);
+        }
+        let span = e.body_formats[0].span;
+        let several = e.body_formats.len() > 1;
+        let fields = !e.body.is_empty() || e.body_schema.is_some();
+        if !e.parts.is_empty() && !e.accepts_format("multipart") {
+            report(span, format!("endpoint `{}` has `parts` but no `multipart` body format", e.meta.id), "add `multipart` to `body_format`");
+        }
+        if several && e.accepts_format("multipart") && e.parts.is_empty() {
+            report(span, format!("the `multipart` body of `{}` has no `parts`", e.meta.id), "declare the parts under `parts:` (files, text and JSON parts)");
+        }
+        if e.body_formats.iter().all(|f| f.id == "binary") && fields {
+            report(span, format!("the `binary` body of `{}` has named fields", e.meta.id), "a binary body is bytes: remove `body`, or choose `json`");
+        }
+        if several && e.body_formats.iter().any(|f| f.id == "json" || f.id == "form") && !fields {
+            report(span, format!("endpoint `{}` accepts several body formats but declares no `body`", e.meta.id), "declare the body's fields under `body:`");
+        }
+    }
+}
+
+/// Media types are `type/subtype` (either may be `*` in a part's accepted type), and
+/// `content_type` says what a multipart part carries, so it sits on parts only.
+pub fn check_media_types(cx: &mut Diagnostics, model: &Model) {
+    let valid = |m: &str| {
+        let token = |s: &str| !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || "!#$&-^_.+*".contains(c));
+        m.split_once('/').is_some_and(|(a, b)| token(a) && token(b.split(';').next().unwrap_or_default().trim()))
+    };
+    let bad = |cx: &mut Diagnostics, m: &Text| {
+        cx.push(
+            Diagnostic::error(codes::MEDIA_TYPE, format!("`{}` is not a media type", m.id))
+                .at(m.span, "expected `type/subtype`")
+                .help("write a media type such as `image/png`, `image/*` or `application/json`"),
+        );
+    };
+    let mut parts: Vec<&Field> = Vec::new();
+    for e in &model.endpoints {
+        for f in &e.parts {
+            parts.push(f);
+            if let Some(m) = f.content_type.as_ref().filter(|m| !valid(&m.id)) {
+                bad(cx, m);
+            }
+        }
+    }
+    for r in all_responses(model) {
+        if let Some(m) = r.media_type.as_ref().filter(|m| !valid(&m.id)) {
+            bad(cx, m);
+        }
+    }
+    for f in super::refs::all_fields(model) {
+        if let Some(m) = &f.content_type
+            && !parts.iter().any(|p| std::ptr::eq(*p, f))
+        {
+            cx.push(
+                Diagnostic::error(codes::MEDIA_TYPE, format!("`content_type` on `{}`, which is not a multipart part", f.name))
+                    .at(m.span, "only parts have a content type")
+                    .help("move the field under the endpoint's `parts:`, or remove `content_type`"),
+            );
+        }
+    }
+}

@@ -1,0 +1,407 @@
+//! An in-memory implementation of the shapes fixture's server trait (`tests/fixtures/shapes/`),
+//! and a way to serve it on 127.0.0.1: what the round trip tests and schemathesis talk to.
+//!
+//! Notes live in a map, documents in a list, and one profile is updated by PATCH; expressions
+//! are evaluated, gateway payloads and categories answered. Tokens: `bot-token` (a bot),
+//! `reader-token` (a bearer token holding `notes.read` and `identify`), `plain-token` (a bearer
+//! token holding no scope). Switches let a test make the service answer its declared error
+//! statuses, `down` (503 from `get_status`) and `limited` (429 from `get_note`), or answer what
+//! a newer server would (`newer_payloads`).
+
+// Each test binary uses a different part of these helpers.
+#![allow(dead_code)]
+
+use shapes_server::types::auth::{Credential, Scope, TokenKind};
+use shapes_server::types::endpoints::{
+    create_document, create_note, delete_note, evaluate, export_notes, get_attachment, get_document, get_me, get_note, get_status, import_notes,
+    list_categories, list_notes, poll_gateway, update_profile, upload_attachment,
+};
+use shapes_server::types::enums::Locale;
+use shapes_server::types::errors::{self, ApiError};
+use shapes_server::types::permissions::Permission;
+use shapes_server::types::resources::{Category, Document, DocumentOwner, Heartbeat, Hello, Note, Profile, User};
+use shapes_server::types::responses::{ClientErrorBody, RateLimitedBody, RateLimitedHeaders, RateLimitedResponse};
+use shapes_server::types::unions::{Expression, GatewayPayload};
+use shapes_server::types::wire::{IndexMap, Presence, RawBody, Snowflake, Uuid};
+use shapes_server::{Api, Call, RuleContext};
+use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+pub const BOT: &str = "bot-token";
+pub const READER: &str = "reader-token";
+pub const PLAIN: &str = "plain-token";
+
+/// Who called.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Caller {
+    Bot,
+    Reader,
+    Plain,
+}
+
+/// The state behind the router, and the switches.
+#[derive(Debug)]
+pub struct Shapes {
+    notes: Mutex<BTreeMap<u64, Note>>,
+    attachments: Mutex<BTreeMap<u64, RawBody>>,
+    next: AtomicU64,
+    documents: Mutex<Vec<Document>>,
+    profile: Mutex<Profile>,
+    /// `get_status` answers 503.
+    pub down: AtomicBool,
+    /// `get_note` answers 429.
+    pub limited: AtomicBool,
+    /// `poll_gateway` also answers a payload with an op no variant has (as a newer server
+    /// would), to show clients keep it.
+    pub newer_payloads: bool,
+}
+
+impl Shapes {
+    /// A service with no note, one document and a default profile.
+    pub fn new() -> Shapes {
+        let document = Document {
+            id: Uuid(1),
+            created_at: jiff::Timestamp::from_second(1_700_000_000).expect("a valid instant"),
+            title: "First".to_owned(),
+            tags: vec!["intro".to_owned()],
+            scores: IndexMap::from_iter([("clarity".to_owned(), 90.0)]),
+            views_by_user: None,
+            summaries: Some(IndexMap::from_iter([(Locale::En, "The first document.".to_owned())])),
+            weights: None,
+            grid: None,
+            contact: None,
+            homepage: None,
+            checksum: None,
+            published: None,
+            nonce: None,
+            revision: None,
+            owner: DocumentOwner { name: "Ada".to_owned(), address: None },
+            shapes: None,
+            ratio: None,
+            components: None,
+            schema_version: 2,
+            category: None,
+        };
+        Shapes {
+            notes: Mutex::default(),
+            attachments: Mutex::default(),
+            next: AtomicU64::new(0),
+            documents: Mutex::new(vec![document]),
+            profile: Mutex::new(Profile::default()),
+            down: AtomicBool::new(false),
+            limited: AtomicBool::new(false),
+            newer_payloads: false,
+        }
+    }
+
+    /// This service, also answering gateway payloads a newer server would send.
+    pub fn with_newer_payloads(self) -> Shapes {
+        Shapes { newer_payloads: true, ..self }
+    }
+
+    fn add(&self, title: &str, body: Option<String>, tags: Vec<String>) -> Note {
+        let id = self.next.fetch_add(1, Ordering::SeqCst) + 1;
+        let note = Note { id: Snowflake(id), title: title.to_owned(), body, tags };
+        self.notes.lock().unwrap().insert(id, note.clone());
+        note
+    }
+
+    /// Every note, in id order.
+    pub fn all(&self) -> Vec<Note> {
+        self.notes.lock().unwrap().values().cloned().collect()
+    }
+
+    fn get(&self, id: Snowflake) -> Option<Note> {
+        self.notes.lock().unwrap().get(&id.0).cloned()
+    }
+
+    fn rate_headers() -> shapes_server::types::endpoints::get_note::OkHeaders {
+        get_note::OkHeaders { rate_limit_limit: 50, rate_limit_remaining: 49, rate_limit_reset_after: 1, rate_limit_bucket: Some("notes".to_owned()) }
+    }
+
+    /// Creates a note, or answers the one with the same title.
+    fn create(&self, title: &str, body: Option<String>, tags: Vec<String>) -> create_note::Response {
+        if let Some(existing) = self.all().into_iter().find(|n| n.title == title) {
+            return create_note::Response::Ok(existing);
+        }
+        let note = self.add(title, body, tags);
+        let location = format!("/notes/{}", note.id.0);
+        create_note::Response::Created(create_note::CreatedResponse { body: note, headers: create_note::CreatedHeaders { location } })
+    }
+}
+
+impl Default for Shapes {
+    fn default() -> Self {
+        Shapes::new()
+    }
+}
+
+/// The value of an expression.
+fn value_of(e: &Expression) -> f64 {
+    match e {
+        Expression::Literal(n) => *n,
+        Expression::Negation(n) => -value_of(&n.operand),
+        // The router refused it: validators reject unknown variants on the way in.
+        Expression::Unknown(_) => f64::NAN,
+    }
+}
+
+/// Applies one field of a partial update: absent leaves it, `null` clears it, a value sets it.
+fn patch<T>(field: &mut Presence<T>, update: Presence<T>) {
+    match update {
+        Presence::Absent => {}
+        other => *field = other,
+    }
+}
+
+impl Api for Shapes {
+    type Caller = Caller;
+
+    async fn authenticate(&self, credential: &Credential) -> Option<Caller> {
+        match (credential.kind, credential.token.as_str()) {
+            (TokenKind::Bot, BOT) => Some(Caller::Bot),
+            (TokenKind::Bearer, READER) => Some(Caller::Reader),
+            (TokenKind::Bearer, PLAIN) => Some(Caller::Plain),
+            _ => None,
+        }
+    }
+
+    async fn permissions(&self, _cx: &RuleContext<'_, Caller>) -> Result<Vec<Permission>, ApiError> {
+        Ok(Vec::new())
+    }
+
+    async fn scopes(&self, cx: &RuleContext<'_, Caller>) -> Result<Vec<Scope>, ApiError> {
+        Ok(match cx.caller {
+            Caller::Reader => vec![Scope::NotesRead, Scope::Identify],
+            _ => Vec::new(),
+        })
+    }
+
+    async fn get_status(&self, _call: Call<Option<Caller>, get_status::Request, (), (), Option<Credential>>) -> Result<get_status::Response, ApiError> {
+        if self.down.load(Ordering::SeqCst) {
+            let body = get_status::ServerErrorBody { message: "down for maintenance".to_owned() };
+            let headers = get_status::ServerErrorHeaders { retry_after: Some(30) };
+            return Ok(get_status::Response::ServerError(503, get_status::ServerErrorResponse { body, headers }));
+        }
+        Ok(get_status::Response::Ok("up".to_owned()))
+    }
+
+    async fn get_note(&self, call: Call<Option<Caller>, get_note::Request, (), (), Option<Credential>>) -> Result<get_note::Response, ApiError> {
+        if self.limited.load(Ordering::SeqCst) {
+            let body = RateLimitedBody { message: "You are being rate limited.".to_owned(), retry_after: 2, global: false };
+            let headers = RateLimitedHeaders { rate_limit_limit: 50, rate_limit_remaining: 0, rate_limit_reset_after: 2, rate_limit_bucket: None };
+            return Ok(get_note::Response::TooManyRequests(RateLimitedResponse { body, headers }));
+        }
+        let Some(mut note) = self.get(call.input.path.note_id) else { return Ok(get_note::Response::NotFound) };
+        // Only a bot sees the body.
+        if call.caller.is_none() {
+            note.body = None;
+        }
+        Ok(get_note::Response::Ok(get_note::OkResponse { body: note, headers: Self::rate_headers() }))
+    }
+
+    async fn list_notes(&self, call: Call<Caller, list_notes::Request>) -> Result<list_notes::Response, ApiError> {
+        let (query, headers) = (&call.input.query, &call.input.headers);
+        if headers.locale == "xx" {
+            let body = ClientErrorBody { code: 0, message: "unknown locale".to_owned() };
+            return Ok(list_notes::Response::ClientError(422, body));
+        }
+        let mut notes: Vec<Note> = self
+            .all()
+            .into_iter()
+            .filter(|n| query.ids.as_ref().is_none_or(|ids| ids.contains(&n.id)))
+            .filter(|n| query.tags.as_ref().is_none_or(|tags| tags.iter().all(|t| n.tags.contains(t))))
+            .collect();
+        let total = i64::try_from(notes.len()).unwrap_or(i64::MAX);
+        if let Some(limit) = query.limit {
+            notes.truncate(usize::try_from(limit).unwrap_or(0));
+        }
+        let headers = list_notes::OkHeaders { request_id: headers.request_id.clone(), total };
+        Ok(list_notes::Response::Ok(list_notes::OkResponse { body: notes, headers }))
+    }
+
+    async fn get_me(&self, _call: Call<Caller, get_me::Request>) -> Result<get_me::Response, ApiError> {
+        Ok(User { id: Snowflake(7), name: "reader".to_owned() })
+    }
+
+    async fn create_note(&self, call: Call<Caller, create_note::Request>) -> Result<create_note::Response, ApiError> {
+        Ok(match call.input.body {
+            create_note::Body::Json(fields) => self.create(&fields.title, fields.body, vec!["json".to_owned()]),
+            create_note::Body::Form(fields) => self.create(&fields.title, fields.body, vec!["form".to_owned()]),
+            create_note::Body::Multipart(parts) => {
+                // The note says what arrived with it, so a test can see every part.
+                let mut tags = vec!["multipart".to_owned()];
+                for file in parts.files.iter().flatten() {
+                    tags.push(format!("file:{}:{}", file.filename.clone().unwrap_or_default(), file.bytes.len()));
+                }
+                if let Some(cover) = &parts.cover {
+                    tags.push(format!("cover:{}", cover.content_type));
+                }
+                tags.truncate(5);
+                let body = parts.caption.or(parts.payload_json.body);
+                self.create(&parts.payload_json.title, body, tags)
+            }
+        })
+    }
+
+    async fn import_notes(&self, call: Call<Caller, import_notes::Request>) -> Result<import_notes::Response, ApiError> {
+        let parts = call.input.body;
+        let text = String::from_utf8_lossy(&parts.file.bytes).into_owned();
+        let mut tags: Vec<String> = parts.labels.unwrap_or_default();
+        tags.push(format!("source:{}", parts.meta.source));
+        tags.truncate(5);
+        let mut last = 0;
+        for line in text.lines().skip(1).filter(|l| !l.trim().is_empty()) {
+            let title = line.split_once(',').map_or(line, |(_, t)| t).trim();
+            if !title.is_empty() && title.chars().count() <= 100 {
+                last = self.add(title, None, tags.clone()).id.0;
+            }
+        }
+        let body = import_notes::AcceptedBody { job_id: Snowflake(last) };
+        Ok(import_notes::Response::Accepted(import_notes::AcceptedResponse { body, headers: import_notes::AcceptedHeaders { retry_after: 1 } }))
+    }
+
+    async fn upload_attachment(&self, call: Call<Caller, upload_attachment::Request>) -> Result<upload_attachment::Response, ApiError> {
+        let id = call.input.path.note_id;
+        if self.get(id).is_none() {
+            return Ok(upload_attachment::Response::Other(404, ClientErrorBody { code: 10404, message: "Unknown note".to_owned() }));
+        }
+        self.attachments.lock().unwrap().insert(id.0, call.input.body);
+        Ok(upload_attachment::Response::NoContent)
+    }
+
+    async fn get_attachment(&self, call: Call<Caller, get_attachment::Request>) -> Result<get_attachment::Response, ApiError> {
+        let id = call.input.path.note_id;
+        Ok(match self.attachments.lock().unwrap().get(&id.0) {
+            Some(raw) => get_attachment::Response::Ok(raw.clone()),
+            None => {
+                let location = format!("https://files.example/notes/{}", id.0);
+                get_attachment::Response::SeeOther(get_attachment::SeeOtherResponse { headers: get_attachment::SeeOtherHeaders { location } })
+            }
+        })
+    }
+
+    async fn export_notes(&self, _call: Call<Caller, export_notes::Request>) -> Result<export_notes::Response, ApiError> {
+        let mut csv = String::from("id,title\n");
+        for n in self.all() {
+            csv.push_str(&format!("{},{}\n", n.id.0, n.title));
+        }
+        Ok(export_notes::Response::Ok(csv))
+    }
+
+    async fn delete_note(&self, call: Call<Caller, delete_note::Request>) -> Result<delete_note::Response, ApiError> {
+        let removed = self.notes.lock().unwrap().remove(&call.input.path.note_id.0);
+        Ok(if removed.is_some() { delete_note::Response::NoContent } else { delete_note::Response::NotFound })
+    }
+
+    async fn create_document(&self, call: Call<Caller, create_document::Request>) -> Result<Document, ApiError> {
+        let body = call.input.body;
+        let mut documents = self.documents.lock().expect("the lock");
+        let document = Document {
+            id: Uuid(u128::try_from(documents.len()).unwrap_or(u128::MAX) + 1),
+            created_at: call.now,
+            title: body.title,
+            tags: body.tags,
+            scores: body.scores,
+            owner: DocumentOwner { name: body.owner.name, address: None },
+            nonce: body.nonce,
+            components: body.components,
+            shapes: body.shapes,
+            ..documents[0].clone()
+        };
+        let document = Document { summaries: None, ..document };
+        documents.push(document.clone());
+        Ok(document)
+    }
+
+    async fn get_document(&self, call: Call<Caller, get_document::Request>) -> Result<Document, ApiError> {
+        let documents = self.documents.lock().expect("the lock");
+        let found = documents.iter().find(|d| d.id == call.input.path.document_id).cloned();
+        found.ok_or_else(|| ApiError::new(&errors::UNKNOWN_DOCUMENT))
+    }
+
+    async fn update_profile(&self, call: Call<Caller, update_profile::Request>) -> Result<Profile, ApiError> {
+        let body = call.input.body;
+        let mut profile = self.profile.lock().expect("the lock");
+        patch(&mut profile.nickname, body.nickname);
+        patch(&mut profile.accent_color, body.accent_color);
+        patch(&mut profile.birthday, body.birthday);
+        if let Some(theme) = body.theme {
+            profile.theme = theme;
+        }
+        if body.locale.is_some() {
+            profile.locale = body.locale;
+        }
+        Ok(profile.clone())
+    }
+
+    async fn evaluate(&self, call: Call<Caller, evaluate::Request>) -> Result<f64, ApiError> {
+        let value = value_of(&call.input.body);
+        // A finite answer only: JSON has no number for an overflow.
+        if value.is_finite() { Ok(value) } else { Err(ApiError::new(&errors::INVALID_FORM_BODY).with_message("the value is not finite")) }
+    }
+
+    async fn poll_gateway(&self, _call: Call<Caller, poll_gateway::Request>) -> Result<Vec<GatewayPayload>, ApiError> {
+        let mut out = vec![
+            GatewayPayload::Hello(Hello { op: 10, heartbeat_interval: 41_250 }),
+            GatewayPayload::Heartbeat(Heartbeat { op: 1, seq: None }),
+        ];
+        if self.newer_payloads {
+            let raw = serde_json::json!({ "op": 99, "shard": [0, 1] });
+            out.push(GatewayPayload::Unknown { tag: 99, raw });
+        }
+        Ok(out)
+    }
+
+    async fn list_categories(&self, _call: Call<Caller, list_categories::Request>) -> Result<Vec<Category>, ApiError> {
+        let root = Category { name: "All".to_owned(), parent: None };
+        let child = Category { name: "Notes".to_owned(), parent: Some(Box::new(root.clone())) };
+        Ok(vec![root, child])
+    }
+}
+
+/// The service listening on 127.0.0.1 for the duration of one test.
+pub struct Server {
+    /// `http://127.0.0.1:<port>`.
+    pub origin: String,
+    /// The state behind the router, to look at or switch between requests.
+    pub shapes: Arc<Shapes>,
+    /// A plain HTTP client for raw requests (it follows no redirect).
+    pub http: reqwest::Client,
+}
+
+impl Server {
+    /// Serves `shapes` on a free port of 127.0.0.1, from the current runtime.
+    pub async fn start(shapes: Shapes) -> Server {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind 127.0.0.1:0");
+        let origin = format!("http://{}", listener.local_addr().expect("local address"));
+        let shapes = Arc::new(shapes);
+        let placeholders = shapes_server::types::placeholders::Placeholders::at_origin(&origin);
+        let router = shapes_server::router_with(shapes.clone(), shapes_server::Options::default().with_placeholders(placeholders));
+        tokio::spawn(async move { axum::serve(listener, router).await.expect("the server runs") });
+        let http = reqwest::Client::builder().redirect(reqwest::redirect::Policy::none()).timeout(Duration::from_secs(30)).build().expect("an HTTP client");
+        Server { origin, shapes, http }
+    }
+
+    /// The URL of an API path (`/notes`).
+    pub fn api(&self, path: &str) -> String {
+        format!("{}{path}", shapes_server::types::placeholders::Placeholders::at_origin(&self.origin).api_url)
+    }
+
+    /// A generated client presenting the bot token.
+    pub fn client(&self) -> shapes_client::Client {
+        self.client_as(Some(Credential::bot(BOT)))
+    }
+
+    /// A generated client presenting `credential`, or none.
+    pub fn client_as(&self, credential: Option<Credential>) -> shapes_client::Client {
+        let placeholders = shapes_client::types::placeholders::Placeholders::at_origin(&self.origin);
+        let client = shapes_client::Client::with_http(self.http.clone(), placeholders);
+        match credential {
+            Some(c) => client.with_credential(c),
+            None => client,
+        }
+    }
+}
