@@ -432,6 +432,6 @@ pub mod codes {
     pub const BODY_FORMATS: &str = "E0160";
     /// A media type that is not `type/subtype`, or `content_type` outside a multipart part.
     pub const MEDIA_TYPE: &str = "E0161";
-    /// A required error-body field of a type errors have no value for (an enum, a resource).
+    /// A required error-body field of a type errors have no value for (an enum, a union, a resource).
     pub const UNFILLED_ERROR_FIELD: &str = "E0170";
 }

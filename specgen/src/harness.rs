@@ -49,11 +49,20 @@ pub const CXX_STRICT: &[&str] = &[
 /// Flags of every scratch build: warnings are errors in generated code.
 pub const RUSTFLAGS: &str = "-D warnings";
 
+/// What one member of a batch is generated from.
+#[derive(Clone, Debug)]
+pub enum Source {
+    /// The random spec of a seed.
+    Seed(u64),
+    /// A spec directory (a fixture).
+    Spec(PathBuf),
+}
+
 /// One spec of a batch: where it was written and generated.
 #[derive(Debug)]
 pub struct Member {
-    /// The seed.
-    pub seed: u64,
+    /// The seed or the spec directory, for messages.
+    pub what: String,
     /// The spec directory.
     pub spec: PathBuf,
     /// The output directory (crates, headers, docs).
@@ -62,21 +71,39 @@ pub struct Member {
     pub headers: (String, String),
 }
 
-/// Writes the specs of `seeds` under `root/spec<i>`, makes them valid, and generates each into
-/// `root/out<i>` as members of a workspace rooted at `root`.
-pub fn prepare(root: &Path, seeds: &[u64]) -> Vec<Member> {
-    seeds
+/// Writes the random specs of `sources` under `root/spec<i>` and makes them valid, loads the
+/// others where they are, and generates each into `root/out<i>` as members of a workspace rooted
+/// at `root`.
+pub fn prepare(root: &Path, sources: &[Source]) -> Vec<Member> {
+    sources
         .iter()
         .enumerate()
-        .map(|(i, &seed)| {
-            let spec = root.join(format!("spec{i}"));
+        .map(|(i, source)| {
             let out = root.join(format!("out{i}"));
-            let loaded = Generated::new(seed, i).make_valid(&spec);
+            let (what, spec, loaded) = match source {
+                Source::Seed(seed) => {
+                    let spec = root.join(format!("spec{i}"));
+                    let loaded = Generated::new(*seed, i).make_valid(&spec);
+                    (format!("seed {seed}"), spec, loaded)
+                }
+                Source::Spec(dir) => (dir.display().to_string(), dir.clone(), load(dir)),
+            };
             generate(&loaded.model, &out);
             let p = &loaded.model.platform.prefixes;
-            Member { seed, spec, out, headers: (p.c_header.clone(), p.cpp_header.clone()) }
+            Member { what, spec, out, headers: (p.c_header.clone(), p.cpp_header.clone()) }
         })
         .collect()
+}
+
+/// A valid spec directory, loaded; panics with the diagnostics otherwise.
+fn load(dir: &Path) -> platform_codegen::Loaded {
+    match platform_codegen::load_spec(dir, "spec") {
+        Ok(loaded) => loaded,
+        Err(platform_codegen::LoadError::Invalid { sources, diagnostics }) => {
+            panic!("{} is invalid:\n{}", dir.display(), platform_codegen::diag::render_text(&sources, &diagnostics, false))
+        }
+        Err(platform_codegen::LoadError::Io(e)) => panic!("cannot read {}: {e}", dir.display()),
+    }
 }
 
 /// The generated crates of a model in `out`, without the standalone workspace root (the
@@ -143,12 +170,12 @@ pub struct Figures {
     pub crates: usize,
 }
 
-/// Prepares, builds and compiles the headers of `seeds` under `root`; returns the figures, or
-/// every failure with its seed and output.
-pub fn run(root: &Path, target: &Path, repo: &Path, seeds: &[u64]) -> Result<Figures, String> {
+/// Prepares, builds and compiles the headers of `sources` under `root`; returns the figures, or
+/// every failure with its source and output.
+pub fn run(root: &Path, target: &Path, repo: &Path, sources: &[Source]) -> Result<Figures, String> {
     let mut figures = Figures::default();
     let started = Instant::now();
-    let members = prepare(root, seeds);
+    let members = prepare(root, sources);
     write_workspace(root, &members, repo);
     figures.generate = started.elapsed();
     figures.crates = members.len() * platform_codegen::emit::cargo::CRATES.len();
@@ -159,14 +186,14 @@ pub fn run(root: &Path, target: &Path, repo: &Path, seeds: &[u64]) -> Result<Fig
     figures.build = started.elapsed();
     let mut failures = Vec::new();
     if !out.status.success() {
-        let seeds: Vec<String> = members.iter().map(|m| format!("spec{} = seed {}", m.spec.file_name().unwrap().to_string_lossy().trim_start_matches("spec"), m.seed)).collect();
-        failures.push(format!("cargo build of the generated crates failed ({}):\n{}", seeds.join(", "), String::from_utf8_lossy(&out.stderr)));
+        let list: Vec<String> = members.iter().map(|m| format!("{} = {}", relative(root, &m.out), m.what)).collect();
+        failures.push(format!("cargo build of the generated crates failed ({}):\n{}", list.join(", "), String::from_utf8_lossy(&out.stderr)));
     }
 
     let started = Instant::now();
     for m in &members {
         if let Err(e) = compile_headers(m) {
-            failures.push(format!("the headers of seed {} do not compile:\n{e}", m.seed));
+            failures.push(format!("the headers of {} do not compile:\n{e}", m.what));
         }
     }
     figures.headers = started.elapsed();

@@ -29,7 +29,7 @@ pub enum Mark {
 }
 
 /// Keys whose mappings are field lists: name to field.
-pub const FIELD_MAPS: &[&str] = &["fields", "body", "query", "path_params", "response_fields"];
+pub const FIELD_MAPS: &[&str] = &["fields", "body", "query", "path_params", "response_fields", "response_columns", "headers", "parts", "variants"];
 
 /// A written file and what each line names (1-based lines).
 #[derive(Debug, Default)]

@@ -14,6 +14,7 @@ mod timeline;
 mod values;
 
 pub use http::{accepted_kinds, carries_scopes};
+pub use refs::all_responses;
 pub use index::Index;
 
 use crate::diag::Diagnostics;

@@ -415,13 +415,13 @@ pub fn check_constraint_types(cx: &mut Diagnostics, model: &Model) {
 
 /// Every error the server answers carries the error body, but an error knows only its code, its
 /// message, its violations, what the caller lacks and its OAuth2 error: a required body field
-/// the generator cannot fill with an empty value (an enum, whose open set has no neutral value,
-/// or a resource) would leave every error body without a value for it.
+/// the generator cannot fill with an empty value (an enum or a union, whose open sets have no
+/// neutral value, or a resource) would leave every error body without a value for it.
 pub fn check_error_body_fields(cx: &mut Diagnostics, model: &Model) {
     let Some(body) = &model.error_body else { return };
     for f in &body.fields {
         let required = !(f.optional || f.nullable || f.required_when.is_some());
-        let Some(ty @ (TypeRef::Enum(_) | TypeRef::Object(_))) = &f.ty else { continue };
+        let Some(ty @ (TypeRef::Enum(_) | TypeRef::Object(_) | TypeRef::Union(_))) = &f.ty else { continue };
         if required {
             cx.push(
                 Diagnostic::error(codes::UNFILLED_ERROR_FIELD, format!("field `{}` of the error body is required, but errors carry no value of type `{ty}`", f.name))

@@ -5,7 +5,7 @@
 
 use crate::emit::rust::names;
 use crate::emit::rust::shared::{as_declared, endpoint_address, status_name};
-use crate::emit::rust::types::checks::bind_value;
+use crate::emit::rust::types::checks::bind_value_in;
 use crate::emit::rust::types::endpoints::{ResponseKind, format_variant, has_body, is_file_part, module_ident, parts_body, raw_body, response_kind, several_formats};
 use crate::emit::rust::types::responses::{self, header_fields};
 use crate::model::types::Primitive;
@@ -103,7 +103,7 @@ fn query(e: &Endpoint) -> TokenStream {
 
 /// Runs `then` with `value` bound to the field's value when it has one.
 fn bind(f: &Field, access: TokenStream, then: TokenStream) -> TokenStream {
-    let then = bind_value(f, &access, &then);
+    let then = bind_value_in(f, &access, &then, &quote!(types));
     quote!({ #then })
 }
 
@@ -280,6 +280,9 @@ pub fn exchange_method(model: &Model) -> TokenStream {
     if !model.routed_endpoints().any(needs_exchange) {
         return TokenStream::new();
     }
+    let reads = reads_headers(model);
+    let keep_headers = reads.then(|| quote!(let headers = response.headers().clone();));
+    let headers_field = reads.then(|| quote!(headers,));
     quote! {
         /// Sends one request and returns the answer, whatever its status. The credential is
         /// presented when the client holds one of a kind the endpoint accepts; without one, an
@@ -300,11 +303,22 @@ pub fn exchange_method(model: &Model) -> TokenStream {
             }
             let response = request.send().await?;
             let status = response.status().as_u16();
-            let headers = response.headers().clone();
+            #keep_headers
             let bytes = response.bytes().await?.to_vec();
-            Ok(Answer { status, headers, bytes })
+            Ok(Answer { status, #headers_field bytes })
         }
     }
+}
+
+/// The responses of the endpoints that go through `exchange`.
+fn exchanged_responses(model: &Model) -> Vec<&Response> {
+    model.routed_endpoints().filter(|e| needs_exchange(e)).flat_map(|e| &e.responses).filter_map(|r| model.response_of(&r.response)).collect()
+}
+
+/// Whether some answer's headers are read: a header a response declares, or the media type of
+/// a binary body. Otherwise an answer keeps none.
+fn reads_headers(model: &Model) -> bool {
+    exchanged_responses(model).iter().any(|r| r.body_kind() == BodyKind::Binary || !r.headers.is_empty())
 }
 
 /// The helpers the methods that go through `exchange` use.
@@ -313,11 +327,12 @@ pub fn helpers(model: &Model) -> TokenStream {
     if routed.is_empty() {
         return TokenStream::new();
     }
+    let headers_field = reads_headers(model).then(|| quote!(headers: reqwest::header::HeaderMap,));
     let mut out = quote! {
         /// An answer: its status, headers and body.
         struct Answer {
             status: u16,
-            headers: reqwest::header::HeaderMap,
+            #headers_field
             bytes: Vec<u8>,
         }
 
@@ -340,11 +355,7 @@ pub fn helpers(model: &Model) -> TokenStream {
             }
         });
     }
-    let responses: Vec<&Response> = routed
-        .iter()
-        .flat_map(|e| &e.responses)
-        .filter_map(|r| model.response_of(&r.response))
-        .collect();
+    let responses = exchanged_responses(model);
     if responses.iter().any(|r| r.body_kind() == BodyKind::Json) {
         out.extend(quote! {
             /// Decodes a JSON answer.

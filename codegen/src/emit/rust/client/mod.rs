@@ -330,7 +330,8 @@ fn helpers(model: &Model) -> TokenStream {
             }
         });
     }
-    if routed.iter().any(|e| !e.has_status_responses() && matches!(response_kind(e), ResponseKind::Json)) {
+    // Endpoints that go through `exchange` decode their answers there.
+    if routed.iter().any(|e| !exchange::needs_exchange(e) && matches!(response_kind(e), ResponseKind::Json)) {
         out.extend(quote! {
             /// Decodes a JSON answer.
             fn decode<T: serde::de::DeserializeOwned>(bytes: &[u8]) -> Result<T, Error> {

@@ -6,7 +6,7 @@ use super::{parser_for, pointer_token};
 use crate::emit::rust::names;
 use crate::emit::rust::shared::{as_declared, int, status_name, type_tokens};
 use crate::emit::rust::types::endpoints::{format_variant, is_file_part, parts_body, several_formats};
-use crate::emit::rust::types::checks::bind_value;
+use crate::emit::rust::types::checks::bind_value_in;
 use crate::emit::rust::types::responses::{self, header_fields};
 use crate::model::types::Primitive;
 use crate::model::{BodyKind, Endpoint, Field, Model, Response, Status, StatusResponse, TypeRef};
@@ -290,7 +290,7 @@ fn header_writes(model: &Model, response: &Response) -> TokenStream {
         .map(|f| {
             let (ident, wire) = (names::field(f), f.wire());
             let set = quote!(runtime::set_header(&mut response, #wire, value)?;);
-            let set = bind_value(f, &quote!(value.headers.#ident), &set);
+            let set = bind_value_in(f, &quote!(value.headers.#ident), &set, &quote!(types));
             quote!({ #set })
         })
         .collect()

@@ -306,7 +306,7 @@ fn route_doc(e: &Endpoint) -> String {
 
 fn hooks(model: &Model) -> TokenStream {
     let mut out = quote! {
-        /// The permissions the caller holds where the operation acts (its guild, channel, ...).
+        /// The permissions the caller holds where the operation acts.
         fn permissions(&self, cx: &RuleContext<'_, Self::Caller>) -> impl Future<Output = Result<Vec<types::permissions::Permission>, ApiError>> + Send;
     };
     if !model.intents.is_empty() {
@@ -444,6 +444,10 @@ fn router(model: &Model) -> TokenStream {
     });
     // Only a route that reads a body needs the limit at run time.
     let reads_body = routed(model).iter().any(|e| has_body(e));
+    // An operation and its context are made for rules (endpoints that need a caller) and for
+    // the scopes of anonymous ones.
+    let operations = routed(model).iter().any(|e| !e.accepts_anonymous() || !e.scopes.is_empty());
+    let api_uses = if operations || routed(model).is_empty() { quote!(use crate::api::{Api, Call, Operation, RuleContext};) } else { quote!(use crate::api::{Api, Call};) };
     let (limit_field, limit_init) = match reads_body {
         true => (quote!(body_limit: usize,), quote!(body_limit: options.body_limit,)),
         false => (quote!(), quote!()),
@@ -453,7 +457,7 @@ fn router(model: &Model) -> TokenStream {
         //! handler runs.
         #unused
 
-        use crate::api::{Api, Call, Operation, RuleContext};
+        #api_uses
         use crate::runtime;
         use crate::types;
         use crate::types::clock::{Clock, SystemClock, Timestamp};
@@ -682,6 +686,10 @@ fn authorize(model: &Model) -> TokenStream {
     // A spec whose router asks no condition has no hook to call; the parameters stay for one
     // signature.
     let arms: Vec<TokenStream> = arms.collect();
+    // Rules guard only endpoints that need a caller: with none, nothing is authorized.
+    if !routed(model).iter().any(|e| !e.accepts_anonymous()) && !routed(model).is_empty() {
+        return metadata.unwrap_or_default();
+    }
     let ask = if arms.is_empty() {
         quote!(let _ = (api, cx); match condition { #unasked })
     } else {

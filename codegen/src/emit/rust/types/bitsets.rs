@@ -48,7 +48,7 @@ pub fn permissions(model: &Model) -> TokenStream {
         Some("A set of permissions as the wire carries it: a 64-bit integer serialized as a decimal string."),
         &[
             "Bits the spec does not name are kept, so a set read from the wire writes back unchanged.".to_owned(),
-            "Usable in `const` items: `Permissions::PIN_MESSAGES.union(Permissions::from_bits(1 << 48))`.".to_owned(),
+            "Usable in `const` items: sets combine with `union`, and `Permissions::from_bits` makes one of bits the spec does not name.".to_owned(),
         ],
     );
     let set = bitset(&format_ident!("Permissions"), set_docs, &quote!(u64), true, &bits);
@@ -76,7 +76,7 @@ pub fn permissions(model: &Model) -> TokenStream {
             /// Every permission, in spec order.
             pub const ALL: &'static [Self] = &[#(Self::#variants),*];
 
-            /// The permission's id (`PIN_MESSAGES`).
+            /// The permission's id, as the spec writes it.
             pub const fn id(self) -> &'static str {
                 match self {
                     #(#id_arms,)*

@@ -105,8 +105,13 @@ pub fn bind_field(f: &Field, access: TokenStream, body: TokenStream) -> TokenStr
 /// Runs `body` with `value` bound to the field's value (read through `access`) when it has one:
 /// not when absent or `null`.
 pub fn bind_value(f: &Field, access: &TokenStream, body: &TokenStream) -> TokenStream {
+    bind_value_in(f, access, body, &quote!(crate))
+}
+
+/// [`bind_value`] where `root` is the path of the types crate (`types` in the server and client).
+pub fn bind_value_in(f: &Field, access: &TokenStream, body: &TokenStream, root: &TokenStream) -> TokenStream {
     if f.three_state() {
-        quote!(if let crate::wire::Presence::Value(value) = &#access { #body })
+        quote!(if let #root::wire::Presence::Value(value) = &#access { #body })
     } else if f.defaulted() || !(f.may_be_absent() || f.nullable) {
         quote!(let value = &#access; #body)
     } else {
@@ -272,13 +277,23 @@ pub fn patterns(model: &Model) -> Vec<String> {
             out.push(p.regex.clone());
         }
     };
-    for f in every_field(model) {
+    let mut add_field = |f: &Field| {
         add(&f.constraints);
         let mut items = f.items.as_ref();
         while let Some(i) = items {
             add(&i.constraints);
             items = i.items.as_deref();
         }
+    };
+    every_field(model).for_each(&mut add_field);
+    // Header parameters, multipart parts and responses are checked too.
+    for e in &model.endpoints {
+        e.headers.iter().chain(&e.parts).for_each(&mut add_field);
+    }
+    model.headers.iter().for_each(&mut add_field);
+    for r in crate::validate::all_responses(model) {
+        r.fields.iter().for_each(&mut add_field);
+        super::responses::header_fields(model, r).iter().for_each(&mut add_field);
     }
     out
 }

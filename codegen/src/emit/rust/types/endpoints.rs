@@ -684,11 +684,13 @@ fn runtime(model: &Model, e: &Endpoint) -> Option<TokenStream> {
         }
     });
     let mut checks = Vec::new();
-    for (part, fields) in [("path", &e.path_params), ("query", &e.query), ("headers", &e.headers), ("body", &e.body)] {
+    for (part, fields) in [("path", &e.path_params), ("query", &e.query), ("headers", &e.headers)] {
+        let part_ident = format_ident!("{part}");
         for f in fields.iter() {
-            checks.extend(runtime_field_checks(model, part, f));
+            checks.extend(runtime_field_checks(model, part, &quote!(self.#part_ident), f));
         }
     }
+    checks.extend(runtime_body_checks(model, e));
     Some(quote! {
         /// Values the checks need that only the running service knows.
         #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -708,11 +710,36 @@ fn runtime(model: &Model, e: &Endpoint) -> Option<TokenStream> {
     })
 }
 
-fn runtime_field_checks(model: &Model, part: &str, f: &Field) -> Vec<TokenStream> {
+/// The run-time checks of the body's fields. A body that comes in several formats holds its
+/// fields in the variant of each format that has them (`json`, `form`).
+fn runtime_body_checks(model: &Model, e: &Endpoint) -> Vec<TokenStream> {
+    let holder = if several_formats(e) { quote!(fields) } else { quote!(self.body) };
+    let checks: Vec<TokenStream> = e.body.iter().flat_map(|f| runtime_field_checks(model, "body", &holder, f)).collect();
+    if !several_formats(e) || checks.is_empty() {
+        return checks;
+    }
+    let variants: Vec<Ident> = e.body_formats.iter().filter(|f| f.id == "json" || f.id == "form").map(|f| format_variant(&f.id)).collect();
+    // When every format has the fields, the pattern always matches.
+    if variants.len() == e.body_formats.len() {
+        return vec![quote! {
+            {
+                let (#(Body::#variants(fields))|*) = &self.body;
+                #(#checks)*
+            }
+        }];
+    }
+    vec![quote! {
+        if let #(Body::#variants(fields))|* = &self.body {
+            #(#checks)*
+        }
+    }]
+}
+
+/// The run-time checks of one field of a part, read from `holder` (`self.query`).
+fn runtime_field_checks(model: &Model, part: &str, holder: &TokenStream, f: &Field) -> Vec<TokenStream> {
     let ident = names::field(f);
-    let part_ident = format_ident!("{part}");
     let pointer = format!("/{part}/{}", f.wire().replace('~', "~0").replace('/', "~1"));
-    let access = quote!(self.#part_ident.#ident);
+    let access = quote!(#holder.#ident);
     let mut out = Vec::new();
     if let Some(cond) = &f.required_when {
         let name = names::runtime_condition(model, cond);

@@ -363,6 +363,11 @@ enum Known {
 }
 
 fn known(f: &Field) -> Option<Known> {
+    // A field with three states or a typed default is not one an error fills: its type is not
+    // the `Option` or value the conversions read and write.
+    if f.three_state() || f.defaulted() {
+        return None;
+    }
     let ty = f.ty.as_ref()?;
     let is = |p: Primitive| *ty == TypeRef::Primitive(p);
     match f.name.as_str() {
@@ -377,7 +382,7 @@ fn known(f: &Field) -> Option<Known> {
 
 /// The bodies of `ApiError::to_body` and `ApiError::from_body`.
 fn body_conversions(fields: &[Field]) -> (TokenStream, TokenStream) {
-    let optional = |f: &Field| f.optional || f.nullable;
+    let optional = |f: &Field| f.may_be_absent() || f.nullable;
     let to = fields.iter().map(|f| {
         let ident = names::field(f);
         let value = match known(f) {
@@ -386,7 +391,12 @@ fn body_conversions(fields: &[Field]) -> (TokenStream, TokenStream) {
             Some(Known::Errors) => quote!(serde_json::to_value(&self.violations).unwrap_or_default()),
             Some(Known::Missing) => quote!(self.missing.clone()),
             Some(Known::OAuth) => quote!(self.oauth_error.as_ref().map(|e| e.as_str().to_owned())),
-            None if optional(f) => return quote!(#ident: None,),
+            // The spec's default stands in for an absent value; `Presence` starts absent.
+            None if f.defaulted() => {
+                let default = names::default_fn(f);
+                return quote!(#ident: ErrorBody::#default(),);
+            }
+            None if optional(f) && !f.three_state() => return quote!(#ident: None,),
             None => return quote!(#ident: Default::default(),),
         };
         let value = match known(f) {

@@ -56,7 +56,7 @@ pub fn summary(meta: &Meta) -> String {
     }
 }
 
-/// "Since `change` (2026-02-23)."-style sentences.
+/// "Since change `id` (its date)."-style sentences.
 pub fn lifecycle(model: &Model, since: Option<&Ref>, until: Option<&Ref>, deprecated: Option<&Ref>) -> Vec<String> {
     let when = |r: &Ref| {
         let effective = model.change(&r.id).map(|c| match c.effective {
@@ -380,6 +380,19 @@ pub fn cases_tokens(model: &Model, name: &proc_macro2::Ident, fields: &[Field], 
             let ident = names::field(field);
             Some(bind_field(field, quote!(self.#ident), case_fact_checks(model, field, fact, &c.meta.id)))
         });
+        let checks: Vec<TokenStream> = checks.filter(|t| !t.is_empty()).collect();
+        // A case whose facts leave nothing to check (no fact, or one about a field it cannot
+        // see) checks nothing.
+        let body = if checks.is_empty() {
+            quote!(Vec::new())
+        } else {
+            quote! {
+                let mut violations = Vec::new();
+                let (pointer, out) = ("", &mut violations);
+                #(#checks)*
+                violations
+            }
+        };
         let mut docs = vec![format!(" {}", c.meta.description.clone().unwrap_or_else(|| c.meta.name.clone()))];
         docs.extend(c.meta.notes.iter().map(|n| format!(" - {n}")));
         quote! {
@@ -396,10 +409,7 @@ pub fn cases_tokens(model: &Model, name: &proc_macro2::Ident, fields: &[Field], 
 
             #[doc = #check_doc]
             pub fn #check(&self) -> Vec<crate::validation::Violation> {
-                let mut violations = Vec::new();
-                let (pointer, out) = ("", &mut violations);
-                #(#checks)*
-                violations
+                #body
             }
         }
     });

@@ -39,6 +39,9 @@
 
 use crate::pool;
 use crate::rng::Rng;
+
+mod http;
+mod shapes;
 use serde_json::{Map, Value, json};
 use std::collections::BTreeSet;
 
@@ -61,8 +64,28 @@ struct Made {
     /// Conditions with whether they take an argument, and the enum values it may be.
     conditions: Vec<(String, Option<Vec<String>>)>,
     classes: Vec<String>,
-    /// Integer enums that classes may use (known values fit `i32`).
+    /// Classes with `copy` or `move` semantics, which other classes may hold.
+    holdable_classes: Vec<String>,
     resources: Vec<String>,
+    /// Every enum: whether it is a string enum, and its values with whether each has a number.
+    enum_values: Vec<(String, bool, Vec<(String, bool)>)>,
+    /// Every flag set with its flags and their bits.
+    flag_values: Vec<(String, Vec<(String, Option<u64>)>)>,
+    /// Unions, named by `union<id>`.
+    unions: Vec<String>,
+    /// Resources made for the variants of tagged unions, written with the other resources.
+    variant_resources: Vec<Value>,
+    /// Changes a lifecycle may name: every kind but `correction`, which changes no lifetime.
+    lifecycle_changes: Vec<(String, u32)>,
+    /// Endpoints that accept anonymous calls, which no permission rule guards.
+    anonymous: Vec<String>,
+    /// Token kinds with the `Bearer` scheme, the only ones that carry scopes.
+    bearer_kinds: Vec<String>,
+    /// Named headers and named responses.
+    headers: Vec<String>,
+    responses: Vec<String>,
+    /// A counter that keeps generated names (inline fields, header wire names) apart.
+    serial: usize,
     endpoints: Vec<String>,
     /// Endpoints with a numeric response field, for run-time bounds.
     numeric_responses: Vec<(String, String)>,
@@ -86,15 +109,17 @@ pub struct Builder {
 /// The spec's files: name to top-level mapping.
 pub type Files = Vec<(String, Map<String, Value>)>;
 
-const PRIMITIVES: &[&str] =
-    &["string", "boolean", "integer", "int32", "uint32", "uint64", "snowflake", "timestamp", "string_integer", "url", "file", "csv", "json"];
+pub(super) const PRIMITIVES: &[&str] = &[
+    "string", "boolean", "integer", "int32", "uint32", "uint64", "number", "float32", "snowflake", "timestamp", "date_time", "date",
+    "uuid", "email", "string_integer", "url", "uri", "bytes", "file", "csv", "json",
+];
 const UNITS: &[&str] = &[
     "bytes", "KiB", "MiB", "GiB", "characters", "items", "files", "commands", "members", "users", "messages", "uses", "hours", "years",
     "minor_versions", "versions",
 ];
 const CHANGE_KINDS: &[&str] = &["addition", "removal", "rename", "requirement", "shape", "behavior", "deprecation", "correction"];
 const CHANNELS: &[&str] = &["gateway", "audit_log", "webhook", "rpc", "social_sdk"];
-const METHODS: &[&str] = &["GET", "POST", "PUT", "PATCH", "DELETE"];
+pub(super) const METHODS: &[&str] = &["GET", "POST", "PUT", "PATCH", "DELETE"];
 
 impl Builder {
     /// A builder for spec number `index` from `seed`; a `plain` spec uses ordinary words only.
@@ -119,7 +144,10 @@ impl Builder {
             ("token_kinds", Self::token_kinds),
             ("conditions", Self::conditions),
             ("classes", Self::classes),
+            ("unions", Self::unions),
             ("resources", Self::resources),
+            ("headers", Self::headers_section),
+            ("responses", Self::responses_section),
             ("endpoints", Self::endpoints),
             ("permission_rules", Self::permission_rules),
             ("events", Self::events),
@@ -136,7 +164,14 @@ impl Builder {
         ];
         for (key, make) in sections {
             let items = make(&mut self);
-            if !items.is_empty() || self.rng.chance(20) {
+            // Named headers and responses are maps by id: their section gives one mapping.
+            if let [Value::Object(map)] = items.as_slice()
+                && matches!(key, "headers" | "responses")
+            {
+                if !map.is_empty() {
+                    api.insert(key.into(), Value::Object(map.clone()));
+                }
+            } else if !items.is_empty() || self.rng.chance(20) {
                 api.insert(key.into(), Value::Array(items));
             }
         }
@@ -151,6 +186,14 @@ impl Builder {
         }
         self.use_changes(&mut api);
         vec![("platform.yaml".into(), platform), ("api.yaml".into(), api)]
+    }
+
+    fn headers_section(&mut self) -> Vec<Value> {
+        vec![Value::Object(self.named_headers())]
+    }
+
+    fn responses_section(&mut self) -> Vec<Value> {
+        vec![Value::Object(self.named_responses())]
     }
 
     // --- names -------------------------------------------------------------------------------
@@ -222,7 +265,7 @@ impl Builder {
 
     /// `since`/`until`/`deprecated`, with `until` strictly after `since`.
     fn lifecycle(&mut self, m: &mut Map<String, Value>) {
-        let changes = self.made.changes.clone();
+        let changes = self.made.lifecycle_changes.clone();
         if changes.is_empty() || !self.rng.chance(25) {
             return;
         }
@@ -324,11 +367,16 @@ impl Builder {
             };
             ranked.push((id, rank, effective));
         }
+        let mut corrections = Vec::new();
         for (id, _, effective) in &ranked {
             let mut c = Map::new();
             c.insert("id".into(), json!(id));
             c.insert("effective".into(), json!(effective));
-            c.insert("kind".into(), json!(self.rng.pick(CHANGE_KINDS)));
+            let kind = *self.rng.pick(CHANGE_KINDS);
+            if kind == "correction" {
+                corrections.push(id.clone());
+            }
+            c.insert("kind".into(), json!(kind));
             c.insert("summary".into(), json!(self.prose()));
             if self.rng.chance(40) {
                 c.insert("gate".into(), json!(true));
@@ -337,6 +385,7 @@ impl Builder {
         }
         ranked.sort_by_key(|(_, rank, _)| *rank);
         self.made.changes = ranked.into_iter().map(|(id, rank, _)| (id, rank)).collect();
+        self.made.lifecycle_changes = self.made.changes.iter().filter(|(id, _)| !corrections.contains(id)).cloned().collect();
         self.made.typed.extend(ids.iter().map(|c| format!("change:{c}")));
         out
     }
@@ -440,10 +489,17 @@ impl Builder {
         let mut out = Vec::new();
         for _ in 0..self.count(3) {
             // `bot` gives the server's bot check something to find.
-            let id = if ids.is_empty() && self.rng.chance(40) { "bot".to_owned() } else { self.name(&ids) };
+            // `none` in `auth` means anonymous calls, so no token kind takes it (E0157).
+            let mut taken = ids.clone();
+            taken.push("none".to_owned());
+            let id = if ids.is_empty() && self.rng.chance(40) { "bot".to_owned() } else { self.name(&taken) };
             ids.push(id.clone());
             let mut k = self.item(&id);
-            if self.rng.chance(80) {
+            if self.rng.chance(35) {
+                // A bearer token carries OAuth2 scopes.
+                k.insert("scheme".into(), json!("Bearer"));
+                self.made.bearer_kinds.push(id.clone());
+            } else if self.rng.chance(80) {
                 k.insert("scheme".into(), json!(format!("Scheme{}", ids.len())));
                 if self.rng.chance(30) {
                     k.insert("assumed".into(), json!({ "scheme": "the platform's convention" }));
@@ -550,7 +606,7 @@ impl Builder {
             if self.rng.chance(70) {
                 r.insert("operation".into(), json!(self.prose()));
             }
-            let endpoints = self.made.endpoints.clone();
+            let endpoints: Vec<String> = self.made.endpoints.iter().filter(|e| !self.made.anonymous.contains(e)).cloned().collect();
             r.insert("endpoints".into(), json!(self.rng.subset(&endpoints, 3)));
             r.insert("applies_to".into(), json!(self.rng.pick(&["all", "bots", "users"])));
             let dated: Vec<String> = self.made.changes.iter().filter(|(_, rank)| *rank > 0).map(|(c, _)| c.clone()).collect();
@@ -633,6 +689,7 @@ impl Builder {
             } else if self.rng.chance(30) {
                 e.insert("repr".into(), json!("integer"));
             }
+            let mut recorded: Vec<(String, bool)> = Vec::new();
             let mut values = Vec::new();
             let mut value_ids: Vec<String> = Vec::new();
             let mut numbers = BTreeSet::new();
@@ -659,6 +716,7 @@ impl Builder {
                         v.insert("value".into(), json!(number));
                     }
                 }
+                recorded.push((vid.clone(), string || v.contains_key("value")));
                 if pool::is_plain_ident(&vid) {
                     arguments.push(vid.clone());
                 }
@@ -670,9 +728,14 @@ impl Builder {
                 e.insert("not_shown".into(), json!([{ "facet": "values", "detail": "values beyond those given" }]));
             }
             e.insert("values".into(), Value::Array(values));
+            // An integer enum says so, or numbers a value (E0126).
+            if !string && !e.contains_key("repr") && numbers.is_empty() {
+                e.insert("repr".into(), json!("integer"));
+            }
             if !string {
                 self.made.int_enums.push((id.clone(), arguments));
             }
+            self.made.enum_values.push((id.clone(), string, recorded));
             self.made.typed.extend(value_ids.iter().map(|v| format!("enum_value:{id}.{v}")));
             out.push(Value::Object(e));
         }
@@ -716,6 +779,8 @@ impl Builder {
                 }
                 values.push(Value::Object(v));
             }
+            let recorded = values.iter().map(|v| (v["id"].as_str().unwrap_or_default().to_owned(), v.get("bit").and_then(Value::as_u64))).collect();
+            self.made.flag_values.push((id.clone(), recorded));
             f.insert("values".into(), Value::Array(values));
             self.made.typed.extend(value_ids.iter().map(|v| format!("flag:{id}.{v}")));
             out.push(Value::Object(f));
@@ -776,142 +841,10 @@ impl Builder {
         out
     }
 
-    /// A type expression a field may have; `resource` is the resource being built, if any.
-    fn field_type(&mut self, resource: Option<&str>, depth: usize) -> String {
-        let mut choices: Vec<String> = PRIMITIVES.iter().map(|p| p.to_string()).collect();
-        choices.extend(self.made.enums.iter().map(|e| format!("enum<{e}>")));
-        choices.extend(self.made.flags.iter().map(|f| format!("flags<{f}>")));
-        choices.extend(self.made.resources.iter().map(|r| format!("object<{r}>")));
-        choices.extend(self.made.classes.iter().map(|c| format!("class<{c}>")));
-        if let Some(r) = resource {
-            choices.push(format!("object<{r}>"));
-        }
-        if depth > 0 && self.rng.chance(15) {
-            return format!("array<{}>", self.field_type(resource, depth - 1));
-        }
-        self.rng.pick(&choices).clone()
-    }
-
-    /// A field of type `ty`, with what may go with that type.
-    fn field(&mut self, ty: &str) -> Map<String, Value> {
-        let mut f = Map::new();
-        if self.rng.chance(5) {
-            f.insert("not_shown".into(), json!(["type"]));
-            return f;
-        }
-        f.insert("type".into(), json!(ty));
-        if self.rng.chance(30) {
-            f.insert("description".into(), json!(self.prose()));
-        }
-        if self.rng.chance(35) {
-            f.insert("optional".into(), json!(true));
-        }
-        if self.rng.chance(25) {
-            f.insert("nullable".into(), json!(true));
-        }
-        if self.rng.chance(15) {
-            let wire = self.name(&[]);
-            f.insert("wire_name".into(), json!(wire));
-        }
-        if self.rng.chance(10) {
-            f.insert("default".into(), json!("the platform's default"));
-        }
-        if self.rng.chance(10) {
-            f.insert("literal".into(), json!("literal \"value\" \\ here"));
-        }
-        self.constraints(&mut f, ty);
-        if self.rng.chance(10) && !self.made.scopes.is_empty() {
-            f.insert("requires_scope".into(), json!(self.rng.pick(&self.made.scopes).clone()));
-        }
-        if self.rng.chance(15) {
-            let mut meta = Map::new();
-            self.lifecycle(&mut meta);
-            f.extend(meta);
-        }
-        if self.rng.chance(10) {
-            f.insert("notes".into(), json!(["A note on the field."]));
-        }
-        if self.rng.chance(10) {
-            f.insert("assumed".into(), json!({ "type": "the source shows an example only" }));
-        }
-        f
-    }
-
-    /// Constraints that fit the type, in order, by value or limit.
-    fn constraints(&mut self, f: &mut Map<String, Value>, ty: &str) {
-        if !self.rng.chance(40) {
-            return;
-        }
-        let bound = |s: &mut Self, value: usize| -> Value {
-            if !s.made.limits.is_empty() && s.rng.chance(25) {
-                json!({ "limit": s.rng.pick(&s.made.limits).clone(), "offset": s.rng.range(0, 3) })
-            } else {
-                json!(value)
-            }
-        };
-        match ty {
-            t if t.starts_with("array<") => {
-                let lo = self.rng.range(0, 3);
-                f.insert("min_items".into(), json!(lo));
-                f.insert("max_items".into(), json!(lo + self.rng.range(0, 20)));
-                let inner = &t[6..t.len() - 1];
-                if matches!(inner, "file" | "csv") {
-                    f.insert("max_size".into(), bound(self, 1 << 20));
-                }
-            }
-            "string" | "url" => {
-                let lo = self.rng.range(0, 5);
-                if self.rng.chance(50) {
-                    f.insert("min_length".into(), json!(lo));
-                }
-                f.insert("max_length".into(), json!(lo + 1 + self.rng.range(0, 500)));
-            }
-            "integer" | "int32" | "uint32" | "uint64" | "string_integer" => {
-                let lo = self.rng.range(0, 10);
-                f.insert("min".into(), json!(lo));
-                if self.rng.chance(50) {
-                    f.insert("max".into(), json!(lo + self.rng.range(0, 1000)));
-                } else if !self.made.numeric_responses.is_empty() && self.rng.chance(50) {
-                    let (e, field) = self.rng.pick(&self.made.numeric_responses).clone();
-                    f.insert("max_exclusive".into(), json!({ "field": format!("{e}.{field}"), "offset": -1 }));
-                } else {
-                    f.insert("max_exclusive".into(), json!(lo + 1 + self.rng.range(0, 1000)));
-                }
-            }
-            "file" | "csv" => {
-                f.insert("max_size".into(), bound(self, 8 << 20));
-            }
-            _ => {}
-        }
-    }
-
-    /// A field map of `n` fields; `resource` may be named by its own fields.
-    fn fields(&mut self, n: usize, resource: Option<&str>) -> Map<String, Value> {
-        let mut map = Map::new();
-        let mut names: Vec<String> = Vec::new();
-        for _ in 0..n {
-            let name = self.name(&names);
-            names.push(name.clone());
-            let ty = self.field_type(resource, 2);
-            let mut f = self.field(&ty);
-            self.required_when(&mut f);
-            map.insert(name, Value::Object(f));
-        }
-        map
-    }
-
-    /// `required_when` names a condition as text (`id` or `id(ARG)`), never negated.
-    fn required_when(&mut self, f: &mut Map<String, Value>) {
-        if self.rng.chance(10)
-            && let Some(Value::String(c)) = self.cond().map(|c| c.get("not").cloned().unwrap_or(c))
-        {
-            f.insert("required_when".into(), json!(c));
-        }
-    }
-
     fn resources(&mut self) -> Vec<Value> {
-        let mut ids = Vec::new();
-        let mut out = Vec::new();
+        let mut ids: Vec<String> = self.made.resources.clone();
+        let mut out = std::mem::take(&mut self.made.variant_resources);
+        let first = out.len();
         for i in 0..self.count(5) {
             let id = self.name(&ids);
             ids.push(id.clone());
@@ -926,18 +859,30 @@ impl Builder {
                 // A resource holding itself, optional and nullable: the shape of a tree.
                 fields.insert(format!("parent_{}", self.index), json!({ "type": format!("object<{id}>"), "optional": true, "nullable": true }));
             }
+            if i > 0 && self.rng.chance(25) {
+                // The fields of a base come first; a field of the base is not declared again.
+                let base = out[self.rng.range(first, out.len() - 1)].clone();
+                for name in base["fields"].as_object().map(|m| m.keys().cloned().collect::<Vec<_>>()).unwrap_or_default() {
+                    fields.shift_remove(&name);
+                }
+                r.insert("extends".into(), json!([base["id"]]));
+            }
             if fields.is_empty() || self.rng.chance(15) {
                 r.insert("not_shown".into(), json!([{ "facet": "fields", "detail": "the other fields" }]));
+            }
+            if let Some(cases) = self.cases(&fields) {
+                r.insert("cases".into(), cases);
             }
             r.insert("fields".into(), Value::Object(fields));
             self.made.resources.push(id.clone());
             out.push(Value::Object(r));
         }
         // Two resources that hold each other.
-        if out.len() >= 2 {
-            let (a, b) = (ids[0].clone(), ids[1].clone());
-            out[0]["fields"][format!("peer_{}", self.index)] = json!({ "type": format!("object<{b}>"), "optional": true });
-            out[1]["fields"][format!("peer_{}", self.index)] = json!({ "type": format!("object<{a}>"), "nullable": true });
+        if out.len() >= first + 2 {
+            let (a, b) = (out[first]["id"].clone(), out[first + 1]["id"].clone());
+            let (a, b) = (a.as_str().unwrap_or_default(), b.as_str().unwrap_or_default());
+            out[first]["fields"][format!("peer_{}", self.index)] = json!({ "type": format!("object<{b}>"), "optional": true });
+            out[first + 1]["fields"][format!("mate_{}", self.index)] = json!({ "type": format!("object<{a}>"), "nullable": true });
         }
         self.made.typed.extend(ids.iter().map(|s| format!("resource:{s}")));
         out
@@ -956,6 +901,9 @@ impl Builder {
             if self.rng.chance(30) {
                 c.insert("namespace".into(), json!(format!("rnd{}::ns{}", self.index, ids.len())));
             }
+            // A class another class holds by value needs `copy` or `move` semantics.
+            let semantics = self.rng.subset(&["copy", "move", "bool", "nullobj"], 4);
+            let holdable = semantics.iter().any(|s| *s == "copy" || *s == "move");
             let mut fields = Map::new();
             let mut names: Vec<String> = Vec::new();
             for _ in 0..self.rng.range(0, 5) {
@@ -967,8 +915,10 @@ impl Builder {
                     .collect();
                 choices.extend(mappable.iter().map(|e| format!("enum<{e}>")));
                 choices.extend(self.made.flags.iter().map(|f| format!("flags<{f}>")));
-                choices.extend(self.made.classes.iter().map(|c| format!("class<{c}>")));
-                choices.push(format!("class<{id}>"));
+                choices.extend(self.made.holdable_classes.iter().map(|c| format!("class<{c}>")));
+                if holdable {
+                    choices.push(format!("class<{id}>"));
+                }
                 choices.push("array<string>".into());
                 let ty = self.rng.pick(&choices).clone();
                 let mut f = Map::new();
@@ -977,7 +927,7 @@ impl Builder {
                     f.insert("optional".into(), json!(true));
                 }
                 if self.rng.chance(15) {
-                    f.insert("default".into(), json!("set by Client::Init"));
+                    f.insert("default_text".into(), json!("set by Client::Init"));
                 }
                 let mut meta = Map::new();
                 self.lifecycle(&mut meta);
@@ -994,8 +944,11 @@ impl Builder {
             if !methods.is_empty() {
                 c.insert("methods".into(), Value::Array(methods));
             }
-            c.insert("semantics".into(), json!(self.rng.subset(&["copy", "move", "bool", "nullobj"], 4)));
+            c.insert("semantics".into(), json!(semantics));
             self.made.classes.push(id.clone());
+            if holdable {
+                self.made.holdable_classes.push(id.clone());
+            }
             out.push(Value::Object(c));
         }
         self.made.typed.extend(ids.iter().map(|s| format!("class:{s}")));
@@ -1003,136 +956,6 @@ impl Builder {
     }
 
     // --- http --------------------------------------------------------------------------------
-
-    fn endpoints(&mut self) -> Vec<Value> {
-        let mut ids = Vec::new();
-        let mut out = Vec::new();
-        let mut routes: BTreeSet<(String, String)> = BTreeSet::new();
-        for i in 0..self.count(6) {
-            let id = self.name(&ids);
-            ids.push(id.clone());
-            let mut e = self.item(&id);
-            e.remove("not_shown");
-            let routed = !self.rng.chance(15);
-            let mut params: Vec<String> = Vec::new();
-            if routed {
-                let method = *self.rng.pick(METHODS);
-                for _ in 0..self.rng.range(0, 2) {
-                    let p = self.name_where(&params, pool::is_path_safe);
-                    params.push(p);
-                }
-                let mut path = format!("/r{i}");
-                for (k, p) in params.iter().enumerate() {
-                    path.push_str(&format!("/s{k}/{{{p}}}"));
-                }
-                routes.insert((method.to_owned(), path.clone()));
-                e.insert("method".into(), json!(method));
-                e.insert("path".into(), json!(path));
-                if self.rng.chance(15) {
-                    e.insert("assumed".into(), json!({ "method": "the source shows the path only" }));
-                }
-            } else {
-                e.insert("not_shown".into(), json!(["method", "path"]));
-            }
-            if !params.is_empty() {
-                let mut map = Map::new();
-                for p in &params {
-                    let ty = *self.rng.pick(&["snowflake", "string", "integer", "uint64"]);
-                    map.insert(p.clone(), json!({ "type": ty }));
-                }
-                e.insert("path_params".into(), Value::Object(map));
-            }
-            if self.rng.chance(50) {
-                let mut query = Map::new();
-                let mut names: Vec<String> = params.clone();
-                for _ in 0..self.rng.range(1, 3) {
-                    let name = self.name(&names);
-                    names.push(name.clone());
-                    let mut choices: Vec<String> = ["string", "boolean", "integer", "int32", "uint32", "uint64", "snowflake", "timestamp", "string_integer", "url"]
-                        .iter()
-                        .map(|s| s.to_string())
-                        .collect();
-                    choices.extend(self.made.enums.iter().map(|x| format!("enum<{x}>")));
-                    let ty = self.rng.pick(&choices).clone();
-                    let mut f = self.field(&ty);
-                    self.required_when(&mut f);
-                    query.insert(name, Value::Object(f));
-                }
-                e.insert("query".into(), Value::Object(query));
-            }
-            match self.rng.below(6) {
-                0 | 1 => {
-                    let n = self.rng.range(1, 4);
-                    let body = self.fields(n, None);
-                    e.insert("body".into(), Value::Object(body));
-                    if self.rng.chance(25) {
-                        e.insert("body_format".into(), json!("form"));
-                    }
-                }
-                2 => {
-                    let ty = format!("array<{}>", self.field_type(None, 0));
-                    let mut schema = self.field(&ty);
-                    schema.remove("optional");
-                    schema.remove("nullable");
-                    schema.remove("wire_name");
-                    schema.remove("required_when");
-                    e.insert("body_schema".into(), Value::Object(schema));
-                }
-                3 => {
-                    e.insert("body_format".into(), json!(self.rng.pick(&["multipart", "csv"])));
-                    if self.rng.chance(50) {
-                        e.insert("body".into(), json!({ "file": { "type": "file", "max_size": 1024 } }));
-                    }
-                }
-                _ => {}
-            }
-            match self.rng.below(5) {
-                0 => {
-                    let ty = self.field_type(None, 1);
-                    e.insert("response".into(), json!(ty));
-                }
-                1 => {
-                    let n = self.rng.range(1, 3);
-                    let mut fields = self.fields(n, None);
-                    let numeric = format!("count_{i}");
-                    fields.insert(numeric.clone(), json!({ "type": "integer" }));
-                    e.insert("response_fields".into(), Value::Object(fields));
-                    self.made.numeric_responses.push((id.clone(), numeric));
-                }
-                2 => {
-                    e.insert("response_format".into(), json!(self.rng.pick(&["csv", "none"])));
-                }
-                3 => {
-                    e.insert("response".into(), json!(format!("array<{}>", self.field_type(None, 0))));
-                }
-                _ => {}
-            }
-            if !self.made.token_kinds.is_empty() && self.rng.chance(50) {
-                let kinds = self.made.token_kinds.clone();
-                e.insert("auth".into(), json!(self.rng.subset(&kinds, 2)));
-            }
-            let behaviours: Vec<Value> = (0..self.rng.range(0, 2))
-                .map(|_| {
-                    let bid = self.name(&[]);
-                    let mut b = self.item(&bid);
-                    b.remove("part");
-                    if self.rng.chance(60) {
-                        b.insert("gate".into(), json!(true));
-                    }
-                    Value::Object(b)
-                })
-                .collect();
-            let mut seen = BTreeSet::new();
-            let behaviours: Vec<Value> = behaviours.into_iter().filter(|b| seen.insert(b["id"].as_str().unwrap_or_default().to_owned())).collect();
-            if !behaviours.is_empty() {
-                e.insert("behaviours".into(), Value::Array(behaviours));
-            }
-            out.push(Value::Object(e));
-        }
-        self.made.endpoints = ids.clone();
-        self.made.typed.extend(ids.iter().map(|s| format!("endpoint:{s}")));
-        out
-    }
 
     fn errors(&mut self) -> Vec<Value> {
         let mut ids = Vec::new();
@@ -1198,7 +1021,7 @@ impl Builder {
         for (k, mut v) in extra {
             // Errors carry no value for a required enum or resource (E0170).
             let ty = v["type"].as_str().unwrap_or_default();
-            if ty.starts_with("enum<") || ty.starts_with("object<") {
+            if ty.starts_with("enum<") || ty.starts_with("object") || ty.starts_with("union<") || ty.contains('|') {
                 v["optional"] = json!(true);
             }
             fields.entry(k).or_insert(v);
@@ -1227,6 +1050,9 @@ impl Builder {
             }
             let n = self.rng.range(0, 3);
             let fields = self.fields(n, None);
+            if let Some(cases) = self.cases(&fields) {
+                e.insert("cases".into(), cases);
+            }
             if fields.is_empty() {
                 e.insert("not_shown".into(), json!(["payload"]));
             } else {
@@ -1424,7 +1250,7 @@ impl Builder {
             r.insert("id".into(), json!(format!("1.{i}.{}", 100 + i)));
             r.insert("date".into(), json!(format!("2025-{:02}", i + 1)));
             if self.rng.chance(50) {
-                r.insert("toolkits".into(), json!([{ "id": "console", "minimum": "10.000", "dropped": ["9.0"] }]));
+                r.insert("toolkits".into(), json!([{ "id": "console", "minimum": "10.000", "dropped": { "from": "7.000", "to": "9.000" } }]));
             }
             if self.rng.chance(50) {
                 r.insert("packaging".into(), json!({ "library": "a static library", "odd key": "\"value\"" }));
