@@ -434,4 +434,6 @@ pub mod codes {
     pub const MEDIA_TYPE: &str = "E0161";
     /// A required error-body field of a type errors have no value for (an enum, a union, a resource).
     pub const UNFILLED_ERROR_FIELD: &str = "E0170";
+    /// Two fields of one object that have the same name on the wire.
+    pub const DUPLICATE_WIRE_NAME: &str = "E0171";
 }

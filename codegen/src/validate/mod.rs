@@ -37,6 +37,7 @@ pub fn validate(cx: &mut Diagnostics, model: &Model) {
     values::check_min_max(cx, model);
     values::check_constraint_types(cx, model);
     values::check_error_body_fields(cx, model);
+    values::check_wire_names(cx, model);
     values::check_response_constraints(cx, model);
     values::check_enum_repr_basis(cx, model);
     values::check_class_value_semantics(cx, model);

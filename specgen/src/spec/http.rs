@@ -242,6 +242,7 @@ impl Builder {
             self.required_when(&mut f);
             query.insert(name, Value::Object(f));
         }
+        super::shapes::distinct_wire_names(&mut query, params);
         e.insert("query".into(), Value::Object(query));
     }
 

@@ -13,14 +13,28 @@
 //! - common item keys: name, description, part, since, until, deprecated, not_shown (bare and
 //!   with detail), assumed, notes, rust_name, c_name;
 //! - permissions (bits, bits not shown), enums (integer and string, values not shown, no
-//!   values), flag sets (integer and string, widths 32 and 64, bits not shown);
-//! - resources (directions) and fields: every primitive type, `array<>` (nested), `enum<>`,
-//!   `flags<>`, `object<>` (including a resource holding itself, optional and nullable, and two
-//!   resources holding each other), `class<>`, optional, nullable, both, wire_name, default,
-//!   literal, every constraint by value, by limit (with offset) and by another endpoint's
-//!   response field, required_when, requires_scope, field lifecycles, a type not shown;
-//! - endpoints: every method, path parameters, query, body, whole-body schema, every body and
-//!   response format, response types and response fields, auth, behaviours with gates, and
+//!   values, `repr` written or implied by a number), flag sets (integer and string, widths 32 and
+//!   64, bits not shown);
+//! - resources (directions, `extends`, cases with literal, contains, omits and item-count facts)
+//!   and fields: every primitive type and alias, `array<>` (nested), `map<K, V>` (every key
+//!   kind), `enum<>`, `flags<>`, `object<>` (including a resource holding itself, optional and
+//!   nullable, and two resources holding each other), `union<>`, inline alternatives
+//!   (`integer | string | null`), inline objects (`object`, `array<object>`, `map<string,
+//!   object>` with `fields:`), `class<>`; optional, nullable, both (three states), wire_name,
+//!   typed `default`, `default_text`, `const`, `subset`, literal, every constraint by value, by
+//!   limit (with offset) and by another endpoint's response field, float bounds,
+//!   `min_exclusive`, `pattern`, `unique_items`, entry counts, `items:` (nested),
+//!   required_when, requires_scope, field lifecycles, a type not shown;
+//! - unions: tagged by an integer, a text or an enum (variants are resources fixing the
+//!   discriminator with `const`, with and without `tag:`), untagged (variants of any type, with
+//!   their own constraints), and a variant that holds its union again;
+//! - named headers and named responses; endpoints: every method, path parameters, query
+//!   (arrays `repeated` and `comma`), header parameters, body, whole-body schema, several body
+//!   formats sharing the body, typed multipart parts (JSON, files `indexed` and `repeated`, media
+//!   types), binary bodies, every response format, response types and fields, the shorthand's
+//!   `response_max_items` and `response_columns`, responses by status (codes, ranges, `default`,
+//!   bodiless `204`; inline or named; headers inline, named or listed), auth (token kinds,
+//!   anonymous and optional calls, bearer kinds with scopes), behaviours with gates, and
 //!   endpoints whose method and path are not shown;
 //! - conditions (with and without a parameter and its enum), intents, scopes, scope sets, token
 //!   kinds, permission rules (single rules and dated variants over all, any, when/then/else,
@@ -859,12 +873,17 @@ impl Builder {
                 // A resource holding itself, optional and nullable: the shape of a tree.
                 fields.insert(format!("parent_{}", self.index), json!({ "type": format!("object<{id}>"), "optional": true, "nullable": true }));
             }
-            if i > 0 && self.rng.chance(25) {
-                // The fields of a base come first; a field of the base is not declared again.
-                let base = out[self.rng.range(first, out.len() - 1)].clone();
-                for name in base["fields"].as_object().map(|m| m.keys().cloned().collect::<Vec<_>>()).unwrap_or_default() {
-                    fields.shift_remove(&name);
-                }
+            let bases: Vec<Value> = out[first..].iter().filter(|b| b.get("extends").is_none()).cloned().collect();
+            if !bases.is_empty() && self.rng.chance(25) {
+                // The fields of a base come first: no field of the base is declared again, and
+                // no own field takes a name the base has on the wire.
+                let base = self.rng.pick(&bases).clone();
+                let inherited: Vec<String> = base["fields"]
+                    .as_object()
+                    .map(|m| m.iter().map(|(k, f)| f.get("wire_name").and_then(Value::as_str).unwrap_or(k).to_owned()).chain(m.keys().cloned()).collect())
+                    .unwrap_or_default();
+                fields.retain(|k, _| !inherited.contains(k));
+                shapes::distinct_wire_names(&mut fields, &inherited);
                 r.insert("extends".into(), json!([base["id"]]));
             }
             if fields.is_empty() || self.rng.chance(15) {

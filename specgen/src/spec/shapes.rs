@@ -291,6 +291,7 @@ impl Builder {
             self.required_when(&mut f);
             map.insert(name, Value::Object(f));
         }
+        distinct_wire_names(&mut map, &[]);
         map
     }
 
@@ -477,5 +478,19 @@ impl Builder {
             fact["omits"] = json!(self.rng.subset(&omits, 2));
         }
         Some(fact)
+    }
+}
+
+/// Drops each `wire_name` that another field of `map`, or a name in `taken`, already has on the
+/// wire: one object carries each name once.
+pub(super) fn distinct_wire_names(map: &mut Map<String, Value>, taken: &[String]) {
+    let mut used: Vec<String> = map.keys().cloned().chain(taken.iter().cloned()).collect();
+    for f in map.values_mut() {
+        let Some(wire) = f.get("wire_name").and_then(Value::as_str).map(str::to_owned) else { continue };
+        if used.contains(&wire) {
+            f.as_object_mut().expect("BUG: fields are mappings").remove("wire_name");
+        } else {
+            used.push(wire);
+        }
     }
 }

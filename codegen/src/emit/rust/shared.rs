@@ -32,8 +32,14 @@ pub fn type_ident(id: &str) -> Ident {
     case::rust_ident(&name)
 }
 
-/// Names of the prelude that a generated item must not shadow.
-const PRELUDE: &[&str] = &["Option", "Some", "None", "Vec", "String", "Box", "Result", "Ok", "Err", "Default", "Clone", "Copy", "Send", "Sync"];
+/// Names of the Rust 2024 prelude, which a generated item must not shadow: the generated code
+/// names them unqualified (`impl From<...>`, `Option<...>`, `impl Future`).
+const PRELUDE: &[&str] = &[
+    "Option", "Some", "None", "Vec", "String", "Box", "Result", "Ok", "Err", "Default", "Clone", "Copy", "Send", "Sync", "Sized", "Unpin",
+    "Drop", "Fn", "FnMut", "FnOnce", "ToOwned", "ToString", "PartialEq", "PartialOrd", "Eq", "Ord", "AsRef", "AsMut", "Into", "From",
+    "Iterator", "Extend", "IntoIterator", "DoubleEndedIterator", "ExactSizeIterator", "TryFrom", "TryInto", "FromIterator", "Future",
+    "IntoFuture",
+];
 
 /// The name of a generated item (struct, enum): a type name that never shadows the prelude
 /// (`string` -> `StringType`).
@@ -173,7 +179,7 @@ pub fn as_declared(model: &Model, f: &Field, root: &TokenStream, value: TokenStr
     match (&f.ty, &f.default) {
         _ if f.three_state() => quote!(#root::wire::Presence::from(#value.map(Some))),
         (Some(ty), Some(d)) if f.defaulted() => {
-            let default = crate::emit::rust::types::literals::literal_tokens(model, ty, &d.value, root);
+            let default = crate::emit::rust::types::literals::default_tokens(model, f, ty, &d.value, root);
             quote!(#value.unwrap_or_else(|| #default))
         }
         _ => value,

@@ -876,7 +876,7 @@ fn handler(model: &Model, e: &Endpoint) -> TokenStream {
     };
     let parts_pattern = if has_body(e) { quote!((parts, body)) } else { quote!((parts, _)) };
     // A raw body is taken as it comes: only parameters and parsed bodies add violations.
-    let collects = has_path || !e.query.is_empty() || (has_body(e) && !raw_body(e));
+    let collects = has_path || !e.query.is_empty() || !e.headers.is_empty() || (has_body(e) && !raw_body(e));
     let collecting = collects.then(|| quote!(mut));
     let parse = (!steps.is_empty()).then(|| {
         quote! {

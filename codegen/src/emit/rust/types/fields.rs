@@ -4,7 +4,7 @@
 
 pub use super::checks::{field_checks, validate_impl};
 use super::checks::{Rules, bind_field, value_checks};
-use super::literals::literal_tokens;
+use super::literals::default_tokens;
 use crate::emit::rust::names;
 use crate::emit::rust::shared::{Shape, field_type_boxed, needs_box};
 use crate::model::types::Primitive;
@@ -273,7 +273,7 @@ fn default_fn(model: &Model, f: &Field, root: &TokenStream, boxed: bool) -> Toke
     let ident = names::default_fn(f);
     let ty = field_type_boxed(model, f, root, boxed);
     let (Some(t), Some(d)) = (&f.ty, &f.default) else { unreachable!("BUG: a defaulted field has a type and a default") };
-    let value = literal_tokens(model, t, &d.value, root);
+    let value = default_tokens(model, f, t, &d.value, root);
     let value = if boxed { quote!(Box::new(#value)) } else { value };
     let doc = format!(" The value an absent `{}` stands for: `{}`.", f.wire(), d.value);
     quote! {

@@ -3,10 +3,23 @@
 use crate::emit::rust::names;
 use crate::emit::rust::shared::int;
 use crate::model::types::Primitive;
-use crate::model::{Model, TypeRef};
+use crate::model::{Field, Model, TypeRef};
 use proc_macro2::{Literal, TokenStream};
 use quote::quote;
 use serde_json::Value;
+
+/// The Rust expression of a field's default: a literal of its type whose array elements are
+/// `Option`s when its `items` are nullable.
+pub fn default_tokens(model: &Model, f: &Field, ty: &TypeRef, value: &Value, root: &TokenStream) -> TokenStream {
+    match (ty, f.items.as_ref()) {
+        (TypeRef::Array(inner), Some(items)) if items.nullable => {
+            let list = value.as_array().expect("BUG: a validated array literal is an array");
+            let items = list.iter().map(|v| if v.is_null() { quote!(None) } else { let t = literal_tokens(model, inner, v, root); quote!(Some(#t)) });
+            quote!(vec![#(#items),*])
+        }
+        _ => literal_tokens(model, ty, value, root),
+    }
+}
 
 /// The Rust expression of a literal of type `ty`. Validation has checked that the literal fits
 /// (`check_literal_values`), so a mismatch here is a bug.
