@@ -15,7 +15,13 @@ fn fixture() -> PathBuf {
 
 fn emitted() -> Vec<GeneratedFile> {
     let loaded = platform_codegen::load_spec(&fixture(), "spec").unwrap_or_else(|e| panic!("the shapes fixture is invalid: {e:?}"));
-    assert!(loaded.warnings.is_empty(), "the shapes fixture has warnings: {:?}", loaded.warnings);
+    // The one warning is the class field the C ABI leaves out on purpose (the headers say so).
+    let warnings: Vec<(&str, &str)> = loaded.warnings.iter().map(|w| (w.code, w.message.as_str())).collect();
+    assert_eq!(
+        warnings,
+        [("W0145", "field `Payload` of class `Sample` has type `bytes`, which the C ABI does not carry")],
+        "the shapes fixture's warnings changed"
+    );
     // The workspace root of standalone output is left out: the expected crates are members of
     // this repository's workspace, and a root beside them would claim them too.
     emit_all(&loaded.model, &EmitOptions::default()).into_iter().filter(|f| f.artifact != platform_codegen::emit::cargo::ARTIFACT).collect()

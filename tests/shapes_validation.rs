@@ -110,3 +110,15 @@ fn union_variants_are_checked_with_their_own_constraints() {
     let nested: Expression = decode(json!({ "operand": { "operand": { "unknown": 1 } } }));
     assert_eq!(violations(&nested), [("/operand/operand".to_owned(), "is no variant of `expression` (it is none of `literal`, `negation`)".to_owned())]);
 }
+
+#[test]
+fn map_entry_counts_and_exclusive_bounds_are_checked() {
+    let mut json = valid_document();
+    json["scores"] = serde_json::Value::Object((0..11).map(|i| (format!("k{i}"), json!(1))).collect());
+    json["summaries"] = json!({});
+    json["shapes"] = json!([{ "kind": "rect", "width": 1000.5, "height": 1000 }, { "kind": "rect", "width": 0, "height": 999.5 }]);
+    let found = violations(&decode::<Document>(json));
+    let pointers: Vec<&str> = found.iter().map(|(pointer, _)| pointer.as_str()).collect();
+    assert_eq!(pointers, ["/scores", "/summaries", "/shapes/0/height"], "{found:#?}");
+    assert!(found[2].1.contains("less than 1000"), "{found:#?}");
+}

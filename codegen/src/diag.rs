@@ -408,6 +408,10 @@ pub mod codes {
     pub const TAG_PLACEMENT: &str = "E0142";
     /// A discriminator whose type is not `integer`, `string` or an enum.
     pub const DISCRIMINATOR_TYPE: &str = "E0143";
+    /// A path, query or header parameter or a multipart part that may be `null`.
+    pub const NULL_PARAMETER: &str = "E0144";
+    /// A field of an SDK class whose type the C ABI does not carry: the headers leave it out.
+    pub const NO_C_MAPPING: &str = "W0145";
     /// A response key that is not a status (`200`, `4XX`, `default`), or one status twice.
     pub const INVALID_STATUS: &str = "E0150";
     /// `responses` beside the single-response shorthand (`response`, `response_fields`, `response_format`).

@@ -117,6 +117,29 @@ pub fn check_header_types(cx: &mut Diagnostics, model: &Model) {
     }
 }
 
+/// A parameter (path, query, header) or a multipart part is text on the wire: it can be absent
+/// but never `null`, so `nullable` (or a `null` type) there states something no request can say.
+pub fn check_null_parameters(cx: &mut Diagnostics, model: &Model) {
+    for e in &model.endpoints {
+        let lists = [(&e.path_params, "path parameter"), (&e.query, "query parameter"), (&e.headers, "header parameter"), (&e.parts, "multipart part")];
+        for (list, what) in lists {
+            for f in list {
+                let null_type = matches!(f.ty, Some(TypeRef::Primitive(Primitive::Null)));
+                let span = match (f.nullable_span, null_type) {
+                    (Some(span), _) => span,
+                    (None, true) => f.type_span,
+                    (None, false) => continue,
+                };
+                cx.push(
+                    Diagnostic::error(codes::NULL_PARAMETER, format!("{what} `{}` of `{}` may be `null`", f.name, e.meta.id))
+                        .at(span, "a parameter is text on the wire and cannot be null")
+                        .help("remove `nullable` (or the `null` type); `optional: true` says the parameter may be left out"),
+                );
+            }
+        }
+    }
+}
+
 /// Every header field in the model: request header parameters, named headers and inline
 /// response headers.
 fn all_headers(model: &Model) -> Vec<&Field> {

@@ -50,6 +50,7 @@ pub fn validate(cx: &mut Diagnostics, model: &Model) {
     shapes::check_enum_subsets(cx, model);
     shapes::check_literal_values(cx, model);
     shapes::check_map_keys(cx, model);
+    shapes::check_class_fields_cross_c(cx, model);
     shapes::check_patterns(cx, model);
     shapes::check_float_bounds(cx, model);
     shapes::check_extends_cycles(cx, model);
@@ -59,6 +60,7 @@ pub fn validate(cx: &mut Diagnostics, model: &Model) {
     http::check_bodiless_statuses(cx, model);
     http::check_response_bodies(cx, model);
     http::check_header_types(cx, model);
+    http::check_null_parameters(cx, model);
     http::check_header_names(cx, model);
     http::check_anonymous_endpoints(cx, model);
     http::check_reserved_token_kind(cx, model);

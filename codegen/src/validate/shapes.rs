@@ -333,6 +333,21 @@ fn is_uuid(text: &str) -> bool {
     groups.iter().map(|g| g.len()).eq([8, 4, 4, 4, 12]) && groups.iter().all(|g| g.bytes().all(|b| b.is_ascii_hexdigit()))
 }
 
+/// A field of an SDK class is what the C and C++ headers expose; one whose type the C ABI does not
+/// carry is left out of them (and said so on the class), which is worth a look, not an error.
+pub fn check_class_fields_cross_c(cx: &mut Diagnostics, model: &Model) {
+    for c in &model.classes {
+        for f in &c.fields {
+            let Some(ty) = f.ty.as_ref().filter(|t| !t.crosses_c_abi()) else { continue };
+            cx.push(
+                Diagnostic::warning(codes::NO_C_MAPPING, format!("field `{}` of class `{}` has type `{ty}`, which the C ABI does not carry", f.name, c.meta.id))
+                    .at(f.type_span, "left out of the C and C++ headers")
+                    .help("the headers say so on the class; give the field a scalar, text, enum, flag or class type for C callers to reach it"),
+            );
+        }
+    }
+}
+
 /// A map's keys are JSON object keys, so text on the wire: text, snowflakes, uuids, integers
 /// (written as decimal text) or the values of an enum.
 pub fn check_map_keys(cx: &mut Diagnostics, model: &Model) {

@@ -751,9 +751,12 @@ fn rust_field(stem: &str) -> String {
     if name.is_empty() || name.starts_with(|c: char| c.is_ascii_digit()) { format!("v{name}") } else { name }
 }
 
-/// How a field type crosses the boundary; `None` for types with no C mapping (arrays, objects,
-/// files).
+/// How a field type crosses the boundary; `None` for the types `TypeRef::crosses_c_abi` keeps on
+/// the Rust side.
 fn kind(model: &Model, ty: &TypeRef, enums: &[AbiEnum]) -> Option<Kind> {
+    if !ty.crosses_c_abi() {
+        return None;
+    }
     Some(match ty {
         TypeRef::Primitive(p) => match p {
             Primitive::Boolean => Kind::Bool,
@@ -774,7 +777,6 @@ fn kind(model: &Model, ty: &TypeRef, enums: &[AbiEnum]) -> Option<Kind> {
             | Primitive::StringInteger
             | Primitive::Csv
             | Primitive::Json => Kind::String,
-            // Binary data and `null` have no accessor a C caller could use.
             Primitive::File | Primitive::Bytes | Primitive::Null => return None,
         },
         TypeRef::Flags(id) => Kind::Int(if model.flag_set(id).is_some_and(|f| f.width <= 32) { IntTy::U32 } else { IntTy::U64 }),
@@ -783,7 +785,6 @@ fn kind(model: &Model, ty: &TypeRef, enums: &[AbiEnum]) -> Option<Kind> {
             None => Kind::String,
         },
         TypeRef::Class(id) => Kind::Class(c_pascal(model.class(id).map_or(id.as_str(), |c| c.meta.c()))),
-        // Compound shapes stay on the Rust side (see docs/decisions.md).
         TypeRef::Array(_) | TypeRef::Object(_) | TypeRef::Map(..) | TypeRef::Union(_) => return None,
     })
 }

@@ -309,6 +309,17 @@ fn constraint_set(model: &Model, c: &Constraints, lead: &str) -> Vec<Rich> {
     out
 }
 
+/// A count's unit in the number it takes: `1 entry`, `2 entries`.
+fn counted(value: i64, unit: &str) -> String {
+    if value.abs() != 1 {
+        return unit.to_owned();
+    }
+    match unit.strip_suffix("ies") {
+        Some(stem) => format!("{stem}y"),
+        None => unit.strip_suffix('s').unwrap_or(unit).to_owned(),
+    }
+}
+
 /// One constraint (`max_items` of a bound) in words: `at most 200 items (limit ...)`.
 pub fn constraint(model: &Model, key: &str, bound: &Bound) -> Rich {
     let (lead, unit) = match key {
@@ -327,7 +338,7 @@ pub fn constraint(model: &Model, key: &str, bound: &Bound) -> Rich {
     let mut out = Rich::plain(lead);
     match bound {
         Bound::Value(_, v) => {
-            out.text(format!("{v}{unit}"));
+            out.text(format!("{v}{}", counted(*v, unit)));
         }
         Bound::Float(_, v) => {
             out.text(format!("{v}{unit}"));

@@ -485,8 +485,8 @@ pub fn handler(e: &Endpoint) -> Ident {
     escaped(value_ident(e.meta.rust()), ROUTER_RESERVED)
 }
 
-/// Methods of the client that the generator names.
-const CLIENT_RESERVED: &[&str] = &["new", "with_http", "with_credential", "credential", "placeholders", "http", "send"];
+/// Methods of the client that the generator names or calls on it (`self.clone()`).
+const CLIENT_RESERVED: &[&str] = &["new", "with_http", "with_credential", "credential", "placeholders", "http", "send", "exchange", "clone"];
 
 /// An endpoint's method of the client.
 pub fn client_method(e: &Endpoint) -> Ident {

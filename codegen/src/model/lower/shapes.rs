@@ -198,6 +198,7 @@ impl Lower<'_> {
             span: self.span(name),
             type_span: f.ty.as_ref().map_or_else(|| self.span(name), |t| self.span(t)),
             optional_span: f.optional.as_ref().map(|o| self.span(o)),
+            nullable_span: f.nullable.as_ref().filter(|n| n.value).map(|n| self.span(n)),
             assumed_spans: f.assumed.keys().map(|k| self.span(k)).collect(),
         }
     }

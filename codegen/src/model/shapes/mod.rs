@@ -192,6 +192,9 @@ pub struct Field {
     /// Where `optional:` was written; `None` when the spec is silent about presence.
     #[serde(skip)]
     pub optional_span: Option<Span>,
+    /// Where `nullable: true` was written.
+    #[serde(skip)]
+    pub nullable_span: Option<Span>,
     /// Each `assumed` key.
     #[serde(skip)]
     pub assumed_spans: Vec<Span>,

@@ -272,6 +272,17 @@ impl TypeRef {
         }
     }
 
+    /// Whether the C ABI carries a value of this type: scalars, text, enums, flag sets and class
+    /// handles do; binary data, `null` and compound shapes (arrays, maps, objects, unions) stay
+    /// on the Rust side (docs/decisions.md). The C plan and validation's W0145 both ask here.
+    pub fn crosses_c_abi(&self) -> bool {
+        match self {
+            TypeRef::Primitive(p) => !matches!(p, Primitive::File | Primitive::Bytes | Primitive::Null),
+            TypeRef::Enum(_) | TypeRef::Flags(_) | TypeRef::Class(_) => true,
+            TypeRef::Array(_) | TypeRef::Object(_) | TypeRef::Map(..) | TypeRef::Union(_) => false,
+        }
+    }
+
     /// Every type this one is built from, itself first (array elements, map keys and values).
     pub fn walk<'a>(&'a self, f: &mut impl FnMut(&'a TypeRef)) {
         f(self);

@@ -6,6 +6,7 @@ use super::view::{AssumedView, Badge, Cell, Cx, Facets, GapView, MetaView, rule_
 use crate::emit::docs::words::{self, Rich, Span, anchor, href};
 use crate::load::raw::ConstantValue;
 use crate::model::*;
+use crate::model::types::Primitive;
 use serde::Serialize;
 
 /// A field, parameter or body member.
@@ -181,6 +182,7 @@ pub fn field(cx: &Cx, f: &Field, owner: &Owner, own: Option<String>) -> FieldVie
     let key = own.clone().unwrap_or_else(|| owner.anchor.clone());
     let mut constraints = words::constraints(cx.model, f);
     constraints.extend(encoding_words(f));
+    constraints.extend(format_words(f));
     FieldView {
         name: f.wire().to_owned(),
         name_assumed: f.assumed.get("name").or_else(|| f.assumed.get("wire_name")).cloned(),
@@ -202,6 +204,20 @@ pub fn field(cx: &Cx, f: &Field, owner: &Owner, own: Option<String>) -> FieldVie
         inherited: f.inherited_from.as_ref().map(|b| cx.link("resource", b)),
         nested: f.ty.as_ref().map(|t| nested(cx, t)).unwrap_or_default(),
     }
+}
+
+/// The form a checked text format takes, in words: what the validators accept and, for bytes,
+/// how they travel in JSON.
+fn format_words(f: &Field) -> Option<Rich> {
+    let words = match f.ty.as_ref()?.primitive()? {
+        Primitive::Bytes => "base64 text on the wire",
+        Primitive::Email => "an email address (one `@`)",
+        Primitive::Url => "an absolute URI, with its scheme",
+        Primitive::Date => "a date, `YYYY-MM-DD`",
+        Primitive::Uuid => "a UUID, 8-4-4-4-12 hexadecimal digits",
+        _ => return None,
+    };
+    Some(Rich::plain(words))
 }
 
 /// How a list travels and what a part carries, in words.
