@@ -235,6 +235,8 @@ impl Builder {
             let array = self.rng.chance(20);
             let ty = if array { format!("array<{scalar}>") } else { scalar };
             let mut f = self.field(&ty);
+            // Text on the wire is never `null` (E0144).
+            f.remove("nullable");
             if array && f.contains_key("type") {
                 f.insert("style".into(), json!(self.rng.pick(&["repeated", "comma"])));
                 f.remove("items");

@@ -413,7 +413,7 @@ pub fn opcode_variant(o: &Opcode) -> Ident {
 
 /// An opcode's payload struct (`RequestChannelInfoPayload`).
 pub fn opcode_payload(o: &Opcode) -> Ident {
-    format_ident!("{}Payload", type_ident(o.meta.rust()).to_string().trim_start_matches("r#"))
+    type_ident(&format!("{}_payload", o.meta.rust()))
 }
 
 /// A command's variant of `Command`.
@@ -431,7 +431,7 @@ pub fn machine(m: &StateMachine) -> Ident {
 
 /// A state machine's transition enum (`AccountLinkTransition`).
 pub fn machine_transitions(m: &StateMachine) -> Ident {
-    escaped(format_ident!("{}Transition", item_ident(m.meta.rust()).to_string().trim_start_matches("r#")), STATES_RESERVED)
+    escaped(item_ident(&format!("{}_transition", m.meta.rust())), STATES_RESERVED)
 }
 
 /// A state's variant.

@@ -321,6 +321,12 @@ fn reads_headers(model: &Model) -> bool {
     exchanged_responses(model).iter().any(|r| r.body_kind() == BodyKind::Binary || !r.headers.is_empty())
 }
 
+/// Whether some answer may be the platform's error body: every status is covered where an
+/// endpoint declares `default`; elsewhere the others are errors.
+pub fn reads_error_body(model: &Model) -> bool {
+    model.routed_endpoints().filter(|e| needs_exchange(e)).any(|e| !e.has_status_responses() || !e.responses.iter().any(|r| r.status() == Some(Status::Default)))
+}
+
 /// The helpers the methods that go through `exchange` use.
 pub fn helpers(model: &Model) -> TokenStream {
     let routed: Vec<&Endpoint> = model.routed_endpoints().filter(|e| needs_exchange(e)).collect();
@@ -335,17 +341,20 @@ pub fn helpers(model: &Model) -> TokenStream {
             #headers_field
             bytes: Vec<u8>,
         }
-
-        /// The error of an answer no declared status covers: the platform's error body, or an
-        /// undecodable answer.
-        fn undeclared(answer: &Answer) -> Error {
-            match serde_json::from_slice::<ErrorBody>(&answer.bytes) {
-                Ok(body) if !(200..300).contains(&answer.status) => Error::Api(ApiError::from_body(answer.status, body)),
-                Ok(_) => Error::Decode { status: answer.status, message: "a status the endpoint does not declare".to_owned() },
-                Err(e) => Error::Decode { status: answer.status, message: format!("not an error body: {e}") },
-            }
-        }
     };
+    if reads_error_body(model) {
+        out.extend(quote! {
+            /// The error of an answer no declared status covers: the platform's error body, or an
+            /// undecodable answer.
+            fn undeclared(answer: &Answer) -> Error {
+                match serde_json::from_slice::<ErrorBody>(&answer.bytes) {
+                    Ok(body) if !(200..300).contains(&answer.status) => Error::Api(ApiError::from_body(answer.status, body)),
+                    Ok(_) => Error::Decode { status: answer.status, message: "a status the endpoint does not declare".to_owned() },
+                    Err(e) => Error::Decode { status: answer.status, message: format!("not an error body: {e}") },
+                }
+            }
+        });
+    }
     if routed.iter().any(|e| !e.has_status_responses()) {
         out.extend(quote! {
             /// The body of a 2xx answer; any other answer is an [`Error::Api`] decoded from the

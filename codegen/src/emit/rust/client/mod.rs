@@ -76,11 +76,13 @@ fn client(model: &Model) -> TokenStream {
     // Without a routed endpoint nothing sends, and without one that takes the simple path
     // nothing calls `send`: those parts would be dead code.
     let routed = model.routed_endpoints().next().is_some();
+    let sends = model.routed_endpoints().any(|e| !exchange::needs_exchange(e));
+    let errors = if sends || exchange::reads_error_body(model) { quote!({ApiError, ErrorBody}) } else { quote!(ApiError) };
     let uses = if routed {
         quote! {
             use crate::types;
             use crate::types::auth::{Credential, TokenKind};
-            use crate::types::errors::{ApiError, ErrorBody};
+            use crate::types::errors::#errors;
             use crate::types::placeholders::Placeholders;
             use crate::types::validation::{Validate, Violation};
         }
@@ -92,7 +94,7 @@ fn client(model: &Model) -> TokenStream {
             use crate::types::validation::Violation;
         }
     };
-    let send = model.routed_endpoints().any(|e| !exchange::needs_exchange(e)).then(|| quote! {
+    let send = sends.then(|| quote! {
             /// Sends one request and returns the body of a 2xx answer; any other answer is an
             /// [`Error::Api`] decoded from the error body.
             async fn send(&self, method: reqwest::Method, url: String, accepted: &'static [TokenKind], body: Option<Outgoing>) -> Result<Vec<u8>, Error> {
