@@ -165,7 +165,7 @@ impl fmt::Display for Permission {
 impl FromStr for Permission {
     type Err = crate::wire::UnknownName;
 
-    fn from_str(name: &str) -> Result<Self, Self::Err> {
+    fn from_str(name: &str) -> Result<Self, crate::wire::UnknownName> {
         Self::ALL
             .iter()
             .copied()

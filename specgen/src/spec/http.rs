@@ -399,10 +399,10 @@ fn anonymous_inputs(e: &mut Map<String, Value>) {
         for f in fields.values_mut() {
             let Value::Object(f) = f else { continue };
             f.remove("required_when");
-            f.retain(|_, v| !v.get("field").is_some());
+            f.retain(|_, v| v.get("field").is_none());
         }
     }
     if let Some(Value::Object(schema)) = e.get_mut("body_schema") {
-        schema.retain(|_, v| !v.get("field").is_some());
+        schema.retain(|_, v| v.get("field").is_none());
     }
 }

@@ -82,9 +82,9 @@ struct Made {
     holdable_classes: Vec<String>,
     resources: Vec<String>,
     /// Every enum: whether it is a string enum, and its values with whether each has a number.
-    enum_values: Vec<(String, bool, Vec<(String, bool)>)>,
+    enum_values: Vec<EnumValues>,
     /// Every flag set with its flags and their bits.
-    flag_values: Vec<(String, Vec<(String, Option<u64>)>)>,
+    flag_values: Vec<FlagValues>,
     /// Unions, named by `union<id>`.
     unions: Vec<String>,
     /// Resources made for the variants of tagged unions, written with the other resources.
@@ -109,6 +109,16 @@ struct Made {
     /// Typed references to anything made so far (`kind:id`).
     typed: Vec<String>,
 }
+
+/// An enum as the builder knows it: its id, whether it is a string enum, and its values with
+/// whether each has a form on the wire (a value of an integer enum needs its number).
+type EnumValues = (String, bool, Vec<(String, bool)>);
+
+/// A flag set: its id, and its flags with their bits.
+type FlagValues = (String, Vec<(String, Option<u64>)>);
+
+/// A top-level key of the spec file and the method that makes its items.
+type Section = (&'static str, fn(&mut Builder) -> Vec<Value>);
 
 /// Builds one spec.
 pub struct Builder {
@@ -146,7 +156,7 @@ impl Builder {
         let platform = self.platform();
         let mut api = Map::new();
         api.insert("part".into(), json!(self.made.parts[0]));
-        let sections: Vec<(&str, fn(&mut Self) -> Vec<Value>)> = vec![
+        let sections: Vec<Section> = vec![
             ("changes", Self::changes),
             ("permissions", Self::permissions),
             ("enums", Self::enums),

@@ -122,7 +122,8 @@ fn name_enum(name: &Ident, kind: &str, doc: &str, variants: &[(Ident, String, To
         impl std::str::FromStr for #name {
             type Err = crate::wire::UnknownName;
 
-            fn from_str(name: &str) -> Result<Self, Self::Err> {
+            // The error type by name: a variant named `Err` would make `Self::Err` ambiguous.
+            fn from_str(name: &str) -> Result<Self, crate::wire::UnknownName> {
                 Self::ALL.iter().copied().find(|v| v.as_str() == name).ok_or_else(|| crate::wire::UnknownName { kind: #kind, name: name.to_owned() })
             }
         }

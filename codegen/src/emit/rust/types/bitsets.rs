@@ -108,7 +108,8 @@ pub fn permissions(model: &Model) -> TokenStream {
         impl FromStr for Permission {
             type Err = crate::wire::UnknownName;
 
-            fn from_str(name: &str) -> Result<Self, Self::Err> {
+            // The error type by name: a variant named `Err` would make `Self::Err` ambiguous.
+            fn from_str(name: &str) -> Result<Self, crate::wire::UnknownName> {
                 Self::ALL.iter().copied().find(|p| p.id() == name).ok_or_else(|| crate::wire::UnknownName { kind: "permission", name: name.to_owned() })
             }
         }
