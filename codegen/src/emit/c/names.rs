@@ -9,6 +9,7 @@
 
 use super::abi::{Abi, Origin};
 use crate::emit::names::{Entry, Namespace};
+use crate::emit::rust::shared::unshadowed;
 use crate::model::Model;
 
 /// Macros of the C header besides the constants (without the macro prefix).
@@ -117,7 +118,7 @@ fn cpp(abi: &Abi) -> Vec<Namespace> {
     for e in &abi.enums {
         let origin = Origin { what: format!("enum `{}`", e.source.meta.id), span: e.source.meta.id_span };
         add(&mut spaces, main, entry(e.name.clone(), &origin));
-        types.push(entry(e.name.clone(), &origin));
+        types.push(entry(unshadowed(&e.name), &origin));
     }
     for c in abi.constants.iter().flat_map(|g| &g.items) {
         add(&mut spaces, main, entry(Abi::cpp_const(c), &c.origin));
@@ -125,7 +126,7 @@ fn cpp(abi: &Abi) -> Vec<Namespace> {
     for class in &abi.classes {
         let origin = Origin { what: format!("class `{}`", class.source.meta.id), span: class.source.meta.id_span };
         add(&mut spaces, &class.namespace, entry(class.name.clone(), &origin));
-        types.push(entry(class.name.clone(), &origin));
+        types.push(entry(unshadowed(&class.name), &origin));
     }
     let mut out: Vec<Namespace> = spaces.into_iter().map(|(name, entries)| namespace("C++", format!("namespace `{name}`"), entries)).collect();
     out.push(namespace("Rust", "the types of the library's `types` module", types));

@@ -85,6 +85,12 @@ fn ident(name: &str) -> Ident {
     case::rust_ident(name)
 }
 
+/// The library's Rust type of a class or enum: its C++ name, unless that would shadow the
+/// prelude the library's code names (`Option<Self>`).
+pub fn type_ident(name: &str) -> Ident {
+    case::rust_ident(&crate::emit::rust::shared::unshadowed(name))
+}
+
 fn lib(abi: &Abi) -> TokenStream {
     let title = format!(
         " The C ABI of {}: the library behind `include/{}` and `include/{}`.",
@@ -331,7 +337,7 @@ fn types(abi: &Abi) -> TokenStream {
 }
 
 fn rust_enum(e: &AbiEnum) -> TokenStream {
-    let name = ident(&e.name);
+    let name = type_ident(&e.name);
     let doc = docs(&e.doc);
     let variants: Vec<Ident> = e.values.iter().map(|v| ident(&v.name)).collect();
     let numbers: Vec<Literal> = e.values.iter().map(|v| Literal::i32_unsuffixed(v.value)).collect();
@@ -408,7 +414,7 @@ fn rust_value(kind: &Kind) -> TokenStream {
         // Spelled out in full: a spec class may be named `Vec` or `Option`.
         Kind::String => quote!(::std::vec::Vec<u8>),
         Kind::Enum(name) | Kind::Class(name) => {
-            let name = ident(name);
+            let name = type_ident(name);
             quote!(#name)
         }
     }
@@ -420,7 +426,7 @@ fn int_type(ty: IntTy) -> TokenStream {
 }
 
 fn rust_class(abi: &Abi, class: &AbiClass) -> TokenStream {
-    let name = ident(&class.name);
+    let name = type_ident(&class.name);
     let mut doc_lines = class.doc.clone();
     if !class.left_out.is_empty() {
         doc_lines.push(String::new());
@@ -541,8 +547,8 @@ fn functions(abi: &Abi) -> TokenStream {
     let (major, minor) = (Literal::u32_unsuffixed(ABI_VERSION.0), Literal::u32_unsuffixed(ABI_VERSION.1));
     let aliases = abi.classes.iter().map(|c| {
         let alias = format_ident!("{}", abi.c_name(&c.name));
-        let name = ident(&c.name);
-        let doc = format!(" The C handle of [`types::{}`].", c.name);
+        let name = type_ident(&c.name);
+        let doc = format!(" The C handle of [`types::{name}`].");
         quote!(#[doc = #doc] pub type #alias = Handle<types::#name>;)
     });
     let classes = abi.classes.iter().map(|c| class_functions(abi, c));
@@ -680,14 +686,14 @@ fn getter(abi: &Abi, class: &AbiClass, a: &Accessor) -> TokenStream {
     let field = ident(&a.rust);
     let value = c_value(abi, &a.kind, true);
     let name = abi.c_fn(&class.name, &a.name);
-    let doc = format!(" The getter of [`types::{}::{}`].", class.name, a.rust);
+    let doc = format!(" The getter of [`types::{}::{}`].", crate::emit::rust::shared::unshadowed(&class.name), a.rust);
     let out_safety = " `return_value` is NULL or valid for writes; what it held is not read.";
     let this = quote!(Handle::get(handle));
     if a.optional {
         let body = match &a.kind {
             Kind::Bool | Kind::Int(_) => quote!(unsafe { ffi::write_opt(return_value, #this.and_then(|this| this.#field)) }),
             Kind::Enum(e) => {
-                let e = ident(e);
+                let e = type_ident(e);
                 quote!(unsafe { ffi::write_opt(return_value, #this.and_then(|this| this.#field).map(types::#e::to_c)) })
             }
             Kind::String => quote!(unsafe { #value::write_opt(return_value, #this.and_then(|this| this.#field.as_deref())) }),
@@ -737,7 +743,7 @@ fn setter(abi: &Abi, class: &AbiClass, a: &Accessor) -> TokenStream {
     let field = ident(&a.rust);
     let value_ty = c_value(abi, &a.kind, false);
     let name = abi.c_fn(&class.name, &format!("Set{}", a.name));
-    let doc = format!(" The setter of [`types::{}::{}`].", class.name, a.rust);
+    let doc = format!(" The setter of [`types::{}::{}`].", crate::emit::rust::shared::unshadowed(&class.name), a.rust);
     let by_pointer = a.optional || matches!(a.kind, Kind::Class(_));
     let param = if by_pointer { quote!(*const #value_ty) } else { quote!(#value_ty) };
     // Each conversion reads `value` completely before `handle` is touched.
@@ -747,11 +753,11 @@ fn setter(abi: &Abi, class: &AbiClass, a: &Accessor) -> TokenStream {
         (Kind::String, false) => quote!(let value = unsafe { value.to_vec() };),
         (Kind::String, true) => quote!(let value = unsafe { #value_ty::opt_to_vec(value) };),
         (Kind::Enum(e), false) => {
-            let e = ident(e);
+            let e = type_ident(e);
             quote!(let Some(value) = types::#e::from_c(value) else { return };)
         }
         (Kind::Enum(e), true) => {
-            let e = ident(e);
+            let e = type_ident(e);
             quote!(let value = unsafe { value.as_ref() }.and_then(|v| types::#e::from_c(*v));)
         }
         (Kind::Class(_), false) if a.boxed => quote!(let value = Some(::std::boxed::Box::new(unsafe { Handle::get(value) }.cloned().unwrap_or_default()));),

@@ -48,6 +48,12 @@ pub fn item_ident(id: &str) -> Ident {
     if PRELUDE.contains(&ident.to_string().as_str()) { format_ident!("{ident}Type") } else { ident }
 }
 
+/// A type name already in PascalCase (a C++ class), as a Rust item that never shadows the
+/// prelude (`Option` -> `OptionType`).
+pub fn unshadowed(name: &str) -> String {
+    if PRELUDE.contains(&name) { format!("{name}Type") } else { name.to_owned() }
+}
+
 /// `match self` over a reference to an enum, or `match *self` when the enum has no variant:
 /// a match on a reference to an empty enum needs an arm rustc cannot be given.
 pub fn match_ref(empty: bool) -> TokenStream {
