@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs every test of the project on a fresh machine, installing what the tests need first:
 # Debian packages (C/C++ compilers, valgrind, Chromium) with apt-get, Python tools (OpenAPI
-# validator, schemathesis) into .venv. Tests never skip a missing tool: they fail and say so.
+# validator, schemathesis, feed parser, JSON Schema validator) into .venv. Tests never skip a
+# missing tool: they fail and say so.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -17,16 +18,45 @@ if [ ${#need_apt[@]} -gt 0 ]; then
   apt-get install -y -qq --no-install-recommends "${need_apt[@]}"
 fi
 
-if [ ! -x .venv/bin/schemathesis ] || [ ! -x .venv/bin/openapi-spec-validator ]; then
+# Reinstalled whenever the requirements change: the copy in .venv records what was installed.
+if ! cmp -s scripts/requirements-test.txt .venv/requirements-test.txt; then
   echo "installing Python test tools into .venv"
   python3 -m venv .venv
   .venv/bin/pip install --quiet --disable-pip-version-check -r scripts/requirements-test.txt
+  cp scripts/requirements-test.txt .venv/requirements-test.txt
 fi
 export PATH="$PWD/.venv/bin:$PATH"
 
 # Drift first: `cargo build` of the workspace regenerates generated/ from spec/, so the
 # committed tree is compared before anything else is built.
 cargo run -q --locked -p platform-codegen -- generate --check
+
+# The timeline guard: the spec on disk may differ from the previous commit's only in ways its
+# change entries announce. A shallow clone is deepened by one commit; a history with a single
+# commit has no previous spec, and the guard says so instead of passing quietly.
+timeline_guard() {
+  if ! git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+    echo "error: the timeline guard compares spec/ with the previous commit, but this is not a git work tree" >&2
+    return 1
+  fi
+  if ! git rev-parse -q --verify 'HEAD~1^{commit}' >/dev/null && [ "$(git rev-parse --is-shallow-repository)" = true ]; then
+    echo "timeline guard: shallow clone; fetching the previous commit"
+    if ! git fetch -q --deepen=1; then
+      echo "error: the timeline guard needs the previous commit, and this shallow clone cannot fetch it; clone with history (git fetch --unshallow)" >&2
+      return 1
+    fi
+  fi
+  if ! git rev-parse -q --verify 'HEAD~1^{commit}' >/dev/null; then
+    echo "################################################################################"
+    echo "# timeline guard NOT RUN: HEAD has no parent commit, so there is no previous"
+    echo "# spec to compare spec/ with. Every later commit is checked."
+    echo "################################################################################"
+    return 0
+  fi
+  echo "timeline guard: diff --against HEAD~1"
+  cargo run -q --locked -p platform-codegen -- diff --against HEAD~1
+}
+timeline_guard
 # One build of everything, reused by every step below.
 cargo build --workspace --all-targets --locked
 cargo test --workspace --locked --no-fail-fast

@@ -8,6 +8,7 @@ mod common;
 use common::{Raw, Server, tokens};
 use platform_client::Error;
 use platform_client::types::auth::Credential;
+use platform_client::types::deprecations::Notice;
 use platform_client::types::endpoints::{
     bulk_update_lobby_members, create_or_join_lobby, get_current_user_connections, get_guild_channels, get_lobby_messages,
     send_lobby_message, set_voice_channel_status, token,
@@ -342,6 +343,50 @@ async fn a_refresh_issues_tokens_that_work_and_rotates_the_refresh_token() {
     assert_invalid_grant(app.token(&refresh("alice-refresh")).await);
     let next = issued.refresh_token.expect("a new refresh token");
     app.token(&refresh(&next)).await.unwrap();
+}
+
+/// Every deprecation notice a client reports, shared with the test.
+type Seen = std::sync::Arc<std::sync::Mutex<Vec<Notice>>>;
+
+fn watching(client: platform_client::Client) -> (platform_client::Client, Seen) {
+    let seen = Seen::default();
+    let sink = seen.clone();
+    (client.on_deprecation(move |n| sink.lock().unwrap().push(n.clone())), seen)
+}
+
+#[tokio::test]
+async fn refreshing_a_provisional_accounts_oidc_token_answers_with_the_grants_deprecation() {
+    let server = Server::start(Some("2026-01-01T00:00:00Z")).await;
+    let (app, seen) = watching(server.client(Credential::client(tokens::CLIENT)));
+    app.token(&refresh("alice-refresh")).await.unwrap();
+    assert!(seen.lock().unwrap().is_empty(), "an ordinary refresh is not deprecated");
+
+    let issued = app.token(&refresh("provisional-refresh")).await.unwrap();
+    let entry = format!("{}#change-provisional-oidc-refresh-grant-deprecated", server.placeholders.docs_url);
+    let notice = seen.lock().unwrap().pop().expect("the answer said the grant is deprecated");
+    assert_eq!(notice.endpoint, "token");
+    assert_eq!(notice.deprecated_at, Some(jiff::Timestamp::UNIX_EPOCH), "already in effect: deprecated since before any date");
+    assert_eq!(notice.sunset, None, "no removal is announced");
+    assert_eq!(notice.links, [entry]);
+    app.token(&refresh(issued.refresh_token.as_deref().unwrap())).await.unwrap();
+    assert_eq!(seen.lock().unwrap().len(), 1, "the rotated refresh token is the provisional account's too");
+
+    // On the wire: RFC 9745 `Deprecation`, a `Link` with relation `deprecation`, no `Sunset`.
+    let basic = format!("Basic {}", tokens::CLIENT);
+    let form = [("grant_type", "refresh_token"), ("refresh_token", "provisional-refresh")];
+    let server = Server::start(Some("2026-01-01T00:00:00Z")).await;
+    let entry = format!("{}#change-provisional-oidc-refresh-grant-deprecated", server.placeholders.docs_url);
+    let response = server.http.post(server.auth("/oauth2/token")).header("authorization", basic).form(&form).send().await.unwrap();
+    assert_eq!(response.status(), 200);
+    let header = |name: &str| response.headers().get_all(name).iter().map(|v| v.to_str().unwrap().to_owned()).collect::<Vec<_>>();
+    assert_eq!(header("deprecation"), ["@0"]);
+    assert!(header("sunset").is_empty());
+    assert_eq!(header("link"), [format!("<{entry}>; rel=\"deprecation\"; type=\"text/html\"")]);
+
+    // The link leads to the change's entry in the reference page the server publishes.
+    let page = server.http.get(&server.placeholders.docs_url).send().await.unwrap();
+    assert_eq!(page.status(), 200);
+    assert!(page.text().await.unwrap().contains("id=\"change-provisional-oidc-refresh-grant-deprecated\""));
 }
 
 #[tokio::test]

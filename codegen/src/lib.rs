@@ -2,11 +2,13 @@
 //!
 //! The spec under `spec/` is loaded into spanned raw structures ([`load`]), lowered into the
 //! typed model ([`model`]), checked rule by rule ([`validate`]), turned into artifacts by pure
-//! emitters ([`emit`]) and written by the one module that touches disk ([`files`]).
+//! emitters ([`emit`]) and written by the one module that touches disk ([`files`]). [`diff`]
+//! compares two specs along their timelines.
 #![deny(missing_docs)]
 
 pub mod build;
 pub mod diag;
+pub mod diff;
 pub mod emit;
 pub mod expand;
 pub mod files;
@@ -61,6 +63,23 @@ pub fn load_spec(dir: &Path, display_root: &str) -> Result<Loaded, LoadError> {
             return Err(LoadError::Io(e));
         }
     };
+    check_loaded(cx, sources, raw)
+}
+
+/// Loads, lowers and validates spec files given as `(display path, text)`: a spec read from a
+/// git revision ([`load::git`]) or held in memory.
+pub fn load_spec_texts(texts: Vec<(String, String)>) -> Result<Loaded, LoadError> {
+    let mut cx = Diagnostics::new();
+    let mut sources = Sources::default();
+    if texts.is_empty() {
+        let _ = cx.finish();
+        return Err(LoadError::Io(load::IoError("no `*.yaml` files in the spec".into())));
+    }
+    let raw = load::load_texts(&mut cx, &mut sources, texts);
+    check_loaded(cx, sources, raw)
+}
+
+fn check_loaded(mut cx: Diagnostics, sources: Sources, raw: load::RawSpec) -> Result<Loaded, LoadError> {
     if cx.has_errors() {
         return Err(invalid(cx, sources));
     }

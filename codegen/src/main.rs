@@ -1,13 +1,16 @@
-//! The `platform-codegen` command line: `check`, `dump`, `coverage`, `generate [--check]`.
+//! The `platform-codegen` command line: `check`, `dump [--as-of]`, `coverage`,
+//! `generate [--check] [--as-of]`, `diff`, `rules`.
 
 use clap::{Parser, Subcommand, ValueEnum};
 use platform_codegen::diag::{self, Diagnostic, Sources};
-use platform_codegen::emit::{EmitOptions, emit_all};
+use platform_codegen::diff::{self, DiffOptions, Sides};
+use platform_codegen::emit::{EmitOptions, emit_all, emit_published};
 use platform_codegen::files::{self, Mode};
 use platform_codegen::model::coverage::coverage;
-use platform_codegen::{LoadError, Loaded, load_spec};
+use platform_codegen::model::project::{At, project};
+use platform_codegen::{LoadError, Loaded, load_spec, load_spec_texts};
 use std::io::IsTerminal;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 /// Generates every artifact of the platform from its spec.
@@ -17,9 +20,9 @@ struct Cli {
     /// The spec directory.
     #[arg(long, global = true, default_value = "spec")]
     spec: PathBuf,
-    /// The output directory.
-    #[arg(long, global = true, default_value = "generated")]
-    out: PathBuf,
+    /// The output directory (default `generated`).
+    #[arg(long, global = true)]
+    out: Option<PathBuf>,
     /// Diagnostic and report format.
     #[arg(long, global = true, value_enum, default_value_t = Format::Text)]
     format: Format,
@@ -32,7 +35,12 @@ enum Command {
     /// Validate the spec (exit 0 valid, 1 invalid, 2 usage or I/O error).
     Check,
     /// Print the resolved model as JSON.
-    Dump,
+    Dump {
+        /// The platform as it is on this day (YYYY-MM-DD): items not yet introduced or already
+        /// removed are absent, dated variants resolved.
+        #[arg(long, value_name = "DATE")]
+        as_of: Option<String>,
+    },
     /// List what the source does not show (gaps) and what the spec assumed, per part.
     Coverage,
     /// Regenerate everything under the output directory.
@@ -40,6 +48,10 @@ enum Command {
         /// Write nothing; exit 1 listing stale, missing and orphan files.
         #[arg(long)]
         check: bool,
+        /// Generate only the docs, changelog feeds and OpenAPI document of the platform as it
+        /// is on this day (YYYY-MM-DD), into `--out` (which must not be `generated`).
+        #[arg(long, value_name = "DATE")]
+        as_of: Option<String>,
     },
     /// What the build script of a generated crate runs: regenerate the output directory that
     /// holds the crate at CRATE_DIR, when its workspace names that directory.
@@ -48,6 +60,25 @@ enum Command {
         /// The generated crate's manifest directory.
         crate_dir: PathBuf,
     },
+    /// List every difference between two specs; exit 1 when a breaking one is not announced by
+    /// a change entry of the new spec (2 when a spec cannot be loaded).
+    Diff {
+        /// The old spec: a directory, a git revision of the `--spec` directory (`HEAD~1`), or
+        /// `REV:DIR`.
+        #[arg(required_unless_present = "against")]
+        old: Option<String>,
+        /// The new spec, written like OLD (default: `--spec`).
+        new: Option<String>,
+        /// Compare `--spec` with itself at this git revision (`--against HEAD~1`).
+        #[arg(long, value_name = "REV", conflicts_with = "old")]
+        against: Option<String>,
+        /// The day the check runs on (YYYY-MM-DD): entries dated up to it are history, and a
+        /// new entry dated before it is retroactive. The clock is never read.
+        #[arg(long, value_name = "DATE")]
+        today: Option<String>,
+    },
+    /// Print the catalogue of `diff` rules.
+    Rules,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -58,26 +89,50 @@ enum Format {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    if let Command::BuildScript { crate_dir } = &cli.command {
+    match &cli.command {
         // The spec and output directories come from the crate's workspace, not from the flags.
-        platform_codegen::build::regenerate(crate_dir);
-        return ExitCode::SUCCESS;
+        Command::BuildScript { crate_dir } => {
+            platform_codegen::build::regenerate(crate_dir);
+            return ExitCode::SUCCESS;
+        }
+        Command::Diff { old, new, against, today } => return run_diff(&cli, old.as_deref(), new.as_deref(), against.as_deref(), today.as_deref()),
+        Command::Rules => return print_rules(&cli),
+        _ => {}
     }
     let loaded = match load(&cli) {
         Ok(loaded) => loaded,
         Err(code) => return code,
     };
     report(&cli, &loaded.sources, &loaded.warnings);
-    match cli.command {
+    match &cli.command {
         Command::Check => ExitCode::SUCCESS,
-        Command::Dump => {
-            println!("{}", serde_json::to_string_pretty(&loaded.model).expect("BUG: the model always serializes"));
+        Command::Dump { as_of } => {
+            let model = match as_of.as_deref().map(parse_day).transpose() {
+                Ok(Some(day)) => project(&loaded.model, At::Date(day)),
+                Ok(None) => loaded.model,
+                Err(code) => return code,
+            };
+            println!("{}", serde_json::to_string_pretty(&model).expect("BUG: the model always serializes"));
             ExitCode::SUCCESS
         }
         Command::Coverage => print_coverage(&cli, &loaded),
-        Command::Generate { check } => generate(&cli, &loaded, check),
-        Command::BuildScript { .. } => unreachable!("BUG: handled before loading"),
+        Command::Generate { check, as_of: None } => generate(&cli, &loaded, *check),
+        Command::Generate { check, as_of: Some(day) } => generate_as_of(&cli, &loaded, *check, day),
+        Command::BuildScript { .. } | Command::Diff { .. } | Command::Rules => unreachable!("BUG: handled above"),
     }
+}
+
+/// A `YYYY-MM-DD` argument; exit code 2 when it is not one.
+fn parse_day(text: &str) -> Result<jiff::civil::Date, ExitCode> {
+    text.parse().map_err(|e| {
+        eprintln!("error: `{text}` is not a date (YYYY-MM-DD): {e}");
+        ExitCode::from(2)
+    })
+}
+
+/// The output directory: `--out`, else `generated`.
+fn out_dir(cli: &Cli) -> PathBuf {
+    cli.out.clone().unwrap_or_else(|| PathBuf::from("generated"))
 }
 
 fn load(cli: &Cli) -> Result<Loaded, ExitCode> {
@@ -135,7 +190,7 @@ fn print_coverage(cli: &Cli, loaded: &Loaded) -> ExitCode {
 }
 
 fn generate(cli: &Cli, loaded: &Loaded, check: bool) -> ExitCode {
-    let layout = match platform_codegen::workspace::layout_for(&cli.out) {
+    let layout = match platform_codegen::workspace::layout_for(&out_dir(cli)) {
         Ok(layout) => layout,
         Err(e) => {
             eprintln!("error: {e}");
@@ -143,15 +198,37 @@ fn generate(cli: &Cli, loaded: &Loaded, check: bool) -> ExitCode {
         }
     };
     let generated = emit_all(&loaded.model, &EmitOptions::default().with_layout(layout));
+    sync(cli, &generated, check, "cargo run -p platform-codegen -- generate")
+}
+
+/// The docs, feeds and OpenAPI document of one day, into their own directory: the whole tree
+/// under `generated/` describes the whole timeline, and `sync` removes what it did not write.
+fn generate_as_of(cli: &Cli, loaded: &Loaded, check: bool, day: &str) -> ExitCode {
+    let day = match parse_day(day) {
+        Ok(day) => day,
+        Err(code) => return code,
+    };
+    let Some(out) = cli.out.as_ref().filter(|o| o.as_path() != Path::new("generated")) else {
+        eprintln!("error: `generate --as-of` writes the docs and OpenAPI of one day, not the whole tree; give `--out DIR` (not `generated`)");
+        return ExitCode::from(2);
+    };
+    let command = format!("cargo run -p platform-codegen -- --out {} generate --as-of {day}", out.display());
+    let opts = EmitOptions::default().with_regenerate_command(command.clone());
+    let generated = emit_published(&project(&loaded.model, At::Date(day)), &opts);
+    sync(cli, &generated, check, &command)
+}
+
+fn sync(cli: &Cli, generated: &[platform_codegen::emit::GeneratedFile], check: bool, command: &str) -> ExitCode {
     let mode = if check { Mode::Check } else { Mode::Write };
-    let report = match files::sync(&cli.out, &generated, mode) {
+    let out_dir = out_dir(cli);
+    let report = match files::sync(&out_dir, generated, mode) {
         Ok(report) => report,
         Err(e) => {
             eprintln!("error: {e}");
             return ExitCode::from(2);
         }
     };
-    for line in report.summary(&generated, mode) {
+    for line in report.summary(generated, mode) {
         println!("{line}");
     }
     if mode == Mode::Write {
@@ -163,12 +240,91 @@ fn generate(cli: &Cli, loaded: &Loaded, check: bool) -> ExitCode {
     if report.is_clean() {
         return ExitCode::SUCCESS;
     }
-    let out = cli.out.display();
+    let out = out_dir.display();
     for (what, list) in [("stale", &report.stale), ("missing", &report.missing), ("orphan", &report.orphans)] {
         for path in list {
             eprintln!("{what}: {out}/{path}");
         }
     }
-    eprintln!("error: `{out}` does not match the spec; run `cargo run -p platform-codegen -- generate` and commit the result");
+    eprintln!("error: `{out}` does not match the spec; run `{command}` and commit the result");
     ExitCode::from(1)
+}
+
+/// One side of a diff: a directory, a revision of the `--spec` directory, or `REV:DIR`.
+fn side(cli: &Cli, text: &str) -> Result<Loaded, ExitCode> {
+    let path = Path::new(text);
+    let loaded = if path.is_dir() {
+        load_spec(path, text.trim_end_matches('/'))
+    } else {
+        let (rev, dir) = match text.split_once(':') {
+            Some((rev, dir)) if !rev.is_empty() => (rev, PathBuf::from(dir)),
+            _ => (text, cli.spec.clone()),
+        };
+        if !dir.is_dir() {
+            eprintln!("error: `{}` is not a directory (the spec directory whose revision `{rev}` is read)", dir.display());
+            return Err(ExitCode::from(2));
+        }
+        let shown = dir.to_string_lossy().trim_end_matches('/').to_string();
+        match platform_codegen::load::git::files_at(&dir, rev, &shown) {
+            Ok(texts) => load_spec_texts(texts),
+            Err(e) => Err(LoadError::Io(e)),
+        }
+    };
+    loaded.map_err(|e| {
+        match e {
+            LoadError::Io(e) => eprintln!("error: {e}"),
+            LoadError::Invalid { sources, diagnostics } => {
+                report(cli, &sources, &diagnostics);
+                eprintln!("error: the spec `{text}` is invalid; `diff` compares valid specs");
+            }
+        }
+        ExitCode::from(2)
+    })
+}
+
+fn run_diff(cli: &Cli, old: Option<&str>, new: Option<&str>, against: Option<&str>, today: Option<&str>) -> ExitCode {
+    let spec = cli.spec.to_string_lossy().to_string();
+    let (old, new) = match against {
+        Some(rev) => (rev.to_owned(), spec),
+        None => (old.unwrap_or_default().to_owned(), new.map_or(spec, str::to_owned)),
+    };
+    let mut opts = DiffOptions::default();
+    if let Some(day) = today {
+        match parse_day(day) {
+            Ok(day) => opts = opts.with_today(day),
+            Err(code) => return code,
+        }
+    }
+    let (a, b) = match (side(cli, &old), side(cli, &new)) {
+        (Ok(a), Ok(b)) => (a, b),
+        (Err(code), _) | (_, Err(code)) => return code,
+    };
+    let findings = diff::diff(&a.model, &b.model, &opts);
+    let sides = Sides { old: &a.sources, new: &b.sources };
+    match cli.format {
+        Format::Json => {
+            for f in &findings {
+                println!("{}", diff::to_json(f, sides));
+            }
+        }
+        Format::Text => print!("{}", diff::render_text(&findings, sides, std::io::stdout().is_terminal())),
+    }
+    if findings.iter().any(diff::Finding::is_uncovered) { ExitCode::from(1) } else { ExitCode::SUCCESS }
+}
+
+fn print_rules(cli: &Cli) -> ExitCode {
+    match cli.format {
+        Format::Json => println!("{}", serde_json::to_string_pretty(diff::CATALOGUE).expect("BUG: the catalogue serializes")),
+        Format::Text => {
+            for r in diff::CATALOGUE {
+                let mut kinds: Vec<&str> = r.kinds.to_vec();
+                if !kinds.contains(&"correction") {
+                    kinds.push("correction");
+                }
+                let kinds = if r.claimable { kinds.join(", ") } else { "(cannot be announced)".into() };
+                println!("{:<34} {:<9} {}\n{:<34} announced by: {kinds}", r.id, r.group, r.summary, "");
+            }
+        }
+    }
+    ExitCode::SUCCESS
 }

@@ -37,7 +37,7 @@ fn check_exits_1_on_an_invalid_spec_with_a_located_diagnostic() {
     assert_eq!(out.status.code(), Some(1), "{}", text(&out));
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("error[E0102]: unknown permission `PIN_MESAGES`"), "{stderr}");
-    assert!(stderr.contains("spec.yaml:8:11"), "{stderr}");
+    assert!(stderr.contains("spec.yaml:9:11"), "{stderr}");
     assert!(stderr.contains("help: did you mean `PIN_MESSAGES`?"), "{stderr}");
 }
 
@@ -57,7 +57,7 @@ fn json_format_gives_one_object_per_line() {
     let lines: Vec<serde_json::Value> = String::from_utf8_lossy(&out.stdout).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
     assert_eq!(lines.len(), 1);
     assert_eq!(lines[0]["code"], "E0103");
-    assert_eq!(lines[0]["location"]["line"], 6);
+    assert_eq!(lines[0]["location"]["line"], 7);
 }
 
 #[test]
@@ -114,4 +114,86 @@ fn dump_and_coverage_describe_the_model() {
     assert_eq!(out.status.code(), Some(0));
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(stdout.contains("http_api: ") && stdout.contains("total: "), "{stdout}");
+}
+
+fn git(dir: &Path, args: &[&str]) {
+    let out = Command::new("git").args(args).current_dir(dir).output().expect("git runs (the timeline guard reads revisions with it)");
+    assert!(out.status.success(), "git {args:?}: {}", text(&out));
+}
+
+/// A repository holding a copy of the shipped spec, committed.
+fn repository_with_the_shipped_spec() -> tempfile::TempDir {
+    let tmp = tempfile::tempdir().unwrap();
+    copy_dir(&workspace().join("spec"), &tmp.path().join("spec"));
+    git(tmp.path(), &["init", "-q"]);
+    git(tmp.path(), &["add", "spec"]);
+    git(tmp.path(), &["-c", "user.name=test", "-c", "user.email=test@example.invalid", "commit", "-q", "-m", "spec"]);
+    tmp
+}
+
+#[test]
+fn the_timeline_guard_refuses_an_unannounced_break_and_accepts_it_announced() {
+    let repo = repository_with_the_shipped_spec();
+    let channel = repo.path().join("spec/resources/channel.yaml");
+    let yaml = std::fs::read_to_string(&channel).unwrap();
+    let start = yaml.find("      id:\n").expect("the channel has an id");
+    let end = yaml.find("      application_id:\n").expect("then its application id");
+    std::fs::write(&channel, format!("{}{}", &yaml[..start], &yaml[end..])).unwrap();
+
+    let out = run(&["diff", "--against", "HEAD"], repo.path());
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("error[field-removed]: field `channel.id` is removed"), "{stdout}");
+    assert!(stdout.contains("kind: removal") && stdout.contains("affects: [resource:channel]"), "the help drafts the entry (naming the resource: the field is gone):\n{stdout}");
+
+    let changes = repo.path().join("spec/changes.yaml");
+    let mut yaml = std::fs::read_to_string(&changes).unwrap();
+    yaml.push_str(
+        "  - id: channel-id-removed\n    part: http_api\n    effective: already_in_effect\n    kind: removal\n    summary: The channel field id is removed.\n    affects:\n      - resource:channel\n",
+    );
+    std::fs::write(&changes, yaml).unwrap();
+    let out = run(&["diff", "--against", "HEAD"], repo.path());
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("announced[field-removed]") && stdout.contains("announced by change `channel-id-removed`"), "{stdout}");
+}
+
+#[test]
+fn diff_reads_directories_and_revisions_and_prints_json() {
+    let repo = repository_with_the_shipped_spec();
+    let out = run(&["diff", "HEAD", "spec", "--format", "json"], repo.path());
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    assert!(out.stdout.is_empty(), "no difference, no line: {}", text(&out));
+    let case = workspace().join("tests/diff/field-removed");
+    let (old, new) = (case.join("old"), case.join("new"));
+    let out = run(&["--format", "json", "diff", old.to_str().unwrap(), new.to_str().unwrap()], &workspace());
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    let finding: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(finding["rule"], "field-removed");
+    assert_eq!(finding["audiences"]["wire"], "breaking");
+    let out = run(&["diff", "no-such-revision"], repo.path());
+    assert_eq!(out.status.code(), Some(2), "an unreadable side is exit 2: {}", text(&out));
+}
+
+#[test]
+fn as_of_gives_the_platform_of_one_day() {
+    let before = run(&["dump", "--as-of", "2026-02-22"], &workspace());
+    let after = run(&["dump", "--as-of", "2026-02-23"], &workspace());
+    assert_eq!(before.status.code(), Some(0), "{}", text(&before));
+    let rule = |out: &Output| {
+        let model: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let rules = model["permission_rules"].as_array().unwrap().clone();
+        rules.into_iter().find(|r| r["id"] == "pin_messages").unwrap()["variants"].clone()
+    };
+    assert_eq!(rule(&before), serde_json::json!([{ "rule": { "permission": "MANAGE_MESSAGES" } }]));
+    assert_eq!(rule(&after), serde_json::json!([{ "rule": { "permission": "PIN_MESSAGES" } }]));
+
+    let tmp = tempfile::tempdir().unwrap();
+    let out_dir = tmp.path().join("published");
+    let out = run(&["--out", out_dir.to_str().unwrap(), "generate", "--as-of", "2026-02-22"], &workspace());
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let openapi = std::fs::read_to_string(out_dir.join("openapi.json")).unwrap();
+    assert!(openapi.contains("MANAGE_MESSAGES") && !openapi.contains("pin-messages-required"), "the document of 2026-02-22 knows nothing later");
+    let refused = run(&["generate", "--as-of", "2026-02-22"], &workspace());
+    assert_eq!(refused.status.code(), Some(2), "--as-of never writes over generated/: {}", text(&refused));
 }

@@ -16,10 +16,12 @@
 //! - Set Voice Channel Status stores the status (its permission rule runs in the router, asking
 //!   [`Reference`] for the caller's permissions and whether its user is in the voice channel).
 //! - The token endpoint exchanges codes and refresh tokens, rotating refresh tokens, and answers
-//!   `invalid_grant` for a revoked, reused or unknown grant.
+//!   `invalid_grant` for a revoked, reused or unknown grant. Refreshing a provisional account's
+//!   OIDC refresh token works, and the answer carries the grant's deprecation headers.
 
 use platform_server::types::auth::{Credential, Intent, Scope, TokenKind};
 use platform_server::types::clock::FixedClock;
+use platform_server::types::deprecations;
 use platform_server::types::endpoints::{
     bulk_update_lobby_members, create_or_join_lobby, get_current_user_connections, get_guild_channels, get_lobby_messages,
     send_lobby_message, set_voice_channel_status, token,
@@ -191,6 +193,10 @@ pub struct Grant {
     /// Whether it was revoked (a ban deletes every token).
     #[serde(default)]
     pub revoked: bool,
+    /// Whether OIDC server-side authentication issued it to a provisional account: refreshing
+    /// it works, and the answer says the grant is deprecated for it.
+    #[serde(default)]
+    pub provisional_oidc: bool,
 }
 
 /// An authorization code.
@@ -362,13 +368,14 @@ impl Reference {
         Lobby { id: Snowflake(state.id), application_id: Snowflake(self.world.application.id), members: state.members.clone(), extra: Default::default() }
     }
 
-    /// Issues an access token and a refresh token for `user`.
-    fn issue(&self, state: &mut State, user: u64, scopes: Vec<String>) -> token::Response {
+    /// Issues an access token and a refresh token for `user`; the refresh token of a
+    /// provisional account's OIDC authentication stays one when rotated.
+    fn issue(&self, state: &mut State, user: u64, scopes: Vec<String>, provisional_oidc: bool) -> token::Response {
         let n = state.id();
         let (access, refresh) = (format!("access-{n}"), format!("refresh-{n}"));
         let caller = Caller::Account { user, bot: false, scopes: parse_all(&scopes).unwrap_or_default(), intents: Vec::new() };
         state.tokens.push((TokenKind::Bearer, access.clone(), caller));
-        state.refresh_tokens.push(Grant { token: refresh.clone(), user, scopes: scopes.clone(), revoked: false });
+        state.refresh_tokens.push(Grant { token: refresh.clone(), user, scopes: scopes.clone(), revoked: false, provisional_oidc });
         token::Response {
             access_token: access,
             token_type: "Bearer".to_owned(),
@@ -619,7 +626,10 @@ impl Api for Reference {
                 let presented = body.refresh_token.ok_or_else(|| invalid("/body/refresh_token", "is required for the refresh_token grant"))?;
                 let index = state.refresh_tokens.iter().position(|g| g.token == presented && !g.revoked);
                 let grant = index.map(|i| state.refresh_tokens.remove(i)).ok_or_else(|| invalid_grant("the refresh token is unknown, used or revoked"))?;
-                Ok(self.issue(&mut state, grant.user, grant.scopes))
+                if grant.provisional_oidc {
+                    call.deprecations.used(&deprecations::BEHAVIOUR_TOKEN_PROVISIONAL_OIDC_REFRESH);
+                }
+                Ok(self.issue(&mut state, grant.user, grant.scopes, grant.provisional_oidc))
             }
             GrantType::AuthorizationCode => {
                 let presented = body.code.ok_or_else(|| invalid("/body/code", "is required for the authorization_code grant"))?;
@@ -628,7 +638,7 @@ impl Api for Reference {
                     return Err(invalid_grant("the code verifier does not match the code challenge"));
                 }
                 let grant = state.codes.remove(index);
-                Ok(self.issue(&mut state, grant.user, grant.scopes))
+                Ok(self.issue(&mut state, grant.user, grant.scopes, false))
             }
             GrantType::Unknown(other) => Err(invalid("/body/grant_type", &format!("`{other}` is not a supported grant type"))),
         }
@@ -636,12 +646,29 @@ impl Api for Reference {
 }
 
 /// The router over `reference` (shared, so its owner can still look at it), addressed at
-/// `origin` (`http://127.0.0.1:8080`), with every request at `now` when given.
+/// `origin` (`http://127.0.0.1:8080`), with every request at `now` when given. Beside the
+/// platform's routes it serves the reference page and its changelog feeds where `docs_url`
+/// places them, so the `Link` of a deprecation header leads somewhere.
 pub fn router(reference: Arc<Reference>, origin: &str, now: Option<FixedClock>) -> axum::Router {
-    let options = Options::default().with_placeholders(Placeholders::at_origin(origin));
+    let placeholders = Placeholders::at_origin(origin);
+    let docs = docs_router(&placeholders);
+    let options = Options::default().with_placeholders(placeholders);
     let options = match now {
         Some(clock) => options.with_clock(clock),
         None => options,
     };
-    platform_server::router_with(reference, options)
+    platform_server::router_with(reference, options).merge(docs)
+}
+
+/// The generated reference page at the path of `docs_url`, and the feeds beside it.
+fn docs_router(placeholders: &Placeholders) -> axum::Router {
+    use axum::http::header::CONTENT_TYPE;
+    use axum::routing::get;
+    let page = platform_server::types::placeholders::path_of(&placeholders.docs_url).to_owned();
+    let dir = page.rsplit_once('/').map_or("", |(dir, _)| dir).to_owned();
+    let file = |content_type: &'static str, body: &'static str| get(move || async move { ([(CONTENT_TYPE, content_type)], body) });
+    axum::Router::new()
+        .route(&page, file("text/html; charset=utf-8", include_str!("../../generated/docs/index.html")))
+        .route(&format!("{dir}/changelog.json"), file("application/feed+json", include_str!("../../generated/docs/changelog.json")))
+        .route(&format!("{dir}/changelog.xml"), file("application/atom+xml", include_str!("../../generated/docs/changelog.xml")))
 }

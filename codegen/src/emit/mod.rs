@@ -2,9 +2,10 @@
 //! `fn(&Model, &EmitOptions) -> Vec<GeneratedFile>`, and [`emit_all`] is the one list of them.
 //!
 //! - `model.json`: `model_json`;
+//! - `spec.schema.json`, the JSON Schema of spec files: [`spec_schema`];
 //! - Rust crates (`types/`, `server/`, `client/`): [`rust`];
 //! - C header, C++ wrapper and the Rust library behind them (`sdk/`): `c`;
-//! - HTML and Markdown reference and OpenAPI (`docs/`, `openapi.json`): `docs`;
+//! - HTML and Markdown reference, changelog feeds and OpenAPI (`docs/`, `openapi.json`): `docs`;
 //! - the crates' manifests and build scripts, and the workspace root of standalone output
 //!   (`Cargo.toml`): [`cargo`].
 //!
@@ -17,6 +18,7 @@ mod docs;
 mod model_json;
 pub mod names;
 pub mod rust;
+pub mod spec_schema;
 
 use crate::model::Model;
 pub use cargo::Layout;
@@ -86,6 +88,7 @@ impl EmitOptions {
 pub fn emit_all(model: &Model, opts: &EmitOptions) -> Vec<GeneratedFile> {
     let mut files = Vec::new();
     files.extend(model_json::emit(model, opts));
+    files.extend(spec_schema::emit(model, opts));
     files.extend(rust::types::emit(model, opts));
     files.extend(rust::server::emit(model, opts));
     files.extend(rust::client::emit(model, opts));
@@ -93,6 +96,17 @@ pub fn emit_all(model: &Model, opts: &EmitOptions) -> Vec<GeneratedFile> {
     files.extend(c::cpp::emit(model, opts));
     files.extend(c::sdk::emit(model, opts));
     files.extend(docs::reference::emit(model, opts));
+    files.extend(docs::feed::emit(model, opts));
+    files.extend(docs::openapi::emit(model, opts));
+    files
+}
+
+/// What a platform publishes for readers: the reference docs, the changelog feeds and the
+/// OpenAPI document (`generate --as-of` writes these for one day).
+pub fn emit_published(model: &Model, opts: &EmitOptions) -> Vec<GeneratedFile> {
+    let mut files = Vec::new();
+    files.extend(docs::reference::emit(model, opts));
+    files.extend(docs::feed::emit(model, opts));
     files.extend(docs::openapi::emit(model, opts));
     files.extend(cargo::workspace_root(opts));
     files

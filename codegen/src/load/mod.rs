@@ -1,5 +1,6 @@
 //! Reads the spec directory: every `*.yaml` file into a spanned [`raw::SpecFile`].
 
+pub mod git;
 pub mod raw;
 
 use crate::diag::{Diagnostic, Diagnostics, FileId, Sources, Span, codes};
@@ -35,17 +36,26 @@ pub fn load(cx: &mut Diagnostics, sources: &mut Sources, dir: &Path, display_roo
         return Err(IoError(format!("no `*.yaml` files under `{}`", dir.display())));
     }
     paths.sort();
-    let mut spec = RawSpec::default();
+    let mut texts = Vec::new();
     for path in paths {
         let text = std::fs::read_to_string(&path).map_err(|e| IoError(format!("cannot read `{}`: {e}", path.display())))?;
         let rel = path.strip_prefix(dir).unwrap_or(&path);
-        let shown = display_path(display_root, rel);
+        texts.push((display_path(display_root, rel), text));
+    }
+    Ok(load_texts(cx, sources, texts))
+}
+
+/// Parses spec files given as `(display path, text)`, in the order given (a spec read from a
+/// git revision, or held in memory). Files that do not parse are reported and skipped.
+pub fn load_texts(cx: &mut Diagnostics, sources: &mut Sources, texts: Vec<(String, String)>) -> RawSpec {
+    let mut spec = RawSpec::default();
+    for (shown, text) in texts {
         let id = sources.add(shown, text);
         if let Some(file) = parse_file(cx, sources, id) {
             spec.files.push((id, file));
         }
     }
-    Ok(spec)
+    spec
 }
 
 /// Parses one source text already added to `sources` (also used for in-memory specs).
@@ -76,7 +86,8 @@ fn collect_yaml(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), IoError> {
     Ok(())
 }
 
-fn display_path(root: &str, rel: &Path) -> String {
+/// `root/rel` with `/` separators, as files are named in diagnostics.
+pub fn display_path(root: &str, rel: &Path) -> String {
     let rel = rel.components().map(|c| c.as_os_str().to_string_lossy()).collect::<Vec<_>>().join("/");
     if root.is_empty() { rel } else { format!("{}/{rel}", root.trim_end_matches('/')) }
 }

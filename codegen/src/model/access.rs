@@ -7,7 +7,7 @@ use indexmap::IndexMap;
 use serde::Serialize;
 
 /// A permission.
-#[derive(Debug, Serialize)]
+#[derive(Clone, Debug, Serialize)]
 pub struct Permission {
     #[serde(flatten)]
     pub meta: Meta,
@@ -18,7 +18,7 @@ pub struct Permission {
 }
 
 /// A named condition.
-#[derive(Debug, Serialize)]
+#[derive(Clone, Debug, Serialize)]
 pub struct Condition {
     #[serde(flatten)]
     pub meta: Meta,
@@ -36,7 +36,7 @@ pub struct Condition {
 }
 
 /// An intent.
-#[derive(Debug, Serialize)]
+#[derive(Clone, Debug, Serialize)]
 pub struct Intent {
     #[serde(flatten)]
     pub meta: Meta,
@@ -44,7 +44,7 @@ pub struct Intent {
 }
 
 /// A scope.
-#[derive(Debug, Serialize)]
+#[derive(Clone, Debug, Serialize)]
 pub struct Scope {
     #[serde(flatten)]
     pub meta: Meta,
@@ -54,7 +54,7 @@ pub struct Scope {
 }
 
 /// A scope set.
-#[derive(Debug, Serialize)]
+#[derive(Clone, Debug, Serialize)]
 pub struct ScopeSet {
     #[serde(flatten)]
     pub meta: Meta,
@@ -64,7 +64,7 @@ pub struct ScopeSet {
 }
 
 /// A token kind.
-#[derive(Debug, Serialize)]
+#[derive(Clone, Debug, Serialize)]
 pub struct TokenKind {
     #[serde(flatten)]
     pub meta: Meta,
@@ -73,7 +73,7 @@ pub struct TokenKind {
 }
 
 /// A permission rule, with its forms over time.
-#[derive(Debug, Serialize)]
+#[derive(Clone, Debug, Serialize)]
 pub struct PermissionRule {
     #[serde(flatten)]
     pub meta: Meta,
@@ -87,7 +87,7 @@ pub struct PermissionRule {
 }
 
 /// One form of a rule, valid between `since` and `until`.
-#[derive(Debug, Serialize)]
+#[derive(Clone, Debug, Serialize)]
 pub struct RuleVariant {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub since: Option<Ref>,
@@ -180,7 +180,7 @@ impl Cond {
 }
 
 /// A numbered authorization rule.
-#[derive(Debug, Serialize)]
+#[derive(Clone, Debug, Serialize)]
 pub struct AuthRule {
     #[serde(flatten)]
     pub meta: Meta,
@@ -190,7 +190,7 @@ pub struct AuthRule {
 }
 
 /// The authorization server.
-#[derive(Debug, Serialize)]
+#[derive(Clone, Debug, Serialize)]
 pub struct AuthorizationServer {
     pub issuer: String,
     pub metadata: IndexMap<String, serde_json::Value>,

@@ -4,7 +4,7 @@ use super::{Field, Meta, Ref, Text};
 use serde::Serialize;
 
 /// A Gateway opcode.
-#[derive(Debug, Serialize)]
+#[derive(Clone, Debug, Serialize)]
 pub struct Opcode {
     #[serde(flatten)]
     pub meta: Meta,
@@ -17,7 +17,7 @@ pub struct Opcode {
 }
 
 /// An event.
-#[derive(Debug, Serialize)]
+#[derive(Clone, Debug, Serialize)]
 pub struct Event {
     #[serde(flatten)]
     pub meta: Meta,

@@ -9,7 +9,7 @@ use serde::ser::SerializeMap;
 use std::fmt;
 
 /// An HTTP operation.
-#[derive(Debug, Serialize)]
+#[derive(Clone, Debug, Serialize)]
 pub struct Endpoint {
     #[serde(flatten)]
     pub meta: Meta,
@@ -58,6 +58,8 @@ pub struct Endpoint {
     pub scopes: Vec<Ref>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub behaviours: Vec<Behaviour>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub aliases: Vec<RouteAlias>,
     #[serde(skip)]
     pub response_span: Span,
     /// Where `response`, `response_fields` or `response_format` (the shorthand) was written.
@@ -121,8 +123,25 @@ impl Endpoint {
     }
 }
 
+/// Another route of an endpoint.
+#[derive(Clone, Debug, Serialize)]
+pub struct RouteAlias {
+    #[serde(flatten)]
+    pub meta: Meta,
+    pub path: Text,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub method: Option<Text>,
+}
+
+impl RouteAlias {
+    /// The `{placeholder}` names of the path, in order.
+    pub fn path_placeholders(&self) -> Vec<&str> {
+        self.path.id.split('{').skip(1).filter_map(|s| s.split_once('}').map(|(name, _)| name)).collect()
+    }
+}
+
 /// A behaviour of an operation.
-#[derive(Debug, Serialize)]
+#[derive(Clone, Debug, Serialize)]
 pub struct Behaviour {
     #[serde(flatten)]
     pub meta: Meta,
@@ -130,7 +149,7 @@ pub struct Behaviour {
 }
 
 /// An error.
-#[derive(Debug, Serialize)]
+#[derive(Clone, Debug, Serialize)]
 pub struct Error {
     #[serde(flatten)]
     pub meta: Meta,
@@ -152,7 +171,7 @@ pub struct Error {
 }
 
 /// The error body shape.
-#[derive(Debug, Serialize)]
+#[derive(Clone, Debug, Serialize)]
 pub struct ErrorBody {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
@@ -167,7 +186,7 @@ pub struct ErrorBody {
 }
 
 /// One status of an endpoint and its response.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct StatusResponse {
     /// The status as written: `200`, `4XX`, `default`.
     pub status: Text,
@@ -236,7 +255,7 @@ impl fmt::Display for Status {
 }
 
 /// A response written inline, or a named response.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub enum ResponseUse {
     Named(Ref),
     Inline(Box<Response>),
@@ -252,7 +271,7 @@ impl Serialize for ResponseUse {
 }
 
 /// A response: body, encoding and headers.
-#[derive(Debug, Default, Serialize)]
+#[derive(Clone, Debug, Default, Serialize)]
 pub struct Response {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
@@ -325,7 +344,7 @@ impl Response {
 }
 
 /// A response header: its name in the response, and the header.
-#[derive(Debug, Serialize)]
+#[derive(Clone, Debug, Serialize)]
 pub struct ResponseHeader {
     pub name: String,
     pub header: HeaderUse,
@@ -334,7 +353,7 @@ pub struct ResponseHeader {
 }
 
 /// A header written inline, or a named header.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub enum HeaderUse {
     Named(Ref),
     Inline(Box<Field>),
@@ -350,7 +369,7 @@ impl Serialize for HeaderUse {
 }
 
 /// A named, reusable response.
-#[derive(Debug, Serialize)]
+#[derive(Clone, Debug, Serialize)]
 pub struct NamedResponse {
     pub id: String,
     #[serde(flatten)]

@@ -15,6 +15,7 @@ mod events;
 mod http;
 mod lower;
 mod platform;
+pub mod project;
 mod sdk;
 mod shapes;
 mod timeline;
@@ -35,7 +36,7 @@ use indexmap::IndexMap;
 use serde::Serialize;
 
 /// The whole platform.
-#[derive(Debug, Default, Serialize)]
+#[derive(Clone, Debug, Default, Serialize)]
 pub struct Model {
     pub platform: PlatformInfo,
     pub features: Vec<Feature>,
@@ -187,6 +188,7 @@ macro_rules! impl_item {
 
 impl_item!(
     Placeholder, Part, Feature, Constant, GapItem, Permission, Resource, Union, Enum, EnumValue, Flags, FlagValue, Endpoint, Behaviour,
+    RouteAlias,
     Opcode, Command, Alias, Condition, Intent, Scope, ScopeSet, TokenKind, PermissionRule, AuthRule, Event, Error, Limit,
     Change, StateMachine, State, Transition, Effect, Class, Method, SdkCall, Release, Toolkit, Case,
 );

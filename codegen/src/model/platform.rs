@@ -6,7 +6,7 @@ use crate::diag::Span;
 use serde::Serialize;
 
 /// The platform block.
-#[derive(Debug, Default, Serialize)]
+#[derive(Clone, Debug, Default, Serialize)]
 pub struct PlatformInfo {
     pub name: String,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -14,12 +14,23 @@ pub struct PlatformInfo {
     pub prefixes: Prefixes,
     pub placeholders: Vec<Placeholder>,
     pub parts: Vec<Part>,
+    /// The placeholder naming where the reference page is published.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub docs: Option<Ref>,
     #[serde(skip)]
     pub span: Span,
 }
 
+impl PlatformInfo {
+    /// The example address of the published reference page, when the spec names one.
+    pub fn docs_example(&self) -> Option<&str> {
+        let id = &self.docs.as_ref()?.id;
+        self.placeholders.iter().find(|p| &p.meta.id == id)?.example.as_deref()
+    }
+}
+
 /// Naming prefixes of the generated artifacts.
-#[derive(Debug, Default, Serialize)]
+#[derive(Clone, Debug, Default, Serialize)]
 pub struct Prefixes {
     pub c_type: String,
     pub c_macro: String,
@@ -29,7 +40,7 @@ pub struct Prefixes {
 }
 
 /// A `{placeholder}`.
-#[derive(Debug, Serialize)]
+#[derive(Clone, Debug, Serialize)]
 pub struct Placeholder {
     #[serde(flatten)]
     pub meta: Meta,
@@ -38,7 +49,7 @@ pub struct Placeholder {
 }
 
 /// A part of the platform.
-#[derive(Debug, Serialize)]
+#[derive(Clone, Debug, Serialize)]
 pub struct Part {
     #[serde(flatten)]
     pub meta: Meta,
@@ -47,7 +58,7 @@ pub struct Part {
 }
 
 /// A described behaviour.
-#[derive(Debug, Serialize)]
+#[derive(Clone, Debug, Serialize)]
 pub struct Feature {
     #[serde(flatten)]
     pub meta: Meta,
@@ -59,7 +70,7 @@ pub struct Feature {
 }
 
 /// A named value (a redirect URI template).
-#[derive(Debug, Serialize)]
+#[derive(Clone, Debug, Serialize)]
 pub struct Constant {
     #[serde(flatten)]
     pub meta: Meta,
@@ -67,7 +78,7 @@ pub struct Constant {
 }
 
 /// A standalone not-shown statement.
-#[derive(Debug, Serialize)]
+#[derive(Clone, Debug, Serialize)]
 pub struct GapItem {
     #[serde(flatten)]
     pub meta: Meta,
@@ -76,7 +87,7 @@ pub struct GapItem {
 }
 
 /// A limit.
-#[derive(Debug, Serialize)]
+#[derive(Clone, Debug, Serialize)]
 pub struct Limit {
     #[serde(flatten)]
     pub meta: Meta,
@@ -130,14 +141,14 @@ impl Limit {
 }
 
 /// A number with a unit.
-#[derive(Debug, Serialize)]
+#[derive(Clone, Debug, Serialize)]
 pub struct Quantity {
     pub value: i64,
     pub unit: Text,
 }
 
 /// A value a limit had before a change.
-#[derive(Debug, Serialize)]
+#[derive(Clone, Debug, Serialize)]
 pub struct PreviousValue {
     pub value: i64,
     pub until: Ref,

@@ -5,7 +5,7 @@ use crate::diag::Span;
 use serde::Serialize;
 
 /// A command.
-#[derive(Debug, Serialize)]
+#[derive(Clone, Debug, Serialize)]
 pub struct Command {
     #[serde(flatten)]
     pub meta: Meta,
@@ -16,14 +16,14 @@ pub struct Command {
 }
 
 /// An alias.
-#[derive(Debug, Serialize)]
+#[derive(Clone, Debug, Serialize)]
 pub struct Alias {
     #[serde(flatten)]
     pub meta: Meta,
 }
 
 /// An SDK class.
-#[derive(Debug, Serialize)]
+#[derive(Clone, Debug, Serialize)]
 pub struct Class {
     #[serde(flatten)]
     pub meta: Meta,
@@ -39,7 +39,7 @@ pub struct Class {
 }
 
 /// A method of a class.
-#[derive(Debug, Serialize)]
+#[derive(Clone, Debug, Serialize)]
 pub struct Method {
     #[serde(flatten)]
     pub meta: Meta,
@@ -50,7 +50,7 @@ pub struct Method {
 }
 
 /// An SDK call.
-#[derive(Debug, Serialize)]
+#[derive(Clone, Debug, Serialize)]
 pub struct SdkCall {
     #[serde(flatten)]
     pub meta: Meta,

@@ -24,7 +24,7 @@ impl Serialize for Effective {
 }
 
 /// A dated change.
-#[derive(Debug, Serialize)]
+#[derive(Clone, Debug, Serialize)]
 pub struct Change {
     #[serde(flatten)]
     pub meta: Meta,
@@ -39,7 +39,7 @@ pub struct Change {
 }
 
 /// A state machine.
-#[derive(Debug, Serialize)]
+#[derive(Clone, Debug, Serialize)]
 pub struct StateMachine {
     #[serde(flatten)]
     pub meta: Meta,
@@ -52,7 +52,7 @@ pub struct StateMachine {
 }
 
 /// A state.
-#[derive(Debug, Serialize)]
+#[derive(Clone, Debug, Serialize)]
 pub struct State {
     #[serde(flatten)]
     pub meta: Meta,
@@ -61,7 +61,7 @@ pub struct State {
 }
 
 /// A transition.
-#[derive(Debug, Serialize)]
+#[derive(Clone, Debug, Serialize)]
 pub struct Transition {
     #[serde(flatten)]
     pub meta: Meta,
@@ -76,7 +76,7 @@ pub struct Transition {
 }
 
 /// A side effect.
-#[derive(Debug, Serialize)]
+#[derive(Clone, Debug, Serialize)]
 pub struct Effect {
     #[serde(flatten)]
     pub meta: Meta,

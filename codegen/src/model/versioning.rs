@@ -5,7 +5,7 @@ use indexmap::IndexMap;
 use serde::Serialize;
 
 /// An SDK release; `version` is the id split into numbers.
-#[derive(Debug, Serialize)]
+#[derive(Clone, Debug, Serialize)]
 pub struct Release {
     #[serde(flatten)]
     pub meta: Meta,
@@ -19,7 +19,7 @@ pub struct Release {
 }
 
 /// A console toolkit requirement.
-#[derive(Debug, Serialize)]
+#[derive(Clone, Debug, Serialize)]
 pub struct Toolkit {
     #[serde(flatten)]
     pub meta: Meta,
@@ -36,7 +36,7 @@ pub struct VersionRange {
 }
 
 /// The SDK release policy.
-#[derive(Debug, Serialize)]
+#[derive(Clone, Debug, Serialize)]
 pub struct ReleasePolicy {
     pub minor_releases_per_year: i64,
     pub release_months: Vec<i64>,
@@ -49,7 +49,7 @@ pub struct ReleasePolicy {
 }
 
 /// A worked example of the support window.
-#[derive(Debug, Serialize)]
+#[derive(Clone, Debug, Serialize)]
 pub struct SupportWindow {
     pub release: String,
     pub date: String,

@@ -14,8 +14,8 @@ mod timeline;
 mod values;
 
 pub use http::{accepted_kinds, carries_scopes};
+pub use index::{Index, KINDS};
 pub use refs::all_responses;
-pub use index::Index;
 
 use crate::diag::Diagnostics;
 use crate::model::Model;

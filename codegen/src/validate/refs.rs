@@ -52,6 +52,7 @@ pub fn all_metas(model: &Model) -> Vec<&Meta> {
     }
     for e in &model.endpoints {
         push(&mut out, &e.behaviours);
+        push(&mut out, &e.aliases);
     }
     for c in &model.commands {
         push(&mut out, &c.aliases);
@@ -155,6 +156,7 @@ pub fn all_references<'a>(model: &'a Model) -> Vec<Reference<'a>> {
     for part in &model.platform.parts {
         part.address.iter().for_each(|r| add("placeholder", r));
     }
+    model.platform.docs.iter().for_each(|r| add("placeholder", r));
     for field in all_fields(model) {
         field_references(field, add);
     }

@@ -140,7 +140,7 @@ pub fn check_vocabularies(cx: &mut Diagnostics, model: &Model) {
         }
     };
     for e in &model.endpoints {
-        if let Some(m) = &e.method {
+        for m in e.method.iter().chain(e.aliases.iter().filter_map(|a| a.method.as_ref())) {
             check("HTTP method", &m.id, m.span, METHODS);
         }
         for f in &e.body_formats {
@@ -214,9 +214,10 @@ pub const CHANGE_KINDS: &[&str] = &["addition", "removal", "rename", "requiremen
 /// A method and path identify one route: two endpoints with the same pair would be
 /// indistinguishable to the router. Placeholder names do not matter (`/a/{x}` = `/a/{y}`).
 pub fn check_routes(cx: &mut Diagnostics, model: &Model) {
-    let routes = model.endpoints.iter().filter_map(|e| {
-        let (method, path) = (e.method.as_ref()?, e.path.as_ref()?);
-        Some(((method.id.clone(), route_shape(&path.id)), path.span))
+    let routes = model.endpoints.iter().flat_map(|e| {
+        let own = e.method.as_ref().zip(e.path.as_ref());
+        let aliases = e.aliases.iter().filter_map(|a| Some((a.method.as_ref().or(e.method.as_ref())?, &a.path)));
+        own.into_iter().chain(aliases).map(|(method, path)| ((method.id.clone(), route_shape(&path.id)), path.span)).collect::<Vec<_>>()
     });
     duplicates(routes, |(method, path), span, first| {
         cx.push(
@@ -233,9 +234,28 @@ fn route_shape(path: &str) -> String {
 }
 
 /// Every `{placeholder}` in a path is a declared path parameter, and every declared path
-/// parameter appears in the path (or the path is not shown).
+/// parameter appears in the path (or the path is not shown). An alias route uses the same
+/// parameters as its endpoint's path.
 pub fn check_path_params(cx: &mut Diagnostics, model: &Model) {
     for e in &model.endpoints {
+        for a in &e.aliases {
+            let used = a.path_placeholders();
+            for name in used.iter().filter(|n| !e.path_params.iter().any(|p| p.name == **n)) {
+                cx.push(
+                    Diagnostic::error(codes::UNDECLARED_PATH_PARAM, format!("path placeholder `{{{name}}}` of an alias of `{}` is not declared", e.meta.id))
+                        .at(a.path.span, "used in this alias path")
+                        .help(format!("an alias takes the endpoint's path parameters; declare `{name}` under `path_params:` of `{}`", e.meta.id)),
+                );
+            }
+            for p in e.path_params.iter().filter(|p| !used.contains(&p.name.as_str())) {
+                cx.push(
+                    Diagnostic::error(codes::UNUSED_PATH_PARAM, format!("path parameter `{}` does not appear in the alias path `{}`", p.name, a.path.id))
+                        .at(a.path.span, "alias path without it")
+                        .also(p.span, "declared here")
+                        .help(format!("an alias answers as the endpoint, so its path has every parameter: add `{{{}}}`", p.name)),
+                );
+            }
+        }
         let Some(path) = &e.path else { continue };
         let used = e.path_placeholders();
         for name in &used {

@@ -4,6 +4,7 @@
 
 use crate::types;
 use crate::types::auth::{Credential, TokenKind};
+use crate::types::deprecations::Notice;
 use crate::types::errors::{ApiError, ErrorBody};
 use crate::types::placeholders::Placeholders;
 use crate::types::validation::{Validate, Violation};
@@ -95,6 +96,16 @@ struct Outgoing {
     bytes: Vec<u8>,
 }
 
+/// What is told of deprecation notices.
+#[derive(Clone)]
+struct OnDeprecation(std::sync::Arc<dyn Fn(&Notice) + Send + Sync>);
+
+impl fmt::Debug for OnDeprecation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("OnDeprecation(..)")
+    }
+}
+
 /// A client of the platform: its addresses, an HTTP client and, usually, a credential.
 ///
 /// Cloning is cheap (the HTTP client is shared); [`Client::with_credential`] gives a client
@@ -104,6 +115,7 @@ pub struct Client {
     http: reqwest::Client,
     placeholders: Placeholders,
     credential: Option<Credential>,
+    on_deprecation: Option<OnDeprecation>,
 }
 
 impl Client {
@@ -118,6 +130,20 @@ impl Client {
             http,
             placeholders,
             credential: None,
+            on_deprecation: None,
+        }
+    }
+
+    /// This client, calling `handler` with the notice of every answer that says what was
+    /// called is deprecated (its `Deprecation`, `Sunset` and `Link` headers), errors
+    /// included.
+    pub fn on_deprecation(
+        &self,
+        handler: impl Fn(&Notice) + Send + Sync + 'static,
+    ) -> Self {
+        Self {
+            on_deprecation: Some(OnDeprecation(std::sync::Arc::new(handler))),
+            ..self.clone()
         }
     }
 
@@ -148,6 +174,7 @@ impl Client {
     /// [`Error::Api`] decoded from the error body.
     async fn send(
         &self,
+        endpoint: &'static str,
         method: reqwest::Method,
         url: String,
         accepted: &'static [TokenKind],
@@ -164,6 +191,15 @@ impl Client {
             request = request.header("content-type", body.content_type).body(body.bytes);
         }
         let response = request.send().await?;
+        if let Some(OnDeprecation(handler)) = &self.on_deprecation {
+            let headers = response
+                .headers()
+                .iter()
+                .filter_map(|(name, value)| Some((name.as_str(), value.to_str().ok()?)));
+            if let Some(notice) = Notice::from_headers(endpoint, headers) {
+                handler(&notice);
+            }
+        }
         let status = response.status().as_u16();
         let bytes = response.bytes().await?.to_vec();
         if (200..300).contains(&status) {
@@ -193,7 +229,15 @@ impl Client {
             return Err(Error::Invalid(violations));
         }
         let url = join(&self.placeholders.base_url, &request.uri_path());
-        let bytes = self.send(reqwest::Method::GET, url, endpoint::AUTH, None).await?;
+        let bytes = self
+            .send(
+                "get_current_user_connections",
+                reqwest::Method::GET,
+                url,
+                endpoint::AUTH,
+                None,
+            )
+            .await?;
         decode(&bytes)
     }
 
@@ -210,7 +254,9 @@ impl Client {
             return Err(Error::Invalid(violations));
         }
         let url = join(&self.placeholders.base_url, &request.uri_path());
-        let bytes = self.send(reqwest::Method::GET, url, endpoint::AUTH, None).await?;
+        let bytes = self
+            .send("get_guild_channels", reqwest::Method::GET, url, endpoint::AUTH, None)
+            .await?;
         decode(&bytes)
     }
 
@@ -228,7 +274,13 @@ impl Client {
         }
         let url = join(&self.placeholders.base_url, &request.uri_path());
         let bytes = self
-            .send(reqwest::Method::PUT, url, endpoint::AUTH, Some(json(&request.body)?))
+            .send(
+                "create_or_join_lobby",
+                reqwest::Method::PUT,
+                url,
+                endpoint::AUTH,
+                Some(json(&request.body)?),
+            )
             .await?;
         decode(&bytes)
     }
@@ -247,7 +299,13 @@ impl Client {
         }
         let url = join(&self.placeholders.base_url, &request.uri_path());
         let bytes = self
-            .send(reqwest::Method::POST, url, endpoint::AUTH, Some(json(&request.body)?))
+            .send(
+                "send_lobby_message",
+                reqwest::Method::POST,
+                url,
+                endpoint::AUTH,
+                Some(json(&request.body)?),
+            )
             .await?;
         decode(&bytes)
     }
@@ -265,7 +323,9 @@ impl Client {
             return Err(Error::Invalid(violations));
         }
         let url = join(&self.placeholders.base_url, &request.uri_path());
-        let bytes = self.send(reqwest::Method::GET, url, endpoint::AUTH, None).await?;
+        let bytes = self
+            .send("get_lobby_messages", reqwest::Method::GET, url, endpoint::AUTH, None)
+            .await?;
         let response: endpoint::Response = decode(&bytes)?;
         let violations = endpoint::check_response(&response);
         if !violations.is_empty() {
@@ -288,7 +348,13 @@ impl Client {
         }
         let url = join(&self.placeholders.base_url, &request.uri_path());
         let bytes = self
-            .send(reqwest::Method::POST, url, endpoint::AUTH, Some(json(&request.body)?))
+            .send(
+                "bulk_update_lobby_members",
+                reqwest::Method::POST,
+                url,
+                endpoint::AUTH,
+                Some(json(&request.body)?),
+            )
             .await?;
         decode(&bytes)
     }
@@ -306,7 +372,13 @@ impl Client {
             return Err(Error::Invalid(violations));
         }
         let url = join(&self.placeholders.base_url, &request.uri_path());
-        self.send(reqwest::Method::PUT, url, endpoint::AUTH, Some(json(&request.body)?))
+        self.send(
+                "set_voice_channel_status",
+                reqwest::Method::PUT,
+                url,
+                endpoint::AUTH,
+                Some(json(&request.body)?),
+            )
             .await?;
         Ok(())
     }
@@ -325,7 +397,13 @@ impl Client {
         }
         let url = join(&self.placeholders.auth_url, &request.uri_path());
         let bytes = self
-            .send(reqwest::Method::POST, url, endpoint::AUTH, Some(form(&request.body)?))
+            .send(
+                "token",
+                reqwest::Method::POST,
+                url,
+                endpoint::AUTH,
+                Some(form(&request.body)?),
+            )
             .await?;
         decode(&bytes)
     }

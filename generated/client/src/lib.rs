@@ -8,8 +8,14 @@
 //! error code, message and violations.
 //!
 //! Plain `http://` works out of the box; enable the `rustls` feature for `https://` addresses.
+//!
+//! An answer that says what was called is deprecated (`Deprecation`, `Sunset` and `Link`
+//! headers) reaches the handler set with [`Client::on_deprecation`]; methods of deprecated
+//! endpoints are `#[deprecated]`, so the compiler says so where they are called.
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
+#![allow(deprecated)]
+#![allow(clippy::deprecated_semver)]
 
 #[rustfmt::skip]
 pub use platform_types as types;

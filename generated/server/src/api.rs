@@ -105,6 +105,32 @@ pub struct Call<C, I, G = (), P = ()> {
     pub gates: G,
     /// For an endpoint with a permission rule, the proof that it held at `now`.
     pub granted: P,
+    /// Where the handler reports a deprecated behaviour it carried out, so the answer
+    /// says so.
+    pub deprecations: Notices,
+}
+
+/// What a call used that is deprecated: the router adds `Deprecation`, `Sunset` and
+/// `Link` headers for each to the answer.
+#[derive(Clone, Debug, Default)]
+pub struct Notices(
+    std::sync::Arc<std::sync::Mutex<Vec<&'static types::deprecations::Deprecated>>>,
+);
+
+impl Notices {
+    /// Records that the call carried out `deprecated` (a constant of
+    /// `types::deprecations`, usually a deprecated behaviour of the endpoint).
+    pub fn used(&self, deprecated: &'static types::deprecations::Deprecated) {
+        let mut list = self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        if !list.contains(&deprecated) {
+            list.push(deprecated);
+        }
+    }
+
+    /// Everything recorded, in the order it was reported.
+    pub fn list(&self) -> Vec<&'static types::deprecations::Deprecated> {
+        self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner).clone()
+    }
 }
 
 /// A platform implementation. Methods return futures that are `Send`; implement them
@@ -265,6 +291,8 @@ pub trait Api: Send + Sync + 'static {
     /// `POST /oauth2/token`: Token endpoint.
     ///
     /// Used for authorization code exchange and refresh.
+    ///
+    /// Deprecated behaviour (change `provisional-oidc-refresh-grant-deprecated`): report it with `call.deprecations.used(&types::deprecations::BEHAVIOUR_TOKEN_PROVISIONAL_OIDC_REFRESH)` when the call carries it out, so the answer says so.
     fn token(
         &self,
         call: Call<Self::Caller, types::endpoints::token::Request>,

@@ -17,8 +17,13 @@
 //! Dated behaviour only the implementation can carry out reaches the handler as the gates of
 //! [`Call::gates`], decided at the same instant. A handler of an endpoint with a permission rule
 //! receives [`Granted`] in [`Call::granted`]: the proof, only the router can make, that the rule held.
+//!
+//! Answers of deprecated endpoints and alias routes, and of calls whose handler reports a
+//! deprecated behaviour ([`Call::deprecations`]), carry `Deprecation` (RFC 9745), `Sunset`
+//! (RFC 8594) and `Link` headers naming the changes' entries in the reference page.
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
+#![allow(deprecated)]
 
 #[rustfmt::skip]
 pub use platform_types as types;
@@ -29,6 +34,6 @@ pub mod router;
 #[rustfmt::skip]
 pub mod runtime;
 #[rustfmt::skip]
-pub use api::{Api, Call, Granted, Operation, RuleContext, granted};
+pub use api::{Api, Call, Granted, Notices, Operation, RuleContext, granted};
 #[rustfmt::skip]
 pub use router::{DEFAULT_BODY_LIMIT, Options, router, router_with};

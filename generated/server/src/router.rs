@@ -3,8 +3,9 @@
 //! The router: one route per routed endpoint, each doing the mechanical work before the
 //! handler runs.
 
-use crate::api::{Api, Call, Operation, RuleContext};
+use crate::api::{Api, Call, Notices, Operation, RuleContext};
 use crate::runtime;
+use crate::types::deprecations::Deprecated;
 use crate::types;
 use crate::types::clock::{Clock, SystemClock, Timestamp};
 use crate::types::errors::ApiError;
@@ -154,6 +155,19 @@ fn respond(result: Result<Response, ApiError>) -> Response {
     result.unwrap_or_else(|e| runtime::error_response(&e))
 }
 
+/// Adds the deprecation headers of `fixed` (the endpoint or route called) and of what the
+/// handler reported using.
+fn deprecated<A>(
+    app: &App<A>,
+    response: Response,
+    fixed: &[&'static Deprecated],
+    notices: &Notices,
+) -> Response {
+    let mut used = fixed.to_vec();
+    used.extend(notices.list().into_iter().filter(|d| !fixed.contains(d)));
+    runtime::with_deprecation(response, &used, Some(app.placeholders.docs_url.as_str()))
+}
+
 use crate::types::rules::{Condition, PermissionRule, Rule};
 
 /// Evaluates `rules` as of `cx.now`: asks the implementation only what the forms in force
@@ -234,51 +248,58 @@ async fn get_current_user_connections<A: Api>(
     State(app): State<Arc<App<A>>>,
     request: HttpRequest,
 ) -> Response {
-    async fn handle<A: Api>(
-        app: &App<A>,
-        now: Timestamp,
-        request: HttpRequest,
-    ) -> Result<Response, ApiError> {
-        use types::endpoints::get_current_user_connections as endpoint;
-        let (parts, _) = request.into_parts();
-        let credential = runtime::credential(&parts.headers, endpoint::AUTH)?;
-        let caller = app
-            .api
-            .authenticate(&credential)
-            .await
-            .ok_or_else(|| runtime::unauthorized("the credential is not known"))?;
-        let input = endpoint::Request {};
-        let violations = input.validate();
-        let operation = Operation::GetCurrentUserConnections;
-        let cx = RuleContext {
-            caller: &caller,
-            credential: &credential,
-            operation: &operation,
-            now,
-        };
-        if !violations.is_empty() {
-            return Err(runtime::invalid(violations));
-        }
-        authorize(
-                &app.api,
-                &cx,
-                endpoint::RULES,
-                credential.kind == types::auth::TokenKind::Bot,
-            )
-            .await?;
-        let call = Call {
-            caller,
-            credential,
-            now,
-            input,
-            gates: endpoint::Gates::at(now),
-            granted: (),
-        };
-        let output = app.api.get_current_user_connections(call).await?;
-        Ok(runtime::json_response(StatusCode::OK, &output))
-    }
     let now = app.clock.now();
-    respond(handle(&app, now, request).await)
+    let notices = Notices::default();
+    let response = respond(
+        handle_get_current_user_connections(&app, now, &notices, request).await,
+    );
+    deprecated(&app, response, &[], &notices)
+}
+
+async fn handle_get_current_user_connections<A: Api>(
+    app: &App<A>,
+    now: Timestamp,
+    notices: &Notices,
+    request: HttpRequest,
+) -> Result<Response, ApiError> {
+    use types::endpoints::get_current_user_connections as endpoint;
+    let (parts, _) = request.into_parts();
+    let credential = runtime::credential(&parts.headers, endpoint::AUTH)?;
+    let caller = app
+        .api
+        .authenticate(&credential)
+        .await
+        .ok_or_else(|| runtime::unauthorized("the credential is not known"))?;
+    let input = endpoint::Request {};
+    let violations = input.validate();
+    let operation = Operation::GetCurrentUserConnections;
+    let cx = RuleContext {
+        caller: &caller,
+        credential: &credential,
+        operation: &operation,
+        now,
+    };
+    if !violations.is_empty() {
+        return Err(runtime::invalid(violations));
+    }
+    authorize(
+            &app.api,
+            &cx,
+            endpoint::RULES,
+            credential.kind == types::auth::TokenKind::Bot,
+        )
+        .await?;
+    let call = Call {
+        caller,
+        credential,
+        now,
+        input,
+        gates: endpoint::Gates::at(now),
+        granted: (),
+        deprecations: notices.clone(),
+    };
+    let output = app.api.get_current_user_connections(call).await?;
+    Ok(runtime::json_response(StatusCode::OK, &output))
 }
 
 /// `GET /guilds/{guild.id}/channels`: Get Guild Channels.
@@ -287,72 +308,79 @@ async fn get_guild_channels<A: Api>(
     params: Result<RawPathParams, RawPathParamsRejection>,
     request: HttpRequest,
 ) -> Response {
-    async fn handle<A: Api>(
-        app: &App<A>,
-        now: Timestamp,
-        params: Result<RawPathParams, RawPathParamsRejection>,
-        request: HttpRequest,
-    ) -> Result<Response, ApiError> {
-        use types::endpoints::get_guild_channels as endpoint;
-        let (parts, _) = request.into_parts();
-        let credential = runtime::credential(&parts.headers, endpoint::AUTH)?;
-        let caller = app
-            .api
-            .authenticate(&credential)
-            .await
-            .ok_or_else(|| runtime::unauthorized("the credential is not known"))?;
-        let mut violations = Vec::new();
-        let params = runtime::path_params(params)?;
-        let path_guild_id = runtime::param(
-            &params,
-            "guild_id",
-            "/path/guild.id",
-            true,
-            &mut violations,
-            runtime::from_str::<types::wire::Snowflake>,
-        );
-        if !violations.is_empty() {
-            return Err(runtime::invalid(violations));
-        }
-        let Some(path_guild_id) = path_guild_id else {
-            return Err(runtime::invalid(violations))
-        };
-        let input = endpoint::Request {
-            path: endpoint::Path {
-                guild_id: path_guild_id,
-            },
-        };
-        let violations = input.validate();
-        let operation = Operation::GetGuildChannels(input.path.clone());
-        let cx = RuleContext {
-            caller: &caller,
-            credential: &credential,
-            operation: &operation,
-            now,
-        };
-        if !violations.is_empty() {
-            return Err(runtime::invalid(violations));
-        }
-        authorize(
-                &app.api,
-                &cx,
-                endpoint::RULES,
-                credential.kind == types::auth::TokenKind::Bot,
-            )
-            .await?;
-        let call = Call {
-            caller,
-            credential,
-            now,
-            input,
-            gates: endpoint::Gates::at(now),
-            granted: (),
-        };
-        let output = app.api.get_guild_channels(call).await?;
-        Ok(runtime::json_response(StatusCode::OK, &output))
-    }
     let now = app.clock.now();
-    respond(handle(&app, now, params, request).await)
+    let notices = Notices::default();
+    let response = respond(
+        handle_get_guild_channels(&app, now, &notices, params, request).await,
+    );
+    deprecated(&app, response, &[], &notices)
+}
+
+async fn handle_get_guild_channels<A: Api>(
+    app: &App<A>,
+    now: Timestamp,
+    notices: &Notices,
+    params: Result<RawPathParams, RawPathParamsRejection>,
+    request: HttpRequest,
+) -> Result<Response, ApiError> {
+    use types::endpoints::get_guild_channels as endpoint;
+    let (parts, _) = request.into_parts();
+    let credential = runtime::credential(&parts.headers, endpoint::AUTH)?;
+    let caller = app
+        .api
+        .authenticate(&credential)
+        .await
+        .ok_or_else(|| runtime::unauthorized("the credential is not known"))?;
+    let mut violations = Vec::new();
+    let params = runtime::path_params(params)?;
+    let path_guild_id = runtime::param(
+        &params,
+        "guild_id",
+        "/path/guild.id",
+        true,
+        &mut violations,
+        runtime::from_str::<types::wire::Snowflake>,
+    );
+    if !violations.is_empty() {
+        return Err(runtime::invalid(violations));
+    }
+    let Some(path_guild_id) = path_guild_id else {
+        return Err(runtime::invalid(violations))
+    };
+    let input = endpoint::Request {
+        path: endpoint::Path {
+            guild_id: path_guild_id,
+        },
+    };
+    let violations = input.validate();
+    let operation = Operation::GetGuildChannels(input.path.clone());
+    let cx = RuleContext {
+        caller: &caller,
+        credential: &credential,
+        operation: &operation,
+        now,
+    };
+    if !violations.is_empty() {
+        return Err(runtime::invalid(violations));
+    }
+    authorize(
+            &app.api,
+            &cx,
+            endpoint::RULES,
+            credential.kind == types::auth::TokenKind::Bot,
+        )
+        .await?;
+    let call = Call {
+        caller,
+        credential,
+        now,
+        input,
+        gates: endpoint::Gates::at(now),
+        granted: (),
+        deprecations: notices.clone(),
+    };
+    let output = app.api.get_guild_channels(call).await?;
+    Ok(runtime::json_response(StatusCode::OK, &output))
 }
 
 /// `PUT /lobbies`: Create or Join Lobby.
@@ -360,58 +388,65 @@ async fn create_or_join_lobby<A: Api>(
     State(app): State<Arc<App<A>>>,
     request: HttpRequest,
 ) -> Response {
-    async fn handle<A: Api>(
-        app: &App<A>,
-        now: Timestamp,
-        request: HttpRequest,
-    ) -> Result<Response, ApiError> {
-        use types::endpoints::create_or_join_lobby as endpoint;
-        let (parts, body) = request.into_parts();
-        let credential = runtime::credential(&parts.headers, endpoint::AUTH)?;
-        let caller = app
-            .api
-            .authenticate(&credential)
-            .await
-            .ok_or_else(|| runtime::unauthorized("the credential is not known"))?;
-        let mut violations = Vec::new();
-        let bytes = runtime::read_body(&parts.headers, body, app.body_limit).await?;
-        let body: Option<endpoint::Body> = runtime::json_body(&bytes, &mut violations)?;
-        if !violations.is_empty() {
-            return Err(runtime::invalid(violations));
-        }
-        let Some(body) = body else { return Err(runtime::invalid(violations)) };
-        let input = endpoint::Request { body };
-        let violations = input.validate();
-        let operation = Operation::CreateOrJoinLobby;
-        let cx = RuleContext {
-            caller: &caller,
-            credential: &credential,
-            operation: &operation,
-            now,
-        };
-        if !violations.is_empty() {
-            return Err(runtime::invalid(violations));
-        }
-        authorize(
-                &app.api,
-                &cx,
-                endpoint::RULES,
-                credential.kind == types::auth::TokenKind::Bot,
-            )
-            .await?;
-        let call = Call {
-            caller,
-            credential,
-            now,
-            input,
-            gates: (),
-            granted: (),
-        };
-        let output = app.api.create_or_join_lobby(call).await?;
-        Ok(runtime::json_response(StatusCode::OK, &output))
-    }
     let now = app.clock.now();
-    respond(handle(&app, now, request).await)
+    let notices = Notices::default();
+    let response = respond(
+        handle_create_or_join_lobby(&app, now, &notices, request).await,
+    );
+    deprecated(&app, response, &[], &notices)
+}
+
+async fn handle_create_or_join_lobby<A: Api>(
+    app: &App<A>,
+    now: Timestamp,
+    notices: &Notices,
+    request: HttpRequest,
+) -> Result<Response, ApiError> {
+    use types::endpoints::create_or_join_lobby as endpoint;
+    let (parts, body) = request.into_parts();
+    let credential = runtime::credential(&parts.headers, endpoint::AUTH)?;
+    let caller = app
+        .api
+        .authenticate(&credential)
+        .await
+        .ok_or_else(|| runtime::unauthorized("the credential is not known"))?;
+    let mut violations = Vec::new();
+    let bytes = runtime::read_body(&parts.headers, body, app.body_limit).await?;
+    let body: Option<endpoint::Body> = runtime::json_body(&bytes, &mut violations)?;
+    if !violations.is_empty() {
+        return Err(runtime::invalid(violations));
+    }
+    let Some(body) = body else { return Err(runtime::invalid(violations)) };
+    let input = endpoint::Request { body };
+    let violations = input.validate();
+    let operation = Operation::CreateOrJoinLobby;
+    let cx = RuleContext {
+        caller: &caller,
+        credential: &credential,
+        operation: &operation,
+        now,
+    };
+    if !violations.is_empty() {
+        return Err(runtime::invalid(violations));
+    }
+    authorize(
+            &app.api,
+            &cx,
+            endpoint::RULES,
+            credential.kind == types::auth::TokenKind::Bot,
+        )
+        .await?;
+    let call = Call {
+        caller,
+        credential,
+        now,
+        input,
+        gates: (),
+        granted: (),
+        deprecations: notices.clone(),
+    };
+    let output = app.api.create_or_join_lobby(call).await?;
+    Ok(runtime::json_response(StatusCode::OK, &output))
 }
 
 /// `POST /lobbies/{lobby.id}/messages`: Send Lobby Message.
@@ -420,75 +455,82 @@ async fn send_lobby_message<A: Api>(
     params: Result<RawPathParams, RawPathParamsRejection>,
     request: HttpRequest,
 ) -> Response {
-    async fn handle<A: Api>(
-        app: &App<A>,
-        now: Timestamp,
-        params: Result<RawPathParams, RawPathParamsRejection>,
-        request: HttpRequest,
-    ) -> Result<Response, ApiError> {
-        use types::endpoints::send_lobby_message as endpoint;
-        let (parts, body) = request.into_parts();
-        let credential = runtime::credential(&parts.headers, endpoint::AUTH)?;
-        let caller = app
-            .api
-            .authenticate(&credential)
-            .await
-            .ok_or_else(|| runtime::unauthorized("the credential is not known"))?;
-        let mut violations = Vec::new();
-        let params = runtime::path_params(params)?;
-        let path_lobby_id = runtime::param(
-            &params,
-            "lobby_id",
-            "/path/lobby.id",
-            true,
-            &mut violations,
-            runtime::from_str::<types::wire::Snowflake>,
-        );
-        let bytes = runtime::read_body(&parts.headers, body, app.body_limit).await?;
-        let body: Option<endpoint::Body> = runtime::json_body(&bytes, &mut violations)?;
-        if !violations.is_empty() {
-            return Err(runtime::invalid(violations));
-        }
-        let (Some(path_lobby_id), Some(body)) = (path_lobby_id, body) else {
-            return Err(runtime::invalid(violations))
-        };
-        let input = endpoint::Request {
-            path: endpoint::Path {
-                lobby_id: path_lobby_id,
-            },
-            body,
-        };
-        let violations = input.validate();
-        let operation = Operation::SendLobbyMessage(input.path.clone());
-        let cx = RuleContext {
-            caller: &caller,
-            credential: &credential,
-            operation: &operation,
-            now,
-        };
-        if !violations.is_empty() {
-            return Err(runtime::invalid(violations));
-        }
-        authorize(
-                &app.api,
-                &cx,
-                endpoint::RULES,
-                credential.kind == types::auth::TokenKind::Bot,
-            )
-            .await?;
-        let call = Call {
-            caller,
-            credential,
-            now,
-            input,
-            gates: (),
-            granted: (),
-        };
-        let output = app.api.send_lobby_message(call).await?;
-        Ok(runtime::json_response(StatusCode::OK, &output))
-    }
     let now = app.clock.now();
-    respond(handle(&app, now, params, request).await)
+    let notices = Notices::default();
+    let response = respond(
+        handle_send_lobby_message(&app, now, &notices, params, request).await,
+    );
+    deprecated(&app, response, &[], &notices)
+}
+
+async fn handle_send_lobby_message<A: Api>(
+    app: &App<A>,
+    now: Timestamp,
+    notices: &Notices,
+    params: Result<RawPathParams, RawPathParamsRejection>,
+    request: HttpRequest,
+) -> Result<Response, ApiError> {
+    use types::endpoints::send_lobby_message as endpoint;
+    let (parts, body) = request.into_parts();
+    let credential = runtime::credential(&parts.headers, endpoint::AUTH)?;
+    let caller = app
+        .api
+        .authenticate(&credential)
+        .await
+        .ok_or_else(|| runtime::unauthorized("the credential is not known"))?;
+    let mut violations = Vec::new();
+    let params = runtime::path_params(params)?;
+    let path_lobby_id = runtime::param(
+        &params,
+        "lobby_id",
+        "/path/lobby.id",
+        true,
+        &mut violations,
+        runtime::from_str::<types::wire::Snowflake>,
+    );
+    let bytes = runtime::read_body(&parts.headers, body, app.body_limit).await?;
+    let body: Option<endpoint::Body> = runtime::json_body(&bytes, &mut violations)?;
+    if !violations.is_empty() {
+        return Err(runtime::invalid(violations));
+    }
+    let (Some(path_lobby_id), Some(body)) = (path_lobby_id, body) else {
+        return Err(runtime::invalid(violations))
+    };
+    let input = endpoint::Request {
+        path: endpoint::Path {
+            lobby_id: path_lobby_id,
+        },
+        body,
+    };
+    let violations = input.validate();
+    let operation = Operation::SendLobbyMessage(input.path.clone());
+    let cx = RuleContext {
+        caller: &caller,
+        credential: &credential,
+        operation: &operation,
+        now,
+    };
+    if !violations.is_empty() {
+        return Err(runtime::invalid(violations));
+    }
+    authorize(
+            &app.api,
+            &cx,
+            endpoint::RULES,
+            credential.kind == types::auth::TokenKind::Bot,
+        )
+        .await?;
+    let call = Call {
+        caller,
+        credential,
+        now,
+        input,
+        gates: (),
+        granted: (),
+        deprecations: notices.clone(),
+    };
+    let output = app.api.send_lobby_message(call).await?;
+    Ok(runtime::json_response(StatusCode::OK, &output))
 }
 
 /// `GET /lobbies/{lobby.id}/messages`: Get Lobby Messages.
@@ -497,76 +539,83 @@ async fn get_lobby_messages<A: Api>(
     params: Result<RawPathParams, RawPathParamsRejection>,
     request: HttpRequest,
 ) -> Response {
-    async fn handle<A: Api>(
-        app: &App<A>,
-        now: Timestamp,
-        params: Result<RawPathParams, RawPathParamsRejection>,
-        request: HttpRequest,
-    ) -> Result<Response, ApiError> {
-        use types::endpoints::get_lobby_messages as endpoint;
-        let (parts, _) = request.into_parts();
-        let credential = runtime::credential(&parts.headers, endpoint::AUTH)?;
-        let caller = app
-            .api
-            .authenticate(&credential)
-            .await
-            .ok_or_else(|| runtime::unauthorized("the credential is not known"))?;
-        let mut violations = Vec::new();
-        let params = runtime::path_params(params)?;
-        let path_lobby_id = runtime::param(
-            &params,
-            "lobby_id",
-            "/path/lobby.id",
-            true,
-            &mut violations,
-            runtime::from_str::<types::wire::Snowflake>,
-        );
-        if !violations.is_empty() {
-            return Err(runtime::invalid(violations));
-        }
-        let Some(path_lobby_id) = path_lobby_id else {
-            return Err(runtime::invalid(violations))
-        };
-        let input = endpoint::Request {
-            path: endpoint::Path {
-                lobby_id: path_lobby_id,
-            },
-        };
-        let violations = input.validate();
-        let operation = Operation::GetLobbyMessages(input.path.clone());
-        let cx = RuleContext {
-            caller: &caller,
-            credential: &credential,
-            operation: &operation,
-            now,
-        };
-        if !violations.is_empty() {
-            return Err(runtime::invalid(violations));
-        }
-        authorize(
-                &app.api,
-                &cx,
-                endpoint::RULES,
-                credential.kind == types::auth::TokenKind::Bot,
-            )
-            .await?;
-        let call = Call {
-            caller,
-            credential,
-            now,
-            input,
-            gates: (),
-            granted: (),
-        };
-        let output = app.api.get_lobby_messages(call).await?;
-        let broken = endpoint::check_response(&output);
-        if !broken.is_empty() {
-            return Err(runtime::broken_response(broken));
-        }
-        Ok(runtime::json_response(StatusCode::OK, &output))
-    }
     let now = app.clock.now();
-    respond(handle(&app, now, params, request).await)
+    let notices = Notices::default();
+    let response = respond(
+        handle_get_lobby_messages(&app, now, &notices, params, request).await,
+    );
+    deprecated(&app, response, &[], &notices)
+}
+
+async fn handle_get_lobby_messages<A: Api>(
+    app: &App<A>,
+    now: Timestamp,
+    notices: &Notices,
+    params: Result<RawPathParams, RawPathParamsRejection>,
+    request: HttpRequest,
+) -> Result<Response, ApiError> {
+    use types::endpoints::get_lobby_messages as endpoint;
+    let (parts, _) = request.into_parts();
+    let credential = runtime::credential(&parts.headers, endpoint::AUTH)?;
+    let caller = app
+        .api
+        .authenticate(&credential)
+        .await
+        .ok_or_else(|| runtime::unauthorized("the credential is not known"))?;
+    let mut violations = Vec::new();
+    let params = runtime::path_params(params)?;
+    let path_lobby_id = runtime::param(
+        &params,
+        "lobby_id",
+        "/path/lobby.id",
+        true,
+        &mut violations,
+        runtime::from_str::<types::wire::Snowflake>,
+    );
+    if !violations.is_empty() {
+        return Err(runtime::invalid(violations));
+    }
+    let Some(path_lobby_id) = path_lobby_id else {
+        return Err(runtime::invalid(violations))
+    };
+    let input = endpoint::Request {
+        path: endpoint::Path {
+            lobby_id: path_lobby_id,
+        },
+    };
+    let violations = input.validate();
+    let operation = Operation::GetLobbyMessages(input.path.clone());
+    let cx = RuleContext {
+        caller: &caller,
+        credential: &credential,
+        operation: &operation,
+        now,
+    };
+    if !violations.is_empty() {
+        return Err(runtime::invalid(violations));
+    }
+    authorize(
+            &app.api,
+            &cx,
+            endpoint::RULES,
+            credential.kind == types::auth::TokenKind::Bot,
+        )
+        .await?;
+    let call = Call {
+        caller,
+        credential,
+        now,
+        input,
+        gates: (),
+        granted: (),
+        deprecations: notices.clone(),
+    };
+    let output = app.api.get_lobby_messages(call).await?;
+    let broken = endpoint::check_response(&output);
+    if !broken.is_empty() {
+        return Err(runtime::broken_response(broken));
+    }
+    Ok(runtime::json_response(StatusCode::OK, &output))
 }
 
 /// `POST /lobbies/{lobby.id}/members/bulk`: Bulk lobby members.
@@ -575,75 +624,82 @@ async fn bulk_update_lobby_members<A: Api>(
     params: Result<RawPathParams, RawPathParamsRejection>,
     request: HttpRequest,
 ) -> Response {
-    async fn handle<A: Api>(
-        app: &App<A>,
-        now: Timestamp,
-        params: Result<RawPathParams, RawPathParamsRejection>,
-        request: HttpRequest,
-    ) -> Result<Response, ApiError> {
-        use types::endpoints::bulk_update_lobby_members as endpoint;
-        let (parts, body) = request.into_parts();
-        let credential = runtime::credential(&parts.headers, endpoint::AUTH)?;
-        let caller = app
-            .api
-            .authenticate(&credential)
-            .await
-            .ok_or_else(|| runtime::unauthorized("the credential is not known"))?;
-        let mut violations = Vec::new();
-        let params = runtime::path_params(params)?;
-        let path_lobby_id = runtime::param(
-            &params,
-            "lobby_id",
-            "/path/lobby.id",
-            true,
-            &mut violations,
-            runtime::from_str::<types::wire::Snowflake>,
-        );
-        let bytes = runtime::read_body(&parts.headers, body, app.body_limit).await?;
-        let body: Option<endpoint::Body> = runtime::json_body(&bytes, &mut violations)?;
-        if !violations.is_empty() {
-            return Err(runtime::invalid(violations));
-        }
-        let (Some(path_lobby_id), Some(body)) = (path_lobby_id, body) else {
-            return Err(runtime::invalid(violations))
-        };
-        let input = endpoint::Request {
-            path: endpoint::Path {
-                lobby_id: path_lobby_id,
-            },
-            body,
-        };
-        let violations = input.validate();
-        let operation = Operation::BulkUpdateLobbyMembers(input.path.clone());
-        let cx = RuleContext {
-            caller: &caller,
-            credential: &credential,
-            operation: &operation,
-            now,
-        };
-        if !violations.is_empty() {
-            return Err(runtime::invalid(violations));
-        }
-        authorize(
-                &app.api,
-                &cx,
-                endpoint::RULES,
-                credential.kind == types::auth::TokenKind::Bot,
-            )
-            .await?;
-        let call = Call {
-            caller,
-            credential,
-            now,
-            input,
-            gates: (),
-            granted: (),
-        };
-        let output = app.api.bulk_update_lobby_members(call).await?;
-        Ok(runtime::json_response(StatusCode::OK, &output))
-    }
     let now = app.clock.now();
-    respond(handle(&app, now, params, request).await)
+    let notices = Notices::default();
+    let response = respond(
+        handle_bulk_update_lobby_members(&app, now, &notices, params, request).await,
+    );
+    deprecated(&app, response, &[], &notices)
+}
+
+async fn handle_bulk_update_lobby_members<A: Api>(
+    app: &App<A>,
+    now: Timestamp,
+    notices: &Notices,
+    params: Result<RawPathParams, RawPathParamsRejection>,
+    request: HttpRequest,
+) -> Result<Response, ApiError> {
+    use types::endpoints::bulk_update_lobby_members as endpoint;
+    let (parts, body) = request.into_parts();
+    let credential = runtime::credential(&parts.headers, endpoint::AUTH)?;
+    let caller = app
+        .api
+        .authenticate(&credential)
+        .await
+        .ok_or_else(|| runtime::unauthorized("the credential is not known"))?;
+    let mut violations = Vec::new();
+    let params = runtime::path_params(params)?;
+    let path_lobby_id = runtime::param(
+        &params,
+        "lobby_id",
+        "/path/lobby.id",
+        true,
+        &mut violations,
+        runtime::from_str::<types::wire::Snowflake>,
+    );
+    let bytes = runtime::read_body(&parts.headers, body, app.body_limit).await?;
+    let body: Option<endpoint::Body> = runtime::json_body(&bytes, &mut violations)?;
+    if !violations.is_empty() {
+        return Err(runtime::invalid(violations));
+    }
+    let (Some(path_lobby_id), Some(body)) = (path_lobby_id, body) else {
+        return Err(runtime::invalid(violations))
+    };
+    let input = endpoint::Request {
+        path: endpoint::Path {
+            lobby_id: path_lobby_id,
+        },
+        body,
+    };
+    let violations = input.validate();
+    let operation = Operation::BulkUpdateLobbyMembers(input.path.clone());
+    let cx = RuleContext {
+        caller: &caller,
+        credential: &credential,
+        operation: &operation,
+        now,
+    };
+    if !violations.is_empty() {
+        return Err(runtime::invalid(violations));
+    }
+    authorize(
+            &app.api,
+            &cx,
+            endpoint::RULES,
+            credential.kind == types::auth::TokenKind::Bot,
+        )
+        .await?;
+    let call = Call {
+        caller,
+        credential,
+        now,
+        input,
+        gates: (),
+        granted: (),
+        deprecations: notices.clone(),
+    };
+    let output = app.api.bulk_update_lobby_members(call).await?;
+    Ok(runtime::json_response(StatusCode::OK, &output))
 }
 
 /// `PUT /channels/{channel.id}/voice-status`: Set Voice Channel Status.
@@ -652,75 +708,82 @@ async fn set_voice_channel_status<A: Api>(
     params: Result<RawPathParams, RawPathParamsRejection>,
     request: HttpRequest,
 ) -> Response {
-    async fn handle<A: Api>(
-        app: &App<A>,
-        now: Timestamp,
-        params: Result<RawPathParams, RawPathParamsRejection>,
-        request: HttpRequest,
-    ) -> Result<Response, ApiError> {
-        use types::endpoints::set_voice_channel_status as endpoint;
-        let (parts, body) = request.into_parts();
-        let credential = runtime::credential(&parts.headers, endpoint::AUTH)?;
-        let caller = app
-            .api
-            .authenticate(&credential)
-            .await
-            .ok_or_else(|| runtime::unauthorized("the credential is not known"))?;
-        let mut violations = Vec::new();
-        let params = runtime::path_params(params)?;
-        let path_channel_id = runtime::param(
-            &params,
-            "channel_id",
-            "/path/channel.id",
-            true,
-            &mut violations,
-            runtime::from_str::<types::wire::Snowflake>,
-        );
-        let bytes = runtime::read_body(&parts.headers, body, app.body_limit).await?;
-        let body: Option<endpoint::Body> = runtime::json_body(&bytes, &mut violations)?;
-        if !violations.is_empty() {
-            return Err(runtime::invalid(violations));
-        }
-        let (Some(path_channel_id), Some(body)) = (path_channel_id, body) else {
-            return Err(runtime::invalid(violations))
-        };
-        let input = endpoint::Request {
-            path: endpoint::Path {
-                channel_id: path_channel_id,
-            },
-            body,
-        };
-        let violations = input.validate();
-        let operation = Operation::SetVoiceChannelStatus(input.path.clone());
-        let cx = RuleContext {
-            caller: &caller,
-            credential: &credential,
-            operation: &operation,
-            now,
-        };
-        if !violations.is_empty() {
-            return Err(runtime::invalid(violations));
-        }
-        authorize(
-                &app.api,
-                &cx,
-                endpoint::RULES,
-                credential.kind == types::auth::TokenKind::Bot,
-            )
-            .await?;
-        let call = Call {
-            caller,
-            credential,
-            now,
-            input,
-            gates: (),
-            granted: crate::api::Granted::new(),
-        };
-        app.api.set_voice_channel_status(call).await?;
-        Ok(runtime::empty_response())
-    }
     let now = app.clock.now();
-    respond(handle(&app, now, params, request).await)
+    let notices = Notices::default();
+    let response = respond(
+        handle_set_voice_channel_status(&app, now, &notices, params, request).await,
+    );
+    deprecated(&app, response, &[], &notices)
+}
+
+async fn handle_set_voice_channel_status<A: Api>(
+    app: &App<A>,
+    now: Timestamp,
+    notices: &Notices,
+    params: Result<RawPathParams, RawPathParamsRejection>,
+    request: HttpRequest,
+) -> Result<Response, ApiError> {
+    use types::endpoints::set_voice_channel_status as endpoint;
+    let (parts, body) = request.into_parts();
+    let credential = runtime::credential(&parts.headers, endpoint::AUTH)?;
+    let caller = app
+        .api
+        .authenticate(&credential)
+        .await
+        .ok_or_else(|| runtime::unauthorized("the credential is not known"))?;
+    let mut violations = Vec::new();
+    let params = runtime::path_params(params)?;
+    let path_channel_id = runtime::param(
+        &params,
+        "channel_id",
+        "/path/channel.id",
+        true,
+        &mut violations,
+        runtime::from_str::<types::wire::Snowflake>,
+    );
+    let bytes = runtime::read_body(&parts.headers, body, app.body_limit).await?;
+    let body: Option<endpoint::Body> = runtime::json_body(&bytes, &mut violations)?;
+    if !violations.is_empty() {
+        return Err(runtime::invalid(violations));
+    }
+    let (Some(path_channel_id), Some(body)) = (path_channel_id, body) else {
+        return Err(runtime::invalid(violations))
+    };
+    let input = endpoint::Request {
+        path: endpoint::Path {
+            channel_id: path_channel_id,
+        },
+        body,
+    };
+    let violations = input.validate();
+    let operation = Operation::SetVoiceChannelStatus(input.path.clone());
+    let cx = RuleContext {
+        caller: &caller,
+        credential: &credential,
+        operation: &operation,
+        now,
+    };
+    if !violations.is_empty() {
+        return Err(runtime::invalid(violations));
+    }
+    authorize(
+            &app.api,
+            &cx,
+            endpoint::RULES,
+            credential.kind == types::auth::TokenKind::Bot,
+        )
+        .await?;
+    let call = Call {
+        caller,
+        credential,
+        now,
+        input,
+        gates: (),
+        granted: crate::api::Granted::new(),
+        deprecations: notices.clone(),
+    };
+    app.api.set_voice_channel_status(call).await?;
+    Ok(runtime::empty_response())
 }
 
 /// `POST /oauth2/token`: Token endpoint.
@@ -728,56 +791,61 @@ async fn token<A: Api>(
     State(app): State<Arc<App<A>>>,
     request: HttpRequest,
 ) -> Response {
-    async fn handle<A: Api>(
-        app: &App<A>,
-        now: Timestamp,
-        request: HttpRequest,
-    ) -> Result<Response, ApiError> {
-        use types::endpoints::token as endpoint;
-        let (parts, body) = request.into_parts();
-        let credential = runtime::credential(&parts.headers, endpoint::AUTH)?;
-        let caller = app
-            .api
-            .authenticate(&credential)
-            .await
-            .ok_or_else(|| runtime::unauthorized("the credential is not known"))?;
-        let mut violations = Vec::new();
-        let bytes = runtime::read_body(&parts.headers, body, app.body_limit).await?;
-        let body: Option<endpoint::Body> = runtime::form_body(&bytes, &mut violations);
-        if !violations.is_empty() {
-            return Err(runtime::invalid(violations));
-        }
-        let Some(body) = body else { return Err(runtime::invalid(violations)) };
-        let input = endpoint::Request { body };
-        let violations = input.validate();
-        let operation = Operation::Token;
-        let cx = RuleContext {
-            caller: &caller,
-            credential: &credential,
-            operation: &operation,
-            now,
-        };
-        if !violations.is_empty() {
-            return Err(runtime::invalid(violations));
-        }
-        authorize(
-                &app.api,
-                &cx,
-                endpoint::RULES,
-                credential.kind == types::auth::TokenKind::Bot,
-            )
-            .await?;
-        let call = Call {
-            caller,
-            credential,
-            now,
-            input,
-            gates: (),
-            granted: (),
-        };
-        let output = app.api.token(call).await?;
-        Ok(runtime::json_response(StatusCode::OK, &output))
-    }
     let now = app.clock.now();
-    respond(handle(&app, now, request).await)
+    let notices = Notices::default();
+    let response = respond(handle_token(&app, now, &notices, request).await);
+    deprecated(&app, response, &[], &notices)
+}
+
+async fn handle_token<A: Api>(
+    app: &App<A>,
+    now: Timestamp,
+    notices: &Notices,
+    request: HttpRequest,
+) -> Result<Response, ApiError> {
+    use types::endpoints::token as endpoint;
+    let (parts, body) = request.into_parts();
+    let credential = runtime::credential(&parts.headers, endpoint::AUTH)?;
+    let caller = app
+        .api
+        .authenticate(&credential)
+        .await
+        .ok_or_else(|| runtime::unauthorized("the credential is not known"))?;
+    let mut violations = Vec::new();
+    let bytes = runtime::read_body(&parts.headers, body, app.body_limit).await?;
+    let body: Option<endpoint::Body> = runtime::form_body(&bytes, &mut violations);
+    if !violations.is_empty() {
+        return Err(runtime::invalid(violations));
+    }
+    let Some(body) = body else { return Err(runtime::invalid(violations)) };
+    let input = endpoint::Request { body };
+    let violations = input.validate();
+    let operation = Operation::Token;
+    let cx = RuleContext {
+        caller: &caller,
+        credential: &credential,
+        operation: &operation,
+        now,
+    };
+    if !violations.is_empty() {
+        return Err(runtime::invalid(violations));
+    }
+    authorize(
+            &app.api,
+            &cx,
+            endpoint::RULES,
+            credential.kind == types::auth::TokenKind::Bot,
+        )
+        .await?;
+    let call = Call {
+        caller,
+        credential,
+        now,
+        input,
+        gates: (),
+        granted: (),
+        deprecations: notices.clone(),
+    };
+    let output = app.api.token(call).await?;
+    Ok(runtime::json_response(StatusCode::OK, &output))
 }

@@ -117,6 +117,20 @@ pub fn empty_response() -> Response {
     StatusCode::NO_CONTENT.into_response()
 }
 
+/// `response` with the `Deprecation`, `Sunset` and `Link` headers of everything in `used`.
+pub fn with_deprecation(
+    mut response: Response,
+    used: &[&crate::types::deprecations::Deprecated],
+    docs: Option<&str>,
+) -> Response {
+    for (name, value) in crate::types::deprecations::headers(used, docs) {
+        if let Ok(value) = header::HeaderValue::from_str(&value) {
+            response.headers_mut().append(name, value);
+        }
+    }
+    response
+}
+
 /// A text response of `content_type`.
 pub fn text_response(text: String, content_type: &'static str) -> Response {
     (StatusCode::OK, [(header::CONTENT_TYPE, content_type)], text).into_response()

@@ -409,6 +409,20 @@ pub const PROVISIONAL_OIDC_REFRESH_GRANT_DEPRECATED: Change = Change {
     gate: false,
 };
 
+/// The deprecated refresh_token grant for provisional accounts is modelled as a behaviour of the token endpoint, so answers that use it say it is deprecated; the platform did not change.
+///
+/// - Already in effect.
+/// - Kind: `correction`.
+/// - Affects `endpoint:token`.
+/// - Assumed `id`: The source states no such change; the entry records a correction of the spec's own modelling.
+pub const PROVISIONAL_OIDC_REFRESH_GRANT_MODELLED: Change = Change {
+    id: "provisional-oidc-refresh-grant-modelled",
+    effective: Effective::AlreadyInEffect,
+    kind: ChangeKind::Correction,
+    summary: "The deprecated refresh_token grant for provisional accounts is modelled as a behaviour of the token endpoint, so answers that use it say it is deprecated; the platform did not change.",
+    gate: false,
+};
+
 /// Provisional account OIDC issuer validation is stricter; existing integrations keep working and developer-portal edits are validated against the new requirements.
 ///
 /// - Already in effect.
@@ -420,6 +434,21 @@ pub const PROVISIONAL_OIDC_ISSUER_VALIDATION_STRICTER: Change = Change {
     effective: Effective::AlreadyInEffect,
     kind: ChangeKind::Requirement,
     summary: "Provisional account OIDC issuer validation is stricter; existing integrations keep working and developer-portal edits are validated against the new requirements.",
+    gate: false,
+};
+
+/// The reference page is published at {docs_url}; the changelog feeds and the Link of deprecation headers point into it.
+///
+/// - Already in effect.
+/// - Kind: `addition`.
+/// - Affects `placeholder:docs_url`.
+/// - Assumed `id`: The source states no such change; the entry dates the spec's own docs address.
+/// - Assumed `effective`: The address belongs to the spec's own artifacts, not to the source; it has no date.
+pub const DOCS_ADDRESS: Change = Change {
+    id: "docs-address",
+    effective: Effective::AlreadyInEffect,
+    kind: ChangeKind::Addition,
+    summary: "The reference page is published at {docs_url}; the changelog feeds and the Link of deprecation headers point into it.",
     gate: false,
 };
 
@@ -448,7 +477,9 @@ pub const ALL: &[&Change] = &[
     &PRIVATE_CHANNEL_OBFUSCATION_OPT_IN_ENDS,
     &EMBEDDED_PARTICIPANTS_OLD_NAME_REMOVAL,
     &PROVISIONAL_OIDC_REFRESH_GRANT_DEPRECATED,
+    &PROVISIONAL_OIDC_REFRESH_GRANT_MODELLED,
     &PROVISIONAL_OIDC_ISSUER_VALIDATION_STRICTER,
+    &DOCS_ADDRESS,
 ];
 
 /// The change with this id.

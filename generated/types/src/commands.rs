@@ -37,6 +37,12 @@ impl Command {
         Self::GetRelationships,
     ];
 
+    /// `getInstanceConnectedParticipants`, the former name of [`Command::GetActivityInstanceConnectedParticipants`] (`getActivityInstanceConnectedParticipants`).
+    #[deprecated(
+        note = "The embedded app SDK command getInstanceConnectedParticipants is renamed getActivityInstanceConnectedParticipants (change `embedded-participants-rename`, already in effect); use `Command::GetActivityInstanceConnectedParticipants`. Removed at an unscheduled date (change `embedded-participants-old-name-removal`)."
+    )]
+    pub const GET_INSTANCE_CONNECTED_PARTICIPANTS: Self = Self::GetActivityInstanceConnectedParticipants;
+
     /// The name the SDK calls it by.
     pub const fn name(self) -> &'static str {
         match self {

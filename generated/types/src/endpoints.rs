@@ -1969,6 +1969,7 @@ pub mod populate_game_stats_widget {
 /// - Assumed `method`: RFC 6749 §3.2: the client uses POST at the token endpoint
 /// - Assumed `auth`: RFC 6749 §2.3.1: a confidential client authenticates at the token endpoint with HTTP Basic.
 /// - Assumed `body_format`: RFC 6749 §4.1.3 and §6 send token requests as application/x-www-form-urlencoded.
+/// - Behaviour `provisional_oidc_refresh`: The refresh_token grant for a refresh token that OIDC server-side authentication issued to a provisional account.
 pub mod token {
     /// The HTTP method.
     pub const METHOD: &str = "POST";

@@ -11,6 +11,8 @@
 //! (`platform_types::changes::ALL[0].is_in_effect(now)`), with `now` read from a [`clock::Clock`].
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
+#![allow(deprecated)]
+#![allow(clippy::deprecated_semver)]
 
 #[rustfmt::skip]
 pub mod wire;
@@ -22,6 +24,8 @@ pub mod clock;
 pub mod placeholders;
 #[rustfmt::skip]
 pub mod changes;
+#[rustfmt::skip]
+pub mod deprecations;
 #[rustfmt::skip]
 pub mod limits;
 #[rustfmt::skip]

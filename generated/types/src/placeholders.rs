@@ -15,6 +15,12 @@ pub struct Placeholders {
     /// - Assumed `example`: The source gives no address; a loopback address serves tests and examples, and the token endpoint path /oauth2/token is appended to it.
     /// - Defaults to the spec's example `http://127.0.0.1:8080`.
     pub auth_url: String,
+    /// The address of the published reference page (generated/docs/index.html); changelog feeds and deprecation headers link into it.
+    ///
+    /// - Assumed `id`: The source publishes no reference page; the placeholder addresses the spec's own generated docs.
+    /// - Assumed `example`: The source gives no address; the reference server serves the generated page there.
+    /// - Defaults to the spec's example `http://127.0.0.1:8080/docs/index.html`.
+    pub docs_url: String,
 }
 
 impl Default for Placeholders {
@@ -22,6 +28,7 @@ impl Default for Placeholders {
         Self {
             base_url: "http://127.0.0.1:8080/api".to_owned(),
             auth_url: "http://127.0.0.1:8080".to_owned(),
+            docs_url: "http://127.0.0.1:8080/docs/index.html".to_owned(),
         }
     }
 }
@@ -32,13 +39,16 @@ impl Placeholders {
         match id {
             "base_url" => Some(&self.base_url),
             "auth_url" => Some(&self.auth_url),
+            "docs_url" => Some(&self.docs_url),
             _ => None,
         }
     }
 
     /// `text` with every `{placeholder}` replaced by its value.
     pub fn substitute(&self, text: &str) -> String {
-        text.replace("{base_url}", &self.base_url).replace("{auth_url}", &self.auth_url)
+        text.replace("{base_url}", &self.base_url)
+            .replace("{auth_url}", &self.auth_url)
+            .replace("{docs_url}", &self.docs_url)
     }
 
     /// Each placeholder's example with its scheme and authority replaced by `origin`
@@ -48,6 +58,7 @@ impl Placeholders {
         Self {
             base_url: join(origin, path_of(&examples.base_url)),
             auth_url: join(origin, path_of(&examples.auth_url)),
+            docs_url: join(origin, path_of(&examples.docs_url)),
         }
     }
 }

@@ -416,6 +416,11 @@ pub fn opcode_payload(o: &Opcode) -> Ident {
     type_ident(&format!("{}_payload", o.meta.rust()))
 }
 
+/// A former name of a command, as a constant of `Command` (`impl Command { pub const OLD: Self }`).
+pub fn command_alias_const(a: &Alias) -> Ident {
+    escaped(const_ident(a.meta.rust()), LIST_RESERVED)
+}
+
 /// A command's variant of `Command`.
 pub fn command_variant(c: &Command) -> Ident {
     type_ident(c.meta.rust())
@@ -485,8 +490,28 @@ pub fn handler(e: &Endpoint) -> Ident {
     escaped(value_ident(e.meta.rust()), ROUTER_RESERVED)
 }
 
+/// The function in `router.rs` that does an endpoint's work for its route and its aliases
+/// (`handle_get_channel`).
+pub fn inner_handler(e: &Endpoint) -> Ident {
+    escaped(value_ident(&format!("handle_{}", e.meta.rust())), ROUTER_RESERVED)
+}
+
+/// The handler of an alias route of an endpoint (`get_channel_alias_legacy`).
+pub fn alias_handler(e: &Endpoint, a: &RouteAlias) -> Ident {
+    escaped(value_ident(&format!("{}_alias_{}", e.meta.rust(), a.meta.rust())), ROUTER_RESERVED)
+}
+
+/// The constant of `deprecations.rs` for a deprecated endpoint, alias route or behaviour:
+/// `ENDPOINT_<endpoint>`, `ALIAS_<endpoint>_<alias>`, `BEHAVIOUR_<endpoint>_<behaviour>`.
+pub fn deprecation_const(kind: &str, parts: &[&str]) -> Ident {
+    escaped(const_ident(&std::iter::once(kind).chain(parts.iter().copied()).collect::<Vec<_>>().join("_")), DEPRECATIONS_RESERVED)
+}
+
+/// Items of `deprecations.rs` beside the constants.
+const DEPRECATIONS_RESERVED: &[&str] = &["ALL", "Deprecated", "Notice"];
+
 /// Methods of the client that the generator names or calls on it (`self.clone()`).
-const CLIENT_RESERVED: &[&str] = &["new", "with_http", "with_credential", "credential", "placeholders", "http", "send", "exchange", "clone"];
+const CLIENT_RESERVED: &[&str] = &["new", "with_http", "with_credential", "on_deprecation", "credential", "placeholders", "http", "send", "exchange", "clone"];
 
 /// An endpoint's method of the client.
 pub fn client_method(e: &Endpoint) -> Ident {
@@ -547,6 +572,8 @@ pub fn namespaces(model: &Model) -> Vec<Namespace> {
     ns("the types of `events.rs`".into(), model.events.iter().map(|e| item("event".into(), &e.meta, event_payload(e))).collect());
     ns("the variants of `Opcode`".into(), model.opcodes.iter().map(|o| item("opcode".into(), &o.meta, opcode_variant(o))).collect());
     ns("the variants of `Command`".into(), model.commands.iter().map(|c| item("command".into(), &c.meta, command_variant(c))).collect());
+    let aliases = model.commands.iter().flat_map(|c| c.aliases.iter().map(move |a| Entry::new(command_alias_const(a).to_string(), format!("alias `{}` of command `{}`", a.meta.id, c.meta.id), a.meta.id_span)));
+    ns("the constants of `Command`".into(), aliases.collect());
     let machines = model.state_machines.iter().flat_map(|m| {
         let transitions = (!m.transitions.is_empty()).then(|| item("state machine".into(), &m.meta, machine_transitions(m)));
         std::iter::once(item("state machine".into(), &m.meta, machine(m))).chain(transitions)
@@ -558,7 +585,8 @@ pub fn namespaces(model: &Model) -> Vec<Namespace> {
     }
     ns("the modules of `endpoints.rs`".into(), model.endpoints.iter().map(|e| item("endpoint".into(), &e.meta, endpoint_module(e))).collect());
     ns("the variants of the server's `Operation`".into(), model.routed_endpoints().map(|e| item("endpoint".into(), &e.meta, endpoint_variant(e))).collect());
-    ns("the handlers of the server's `router.rs`".into(), model.routed_endpoints().map(|e| item("endpoint".into(), &e.meta, handler(e))).collect());
+    ns("the functions of the server's `router.rs`".into(), router_functions(model, &item));
+    ns("the constants of `deprecations.rs`".into(), deprecation_consts(model));
     ns("the methods of the client".into(), model.routed_endpoints().map(|e| item("endpoint".into(), &e.meta, client_method(e))).collect());
     ns("the methods of the server's `Api` trait".into(), api_methods(model, &item));
     for (what, list) in field_lists(model) {
@@ -585,6 +613,38 @@ fn shape_entry(kind: &str, meta: &Meta, inline: Option<&String>, ident: Ident) -
         None => format!("{kind} `{}`", meta.id),
     };
     Entry::new(ident.to_string(), what, meta.id_span)
+}
+
+/// The router's functions: each routed endpoint's handler and worker, and a handler per alias
+/// route.
+fn router_functions(model: &Model, item: &dyn Fn(String, &Meta, Ident) -> Entry) -> Vec<Entry> {
+    let mut out = Vec::new();
+    for e in model.routed_endpoints() {
+        out.push(item("endpoint".into(), &e.meta, handler(e)));
+        out.push(item("the worker of endpoint".into(), &e.meta, inner_handler(e)));
+        for a in &e.aliases {
+            out.push(Entry::new(alias_handler(e, a).to_string(), format!("alias `{}` of endpoint `{}`", a.meta.id, e.meta.id), a.meta.id_span));
+        }
+    }
+    out
+}
+
+/// The constants of deprecated endpoints, alias routes and behaviours.
+fn deprecation_consts(model: &Model) -> Vec<Entry> {
+    let mut out = Vec::new();
+    for e in model.endpoints.iter() {
+        let id = e.meta.rust();
+        if e.meta.deprecated.is_some() {
+            out.push(Entry::new(deprecation_const("endpoint", &[id]).to_string(), format!("endpoint `{}`", e.meta.id), e.meta.id_span));
+        }
+        for a in e.aliases.iter().filter(|a| a.meta.deprecated.is_some()) {
+            out.push(Entry::new(deprecation_const("alias", &[id, a.meta.rust()]).to_string(), format!("alias `{}` of endpoint `{}`", a.meta.id, e.meta.id), a.meta.id_span));
+        }
+        for b in e.behaviours.iter().filter(|b| b.meta.deprecated.is_some()) {
+            out.push(Entry::new(deprecation_const("behaviour", &[id, b.meta.rust()]).to_string(), format!("behaviour `{}` of endpoint `{}`", b.meta.id, e.meta.id), b.meta.id_span));
+        }
+    }
+    out
 }
 
 /// The trait's methods: one per routed endpoint, condition and run-time bound.

@@ -311,6 +311,55 @@ pub fn module_decls(modules: &[&str]) -> TokenStream {
         .collect()
 }
 
+/// When a change takes effect, for `#[deprecated(since = ..)]` and notes: `2026-02-23`,
+/// `already in effect`, `at an unscheduled date`.
+pub fn effective_words(e: crate::model::Effective) -> String {
+    match e {
+        crate::model::Effective::Date(d) => d.to_string(),
+        crate::model::Effective::AlreadyInEffect => "already in effect".to_owned(),
+        crate::model::Effective::Unscheduled => "at an unscheduled date".to_owned(),
+    }
+}
+
+/// `#[deprecated(since = .., note = ..)]` for an item the change `by` deprecates, so a compiler
+/// says so wherever the item is used: since the change's date (no `since` for a change already in
+/// effect or unscheduled: `since` names a date, never words), with its summary, what to use
+/// instead (`instead`, when there is one) and the change that removes it (`until`). The crates
+/// that carry these allow `clippy::deprecated_semver`: `since` is a date of the platform's
+/// timeline, not a version of the crate.
+pub fn deprecated_attribute(model: &Model, by: Option<&crate::model::Ref>, until: Option<&crate::model::Ref>, instead: Option<&str>) -> Option<TokenStream> {
+    let by = model.change(&by?.id)?;
+    let when = match by.effective {
+        crate::model::Effective::Date(d) => format!("from {d}"),
+        other => effective_words(other),
+    };
+    let mut note = format!("{} (change `{}`, {when})", by.summary.trim_end_matches('.'), by.meta.id);
+    if let Some(instead) = instead {
+        note.push_str(&format!("; use {instead}"));
+    }
+    note.push('.');
+    if let Some(until) = until.and_then(|u| model.change(&u.id)) {
+        note.push_str(&format!(" Removed {} (change `{}`).", until_words(until.effective), until.meta.id));
+    }
+    Some(match by.effective {
+        crate::model::Effective::Date(d) => {
+            let since = d.to_string();
+            quote!(#[deprecated(since = #since, note = #note)])
+        }
+        _ => quote!(#[deprecated(note = #note)]),
+    })
+}
+
+/// When a removal takes effect, inside a sentence: `on 2026-07-10`, `already`, `at an
+/// unscheduled date`.
+fn until_words(e: crate::model::Effective) -> String {
+    match e {
+        crate::model::Effective::Date(d) => format!("on {d}"),
+        crate::model::Effective::AlreadyInEffect => "already".to_owned(),
+        crate::model::Effective::Unscheduled => "at an unscheduled date".to_owned(),
+    }
+}
+
 /// Reason phrases of RFC 9110 §15 (and RFC 6585's 428, 429, 431), as variant names.
 const REASONS: &[(u16, &str)] = &[
     (100, "Continue"), (101, "SwitchingProtocols"), (200, "Ok"), (201, "Created"), (202, "Accepted"),

@@ -94,7 +94,7 @@ item! {
 }
 
 /// One dated form of a permission rule.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RuleVariant {
     #[serde(default)]
@@ -171,6 +171,40 @@ impl<'de> Deserialize<'de> for Rule {
     }
 }
 
+/// The forms [`Rule`]'s visitor accepts, for the spec's JSON Schema.
+impl schemars::JsonSchema for Rule {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Rule".into()
+    }
+
+    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        let rule = generator.subschema_for::<Rule>();
+        let rules = schemars::json_schema!({ "type": "array", "items": rule });
+        let cond = generator.subschema_for::<Cond>();
+        let one = |key: &str, value: &schemars::Schema| {
+            schemars::json_schema!({ "type": "object", "properties": { key: value }, "required": [key], "additionalProperties": false })
+        };
+        let id = schemars::json_schema!({ "type": "string" });
+        schemars::json_schema!({
+            "description": "A permission id, or a map with one of `all`, `any`, `when` (with `then`, optional `else`), `condition`, `intent` or `scope`.",
+            "oneOf": [
+                { "type": "string", "description": "A permission id." },
+                one("all", &rules),
+                one("any", &rules),
+                {
+                    "type": "object",
+                    "properties": { "when": cond, "then": rule, "else": rule },
+                    "required": ["when", "then"],
+                    "additionalProperties": false
+                },
+                one("condition", &cond),
+                one("intent", &id),
+                one("scope", &id)
+            ]
+        })
+    }
+}
+
 impl<'de> Deserialize<'de> for Cond {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         struct V;
@@ -194,6 +228,24 @@ impl<'de> Deserialize<'de> for Cond {
             }
         }
         d.deserialize_any(V)
+    }
+}
+
+/// The forms [`Cond`]'s visitor accepts, for the spec's JSON Schema.
+impl schemars::JsonSchema for Cond {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Cond".into()
+    }
+
+    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        let cond = generator.subschema_for::<Cond>();
+        schemars::json_schema!({
+            "description": "A condition id, a call `id(ARG)`, or `{not: condition}`.",
+            "oneOf": [
+                { "type": "string", "pattern": "^\\s*[A-Za-z0-9_]+(\\(\\s*[A-Za-z0-9_]+\\s*\\))?\\s*$" },
+                { "type": "object", "properties": { "not": cond }, "required": ["not"], "additionalProperties": false }
+            ]
+        })
     }
 }
 
@@ -222,7 +274,7 @@ item! {
 }
 
 /// The authorization server: issuer and the metadata documents it serves.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct AuthorizationServer {
     /// Issuer identifier, under a placeholder (`{auth_url}`).

@@ -60,6 +60,22 @@ item! {
         /// Dated or conditional behaviours of the operation.
         #[serde(default)]
         pub behaviours: Vec<S<Behaviour>>,
+        /// Other routes that answer as this endpoint (an old path kept after a move), each
+        /// usually deprecated and bounded by `until`.
+        #[serde(default)]
+        pub aliases: Vec<S<RouteAlias>>,
+    }
+}
+
+item! {
+    /// Another route of an endpoint: the server answers it like the endpoint's own route, with
+    /// `Deprecation` and `Sunset` headers when it is deprecated, until its `until` change.
+    pub struct RouteAlias {
+        /// The path; its placeholders are the endpoint's path parameters.
+        pub path: S<String>,
+        /// The method, when it is not the endpoint's.
+        #[serde(default)]
+        pub method: Option<S<String>>,
     }
 }
 
@@ -96,7 +112,7 @@ item! {
 }
 
 /// The shape of every error response body.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ErrorBody {
     #[serde(default)]
@@ -113,6 +129,20 @@ pub struct ErrorBody {
 pub enum OneOrMany {
     One(String),
     Many(Vec<S<String>>),
+}
+
+/// The forms [`OneOrMany`]'s visitor accepts, for the spec's JSON Schema.
+impl schemars::JsonSchema for OneOrMany {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "OneOrMany".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "description": "A name, or a list of names.",
+            "oneOf": [{ "type": "string" }, { "type": "array", "items": { "type": "string" } }]
+        })
+    }
 }
 
 impl<'de> Deserialize<'de> for OneOrMany {
@@ -141,6 +171,21 @@ pub enum ResponseRef {
     Inline(Box<Response>),
 }
 
+/// The forms [`ResponseRef`]'s visitor accepts, for the spec's JSON Schema.
+impl schemars::JsonSchema for ResponseRef {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "ResponseRef".into()
+    }
+
+    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        let inline = generator.subschema_for::<Response>();
+        schemars::json_schema!({
+            "description": "The id of a named response, or a response written inline (`{}` for one without a body).",
+            "oneOf": [{ "type": "string" }, inline]
+        })
+    }
+}
+
 impl<'de> Deserialize<'de> for ResponseRef {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         struct V;
@@ -162,7 +207,7 @@ impl<'de> Deserialize<'de> for ResponseRef {
 
 /// A response: its body (a type, or named fields), how the body is encoded, and its headers.
 /// `{}` is a response without a body.
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Default, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Response {
     #[serde(default)]
@@ -201,6 +246,39 @@ pub struct HeaderList(pub Vec<(S<String>, S<HeaderRef>)>);
 pub enum HeaderRef {
     Named(String),
     Inline(Box<Field>),
+}
+
+/// The forms [`HeaderList`]'s visitor accepts, for the spec's JSON Schema.
+impl schemars::JsonSchema for HeaderList {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "HeaderList".into()
+    }
+
+    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        let header = generator.subschema_for::<HeaderRef>();
+        schemars::json_schema!({
+            "description": "A list of named headers' ids, or a map from a header's name to a header.",
+            "oneOf": [
+                { "type": "array", "items": { "type": "string" } },
+                { "type": "object", "additionalProperties": header }
+            ]
+        })
+    }
+}
+
+/// The forms [`HeaderRef`]'s visitor accepts, for the spec's JSON Schema.
+impl schemars::JsonSchema for HeaderRef {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "HeaderRef".into()
+    }
+
+    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        let inline = generator.subschema_for::<Field>();
+        schemars::json_schema!({
+            "description": "The id of a named header, or a header field written inline.",
+            "oneOf": [{ "type": "string" }, inline]
+        })
+    }
 }
 
 impl<'de> Deserialize<'de> for HeaderRef {

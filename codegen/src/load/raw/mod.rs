@@ -15,7 +15,51 @@ use serde::de::{self, Deserializer, MapAccess, Visitor};
 use std::fmt;
 
 /// A value with the place it was written (line, column and byte range in its file).
-pub type S<T> = serde_saphyr::Spanned<T>;
+///
+/// serde-saphyr's `Spanned` with the same fields, in a type of our own so the raw layer can
+/// describe itself as a JSON Schema (`generated/spec.schema.json`): the schema of `S<T>` is
+/// `T`'s, since the span is where a value was written, not something the user writes.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct S<T> {
+    /// The value as written.
+    pub value: T,
+    /// Where the value is used (for an alias, the alias).
+    pub referenced: serde_saphyr::Location,
+    /// Where the value is defined (for an alias, its anchor).
+    pub defined: serde_saphyr::Location,
+}
+
+impl<T> S<T> {
+    /// A value with its locations.
+    pub fn new(value: T, referenced: serde_saphyr::Location, defined: serde_saphyr::Location) -> Self {
+        Self { value, referenced, defined }
+    }
+}
+
+impl<'de, T: Deserialize<'de>> Deserialize<'de> for S<T> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let serde_saphyr::Spanned { value, referenced, defined } = serde_saphyr::Spanned::deserialize(d)?;
+        Ok(Self { value, referenced, defined })
+    }
+}
+
+impl<T: schemars::JsonSchema> schemars::JsonSchema for S<T> {
+    fn inline_schema() -> bool {
+        T::inline_schema()
+    }
+
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        T::schema_name()
+    }
+
+    fn schema_id() -> std::borrow::Cow<'static, str> {
+        T::schema_id()
+    }
+
+    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        T::json_schema(generator)
+    }
+}
 
 /// Fields shared by every identified item: id, display name, prose, lifecycle and honesty marks.
 ///
@@ -24,7 +68,7 @@ pub type S<T> = serde_saphyr::Spanned<T>;
 macro_rules! item {
     ($(#[$m:meta])* pub struct $name:ident { $($(#[$fm:meta])* pub $f:ident : $t:ty,)* }) => {
         $(#[$m])*
-        #[derive(Debug, ::serde::Deserialize)]
+        #[derive(Debug, ::serde::Deserialize, ::schemars::JsonSchema)]
         #[serde(deny_unknown_fields)]
         pub struct $name {
             /// Stable snake_case (or SCREAMING_CASE for wire constants) id, unique within its kind.
@@ -87,7 +131,7 @@ pub use timeline::*;
 pub use versioning::*;
 
 /// One spec file. Every key is optional; the loader concatenates the lists of all files.
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Default, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SpecFile {
     /// The default `part` of every item in this file.
@@ -166,6 +210,28 @@ pub struct SpecFile {
 pub struct Gap {
     pub facet: String,
     pub detail: Option<String>,
+}
+
+/// The forms [`Gap`]'s visitor accepts, for the spec's JSON Schema.
+impl schemars::JsonSchema for Gap {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Gap".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "description": "A facet the source does not show (`method`), or `{facet, detail}` when part of it is shown.",
+            "oneOf": [
+                { "type": "string" },
+                {
+                    "type": "object",
+                    "properties": { "facet": { "type": "string" }, "detail": { "type": "string" } },
+                    "required": ["facet"],
+                    "additionalProperties": false
+                }
+            ]
+        })
+    }
 }
 
 impl<'de> Deserialize<'de> for Gap {

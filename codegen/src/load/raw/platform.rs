@@ -7,7 +7,7 @@ use serde::de::{self, Deserializer, Visitor};
 use std::fmt;
 
 /// The platform as a whole: its name, naming prefixes, placeholders and parts.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Platform {
     pub name: S<String>,
@@ -18,10 +18,15 @@ pub struct Platform {
     pub placeholders: Vec<S<Placeholder>>,
     #[serde(default)]
     pub parts: Vec<S<Part>>,
+    /// The placeholder whose value is the address of the published reference page
+    /// (`generated/docs/index.html`): the changelog feeds and the `Link` of deprecation headers
+    /// point into it.
+    #[serde(default)]
+    pub docs: Option<S<String>>,
 }
 
 /// Names the generated artifacts use for the platform.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Prefixes {
     /// C type and function prefix, e.g. `Platform_`.
@@ -83,6 +88,17 @@ pub enum ConstantValue {
     Integer(i64),
 }
 
+/// The forms [`ConstantValue`]'s visitor accepts, for the spec's JSON Schema.
+impl schemars::JsonSchema for ConstantValue {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "ConstantValue".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({ "description": "Text or an integer.", "type": ["string", "integer"] })
+    }
+}
+
 impl<'de> Deserialize<'de> for ConstantValue {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         struct V;
@@ -142,7 +158,7 @@ item! {
 }
 
 /// A number with a unit.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Quantity {
     pub value: S<i64>,
@@ -150,7 +166,7 @@ pub struct Quantity {
 }
 
 /// A value a limit had before a change.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct PreviousValue {
     pub value: S<i64>,

@@ -37,7 +37,7 @@ item! {
 }
 
 /// The field of a tagged union that names the variant, and the type of its values.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Discriminator {
     /// The wire name of the field.
@@ -48,7 +48,7 @@ pub struct Discriminator {
 }
 
 /// Constraints on each element of an array (or value of a map), and whether it may be `null`.
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Default, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Items {
     #[serde(default)]
@@ -95,7 +95,7 @@ item! {
 }
 
 /// What a [`Case`] says about one field.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct CaseField {
     /// The field has exactly this text.
@@ -114,7 +114,7 @@ pub struct CaseField {
 }
 
 /// A field of a resource, a request body, a query string or an SDK class.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Field {
     /// Type expression: `string`, `snowflake`, `array<snowflake>`, `map<string, integer>`,
@@ -235,6 +235,28 @@ pub enum Bound {
 pub enum BoundRef {
     Limit(String),
     Field(String),
+}
+
+/// The forms [`Bound`]'s visitor accepts, for the spec's JSON Schema.
+impl schemars::JsonSchema for Bound {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Bound".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        let target = |key: &str| {
+            schemars::json_schema!({
+                "type": "object",
+                "properties": { key: { "type": "string" }, "offset": { "type": "integer" } },
+                "required": [key],
+                "additionalProperties": false
+            })
+        };
+        schemars::json_schema!({
+            "description": "A number (a fraction only for floating-point fields), `{limit: id}` or `{field: endpoint.field}`, each with an optional `offset`.",
+            "oneOf": [{ "type": "number" }, target("limit"), target("field")]
+        })
+    }
 }
 
 impl<'de> Deserialize<'de> for Bound {

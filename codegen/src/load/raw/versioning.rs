@@ -30,7 +30,7 @@ item! {
 }
 
 /// A range of versions, both ends included, as the source writes them.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct VersionRange {
     pub from: S<String>,
@@ -38,7 +38,7 @@ pub struct VersionRange {
 }
 
 /// How SDK releases are made and supported.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ReleasePolicy {
     /// Minor releases per year.
@@ -57,7 +57,7 @@ pub struct ReleasePolicy {
 }
 
 /// The supported window as of one release.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SupportWindow {
     /// The minor release that opens this window (`1.10`).

@@ -14,6 +14,14 @@ impl Lower<'_> {
                 Behaviour { meta: meta!(self, b.value, bspan), gate: b.value.gate.as_ref().is_some_and(|g| g.value) }
             })
             .collect();
+        let aliases = v
+            .aliases
+            .iter()
+            .map(|a| {
+                let aspan = self.span(a);
+                RouteAlias { meta: meta!(self, a.value, aspan), path: self.r#ref(&a.value.path), method: self.opt_ref(a.value.method.as_ref()) }
+            })
+            .collect();
         Endpoint {
             meta: meta!(self, v, span),
             method: self.opt_ref(v.method.as_ref()),
@@ -23,7 +31,7 @@ impl Lower<'_> {
             headers: self.fields(&v.headers, &format!("{id}.headers")),
             body: self.fields(&v.body, &format!("{id}.body")),
             body_schema: v.body_schema.as_ref().map(|b| {
-                let name = Spanned::new("body".to_owned(), b.referenced, b.defined);
+                let name = S::new("body".to_owned(), b.referenced, b.defined);
                 self.field(&name, b, id)
             }),
             body_formats: self.body_formats(v.body_format.as_ref(), span),
@@ -46,6 +54,7 @@ impl Lower<'_> {
             auth: self.refs(&v.auth),
             scopes: self.refs(&v.scopes),
             behaviours,
+            aliases,
             response_span: v.response.as_ref().map_or(span, |r| self.span(r)),
             shorthand_span: v
                 .response

@@ -5,7 +5,6 @@
 use super::*;
 use crate::diag::{Diagnostic, Diagnostics, FileId, Sources, codes};
 use crate::load::{RawSpec, raw, span_of};
-use serde_saphyr::Spanned;
 
 /// Builds the model from every loaded file, in load order.
 pub fn lower(cx: &mut Diagnostics, sources: &Sources, spec: RawSpec) -> Model {
@@ -87,7 +86,7 @@ struct Lower<'a> {
     inline_unions: Vec<Union>,
 }
 
-type S<T> = Spanned<T>;
+use crate::load::raw::S;
 
 /// Lowers the common fields of an `item!` struct.
 macro_rules! meta {

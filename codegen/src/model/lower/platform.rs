@@ -19,6 +19,7 @@ impl Lower<'_> {
             },
             placeholders: p.placeholders.into_iter().map(|i| self.placeholder(i)).collect(),
             parts: p.parts.into_iter().map(|i| self.part_item(i)).collect(),
+            docs: self.opt_ref(p.docs.as_ref()),
             span,
         }
     }

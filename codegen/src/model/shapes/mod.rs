@@ -11,7 +11,7 @@ use indexmap::IndexMap;
 use serde::Serialize;
 
 /// A resource.
-#[derive(Debug, Serialize)]
+#[derive(Clone, Debug, Serialize)]
 pub struct Resource {
     #[serde(flatten)]
     pub meta: Meta,
@@ -30,7 +30,7 @@ pub struct Resource {
 }
 
 /// A shape an object (resource or event payload) takes when a condition holds.
-#[derive(Debug, Serialize)]
+#[derive(Clone, Debug, Serialize)]
 pub struct Case {
     #[serde(flatten)]
     pub meta: Meta,
@@ -39,7 +39,7 @@ pub struct Case {
 }
 
 /// What a case says about one field of its object.
-#[derive(Debug, Serialize)]
+#[derive(Clone, Debug, Serialize)]
 pub struct CaseField {
     /// The field's name in the object.
     pub field: Ref,
@@ -64,7 +64,7 @@ impl Resource {
 
 /// A union: one value of several shapes, named by a discriminator field (tagged) or tried in the
 /// declared order (untagged).
-#[derive(Debug, Serialize)]
+#[derive(Clone, Debug, Serialize)]
 pub struct Union {
     #[serde(flatten)]
     pub meta: Meta,
@@ -79,7 +79,7 @@ pub struct Union {
 }
 
 /// The field that names a tagged union's variant.
-#[derive(Debug, Serialize)]
+#[derive(Clone, Debug, Serialize)]
 pub struct Discriminator {
     /// Its wire name.
     pub field: String,
@@ -375,7 +375,7 @@ impl Bound {
 }
 
 /// An enum.
-#[derive(Debug, Serialize)]
+#[derive(Clone, Debug, Serialize)]
 pub struct Enum {
     #[serde(flatten)]
     pub meta: Meta,
@@ -387,7 +387,7 @@ pub struct Enum {
 }
 
 /// An enum value.
-#[derive(Debug, Serialize)]
+#[derive(Clone, Debug, Serialize)]
 pub struct EnumValue {
     #[serde(flatten)]
     pub meta: Meta,
@@ -398,7 +398,7 @@ pub struct EnumValue {
 }
 
 /// A flag set.
-#[derive(Debug, Serialize)]
+#[derive(Clone, Debug, Serialize)]
 pub struct Flags {
     #[serde(flatten)]
     pub meta: Meta,
@@ -408,7 +408,7 @@ pub struct Flags {
 }
 
 /// One flag.
-#[derive(Debug, Serialize)]
+#[derive(Clone, Debug, Serialize)]
 pub struct FlagValue {
     #[serde(flatten)]
     pub meta: Meta,

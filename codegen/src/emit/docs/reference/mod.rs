@@ -12,7 +12,7 @@ mod items;
 mod parts;
 mod sdk;
 mod timeline;
-mod view;
+pub(super) mod view;
 
 use crate::emit::{EmitOptions, GeneratedFile};
 use crate::model::Model;

@@ -49,6 +49,10 @@ fn lib_rs(model: &Model) -> TokenStream {
         " error code, message and violations.",
         "",
         " Plain `http://` works out of the box; enable the `rustls` feature for `https://` addresses.",
+        "",
+        " An answer that says what was called is deprecated (`Deprecation`, `Sunset` and `Link`",
+        " headers) reaches the handler set with [`Client::on_deprecation`]; methods of deprecated",
+        " endpoints are `#[deprecated]`, so the compiler says so where they are called.",
     ];
     let decls = module_decls(&["client"]);
     quote! {
@@ -56,6 +60,11 @@ fn lib_rs(model: &Model) -> TokenStream {
         #(#![doc = #intro])*
         #![forbid(unsafe_code)]
         #![warn(missing_docs)]
+        // Items the spec deprecates are `#[deprecated]` so their users' compilers say so; the
+        // generated crates' own listings of them (`KNOWN`, match arms, derives) are not such uses.
+        #![allow(deprecated)]
+        // `#[deprecated(since = ..)]` names the date of the deprecating change, not a crate version.
+        #![allow(clippy::deprecated_semver)]
 
         #[rustfmt::skip]
         pub use #types as types;
@@ -73,8 +82,8 @@ fn client(model: &Model) -> TokenStream {
     helpers.extend(exchange::helpers(model));
     let exchange_method = exchange::exchange_method(model);
     let new = new_client(model);
-    // Without a routed endpoint nothing sends, and without one that takes the simple path
-    // nothing calls `send`: those parts would be dead code.
+    // Without a routed endpoint nothing sends (nor is told of deprecations), and without one
+    // that takes the simple path nothing calls `send`: those parts would be dead code.
     let routed = model.routed_endpoints().next().is_some();
     let sends = model.routed_endpoints().any(|e| !exchange::needs_exchange(e));
     let errors = if sends || exchange::reads_error_body(model) { quote!({ApiError, ErrorBody}) } else { quote!(ApiError) };
@@ -82,6 +91,7 @@ fn client(model: &Model) -> TokenStream {
         quote! {
             use crate::types;
             use crate::types::auth::{Credential, TokenKind};
+            use crate::types::deprecations::Notice;
             use crate::types::errors::#errors;
             use crate::types::placeholders::Placeholders;
             use crate::types::validation::{Validate, Violation};
@@ -97,13 +107,19 @@ fn client(model: &Model) -> TokenStream {
     let send = sends.then(|| quote! {
             /// Sends one request and returns the body of a 2xx answer; any other answer is an
             /// [`Error::Api`] decoded from the error body.
-            async fn send(&self, method: reqwest::Method, url: String, accepted: &'static [TokenKind], body: Option<Outgoing>) -> Result<Vec<u8>, Error> {
+            async fn send(&self, endpoint: &'static str, method: reqwest::Method, url: String, accepted: &'static [TokenKind], body: Option<Outgoing>) -> Result<Vec<u8>, Error> {
                 let header = self.credential.as_ref().filter(|c| accepted.contains(&c.kind)).and_then(Credential::header_value).ok_or(Error::Credential { accepted })?;
                 let mut request = self.http.request(method, url).header("authorization", header);
                 if let Some(body) = body {
                     request = request.header("content-type", body.content_type).body(body.bytes);
                 }
                 let response = request.send().await?;
+                if let Some(OnDeprecation(handler)) = &self.on_deprecation {
+                    let headers = response.headers().iter().filter_map(|(name, value)| Some((name.as_str(), value.to_str().ok()?)));
+                    if let Some(notice) = Notice::from_headers(endpoint, headers) {
+                        handler(&notice);
+                    }
+                }
                 let status = response.status().as_u16();
                 let bytes = response.bytes().await?.to_vec();
                 if (200..300).contains(&status) {
@@ -115,12 +131,34 @@ fn client(model: &Model) -> TokenStream {
                 }
             }
     });
-    let outgoing = routed.then(|| {
+    let sending = routed.then(|| {
         quote! {
             /// A body to send: its media type and bytes.
             struct Outgoing {
                 content_type: String,
                 bytes: Vec<u8>,
+            }
+
+            /// What is told of deprecation notices.
+            #[derive(Clone)]
+            struct OnDeprecation(std::sync::Arc<dyn Fn(&Notice) + Send + Sync>);
+
+            impl fmt::Debug for OnDeprecation {
+                fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                    f.write_str("OnDeprecation(..)")
+                }
+            }
+        }
+    });
+    let on_deprecation_field = routed.then(|| quote!(on_deprecation: Option<OnDeprecation>,));
+    let on_deprecation_init = routed.then(|| quote!(on_deprecation: None));
+    let on_deprecation = routed.then(|| {
+        quote! {
+            /// This client, calling `handler` with the notice of every answer that says what was
+            /// called is deprecated (its `Deprecation`, `Sunset` and `Link` headers), errors
+            /// included.
+            pub fn on_deprecation(&self, handler: impl Fn(&Notice) + Send + Sync + 'static) -> Self {
+                Self { on_deprecation: Some(OnDeprecation(std::sync::Arc::new(handler))), ..self.clone() }
             }
         }
     });
@@ -212,7 +250,8 @@ fn client(model: &Model) -> TokenStream {
             }
         }
 
-        #outgoing
+        #sending
+
         /// A client of the platform: its addresses, an HTTP client and, usually, a credential.
         ///
         /// Cloning is cheap (the HTTP client is shared); [`Client::with_credential`] gives a client
@@ -222,6 +261,7 @@ fn client(model: &Model) -> TokenStream {
             http: reqwest::Client,
             placeholders: Placeholders,
             credential: Option<Credential>,
+            #on_deprecation_field
         }
 
         impl Client {
@@ -229,8 +269,10 @@ fn client(model: &Model) -> TokenStream {
 
             /// A client that sends through `http` (for timeouts, proxies, TLS settings).
             pub fn with_http(http: reqwest::Client, placeholders: Placeholders) -> Self {
-                Self { http, placeholders, credential: None }
+                Self { http, placeholders, credential: None, #on_deprecation_init }
             }
+
+            #on_deprecation
 
             /// This client, presenting `credential`.
             pub fn with_credential(&self, credential: Credential) -> Self {
@@ -369,7 +411,8 @@ fn method(model: &Model, e: &Endpoint) -> TokenStream {
     } else {
         quote!(Some(json(&request.body)?))
     };
-    let send = quote!(self.send(reqwest::Method::#http_method, url, endpoint::AUTH, #body).await?);
+    let id = &e.meta.id;
+    let send = quote!(self.send(#id, reqwest::Method::#http_method, url, endpoint::AUTH, #body).await?);
     let check = checks_response(e).then(|| {
         quote! {
             let violations = endpoint::check_response(&response);
@@ -404,8 +447,10 @@ fn method(model: &Model, e: &Endpoint) -> TokenStream {
             Ok(())
         },
     };
+    let deprecated = super::shared::deprecated_attribute(model, e.meta.deprecated.as_ref(), e.meta.until.as_ref(), None);
     quote! {
         #(#[doc = #lines])*
+        #deprecated
         pub async fn #name(&self, request: &types::endpoints::#module::Request) -> Result<types::endpoints::#module::Response, Error> {
             use types::endpoints::#module as endpoint;
             let violations = request.validate();

@@ -8,6 +8,7 @@ use super::format::format_file;
 use super::names;
 use super::shared::{address_placeholders, as_declared, endpoint_address, lib_ident, module_decls, package, type_tokens};
 use crate::emit::cargo::{self, Manifest};
+use super::types::deprecations;
 use super::types::endpoints::{RuntimeInput, checks_response, gated, has_body, module_ident, raw_body, response_kind, runtime_inputs, ResponseKind};
 use super::types::rules::condition_call;
 use crate::emit::{EmitOptions, GeneratedFile};
@@ -67,6 +68,10 @@ fn lib_rs(model: &Model) -> TokenStream {
         " Dated behaviour only the implementation can carry out reaches the handler as the gates of",
         " [`Call::gates`], decided at the same instant. A handler of an endpoint with a permission rule",
         " receives [`Granted`] in [`Call::granted`]: the proof, only the router can make, that the rule held.",
+        "",
+        " Answers of deprecated endpoints and alias routes, and of calls whose handler reports a",
+        " deprecated behaviour ([`Call::deprecations`]), carry `Deprecation` (RFC 9745), `Sunset`",
+        " (RFC 8594) and `Link` headers naming the changes' entries in the reference page.",
     ];
     let decls = module_decls(&["api", "router", "runtime"]);
     quote! {
@@ -74,6 +79,9 @@ fn lib_rs(model: &Model) -> TokenStream {
         #(#![doc = #intro])*
         #![forbid(unsafe_code)]
         #![warn(missing_docs)]
+        // Items the spec deprecates are `#[deprecated]` so their users' compilers say so; the
+        // generated crates' own listings of them (`KNOWN`, match arms, derives) are not such uses.
+        #![allow(deprecated)]
 
         #[rustfmt::skip]
         pub use #types as types;
@@ -81,7 +89,7 @@ fn lib_rs(model: &Model) -> TokenStream {
         #decls
 
         #[rustfmt::skip]
-        pub use api::{Api, Call, Granted, Operation, RuleContext, granted};
+        pub use api::{Api, Call, Granted, Notices, Operation, RuleContext, granted};
 
         #[rustfmt::skip]
         pub use router::{DEFAULT_BODY_LIMIT, Options, router, router_with};
@@ -242,6 +250,30 @@ fn api(model: &Model) -> TokenStream {
             pub gates: G,
             /// For an endpoint with a permission rule, the proof that it held at `now`.
             pub granted: P,
+            /// Where the handler reports a deprecated behaviour it carried out, so the answer
+            /// says so.
+            pub deprecations: Notices,
+        }
+
+        /// What a call used that is deprecated: the router adds `Deprecation`, `Sunset` and
+        /// `Link` headers for each to the answer.
+        #[derive(Clone, Debug, Default)]
+        pub struct Notices(std::sync::Arc<std::sync::Mutex<Vec<&'static types::deprecations::Deprecated>>>);
+
+        impl Notices {
+            /// Records that the call carried out `deprecated` (a constant of
+            /// `types::deprecations`, usually a deprecated behaviour of the endpoint).
+            pub fn used(&self, deprecated: &'static types::deprecations::Deprecated) {
+                let mut list = self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+                if !list.contains(&deprecated) {
+                    list.push(deprecated);
+                }
+            }
+
+            /// Everything recorded, in the order it was reported.
+            pub fn list(&self) -> Vec<&'static types::deprecations::Deprecated> {
+                self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner).clone()
+            }
         }
 
         /// A platform implementation. Methods return futures that are `Send`; implement them
@@ -411,6 +443,15 @@ fn endpoint_method(model: &Model, e: &Endpoint) -> TokenStream {
         lines.push(String::new());
         lines.push(format!(" Gate `{}`: {}", names::gate(b), b.meta.description.clone().unwrap_or_default()));
     }
+    if let Some(w) = deprecations::endpoint(e) {
+        lines.push(String::new());
+        lines.push(format!(" Deprecated by change `{}`: the router says so in every answer.", w.by.id));
+    }
+    for w in deprecations::behaviours(e) {
+        let konst = &w.ident;
+        lines.push(String::new());
+        lines.push(format!(" Deprecated behaviour (change `{}`): report it with `call.deprecations.used(&types::deprecations::{konst})` when the call carries it out, so the answer says so.", w.by.id));
+    }
     let caller = if e.accepts_anonymous() { quote!(Option<Self::Caller>) } else { quote!(Self::Caller) };
     quote! {
         #(#[doc = #lines])*
@@ -447,10 +488,18 @@ fn router(model: &Model) -> TokenStream {
     // An operation and its context are made for rules (endpoints that need a caller) and for
     // the scopes of anonymous ones.
     let operations = routed(model).iter().any(|e| !e.accepts_anonymous() || !e.scopes.is_empty());
-    let api_uses = if operations || routed(model).is_empty() { quote!(use crate::api::{Api, Call, Operation, RuleContext};) } else { quote!(use crate::api::{Api, Call};) };
+    let api_uses = if operations || routed(model).is_empty() { quote!(use crate::api::{Api, Call, Notices, Operation, RuleContext};) } else { quote!(use crate::api::{Api, Call, Notices};) };
     let (limit_field, limit_init) = match reads_body {
         true => (quote!(body_limit: usize,), quote!(body_limit: options.body_limit,)),
         false => (quote!(), quote!()),
+    };
+    // Without a docs address there is no `Link` to write, and `app` is not needed.
+    let (app_arg, docs) = match &model.platform.docs {
+        Some(r) => {
+            let p = names::placeholder_id(model, &r.id);
+            (quote!(app), quote!(Some(app.placeholders.#p.as_str())))
+        }
+        None => (quote!(_app), quote!(None)),
     };
     quote! {
         //! The router: one route per routed endpoint, each doing the mechanical work before the
@@ -459,6 +508,7 @@ fn router(model: &Model) -> TokenStream {
 
         #api_uses
         use crate::runtime;
+        use crate::types::deprecations::Deprecated;
         use crate::types;
         use crate::types::clock::{Clock, SystemClock, Timestamp};
         use crate::types::errors::ApiError;
@@ -552,6 +602,14 @@ fn router(model: &Model) -> TokenStream {
             result.unwrap_or_else(|e| runtime::error_response(&e))
         }
 
+        /// Adds the deprecation headers of `fixed` (the endpoint or route called) and of what the
+        /// handler reported using.
+        fn deprecated<A>(#app_arg: &App<A>, response: Response, fixed: &[&'static Deprecated], notices: &Notices) -> Response {
+            let mut used = fixed.to_vec();
+            used.extend(notices.list().into_iter().filter(|d| !fixed.contains(d)));
+            runtime::with_deprecation(response, &used, #docs)
+        }
+
         #authorize
 
         #(#handlers)*
@@ -575,25 +633,31 @@ fn body_limit(model: &Model) -> (TokenStream, String) {
     }
 }
 
-/// `.route(...)` calls, one per distinct path (methods of one path share a route).
+/// One `.route(...)`: the address placeholder, the axum path, and `(method, handler)` pairs.
+type RouteEntry = (String, String, Vec<(Ident, Ident)>);
+
+/// `.route(...)` calls, one per distinct path (methods of one path share a route): every routed
+/// endpoint's own route and its alias routes.
 fn route_table(model: &Model) -> TokenStream {
-    let mut paths: Vec<(String, String, Vec<&Endpoint>)> = Vec::new();
+    let mut paths: Vec<RouteEntry> = Vec::new();
     for e in routed(model) {
-        let path = axum_path(e);
         let address = endpoint_address(model, e).unwrap_or_default().to_owned();
-        match paths.iter_mut().find(|(a, p, _)| *p == path && *a == address) {
-            Some((_, _, list)) => list.push(e),
-            None => paths.push((address, path, vec![e])),
+        let method = |m: Option<&crate::model::Text>| format_ident!("{}", m.or(e.method.as_ref()).map(|m| m.id.to_lowercase()).unwrap_or_default());
+        let mut routes = vec![(axum_path(e, e.path.as_ref().map(|p| p.id.as_str()).unwrap_or_default()), method(None), names::handler(e))];
+        for a in &e.aliases {
+            routes.push((axum_path(e, &a.path.id), method(a.method.as_ref()), names::alias_handler(e, a)));
+        }
+        for (path, method, handler) in routes {
+            match paths.iter_mut().find(|(a, p, _)| *p == path && *a == address) {
+                Some((_, _, list)) => list.push((method, handler)),
+                None => paths.push((address.clone(), path, vec![(method, handler)])),
+            }
         }
     }
     paths
         .iter()
-        .map(|(address, path, endpoints)| {
-            let mut methods = endpoints.iter().map(|e| {
-                let method = format_ident!("{}", e.method.as_ref().map(|m| m.id.to_lowercase()).unwrap_or_default());
-                let handler = names::handler(e);
-                (method, handler)
-            });
+        .map(|(address, path, handlers)| {
+            let mut methods = handlers.iter();
             let (first_method, first_handler) = methods.next().expect("BUG: a route has an endpoint");
             // Through `self::`, which no local variable of `router_with` can shadow.
             let rest = methods.map(|(m, h)| quote!(.#m(self::#h::<A>)));
@@ -609,9 +673,9 @@ fn route_table(model: &Model) -> TokenStream {
         .collect()
 }
 
-/// The axum path of an endpoint: `{channel.id}` becomes `{channel_id}`.
-fn axum_path(e: &Endpoint) -> String {
-    let path = e.path.as_ref().map(|p| p.id.as_str()).unwrap_or_default();
+/// The axum path of an endpoint's path or alias path: `{channel.id}` becomes `{channel_id}`,
+/// the name `RawPathParams` keys the parameter by.
+fn axum_path(e: &Endpoint, path: &str) -> String {
     let mut out = String::new();
     let mut rest = path;
     while let Some(open) = rest.find('{') {
@@ -766,6 +830,7 @@ fn parser_for(model: &Model, ty: Option<&TypeRef>) -> TokenStream {
 
 fn handler(model: &Model, e: &Endpoint) -> TokenStream {
     let name = names::handler(e);
+    let inner = names::inner_handler(e);
     let module = module_ident(e);
     let has_path = !e.path_params.is_empty();
     let params_arg = has_path.then(|| quote!(params: Result<RawPathParams, RawPathParamsRejection>,));
@@ -915,24 +980,47 @@ fn handler(model: &Model, e: &Endpoint) -> TokenStream {
         }
     };
     let doc = route_doc(e);
-    // The steps live in a function inside the handler, so their name never meets another
-    // endpoint's handler.
+    let own = deprecations::endpoint(e).map(|w| w.ident);
+    let own_lifetime = lifetime(model, &e.meta);
+    let own_list = own.iter().map(|i| quote!(&types::deprecations::#i));
+    let aliases = e.aliases.iter().enumerate().map(|(i, a)| {
+        let alias = names::alias_handler(e, a);
+        let alias_doc = format!(" `{} {}`: an alias route of `{}`.", a.method.as_ref().or(e.method.as_ref()).map(|m| m.id.as_str()).unwrap_or_default(), a.path.id, e.meta.id);
+        let gone = lifetime(model, &e.meta).into_iter().chain(lifetime(model, &a.meta));
+        let listed = deprecations::aliases(e).into_iter().find(|(j, _)| *j == i).map(|(_, w)| w.ident);
+        let fixed = listed.iter().chain(own.iter()).map(|i| quote!(&types::deprecations::#i));
+        quote! {
+            #[doc = #alias_doc]
+            async fn #alias<A: Api>(State(app): State<Arc<App<A>>>, #params_arg request: HttpRequest) -> Response {
+                let now = app.clock.now();
+                #(#gone)*
+                let notices = Notices::default();
+                let response = respond(#inner(&app, now, &notices, #params_pass request).await);
+                deprecated(&app, response, &[#(#fixed),*], &notices)
+            }
+        }
+    });
     quote! {
         #[doc = #doc]
         async fn #name<A: Api>(State(app): State<Arc<App<A>>>, #params_arg request: HttpRequest) -> Response {
-            async fn handle<A: Api>(app: &App<A>, now: Timestamp, #params_arg request: HttpRequest) -> Result<Response, ApiError> {
+            let now = app.clock.now();
+            #own_lifetime
+            let notices = Notices::default();
+            let response = respond(#inner(&app, now, &notices, #params_pass request).await);
+            deprecated(&app, response, &[#(#own_list),*], &notices)
+        }
+
+        #(#aliases)*
+
+        async fn #inner<A: Api>(app: &App<A>, now: Timestamp, notices: &Notices, #params_arg request: HttpRequest) -> Result<Response, ApiError> {
             use types::endpoints::#module as endpoint;
             let #parts_pattern = request.into_parts();
             #credential
             #parse
             let input = endpoint::Request { #(#parts_init),* };
-                #checks
-                let call = Call { caller, credential, now, input, gates: #gates, granted: #granted };
-                #respond
-            }
-
-            let now = app.clock.now();
-            respond(handle(&app, now, #params_pass request).await)
+            #checks
+            let call = Call { caller, credential, now, input, gates: #gates, granted: #granted, deprecations: notices.clone() };
+            #respond
         }
     }
 }
@@ -951,6 +1039,27 @@ fn axum_name(f: &Field) -> String {
 /// The local holding the path of a placeholder's address (`prefix_base_url`).
 fn prefix_local(model: &Model, placeholder: &str) -> Ident {
     format_ident!("prefix_{}", names::placeholder_id(model, placeholder).to_string().trim_start_matches("r#"))
+}
+
+/// A route answers 404 outside its item's lifetime: before its `since` change takes effect and
+/// from its `until` change on, as if it were not routed at all.
+fn lifetime(model: &Model, meta: &crate::model::Meta) -> Option<TokenStream> {
+    let since = meta.since.as_ref().map(|r| {
+        let c = names::change_const_id(model, &r.id);
+        quote!(!types::changes::#c.is_in_effect(now))
+    });
+    let until = meta.until.as_ref().map(|r| {
+        let c = names::change_const_id(model, &r.id);
+        quote!(types::changes::#c.is_in_effect(now))
+    });
+    let outside: Vec<TokenStream> = since.into_iter().chain(until).collect();
+    (!outside.is_empty()).then(|| {
+        quote! {
+            if #(#outside)||* {
+                return not_found().await;
+            }
+        }
+    })
 }
 
 /// The run-time checks of an endpoint: values asked of the implementation, then checked.

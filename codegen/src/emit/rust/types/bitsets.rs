@@ -3,7 +3,7 @@
 
 use super::fields::{docs, meta_docs, meta_notes, summary};
 use crate::emit::rust::names;
-use crate::emit::rust::shared::int;
+use crate::emit::rust::shared::{deprecated_attribute, int};
 use crate::model::Model;
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
@@ -26,7 +26,9 @@ pub fn permissions(model: &Model) -> TokenStream {
             Some(b) => format!("Bit {b} (`1 << {b}`)."),
             None => "Its bit is not shown by the source, so it has no place in a `Permissions` set.".to_owned(),
         });
-        docs(Some(&summary(&p.meta)), &notes)
+        let deprecated = deprecated_attribute(model, p.meta.deprecated.as_ref(), p.meta.until.as_ref(), None);
+        let docs = docs(Some(&summary(&p.meta)), &notes);
+        quote!(#docs #deprecated)
     });
     let bit_arms = model.permissions.iter().zip(&variants).map(|(p, v)| match p.bit {
         Some(b) => {
@@ -41,7 +43,8 @@ pub fn permissions(model: &Model) -> TokenStream {
         .filter_map(|p| {
             let position = p.bit?;
             let doc = format!(" The one-bit set of [`Permission::{}`].", names::permission_variant(p));
-            Some(Bit { id: p.meta.id.clone(), constant: names::permission_const(p), position, docs: quote!(#[doc = #doc]) })
+            let deprecated = deprecated_attribute(model, p.meta.deprecated.as_ref(), p.meta.until.as_ref(), None);
+            Some(Bit { id: p.meta.id.clone(), constant: names::permission_const(p), position, docs: quote!(#[doc = #doc] #deprecated) })
         })
         .collect();
     let set_docs = docs(
@@ -161,7 +164,8 @@ pub fn flags(model: &Model) -> TokenStream {
             .values
             .iter()
             .filter_map(|v| {
-                Some(Bit { id: v.meta.id.clone(), constant: names::flag_const(v), position: v.bit?, docs: meta_docs(model, &v.meta) })
+                let (docs, deprecated) = (meta_docs(model, &v.meta), deprecated_attribute(model, v.meta.deprecated.as_ref(), v.meta.until.as_ref(), None));
+                Some(Bit { id: v.meta.id.clone(), constant: names::flag_const(v), position: v.bit?, docs: quote!(#docs #deprecated) })
             })
             .collect();
         bitset(&name, set_docs, &int, string_wire, &bits)

@@ -2,7 +2,7 @@
 
 use super::fields::{docs, meta_docs, meta_notes, summary};
 use crate::emit::rust::names;
-use crate::emit::rust::shared::int;
+use crate::emit::rust::shared::{deprecated_attribute, int};
 use crate::model::{Enum, Model};
 use proc_macro2::{Ident, TokenStream};
 use quote::quote;
@@ -36,7 +36,8 @@ fn integer_enum(model: &Model, e: &Enum) -> TokenStream {
         notes.push(format!("Wire value `{n}`."));
         let fallback = format!("`{}`.", v.meta.id);
         let d = docs(Some(v.meta.description.as_deref().unwrap_or(&fallback)), &notes);
-        quote!(#d #ident,)
+        let deprecated = deprecated_attribute(model, v.meta.deprecated.as_ref(), v.meta.until.as_ref(), None);
+        quote!(#d #deprecated #ident,)
     });
     let idents: Vec<&Ident> = known.iter().map(|(_, i, _)| i).collect();
     let numbers: Vec<TokenStream> = known.iter().map(|(_, _, n)| int(*n)).collect();
@@ -111,7 +112,8 @@ fn string_enum(model: &Model, e: &Enum) -> TokenStream {
     let ids: Vec<&str> = e.values.iter().map(|v| v.meta.id.as_str()).collect();
     let variants = e.values.iter().zip(&idents).map(|(v, ident)| {
         let d = meta_docs(model, &v.meta);
-        quote!(#d #ident,)
+        let deprecated = deprecated_attribute(model, v.meta.deprecated.as_ref(), v.meta.until.as_ref(), None);
+        quote!(#d #deprecated #ident,)
     });
     let doc = enum_docs(model, e);
     let from_text = if ids.is_empty() {

@@ -3,7 +3,7 @@
 
 use super::fields::{cases_tokens, docs, keeps_extra, meta_docs, meta_notes, struct_tokens, summary};
 use crate::emit::rust::names;
-use crate::emit::rust::shared::{int, type_ident};
+use crate::emit::rust::shared::{deprecated_attribute, int, type_ident};
 use crate::model::Model;
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
@@ -271,6 +271,21 @@ pub fn commands(model: &Model) -> TokenStream {
         });
         quote!(&[#(#list),*])
     });
+    let former = model.commands.iter().zip(&idents).flat_map(|(c, ident)| {
+        let current = if c.meta.name.is_empty() { c.meta.id.as_str() } else { c.meta.name.as_str() };
+        c.aliases.iter().map(move |a| {
+            let name = if a.meta.name.is_empty() { a.meta.id.as_str() } else { a.meta.name.as_str() };
+            let konst = names::command_alias_const(a);
+            let doc = format!(" `{name}`, the former name of [`Command::{ident}`] (`{current}`).");
+            let instead = format!("`Command::{ident}`");
+            let deprecated = deprecated_attribute(model, a.meta.deprecated.as_ref(), a.meta.until.as_ref(), Some(&instead));
+            quote! {
+                #[doc = #doc]
+                #deprecated
+                pub const #konst: Self = Self::#ident;
+            }
+        })
+    });
     let refs = &idents;
     quote! {
         //! Embedded app SDK commands, with their former names.
@@ -297,6 +312,8 @@ pub fn commands(model: &Model) -> TokenStream {
         impl Command {
             /// Every command, in spec order.
             pub const ALL: &'static [Self] = &[#(Self::#refs),*];
+
+            #(#former)*
 
             /// The name the SDK calls it by.
             pub const fn name(self) -> &'static str {

@@ -6,7 +6,7 @@ pub use super::checks::{field_checks, validate_impl};
 use super::checks::{Rules, bind_field, value_checks};
 use super::literals::default_tokens;
 use crate::emit::rust::names;
-use crate::emit::rust::shared::{Shape, field_type_boxed, needs_box};
+use crate::emit::rust::shared::{Shape, deprecated_attribute, field_type_boxed, needs_box};
 use crate::model::types::Primitive;
 use crate::model::{Case, CaseField, Constraints, Field, Meta, Model, Ref, TypeRef};
 use proc_macro2::TokenStream;
@@ -302,8 +302,10 @@ fn field_member(model: &Model, owner: &proc_macro2::Ident, f: &Field, root: &Tok
     } else {
         quote!()
     };
+    let deprecated = deprecated_attribute(model, f.deprecated.as_ref(), f.until.as_ref(), None);
     quote! {
         #docs
+        #deprecated
         #attrs
         pub #ident: #ty,
     }

@@ -6,6 +6,7 @@ mod auth;
 mod bitsets;
 mod changes;
 pub(crate) mod checks;
+pub(crate) mod deprecations;
 pub(crate) mod endpoints;
 pub(crate) mod enums;
 mod errors;
@@ -55,6 +56,7 @@ fn modules(model: &Model) -> Vec<Module> {
         Module { name: "clock", tokens: runtime::clock() },
         Module { name: "placeholders", tokens: auth::placeholders(model) },
         Module { name: "changes", tokens: changes::emit(model) },
+        Module { name: "deprecations", tokens: deprecations::emit(model) },
         Module { name: "limits", tokens: changes::limits(model) },
         Module { name: "permissions", tokens: bitsets::permissions(model) },
         Module { name: "enums", tokens: enums::emit(model) },
@@ -136,6 +138,11 @@ fn lib_rs(model: &Model, modules: &[Module]) -> TokenStream {
         #(#![doc = #intro])*
         #![forbid(unsafe_code)]
         #![warn(missing_docs)]
+        // Items the spec deprecates are `#[deprecated]` so their users' compilers say so; the
+        // generated crates' own listings of them (`KNOWN`, match arms, derives) are not such uses.
+        #![allow(deprecated)]
+        // `#[deprecated(since = ..)]` names the date of the deprecating change, not a crate version.
+        #![allow(clippy::deprecated_semver)]
 
         #decls
 

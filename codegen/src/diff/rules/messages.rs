@@ -1,0 +1,119 @@
+//! What requests and responses carry besides their fields: the statuses an endpoint declares,
+//! the body of each, and their headers, named or written inline. A named response or header is
+//! compared where endpoints use it, so a change to one is found on every endpoint it reaches and
+//! can be announced by naming it (`response:rate_limited`).
+//!
+//! The generated server trait returns, and the client hands back, one `Response` enum per
+//! endpoint with a variant per status, and one struct per status with its headers: a status or
+//! a header added or removed changes those Rust types.
+
+use super::shapes::{Dir, Fields, ListKind, compare_fields};
+use super::{B, C, Cx, Subject, U, pair, some};
+use crate::diff::{Audiences, RuleDef, Severity};
+use crate::model::*;
+
+macro_rules! rule {
+    ($name:ident, $id:literal, $summary:literal, [$($kind:literal),*], $otherwise:ident, $anchor:literal) => {
+        pub static $name: RuleDef = RuleDef {
+            id: $id,
+            group: "http",
+            summary: $summary,
+            kinds: &[$($kind),*],
+            claimable: true,
+            otherwise: Severity::$otherwise,
+            anchor: $anchor,
+        };
+    };
+}
+
+rule!(RESPONSE_STATUS_ADDED, "response-status-added", "an endpoint declares a status it did not: the Rust `Response` enum gains a variant", ["addition", "behavior", "shape"], Info,
+    "oasdiff `response-success-status-added`, `response-non-success-status-added` (info); cargo-semver-checks `enum_variant_added`");
+rule!(RESPONSE_STATUS_REMOVED, "response-status-removed", "an endpoint no longer declares a status (breaking on the wire for a success status clients expect)", ["removal", "behavior", "shape"], Info,
+    "oasdiff `response-success-status-removed` (error), `response-non-success-status-removed`");
+rule!(RESPONSE_BODY_CHANGED, "response-body-changed", "the body of one status of an endpoint changes type, format or media type", ["shape"], Info,
+    "oasdiff `response-body-type-changed`, `response-media-type-removed`; smithy-diff `ChangedMemberTarget` (output)");
+rule!(RESPONSE_HEADER_ADDED, "response-header-added", "a response gains a header", ["addition", "shape"], Info,
+    "cargo-semver-checks `constructible_struct_adds_field` (the status's response struct); smithy-diff `AddedShape` (an `httpHeader` member)");
+rule!(RESPONSE_HEADER_REMOVED, "response-header-removed", "a response loses a header (breaking on the wire when it was always sent)", ["removal", "deprecation", "shape"], Info,
+    "oasdiff `required-response-header-removed` (error), `optional-response-header-removed` (info)");
+rule!(REQUEST_HEADER_ADDED_REQUIRED, "request-header-added-required", "an endpoint requires a header parameter it did not read", ["requirement", "shape"], Info,
+    "oasdiff `new-required-request-parameter` (a header parameter); smithy-diff `AddedRequiredMember`");
+rule!(REQUEST_HEADER_REMOVED, "request-header-removed", "an endpoint stops reading a header parameter: clients may still send it, the Rust request loses a member", ["removal", "deprecation", "shape"], Info,
+    "oasdiff `request-parameter-removed` (a header parameter: warning)");
+
+pub fn check(cx: &mut Cx<'_>) {
+    let (old, new) = (cx.old, cx.new);
+    for (o, n) in pair(&old.endpoints, &new.endpoints, |e| e.meta.id.clone()).both {
+        let endpoint = Subject::item("endpoint", &n.meta.id, &[], Some(&o.meta), Some(&n.meta));
+        let p = pair(&o.responses, &n.responses, |r| r.status.id.clone());
+        for r in &p.added {
+            let s = status_subject(cx.new, &endpoint, r, None, Some(r.status.span));
+            let message = format!("endpoint `{}` may answer {}", n.meta.id, r.status.id);
+            cx.push(&RESPONSE_STATUS_ADDED, &s, Audiences::new(C, B, U), message, None, body_words(cx.new, r));
+        }
+        for r in &p.removed {
+            let s = status_subject(cx.old, &endpoint, r, Some(r.status.span), None);
+            let wire = if r.status().is_some_and(Status::is_success) { B } else { C };
+            let message = format!("endpoint `{}` no longer answers {}", n.meta.id, r.status.id);
+            cx.push(&RESPONSE_STATUS_REMOVED, &s, Audiences::new(wire, B, U), message, body_words(cx.old, r), None);
+        }
+        for (a, b) in p.both {
+            let mut s = status_subject(cx.new, &endpoint, b, Some(a.status.span), Some(b.status.span));
+            if let ResponseUse::Named(r) = &a.response
+                && !s.claims.contains(&format!("response:{}", r.id))
+            {
+                s.claims.push(format!("response:{}", r.id));
+            }
+            compare_status(cx, &n.meta.id, &s, a, b);
+        }
+    }
+}
+
+/// `endpoint:list_notes.responses.200`, claimed by the endpoint and the named response it uses.
+fn status_subject(m: &Model, endpoint: &Subject, r: &StatusResponse, old: Option<crate::diag::Span>, new: Option<crate::diag::Span>) -> Subject {
+    let mut s = Subject::new(format!("{}.responses.{}", endpoint.path, r.status.id), &endpoint.claims);
+    if let ResponseUse::Named(named) = &r.response
+        && m.named_response(&named.id).is_some()
+    {
+        s.claims.push(format!("response:{}", named.id));
+    }
+    s.old_span = old;
+    s.new_span = new;
+    s
+}
+
+/// A status's body in words: `json object<note>`, `json with fields`, `csv (text/csv)`, `none`.
+fn describe_body(r: &Response) -> String {
+    let body = match (&r.ty, r.fields.is_empty()) {
+        (Some(t), _) => format!("{} {t}", r.format),
+        (None, false) => format!("{} with fields", r.format),
+        (None, true) if r.body_kind() == BodyKind::Empty || r.format == "json" => return "no body".to_owned(),
+        (None, true) => r.format.clone(),
+    };
+    match &r.media_type {
+        Some(m) => format!("{body} ({})", m.id),
+        None => body,
+    }
+}
+
+fn body_words(m: &Model, r: &StatusResponse) -> Option<String> {
+    m.response_of(&r.response).map(describe_body)
+}
+
+/// One status both sides declare: its body, its fields and its headers.
+fn compare_status(cx: &mut Cx<'_>, endpoint: &str, s: &Subject, a: &StatusResponse, b: &StatusResponse) {
+    let (Some(o), Some(n)) = (cx.old.response_of(&a.response), cx.new.response_of(&b.response)) else { return };
+    let (x, y) = (describe_body(o), describe_body(n));
+    // Named fields are compared one by one below; the body is "with fields" on both sides then.
+    if x != y {
+        let message = format!("endpoint `{endpoint}` answers {} with another body", b.status.id);
+        cx.push(&RESPONSE_BODY_CHANGED, &s.child(".body"), Audiences::new(B, B, U), message, some(x), some(y));
+    }
+    let fields = Fields::members(Dir::Response, format!("{}.", s.path), s.claims.clone(), &o.fields, &n.fields);
+    compare_fields(cx, &fields);
+    let headers = |m: &Model, r: &Response| r.headers.iter().filter_map(|h| m.header_field(h)).collect::<Vec<_>>();
+    let (oh, nh) = (headers(cx.old, o), headers(cx.new, n));
+    let mut list = Fields::members(Dir::Response, format!("{}.headers.", s.path), s.claims.clone(), &oh, &nh);
+    list.kind = ListKind::ResponseHeaders;
+    compare_fields(cx, &list);
+}

@@ -1,0 +1,459 @@
+//! Data shapes: fields (presence, type, optionality, nullability, wire names, conditions)
+//! wherever they are declared, resources' directions and bases, enums and flag sets. What a
+//! field's values may be (its type's width, defaults, bounds, patterns, constants, enum subsets,
+//! element rules) is [`super::values`]; unions are [`super::unions`].
+//!
+//! Whether a field change breaks the wire depends on who writes the value: a client writes a
+//! request field, so a tighter request (a new required field, a lower maximum) refuses requests
+//! that were valid; the platform writes a response field, so a looser response (a field that may
+//! now be absent or null) breaks clients that relied on it. Resources used both ways get both
+//! rules (oasdiff's request-/response- rule pairs).
+
+use super::messages::{REQUEST_HEADER_ADDED_REQUIRED, REQUEST_HEADER_REMOVED, RESPONSE_HEADER_ADDED, RESPONSE_HEADER_REMOVED};
+use super::{B, C, Cx, Subject, U, pair, some, values};
+use crate::diff::{Audiences, Impact, RuleDef, Severity};
+use crate::model::*;
+
+macro_rules! rule {
+    ($name:ident, $id:literal, $summary:literal, [$($kind:literal),*], $otherwise:ident, $anchor:literal) => {
+        pub static $name: RuleDef = RuleDef {
+            id: $id,
+            group: "shapes",
+            summary: $summary,
+            kinds: &[$($kind),*],
+            claimable: true,
+            otherwise: Severity::$otherwise,
+            anchor: $anchor,
+        };
+    };
+}
+
+rule!(FIELD_ADDED, "field-added", "an optional field, or a field the platform writes, is added", ["addition", "shape"], Info,
+    "oasdiff `response-optional-property-added`, `response-required-property-added`, `new-optional-request-property` (info); cargo-semver-checks `constructible_struct_adds_field`");
+rule!(REQUEST_FIELD_ADDED_REQUIRED, "request-field-added-required", "a required field is added to something clients send", ["requirement", "shape"], Info,
+    "oasdiff `new-required-request-property`; smithy-diff `AddedRequiredMember`");
+rule!(FIELD_REMOVED, "field-removed", "a field is removed", ["removal", "deprecation", "shape"], Info,
+    "oasdiff `response-required-property-removed`, `response-optional-property-removed`, `request-property-removed`; buf `FIELD_NO_DELETE`; smithy-diff `RemovedShape` (member)");
+rule!(FIELD_RENAMED, "field-renamed", "a field gets another key and keeps its wire name", ["rename"], Info,
+    "buf `FIELD_SAME_NAME`; TypeSpec `@renamedFrom`");
+rule!(FIELD_TYPE_CHANGED, "field-type-changed", "a field's type changes", ["shape"], Info,
+    "oasdiff `response-property-type-changed`, `request-property-type-changed`; buf `FIELD_SAME_TYPE`; smithy-diff `ChangedMemberTarget`");
+rule!(FIELD_BECAME_OPTIONAL, "field-became-optional", "a field may now be absent (the Rust type is [`field-presence-changed`]'s)", ["shape"], Info,
+    "oasdiff `response-property-became-optional`; smithy-diff `ChangedNullability`");
+rule!(FIELD_BECAME_REQUIRED, "field-became-required", "a field must now be present", ["requirement", "shape"], Info,
+    "oasdiff `request-property-became-required`; smithy-diff `ChangedNullability`");
+rule!(FIELD_BECAME_NULLABLE, "field-became-nullable", "a field may now be null", ["shape"], Info,
+    "oasdiff `response-property-became-nullable`; smithy-diff `ChangedNullability`");
+rule!(FIELD_BECAME_NON_NULLABLE, "field-became-non-nullable", "a field may no longer be null", ["requirement", "shape"], Info,
+    "oasdiff `request-property-became-not-nullable`");
+rule!(FIELD_WIRE_NAME_CHANGED, "field-wire-name-changed", "a field keeps its key and changes its name on the wire", ["rename"], Info,
+    "buf `FIELD_SAME_JSON_NAME`; smithy-diff `TraitBreakingChange` (the `jsonName` trait)");
+rule!(FIELD_REQUIRED_WHEN_ADDED, "field-required-when-added", "a field clients send becomes required under a condition", ["requirement"], Info,
+    "oasdiff `request-property-became-required` (conditionally)");
+rule!(FIELD_SCOPE_REQUIRED, "field-scope-required", "a field carries its real value only for tokens with a scope it did not need", ["requirement"], Info,
+    "oasdiff `api-security-scope-added` (per field)");
+rule!(FIELD_DEFAULT_CHANGED, "field-default-changed", "a field's default changes", ["shape", "behavior"], Info,
+    "buf `FIELD_SAME_DEFAULT`; smithy-diff `ChangedDefault`");
+rule!(REQUEST_MAX_DECREASED, "request-max-decreased", "a maximum (value, length, items, size) of something clients send decreases", ["requirement", "shape"], Info,
+    "oasdiff `request-property-max-decreased`, `request-property-max-length-decreased`, `request-parameter-max-items-decreased`; smithy-diff `ChangedLengthTrait`, `ChangedRangeTrait`");
+rule!(REQUEST_MIN_INCREASED, "request-min-increased", "a minimum (value, length, items) of something clients send increases", ["requirement", "shape"], Info,
+    "oasdiff `request-property-min-increased`, `request-property-min-length-increased`, `request-property-min-items-increased`");
+rule!(REQUEST_BOUND_ADDED, "request-bound-added", "something clients send gets a bound it did not have", ["requirement", "shape"], Info,
+    "oasdiff `request-property-max-set`, `request-property-min-set`");
+rule!(REQUEST_BOUND_LOOSENED, "request-bound-loosened", "a bound of something clients send is raised, lowered or removed so more is accepted", ["requirement", "shape"], Info,
+    "oasdiff `request-property-max-increased` (info)");
+rule!(RESPONSE_BOUND_LOOSENED, "response-bound-loosened", "a bound of something the platform writes is loosened: clients may see values they did not", ["shape"], Warning,
+    "oasdiff `response-property-max-increased` (warn)");
+rule!(RESOURCE_EXTENDS_CHANGED, "resource-extends-changed", "a resource takes its first fields from other bases (the fields it gains or loses are findings of their own)", ["shape"], Info,
+    "oasdiff `request-body-all-of-added`, `response-body-all-of-removed`");
+rule!(RESOURCE_DIRECTION_CHANGED, "resource-direction-changed", "a resource stops being sent or received the way it was", ["shape", "removal"], Info,
+    "oasdiff `request-body-removed`, `response-media-type-removed`");
+rule!(ENUM_REPR_CHANGED, "enum-repr-changed", "an enum switches between integer and string values", ["shape"], Info,
+    "buf `FIELD_SAME_TYPE`; smithy-diff `ChangedShapeType`");
+rule!(ENUM_VALUE_ADDED, "enum-value-added", "an enum value is added (open enums keep the wire compatible; the Rust enum is exhaustive)", ["addition"], Info,
+    "oasdiff `response-property-enum-value-added` (warn; info for open enums); smithy-diff `ChangedEnumTrait` (appended); cargo-semver-checks `enum_variant_added`");
+rule!(ENUM_VALUE_REMOVED, "enum-value-removed", "an enum value is removed", ["removal", "deprecation"], Info,
+    "oasdiff `request-property-enum-value-removed`; buf `ENUM_VALUE_NO_DELETE`; smithy-diff `ChangedEnumTrait` (removed)");
+rule!(ENUM_VALUE_RENUMBERED, "enum-value-renumbered", "an enum value keeps its id and gets another number", [], Info,
+    "buf `ENUM_VALUE_SAME_NAME` (numbers identify values); smithy-diff `ChangedEnumTrait` (value changed)");
+rule!(ENUM_VALUE_RENAMED, "enum-value-renamed", "an enum value keeps its number under a new id", ["rename"], Info,
+    "buf `ENUM_VALUE_SAME_NAME`; smithy-diff `ChangedEnumTrait` (renamed)");
+rule!(FLAGS_REPR_CHANGED, "flags-repr-changed", "a flag set switches between an integer and a decimal string", ["shape"], Info,
+    "buf `FIELD_SAME_TYPE`");
+rule!(FLAGS_WIDTH_CHANGED, "flags-width-changed", "a flag set changes width (32 or 64 bits)", ["shape"], Info,
+    "buf `FIELD_WIRE_COMPATIBLE_TYPE`; cargo-semver-checks (type changed)");
+rule!(FLAG_ADDED, "flag-added", "a flag is added to a set", ["addition"], Info,
+    "smithy-diff `ChangedEnumTrait` (appended): unknown bits are kept, so compatible");
+rule!(FLAG_REMOVED, "flag-removed", "a flag is removed from a set", ["removal", "deprecation"], Info,
+    "buf `ENUM_VALUE_NO_DELETE`");
+rule!(FLAG_BIT_CHANGED, "flag-bit-changed", "a flag keeps its id and moves to another bit", [], Info,
+    "buf `ENUM_VALUE_SAME_NAME` (numbers identify values)");
+rule!(FLAG_RENAMED, "flag-renamed", "a flag keeps its bit under a new id", ["rename"], Info,
+    "buf `ENUM_VALUE_SAME_NAME`");
+
+pub fn check(cx: &mut Cx<'_>) {
+    check_resources(cx);
+    check_endpoint_fields(cx);
+    super::unions::check(cx);
+    super::messages::check(cx);
+    check_payload_fields(cx);
+    check_enums(cx);
+    check_flags(cx);
+}
+
+/// Who writes a list of fields.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Dir {
+    /// Clients write it (request bodies, parameters, opcodes clients send).
+    Request,
+    /// The platform writes it (responses, events).
+    Response,
+    /// Both, or neither in particular (resources used both ways, SDK class members).
+    Both,
+}
+
+impl Dir {
+    pub fn of(direction: &str) -> Dir {
+        match direction {
+            "request" | "send" => Dir::Request,
+            "response" | "receive" => Dir::Response,
+            _ => Dir::Both,
+        }
+    }
+
+    /// Whether clients write it.
+    pub fn request(self) -> bool {
+        self != Dir::Response
+    }
+
+    /// Whether the platform writes it.
+    pub fn response(self) -> bool {
+        self != Dir::Request
+    }
+
+    /// Who writes something written by both `self`'s and `other`'s writers.
+    pub fn and(self, other: Dir) -> Dir {
+        if self == other { self } else { Dir::Both }
+    }
+}
+
+/// What a list of fields is, where added and removed members have rules of their own.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum ListKind {
+    /// Members of an object, parameters, parts, variants.
+    Members,
+    /// An endpoint's request header parameters.
+    RequestHeaders,
+    /// The headers of a response.
+    ResponseHeaders,
+}
+
+/// A list of fields and what the findings about them need: who writes them, which audiences
+/// see them, and how to name a field.
+pub struct Fields<'a> {
+    pub dir: Dir,
+    /// Which audiences see the fields at all: `(wire, rust, c)`.
+    pub seen: (bool, bool, bool),
+    /// Prefix of a field's path (`field:widget.`, `endpoint:rename_widget.body.`).
+    pub prefix: String,
+    /// Typed references that claim every field of the list.
+    pub claims: Vec<String>,
+    /// Whether a field is named as a typed reference of its own (`field:resource.name`).
+    pub typed_fields: bool,
+    pub kind: ListKind,
+    pub old: &'a [Field],
+    pub new: &'a [Field],
+}
+
+impl<'a> Fields<'a> {
+    /// Members of an object, parameters or parts at `prefix`, claimed by `claims`, seen on the
+    /// wire and in Rust.
+    pub fn members(dir: Dir, prefix: String, claims: Vec<String>, old: &'a [Field], new: &'a [Field]) -> Self {
+        Fields { dir, seen: (true, true, false), prefix, claims, typed_fields: false, kind: ListKind::Members, old, new }
+    }
+
+    pub fn audiences(&self, wire: Impact, rust: Impact, c: Impact) -> Audiences {
+        let mask = |seen: bool, i: Impact| if seen { i } else { U };
+        Audiences::new(mask(self.seen.0, wire), mask(self.seen.1, rust), mask(self.seen.2, c))
+    }
+
+    pub fn subject(&self, name: &str, old: Option<&Field>, new: Option<&Field>) -> Subject {
+        let path = format!("{}{name}", self.prefix);
+        let mut claims = Vec::new();
+        if self.typed_fields {
+            claims.push(path.clone());
+        }
+        claims.extend(self.claims.iter().cloned());
+        let mut s = Subject::new(path, &claims);
+        s.old_span = old.map(|f| f.span);
+        s.new_span = new.map(|f| f.span);
+        s
+    }
+
+    /// A field's name in messages: its path without the kind (`widget.label`,
+    /// `rename_widget.body.tags`).
+    pub fn show(&self, name: &str) -> String {
+        let prefix = self.prefix.split_once(':').map_or(self.prefix.as_str(), |(_, rest)| rest);
+        format!("{prefix}{name}")
+    }
+
+    /// Breaking on the wire when clients write it (`request`) or the platform does
+    /// (`response`), compatible otherwise.
+    pub fn wire_if(&self, request: bool, response: bool) -> Impact {
+        if (request && self.dir.request()) || (response && self.dir.response()) { B } else { C }
+    }
+}
+
+/// Compares two lists of fields with every field rule.
+pub fn compare_fields(cx: &mut Cx<'_>, f: &Fields<'_>) {
+    let p = pair(f.old, f.new, |x| x.name.clone());
+    let renamed: Vec<(&Field, &Field)> =
+        p.removed.iter().filter_map(|o| p.added.iter().find(|n| n.wire() == o.wire()).map(|n| (*o, *n))).collect();
+    for (o, n) in &renamed {
+        let s = f.subject(&o.name, Some(o), Some(n));
+        let message = format!("field `{}` is renamed `{}` (the wire name `{}` is kept)", f.show(&o.name), n.name, n.wire());
+        cx.push(&FIELD_RENAMED, &s, f.audiences(C, B, B), message, some(&o.name), some(&n.name));
+    }
+    for n in p.added.iter().filter(|n| !renamed.iter().any(|(_, r)| r.name == n.name)) {
+        let s = f.subject(&n.name, None, Some(n));
+        let (required, name) = (!n.may_be_absent(), f.show(&n.name));
+        match f.kind {
+            ListKind::RequestHeaders if required => {
+                let message = format!("required header `{name}` is added to what clients send");
+                cx.push(&REQUEST_HEADER_ADDED_REQUIRED, &s, f.audiences(B, B, C), message, None, Some(describe(n)));
+            }
+            ListKind::ResponseHeaders => cx.push(&RESPONSE_HEADER_ADDED, &s, f.audiences(C, B, C), format!("header `{name}` is added"), None, Some(describe(n))),
+            _ if required && f.dir.request() => {
+                let message = format!("required field `{name}` is added to what clients send");
+                cx.push(&REQUEST_FIELD_ADDED_REQUIRED, &s, f.audiences(B, B, C), message, None, Some(describe(n)));
+            }
+            _ => cx.push(&FIELD_ADDED, &s, f.audiences(C, B, C), format!("field `{name}` is added"), None, Some(describe(n))),
+        }
+    }
+    for o in p.removed.iter().filter(|o| !renamed.iter().any(|(r, _)| r.name == o.name)) {
+        let s = f.subject(&o.name, Some(o), None);
+        let name = f.show(&o.name);
+        let (rule, wire, message) = match f.kind {
+            // The platform stops reading it: clients that send it are not refused.
+            ListKind::RequestHeaders => (&REQUEST_HEADER_REMOVED, C, format!("header `{name}` is no longer read")),
+            ListKind::ResponseHeaders => (&RESPONSE_HEADER_REMOVED, if o.may_be_absent() { C } else { B }, format!("header `{name}` is removed")),
+            ListKind::Members => (&FIELD_REMOVED, f.wire_if(false, true), format!("field `{name}` is removed")),
+        };
+        cx.push(rule, &s, f.audiences(wire, B, B), message, Some(describe(o)), None);
+    }
+    for (o, n) in p.both {
+        compare_field(cx, f, o, n);
+    }
+}
+
+/// `snowflake`, `optional string`, `nullable integer`.
+pub fn describe(f: &Field) -> String {
+    let ty = f.ty.as_ref().map_or_else(|| "untyped".to_owned(), ToString::to_string);
+    let mut words = Vec::new();
+    if f.optional {
+        words.push("optional");
+    }
+    if f.nullable {
+        words.push("nullable");
+    }
+    words.push(&ty);
+    words.join(" ")
+}
+
+fn compare_field(cx: &mut Cx<'_>, f: &Fields<'_>, o: &Field, n: &Field) {
+    let s = f.subject(&n.name, Some(o), Some(n));
+    let name = f.show(&n.name);
+    if o.deprecated.is_none()
+        && let Some(by) = &n.deprecated
+    {
+        cx.push(&super::items::ITEM_DEPRECATED, &s, f.audiences(C, C, C), format!("field `{name}` is deprecated"), None, some(&by.id));
+    }
+    values::compare_type(cx, f, &s, &name, o, n);
+    if o.wire() != n.wire() {
+        cx.push(&FIELD_WIRE_NAME_CHANGED, &s, f.audiences(B, C, C), format!("field `{name}` changes its wire name"), some(o.wire()), some(n.wire()));
+    }
+    // The Rust side of presence is one finding of its own (`field-presence-changed`): a field
+    // may become optional and keep its Rust type (a default stands in for absence).
+    match (o.optional, n.optional) {
+        (false, true) => cx.push(&FIELD_BECAME_OPTIONAL, &s, f.audiences(f.wire_if(false, true), U, B), format!("field `{name}` may now be absent"), some("required"), some("optional")),
+        (true, false) => cx.push(&FIELD_BECAME_REQUIRED, &s, f.audiences(f.wire_if(true, false), U, B), format!("field `{name}` must now be present"), some("optional"), some("required")),
+        _ => {}
+    }
+    match (o.nullable, n.nullable) {
+        (false, true) => cx.push(&FIELD_BECAME_NULLABLE, &s, f.audiences(f.wire_if(false, true), U, B), format!("field `{name}` may now be null"), some("not nullable"), some("nullable")),
+        (true, false) => cx.push(&FIELD_BECAME_NON_NULLABLE, &s, f.audiences(f.wire_if(true, false), U, B), format!("field `{name}` may no longer be null"), some("nullable"), some("not nullable")),
+        _ => {}
+    }
+    values::compare_presence(cx, f, &s, &name, o, n);
+    if o.required_when.is_none() && f.dir.request()
+        && let Some(c) = &n.required_when
+    {
+        let cond = c.named().0.id.clone();
+        cx.push(&FIELD_REQUIRED_WHEN_ADDED, &s, f.audiences(B, C, C), format!("field `{name}` becomes required when `{cond}` holds"), None, Some(cond));
+    }
+    if n.requires_scope.is_some() && o.requires_scope.as_ref().map(|r| &r.id) != n.requires_scope.as_ref().map(|r| &r.id) {
+        let (a, b) = (o.requires_scope.as_ref().map(|r| r.id.clone()), n.requires_scope.as_ref().map(|r| r.id.clone()));
+        cx.push(&FIELD_SCOPE_REQUIRED, &s, f.audiences(B, U, U), format!("field `{name}` carries its real value only with another scope"), a, b);
+    }
+    values::compare_default(cx, f, &s, &name, o, n);
+    values::compare_values(cx, f, &s, &name, o, n);
+}
+
+/// Resources: their direction, their bases, and their fields. A field a resource inherits from
+/// the same base on both sides is the base's finding, not each heir's.
+fn check_resources(cx: &mut Cx<'_>) {
+    let (old, new) = (cx.old, cx.new);
+    for (o, n) in pair(&old.resources, &new.resources, |r| r.meta.id.clone()).both {
+        let id = &n.meta.id;
+        let (a, b) = (Dir::of(&o.direction), Dir::of(&n.direction));
+        let lost = (a.request() && !b.request()) || (a.response() && !b.response());
+        if a != b {
+            let s = Subject::item("resource", id, &[], Some(&o.meta), Some(&n.meta)).child(".direction");
+            let wire = if lost { B } else { C };
+            cx.push(&RESOURCE_DIRECTION_CHANGED, &s, Audiences::new(wire, U, U), format!("resource `{id}` changes direction"), some(&o.direction), some(&n.direction));
+        }
+        let bases = |r: &Resource| r.extends.iter().map(|b| b.id.as_str()).collect::<Vec<_>>().join(", ");
+        if bases(o) != bases(n) {
+            let s = Subject::item("resource", id, &[], Some(&o.meta), Some(&n.meta)).child(".extends");
+            cx.push(&RESOURCE_EXTENDS_CHANGED, &s, Audiences::all(U), format!("resource `{id}` extends other bases"), some(bases(o)), some(bases(n)));
+        }
+        let same_base = |f: &Field, other: &[Field]| f.inherited_from.is_some() && other.iter().any(|g| g.name == f.name && g.inherited_from == f.inherited_from);
+        let own = |fields: &[Field], other: &[Field]| fields.iter().filter(|f| !same_base(f, other)).cloned().collect::<Vec<_>>();
+        let (of, nf) = (own(&o.fields, &n.fields), own(&n.fields, &o.fields));
+        let fields = Fields { typed_fields: true, ..Fields::members(b, format!("field:{id}."), vec![format!("resource:{id}")], &of, &nf) };
+        compare_fields(cx, &fields);
+    }
+}
+
+/// Parameters, headers, bodies, multipart parts and response fields of endpoints (the
+/// responses declared by status are [`super::messages`]').
+fn check_endpoint_fields(cx: &mut Cx<'_>) {
+    let (old, new) = (cx.old, cx.new);
+    for (o, n) in pair(&old.endpoints, &new.endpoints, |e| e.meta.id.clone()).both {
+        let id = &n.meta.id;
+        let body = |e: &Endpoint| e.body_schema.iter().cloned().collect::<Vec<_>>();
+        let (ob, nb) = (body(o), body(n));
+        let lists: [(&str, Dir, &[Field], &[Field]); 8] = [
+            ("path", Dir::Request, &o.path_params, &n.path_params),
+            ("query", Dir::Request, &o.query, &n.query),
+            ("headers", Dir::Request, &o.headers, &n.headers),
+            ("body", Dir::Request, &o.body, &n.body),
+            ("body_schema", Dir::Request, &ob, &nb),
+            ("parts", Dir::Request, &o.parts, &n.parts),
+            ("response", Dir::Response, &o.response_fields, &n.response_fields),
+            ("response_columns", Dir::Response, &o.response_columns, &n.response_columns),
+        ];
+        for (list, dir, a, b) in lists {
+            let mut fields = Fields::members(dir, format!("endpoint:{id}.{list}."), vec![format!("endpoint:{id}")], a, b);
+            if list == "headers" {
+                fields.kind = ListKind::RequestHeaders;
+            }
+            compare_fields(cx, &fields);
+        }
+    }
+}
+
+/// Fields of events, opcodes, SDK classes and the error body.
+fn check_payload_fields(cx: &mut Cx<'_>) {
+    let (old, new) = (cx.old, cx.new);
+    for (o, n) in pair(&old.events, &new.events, |e| e.meta.id.clone()).both {
+        let id = &n.meta.id;
+        compare_fields(cx, &Fields::members(Dir::Response, format!("event:{id}."), vec![format!("event:{id}")], &o.fields, &n.fields));
+    }
+    for (o, n) in pair(&old.opcodes, &new.opcodes, |e| e.meta.id.clone()).both {
+        let id = &n.meta.id;
+        compare_fields(cx, &Fields::members(Dir::of(&n.direction), format!("opcode:{id}."), vec![format!("opcode:{id}")], &o.fields, &n.fields));
+    }
+    for (o, n) in pair(&old.classes, &new.classes, |e| e.meta.id.clone()).both {
+        let id = &n.meta.id;
+        let fields = Fields { seen: (false, false, true), ..Fields::members(Dir::Both, format!("class:{id}."), vec![format!("class:{id}")], &o.fields, &n.fields) };
+        compare_fields(cx, &fields);
+    }
+    if let (Some(o), Some(n)) = (&old.error_body, &new.error_body) {
+        compare_fields(cx, &Fields::members(Dir::Response, "error_body.".into(), vec![], &o.fields, &n.fields));
+    }
+}
+
+/// Enums: their representation, and their values (matched by id; a new id with an old number
+/// is a rename).
+fn check_enums(cx: &mut Cx<'_>) {
+    let (old, new) = (cx.old, cx.new);
+    for (o, n) in pair(&old.enums, &new.enums, |e| e.meta.id.clone()).both {
+        let id = &n.meta.id;
+        if o.repr != n.repr {
+            let s = Subject::item("enum", id, &[], Some(&o.meta), Some(&n.meta));
+            cx.push(&ENUM_REPR_CHANGED, &s, Audiences::all(B), format!("enum `{id}` changes representation"), some(&o.repr), some(&n.repr));
+        }
+        let outer = [format!("enum:{id}")];
+        let v = |x: &EnumValue| format!("{id}.{}", x.meta.id);
+        let p = pair(&o.values, &n.values, |x| x.meta.id.clone());
+        let renamed: Vec<(&EnumValue, &EnumValue)> =
+            p.removed.iter().filter_map(|a| p.added.iter().find(|b| b.value.is_some() && b.value == a.value).map(|b| (*a, *b))).collect();
+        for (a, b) in &renamed {
+            let mut s = Subject::item("enum_value", &v(a), &outer, Some(&a.meta), Some(&b.meta));
+            s.claims.push(format!("enum_value:{}", v(b)));
+            let wire = if n.repr == "string" { B } else { C };
+            let message = format!("enum value `{}` is renamed `{}`", v(a), b.meta.id);
+            cx.push(&ENUM_VALUE_RENAMED, &s, Audiences::new(wire, B, B), message, some(&a.meta.id), some(&b.meta.id));
+        }
+        for b in p.added.iter().filter(|b| !renamed.iter().any(|(_, r)| r.meta.id == b.meta.id)) {
+            let s = Subject::item("enum_value", &v(b), &outer, None, Some(&b.meta));
+            cx.push(&ENUM_VALUE_ADDED, &s, Audiences::new(C, B, C), format!("enum value `{}` is added", v(b)), None, b.value.map(|x| x.to_string()).or(some(&b.meta.id)));
+        }
+        for a in p.removed.iter().filter(|a| !renamed.iter().any(|(r, _)| r.meta.id == a.meta.id)) {
+            let s = Subject::item("enum_value", &v(a), &outer, Some(&a.meta), None);
+            cx.push(&ENUM_VALUE_REMOVED, &s, Audiences::all(B), format!("enum value `{}` is removed", v(a)), a.value.map(|x| x.to_string()).or(some(&a.meta.id)), None);
+        }
+        for (a, b) in p.both {
+            if let (Some(x), Some(y)) = (a.value, b.value)
+                && x != y
+            {
+                let s = Subject::item("enum_value", &v(b), &outer, Some(&a.meta), Some(&b.meta));
+                cx.push(&ENUM_VALUE_RENUMBERED, &s, Audiences::all(B), format!("enum value `{}` changes from {x} to {y}", v(b)), some(x), some(y));
+            }
+        }
+    }
+}
+
+/// Flag sets: representation, width, and flags (matched by id; a new id on an old bit is a
+/// rename).
+fn check_flags(cx: &mut Cx<'_>) {
+    let (old, new) = (cx.old, cx.new);
+    for (o, n) in pair(&old.flags, &new.flags, |e| e.meta.id.clone()).both {
+        let id = &n.meta.id;
+        let set = Subject::item("flags", id, &[], Some(&o.meta), Some(&n.meta));
+        if o.repr != n.repr {
+            cx.push(&FLAGS_REPR_CHANGED, &set, Audiences::new(B, B, U), format!("flag set `{id}` changes representation"), some(&o.repr), some(&n.repr));
+        }
+        if o.width != n.width {
+            cx.push(&FLAGS_WIDTH_CHANGED, &set, Audiences::all(B), format!("flag set `{id}` changes width"), some(o.width), some(n.width));
+        }
+        let outer = [format!("flags:{id}")];
+        let v = |x: &FlagValue| format!("{id}.{}", x.meta.id);
+        let p = pair(&o.values, &n.values, |x| x.meta.id.clone());
+        let renamed: Vec<(&FlagValue, &FlagValue)> =
+            p.removed.iter().filter_map(|a| p.added.iter().find(|b| b.bit.is_some() && b.bit == a.bit).map(|b| (*a, *b))).collect();
+        for (a, b) in &renamed {
+            let mut s = Subject::item("flag", &v(a), &outer, Some(&a.meta), Some(&b.meta));
+            s.claims.push(format!("flag:{}", v(b)));
+            cx.push(&FLAG_RENAMED, &s, Audiences::new(C, B, B), format!("flag `{}` is renamed `{}`", v(a), b.meta.id), some(&a.meta.id), some(&b.meta.id));
+        }
+        let bit = |x: &FlagValue| x.bit.map(|b| format!("bit {b}"));
+        for b in p.added.iter().filter(|b| !renamed.iter().any(|(_, r)| r.meta.id == b.meta.id)) {
+            let s = Subject::item("flag", &v(b), &outer, None, Some(&b.meta));
+            cx.push(&FLAG_ADDED, &s, Audiences::all(C), format!("flag `{}` is added", v(b)), None, bit(b).or(some(&b.meta.id)));
+        }
+        for a in p.removed.iter().filter(|a| !renamed.iter().any(|(r, _)| r.meta.id == a.meta.id)) {
+            let s = Subject::item("flag", &v(a), &outer, Some(&a.meta), None);
+            cx.push(&FLAG_REMOVED, &s, Audiences::all(B), format!("flag `{}` is removed", v(a)), bit(a).or(some(&a.meta.id)), None);
+        }
+        for (a, b) in p.both {
+            if let (Some(x), Some(y)) = (a.bit, b.bit)
+                && x != y
+            {
+                let s = Subject::item("flag", &v(b), &outer, Some(&a.meta), Some(&b.meta));
+                cx.push(&FLAG_BIT_CHANGED, &s, Audiences::all(B), format!("flag `{}` moves from bit {x} to bit {y}", v(b)), some(x), some(y));
+            }
+        }
+    }
+}
