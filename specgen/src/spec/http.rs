@@ -198,12 +198,35 @@ impl Builder {
             let p = self.name_where(&params, pool::is_path_safe);
             params.push(p);
         }
-        let mut path = format!("/r{i}");
-        for (k, p) in params.iter().enumerate() {
-            path.push_str(&format!("/s{k}/{{{p}}}"));
-        }
+        let template = |lead: &str| {
+            let mut path = format!("/{lead}{i}");
+            for (k, p) in params.iter().enumerate() {
+                path.push_str(&format!("/s{k}/{{{p}}}"));
+            }
+            path
+        };
         e.insert("method".into(), json!(method));
-        e.insert("path".into(), json!(path));
+        e.insert("path".into(), json!(template("r")));
+        if self.rng.chance(20) {
+            // Another route of the endpoint (an old path kept after a move), deprecated now and
+            // then: its handler answers as the endpoint's.
+            let mut aliases = Vec::new();
+            for k in 0..self.rng.range(1, 2) {
+                let id = self.name(&[]);
+                let mut a = self.item(&id);
+                for key in ["not_shown", "part"] {
+                    a.remove(key);
+                }
+                a.insert("path".into(), json!(template(&format!("old{k}_"))));
+                if self.rng.chance(30) {
+                    a.insert("method".into(), json!(*self.rng.pick(METHODS)));
+                }
+                aliases.push(Value::Object(a));
+            }
+            let mut seen = BTreeSet::new();
+            aliases.retain(|a| seen.insert(a["id"].as_str().unwrap_or_default().to_owned()));
+            e.insert("aliases".into(), Value::Array(aliases));
+        }
         if self.rng.chance(15) {
             e.insert("assumed".into(), json!({ "method": "the source shows the path only" }));
         }

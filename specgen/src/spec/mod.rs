@@ -8,7 +8,8 @@
 //!
 //! What is covered, by construct (extend this list, and the builder, when the format grows):
 //!
-//! - platform: name, description, prefixes, placeholders (with examples), parts (with addresses);
+//! - platform: name, description, prefixes, placeholders (with examples), parts (with addresses),
+//!   the placeholder of the published docs;
 //!   two files, the second with a default `part`;
 //! - common item keys: name, description, part, since, until, deprecated, not_shown (bare and
 //!   with detail), assumed, notes, rust_name, c_name;
@@ -34,8 +35,9 @@
 //!   types), binary bodies, every response format, response types and fields, the shorthand's
 //!   `response_max_items` and `response_columns`, responses by status (codes, ranges, `default`,
 //!   bodiless `204`; inline or named; headers inline, named or listed), auth (token kinds,
-//!   anonymous and optional calls, bearer kinds with scopes), behaviours with gates, and
-//!   endpoints whose method and path are not shown;
+//!   anonymous and optional calls, bearer kinds with scopes), behaviours with gates, alias
+//!   routes (with their own method, deprecated and bounded by `until`), and endpoints whose
+//!   method and path are not shown;
 //! - conditions (with and without a parameter and its enum), intents, scopes, scope sets, token
 //!   kinds, permission rules (single rules and dated variants over all, any, when/then/else,
 //!   negated and called conditions, intents, scopes), auth rules, the authorization server;
@@ -363,6 +365,11 @@ impl Builder {
             "placeholders": placeholders,
             "parts": parts,
         });
+        let mut platform = platform;
+        if self.rng.chance(50) {
+            // The address of the published reference: feeds and deprecation headers link to it.
+            platform["docs"] = json!(self.rng.pick(&taken).clone());
+        }
         let mut file = Map::new();
         file.insert("platform".into(), platform);
         file

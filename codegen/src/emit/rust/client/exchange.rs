@@ -39,6 +39,7 @@ pub fn method(model: &Model, e: &Endpoint) -> TokenStream {
     let name = names::client_method(e);
     let module = module_ident(e);
     let address = names::placeholder_id(model, endpoint_address(model, e).unwrap_or("base_url"));
+    let id = &e.meta.id;
     let http_method = format_ident!("{}", e.method.as_ref().map(|m| m.id.to_uppercase()).unwrap_or_default());
     let path = e.path.as_ref().map(|p| p.id.as_str()).unwrap_or_default();
     let title = if e.meta.name.is_empty() { e.meta.id.as_str() } else { e.meta.name.as_str() };
@@ -68,7 +69,7 @@ pub fn method(model: &Model, e: &Endpoint) -> TokenStream {
             #query
             #headers
             let body = #body;
-            let answer = self.exchange(reqwest::Method::#http_method, url, endpoint::AUTH, #anonymous, headers, body).await?;
+            let answer = self.exchange(#id, reqwest::Method::#http_method, url, endpoint::AUTH, #anonymous, headers, body).await?;
             #answer
         }
     }
@@ -287,7 +288,8 @@ pub fn exchange_method(model: &Model) -> TokenStream {
         /// Sends one request and returns the answer, whatever its status. The credential is
         /// presented when the client holds one of a kind the endpoint accepts; without one, an
         /// endpoint that accepts `anonymous` calls is called without, any other is not called.
-        async fn exchange(&self, method: reqwest::Method, url: String, accepted: &'static [TokenKind], anonymous: bool, headers: Vec<(&'static str, String)>, body: Option<Outgoing>) -> Result<Answer, Error> {
+        /// Deprecation headers of the answer go to the handler set with `on_deprecation`.
+        async fn exchange(&self, endpoint: &'static str, method: reqwest::Method, url: String, accepted: &'static [TokenKind], anonymous: bool, headers: Vec<(&'static str, String)>, body: Option<Outgoing>) -> Result<Answer, Error> {
             let credential = self.credential.as_ref().filter(|c| accepted.contains(&c.kind)).and_then(Credential::header_value);
             let mut request = self.http.request(method, url);
             match credential {
@@ -302,6 +304,12 @@ pub fn exchange_method(model: &Model) -> TokenStream {
                 request = request.header("content-type", body.content_type).body(body.bytes);
             }
             let response = request.send().await?;
+            if let Some(OnDeprecation(handler)) = &self.on_deprecation {
+                let headers = response.headers().iter().filter_map(|(name, value)| Some((name.as_str(), value.to_str().ok()?)));
+                if let Some(notice) = Notice::from_headers(endpoint, headers) {
+                    handler(&notice);
+                }
+            }
             let status = response.status().as_u16();
             #keep_headers
             let bytes = response.bytes().await?.to_vec();

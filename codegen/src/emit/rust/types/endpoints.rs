@@ -724,12 +724,15 @@ fn runtime_body_checks(model: &Model, e: &Endpoint) -> Vec<TokenStream> {
         return vec![quote! {
             {
                 let (#(Body::#variants(fields))|*) = &self.body;
+                // A check need not read the fields (a defaulted field is always given).
+                let _ = fields;
                 #(#checks)*
             }
         }];
     }
     vec![quote! {
         if let #(Body::#variants(fields))|* = &self.body {
+            let _ = fields;
             #(#checks)*
         }
     }]
