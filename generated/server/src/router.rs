@@ -211,15 +211,18 @@ async fn ask<A: Api>(
     condition: Condition,
 ) -> Result<bool, ApiError> {
     match condition {
-        Condition::GuildHasFeature { feature } => {
-            api.guild_has_feature(cx, types::enums::GuildFeature::from(feature)).await
+        Condition::GuildHasFeature { feature: value0 } => {
+            Api::guild_has_feature(api, cx, types::enums::GuildFeature::from(value0))
+                .await
         }
         Condition::BotConnectedToVoiceChannel => {
-            api.bot_connected_to_voice_channel(cx).await
+            Api::bot_connected_to_voice_channel(api, cx).await
         }
-        Condition::CallerIsInviter => api.caller_is_inviter(cx).await,
-        Condition::AppCanReadMessageContent => api.app_can_read_message_content(cx).await,
-        Condition::LargeBotSharding => api.large_bot_sharding(cx).await,
+        Condition::CallerIsInviter => Api::caller_is_inviter(api, cx).await,
+        Condition::AppCanReadMessageContent => {
+            Api::app_can_read_message_content(api, cx).await
+        }
+        Condition::LargeBotSharding => Api::large_bot_sharding(api, cx).await,
         other => {
             unreachable!(
                 "BUG: the router asks only the conditions of rules and request fields, not `{other}`"
@@ -298,7 +301,7 @@ async fn handle_get_current_user_connections<A: Api>(
         granted: (),
         deprecations: notices.clone(),
     };
-    let output = app.api.get_current_user_connections(call).await?;
+    let output = Api::get_current_user_connections(&app.api, call).await?;
     Ok(runtime::json_response(StatusCode::OK, &output))
 }
 
@@ -379,7 +382,7 @@ async fn handle_get_guild_channels<A: Api>(
         granted: (),
         deprecations: notices.clone(),
     };
-    let output = app.api.get_guild_channels(call).await?;
+    let output = Api::get_guild_channels(&app.api, call).await?;
     Ok(runtime::json_response(StatusCode::OK, &output))
 }
 
@@ -445,7 +448,7 @@ async fn handle_create_or_join_lobby<A: Api>(
         granted: (),
         deprecations: notices.clone(),
     };
-    let output = app.api.create_or_join_lobby(call).await?;
+    let output = Api::create_or_join_lobby(&app.api, call).await?;
     Ok(runtime::json_response(StatusCode::OK, &output))
 }
 
@@ -529,7 +532,7 @@ async fn handle_send_lobby_message<A: Api>(
         granted: (),
         deprecations: notices.clone(),
     };
-    let output = app.api.send_lobby_message(call).await?;
+    let output = Api::send_lobby_message(&app.api, call).await?;
     Ok(runtime::json_response(StatusCode::OK, &output))
 }
 
@@ -610,7 +613,7 @@ async fn handle_get_lobby_messages<A: Api>(
         granted: (),
         deprecations: notices.clone(),
     };
-    let output = app.api.get_lobby_messages(call).await?;
+    let output = Api::get_lobby_messages(&app.api, call).await?;
     let broken = endpoint::check_response(&output);
     if !broken.is_empty() {
         return Err(runtime::broken_response(broken));
@@ -698,7 +701,7 @@ async fn handle_bulk_update_lobby_members<A: Api>(
         granted: (),
         deprecations: notices.clone(),
     };
-    let output = app.api.bulk_update_lobby_members(call).await?;
+    let output = Api::bulk_update_lobby_members(&app.api, call).await?;
     Ok(runtime::json_response(StatusCode::OK, &output))
 }
 
@@ -782,7 +785,7 @@ async fn handle_set_voice_channel_status<A: Api>(
         granted: crate::api::Granted::new(),
         deprecations: notices.clone(),
     };
-    app.api.set_voice_channel_status(call).await?;
+    Api::set_voice_channel_status(&app.api, call).await?;
     Ok(runtime::empty_response())
 }
 
@@ -846,6 +849,6 @@ async fn handle_token<A: Api>(
         granted: (),
         deprecations: notices.clone(),
     };
-    let output = app.api.token(call).await?;
+    let output = Api::token(&app.api, call).await?;
     Ok(runtime::json_response(StatusCode::OK, &output))
 }

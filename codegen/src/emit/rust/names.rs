@@ -397,6 +397,19 @@ pub fn event_variant_id(model: &Model, id: &str) -> Ident {
     type_ident(stem(&model.events, id))
 }
 
+/// The arm of a channel's code enum (`GatewayEventCode`) that keeps numbers the spec does not
+/// name: `Unknown`, or `Unnamed` when an event of the channel is named `Unknown`, or `Unknown_`.
+pub fn event_code_catch_all(model: &Model, channel: &str) -> Ident {
+    let taken = |name: &str| model.events.iter().any(|e| e.channel.id == channel && e.code.is_some() && event_variant(e) == name);
+    if !taken("Unknown") {
+        format_ident!("Unknown")
+    } else if !taken("Unnamed") {
+        format_ident!("Unnamed")
+    } else {
+        format_ident!("Unknown_")
+    }
+}
+
 /// The types `events.rs` declares beside the payloads.
 const EVENTS_RESERVED: &[&str] =
     &["EventChannel", "EventKind", "GatewayEventCode", "AuditLogEventCode", "WebhookEventCode", "RpcEventCode", "SocialSdkEventCode"];
@@ -481,7 +494,7 @@ pub fn api_bound_hook(model: &Model, endpoint: &str, field: &str) -> Ident {
 
 /// What `router.rs` declares and imports beside the handlers.
 const ROUTER_RESERVED: &[&str] = &[
-    "router", "router_with", "not_found", "method_not_allowed", "respond", "authorize", "ask", "issuer_path",
+    "router", "router_with", "not_found", "method_not_allowed", "respond", "deprecated", "authorize", "ask", "issuer_path",
     "authorization_server_metadata", "runtime", "types", "handle",
 ];
 

@@ -42,16 +42,18 @@ const PRELUDE: &[&str] = &[
 ];
 
 /// The name of a generated item (struct, enum): a type name that never shadows the prelude
-/// (`string` -> `StringType`).
+/// (`string` -> `StringType`) nor a type parameter of the generated code, which are single
+/// letters (`D` of `Deserialize`, `A` of `Api`: `a` -> `AType`).
 pub fn item_ident(id: &str) -> Ident {
     let ident = type_ident(id);
-    if PRELUDE.contains(&ident.to_string().as_str()) { format_ident!("{ident}Type") } else { ident }
+    let text = ident.to_string();
+    if PRELUDE.contains(&text.as_str()) || text.len() == 1 { format_ident!("{ident}Type") } else { ident }
 }
 
 /// A type name already in PascalCase (a C++ class), as a Rust item that never shadows the
 /// prelude (`Option` -> `OptionType`).
 pub fn unshadowed(name: &str) -> String {
-    if PRELUDE.contains(&name) { format!("{name}Type") } else { name.to_owned() }
+    if PRELUDE.contains(&name) || name.len() == 1 { format!("{name}Type") } else { name.to_owned() }
 }
 
 /// `match self` over a reference to an enum, or `match *self` when the enum has no variant:

@@ -225,7 +225,7 @@ fn is_text(ty: &TypeRef) -> bool {
 pub fn respond_by_status(model: &Model, e: &Endpoint, method: &Ident) -> TokenStream {
     let arms = responses::ordered(e).into_iter().map(|r| respond_arm(model, r));
     quote! {
-        let output = app.api.#method(call).await?;
+        let output = Api::#method(&app.api, call).await?;
         Ok(match output {
             #(#arms)*
         })

@@ -714,11 +714,14 @@ fn authorize(model: &Model) -> TokenStream {
         let v = names::condition_variant(c);
         let hook = names::api_hook(c);
         if c.params.is_empty() {
-            quote!(Condition::#v => api.#hook(cx).await)
+            quote!(Condition::#v => Api::#hook(api, cx).await)
         } else {
+            // Bound by position, so no parameter shadows `api` or `cx`; the hook is called by
+            // path, so no method of another trait (`into`) answers in its place.
             let params: Vec<Ident> = c.params.iter().map(|p| names::condition_param(p)).collect();
-            let values = params.iter().enumerate().map(|(i, p)| param_value(model, c.param_enums.get(i).map(|r| r.id.as_str()), &quote!(#p)));
-            quote!(Condition::#v { #(#params),* } => api.#hook(cx #(, #values)*).await)
+            let bound: Vec<Ident> = (0..params.len()).map(|i| format_ident!("value{i}")).collect();
+            let values = bound.iter().enumerate().map(|(i, p)| param_value(model, c.param_enums.get(i).map(|r| r.id.as_str()), &quote!(#p)));
+            quote!(Condition::#v { #(#params: #bound),* } => Api::#hook(api, cx #(, #values)*).await)
         }
     });
     let intents = (!model.intents.is_empty()).then(|| {
@@ -925,17 +928,17 @@ fn handler(model: &Model, e: &Endpoint) -> TokenStream {
     let respond = match response_kind(e) {
         _ if e.has_status_responses() => http::respond_by_status(model, e, &method),
         ResponseKind::Json => quote! {
-            let output = app.api.#method(call).await?;
+            let output = Api::#method(&app.api, call).await?;
             #check
             Ok(runtime::json_response(StatusCode::OK, &output))
         },
         ResponseKind::Text => quote! {
-            let output = app.api.#method(call).await?;
+            let output = Api::#method(&app.api, call).await?;
             #check
             Ok(runtime::text_response(output, "text/csv"))
         },
         ResponseKind::Empty => quote! {
-            app.api.#method(call).await?;
+            Api::#method(&app.api, call).await?;
             Ok(runtime::empty_response())
         },
     };
@@ -1071,7 +1074,7 @@ fn runtime_checks(model: &Model, e: &Endpoint) -> TokenStream {
     let fields = inputs.iter().map(|i| match i {
         RuntimeInput::Bound { name, endpoint, field } => {
             let hook = names::api_bound_hook(model, endpoint, field);
-            quote!(#name: Some(app.api.#hook(&cx).await?))
+            quote!(#name: Some(Api::#hook(&app.api, &cx).await?))
         }
         RuntimeInput::Condition { name, cond } => {
             let call = condition_call(model, cond);

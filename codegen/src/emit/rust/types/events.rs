@@ -107,6 +107,7 @@ fn code_enum(model: &Model, channel: &str) -> Option<TokenStream> {
         return None;
     }
     let name = format_ident!("{}EventCode", type_ident(channel));
+    let other = names::event_code_catch_all(model, channel);
     let idents: Vec<&Ident> = numbered.iter().map(|(i, _, _)| i).collect();
     let numbers: Vec<TokenStream> = numbered.iter().map(|(_, n, _)| int(*n)).collect();
     let docs = numbered.iter().map(|(_, n, id)| format!(" The event `{id}` (`{n}`)."));
@@ -117,7 +118,7 @@ fn code_enum(model: &Model, channel: &str) -> Option<TokenStream> {
         pub enum #name {
             #( #[doc = #docs] #idents, )*
             /// A number the spec does not name.
-            Unknown(i64),
+            #other(i64),
         }
 
         impl #name {
@@ -125,7 +126,7 @@ fn code_enum(model: &Model, channel: &str) -> Option<TokenStream> {
             pub const fn value(self) -> i64 {
                 match self {
                     #(Self::#idents => #numbers,)*
-                    Self::Unknown(value) => value,
+                    Self::#other(value) => value,
                 }
             }
 
@@ -133,7 +134,7 @@ fn code_enum(model: &Model, channel: &str) -> Option<TokenStream> {
             pub const fn from_value(value: i64) -> Self {
                 match value {
                     #(#numbers => Self::#idents,)*
-                    other => Self::Unknown(other),
+                    number => Self::#other(number),
                 }
             }
 
@@ -141,7 +142,7 @@ fn code_enum(model: &Model, channel: &str) -> Option<TokenStream> {
             pub const fn kind(self) -> Option<EventKind> {
                 match self {
                     #(Self::#idents => Some(EventKind::#idents),)*
-                    Self::Unknown(_) => None,
+                    Self::#other(_) => None,
                 }
             }
         }

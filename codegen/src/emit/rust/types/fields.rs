@@ -456,7 +456,8 @@ fn omits_check(model: &Model, field: &Field, value: &str, case: &str) -> TokenSt
     let variant = names::enum_variant_id(model, enum_id, name);
     let message = format!("must leave out {value} in case `{case}`");
     let (item, at) = match ty.element() {
-        TypeRef::Enum(_) => (quote!(item), None),
+        // Elements are borrowed: the enum is compared by value.
+        TypeRef::Enum(_) => (quote!(*item), None),
         TypeRef::Object(id) => {
             let Some(f) = model.resource(id).and_then(|r| r.fields.iter().find(|f| matches!(f.ty.as_ref().map(TypeRef::element), Some(TypeRef::Enum(e)) if e == enum_id))) else {
                 return TokenStream::new();

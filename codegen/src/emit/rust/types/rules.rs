@@ -5,7 +5,7 @@ use crate::emit::rust::names;
 use crate::emit::rust::shared::type_ident;
 use crate::model::{Cond, Model, PermissionRule, Rule};
 use proc_macro2::{Ident, TokenStream};
-use quote::quote;
+use quote::{format_ident, quote};
 
 /// `rules.rs`.
 pub fn emit(model: &Model) -> TokenStream {
@@ -319,9 +319,11 @@ fn conditions(model: &Model) -> TokenStream {
         if c.params.is_empty() {
             quote!(Self::#v => f.write_str(#id))
         } else {
+            // Bound by position: a parameter may be named like the formatter.
             let params: Vec<Ident> = c.params.iter().map(|p| names::condition_param(p)).collect();
+            let values: Vec<Ident> = (0..params.len()).map(|i| format_ident!("value{i}")).collect();
             let format = format!("{id}({})", vec!["{}"; params.len()].join(", "));
-            quote!(Self::#v { #(#params),* } => write!(f, #format, #(#params),*))
+            quote!(Self::#v { #(#params: #values),* } => write!(f, #format, #(#values),*))
         }
     });
     // A reference to an empty enum is not uninhabited to the compiler; its value is.
