@@ -46,7 +46,12 @@ fn namespace(language: &'static str, scope: impl Into<String>, entries: Vec<Entr
 pub fn namespaces(model: &Model) -> Vec<Namespace> {
     let abi = Abi::new(model);
     let mut out = vec![macros(&abi), ordinary(&abi), rust_consts(&abi)];
-    out.extend(cpp(&abi));
+    let spaces = cpp(&abi);
+    // An enumerator of an enum class shadows what the enclosing namespace declares by its name
+    // (`-Wshadow`), so each enum's values meet the platform namespace's names.
+    let main = format!("namespace `{}`", abi.prefixes.cpp_namespace);
+    let enclosing: Vec<Entry> = spaces.iter().find(|n| n.scope == main).map(|n| n.entries.clone()).unwrap_or_default();
+    out.extend(spaces);
     for class in &abi.classes {
         let class_origin = Origin { what: format!("class `{}`", class.source.meta.id), span: class.source.meta.id_span };
         let mut members: Vec<Entry> = CPP_MEMBERS.iter().map(|m| reserved(m.to_string())).collect();
@@ -61,7 +66,7 @@ pub fn namespaces(model: &Model) -> Vec<Namespace> {
         out.push(namespace("Rust", format!("the fields of the library's struct `{}`", class.name), fields));
     }
     for e in &abi.enums {
-        let values = e.values.iter().map(|v| entry(v.name.clone(), &v.origin)).chain([reserved("forceint".into())]).collect();
+        let values = e.values.iter().map(|v| entry(v.name.clone(), &v.origin)).chain([reserved("forceint".into())]).chain(enclosing.iter().cloned()).collect();
         out.push(namespace("C++", format!("the values of enum class `{}`", e.name), values));
     }
     out

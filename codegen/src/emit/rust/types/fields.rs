@@ -339,7 +339,7 @@ fn type_has_default(model: &Model, ty: &TypeRef, path: &mut BTreeSet<String>) ->
 /// Which optional parts of `wire.rs` the generated types need.
 pub fn wire_needs(model: &Model) -> super::runtime::WireNeeds {
     let mut needs = super::runtime::WireNeeds { tagged: model.unions.iter().any(|u| u.discriminator.is_some()), ..Default::default() };
-    for f in all_struct_fields(model) {
+    for f in serde_struct_fields(model) {
         needs.presence |= f.three_state();
         needs.present |= f.may_be_absent() && !f.nullable && !f.defaulted();
     }
@@ -442,7 +442,9 @@ fn case_fact_checks(model: &Model, field: &Field, fact: &CaseField, case: &str) 
         out.extend(omits_check(model, field, &omitted.id, case));
     }
     if let Some(ty) = &field.ty {
-        out.extend(value_checks(model, &quote!(value), ty, Rules::constraints(&fact.constraints), &quote!(&pointer)));
+        // The field's `items` say whether its elements may be `null`.
+        let rules = Rules { items: field.items.as_ref(), ..Rules::constraints(&fact.constraints) };
+        out.extend(value_checks(model, &quote!(value), ty, rules, &quote!(&pointer)));
     }
     out
 }
@@ -454,16 +456,16 @@ fn omits_check(model: &Model, field: &Field, value: &str, case: &str) -> TokenSt
     let Some(ty) = &field.ty else { return TokenStream::new() };
     let enum_ident = names::enum_id(model, enum_id);
     let variant = names::enum_variant_id(model, enum_id, name);
+    let omitted = quote!(crate::enums::#enum_ident::#variant);
     let message = format!("must leave out {value} in case `{case}`");
-    let (item, at) = match ty.element() {
-        // Elements are borrowed: the enum is compared by value.
-        TypeRef::Enum(_) => (quote!(*item), None),
+    let (carries, at) = match ty.element() {
+        TypeRef::Enum(_) => (quote!(*item == #omitted), None),
         TypeRef::Object(id) => {
             let Some(f) = model.resource(id).and_then(|r| r.fields.iter().find(|f| matches!(f.ty.as_ref().map(TypeRef::element), Some(TypeRef::Enum(e)) if e == enum_id))) else {
                 return TokenStream::new();
             };
             let ident = names::field(f);
-            (quote!(item.#ident), Some(f.wire().to_owned()))
+            (carries_value(f, quote!(item.#ident), &omitted), Some(f.wire().to_owned()))
         }
         _ => return TokenStream::new(),
     };
@@ -471,12 +473,36 @@ fn omits_check(model: &Model, field: &Field, value: &str, case: &str) -> TokenSt
         Some(wire) => quote!(crate::validation::child(&crate::validation::child(&pointer, &index.to_string()), #wire)),
         None => quote!(crate::validation::child(&pointer, &index.to_string())),
     };
+    // Elements that may be `null` carry nothing when they are.
+    let present = field.items.as_ref().is_some_and(|i| i.nullable).then(|| quote!(let Some(item) = item else { continue };));
     quote! {
         for (index, item) in value.iter().enumerate() {
-            if #item == crate::enums::#enum_ident::#variant {
+            #present
+            if #carries {
                 out.push(crate::validation::Violation::new(#pointer, #message));
             }
         }
+    }
+}
+
+/// Whether field `f` of an element, read through `access`, carries the enum value `omitted`:
+/// through its presence (`Option`, `Presence`) and, for an array, any of its elements.
+fn carries_value(f: &Field, access: TokenStream, omitted: &TokenStream) -> TokenStream {
+    let nullable_items = f.items.as_ref().is_some_and(|i| i.nullable);
+    // `value` reads the field (a place or a reference); `place` is the enum value itself.
+    let test = |value: TokenStream, place: TokenStream| match (&f.ty, nullable_items) {
+        (Some(TypeRef::Array(_)), true) => quote!(#value.iter().any(|e| *e == Some(#omitted))),
+        (Some(TypeRef::Array(_)), false) => quote!(#value.iter().any(|e| *e == #omitted)),
+        _ => quote!(#place == #omitted),
+    };
+    if f.three_state() {
+        let t = test(quote!(v), quote!(*v));
+        quote!(matches!(&#access, crate::wire::Presence::Value(v) if #t))
+    } else if !f.defaulted() && (f.may_be_absent() || f.nullable) {
+        let t = test(quote!(v), quote!(*v));
+        quote!(matches!(&#access, Some(v) if #t))
+    } else {
+        test(access.clone(), access)
     }
 }
 
@@ -498,6 +524,16 @@ fn all_struct_fields(model: &Model) -> impl Iterator<Item = &Field> {
         crate::model::HeaderUse::Named(_) => None,
     });
     lists.flatten().chain(model.endpoints.iter().filter_map(|e| e.body_schema.as_ref())).chain(headers).chain(&model.headers)
+}
+
+/// The fields of the structs serde reads and writes, whose attributes use `wire.rs`: not the
+/// multipart parts (read part by part) nor named headers no response lists.
+fn serde_struct_fields(model: &Model) -> Vec<Field> {
+    let parts: Vec<&Field> = model.endpoints.iter().flat_map(|e| &e.parts).chain(&model.headers).collect();
+    let mut out: Vec<Field> = all_struct_fields(model).filter(|f| !parts.iter().any(|p| std::ptr::eq(*p, *f))).cloned().collect();
+    let all_responses = model.endpoints.iter().flat_map(|e| responses(model, e)).chain(model.responses.iter().map(|r| &r.response));
+    out.extend(all_responses.flat_map(|r| super::responses::header_fields(model, r)));
+    out
 }
 
 /// The responses an endpoint declares per status, named ones resolved.
