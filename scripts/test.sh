@@ -26,6 +26,8 @@ if ! cmp -s scripts/requirements-test.txt .venv/requirements-test.txt; then
   cp scripts/requirements-test.txt .venv/requirements-test.txt
 fi
 export PATH="$PWD/.venv/bin:$PATH"
+# A test run builds once; incremental caches would only double what it writes under target/.
+export CARGO_INCREMENTAL=0
 
 # Drift first: `cargo build` of the workspace regenerates generated/ from spec/, so the
 # committed tree is compared before anything else is built.

@@ -2,26 +2,12 @@
 //! and directions. (Their payload fields are compared with every other field, in `shapes`.)
 
 use super::{B, Cx, Subject, U, pair, some};
-use crate::diff::{Audiences, RuleDef, Severity};
+use crate::diff::Audiences;
 
-macro_rules! rule {
-    ($name:ident, $id:literal, $summary:literal, [$($kind:literal),*], $anchor:literal) => {
-        pub static $name: RuleDef = RuleDef {
-            id: $id,
-            group: "events",
-            summary: $summary,
-            kinds: &[$($kind),*],
-            claimable: true,
-            otherwise: Severity::Info,
-            anchor: $anchor,
-        };
-    };
-}
-
-rule!(EVENT_CODE_CHANGED, "event-code-changed", "an event keeps its id and gets another numeric code", [], "buf `ENUM_VALUE_SAME_NAME` (codes identify events)");
-rule!(EVENT_CHANNEL_CHANGED, "event-channel-changed", "an event is dispatched over another channel (Gateway, webhook, audit log, ...)", ["shape"], "oasdiff `api-removed-without-deprecation` (webhooks)");
-rule!(OPCODE_CODE_CHANGED, "opcode-code-changed", "a Gateway opcode keeps its id and gets another number", [], "buf `ENUM_VALUE_SAME_NAME`");
-rule!(OPCODE_DIRECTION_CHANGED, "opcode-direction-changed", "a Gateway opcode switches between sent and received", ["shape"], "buf `RPC_SAME_CLIENT_STREAMING`");
+rule!("events", EVENT_CODE_CHANGED, "event-code-changed", "an event keeps its id and gets another numeric code", [], "buf `ENUM_VALUE_SAME_NAME` (codes identify events)");
+rule!("events", EVENT_CHANNEL_CHANGED, "event-channel-changed", "an event is dispatched over another channel (Gateway, webhook, audit log, ...)", ["shape"], "oasdiff `api-removed-without-deprecation` (webhooks)");
+rule!("events", OPCODE_CODE_CHANGED, "opcode-code-changed", "a Gateway opcode keeps its id and gets another number", [], "buf `ENUM_VALUE_SAME_NAME`");
+rule!("events", OPCODE_DIRECTION_CHANGED, "opcode-direction-changed", "a Gateway opcode switches between sent and received", ["shape"], "buf `RPC_SAME_CLIENT_STREAMING`");
 
 pub fn check(cx: &mut Cx<'_>) {
     let (old, new) = (cx.old, cx.new);

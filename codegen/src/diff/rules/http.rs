@@ -2,54 +2,40 @@
 //! errors endpoints return.
 
 use super::{B, C, Cx, Subject, U, pair, some};
-use crate::diff::{Audiences, RuleDef, Severity};
+use crate::diff::Audiences;
 use crate::model::*;
 
-macro_rules! rule {
-    ($name:ident, $id:literal, $summary:literal, [$($kind:literal),*], $otherwise:ident, $anchor:literal) => {
-        pub static $name: RuleDef = RuleDef {
-            id: $id,
-            group: "http",
-            summary: $summary,
-            kinds: &[$($kind),*],
-            claimable: true,
-            otherwise: Severity::$otherwise,
-            anchor: $anchor,
-        };
-    };
-}
-
-rule!(ENDPOINT_METHOD_CHANGED, "endpoint-method-changed", "an endpoint answers another HTTP method", ["rename", "removal"], Info,
+rule!("http", ENDPOINT_METHOD_CHANGED, "endpoint-method-changed", "an endpoint answers another HTTP method", ["rename", "removal"], Info,
     "oasdiff `api-removed-without-deprecation` (the old operation is gone)");
-rule!(ENDPOINT_PATH_CHANGED, "endpoint-path-changed", "an endpoint moves to another path (compatible while an alias keeps the old one)", ["rename", "removal"], Info,
+rule!("http", ENDPOINT_PATH_CHANGED, "endpoint-path-changed", "an endpoint moves to another path (compatible while an alias keeps the old one)", ["rename", "removal"], Info,
     "oasdiff `api-path-removed-without-deprecation`");
-rule!(ENDPOINT_UNROUTED, "endpoint-unrouted", "an endpoint loses its route (its method or path is no longer given)", ["removal", "correction"], Info,
+rule!("http", ENDPOINT_UNROUTED, "endpoint-unrouted", "an endpoint loses its route (its method or path is no longer given)", ["removal", "correction"], Info,
     "oasdiff `api-removed-without-deprecation`");
-rule!(ENDPOINT_ROUTED, "endpoint-routed", "an endpoint gets a route: the server trait and the client gain a method", ["addition", "correction"], Info,
+rule!("http", ENDPOINT_ROUTED, "endpoint-routed", "an endpoint gets a route: the server trait and the client gain a method", ["addition", "correction"], Info,
     "oasdiff `endpoint-added` (info); cargo-semver-checks `trait_method_added`");
-rule!(ENDPOINT_RESPONSE_CHANGED, "endpoint-response-changed", "an endpoint's response type changes", ["shape"], Info,
+rule!("http", ENDPOINT_RESPONSE_CHANGED, "endpoint-response-changed", "an endpoint's response type changes", ["shape"], Info,
     "oasdiff `response-body-type-changed`; smithy-diff `ChangedMemberTarget` (output)");
-rule!(ENDPOINT_BODY_FORMAT_CHANGED, "endpoint-body-format-changed", "the body format clients send by default changes, and the old one is still accepted", ["shape"], Info,
+rule!("http", ENDPOINT_BODY_FORMAT_CHANGED, "endpoint-body-format-changed", "the body format clients send by default changes, and the old one is still accepted", ["shape"], Info,
     "oasdiff `request-body-media-type-added` (info: the old one stays)");
-rule!(ENDPOINT_BODY_FORMAT_ADDED, "endpoint-body-format-added", "an endpoint accepts its body in a format (media type) it did not", ["addition", "shape"], Info,
+rule!("http", ENDPOINT_BODY_FORMAT_ADDED, "endpoint-body-format-added", "an endpoint accepts its body in a format (media type) it did not", ["addition", "shape"], Info,
     "oasdiff `request-body-media-type-added` (info)");
-rule!(ENDPOINT_BODY_FORMAT_REMOVED, "endpoint-body-format-removed", "an endpoint stops accepting its body in a format (media type)", ["removal", "deprecation", "shape"], Info,
+rule!("http", ENDPOINT_BODY_FORMAT_REMOVED, "endpoint-body-format-removed", "an endpoint stops accepting its body in a format (media type)", ["removal", "deprecation", "shape"], Info,
     "oasdiff `request-body-media-type-removed` (error)");
-rule!(ENDPOINT_RESPONSE_FORMAT_CHANGED, "endpoint-response-format-changed", "an endpoint answers in another media type", ["shape"], Info,
+rule!("http", ENDPOINT_RESPONSE_FORMAT_CHANGED, "endpoint-response-format-changed", "an endpoint answers in another media type", ["shape"], Info,
     "oasdiff `response-media-type-removed`");
-rule!(BEHAVIOUR_ADDED, "behaviour-added", "an endpoint behaves in a way it did not (filters, orders or refuses differently)", ["behavior"], Info,
+rule!("http", BEHAVIOUR_ADDED, "behaviour-added", "an endpoint behaves in a way it did not (filters, orders or refuses differently)", ["behavior"], Info,
     "the dated-change notes' `visibility-filter-changed`: behaviour no schema shows, so no schema differ sees it");
-rule!(BEHAVIOUR_REMOVED, "behaviour-removed", "an endpoint stops behaving in a way it did", ["behavior", "removal"], Info,
+rule!("http", BEHAVIOUR_REMOVED, "behaviour-removed", "an endpoint stops behaving in a way it did", ["behavior", "removal"], Info,
     "the dated-change notes' `visibility-filter-changed`");
-rule!(BEHAVIOUR_GATE_CHANGED, "behaviour-gate-changed", "a behaviour gains or loses its runtime gate, which handlers receive", ["behavior"], Info,
+rule!("http", BEHAVIOUR_GATE_CHANGED, "behaviour-gate-changed", "a behaviour gains or loses its runtime gate, which handlers receive", ["behavior"], Info,
     "cargo-semver-checks (the handler's `Call` type changes)");
-rule!(ERROR_CODE_CHANGED, "error-code-changed", "an error keeps its id and gets another numeric code", [], Info,
+rule!("http", ERROR_CODE_CHANGED, "error-code-changed", "an error keeps its id and gets another numeric code", [], Info,
     "buf `ENUM_VALUE_SAME_NAME` (codes identify errors)");
-rule!(ERROR_STATUS_CHANGED, "error-status-changed", "an error is answered with another HTTP status", ["behavior", "shape"], Info,
+rule!("http", ERROR_STATUS_CHANGED, "error-status-changed", "an error is answered with another HTTP status", ["behavior", "shape"], Info,
     "oasdiff `response-success-status-removed` / `response-non-success-status-removed`; smithy-diff `TraitBreakingChange` (the `httpError` trait)");
-rule!(ERROR_OAUTH_ERROR_CHANGED, "error-oauth-error-changed", "an error carries another OAuth2 error string", ["behavior", "shape"], Info,
+rule!("http", ERROR_OAUTH_ERROR_CHANGED, "error-oauth-error-changed", "an error carries another OAuth2 error string", ["behavior", "shape"], Info,
     "oasdiff `response-property-enum-value-removed` (of the error member)");
-rule!(ENDPOINT_ERROR_ADDED, "endpoint-error-added", "an endpoint may return an error it did not: clients may not handle it", ["behavior"], Warning,
+rule!("http", ENDPOINT_ERROR_ADDED, "endpoint-error-added", "an endpoint may return an error it did not: clients may not handle it", ["behavior"], Warning,
     "oasdiff `response-non-success-status-added` (info); smithy-diff `AddedOperationError` (warning)");
 
 pub fn check(cx: &mut Cx<'_>) {

@@ -4,6 +4,36 @@
 //! Every check compares two projections of the same point of the timeline; the caller keeps the
 //! first point each finding appears at.
 
+/// A rule of the catalogue, in its group: `[kinds]` are the change kinds that announce it
+/// (`Info` unless it says otherwise); a timeline rule gives whether it can be announced at all.
+macro_rules! rule {
+    ($group:literal, $name:ident, $id:literal, $summary:literal, [$($kind:literal),*], $otherwise:ident, $anchor:literal) => {
+        pub static $name: $crate::diff::RuleDef = $crate::diff::RuleDef {
+            id: $id,
+            group: $group,
+            summary: $summary,
+            kinds: &[$($kind),*],
+            claimable: true,
+            otherwise: $crate::diff::Severity::$otherwise,
+            anchor: $anchor,
+        };
+    };
+    ($group:literal, $name:ident, $id:literal, $summary:literal, [$($kind:literal),*], $anchor:literal) => {
+        rule!($group, $name, $id, $summary, [$($kind),*], Info, $anchor);
+    };
+    ($group:literal, $name:ident, $id:literal, $summary:literal, $claimable:literal, $otherwise:ident, $anchor:literal) => {
+        pub static $name: $crate::diff::RuleDef = $crate::diff::RuleDef {
+            id: $id,
+            group: $group,
+            summary: $summary,
+            kinds: &[],
+            claimable: $claimable,
+            otherwise: $crate::diff::Severity::$otherwise,
+            anchor: $anchor,
+        };
+    };
+}
+
 pub mod access;
 pub mod events;
 pub mod http;

@@ -2,30 +2,16 @@
 //! prefixes every generated name carries.
 
 use super::{B, C, Cx, Subject, U, pair, some};
-use crate::diff::{Audiences, RuleDef, Severity};
+use crate::diff::Audiences;
 
-macro_rules! rule {
-    ($name:ident, $id:literal, $summary:literal, [$($kind:literal),*], $anchor:literal) => {
-        pub static $name: RuleDef = RuleDef {
-            id: $id,
-            group: "platform",
-            summary: $summary,
-            kinds: &[$($kind),*],
-            claimable: true,
-            otherwise: Severity::Info,
-            anchor: $anchor,
-        };
-    };
-}
-
-rule!(LIMIT_DECREASED, "limit-decreased", "a limit accepts less: its maximum decreases or its minimum increases", ["requirement", "behavior", "shape"],
+rule!("platform", LIMIT_DECREASED, "limit-decreased", "a limit accepts less: its maximum decreases or its minimum increases", ["requirement", "behavior", "shape"],
     "oasdiff `request-property-max-decreased` (for every field bounded by the limit)");
-rule!(LIMIT_INCREASED, "limit-increased", "a limit accepts more: its maximum increases or its minimum decreases", ["requirement", "behavior", "shape"],
+rule!("platform", LIMIT_INCREASED, "limit-increased", "a limit accepts more: its maximum increases or its minimum decreases", ["requirement", "behavior", "shape"],
     "oasdiff `request-property-max-increased` (info)");
-rule!(LIMIT_UNIT_CHANGED, "limit-unit-changed", "a limit is counted in another unit", ["shape"], "smithy-diff `ChangedRangeTrait`");
-rule!(CONSTANT_VALUE_CHANGED, "constant-value-changed", "a named constant gets another value", ["shape", "behavior"],
+rule!("platform", LIMIT_UNIT_CHANGED, "limit-unit-changed", "a limit is counted in another unit", ["shape"], "smithy-diff `ChangedRangeTrait`");
+rule!("platform", CONSTANT_VALUE_CHANGED, "constant-value-changed", "a named constant gets another value", ["shape", "behavior"],
     "buf `FIELD_SAME_DEFAULT` (a value both sides read changes meaning; no Rust lint sees it: the `const` keeps its type)");
-rule!(PREFIX_CHANGED, "prefix-changed", "a naming prefix of the generated artifacts changes (C names, C++ namespace, header names)", ["rename"],
+rule!("platform", PREFIX_CHANGED, "prefix-changed", "a naming prefix of the generated artifacts changes (C names, C++ namespace, header names)", ["rename"],
     "cargo-semver-checks `struct_missing` (every C name moves)");
 
 pub fn check(cx: &mut Cx<'_>) {

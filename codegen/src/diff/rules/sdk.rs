@@ -2,30 +2,16 @@
 //! aliases removed, the scopes commands need, and social SDK call signatures.
 
 use super::{B, C, Cx, Subject, U, items::ITEM_ADDED, pair, some};
-use crate::diff::{Audiences, RuleDef, Severity};
+use crate::diff::Audiences;
 use crate::model::*;
 
-macro_rules! rule {
-    ($name:ident, $id:literal, $summary:literal, [$($kind:literal),*], $otherwise:ident, $anchor:literal) => {
-        pub static $name: RuleDef = RuleDef {
-            id: $id,
-            group: "sdk",
-            summary: $summary,
-            kinds: &[$($kind),*],
-            claimable: true,
-            otherwise: Severity::$otherwise,
-            anchor: $anchor,
-        };
-    };
-}
-
-rule!(COMMAND_RENAMED, "command-renamed", "a command gets a new id and keeps its former name as an alias", ["rename"], Info,
+rule!("sdk", COMMAND_RENAMED, "command-renamed", "a command gets a new id and keeps its former name as an alias", ["rename"], Info,
     "TypeSpec `@renamedFrom`; buf `FIELD_SAME_NAME` (the name is what callers send)");
-rule!(ALIAS_REMOVED, "alias-removed", "a former name of a command stops being accepted before its `until`", ["removal"], Info,
+rule!("sdk", ALIAS_REMOVED, "alias-removed", "a former name of a command stops being accepted before its `until`", ["removal"], Info,
     "oasdiff `api-removed-before-sunset`");
-rule!(COMMAND_SCOPE_ADDED, "command-scope-added", "a command needs a scope it did not", ["requirement"], Info,
+rule!("sdk", COMMAND_SCOPE_ADDED, "command-scope-added", "a command needs a scope it did not", ["requirement"], Info,
     "oasdiff `api-security-scope-added`");
-rule!(SDK_CALL_SIGNATURE_CHANGED, "sdk-call-signature-changed", "a social SDK call changes its C++ signature", ["shape", "rename"], Info,
+rule!("sdk", SDK_CALL_SIGNATURE_CHANGED, "sdk-call-signature-changed", "a social SDK call changes its C++ signature", ["shape", "rename"], Info,
     "cargo-semver-checks `function_parameter_count_changed` (for the C and C++ ABI)");
 
 /// Commands removed under their id whose id is now an alias of another command:

@@ -11,84 +11,70 @@
 
 use super::messages::{REQUEST_HEADER_ADDED_REQUIRED, REQUEST_HEADER_REMOVED, RESPONSE_HEADER_ADDED, RESPONSE_HEADER_REMOVED};
 use super::{B, C, Cx, Subject, U, pair, some, values};
-use crate::diff::{Audiences, Impact, RuleDef, Severity};
+use crate::diff::{Audiences, Impact};
 use crate::model::*;
 
-macro_rules! rule {
-    ($name:ident, $id:literal, $summary:literal, [$($kind:literal),*], $otherwise:ident, $anchor:literal) => {
-        pub static $name: RuleDef = RuleDef {
-            id: $id,
-            group: "shapes",
-            summary: $summary,
-            kinds: &[$($kind),*],
-            claimable: true,
-            otherwise: Severity::$otherwise,
-            anchor: $anchor,
-        };
-    };
-}
-
-rule!(FIELD_ADDED, "field-added", "an optional field, or a field the platform writes, is added", ["addition", "shape"], Info,
+rule!("shapes", FIELD_ADDED, "field-added", "an optional field, or a field the platform writes, is added", ["addition", "shape"], Info,
     "oasdiff `response-optional-property-added`, `response-required-property-added`, `new-optional-request-property` (info); cargo-semver-checks `constructible_struct_adds_field`");
-rule!(REQUEST_FIELD_ADDED_REQUIRED, "request-field-added-required", "a required field is added to something clients send", ["requirement", "shape"], Info,
+rule!("shapes", REQUEST_FIELD_ADDED_REQUIRED, "request-field-added-required", "a required field is added to something clients send", ["requirement", "shape"], Info,
     "oasdiff `new-required-request-property`; smithy-diff `AddedRequiredMember`");
-rule!(FIELD_REMOVED, "field-removed", "a field is removed", ["removal", "deprecation", "shape"], Info,
+rule!("shapes", FIELD_REMOVED, "field-removed", "a field is removed", ["removal", "deprecation", "shape"], Info,
     "oasdiff `response-required-property-removed`, `response-optional-property-removed`, `request-property-removed`; buf `FIELD_NO_DELETE`; smithy-diff `RemovedShape` (member)");
-rule!(FIELD_RENAMED, "field-renamed", "a field gets another key and keeps its wire name", ["rename"], Info,
+rule!("shapes", FIELD_RENAMED, "field-renamed", "a field gets another key and keeps its wire name", ["rename"], Info,
     "buf `FIELD_SAME_NAME`; TypeSpec `@renamedFrom`");
-rule!(FIELD_TYPE_CHANGED, "field-type-changed", "a field's type changes", ["shape"], Info,
+rule!("shapes", FIELD_TYPE_CHANGED, "field-type-changed", "a field's type changes", ["shape"], Info,
     "oasdiff `response-property-type-changed`, `request-property-type-changed`; buf `FIELD_SAME_TYPE`; smithy-diff `ChangedMemberTarget`");
-rule!(FIELD_BECAME_OPTIONAL, "field-became-optional", "a field may now be absent (the Rust type is [`field-presence-changed`]'s)", ["shape"], Info,
+rule!("shapes", FIELD_BECAME_OPTIONAL, "field-became-optional", "a field may now be absent (the Rust type is [`field-presence-changed`]'s)", ["shape"], Info,
     "oasdiff `response-property-became-optional`; smithy-diff `ChangedNullability`");
-rule!(FIELD_BECAME_REQUIRED, "field-became-required", "a field must now be present", ["requirement", "shape"], Info,
+rule!("shapes", FIELD_BECAME_REQUIRED, "field-became-required", "a field must now be present", ["requirement", "shape"], Info,
     "oasdiff `request-property-became-required`; smithy-diff `ChangedNullability`");
-rule!(FIELD_BECAME_NULLABLE, "field-became-nullable", "a field may now be null", ["shape"], Info,
+rule!("shapes", FIELD_BECAME_NULLABLE, "field-became-nullable", "a field may now be null", ["shape"], Info,
     "oasdiff `response-property-became-nullable`; smithy-diff `ChangedNullability`");
-rule!(FIELD_BECAME_NON_NULLABLE, "field-became-non-nullable", "a field may no longer be null", ["requirement", "shape"], Info,
+rule!("shapes", FIELD_BECAME_NON_NULLABLE, "field-became-non-nullable", "a field may no longer be null", ["requirement", "shape"], Info,
     "oasdiff `request-property-became-not-nullable`");
-rule!(FIELD_WIRE_NAME_CHANGED, "field-wire-name-changed", "a field keeps its key and changes its name on the wire", ["rename"], Info,
+rule!("shapes", FIELD_WIRE_NAME_CHANGED, "field-wire-name-changed", "a field keeps its key and changes its name on the wire", ["rename"], Info,
     "buf `FIELD_SAME_JSON_NAME`; smithy-diff `TraitBreakingChange` (the `jsonName` trait)");
-rule!(FIELD_REQUIRED_WHEN_ADDED, "field-required-when-added", "a field clients send becomes required under a condition", ["requirement"], Info,
+rule!("shapes", FIELD_REQUIRED_WHEN_ADDED, "field-required-when-added", "a field clients send becomes required under a condition", ["requirement"], Info,
     "oasdiff `request-property-became-required` (conditionally)");
-rule!(FIELD_SCOPE_REQUIRED, "field-scope-required", "a field carries its real value only for tokens with a scope it did not need", ["requirement"], Info,
+rule!("shapes", FIELD_SCOPE_REQUIRED, "field-scope-required", "a field carries its real value only for tokens with a scope it did not need", ["requirement"], Info,
     "oasdiff `api-security-scope-added` (per field)");
-rule!(FIELD_DEFAULT_CHANGED, "field-default-changed", "a field's default changes", ["shape", "behavior"], Info,
+rule!("shapes", FIELD_DEFAULT_CHANGED, "field-default-changed", "a field's default changes", ["shape", "behavior"], Info,
     "buf `FIELD_SAME_DEFAULT`; smithy-diff `ChangedDefault`");
-rule!(REQUEST_MAX_DECREASED, "request-max-decreased", "a maximum (value, length, items, size) of something clients send decreases", ["requirement", "shape"], Info,
+rule!("shapes", REQUEST_MAX_DECREASED, "request-max-decreased", "a maximum (value, length, items, size) of something clients send decreases", ["requirement", "shape"], Info,
     "oasdiff `request-property-max-decreased`, `request-property-max-length-decreased`, `request-parameter-max-items-decreased`; smithy-diff `ChangedLengthTrait`, `ChangedRangeTrait`");
-rule!(REQUEST_MIN_INCREASED, "request-min-increased", "a minimum (value, length, items) of something clients send increases", ["requirement", "shape"], Info,
+rule!("shapes", REQUEST_MIN_INCREASED, "request-min-increased", "a minimum (value, length, items) of something clients send increases", ["requirement", "shape"], Info,
     "oasdiff `request-property-min-increased`, `request-property-min-length-increased`, `request-property-min-items-increased`");
-rule!(REQUEST_BOUND_ADDED, "request-bound-added", "something clients send gets a bound it did not have", ["requirement", "shape"], Info,
+rule!("shapes", REQUEST_BOUND_ADDED, "request-bound-added", "something clients send gets a bound it did not have", ["requirement", "shape"], Info,
     "oasdiff `request-property-max-set`, `request-property-min-set`");
-rule!(REQUEST_BOUND_LOOSENED, "request-bound-loosened", "a bound of something clients send is raised, lowered or removed so more is accepted", ["requirement", "shape"], Info,
+rule!("shapes", REQUEST_BOUND_LOOSENED, "request-bound-loosened", "a bound of something clients send is raised, lowered or removed so more is accepted", ["requirement", "shape"], Info,
     "oasdiff `request-property-max-increased` (info)");
-rule!(RESPONSE_BOUND_LOOSENED, "response-bound-loosened", "a bound of something the platform writes is loosened: clients may see values they did not", ["shape"], Warning,
+rule!("shapes", RESPONSE_BOUND_LOOSENED, "response-bound-loosened", "a bound of something the platform writes is loosened: clients may see values they did not", ["shape"], Warning,
     "oasdiff `response-property-max-increased` (warn)");
-rule!(RESOURCE_EXTENDS_CHANGED, "resource-extends-changed", "a resource takes its first fields from other bases (the fields it gains or loses are findings of their own)", ["shape"], Info,
+rule!("shapes", RESOURCE_EXTENDS_CHANGED, "resource-extends-changed", "a resource takes its first fields from other bases (the fields it gains or loses are findings of their own)", ["shape"], Info,
     "oasdiff `request-body-all-of-added`, `response-body-all-of-removed`");
-rule!(RESOURCE_DIRECTION_CHANGED, "resource-direction-changed", "a resource stops being sent or received the way it was", ["shape", "removal"], Info,
+rule!("shapes", RESOURCE_DIRECTION_CHANGED, "resource-direction-changed", "a resource stops being sent or received the way it was", ["shape", "removal"], Info,
     "oasdiff `request-body-removed`, `response-media-type-removed`");
-rule!(ENUM_REPR_CHANGED, "enum-repr-changed", "an enum switches between integer and string values", ["shape"], Info,
+rule!("shapes", ENUM_REPR_CHANGED, "enum-repr-changed", "an enum switches between integer and string values", ["shape"], Info,
     "buf `FIELD_SAME_TYPE`; smithy-diff `ChangedShapeType`");
-rule!(ENUM_VALUE_ADDED, "enum-value-added", "an enum value is added (open enums keep the wire compatible; the Rust enum is exhaustive)", ["addition"], Info,
+rule!("shapes", ENUM_VALUE_ADDED, "enum-value-added", "an enum value is added (open enums keep the wire compatible; the Rust enum is exhaustive)", ["addition"], Info,
     "oasdiff `response-property-enum-value-added` (warn; info for open enums); smithy-diff `ChangedEnumTrait` (appended); cargo-semver-checks `enum_variant_added`");
-rule!(ENUM_VALUE_REMOVED, "enum-value-removed", "an enum value is removed", ["removal", "deprecation"], Info,
+rule!("shapes", ENUM_VALUE_REMOVED, "enum-value-removed", "an enum value is removed", ["removal", "deprecation"], Info,
     "oasdiff `request-property-enum-value-removed`; buf `ENUM_VALUE_NO_DELETE`; smithy-diff `ChangedEnumTrait` (removed)");
-rule!(ENUM_VALUE_RENUMBERED, "enum-value-renumbered", "an enum value keeps its id and gets another number", [], Info,
+rule!("shapes", ENUM_VALUE_RENUMBERED, "enum-value-renumbered", "an enum value keeps its id and gets another number", [], Info,
     "buf `ENUM_VALUE_SAME_NAME` (numbers identify values); smithy-diff `ChangedEnumTrait` (value changed)");
-rule!(ENUM_VALUE_RENAMED, "enum-value-renamed", "an enum value keeps its number under a new id", ["rename"], Info,
+rule!("shapes", ENUM_VALUE_RENAMED, "enum-value-renamed", "an enum value keeps its number under a new id", ["rename"], Info,
     "buf `ENUM_VALUE_SAME_NAME`; smithy-diff `ChangedEnumTrait` (renamed)");
-rule!(FLAGS_REPR_CHANGED, "flags-repr-changed", "a flag set switches between an integer and a decimal string", ["shape"], Info,
+rule!("shapes", FLAGS_REPR_CHANGED, "flags-repr-changed", "a flag set switches between an integer and a decimal string", ["shape"], Info,
     "buf `FIELD_SAME_TYPE`");
-rule!(FLAGS_WIDTH_CHANGED, "flags-width-changed", "a flag set changes width (32 or 64 bits)", ["shape"], Info,
+rule!("shapes", FLAGS_WIDTH_CHANGED, "flags-width-changed", "a flag set changes width (32 or 64 bits)", ["shape"], Info,
     "buf `FIELD_WIRE_COMPATIBLE_TYPE`; cargo-semver-checks (type changed)");
-rule!(FLAG_ADDED, "flag-added", "a flag is added to a set", ["addition"], Info,
+rule!("shapes", FLAG_ADDED, "flag-added", "a flag is added to a set", ["addition"], Info,
     "smithy-diff `ChangedEnumTrait` (appended): unknown bits are kept, so compatible");
-rule!(FLAG_REMOVED, "flag-removed", "a flag is removed from a set", ["removal", "deprecation"], Info,
+rule!("shapes", FLAG_REMOVED, "flag-removed", "a flag is removed from a set", ["removal", "deprecation"], Info,
     "buf `ENUM_VALUE_NO_DELETE`");
-rule!(FLAG_BIT_CHANGED, "flag-bit-changed", "a flag keeps its id and moves to another bit", [], Info,
+rule!("shapes", FLAG_BIT_CHANGED, "flag-bit-changed", "a flag keeps its id and moves to another bit", [], Info,
     "buf `ENUM_VALUE_SAME_NAME` (numbers identify values)");
-rule!(FLAG_RENAMED, "flag-renamed", "a flag keeps its bit under a new id", ["rename"], Info,
+rule!("shapes", FLAG_RENAMED, "flag-renamed", "a flag keeps its bit under a new id", ["rename"], Info,
     "buf `ENUM_VALUE_SAME_NAME`");
 
 pub fn check(cx: &mut Cx<'_>) {

@@ -9,30 +9,16 @@ use crate::diff::DiffOptions;
 use crate::model::project::At;
 use crate::model::*;
 
-macro_rules! rule {
-    ($name:ident, $id:literal, $summary:literal, $claimable:literal, $otherwise:ident, $anchor:literal) => {
-        pub static $name: RuleDef = RuleDef {
-            id: $id,
-            group: "timeline",
-            summary: $summary,
-            kinds: &[],
-            claimable: $claimable,
-            otherwise: Severity::$otherwise,
-            anchor: $anchor,
-        };
-    };
-}
-
-rule!(CHANGE_ADDED, "change-added", "a change entry is added to the timeline", false, Info, "Cadwyn `VersionChange` (a new migration)");
-rule!(CHANGE_REMOVED, "change-removed", "a change entry is removed: an error for one in effect (history), a warning for a withdrawn future one", false, Warning,
+rule!("timeline", CHANGE_ADDED, "change-added", "a change entry is added to the timeline", false, Info, "Cadwyn `VersionChange` (a new migration)");
+rule!("timeline", CHANGE_REMOVED, "change-removed", "a change entry is removed: an error for one in effect (history), a warning for a withdrawn future one", false, Warning,
     "oasdiff `sunset-deleted`");
-rule!(CHANGE_HISTORY_REWRITTEN, "change-history-rewritten", "a change entry in effect gets another date or kind", false, Error,
+rule!("timeline", CHANGE_HISTORY_REWRITTEN, "change-history-rewritten", "a change entry in effect gets another date or kind", false, Error,
     "oasdiff `api-sunset-date-changed-too-small`; Cadwyn (version changes are immutable records)");
-rule!(CHANGE_RESCHEDULED, "change-rescheduled", "a change entry not yet in effect gets another date or kind", false, Warning,
+rule!("timeline", CHANGE_RESCHEDULED, "change-rescheduled", "a change entry not yet in effect gets another date or kind", false, Warning,
     "oasdiff `api-sunset-date-changed-too-small` (warns when a sunset moves)");
-rule!(CHANGE_RETROACTIVE, "change-retroactive", "a new change entry takes effect before the day the check runs", false, Error,
+rule!("timeline", CHANGE_RETROACTIVE, "change-retroactive", "a new change entry takes effect before the day the check runs", false, Error,
     "oasdiff `api-sunset-date-too-small`");
-rule!(CHANGE_SUMMARY_EDITED, "change-summary-edited", "a change entry's summary is reworded", false, Info, "smithy-diff `ModifiedTrait` (documentation)");
+rule!("timeline", CHANGE_SUMMARY_EDITED, "change-summary-edited", "a change entry's summary is reworded", false, Info, "smithy-diff `ModifiedTrait` (documentation)");
 
 /// Whether an entry is history as of `today`: in effect already (without a day, only entries
 /// `already_in_effect` are known to be).

@@ -9,34 +9,20 @@
 
 use super::shapes::{Dir, Fields, describe};
 use super::{B, C, Cx, Subject, U, pair, some, values};
-use crate::diff::{Audiences, RuleDef, Severity};
+use crate::diff::Audiences;
 use crate::model::*;
 
-macro_rules! rule {
-    ($name:ident, $id:literal, $summary:literal, [$($kind:literal),*], $otherwise:ident, $anchor:literal) => {
-        pub static $name: RuleDef = RuleDef {
-            id: $id,
-            group: "shapes",
-            summary: $summary,
-            kinds: &[$($kind),*],
-            claimable: true,
-            otherwise: Severity::$otherwise,
-            anchor: $anchor,
-        };
-    };
-}
-
-rule!(UNION_VARIANT_ADDED, "union-variant-added", "a union gains a variant: clients reading it meet a shape they do not know, and the Rust enum gains a variant", ["addition", "shape"], Info,
+rule!("shapes", UNION_VARIANT_ADDED, "union-variant-added", "a union gains a variant: clients reading it meet a shape they do not know, and the Rust enum gains a variant", ["addition", "shape"], Info,
     "oasdiff `response-property-one-of-added` (error), `request-property-one-of-added` (info); smithy-diff `AddedShape` (a union member); cargo-semver-checks `enum_variant_added`");
-rule!(UNION_VARIANT_REMOVED, "union-variant-removed", "a union loses a variant", ["removal", "deprecation", "shape"], Info,
+rule!("shapes", UNION_VARIANT_REMOVED, "union-variant-removed", "a union loses a variant", ["removal", "deprecation", "shape"], Info,
     "oasdiff `request-property-one-of-removed` (error), `response-property-one-of-removed` (info); smithy-diff `RemovedShape` (a union member)");
-rule!(UNION_VARIANT_TYPE_CHANGED, "union-variant-type-changed", "a variant of a union carries another type", ["shape"], Info,
+rule!("shapes", UNION_VARIANT_TYPE_CHANGED, "union-variant-type-changed", "a variant of a union carries another type", ["shape"], Info,
     "smithy-diff `ChangedMemberTarget`; buf `FIELD_SAME_TYPE` (a `oneof` member)");
-rule!(UNION_VARIANT_TAG_CHANGED, "union-variant-tag-changed", "a variant of a tagged union is named by another discriminator value", [], Info,
+rule!("shapes", UNION_VARIANT_TAG_CHANGED, "union-variant-tag-changed", "a variant of a tagged union is named by another discriminator value", [], Info,
     "oasdiff `response-body-discriminator-mapping-changed`, `request-body-discriminator-mapping-changed`; buf `ENUM_VALUE_SAME_NAME` (values identify)");
-rule!(UNION_DISCRIMINATOR_CHANGED, "union-discriminator-changed", "a union is tagged by another field or type, or becomes tagged or untagged", ["shape"], Info,
+rule!("shapes", UNION_DISCRIMINATOR_CHANGED, "union-discriminator-changed", "a union is tagged by another field or type, or becomes tagged or untagged", ["shape"], Info,
     "oasdiff `request-body-discriminator-property-name-changed`, `response-body-discriminator-property-name-changed`, `...-discriminator-added`, `...-discriminator-removed`");
-rule!(UNION_VARIANTS_REORDERED, "union-variants-reordered", "an untagged union tries its variants in another order, so a value may decode as another variant", ["shape"], Warning,
+rule!("shapes", UNION_VARIANTS_REORDERED, "union-variants-reordered", "an untagged union tries its variants in another order, so a value may decode as another variant", ["shape"], Warning,
     "smithy-diff `ChangedMemberOrder` (danger)");
 
 pub fn check(cx: &mut Cx<'_>) {

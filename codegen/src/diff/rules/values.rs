@@ -10,48 +10,33 @@ use super::shapes::{
     REQUEST_BOUND_LOOSENED, REQUEST_MAX_DECREASED, REQUEST_MIN_INCREASED, RESPONSE_BOUND_LOOSENED,
 };
 use super::{B, C, Cx, Subject, U, some};
-use crate::diff::{RuleDef, Severity};
 use crate::model::types::Primitive;
 use crate::model::*;
 use std::collections::BTreeSet;
 
-macro_rules! rule {
-    ($name:ident, $id:literal, $summary:literal, [$($kind:literal),*], $otherwise:ident, $anchor:literal) => {
-        pub static $name: RuleDef = RuleDef {
-            id: $id,
-            group: "shapes",
-            summary: $summary,
-            kinds: &[$($kind),*],
-            claimable: true,
-            otherwise: Severity::$otherwise,
-            anchor: $anchor,
-        };
-    };
-}
-
-rule!(FIELD_TYPE_GENERALIZED, "field-type-generalized", "a field's type accepts every value it did and more (`int32` to `integer`, `email` to `string`)", ["shape"], Info,
+rule!("shapes", FIELD_TYPE_GENERALIZED, "field-type-generalized", "a field's type accepts every value it did and more (`int32` to `integer`, `email` to `string`)", ["shape"], Info,
     "oasdiff `request-property-type-generalized` (info), `response-property-type-generalized` (error)");
-rule!(FIELD_TYPE_SPECIALIZED, "field-type-specialized", "a field's type accepts only some of the values it did (`string` to `uuid`, `number` to `float32`)", ["shape", "requirement"], Info,
+rule!("shapes", FIELD_TYPE_SPECIALIZED, "field-type-specialized", "a field's type accepts only some of the values it did (`string` to `uuid`, `number` to `float32`)", ["shape", "requirement"], Info,
     "oasdiff `request-property-type-changed` (error), `response-property-type-specialized` (info)");
-rule!(MAP_KEY_TYPE_CHANGED, "map-key-type-changed", "the keys of a map field change type", ["shape"], Info,
+rule!("shapes", MAP_KEY_TYPE_CHANGED, "map-key-type-changed", "the keys of a map field change type", ["shape"], Info,
     "buf `FIELD_SAME_TYPE` (a map's key type); oasdiff `request-property-type-changed` (`propertyNames`)");
-rule!(MAP_VALUE_TYPE_CHANGED, "map-value-type-changed", "the values of a map field change type", ["shape"], Info,
+rule!("shapes", MAP_VALUE_TYPE_CHANGED, "map-value-type-changed", "the values of a map field change type", ["shape"], Info,
     "buf `FIELD_SAME_TYPE` (a map's value type); oasdiff `response-property-type-changed` (`additionalProperties`)");
-rule!(FIELD_PRESENCE_CHANGED, "field-presence-changed", "a field's Rust type changes between `T`, `Option<T>` and `Presence<T>` (absent, null or a value)", ["shape"], Info,
+rule!("shapes", FIELD_PRESENCE_CHANGED, "field-presence-changed", "a field's Rust type changes between `T`, `Option<T>` and `Presence<T>` (absent, null or a value)", ["shape"], Info,
     "smithy-diff `ChangedNullability` (the generated member's nullability); cargo-semver-checks (a public field's type changes)");
-rule!(FIELD_DEFAULT_ADDED, "field-default-added", "a field that may be absent gets a default that stands for absence", ["shape", "behavior"], Info,
+rule!("shapes", FIELD_DEFAULT_ADDED, "field-default-added", "a field that may be absent gets a default that stands for absence", ["shape", "behavior"], Info,
     "oasdiff `request-property-default-value-added`, `response-property-default-value-added` (info); smithy-diff `ChangedDefault` (added: danger)");
-rule!(FIELD_DEFAULT_REMOVED, "field-default-removed", "a field loses its default: absence no longer stands for a value", ["shape", "behavior"], Info,
+rule!("shapes", FIELD_DEFAULT_REMOVED, "field-default-removed", "a field loses its default: absence no longer stands for a value", ["shape", "behavior"], Info,
     "oasdiff `request-property-default-value-removed`; smithy-diff `ChangedDefault` (removed: error)");
-rule!(FIELD_PATTERN_ADDED, "field-pattern-added", "a text field gets a pattern its values must match", ["requirement", "shape"], Info,
+rule!("shapes", FIELD_PATTERN_ADDED, "field-pattern-added", "a text field gets a pattern its values must match", ["requirement", "shape"], Info,
     "oasdiff `request-property-pattern-added`, `request-parameter-pattern-added`");
-rule!(FIELD_PATTERN_CHANGED, "field-pattern-changed", "a text field's pattern changes: whether it accepts more or less cannot be decided", ["requirement", "shape"], Warning,
+rule!("shapes", FIELD_PATTERN_CHANGED, "field-pattern-changed", "a text field's pattern changes: whether it accepts more or less cannot be decided", ["requirement", "shape"], Warning,
     "oasdiff `request-property-pattern-changed` (error), `request-parameter-pattern-changed`");
-rule!(FIELD_CONSTANT_CHANGED, "field-constant-changed", "the one value a field takes (`const`) is set, changes or is lifted", ["shape"], Info,
+rule!("shapes", FIELD_CONSTANT_CHANGED, "field-constant-changed", "the one value a field takes (`const`) is set, changes or is lifted", ["shape"], Info,
     "oasdiff `request-body-const-added`, `request-body-const-changed`, `request-property-const-removed`");
-rule!(FIELD_ENUM_SUBSET_NARROWED, "field-enum-subset-narrowed", "a field accepts fewer of its enum's values", ["requirement", "shape"], Info,
+rule!("shapes", FIELD_ENUM_SUBSET_NARROWED, "field-enum-subset-narrowed", "a field accepts fewer of its enum's values", ["requirement", "shape"], Info,
     "oasdiff `request-property-enum-value-removed`, `request-parameter-enum-value-removed`");
-rule!(FIELD_ENUM_SUBSET_WIDENED, "field-enum-subset-widened", "a field accepts more of its enum's values", ["shape"], Info,
+rule!("shapes", FIELD_ENUM_SUBSET_WIDENED, "field-enum-subset-widened", "a field accepts more of its enum's values", ["shape"], Info,
     "oasdiff `response-property-enum-value-added`");
 
 /// A field's type: a map's key and value compared apart, a scalar or array that accepts more
