@@ -22,10 +22,8 @@ fn repo() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// The scratch target directory: `target/scratch` beside this test's `target/<profile>`.
 fn scratch_target() -> PathBuf {
-    let exe = std::env::current_exe().expect("the test binary's path");
-    exe.ancestors().nth(3).expect("the test binary lives in target/<profile>/deps").join("scratch")
+    harness::test_scratch_target()
 }
 
 /// An empty directory outside this repository for `what`, the same on every run of this checkout.

@@ -69,6 +69,8 @@ pub struct Member {
     pub out: PathBuf,
     /// The C header and the C++ header, by file name.
     pub headers: (String, String),
+    /// The package names of its generated crates.
+    pub packages: Vec<String>,
 }
 
 /// Writes the random specs of `sources` under `root/spec<i>` and makes them valid, loads the
@@ -90,7 +92,8 @@ pub fn prepare(root: &Path, sources: &[Source]) -> Vec<Member> {
             };
             generate(&loaded.model, &out);
             let p = &loaded.model.platform.prefixes;
-            Member { what, spec, out, headers: (p.c_header.clone(), p.cpp_header.clone()) }
+            let packages = platform_codegen::emit::cargo::CRATES.iter().map(|c| package_name(&out.join(c).join("Cargo.toml"))).collect();
+            Member { what, spec, out, headers: (p.c_header.clone(), p.cpp_header.clone()), packages }
         })
         .collect()
 }
@@ -114,6 +117,14 @@ pub fn generate(model: &platform_codegen::model::Model, out: &Path) {
         .filter(|f| f.artifact != platform_codegen::emit::cargo::ARTIFACT)
         .collect();
     sync(out, &files, Mode::Write).unwrap_or_else(|e| panic!("cannot write {}: {e}", out.display()));
+}
+
+/// The `name` of the `[package]` a generated manifest declares.
+fn package_name(manifest: &Path) -> String {
+    let text = std::fs::read_to_string(manifest).unwrap_or_else(|e| panic!("cannot read {}: {e}", manifest.display()));
+    let package = text.split("\n[").find(|t| t.starts_with("package]")).unwrap_or_else(|| panic!("{} has no [package]", manifest.display()));
+    let name = package.lines().find_map(|l| l.strip_prefix("name = ")).unwrap_or_else(|| panic!("{} names no package", manifest.display()));
+    name.trim_matches('"').to_owned()
 }
 
 /// The workspace root listing every generated crate of `members`, with this repository's lock
@@ -142,6 +153,10 @@ fn relative(root: &Path, path: &Path) -> String {
 }
 
 /// `cargo <args>` in `dir`, offline, with the scratch target directory and warnings denied.
+///
+/// Scratch builds are compiled to be judged, not debugged: no debug info and no incremental
+/// caches, which would otherwise make most of what they write. Every scratch build sets the
+/// same, so they share one compiled copy of each dependency.
 pub fn cargo(dir: &Path, target: &Path, args: &[&str]) -> Output {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     Command::new(cargo)
@@ -151,8 +166,55 @@ pub fn cargo(dir: &Path, target: &Path, args: &[&str]) -> Output {
         .env("CARGO_TARGET_DIR", target)
         .env("RUSTFLAGS", RUSTFLAGS)
         .env_remove("CARGO_ENCODED_RUSTFLAGS")
+        .env("CARGO_INCREMENTAL", "0")
+        .env("CARGO_PROFILE_DEV_DEBUG", "false")
+        .env("CARGO_PROFILE_DEV_BUILD_OVERRIDE_DEBUG", "false")
         .output()
         .expect("cargo runs")
+}
+
+/// The scratch target directory of a test binary: `target/scratch` beside the test's own
+/// `target/<profile>`, wherever the target directory is.
+pub fn test_scratch_target() -> PathBuf {
+    let exe = std::env::current_exe().expect("the test binary's path");
+    exe.ancestors().nth(3).expect("BUG: a test binary lives in target/<profile>/deps").join("scratch")
+}
+
+/// Removes what the builds of `members` left in the `dev` profile of `target`: their compiled
+/// libraries (hashed `libx_types-<hash>.rlib`, and the SDK's unhashed `libx_sdk.so`, `.a` and
+/// `.rlib`, in `deps/` and uplifted beside it), dependency files and fingerprints. They are
+/// never reused (each batch has its own sources), while the shared dependencies stay.
+pub fn remove_artifacts(target: &Path, members: &[Member]) -> std::io::Result<u64> {
+    let mut stems = Vec::new();
+    for package in members.iter().flat_map(|m| &m.packages) {
+        let lib = package.replace('-', "_");
+        stems.extend([package.clone(), format!("lib{lib}"), lib]);
+    }
+    let ours = |name: &str| stems.iter().any(|s| name.strip_prefix(s.as_str()).is_some_and(|rest| rest.starts_with(['-', '.'])));
+    let mut freed = 0;
+    for dir in ["", "deps", ".fingerprint", "build", "incremental"] {
+        let Ok(entries) = std::fs::read_dir(target.join("debug").join(dir)) else { continue };
+        for entry in entries {
+            let entry = entry?;
+            let name = entry.file_name().to_string_lossy().into_owned();
+            if !ours(&name) {
+                continue;
+            }
+            let path = entry.path();
+            freed += size(&path);
+            if entry.file_type()?.is_dir() { std::fs::remove_dir_all(&path)? } else { std::fs::remove_file(&path)? }
+        }
+    }
+    Ok(freed)
+}
+
+/// Bytes under `path`.
+fn size(path: &Path) -> u64 {
+    match std::fs::symlink_metadata(path) {
+        Ok(m) if m.is_dir() => std::fs::read_dir(path).into_iter().flatten().flatten().map(|e| size(&e.path())).sum(),
+        Ok(m) => m.len(),
+        Err(_) => 0,
+    }
 }
 
 /// What a batch cost.
@@ -168,6 +230,9 @@ pub struct Figures {
     pub rust_lines: usize,
     /// Generated crates built.
     pub crates: usize,
+    /// Bytes the generated crates' own artifacts took in the target directory (removed after
+    /// the build).
+    pub artifacts: u64,
 }
 
 /// Prepares, builds and compiles the headers of `sources` under `root`; returns the figures, or
@@ -197,6 +262,10 @@ pub fn run(root: &Path, target: &Path, repo: &Path, sources: &[Source]) -> Resul
         }
     }
     figures.headers = started.elapsed();
+    match remove_artifacts(target, &members) {
+        Ok(bytes) => figures.artifacts = bytes,
+        Err(e) => failures.push(format!("cannot remove the generated crates' artifacts from {}: {e}", target.display())),
+    }
     if failures.is_empty() { Ok(figures) } else { Err(failures.join("\n\n")) }
 }
 

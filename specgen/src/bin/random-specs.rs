@@ -72,6 +72,7 @@ fn main() -> ExitCode {
             println!("generate (write, check, emit): {:.1} s", f.generate.as_secs_f64());
             println!("cargo build of {} crates ({} lines of Rust): {:.1} s", f.crates, f.rust_lines, f.build.as_secs_f64());
             println!("C and C++ headers (5 compiles per spec): {:.1} s", f.headers.as_secs_f64());
+            println!("artifacts of the generated crates, removed after the build: {} MiB", f.artifacts / (1 << 20));
             let _ = std::fs::remove_dir_all(&args.dir);
             ExitCode::SUCCESS
         }
