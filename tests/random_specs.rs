@@ -2,7 +2,8 @@
 //!
 //! The fixtures under `tests/fixtures/` each hold a shape that once did: a spec without
 //! conditions, recursion through every path, names that collide after case conversion or are
-//! keywords, and dates of its own. The random specs of three fixed seeds use every construct of
+//! keywords, dates of its own, enum values a case omits from nullable and optional places, and
+//! a multipart part that alone may be absent. The random specs of three fixed seeds use every construct of
 //! the format with names drawn to break identifiers (`platform_specgen`). All of them are
 //! generated into one scratch workspace and built at once with warnings denied, in the target
 //! directory `scripts/random-specs.sh` shares (`target/scratch`), and their C and C++ headers
@@ -14,7 +15,7 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 /// The fixtures that once generated code that did not compile.
-const FIXTURES: &[&str] = &["no_conditions", "recursion", "colliding_names", "dates"];
+const FIXTURES: &[&str] = &["no_conditions", "recursion", "colliding_names", "dates", "omitted_values", "optional_part"];
 
 /// The seeds built on every run; `scripts/random-specs.sh` builds fifty more.
 const SEEDS: &[u64] = &[1, 2, 3];
@@ -144,4 +145,7 @@ fn names_that_real_apis_keep_apart_stay_apart() {
     assert!(resources.contains("pub struct OptionType"), "a resource named `Option` does not shadow the prelude");
     let header = file("sdk/include/codd.h");
     assert!(header.contains("Odd_Delete_Class"), "the C accessor of field `class` of class `delete`");
+    // Value `delete` of enum `kind` would shadow class `Delete` of the C++ namespace; its `c_name` settles it.
+    let cpp = file("sdk/include/oddpp.h");
+    assert!(cpp.contains("    Deleted = 6,") && cpp.contains("class Delete"), "value `delete` is `Kind::Deleted` beside class `Delete`:\n{cpp}");
 }
