@@ -98,6 +98,7 @@ pub fn emit_all(model: &Model, opts: &EmitOptions) -> Vec<GeneratedFile> {
     files.extend(docs::reference::emit(model, opts));
     files.extend(docs::feed::emit(model, opts));
     files.extend(docs::openapi::emit(model, opts));
+    files.extend(cargo::workspace_root(opts));
     files
 }
 
@@ -108,6 +109,5 @@ pub fn emit_published(model: &Model, opts: &EmitOptions) -> Vec<GeneratedFile> {
     files.extend(docs::reference::emit(model, opts));
     files.extend(docs::feed::emit(model, opts));
     files.extend(docs::openapi::emit(model, opts));
-    files.extend(cargo::workspace_root(opts));
     files
 }
