@@ -1128,7 +1128,7 @@ mod tests {
         let api = file(&server, "server/src/api.rs");
         assert!(api.contains("fn delete_widget_pages("), "a hook reads the bound:\n{api}");
         let router = file(&server, "server/src/router.rs");
-        assert!(router.contains("delete_widget_pages: Some(app.api.delete_widget_pages(&cx).await?)"), "{router}");
+        assert!(router.contains("delete_widget_pages: Some(Api::delete_widget_pages(&app.api, &cx).await?)"), "{router}");
         assert!(router.contains("caller_owns_widget: ask(&app.api, &cx, Condition::CallerOwnsWidget).await?"), "{router}");
         assert!(router.contains("violations.extend(input.validate_runtime(&runtime_values));"), "{router}");
         let types = super::super::types::emit(&model, &EmitOptions::default());
