@@ -289,6 +289,9 @@ pub fn exchange_method(model: &Model) -> TokenStream {
         /// presented when the client holds one of a kind the endpoint accepts; without one, an
         /// endpoint that accepts `anonymous` calls is called without, any other is not called.
         /// Deprecation headers of the answer go to the handler set with `on_deprecation`.
+        // Each argument is one fact of the calling endpoint's route; a struct of them would
+        // only be built to be taken apart here.
+        #[allow(clippy::too_many_arguments)]
         async fn exchange(&self, endpoint: &'static str, method: reqwest::Method, url: String, accepted: &'static [TokenKind], anonymous: bool, headers: Vec<(&'static str, String)>, body: Option<Outgoing>) -> Result<Answer, Error> {
             let credential = self.credential.as_ref().filter(|c| accepted.contains(&c.kind)).and_then(Credential::header_value);
             let mut request = self.http.request(method, url);
