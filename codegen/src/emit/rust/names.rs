@@ -8,8 +8,8 @@
 //!
 //! Names the generator itself gives in a scope (`Unknown`, `ALL`, `KNOWN`, the server's
 //! `authenticate` hook, the router's helper functions, ...) never clash with a spec item's: an
-//! item whose identifier would be one of them gets a trailing `_` ([`case::escape`]), which no
-//! converted id has.
+//! item whose identifier would be one of them gets a trailing `_`
+//! ([`crate::emit::case::escape`]), which no converted id has.
 
 use super::shared::{const_ident, item_ident, type_ident, value_ident};
 use crate::emit::names::{Entry, Namespace};
