@@ -401,8 +401,9 @@ pub mod codes {
     pub const EXTENDS_CYCLE: &str = "E0139";
     /// A field declared again by a resource with a type other than its base's.
     pub const EXTENDS_REDEFINED: &str = "E0140";
-    /// Two shapes whose generated Rust names are the same.
-    pub const NAME_COLLISION: &str = "E0141";
+    /// Two spec items that become one identifier in one scope of generated code (Rust, C or
+    /// C++), or an item whose identifier is one the generator declares there.
+    pub const IDENTIFIER_COLLISION: &str = "E0141";
     /// A `tag` on a field that is not a variant of a tagged union.
     pub const TAG_PLACEMENT: &str = "E0142";
     /// A discriminator whose type is not `integer`, `string` or an enum.
@@ -437,6 +438,10 @@ pub mod codes {
     pub const BODY_FORMATS: &str = "E0160";
     /// A media type that is not `type/subtype`, or `content_type` outside a multipart part.
     pub const MEDIA_TYPE: &str = "E0161";
+    /// A required error-body field of a type errors have no value for (an enum, a union, a resource).
+    pub const UNFILLED_ERROR_FIELD: &str = "E0170";
+    /// Two fields of one object that have the same name on the wire.
+    pub const DUPLICATE_WIRE_NAME: &str = "E0171";
     /// An OpenAPI document that does not parse, or of a version the importer does not read.
     pub const IMPORT_DOCUMENT: &str = "E0201";
     /// A `$ref` to another document.

@@ -19,6 +19,7 @@ pub mod load;
 pub mod model;
 #[allow(missing_docs)]
 pub mod validate;
+pub mod workspace;
 
 use diag::{Diagnostic, Diagnostics, Sources};
 use model::Model;

@@ -54,6 +54,13 @@ enum Command {
         #[arg(long, value_name = "DATE")]
         as_of: Option<String>,
     },
+    /// What the build script of a generated crate runs: regenerate the output directory that
+    /// holds the crate at CRATE_DIR, when its workspace names that directory.
+    #[command(hide = true)]
+    BuildScript {
+        /// The generated crate's manifest directory.
+        crate_dir: PathBuf,
+    },
     /// List every difference between two specs; exit 1 when a breaking one is not announced by
     /// a change entry of the new spec (2 when a spec cannot be loaded).
     Diff {
@@ -106,6 +113,11 @@ enum Format {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match &cli.command {
+        // The spec and output directories come from the crate's workspace, not from the flags.
+        Command::BuildScript { crate_dir } => {
+            platform_codegen::build::regenerate(crate_dir);
+            return ExitCode::SUCCESS;
+        }
         Command::Diff { old, new, against, today } => return run_diff(&cli, old.as_deref(), new.as_deref(), against.as_deref(), today.as_deref()),
         Command::Rules => return print_rules(&cli),
         Command::Import { source: ImportSource::Openapi { file } } => return import_openapi(&cli, file),
@@ -130,9 +142,10 @@ fn main() -> ExitCode {
         Command::Coverage => print_coverage(&cli, &loaded),
         Command::Generate { check, as_of: None } => generate(&cli, &loaded, *check),
         Command::Generate { check, as_of: Some(day) } => generate_as_of(&cli, &loaded, *check, day),
-        Command::Diff { .. } | Command::Rules => unreachable!("BUG: handled above"),
         Command::Mock { listen } => mock(&cli, &loaded, listen),
-        Command::Import { .. } => unreachable!("BUG: handled above"),
+        Command::BuildScript { .. } | Command::Diff { .. } | Command::Rules | Command::Import { .. } => {
+            unreachable!("BUG: handled above")
+        }
     }
 }
 
@@ -204,7 +217,14 @@ fn print_coverage(cli: &Cli, loaded: &Loaded) -> ExitCode {
 }
 
 fn generate(cli: &Cli, loaded: &Loaded, check: bool) -> ExitCode {
-    let generated = emit_all(&loaded.model, &EmitOptions::default());
+    let layout = match platform_codegen::workspace::layout_for(&out_dir(cli)) {
+        Ok(layout) => layout,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let generated = emit_all(&loaded.model, &EmitOptions::default().with_layout(layout));
     sync(cli, &generated, check, "cargo run -p platform-codegen -- generate")
 }
 
@@ -319,7 +339,7 @@ fn import_openapi(cli: &Cli, file: &std::path::Path) -> ExitCode {
 fn mock(cli: &Cli, loaded: &Loaded, listen: &str) -> ExitCode {
     use platform_codegen::emit::workspace::{WorkspaceOptions, workspace};
     let out = cli.out.clone().unwrap_or_else(|| PathBuf::from("target/platform-mock"));
-    let options = WorkspaceOptions { codegen_path: env!("CARGO_MANIFEST_DIR").to_owned(), members: Vec::new(), mock_runner: true };
+    let options = WorkspaceOptions { members: Vec::new(), mock_runner: true };
     let files = workspace(&loaded.model, &EmitOptions::default(), &options);
     // The generated workspace is the generator's to keep in step; Cargo's output lives beside it.
     let dir = out.join("workspace");

@@ -84,7 +84,7 @@ fn the_imported_discord_api_builds_clippy_clean_and_serves_its_mock() {
     let imported = platform_codegen::import::import_openapi(&document, "openapi.json").unwrap_or_else(|e| panic!("the import failed: {e:?}"));
     files::sync(&spec_dir, &imported.files, Mode::Write).unwrap();
     let loaded = platform_codegen::load_spec(&spec_dir, "spec").unwrap_or_else(|e| panic!("the imported spec is invalid: {e:?}"));
-    let options = WorkspaceOptions { codegen_path: root().join("codegen").to_string_lossy().into_owned(), members: vec!["tests".into()], mock_runner: true };
+    let options = WorkspaceOptions { members: vec!["tests".into()], mock_runner: true };
     let mut generated = workspace(&loaded.model, &EmitOptions::default(), &options);
     generated.extend(test_crate());
     // The main workspace's lock file: the same versions, already compiled in the target directory.

@@ -5,19 +5,24 @@
 //! - `spec.schema.json`, the JSON Schema of spec files: [`spec_schema`];
 //! - Rust crates (`types/`, `server/`, `client/`): [`rust`];
 //! - C header, C++ wrapper and the Rust library behind them (`sdk/`): `c`;
-//! - HTML and Markdown reference, changelog feeds and OpenAPI (`docs/`, `openapi.json`): `docs`.
+//! - HTML and Markdown reference, changelog feeds and OpenAPI (`docs/`, `openapi.json`): `docs`;
+//! - the crates' manifests and build scripts, and the workspace root of standalone output
+//!   (`Cargo.toml`): [`cargo`].
 //!
 //! Emitters read no files and no environment; [`crate::files`] writes what they return.
 
+pub mod cargo;
 pub mod case;
 mod c;
 mod docs;
 mod model_json;
+pub mod names;
 pub mod rust;
 pub mod spec_schema;
 pub mod workspace;
 
 use crate::model::Model;
+pub use cargo::Layout;
 
 /// One output file, relative to the output directory, with the artifact it belongs to.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -49,11 +54,15 @@ pub struct EmitOptions {
     pub regenerate_command: String,
     /// How the spec directory is named in headers. Defaults to `spec`.
     pub spec_root: String,
+    /// Whether the crates stand on their own or belong to a workspace that regenerates them.
+    /// Defaults to [`Layout::Standalone`]; [`crate::workspace::layout_for`] decides it for an
+    /// output directory.
+    pub layout: Layout,
 }
 
 impl Default for EmitOptions {
     fn default() -> Self {
-        Self { regenerate_command: "cargo run -p platform-codegen -- generate".into(), spec_root: "spec".into() }
+        Self { regenerate_command: "cargo run -p platform-codegen -- generate".into(), spec_root: "spec".into(), layout: Layout::Standalone }
     }
 }
 
@@ -61,6 +70,12 @@ impl EmitOptions {
     /// Sets the regenerate command shown in headers.
     pub fn with_regenerate_command(mut self, command: impl Into<String>) -> Self {
         self.regenerate_command = command.into();
+        self
+    }
+
+    /// Sets the layout of the generated crates.
+    pub fn with_layout(mut self, layout: Layout) -> Self {
+        self.layout = layout;
         self
     }
 
@@ -90,6 +105,7 @@ pub fn emit_all(model: &Model, opts: &EmitOptions) -> Vec<GeneratedFile> {
     files.extend(docs::reference::emit(model, opts));
     files.extend(docs::feed::emit(model, opts));
     files.extend(docs::openapi::emit(model, opts));
+    files.extend(cargo::workspace_root(opts));
     files
 }
 

@@ -2,15 +2,18 @@
 //! this repository's workspace: `platform-codegen mock` builds one to run the mock server, and
 //! the tests build the imported Discord API in one.
 //!
-//! The generated crates take their dependencies from the workspace (`serde.workspace = true`),
-//! so the workspace manifest lists them, with the versions and features this repository's own
-//! workspace gives them ([`DEPENDENCIES`]; a test keeps the two in step).
+//! The crates are the standalone output ([`Layout::Standalone`]: every manifest states its
+//! dependencies in full, no build scripts); this workspace's root replaces the plain one of
+//! that output, to add the mock runner and the caller's members, which take their dependencies
+//! from the workspace with the versions and features this repository's own workspace gives
+//! them ([`DEPENDENCIES`]; a test keeps the two in step).
 
 use super::rust::shared::{crate_stem, package};
+use super::cargo::{self, Layout};
 use super::{EmitOptions, GeneratedFile, emit_all};
 use crate::model::Model;
 
-/// The workspace dependencies the generated crates (and the mock runner) use, as the root
+/// The workspace dependencies the mock runner and the caller's members may use, as the root
 /// `Cargo.toml` declares them.
 pub const DEPENDENCIES: &[(&str, &str)] = &[
     ("serde", r#"{ version = "1", features = ["derive"] }"#),
@@ -39,8 +42,6 @@ pub const PROFILES: &str = "[profile.dev]\ndebug = \"line-tables-only\"\n\n[prof
 /// How the workspace is put together.
 #[derive(Clone, Debug, Default)]
 pub struct WorkspaceOptions {
-    /// Where the generator's crate is (`platform-codegen`, the build scripts' dependency).
-    pub codegen_path: String,
     /// Further members, by path relative to the workspace (a test crate the caller adds).
     pub members: Vec<String>,
     /// Whether to add `mock-server/`, a binary serving the mock on the address it is given.
@@ -50,22 +51,24 @@ pub struct WorkspaceOptions {
 /// The files of the workspace: its manifest, every artifact of the spec (the crates in
 /// `types/`, `server/`, `client/`, `sdk/`), and the mock runner when asked for.
 pub fn workspace(model: &Model, opts: &EmitOptions, ws: &WorkspaceOptions) -> Vec<GeneratedFile> {
-    let mut files = emit_all(model, opts);
-    let mut members: Vec<String> = ["types", "server", "client", "sdk"].iter().map(|s| (*s).to_owned()).collect();
+    let opts = EmitOptions { layout: Layout::Standalone, ..opts.clone() };
+    let mut files = emit_all(model, &opts);
+    files.retain(|f| f.path != "Cargo.toml");
+    let mut members: Vec<String> = cargo::CRATES.iter().map(|s| (*s).to_owned()).collect();
     if ws.mock_runner {
         members.push("mock-server".to_owned());
         files.extend(mock_runner(model));
     }
     members.extend(ws.members.iter().cloned());
-    files.push(GeneratedFile::new("workspace", "Cargo.toml", manifest(&members, &ws.codegen_path, &opts.notice())));
+    files.push(GeneratedFile::new(cargo::ARTIFACT, "Cargo.toml", manifest(&members, &opts.notice())));
     files
 }
 
-fn manifest(members: &[String], codegen: &str, notice: &str) -> String {
+fn manifest(members: &[String], notice: &str) -> String {
     let members: Vec<String> = members.iter().map(|m| format!("{m:?}")).collect();
     let deps: String = DEPENDENCIES.iter().map(|(name, spec)| format!("{name} = {spec}\n")).collect();
     format!(
-        "# {notice}\n\n[workspace]\nresolver = \"3\"\nmembers = [{}]\n\n[workspace.package]\nedition = \"2024\"\nversion = \"0.1.0\"\nlicense = \"MIT OR Apache-2.0\"\nrust-version = \"1.85\"\npublish = false\n\n[workspace.dependencies]\n{deps}platform-codegen = {{ path = {codegen:?} }}\n\n{PROFILES}",
+        "# {notice}\n\n[workspace]\nresolver = \"3\"\nmembers = [{}]\n\n[workspace.package]\nedition = \"2024\"\nversion = \"0.1.0\"\nlicense = \"MIT OR Apache-2.0\"\nrust-version = \"1.85\"\npublish = false\n\n[workspace.dependencies]\n{deps}\n{PROFILES}",
         members.join(", ")
     )
 }

@@ -4,7 +4,6 @@
 use super::refs::all_fields;
 use super::values::constraint_sets;
 use crate::diag::{Diagnostic, Diagnostics, Span, codes};
-use crate::emit::case;
 use crate::model::types::Primitive;
 use crate::model::*;
 use serde_json::Value;
@@ -119,6 +118,17 @@ pub fn check_union_tags(cx: &mut Diagnostics, model: &Model) {
                 );
                 continue;
             };
+            if let (TypeRef::Enum(id), TagValue::Enum(value)) = (dty, &tag)
+                && let Some(e) = model.enum_(id)
+                && e.values.iter().any(|x| x.meta.id == *value && !has_wire_value(e, x))
+            {
+                cx.push(
+                    Diagnostic::error(codes::UNION_TAG, format!("tag `{value}` of variant `{}` has no number in integer enum `{id}`", v.name))
+                        .at(literal.span, "no wire value to dispatch on")
+                        .help("give the enum value its number"),
+                );
+                continue;
+            }
             let from_field = model.tag_field(u, v).and_then(|f| f.constant.as_ref());
             if let (Some(own), Some(field)) = (&v.tag, from_field)
                 && model.tag_of_type(dty, &field.value).as_ref() != Some(&tag)
@@ -228,7 +238,16 @@ pub fn check_enum_subsets(cx: &mut Diagnostics, model: &Model) {
         };
         let Some(e) = model.enum_(id) else { continue };
         for r in &f.subset {
-            if !e.values.iter().any(|v| v.meta.id == r.id) {
+            if let Some(v) = e.values.iter().find(|v| v.meta.id == r.id)
+                && !has_wire_value(e, v)
+            {
+                cx.push(
+                    Diagnostic::error(codes::ENUM_SUBSET, format!("`{}` of integer enum `{id}` has no number", r.id))
+                        .at(r.span, "no wire value to accept")
+                        .also(v.meta.id_span, "value declared here")
+                        .help("a subset names values the wire carries: give the value its number, or leave it out"),
+                );
+            } else if !e.values.iter().any(|v| v.meta.id == r.id) {
                 cx.push(
                     Diagnostic::error(codes::ENUM_SUBSET, format!("`{}` is not a value of enum `{id}`", r.id))
                         .at(r.span, "not in the enum")
@@ -337,6 +356,9 @@ fn fits(model: &Model, ty: &TypeRef, value: &Value, array_ok: bool) -> Result<()
             Primitive::Bytes | Primitive::File => Err(format!("no literal of type `{}`", p.name())),
         },
         TypeRef::Enum(id) => match model.enum_(id) {
+            Some(e) if model.enum_value_of(id, value).is_some_and(|v| !has_wire_value(e, v)) => {
+                Err(format!("the value has no number in integer enum `{id}`, so nothing on the wire is it"))
+            }
             Some(_) if model.enum_value_of(id, value).is_some() => Ok(()),
             Some(e) => Err(format!("expected a value of `{id}`: {}", e.values.iter().map(|v| format!("`{}`", v.meta.id)).collect::<Vec<_>>().join(", "))),
             None => Ok(()),
@@ -348,6 +370,12 @@ fn fits(model: &Model, ty: &TypeRef, value: &Value, array_ok: bool) -> Result<()
         },
         _ => Err(format!("no literal of type `{ty}`")),
     }
+}
+
+/// Whether an enum value has a form on the wire: every value of a string enum does, a value of
+/// an integer enum when the spec gives its number.
+fn has_wire_value(e: &Enum, v: &EnumValue) -> bool {
+    e.repr == "string" || v.value.is_some()
 }
 
 /// The 8-4-4-4-12 hexadecimal form.
@@ -483,34 +511,3 @@ pub fn check_extends_redefinitions(cx: &mut Diagnostics, model: &Model) {
     }
 }
 
-/// Every shape gets its own Rust name: two resources (or two unions, or two variants of one
-/// union) whose ids differ only in case or separators would generate the same type.
-pub fn check_generated_names(cx: &mut Diagnostics, model: &Model) {
-    let resources = model.resources.iter().map(|r| (case::pascal(&r.meta.id), r.meta.id.as_str(), r.meta.id_span));
-    report_collisions(cx, "resource", resources.collect());
-    let unions = model.unions.iter().map(|u| (case::pascal(&u.meta.id), u.meta.id.as_str(), u.meta.id_span));
-    report_collisions(cx, "union", unions.collect());
-    for u in &model.unions {
-        let variants = u.variants.iter().map(|v| (case::pascal(&v.name), v.name.as_str(), v.span));
-        report_collisions(cx, &format!("variant of `{}`", u.meta.id), variants.collect());
-    }
-}
-
-fn report_collisions(cx: &mut Diagnostics, what: &str, names: Vec<(String, &str, Span)>) {
-    let mut seen: BTreeMap<String, (&str, Span)> = BTreeMap::new();
-    for (name, id, span) in names {
-        match seen.get(&name) {
-            // The same id twice is a duplicate id, reported by its own rule.
-            Some((first, _)) if *first == id => {}
-            Some((first, first_span)) => cx.push(
-                Diagnostic::error(codes::NAME_COLLISION, format!("{what} `{id}` and `{first}` both generate the Rust name `{name}`"))
-                    .at(span, "this one")
-                    .also(*first_span, "and this one")
-                    .help("rename one of them"),
-            ),
-            None => {
-                seen.insert(name, (id, span));
-            }
-        }
-    }
-}

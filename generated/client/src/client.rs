@@ -147,23 +147,6 @@ impl Client {
         }
     }
 
-    /// Calls the deprecation handler, if one is set, with the notice the answer's
-    /// headers give, if any (every method's answer goes through here).
-    fn tell_deprecation(
-        &self,
-        endpoint: &'static str,
-        headers: &reqwest::header::HeaderMap,
-    ) {
-        if let Some(OnDeprecation(handler)) = &self.on_deprecation {
-            let headers = headers
-                .iter()
-                .filter_map(|(name, value)| Some((name.as_str(), value.to_str().ok()?)));
-            if let Some(notice) = Notice::from_headers(endpoint, headers) {
-                handler(&notice);
-            }
-        }
-    }
-
     /// This client, presenting `credential`.
     pub fn with_credential(&self, credential: Credential) -> Self {
         Self {
@@ -180,6 +163,11 @@ impl Client {
     /// The addresses.
     pub fn placeholders(&self) -> &Placeholders {
         &self.placeholders
+    }
+
+    /// The HTTP client requests go through.
+    pub fn http(&self) -> &reqwest::Client {
+        &self.http
     }
 
     /// Sends one request and returns the body of a 2xx answer; any other answer is an
@@ -203,7 +191,15 @@ impl Client {
             request = request.header("content-type", body.content_type).body(body.bytes);
         }
         let response = request.send().await?;
-        self.tell_deprecation(endpoint, response.headers());
+        if let Some(OnDeprecation(handler)) = &self.on_deprecation {
+            let headers = response
+                .headers()
+                .iter()
+                .filter_map(|(name, value)| Some((name.as_str(), value.to_str().ok()?)));
+            if let Some(notice) = Notice::from_headers(endpoint, headers) {
+                handler(&notice);
+            }
+        }
         let status = response.status().as_u16();
         let bytes = response.bytes().await?.to_vec();
         if (200..300).contains(&status) {

@@ -65,7 +65,7 @@ impl std::fmt::Display for Scope {
 impl std::str::FromStr for Scope {
     type Err = crate::wire::UnknownName;
 
-    fn from_str(name: &str) -> Result<Self, Self::Err> {
+    fn from_str(name: &str) -> Result<Self, crate::wire::UnknownName> {
         Self::ALL
             .iter()
             .copied()
@@ -148,7 +148,7 @@ impl std::fmt::Display for Intent {
 impl std::str::FromStr for Intent {
     type Err = crate::wire::UnknownName;
 
-    fn from_str(name: &str) -> Result<Self, Self::Err> {
+    fn from_str(name: &str) -> Result<Self, crate::wire::UnknownName> {
         Self::ALL
             .iter()
             .copied()
@@ -216,7 +216,7 @@ impl std::fmt::Display for TokenKind {
 impl std::str::FromStr for TokenKind {
     type Err = crate::wire::UnknownName;
 
-    fn from_str(name: &str) -> Result<Self, Self::Err> {
+    fn from_str(name: &str) -> Result<Self, crate::wire::UnknownName> {
         Self::ALL
             .iter()
             .copied()

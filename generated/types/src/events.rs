@@ -229,7 +229,7 @@ impl AuditLogEventCode {
         match value {
             192 => Self::VoiceChannelStatusUpdate,
             193 => Self::VoiceChannelStatusDelete,
-            other => Self::Unknown(other),
+            number => Self::Unknown(number),
         }
     }
 

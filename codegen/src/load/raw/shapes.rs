@@ -221,6 +221,12 @@ pub struct Field {
     pub assumed: IndexMap<S<String>, S<String>>,
     #[serde(default)]
     pub notes: Vec<S<String>>,
+    /// Replaces the field's name as the stem of its Rust identifiers.
+    #[serde(default)]
+    pub rust_name: Option<S<String>>,
+    /// Replaces the field's name as the stem of its C and C++ identifiers.
+    #[serde(default)]
+    pub c_name: Option<S<String>>,
 }
 
 /// A numeric bound: a literal, a limit (`{limit: id}`) or a field of another endpoint's response

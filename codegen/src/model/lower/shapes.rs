@@ -195,6 +195,8 @@ impl Lower<'_> {
             not_shown: self.gaps(&f.not_shown),
             assumed: f.assumed.iter().map(|(k, v)| (k.value.clone(), v.value.clone())).collect(),
             notes: Self::strings(&f.notes),
+            rust_name: self.opt_ref(f.rust_name.as_ref()),
+            c_name: self.opt_ref(f.c_name.as_ref()),
             span: self.span(name),
             type_span: f.ty.as_ref().map_or_else(|| self.span(name), |t| self.span(t)),
             optional_span: f.optional.as_ref().map(|o| self.span(o)),

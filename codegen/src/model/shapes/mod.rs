@@ -188,6 +188,12 @@ pub struct Field {
     pub assumed: IndexMap<String, String>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<String>,
+    /// The stem of the field's Rust identifiers when it is not the name.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rust_name: Option<Ref>,
+    /// The stem of the field's C and C++ identifiers when it is not the name.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub c_name: Option<Ref>,
     #[serde(skip)]
     pub span: Span,
     #[serde(skip)]
@@ -218,6 +224,16 @@ impl Field {
     /// The name on the wire.
     pub fn wire(&self) -> &str {
         self.wire_name.as_deref().unwrap_or(&self.name)
+    }
+
+    /// The stem of the field's Rust identifiers: its `rust_name`, else its name.
+    pub fn rust(&self) -> &str {
+        self.rust_name.as_ref().map_or(&self.name, |r| &r.id)
+    }
+
+    /// The stem of the field's C and C++ identifiers: its `c_name`, else its name.
+    pub fn c(&self) -> &str {
+        self.c_name.as_ref().map_or(&self.name, |r| &r.id)
     }
 
     /// Whether the field may be left out: declared optional, or required only under a condition.

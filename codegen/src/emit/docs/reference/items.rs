@@ -427,7 +427,7 @@ pub fn permission(cx: &Cx, p: &Permission) -> BitView {
 /// One dated form of a permission rule.
 #[derive(Debug, Serialize)]
 pub struct VariantView {
-    /// `until 2026-02-23`, `from 2026-02-23`, or empty for a rule with one form.
+    /// `until <date>`, `from <date>`, or empty for a rule with one form.
     pub period: String,
     pub change: Option<Span>,
     pub words: Rich,

@@ -13,8 +13,8 @@
 //! take a depth, and past it arrays are empty and unions take a variant that holds no shape.
 
 use super::{asked_conditions, bound_hooks, endpoint_method, hooks, routed};
-use crate::emit::rust::shared::{Resolved, Shape, enum_variant, item_ident, needs_box, resolve, status_name, type_ident, value_ident};
-use crate::emit::rust::types::endpoints::module_ident;
+use crate::emit::rust::names;
+use crate::emit::rust::shared::{Resolved, Shape, needs_box, resolve, status_name, value_ident};
 use crate::emit::rust::types::fields::keeps_extra;
 use crate::emit::rust::types::literals::literal_tokens;
 use crate::emit::rust::types::responses::{Names, header_fields, resolve_at};
@@ -87,7 +87,7 @@ fn methods(model: &Model, values: &mut Values) -> TokenStream {
     }
     let items: syn::File = syn::parse2(quote!(trait T { #all })).expect("BUG: trait items parse");
     let Some(syn::Item::Trait(t)) = items.items.first() else { unreachable!("BUG: one trait was parsed") };
-    let conditions: Vec<String> = asked_conditions(model).iter().map(|c| value_ident(&c.meta.id).to_string()).collect();
+    let conditions: Vec<String> = asked_conditions(model).iter().map(|c| names::api_hook(c).to_string()).collect();
     let bounds: Vec<String> = bound_hooks(model).iter().map(|(n, _, _)| n.to_string()).collect();
     let mut out = TokenStream::new();
     for item in &t.items {
@@ -100,7 +100,7 @@ fn methods(model: &Model, values: &mut Values) -> TokenStream {
             "scopes" => quote!(Ok(types::auth::Scope::ALL.to_vec())),
             n if conditions.iter().any(|c| c == n) => quote!(Ok(false)),
             n if bounds.iter().any(|b| b == n) => quote!(Ok(1)),
-            n => match endpoints.iter().find(|e| value_ident(&e.meta.id) == n) {
+            n => match endpoints.iter().find(|e| names::api_method(e) == n) {
                 Some(e) => {
                     let answer = values.answer(e);
                     quote!(let depth: u8 = 0; #answer)
@@ -151,7 +151,7 @@ struct Values<'m> {
 impl<'m> Values<'m> {
     /// The answer of an endpoint.
     fn answer(&mut self, e: &Endpoint) -> TokenStream {
-        let module = module_ident(e);
+        let module = names::endpoint_module(e);
         if !e.has_status_responses() {
             return self.shorthand(e, &module);
         }
@@ -236,7 +236,7 @@ impl<'m> Values<'m> {
     fn members(&mut self, fields: &[Field], owner: Option<Shape<'_>>, depth: TokenStream) -> TokenStream {
         let mut out = TokenStream::new();
         for f in fields {
-            let ident = value_ident(&f.name);
+            let ident = names::field(f);
             let boxed = owner.is_some_and(|o| f.ty.as_ref().is_some_and(|t| needs_box(self.model, o, t)));
             let value = self.member(f, boxed, depth.clone());
             out.extend(quote!(#ident: #value,));
@@ -300,26 +300,26 @@ impl<'m> Values<'m> {
             TypeRef::Primitive(p) => self.primitive(*p, f),
             TypeRef::Enum(id) => {
                 let e = self.model.enum_(id).expect("BUG: validation resolves every enum");
-                let name = item_ident(id);
+                let name = names::enum_type(e);
                 let first = f.and_then(|f| f.subset.first()).map(|r| r.id.clone()).or_else(|| e.values.iter().find(|v| e.repr == "string" || v.value.is_some()).map(|v| v.meta.id.clone()));
                 match first {
                     Some(v) => {
-                        let variant = enum_variant(e, &v);
+                        let variant = names::enum_variant_id(self.model, id, &v);
                         quote!(types::enums::#name::#variant)
                     }
                     // An enum without a known value: its catch-all.
                     None if e.repr == "string" => {
-                        let other = crate::emit::rust::types::enums::catch_all(e);
+                        let other = names::catch_all(e);
                         quote!(types::enums::#name::#other("unknown".to_owned()))
                     }
                     None => {
-                        let other = crate::emit::rust::types::enums::catch_all(e);
+                        let other = names::catch_all(e);
                         quote!(types::enums::#name::#other(0))
                     }
                 }
             }
             TypeRef::Flags(id) => {
-                let name = item_ident(id);
+                let name = names::flags_id(self.model, id);
                 quote!(types::flags::#name::from_bits(0))
             }
             TypeRef::Object(id) => {
@@ -388,9 +388,9 @@ impl<'m> Values<'m> {
             }
             TypeRef::Enum(id) => {
                 let e = self.model.enum_(id).expect("BUG: validation resolves every enum");
-                let name = item_ident(id);
+                let name = names::enum_type(e);
                 let v = &e.values[(i as usize).min(e.values.len().saturating_sub(1))];
-                let variant = enum_variant(e, &v.meta.id);
+                let variant = names::enum_variant(v);
                 quote!(types::enums::#name::#variant)
             }
             _ => {
@@ -471,7 +471,7 @@ impl<'m> Values<'m> {
 
     fn resource_builder(&mut self, id: &str) -> TokenStream {
         let r = self.model.resource(id).expect("BUG: validation resolves every resource");
-        let name = item_ident(id);
+        let name = names::resource(r);
         let fn_name = builder_ident(false, id);
         let members = self.members(&r.fields, Some(Shape::Resource(id)), quote!(depth));
         let extra = keeps_extra(&r.meta.not_shown).then(|| {
@@ -489,13 +489,13 @@ impl<'m> Values<'m> {
 
     fn union_builder(&mut self, id: &str) -> TokenStream {
         let u = self.model.union(id).expect("BUG: validation resolves every union");
-        let name = item_ident(id);
+        let name = names::union_type(u);
         let fn_name = builder_ident(true, id);
         // The first variant; past the depth, the first that holds no shape (ends a cycle).
         let first = &u.variants[0];
         let flat = u.variants.iter().find(|v| v.ty.as_ref().is_some_and(|t| !holds_shape(t)));
         let build = |this: &mut Self, v: &Field| -> TokenStream {
-            let ident = type_ident(&v.name);
+            let ident = names::union_variant(v);
             match &v.ty {
                 Some(TypeRef::Primitive(Primitive::Null)) => quote!(types::unions::#name::#ident),
                 Some(ty) => {
