@@ -92,21 +92,44 @@ pub fn emit_openapi(model: &Model, opts: &EmitOptions) -> GeneratedFile {
 }
 
 /// Every artifact, in a fixed order.
+///
+/// The emitters are independent pure functions of the model, so each runs on a thread of its
+/// own; the files are collected in the fixed order whatever order the threads finish in, so the
+/// output stays byte-identical.
 pub fn emit_all(model: &Model, opts: &EmitOptions) -> Vec<GeneratedFile> {
-    let mut files = Vec::new();
-    files.extend(model_json::emit(model, opts));
-    files.extend(spec_schema::emit(model, opts));
-    files.extend(rust::types::emit(model, opts));
-    files.extend(rust::server::emit(model, opts));
-    files.extend(rust::client::emit(model, opts));
-    files.extend(c::header::emit(model, opts));
-    files.extend(c::cpp::emit(model, opts));
-    files.extend(c::sdk::emit(model, opts));
-    files.extend(docs::reference::emit(model, opts));
-    files.extend(docs::feed::emit(model, opts));
-    files.extend(docs::openapi::emit(model, opts));
+    let mut files = in_parallel(model, opts, &[
+        model_json::emit,
+        spec_schema::emit,
+        rust::types::emit,
+        rust::server::emit,
+        rust::client::emit,
+        c::header::emit,
+        c::cpp::emit,
+        c::sdk::emit,
+        docs::reference::emit,
+        docs::feed::emit,
+        docs::openapi::emit,
+    ]);
     files.extend(cargo::workspace_root(opts));
     files
+}
+
+/// An emitter of a whole artifact.
+type Emitter = fn(&Model, &EmitOptions) -> Vec<GeneratedFile>;
+
+/// The files of every emitter in `emitters`, in that order, each emitter run on its own thread
+/// (a panic in one is resumed on the caller's).
+fn in_parallel(model: &Model, opts: &EmitOptions, emitters: &[Emitter]) -> Vec<GeneratedFile> {
+    std::thread::scope(|scope| {
+        let running: Vec<_> = emitters
+            .iter()
+            .map(|emit| scope.spawn(move || emit(model, opts)))
+            .collect();
+        running
+            .into_iter()
+            .flat_map(|thread| thread.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)))
+            .collect()
+    })
 }
 
 /// What a platform publishes for readers: the reference docs, the changelog feeds and the

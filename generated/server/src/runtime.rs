@@ -160,10 +160,27 @@ pub fn credential(
 /// The path parameters, decoded.
 pub fn path_params(
     params: Result<RawPathParams, axum::extract::rejection::RawPathParamsRejection>,
-) -> Result<Vec<(String, String)>, ApiError> {
-    let params = params
-        .map_err(|e| invalid(vec![Violation::new("/path", e.body_text())]))?;
-    Ok(params.iter().map(|(k, v)| (k.to_owned(), v.to_owned())).collect())
+) -> Result<RawPathParams, ApiError> {
+    params.map_err(|e| invalid(vec![Violation::new("/path", e.body_text())]))
+}
+
+/// Named texts a parameter is looked up in: the path parameters, the query's pairs, the
+/// headers' values.
+pub trait Pairs {
+    /// The text of the first pair named `name`.
+    fn text(&self, name: &str) -> Option<&str>;
+}
+
+impl Pairs for RawPathParams {
+    fn text(&self, name: &str) -> Option<&str> {
+        self.iter().find_map(|(k, v)| (k == name).then_some(v))
+    }
+}
+
+impl Pairs for Vec<(String, String)> {
+    fn text(&self, name: &str) -> Option<&str> {
+        self.iter().find_map(|(k, v)| (k == name).then_some(v.as_str()))
+    }
 }
 
 /// The query parameters, decoded.
@@ -181,14 +198,14 @@ pub fn query_pairs(
 /// One parameter parsed with `parse`: `None` when absent (a violation when `required`)
 /// or unparsable (a violation).
 pub fn param<T>(
-    pairs: &[(String, String)],
+    pairs: &impl Pairs,
     name: &str,
     pointer: &str,
     required: bool,
     out: &mut Vec<Violation>,
     parse: impl Fn(&str) -> Result<T, String>,
 ) -> Option<T> {
-    let Some((_, text)) = pairs.iter().find(|(k, _)| k == name) else {
+    let Some(text) = pairs.text(name) else {
         if required {
             out.push(Violation::new(pointer, "is required"));
         }
@@ -264,17 +281,24 @@ pub fn json_body<T: DeserializeOwned>(
         error(ids::INVALID_JSON, 400)
             .with_violations(vec![Violation::new("/body", e.to_string())])
     };
-    let mut deserializer = serde_json::Deserializer::from_slice(bytes);
-    let value = match serde_path_to_error::deserialize(&mut deserializer) {
-        Ok(value) => value,
-        Err(e) if e.inner().is_data() => {
-            out.push(Violation::new(pointer("/body", e.path()), e.inner().to_string()));
-            return Ok(None);
+    match serde_json::from_slice(bytes) {
+        Ok(value) => Ok(Some(value)),
+        Err(e) if e.is_data() => {
+            let mut deserializer = serde_json::Deserializer::from_slice(bytes);
+            let violation = match serde_path_to_error::deserialize::<
+                _,
+                T,
+            >(&mut deserializer) {
+                Err(e) => {
+                    Violation::new(pointer("/body", e.path()), e.inner().to_string())
+                }
+                Ok(_) => Violation::new("/body", e.to_string()),
+            };
+            out.push(violation);
+            Ok(None)
         }
-        Err(e) => return Err(not_json(e.inner())),
-    };
-    deserializer.end().map_err(|e| not_json(&e))?;
-    Ok(Some(value))
+        Err(e) => Err(not_json(&e)),
+    }
 }
 
 /// A form body (`application/x-www-form-urlencoded`).
@@ -326,8 +350,8 @@ pub struct Answers {
     pub intents: Vec<Intent>,
     /// The scopes of the caller's token.
     pub scopes: Vec<Scope>,
-    /// Each condition asked, and whether it holds.
-    pub conditions: Vec<(Condition, bool)>,
+    /// The conditions asked that hold.
+    pub conditions: Vec<Condition>,
 }
 
 impl Facts for Answers {
@@ -336,7 +360,7 @@ impl Facts for Answers {
     }
 
     fn holds(&self, condition: Condition) -> bool {
-        self.conditions.iter().any(|(c, holds)| *c == condition && *holds)
+        self.conditions.contains(&condition)
     }
 
     fn has_intent(&self, intent: Intent) -> bool {

@@ -55,7 +55,7 @@ pub mod get_current_user_connections {
     impl crate::validation::Validate for Request {
         fn validate_at(
             &self,
-            _pointer: &str,
+            _pointer: &crate::validation::Pointer<'_>,
             _out: &mut Vec<crate::validation::Violation>,
         ) {}
     }
@@ -145,7 +145,7 @@ pub mod get_guild_channels {
     impl crate::validation::Validate for Path {
         fn validate_at(
             &self,
-            _pointer: &str,
+            _pointer: &crate::validation::Pointer<'_>,
             _out: &mut Vec<crate::validation::Violation>,
         ) {}
     }
@@ -160,12 +160,12 @@ pub mod get_guild_channels {
     impl crate::validation::Validate for Request {
         fn validate_at(
             &self,
-            pointer: &str,
+            pointer: &crate::validation::Pointer<'_>,
             out: &mut Vec<crate::validation::Violation>,
         ) {
             crate::validation::Validate::validate_at(
                 &self.path,
-                &crate::validation::child(pointer, "path"),
+                &crate::validation::Pointer::key(pointer, "path"),
                 out,
             );
         }
@@ -256,11 +256,11 @@ pub mod get_current_user_guilds {
     impl crate::validation::Validate for Query {
         fn validate_at(
             &self,
-            pointer: &str,
+            pointer: &crate::validation::Pointer<'_>,
             out: &mut Vec<crate::validation::Violation>,
         ) {
             {
-                let pointer = crate::validation::child(pointer, "shard");
+                let pointer = crate::validation::Pointer::key(pointer, "shard");
                 if let Some(value) = &self.shard {
                     crate::validation::min(out, &pointer, i128::from(*value), 0);
                 }
@@ -278,12 +278,12 @@ pub mod get_current_user_guilds {
     impl crate::validation::Validate for Request {
         fn validate_at(
             &self,
-            pointer: &str,
+            pointer: &crate::validation::Pointer<'_>,
             out: &mut Vec<crate::validation::Violation>,
         ) {
             crate::validation::Validate::validate_at(
                 &self.query,
-                &crate::validation::child(pointer, "query"),
+                &crate::validation::Pointer::key(pointer, "query"),
                 out,
             );
         }
@@ -312,7 +312,7 @@ pub mod get_current_user_guilds {
             if runtime.large_bot_sharding {
                 crate::validation::required(
                     &mut out,
-                    "/query/shard",
+                    &crate::validation::Pointer::At("/query/shard"),
                     self.query.shard.is_some(),
                     "large_bot_sharding",
                 );
@@ -323,7 +323,7 @@ pub mod get_current_user_guilds {
             ) {
                 crate::validation::max_exclusive(
                     &mut out,
-                    "/query/shard",
+                    &crate::validation::Pointer::At("/query/shard"),
                     i128::from(*value),
                     bound,
                 );
@@ -369,7 +369,7 @@ pub mod get_gateway_bot {
     impl crate::validation::Validate for Request {
         fn validate_at(
             &self,
-            _pointer: &str,
+            _pointer: &crate::validation::Pointer<'_>,
             _out: &mut Vec<crate::validation::Violation>,
         ) {}
     }
@@ -389,7 +389,7 @@ pub mod get_gateway_bot {
     impl crate::validation::Validate for Response {
         fn validate_at(
             &self,
-            _pointer: &str,
+            _pointer: &crate::validation::Pointer<'_>,
             _out: &mut Vec<crate::validation::Violation>,
         ) {}
     }
@@ -457,7 +457,7 @@ pub mod create_channel_invite {
     impl crate::validation::Validate for Parts {
         fn validate_at(
             &self,
-            _pointer: &str,
+            _pointer: &crate::validation::Pointer<'_>,
             _out: &mut Vec<crate::validation::Violation>,
         ) {}
     }
@@ -475,7 +475,7 @@ pub mod create_channel_invite {
     impl crate::validation::Validate for Request {
         fn validate_at(
             &self,
-            _pointer: &str,
+            _pointer: &crate::validation::Pointer<'_>,
             _out: &mut Vec<crate::validation::Violation>,
         ) {}
     }
@@ -522,7 +522,7 @@ pub mod get_channel_invites {
     impl crate::validation::Validate for Request {
         fn validate_at(
             &self,
-            _pointer: &str,
+            _pointer: &crate::validation::Pointer<'_>,
             _out: &mut Vec<crate::validation::Violation>,
         ) {}
     }
@@ -566,7 +566,7 @@ pub mod get_target_users {
     impl crate::validation::Validate for Request {
         fn validate_at(
             &self,
-            _pointer: &str,
+            _pointer: &crate::validation::Pointer<'_>,
             _out: &mut Vec<crate::validation::Violation>,
         ) {}
     }
@@ -579,7 +579,7 @@ pub mod get_target_users {
         let mut out = Vec::new();
         crate::validation::csv(
             &mut out,
-            "",
+            &crate::validation::Pointer::ROOT,
             response,
             &[
                 crate::validation::CsvColumn {
@@ -638,7 +638,7 @@ pub mod update_target_users {
     impl crate::validation::Validate for Request {
         fn validate_at(
             &self,
-            _pointer: &str,
+            _pointer: &crate::validation::Pointer<'_>,
             _out: &mut Vec<crate::validation::Violation>,
         ) {}
     }
@@ -686,7 +686,7 @@ pub mod add_target_user {
     impl crate::validation::Validate for Request {
         fn validate_at(
             &self,
-            _pointer: &str,
+            _pointer: &crate::validation::Pointer<'_>,
             _out: &mut Vec<crate::validation::Violation>,
         ) {}
     }
@@ -734,7 +734,7 @@ pub mod remove_target_user {
     impl crate::validation::Validate for Request {
         fn validate_at(
             &self,
-            _pointer: &str,
+            _pointer: &crate::validation::Pointer<'_>,
             _out: &mut Vec<crate::validation::Violation>,
         ) {}
     }
@@ -785,7 +785,7 @@ pub mod bulk_add_target_users {
     impl crate::validation::Validate for Body {
         fn validate_at(
             &self,
-            _pointer: &str,
+            _pointer: &crate::validation::Pointer<'_>,
             _out: &mut Vec<crate::validation::Violation>,
         ) {}
     }
@@ -800,12 +800,12 @@ pub mod bulk_add_target_users {
     impl crate::validation::Validate for Request {
         fn validate_at(
             &self,
-            pointer: &str,
+            pointer: &crate::validation::Pointer<'_>,
             out: &mut Vec<crate::validation::Violation>,
         ) {
             crate::validation::Validate::validate_at(
                 &self.body,
-                &crate::validation::child(pointer, "body"),
+                &crate::validation::Pointer::key(pointer, "body"),
                 out,
             );
         }
@@ -857,7 +857,7 @@ pub mod bulk_delete_target_users {
     impl crate::validation::Validate for Body {
         fn validate_at(
             &self,
-            _pointer: &str,
+            _pointer: &crate::validation::Pointer<'_>,
             _out: &mut Vec<crate::validation::Violation>,
         ) {}
     }
@@ -872,12 +872,12 @@ pub mod bulk_delete_target_users {
     impl crate::validation::Validate for Request {
         fn validate_at(
             &self,
-            pointer: &str,
+            pointer: &crate::validation::Pointer<'_>,
             out: &mut Vec<crate::validation::Violation>,
         ) {
             crate::validation::Validate::validate_at(
                 &self.body,
-                &crate::validation::child(pointer, "body"),
+                &crate::validation::Pointer::key(pointer, "body"),
                 out,
             );
         }
@@ -926,7 +926,7 @@ pub mod get_guild_prune_count {
     impl crate::validation::Validate for Request {
         fn validate_at(
             &self,
-            _pointer: &str,
+            _pointer: &crate::validation::Pointer<'_>,
             _out: &mut Vec<crate::validation::Violation>,
         ) {}
     }
@@ -974,7 +974,7 @@ pub mod begin_guild_prune {
     impl crate::validation::Validate for Request {
         fn validate_at(
             &self,
-            _pointer: &str,
+            _pointer: &crate::validation::Pointer<'_>,
             _out: &mut Vec<crate::validation::Violation>,
         ) {}
     }
@@ -1019,7 +1019,7 @@ pub mod get_guild_role_member_counts {
     impl crate::validation::Validate for Request {
         fn validate_at(
             &self,
-            _pointer: &str,
+            _pointer: &crate::validation::Pointer<'_>,
             _out: &mut Vec<crate::validation::Violation>,
         ) {}
     }
@@ -1084,7 +1084,7 @@ pub mod create_or_join_lobby {
     impl crate::validation::Validate for Body {
         fn validate_at(
             &self,
-            _pointer: &str,
+            _pointer: &crate::validation::Pointer<'_>,
             _out: &mut Vec<crate::validation::Violation>,
         ) {}
     }
@@ -1099,12 +1099,12 @@ pub mod create_or_join_lobby {
     impl crate::validation::Validate for Request {
         fn validate_at(
             &self,
-            pointer: &str,
+            pointer: &crate::validation::Pointer<'_>,
             out: &mut Vec<crate::validation::Violation>,
         ) {
             crate::validation::Validate::validate_at(
                 &self.body,
-                &crate::validation::child(pointer, "body"),
+                &crate::validation::Pointer::key(pointer, "body"),
                 out,
             );
         }
@@ -1173,7 +1173,7 @@ pub mod send_lobby_message {
     impl crate::validation::Validate for Path {
         fn validate_at(
             &self,
-            _pointer: &str,
+            _pointer: &crate::validation::Pointer<'_>,
             _out: &mut Vec<crate::validation::Violation>,
         ) {}
     }
@@ -1192,7 +1192,7 @@ pub mod send_lobby_message {
     impl crate::validation::Validate for Body {
         fn validate_at(
             &self,
-            _pointer: &str,
+            _pointer: &crate::validation::Pointer<'_>,
             _out: &mut Vec<crate::validation::Violation>,
         ) {}
     }
@@ -1209,17 +1209,17 @@ pub mod send_lobby_message {
     impl crate::validation::Validate for Request {
         fn validate_at(
             &self,
-            pointer: &str,
+            pointer: &crate::validation::Pointer<'_>,
             out: &mut Vec<crate::validation::Violation>,
         ) {
             crate::validation::Validate::validate_at(
                 &self.path,
-                &crate::validation::child(pointer, "path"),
+                &crate::validation::Pointer::key(pointer, "path"),
                 out,
             );
             crate::validation::Validate::validate_at(
                 &self.body,
-                &crate::validation::child(pointer, "body"),
+                &crate::validation::Pointer::key(pointer, "body"),
                 out,
             );
         }
@@ -1293,7 +1293,7 @@ pub mod get_lobby_messages {
     impl crate::validation::Validate for Path {
         fn validate_at(
             &self,
-            _pointer: &str,
+            _pointer: &crate::validation::Pointer<'_>,
             _out: &mut Vec<crate::validation::Violation>,
         ) {}
     }
@@ -1308,12 +1308,12 @@ pub mod get_lobby_messages {
     impl crate::validation::Validate for Request {
         fn validate_at(
             &self,
-            pointer: &str,
+            pointer: &crate::validation::Pointer<'_>,
             out: &mut Vec<crate::validation::Violation>,
         ) {
             crate::validation::Validate::validate_at(
                 &self.path,
-                &crate::validation::child(pointer, "path"),
+                &crate::validation::Pointer::key(pointer, "path"),
                 out,
             );
         }
@@ -1335,7 +1335,12 @@ pub mod get_lobby_messages {
     /// Checks the response against what the spec says of it; empty when it holds.
     pub fn check_response(response: &Response) -> Vec<crate::validation::Violation> {
         let mut out = Vec::new();
-        crate::validation::max_items(&mut out, "", response.len(), 200);
+        crate::validation::max_items(
+            &mut out,
+            &crate::validation::Pointer::ROOT,
+            response.len(),
+            200,
+        );
         out
     }
 }
@@ -1379,7 +1384,7 @@ pub mod create_lobby_channel_invite_for_self {
     impl crate::validation::Validate for Request {
         fn validate_at(
             &self,
-            _pointer: &str,
+            _pointer: &crate::validation::Pointer<'_>,
             _out: &mut Vec<crate::validation::Violation>,
         ) {}
     }
@@ -1427,7 +1432,7 @@ pub mod create_lobby_channel_invite_for_user {
     impl crate::validation::Validate for Request {
         fn validate_at(
             &self,
-            _pointer: &str,
+            _pointer: &crate::validation::Pointer<'_>,
             _out: &mut Vec<crate::validation::Violation>,
         ) {}
     }
@@ -1486,7 +1491,7 @@ pub mod bulk_update_lobby_members {
     impl crate::validation::Validate for Path {
         fn validate_at(
             &self,
-            _pointer: &str,
+            _pointer: &crate::validation::Pointer<'_>,
             _out: &mut Vec<crate::validation::Violation>,
         ) {}
     }
@@ -1509,16 +1514,16 @@ pub mod bulk_update_lobby_members {
     impl crate::validation::Validate for Request {
         fn validate_at(
             &self,
-            pointer: &str,
+            pointer: &crate::validation::Pointer<'_>,
             out: &mut Vec<crate::validation::Violation>,
         ) {
             crate::validation::Validate::validate_at(
                 &self.path,
-                &crate::validation::child(pointer, "path"),
+                &crate::validation::Pointer::key(pointer, "path"),
                 out,
             );
             {
-                let pointer = crate::validation::child(pointer, "body");
+                let pointer = crate::validation::Pointer::key(pointer, "body");
                 let value = &self.body;
                 crate::validation::max_items(out, &pointer, value.len(), 25);
             }
@@ -1592,7 +1597,7 @@ pub mod set_voice_channel_status {
     impl crate::validation::Validate for Path {
         fn validate_at(
             &self,
-            _pointer: &str,
+            _pointer: &crate::validation::Pointer<'_>,
             _out: &mut Vec<crate::validation::Violation>,
         ) {}
     }
@@ -1611,11 +1616,11 @@ pub mod set_voice_channel_status {
     impl crate::validation::Validate for Body {
         fn validate_at(
             &self,
-            pointer: &str,
+            pointer: &crate::validation::Pointer<'_>,
             out: &mut Vec<crate::validation::Violation>,
         ) {
             {
-                let pointer = crate::validation::child(pointer, "status");
+                let pointer = crate::validation::Pointer::key(pointer, "status");
                 let value = &self.status;
                 crate::validation::max_length(out, &pointer, value, 500);
             }
@@ -1634,17 +1639,17 @@ pub mod set_voice_channel_status {
     impl crate::validation::Validate for Request {
         fn validate_at(
             &self,
-            pointer: &str,
+            pointer: &crate::validation::Pointer<'_>,
             out: &mut Vec<crate::validation::Violation>,
         ) {
             crate::validation::Validate::validate_at(
                 &self.path,
-                &crate::validation::child(pointer, "path"),
+                &crate::validation::Pointer::key(pointer, "path"),
                 out,
             );
             crate::validation::Validate::validate_at(
                 &self.body,
-                &crate::validation::child(pointer, "body"),
+                &crate::validation::Pointer::key(pointer, "body"),
                 out,
             );
         }
@@ -1709,7 +1714,7 @@ pub mod search_guild_messages {
     impl crate::validation::Validate for Request {
         fn validate_at(
             &self,
-            _pointer: &str,
+            _pointer: &crate::validation::Pointer<'_>,
             _out: &mut Vec<crate::validation::Violation>,
         ) {}
     }
@@ -1756,7 +1761,7 @@ pub mod edit_message_attachments {
     impl crate::validation::Validate for Request {
         fn validate_at(
             &self,
-            _pointer: &str,
+            _pointer: &crate::validation::Pointer<'_>,
             _out: &mut Vec<crate::validation::Violation>,
         ) {}
     }
@@ -1807,7 +1812,7 @@ pub mod forward_message {
     impl crate::validation::Validate for Request {
         fn validate_at(
             &self,
-            _pointer: &str,
+            _pointer: &crate::validation::Pointer<'_>,
             _out: &mut Vec<crate::validation::Violation>,
         ) {}
     }
@@ -1855,7 +1860,7 @@ pub mod modify_game_dm_moderation_metadata {
     impl crate::validation::Validate for Request {
         fn validate_at(
             &self,
-            _pointer: &str,
+            _pointer: &crate::validation::Pointer<'_>,
             _out: &mut Vec<crate::validation::Violation>,
         ) {}
     }
@@ -1903,7 +1908,7 @@ pub mod modify_lobby_message_moderation_metadata {
     impl crate::validation::Validate for Request {
         fn validate_at(
             &self,
-            _pointer: &str,
+            _pointer: &crate::validation::Pointer<'_>,
             _out: &mut Vec<crate::validation::Violation>,
         ) {}
     }
@@ -1947,7 +1952,7 @@ pub mod populate_game_stats_widget {
     impl crate::validation::Validate for Request {
         fn validate_at(
             &self,
-            _pointer: &str,
+            _pointer: &crate::validation::Pointer<'_>,
             _out: &mut Vec<crate::validation::Violation>,
         ) {}
     }
@@ -2053,11 +2058,11 @@ pub mod token {
     impl crate::validation::Validate for Body {
         fn validate_at(
             &self,
-            pointer: &str,
+            pointer: &crate::validation::Pointer<'_>,
             out: &mut Vec<crate::validation::Violation>,
         ) {
             {
-                let pointer = crate::validation::child(pointer, "grant_type");
+                let pointer = crate::validation::Pointer::key(pointer, "grant_type");
                 let value = &self.grant_type;
                 crate::validation::known(
                     out,
@@ -2068,7 +2073,7 @@ pub mod token {
                 );
             }
             {
-                let pointer = crate::validation::child(pointer, "redirect_uri");
+                let pointer = crate::validation::Pointer::key(pointer, "redirect_uri");
                 if let Some(value) = &self.redirect_uri {
                     crate::validation::uri(out, &pointer, value);
                 }
@@ -2086,12 +2091,12 @@ pub mod token {
     impl crate::validation::Validate for Request {
         fn validate_at(
             &self,
-            pointer: &str,
+            pointer: &crate::validation::Pointer<'_>,
             out: &mut Vec<crate::validation::Violation>,
         ) {
             crate::validation::Validate::validate_at(
                 &self.body,
-                &crate::validation::child(pointer, "body"),
+                &crate::validation::Pointer::key(pointer, "body"),
                 out,
             );
         }
@@ -2160,7 +2165,7 @@ pub mod token {
     impl crate::validation::Validate for Response {
         fn validate_at(
             &self,
-            _pointer: &str,
+            _pointer: &crate::validation::Pointer<'_>,
             _out: &mut Vec<crate::validation::Violation>,
         ) {}
     }

@@ -529,7 +529,11 @@ pub struct ErrorBody {
 }
 
 impl crate::validation::Validate for ErrorBody {
-    fn validate_at(&self, _pointer: &str, _out: &mut Vec<crate::validation::Violation>) {}
+    fn validate_at(
+        &self,
+        _pointer: &crate::validation::Pointer<'_>,
+        _out: &mut Vec<crate::validation::Violation>,
+    ) {}
 }
 
 /// An error response: status, code, message, and what exactly was wrong.

@@ -272,7 +272,11 @@ pub struct PresenceUpdate {
 }
 
 impl crate::validation::Validate for PresenceUpdate {
-    fn validate_at(&self, _pointer: &str, _out: &mut Vec<crate::validation::Violation>) {}
+    fn validate_at(
+        &self,
+        _pointer: &crate::validation::Pointer<'_>,
+        _out: &mut Vec<crate::validation::Violation>,
+    ) {}
 }
 
 impl PresenceUpdate {
@@ -313,16 +317,16 @@ impl PresenceUpdate {
     /// Checks what case `custom_status_omitted` says of this value; call it when the case applies (see [`Self::CUSTOM_STATUS_OMITTED`]).
     pub fn check_custom_status_omitted(&self) -> Vec<crate::validation::Violation> {
         let mut violations = Vec::new();
-        let (pointer, out) = ("", &mut violations);
+        let (pointer, out) = (&crate::validation::Pointer::ROOT, &mut violations);
         {
-            let pointer = crate::validation::child(pointer, "activities");
+            let pointer = crate::validation::Pointer::key(pointer, "activities");
             let value = &self.activities;
             for (index, item) in value.iter().enumerate() {
                 if item.r#type == crate::enums::ActivityType::Custom {
                     out.push(
                         crate::validation::Violation::new(
-                            crate::validation::child(
-                                &crate::validation::child(&pointer, &index.to_string()),
+                            &crate::validation::Pointer::key(
+                                &crate::validation::Pointer::index(&pointer, index),
                                 "type",
                             ),
                             "must leave out activity_type.CUSTOM in case `custom_status_omitted`",
@@ -363,9 +367,13 @@ pub struct ChannelInfo {
 }
 
 impl crate::validation::Validate for ChannelInfo {
-    fn validate_at(&self, pointer: &str, out: &mut Vec<crate::validation::Violation>) {
+    fn validate_at(
+        &self,
+        pointer: &crate::validation::Pointer<'_>,
+        out: &mut Vec<crate::validation::Violation>,
+    ) {
         {
-            let pointer = crate::validation::child(pointer, "status");
+            let pointer = crate::validation::Pointer::key(pointer, "status");
             if let Some(value) = &self.status {
                 crate::validation::max_length(out, &pointer, value, 500);
             }
@@ -393,5 +401,9 @@ pub struct VoiceChannelStatusUpdate {
 }
 
 impl crate::validation::Validate for VoiceChannelStatusUpdate {
-    fn validate_at(&self, _pointer: &str, _out: &mut Vec<crate::validation::Violation>) {}
+    fn validate_at(
+        &self,
+        _pointer: &crate::validation::Pointer<'_>,
+        _out: &mut Vec<crate::validation::Violation>,
+    ) {}
 }

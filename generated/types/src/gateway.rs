@@ -76,5 +76,9 @@ pub struct RequestChannelInfoPayload {
 }
 
 impl crate::validation::Validate for RequestChannelInfoPayload {
-    fn validate_at(&self, _pointer: &str, _out: &mut Vec<crate::validation::Violation>) {}
+    fn validate_at(
+        &self,
+        _pointer: &crate::validation::Pointer<'_>,
+        _out: &mut Vec<crate::validation::Violation>,
+    ) {}
 }

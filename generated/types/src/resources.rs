@@ -26,7 +26,11 @@ pub struct IdentifyPayload {
 }
 
 impl crate::validation::Validate for IdentifyPayload {
-    fn validate_at(&self, _pointer: &str, _out: &mut Vec<crate::validation::Violation>) {}
+    fn validate_at(
+        &self,
+        _pointer: &crate::validation::Pointer<'_>,
+        _out: &mut Vec<crate::validation::Violation>,
+    ) {}
 }
 
 /// An activity in a user's presence.
@@ -45,7 +49,11 @@ pub struct Activity {
 }
 
 impl crate::validation::Validate for Activity {
-    fn validate_at(&self, _pointer: &str, _out: &mut Vec<crate::validation::Violation>) {}
+    fn validate_at(
+        &self,
+        _pointer: &crate::validation::Pointer<'_>,
+        _out: &mut Vec<crate::validation::Violation>,
+    ) {}
 }
 
 /// An application object; the source gives two of its fields.
@@ -74,7 +82,11 @@ pub struct Application {
 }
 
 impl crate::validation::Validate for Application {
-    fn validate_at(&self, _pointer: &str, _out: &mut Vec<crate::validation::Violation>) {}
+    fn validate_at(
+        &self,
+        _pointer: &crate::validation::Pointer<'_>,
+        _out: &mut Vec<crate::validation::Violation>,
+    ) {}
 }
 
 /// What a caller sends for an attachment.
@@ -109,7 +121,11 @@ pub struct AttachmentRequest {
 }
 
 impl crate::validation::Validate for AttachmentRequest {
-    fn validate_at(&self, _pointer: &str, _out: &mut Vec<crate::validation::Violation>) {}
+    fn validate_at(
+        &self,
+        _pointer: &crate::validation::Pointer<'_>,
+        _out: &mut Vec<crate::validation::Violation>,
+    ) {}
 }
 
 /// What the API returns for an attachment.
@@ -130,7 +146,11 @@ pub struct Attachment {
 }
 
 impl crate::validation::Validate for Attachment {
-    fn validate_at(&self, _pointer: &str, _out: &mut Vec<crate::validation::Violation>) {}
+    fn validate_at(
+        &self,
+        _pointer: &crate::validation::Pointer<'_>,
+        _out: &mut Vec<crate::validation::Violation>,
+    ) {}
 }
 
 /// A channel object; the source gives four of its fields.
@@ -171,7 +191,11 @@ pub struct Channel {
 }
 
 impl crate::validation::Validate for Channel {
-    fn validate_at(&self, _pointer: &str, _out: &mut Vec<crate::validation::Violation>) {}
+    fn validate_at(
+        &self,
+        _pointer: &crate::validation::Pointer<'_>,
+        _out: &mut Vec<crate::validation::Violation>,
+    ) {}
 }
 
 impl Channel {
@@ -202,14 +226,14 @@ impl Channel {
     /// Checks what case `obfuscated` says of this value; call it when the case applies (see [`Self::OBFUSCATED`]).
     pub fn check_obfuscated(&self) -> Vec<crate::validation::Violation> {
         let mut violations = Vec::new();
-        let (pointer, out) = ("", &mut violations);
+        let (pointer, out) = (&crate::validation::Pointer::ROOT, &mut violations);
         {
-            let pointer = crate::validation::child(pointer, "name");
+            let pointer = crate::validation::Pointer::key(pointer, "name");
             let value = &self.name;
             crate::validation::literal(out, &pointer, value, "___hidden___");
         }
         {
-            let pointer = crate::validation::child(pointer, "flags");
+            let pointer = crate::validation::Pointer::key(pointer, "flags");
             let value = &self.flags;
             crate::validation::fact(
                 out,
@@ -219,7 +243,10 @@ impl Channel {
             );
         }
         {
-            let pointer = crate::validation::child(pointer, "permission_overwrites");
+            let pointer = crate::validation::Pointer::key(
+                pointer,
+                "permission_overwrites",
+            );
             let value = &self.permission_overwrites;
             crate::validation::min_items(out, &pointer, value.len(), 1);
             crate::validation::max_items(out, &pointer, value.len(), 1);
@@ -253,7 +280,11 @@ pub struct PermissionOverwrite {
 }
 
 impl crate::validation::Validate for PermissionOverwrite {
-    fn validate_at(&self, _pointer: &str, _out: &mut Vec<crate::validation::Violation>) {}
+    fn validate_at(
+        &self,
+        _pointer: &crate::validation::Pointer<'_>,
+        _out: &mut Vec<crate::validation::Violation>,
+    ) {}
 }
 
 /// Ephemeral information about a voice channel; it is not part of the channel object.
@@ -273,9 +304,13 @@ pub struct VoiceChannelInfo {
 }
 
 impl crate::validation::Validate for VoiceChannelInfo {
-    fn validate_at(&self, pointer: &str, out: &mut Vec<crate::validation::Violation>) {
+    fn validate_at(
+        &self,
+        pointer: &crate::validation::Pointer<'_>,
+        out: &mut Vec<crate::validation::Violation>,
+    ) {
         {
-            let pointer = crate::validation::child(pointer, "status");
+            let pointer = crate::validation::Pointer::key(pointer, "status");
             let value = &self.status;
             crate::validation::max_length(out, &pointer, value, 500);
         }
@@ -303,7 +338,11 @@ pub struct AuditEntryInfo {
 }
 
 impl crate::validation::Validate for AuditEntryInfo {
-    fn validate_at(&self, _pointer: &str, _out: &mut Vec<crate::validation::Violation>) {}
+    fn validate_at(
+        &self,
+        _pointer: &crate::validation::Pointer<'_>,
+        _out: &mut Vec<crate::validation::Violation>,
+    ) {}
 }
 
 /// The primary and custom fields a game writes for a user's game stats widget.
@@ -352,7 +391,11 @@ pub struct GameStatsWidgetData {
 }
 
 impl crate::validation::Validate for GameStatsWidgetData {
-    fn validate_at(&self, _pointer: &str, _out: &mut Vec<crate::validation::Violation>) {}
+    fn validate_at(
+        &self,
+        _pointer: &crate::validation::Pointer<'_>,
+        _out: &mut Vec<crate::validation::Violation>,
+    ) {}
 }
 
 /// A record of the user's identity in the game, to which game stats widget data is written.
@@ -368,7 +411,11 @@ pub struct ApplicationIdentityProfile {
 }
 
 impl crate::validation::Validate for ApplicationIdentityProfile {
-    fn validate_at(&self, _pointer: &str, _out: &mut Vec<crate::validation::Violation>) {}
+    fn validate_at(
+        &self,
+        _pointer: &crate::validation::Pointer<'_>,
+        _out: &mut Vec<crate::validation::Violation>,
+    ) {}
 }
 
 /// The payload of an interaction sent to an application.
@@ -384,7 +431,11 @@ pub struct Interaction {
 }
 
 impl crate::validation::Validate for Interaction {
-    fn validate_at(&self, _pointer: &str, _out: &mut Vec<crate::validation::Violation>) {}
+    fn validate_at(
+        &self,
+        _pointer: &crate::validation::Pointer<'_>,
+        _out: &mut Vec<crate::validation::Violation>,
+    ) {}
 }
 
 /// A channel object resolved in an interaction payload.
@@ -409,7 +460,11 @@ pub struct ResolvedChannel {
 }
 
 impl crate::validation::Validate for ResolvedChannel {
-    fn validate_at(&self, _pointer: &str, _out: &mut Vec<crate::validation::Violation>) {}
+    fn validate_at(
+        &self,
+        _pointer: &crate::validation::Pointer<'_>,
+        _out: &mut Vec<crate::validation::Violation>,
+    ) {}
 }
 
 /// A channel invite; the source gives four of its fields.
@@ -460,7 +515,11 @@ pub struct Invite {
 }
 
 impl crate::validation::Validate for Invite {
-    fn validate_at(&self, _pointer: &str, _out: &mut Vec<crate::validation::Violation>) {}
+    fn validate_at(
+        &self,
+        _pointer: &crate::validation::Pointer<'_>,
+        _out: &mut Vec<crate::validation::Violation>,
+    ) {}
 }
 
 /// A role reduced to seven fields, as returned in Get Channel Invites.
@@ -500,7 +559,11 @@ pub struct PartialRole {
 }
 
 impl crate::validation::Validate for PartialRole {
-    fn validate_at(&self, _pointer: &str, _out: &mut Vec<crate::validation::Violation>) {}
+    fn validate_at(
+        &self,
+        _pointer: &crate::validation::Pointer<'_>,
+        _out: &mut Vec<crate::validation::Violation>,
+    ) {}
 }
 
 /// A lobby of an application, which members join to exchange messages.
@@ -534,7 +597,11 @@ pub struct Lobby {
 }
 
 impl crate::validation::Validate for Lobby {
-    fn validate_at(&self, _pointer: &str, _out: &mut Vec<crate::validation::Violation>) {}
+    fn validate_at(
+        &self,
+        _pointer: &crate::validation::Pointer<'_>,
+        _out: &mut Vec<crate::validation::Violation>,
+    ) {}
 }
 
 /// A member of a lobby.
@@ -568,7 +635,11 @@ pub struct LobbyMember {
 }
 
 impl crate::validation::Validate for LobbyMember {
-    fn validate_at(&self, _pointer: &str, _out: &mut Vec<crate::validation::Violation>) {}
+    fn validate_at(
+        &self,
+        _pointer: &crate::validation::Pointer<'_>,
+        _out: &mut Vec<crate::validation::Violation>,
+    ) {}
 }
 
 /// One entry of a bulk lobby members request.
@@ -613,7 +684,11 @@ pub struct LobbyMemberUpdate {
 }
 
 impl crate::validation::Validate for LobbyMemberUpdate {
-    fn validate_at(&self, _pointer: &str, _out: &mut Vec<crate::validation::Violation>) {}
+    fn validate_at(
+        &self,
+        _pointer: &crate::validation::Pointer<'_>,
+        _out: &mut Vec<crate::validation::Violation>,
+    ) {}
 }
 
 /// A message record of a lobby.
@@ -678,7 +753,11 @@ pub struct LobbyMessage {
 }
 
 impl crate::validation::Validate for LobbyMessage {
-    fn validate_at(&self, _pointer: &str, _out: &mut Vec<crate::validation::Violation>) {}
+    fn validate_at(
+        &self,
+        _pointer: &crate::validation::Pointer<'_>,
+        _out: &mut Vec<crate::validation::Violation>,
+    ) {}
 }
 
 /// A direct message sent in a game through the social SDK.
@@ -705,7 +784,11 @@ pub struct GameDirectMessage {
 }
 
 impl crate::validation::Validate for GameDirectMessage {
-    fn validate_at(&self, _pointer: &str, _out: &mut Vec<crate::validation::Violation>) {}
+    fn validate_at(
+        &self,
+        _pointer: &crate::validation::Pointer<'_>,
+        _out: &mut Vec<crate::validation::Violation>,
+    ) {}
 }
 
 /// A modal component for a single choice of exactly one option.
@@ -731,7 +814,11 @@ pub struct RadioGroup {
 }
 
 impl crate::validation::Validate for RadioGroup {
-    fn validate_at(&self, _pointer: &str, _out: &mut Vec<crate::validation::Violation>) {}
+    fn validate_at(
+        &self,
+        _pointer: &crate::validation::Pointer<'_>,
+        _out: &mut Vec<crate::validation::Violation>,
+    ) {}
 }
 
 /// An option of a Radio Group.
@@ -746,7 +833,11 @@ pub struct RadioGroupOption {
 }
 
 impl crate::validation::Validate for RadioGroupOption {
-    fn validate_at(&self, _pointer: &str, _out: &mut Vec<crate::validation::Violation>) {}
+    fn validate_at(
+        &self,
+        _pointer: &crate::validation::Pointer<'_>,
+        _out: &mut Vec<crate::validation::Violation>,
+    ) {}
 }
 
 /// A modal component for a multi-select.
@@ -783,7 +874,11 @@ pub struct CheckboxGroup {
 }
 
 impl crate::validation::Validate for CheckboxGroup {
-    fn validate_at(&self, _pointer: &str, _out: &mut Vec<crate::validation::Violation>) {}
+    fn validate_at(
+        &self,
+        _pointer: &crate::validation::Pointer<'_>,
+        _out: &mut Vec<crate::validation::Violation>,
+    ) {}
 }
 
 /// An option of a Checkbox Group.
@@ -798,7 +893,11 @@ pub struct CheckboxGroupOption {
 }
 
 impl crate::validation::Validate for CheckboxGroupOption {
-    fn validate_at(&self, _pointer: &str, _out: &mut Vec<crate::validation::Violation>) {}
+    fn validate_at(
+        &self,
+        _pointer: &crate::validation::Pointer<'_>,
+        _out: &mut Vec<crate::validation::Violation>,
+    ) {}
 }
 
 /// A modal component that is a boolean yes/no toggle.
@@ -815,7 +914,11 @@ pub struct Checkbox {
 }
 
 impl crate::validation::Validate for Checkbox {
-    fn validate_at(&self, _pointer: &str, _out: &mut Vec<crate::validation::Violation>) {}
+    fn validate_at(
+        &self,
+        _pointer: &crate::validation::Pointer<'_>,
+        _out: &mut Vec<crate::validation::Violation>,
+    ) {}
 }
 
 /// A modal component through which the user uploads files.
@@ -868,16 +971,20 @@ pub struct FileUpload {
 }
 
 impl crate::validation::Validate for FileUpload {
-    fn validate_at(&self, pointer: &str, out: &mut Vec<crate::validation::Violation>) {
+    fn validate_at(
+        &self,
+        pointer: &crate::validation::Pointer<'_>,
+        out: &mut Vec<crate::validation::Violation>,
+    ) {
         {
-            let pointer = crate::validation::child(pointer, "min_values");
+            let pointer = crate::validation::Pointer::key(pointer, "min_values");
             if let Some(value) = &self.min_values {
                 crate::validation::min(out, &pointer, i128::from(*value), 0);
                 crate::validation::max(out, &pointer, i128::from(*value), 10);
             }
         }
         {
-            let pointer = crate::validation::child(pointer, "max_values");
+            let pointer = crate::validation::Pointer::key(pointer, "max_values");
             if let Some(value) = &self.max_values {
                 crate::validation::min(out, &pointer, i128::from(*value), 0);
                 crate::validation::max(out, &pointer, i128::from(*value), 10);
@@ -898,7 +1005,11 @@ pub struct Container {
 }
 
 impl crate::validation::Validate for Container {
-    fn validate_at(&self, _pointer: &str, _out: &mut Vec<crate::validation::Violation>) {}
+    fn validate_at(
+        &self,
+        _pointer: &crate::validation::Pointer<'_>,
+        _out: &mut Vec<crate::validation::Violation>,
+    ) {}
 }
 
 /// The embed of the new type `components` that a message carries for a link preview built from a component embed.
@@ -929,14 +1040,18 @@ impl ComponentsEmbed {
 }
 
 impl crate::validation::Validate for ComponentsEmbed {
-    fn validate_at(&self, pointer: &str, out: &mut Vec<crate::validation::Violation>) {
+    fn validate_at(
+        &self,
+        pointer: &crate::validation::Pointer<'_>,
+        out: &mut Vec<crate::validation::Violation>,
+    ) {
         {
-            let pointer = crate::validation::child(pointer, "type");
+            let pointer = crate::validation::Pointer::key(pointer, "type");
             let value = &self.r#type;
             crate::validation::literal(out, &pointer, value, "components");
         }
         {
-            let pointer = crate::validation::child(pointer, "components");
+            let pointer = crate::validation::Pointer::key(pointer, "components");
             let value = &self.components;
             crate::validation::min_items(out, &pointer, value.len(), 1);
             crate::validation::max_items(out, &pointer, value.len(), 1);
@@ -977,7 +1092,11 @@ pub struct RichPresenceActivity {
 }
 
 impl crate::validation::Validate for RichPresenceActivity {
-    fn validate_at(&self, _pointer: &str, _out: &mut Vec<crate::validation::Violation>) {}
+    fn validate_at(
+        &self,
+        _pointer: &crate::validation::Pointer<'_>,
+        _out: &mut Vec<crate::validation::Violation>,
+    ) {}
 }
 
 /// The assets of a rich presence activity.
@@ -1006,7 +1125,11 @@ pub struct RichPresenceActivityAssets {
 }
 
 impl crate::validation::Validate for RichPresenceActivityAssets {
-    fn validate_at(&self, _pointer: &str, _out: &mut Vec<crate::validation::Violation>) {}
+    fn validate_at(
+        &self,
+        _pointer: &crate::validation::Pointer<'_>,
+        _out: &mut Vec<crate::validation::Violation>,
+    ) {}
 }
 
 /// A subscription object; its status is a subscription_status value.
@@ -1021,7 +1144,11 @@ pub struct Subscription {
 }
 
 impl crate::validation::Validate for Subscription {
-    fn validate_at(&self, _pointer: &str, _out: &mut Vec<crate::validation::Violation>) {}
+    fn validate_at(
+        &self,
+        _pointer: &crate::validation::Pointer<'_>,
+        _out: &mut Vec<crate::validation::Violation>,
+    ) {}
 }
 
 /// A user object; the source gives one of its fields.
@@ -1042,7 +1169,11 @@ pub struct User {
 }
 
 impl crate::validation::Validate for User {
-    fn validate_at(&self, _pointer: &str, _out: &mut Vec<crate::validation::Violation>) {}
+    fn validate_at(
+        &self,
+        _pointer: &crate::validation::Pointer<'_>,
+        _out: &mut Vec<crate::validation::Violation>,
+    ) {}
 }
 
 /// A connection of a user's account to another service, as returned by Get Current User Connections.
@@ -1076,5 +1207,9 @@ pub struct Connection {
 }
 
 impl crate::validation::Validate for Connection {
-    fn validate_at(&self, _pointer: &str, _out: &mut Vec<crate::validation::Violation>) {}
+    fn validate_at(
+        &self,
+        _pointer: &crate::validation::Pointer<'_>,
+        _out: &mut Vec<crate::validation::Violation>,
+    ) {}
 }

@@ -256,6 +256,26 @@ impl Rule {
         }
     }
 
+    /// Adds what evaluating the rule asks of the implementation to `needs`, in one walk.
+    pub fn gather(&self, needs: &mut Needs) {
+        match self {
+            Self::Permission(_) => needs.permissions = true,
+            Self::Intent(_) => needs.intents = true,
+            Self::Scope(_) => needs.scopes = true,
+            Self::Condition(c) => push_new(&mut needs.conditions, c.condition()),
+            Self::All(rules) | Self::Any(rules) => {
+                rules.iter().for_each(|r| r.gather(needs))
+            }
+            Self::When { when, then, otherwise } => {
+                push_new(&mut needs.conditions, when.condition());
+                then.gather(needs);
+                if let Some(o) = otherwise {
+                    o.gather(needs);
+                }
+            }
+        }
+    }
+
     /// Every permission the rule names, without duplicates.
     pub fn permissions(&self) -> Vec<Permission> {
         let mut out = Vec::new();
@@ -308,6 +328,21 @@ impl Rule {
         );
         out
     }
+}
+
+/// What evaluating rules asks of the implementation: which answers to fetch and which
+/// conditions to ask ([`Rule::gather`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Needs {
+    /// Whether a rule names a permission.
+    pub permissions: bool,
+    /// Whether a rule names an intent.
+    pub intents: bool,
+    /// Whether a rule names a scope.
+    pub scopes: bool,
+    /// Every condition a rule asks, including those of `When`, without duplicates, in
+    /// the order first met.
+    pub conditions: Vec<Condition>,
 }
 
 fn lacks(has: bool, requirement: Requirement) -> Vec<Requirement> {

@@ -37,29 +37,104 @@ impl fmt::Display for Violation {
     }
 }
 
+/// Where a value sits, as the chain of reference tokens that leads to it. A pointer is
+/// written out (RFC 6901, `~` and `/` escaped) only when a violation is reported, so
+/// checking a valid value builds no text.
+#[derive(Clone, Copy)]
+pub enum Pointer<'a> {
+    /// A pointer written out already: `""` is the document's root, `/body` a member of it.
+    At(&'a str),
+    /// The member of `parent` with this name.
+    Key(&'a Pointer<'a>, &'a str),
+    /// The item of `parent` at this index.
+    Index(&'a Pointer<'a>, usize),
+    /// The entry of `parent` under this key, written as the key displays.
+    Entry(&'a Pointer<'a>, &'a dyn fmt::Display),
+}
+
+impl<'a> Pointer<'a> {
+    /// The document's root.
+    pub const ROOT: Pointer<'static> = Pointer::At("");
+
+    /// The member `name` of `parent`.
+    pub const fn key(parent: &'a Pointer<'a>, name: &'a str) -> Self {
+        Self::Key(parent, name)
+    }
+
+    /// The item `index` of `parent`.
+    pub const fn index(parent: &'a Pointer<'a>, index: usize) -> Self {
+        Self::Index(parent, index)
+    }
+
+    /// The entry of `parent` under `key`.
+    pub const fn entry(parent: &'a Pointer<'a>, key: &'a dyn fmt::Display) -> Self {
+        Self::Entry(parent, key)
+    }
+}
+
+impl fmt::Display for Pointer<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::At(text) => f.write_str(text),
+            Self::Key(parent, name) => write!(f, "{parent}/{}", Escaped(name)),
+            Self::Index(parent, index) => write!(f, "{parent}/{index}"),
+            Self::Entry(parent, key) => {
+                write!(f, "{parent}/{}", Escaped(& key.to_string()))
+            }
+        }
+    }
+}
+
+impl fmt::Debug for Pointer<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Pointer({:?})", self.to_string())
+    }
+}
+
+impl From<&Pointer<'_>> for String {
+    fn from(pointer: &Pointer<'_>) -> Self {
+        pointer.to_string()
+    }
+}
+
+/// A reference token escaped as RFC 6901 says: `~` as `~0`, `/` as `~1`.
+struct Escaped<'a>(&'a str);
+
+impl fmt::Display for Escaped<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut rest = self.0;
+        while let Some(at) = rest.find(['~', '/']) {
+            f.write_str(&rest[..at])?;
+            f.write_str(if rest[at..].starts_with('~') { "~0" } else { "~1" })?;
+            rest = &rest[at + 1..];
+        }
+        f.write_str(rest)
+    }
+}
+
 /// A value whose declared constraints can be checked.
 pub trait Validate {
     /// Appends every violation in `self` to `out`, located under `pointer`.
-    fn validate_at(&self, pointer: &str, out: &mut Vec<Violation>);
+    fn validate_at(&self, pointer: &Pointer<'_>, out: &mut Vec<Violation>);
 
     /// Every violation, located from the value's root.
     fn validate(&self) -> Vec<Violation> {
         let mut out = Vec::new();
-        self.validate_at("", &mut out);
+        self.validate_at(&Pointer::ROOT, &mut out);
         out
     }
 }
 
 impl<T: Validate> Validate for Vec<T> {
-    fn validate_at(&self, pointer: &str, out: &mut Vec<Violation>) {
+    fn validate_at(&self, pointer: &Pointer<'_>, out: &mut Vec<Violation>) {
         for (index, item) in self.iter().enumerate() {
-            item.validate_at(&child(pointer, &index.to_string()), out);
+            item.validate_at(&Pointer::index(pointer, index), out);
         }
     }
 }
 
 impl<T: Validate> Validate for Option<T> {
-    fn validate_at(&self, pointer: &str, out: &mut Vec<Violation>) {
+    fn validate_at(&self, pointer: &Pointer<'_>, out: &mut Vec<Violation>) {
         if let Some(value) = self {
             value.validate_at(pointer, out);
         }
@@ -67,18 +142,23 @@ impl<T: Validate> Validate for Option<T> {
 }
 
 impl<T: Validate + ?Sized> Validate for Box<T> {
-    fn validate_at(&self, pointer: &str, out: &mut Vec<Violation>) {
+    fn validate_at(&self, pointer: &Pointer<'_>, out: &mut Vec<Violation>) {
         (**self).validate_at(pointer, out);
     }
 }
 
 /// `pointer` extended by one reference token, escaped as RFC 6901 says (`~` and `/`).
 pub fn child(pointer: &str, token: &str) -> String {
-    format!("{pointer}/{}", token.replace('~', "~0").replace('/', "~1"))
+    format!("{pointer}/{}", Escaped(token))
 }
 
 /// A text has at least `min` characters (Unicode scalar values).
-pub fn min_length(out: &mut Vec<Violation>, pointer: &str, value: &str, min: i64) {
+pub fn min_length(
+    out: &mut Vec<Violation>,
+    pointer: &Pointer<'_>,
+    value: &str,
+    min: i64,
+) {
     let len = value.chars().count();
     if i128::try_from(len).unwrap_or(i128::MAX) < i128::from(min) {
         out.push(
@@ -91,7 +171,12 @@ pub fn min_length(out: &mut Vec<Violation>, pointer: &str, value: &str, min: i64
 }
 
 /// A text has at most `max` characters (Unicode scalar values).
-pub fn max_length(out: &mut Vec<Violation>, pointer: &str, value: &str, max: i64) {
+pub fn max_length(
+    out: &mut Vec<Violation>,
+    pointer: &Pointer<'_>,
+    value: &str,
+    max: i64,
+) {
     let len = value.chars().count();
     if i128::try_from(len).unwrap_or(i128::MAX) > i128::from(max) {
         out.push(
@@ -104,7 +189,7 @@ pub fn max_length(out: &mut Vec<Violation>, pointer: &str, value: &str, max: i64
 }
 
 /// A list has at least `min` items.
-pub fn min_items(out: &mut Vec<Violation>, pointer: &str, len: usize, min: i64) {
+pub fn min_items(out: &mut Vec<Violation>, pointer: &Pointer<'_>, len: usize, min: i64) {
     if i128::try_from(len).unwrap_or(i128::MAX) < i128::from(min) {
         out.push(
             Violation::new(
@@ -116,7 +201,7 @@ pub fn min_items(out: &mut Vec<Violation>, pointer: &str, len: usize, min: i64) 
 }
 
 /// A list has at most `max` items.
-pub fn max_items(out: &mut Vec<Violation>, pointer: &str, len: usize, max: i64) {
+pub fn max_items(out: &mut Vec<Violation>, pointer: &Pointer<'_>, len: usize, max: i64) {
     if i128::try_from(len).unwrap_or(i128::MAX) > i128::from(max) {
         out.push(
             Violation::new(pointer, format!("must have at most {max} items (got {len})")),
@@ -125,7 +210,7 @@ pub fn max_items(out: &mut Vec<Violation>, pointer: &str, len: usize, max: i64) 
 }
 
 /// A number is at least `min`.
-pub fn min(out: &mut Vec<Violation>, pointer: &str, value: i128, min: i64) {
+pub fn min(out: &mut Vec<Violation>, pointer: &Pointer<'_>, value: i128, min: i64) {
     if value < i128::from(min) {
         out.push(
             Violation::new(pointer, format!("must be at least {min} (got {value})")),
@@ -134,7 +219,7 @@ pub fn min(out: &mut Vec<Violation>, pointer: &str, value: i128, min: i64) {
 }
 
 /// A number is at most `max`.
-pub fn max(out: &mut Vec<Violation>, pointer: &str, value: i128, max: i64) {
+pub fn max(out: &mut Vec<Violation>, pointer: &Pointer<'_>, value: i128, max: i64) {
     if value > i128::from(max) {
         out.push(
             Violation::new(pointer, format!("must be at most {max} (got {value})")),
@@ -143,7 +228,12 @@ pub fn max(out: &mut Vec<Violation>, pointer: &str, value: i128, max: i64) {
 }
 
 /// A number is below `bound`.
-pub fn max_exclusive(out: &mut Vec<Violation>, pointer: &str, value: i128, bound: i64) {
+pub fn max_exclusive(
+    out: &mut Vec<Violation>,
+    pointer: &Pointer<'_>,
+    value: i128,
+    bound: i64,
+) {
     if value >= i128::from(bound) {
         out.push(
             Violation::new(pointer, format!("must be less than {bound} (got {value})")),
@@ -152,7 +242,12 @@ pub fn max_exclusive(out: &mut Vec<Violation>, pointer: &str, value: i128, bound
 }
 
 /// A number is above `bound`.
-pub fn min_exclusive(out: &mut Vec<Violation>, pointer: &str, value: i128, bound: i64) {
+pub fn min_exclusive(
+    out: &mut Vec<Violation>,
+    pointer: &Pointer<'_>,
+    value: i128,
+    bound: i64,
+) {
     if value <= i128::from(bound) {
         out.push(
             Violation::new(
@@ -164,7 +259,12 @@ pub fn min_exclusive(out: &mut Vec<Violation>, pointer: &str, value: i128, bound
 }
 
 /// A floating-point number is at least `min`.
-pub fn min_number(out: &mut Vec<Violation>, pointer: &str, value: f64, min: f64) {
+pub fn min_number(
+    out: &mut Vec<Violation>,
+    pointer: &Pointer<'_>,
+    value: f64,
+    min: f64,
+) {
     if value.is_nan() || value < min {
         out.push(
             Violation::new(pointer, format!("must be at least {min} (got {value})")),
@@ -173,7 +273,12 @@ pub fn min_number(out: &mut Vec<Violation>, pointer: &str, value: f64, min: f64)
 }
 
 /// A floating-point number is at most `max`.
-pub fn max_number(out: &mut Vec<Violation>, pointer: &str, value: f64, max: f64) {
+pub fn max_number(
+    out: &mut Vec<Violation>,
+    pointer: &Pointer<'_>,
+    value: f64,
+    max: f64,
+) {
     if value.is_nan() || value > max {
         out.push(
             Violation::new(pointer, format!("must be at most {max} (got {value})")),
@@ -184,7 +289,7 @@ pub fn max_number(out: &mut Vec<Violation>, pointer: &str, value: f64, max: f64)
 /// A floating-point number is above `bound`.
 pub fn min_exclusive_number(
     out: &mut Vec<Violation>,
-    pointer: &str,
+    pointer: &Pointer<'_>,
     value: f64,
     bound: f64,
 ) {
@@ -201,7 +306,7 @@ pub fn min_exclusive_number(
 /// A floating-point number is below `bound`.
 pub fn max_exclusive_number(
     out: &mut Vec<Violation>,
-    pointer: &str,
+    pointer: &Pointer<'_>,
     value: f64,
     bound: f64,
 ) {
@@ -213,7 +318,12 @@ pub fn max_exclusive_number(
 }
 
 /// A map has at least `min` entries.
-pub fn min_entries(out: &mut Vec<Violation>, pointer: &str, len: usize, min: i64) {
+pub fn min_entries(
+    out: &mut Vec<Violation>,
+    pointer: &Pointer<'_>,
+    len: usize,
+    min: i64,
+) {
     if i128::try_from(len).unwrap_or(i128::MAX) < i128::from(min) {
         out.push(
             Violation::new(
@@ -225,7 +335,12 @@ pub fn min_entries(out: &mut Vec<Violation>, pointer: &str, len: usize, min: i64
 }
 
 /// A map has at most `max` entries.
-pub fn max_entries(out: &mut Vec<Violation>, pointer: &str, len: usize, max: i64) {
+pub fn max_entries(
+    out: &mut Vec<Violation>,
+    pointer: &Pointer<'_>,
+    len: usize,
+    max: i64,
+) {
     if i128::try_from(len).unwrap_or(i128::MAX) > i128::from(max) {
         out.push(
             Violation::new(
@@ -237,12 +352,16 @@ pub fn max_entries(out: &mut Vec<Violation>, pointer: &str, len: usize, max: i64
 }
 
 /// No two items of a list are equal: each repeat is reported at its own index.
-pub fn unique_items<T: PartialEq>(out: &mut Vec<Violation>, pointer: &str, items: &[T]) {
+pub fn unique_items<T: PartialEq>(
+    out: &mut Vec<Violation>,
+    pointer: &Pointer<'_>,
+    items: &[T],
+) {
     for (index, item) in items.iter().enumerate() {
         if let Some(first) = items[..index].iter().position(|earlier| earlier == item) {
             out.push(
                 Violation::new(
-                    child(pointer, &index.to_string()),
+                    &Pointer::index(pointer, index),
                     format!("repeats item {first}: items must be unique"),
                 ),
             );
@@ -251,7 +370,7 @@ pub fn unique_items<T: PartialEq>(out: &mut Vec<Violation>, pointer: &str, items
 }
 
 /// A text has the shape of an email address: a local part, one `@`, a domain, no spaces.
-pub fn email(out: &mut Vec<Violation>, pointer: &str, value: &str) {
+pub fn email(out: &mut Vec<Violation>, pointer: &Pointer<'_>, value: &str) {
     let shaped = value
         .split_once('@')
         .is_some_and(|(local, domain)| {
@@ -264,7 +383,7 @@ pub fn email(out: &mut Vec<Violation>, pointer: &str, value: &str) {
 }
 
 /// A text is an absolute URI: a scheme (`https`, `mailto`, ...), `:`, and no spaces.
-pub fn uri(out: &mut Vec<Violation>, pointer: &str, value: &str) {
+pub fn uri(out: &mut Vec<Violation>, pointer: &Pointer<'_>, value: &str) {
     let scheme_ok = value
         .split_once(':')
         .is_some_and(|(scheme, _)| {
@@ -279,7 +398,7 @@ pub fn uri(out: &mut Vec<Violation>, pointer: &str, value: &str) {
 /// A value of an open enum is one the spec names: unknown values are read, never sent.
 pub fn known(
     out: &mut Vec<Violation>,
-    pointer: &str,
+    pointer: &Pointer<'_>,
     is_known: bool,
     enum_id: &str,
     got: impl fmt::Display,
@@ -294,7 +413,7 @@ pub fn known(
 /// A value is one of those a field accepts (a subset of its enum).
 pub fn one_of(
     out: &mut Vec<Violation>,
-    pointer: &str,
+    pointer: &Pointer<'_>,
     accepted: bool,
     allowed: &[&str],
     got: impl fmt::Display,
@@ -313,7 +432,7 @@ pub fn one_of(
 /// A value is the one a field is fixed to.
 pub fn constant(
     out: &mut Vec<Violation>,
-    pointer: &str,
+    pointer: &Pointer<'_>,
     equal: bool,
     expected: &str,
     got: impl fmt::Display,
@@ -327,7 +446,7 @@ pub fn constant(
 /// sent.
 pub fn unknown_variant(
     out: &mut Vec<Violation>,
-    pointer: &str,
+    pointer: &Pointer<'_>,
     union_id: &str,
     detail: impl fmt::Display,
 ) {
@@ -337,7 +456,7 @@ pub fn unknown_variant(
 }
 
 /// A file is at most `max` bytes.
-pub fn max_size(out: &mut Vec<Violation>, pointer: &str, len: usize, max: i64) {
+pub fn max_size(out: &mut Vec<Violation>, pointer: &Pointer<'_>, len: usize, max: i64) {
     if i128::try_from(len).unwrap_or(i128::MAX) > i128::from(max) {
         out.push(
             Violation::new(pointer, format!("must be at most {max} bytes (got {len})")),
@@ -348,7 +467,7 @@ pub fn max_size(out: &mut Vec<Violation>, pointer: &str, len: usize, max: i64) {
 /// A value that a condition makes mandatory is present.
 pub fn required(
     out: &mut Vec<Violation>,
-    pointer: &str,
+    pointer: &Pointer<'_>,
     present: bool,
     condition: &str,
 ) {
@@ -358,14 +477,24 @@ pub fn required(
 }
 
 /// A fact a case states of a value holds (`message` says it when it does not).
-pub fn fact(out: &mut Vec<Violation>, pointer: &str, holds: bool, message: &str) {
+pub fn fact(
+    out: &mut Vec<Violation>,
+    pointer: &Pointer<'_>,
+    holds: bool,
+    message: &str,
+) {
     if !holds {
         out.push(Violation::new(pointer, message));
     }
 }
 
 /// A text is exactly `expected`.
-pub fn literal(out: &mut Vec<Violation>, pointer: &str, value: &str, expected: &str) {
+pub fn literal(
+    out: &mut Vec<Violation>,
+    pointer: &Pointer<'_>,
+    value: &str,
+    expected: &str,
+) {
     if value != expected {
         out.push(
             Violation::new(pointer, format!("must be `{expected}` (got `{value}`)")),
@@ -387,7 +516,12 @@ pub struct CsvColumn {
 /// A CSV text has exactly `columns`: the header line names them in order, and every
 /// further line has one accepted cell per column. Pointers are `/<line>` (the header is
 /// line 0) and `/<line>/<column>`.
-pub fn csv(out: &mut Vec<Violation>, pointer: &str, text: &str, columns: &[CsvColumn]) {
+pub fn csv(
+    out: &mut Vec<Violation>,
+    pointer: &Pointer<'_>,
+    text: &str,
+    columns: &[CsvColumn],
+) {
     let mut lines = text.lines();
     let header: Vec<&str> = columns.iter().map(|c| c.name).collect();
     let expected = header.join(",");
@@ -396,7 +530,7 @@ pub fn csv(out: &mut Vec<Violation>, pointer: &str, text: &str, columns: &[CsvCo
         Some(first) => {
             out.push(
                 Violation::new(
-                    child(pointer, "0"),
+                    &Pointer::index(pointer, 0),
                     format!("the header must be exactly `{expected}` (got `{first}`)"),
                 ),
             )
@@ -416,12 +550,12 @@ pub fn csv(out: &mut Vec<Violation>, pointer: &str, text: &str, columns: &[CsvCo
         if line.is_empty() {
             continue;
         }
-        let row = child(pointer, &(index + 1).to_string());
+        let row = Pointer::index(pointer, index + 1);
         let cells: Vec<&str> = line.split(',').collect();
         if cells.len() != columns.len() {
             out.push(
                 Violation::new(
-                    row,
+                    &row,
                     format!("must have {} cell(s) (got {})", columns.len(), cells.len()),
                 ),
             );
@@ -431,7 +565,7 @@ pub fn csv(out: &mut Vec<Violation>, pointer: &str, text: &str, columns: &[CsvCo
             if !(spec.accepts)(cell) {
                 out.push(
                     Violation::new(
-                        child(&row, &column.to_string()),
+                        &Pointer::index(&row, column),
                         format!(
                             "`{}` must be {} (got `{cell}`)", spec.name, spec.expects
                         ),

@@ -289,7 +289,11 @@ impl<'de, T: Deserialize<'de>> Deserialize<'de> for Presence<T> {
 }
 
 impl<T: crate::validation::Validate> crate::validation::Validate for Presence<T> {
-    fn validate_at(&self, pointer: &str, out: &mut Vec<crate::validation::Violation>) {
+    fn validate_at(
+        &self,
+        pointer: &crate::validation::Pointer<'_>,
+        out: &mut Vec<crate::validation::Violation>,
+    ) {
         if let Self::Value(value) = self {
             value.validate_at(pointer, out);
         }

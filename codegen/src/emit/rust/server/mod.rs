@@ -733,14 +733,14 @@ fn authorize(model: &Model) -> TokenStream {
     });
     let intents = (!model.intents.is_empty()).then(|| {
         quote! {
-            if active.iter().any(|r| !r.intents().is_empty()) {
+            if needs.intents {
                 answers.intents = api.intents(cx).await?;
             }
         }
     });
     let scopes = (!model.scopes.is_empty()).then(|| {
         quote! {
-            if active.iter().any(|r| !r.scopes().is_empty()) {
+            if needs.scopes {
                 answers.scopes = api.scopes(cx).await?;
             }
         }
@@ -770,26 +770,35 @@ fn authorize(model: &Model) -> TokenStream {
         quote!(match condition { #(#arms,)* #unasked })
     };
     quote! {
-        use crate::types::rules::{Condition, PermissionRule, Rule};
+        use crate::types::rules::{Condition, Needs, PermissionRule};
 
         /// Evaluates `rules` as of `cx.now`: asks the implementation only what the forms in force
         /// need, then answers 403 naming everything missing.
         async fn authorize<A: Api>(api: &A, cx: &RuleContext<'_, A::Caller>, rules: &[&PermissionRule], bot: bool) -> Result<(), ApiError> {
-            let active: Vec<&Rule> = rules.iter().filter(|r| r.applies_to.includes(bot)).filter_map(|r| r.at(cx.now)).collect();
-            if active.is_empty() {
+            let active = || rules.iter().filter(|r| r.applies_to.includes(bot)).filter_map(|r| r.at(cx.now));
+            if active().next().is_none() {
                 return Ok(());
             }
+            let mut needs = Needs::default();
+            active().for_each(|r| r.gather(&mut needs));
             let mut answers = runtime::Answers::default();
-            if active.iter().any(|r| !r.permissions().is_empty()) {
+            if needs.permissions {
                 answers.permissions = api.permissions(cx).await?;
             }
             #intents
             #scopes
-            for condition in active.iter().flat_map(|r| r.conditions()) {
-                let holds = ask(api, cx, condition).await?;
-                answers.conditions.push((condition, holds));
+            // The conditions asked are kept in place, those that hold first.
+            let mut asked = needs.conditions;
+            let mut holding = 0;
+            for index in 0..asked.len() {
+                if ask(api, cx, asked[index]).await? {
+                    asked.swap(holding, index);
+                    holding += 1;
+                }
             }
-            let missing: Vec<_> = active.iter().flat_map(|r| r.missing(&answers)).collect();
+            asked.truncate(holding);
+            answers.conditions = asked;
+            let missing: Vec<_> = active().flat_map(|r| r.missing(&answers)).collect();
             if missing.is_empty() { Ok(()) } else { Err(runtime::missing(&missing)) }
         }
 

@@ -63,13 +63,13 @@ pub fn validate_impl(model: &Model, name: &Ident, fields: &[Field]) -> TokenStre
     if checks.is_empty() {
         return quote! {
             impl crate::validation::Validate for #name {
-                fn validate_at(&self, _pointer: &str, _out: &mut Vec<crate::validation::Violation>) {}
+                fn validate_at(&self, _pointer: &crate::validation::Pointer<'_>, _out: &mut Vec<crate::validation::Violation>) {}
             }
         };
     }
     quote! {
         impl crate::validation::Validate for #name {
-            fn validate_at(&self, pointer: &str, out: &mut Vec<crate::validation::Violation>) {
+            fn validate_at(&self, pointer: &crate::validation::Pointer<'_>, out: &mut Vec<crate::validation::Violation>) {
                 #(#checks)*
             }
         }
@@ -96,7 +96,7 @@ pub fn bind_field(f: &Field, access: TokenStream, body: TokenStream) -> TokenStr
     let bind = bind_value(f, &access, &body);
     quote! {
         {
-            let pointer = crate::validation::child(pointer, #wire);
+            let pointer = crate::validation::Pointer::key(pointer, #wire);
             #bind
         }
     }
@@ -171,7 +171,7 @@ pub fn value_checks(model: &Model, value: &TokenStream, ty: &TypeRef, rules: Rul
             if !checks.is_empty() {
                 out.extend(quote! {
                     for (index, item) in #value.iter().enumerate() {
-                        let item_pointer = crate::validation::child(#pointer, &index.to_string());
+                        let item_pointer = crate::validation::Pointer::index(#pointer, index);
                         #checks
                     }
                 });
@@ -189,7 +189,8 @@ pub fn value_checks(model: &Model, value: &TokenStream, ty: &TypeRef, rules: Rul
                 let item = if checks.is_empty() { quote!(_) } else { quote!(item) };
                 out.extend(quote! {
                     for (key, #item) in #value.iter() {
-                        let item_pointer = crate::validation::child(#pointer, &#text);
+                        let key_text = #text;
+                        let item_pointer = crate::validation::Pointer::entry(#pointer, &key_text);
                         #key_checks
                         #checks
                     }
@@ -255,11 +256,11 @@ fn bind_nullable(checks: TokenStream, nullable: bool) -> TokenStream {
     if nullable && !checks.is_empty() { quote!(if let Some(item) = item { #checks }) } else { checks }
 }
 
-/// A map key as the reference token of its entry's pointer.
+/// A map key as what its entry's pointer displays (written out only when a violation is).
 fn key_text(model: &Model, key: &TypeRef) -> TokenStream {
     match key {
-        TypeRef::Enum(id) if model.enum_(id).is_some_and(|e| e.repr != "string") => quote!(key.value().to_string()),
-        _ => quote!(key.to_string()),
+        TypeRef::Enum(id) if model.enum_(id).is_some_and(|e| e.repr != "string") => quote!(key.value()),
+        _ => quote!(key),
     }
 }
 

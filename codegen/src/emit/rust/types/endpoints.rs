@@ -346,7 +346,7 @@ fn several_bodies(model: &Model, e: &Endpoint) -> TokenStream {
 
         impl crate::validation::Validate for Body {
             #[allow(unused_variables)]
-            fn validate_at(&self, pointer: &str, out: &mut Vec<crate::validation::Violation>) {
+            fn validate_at(&self, pointer: &crate::validation::Pointer<'_>, out: &mut Vec<crate::validation::Violation>) {
                 match self {
                     #(#checks)*
                 }
@@ -390,7 +390,7 @@ fn parts_struct(model: &Model, e: &Endpoint) -> TokenStream {
         let (ident, wire, expected) = (names::field(f), f.wire(), &expected.id);
         let each = if matches!(f.ty, Some(TypeRef::Array(_))) {
             quote!(for (index, file) in files.iter().enumerate() {
-                crate::validation::content_type(out, &crate::validation::child(&pointer, &index.to_string()), &file.content_type, #expected);
+                crate::validation::content_type(out, &crate::validation::Pointer::index(&pointer, index), &file.content_type, #expected);
             })
         } else {
             quote!(crate::validation::content_type(out, &pointer, &files.content_type, #expected);)
@@ -398,15 +398,15 @@ fn parts_struct(model: &Model, e: &Endpoint) -> TokenStream {
         let bind = if f.may_be_absent() || f.nullable { quote!(if let Some(files) = &self.#ident { #each }) } else { quote!(let files = &self.#ident; #each) };
         checks.push(quote! {
             {
-                let pointer = crate::validation::child(pointer, #wire);
+                let pointer = crate::validation::Pointer::key(pointer, #wire);
                 #bind
             }
         });
     }
     let validate = if checks.is_empty() {
-        quote!(fn validate_at(&self, _pointer: &str, _out: &mut Vec<crate::validation::Violation>) {})
+        quote!(fn validate_at(&self, _pointer: &crate::validation::Pointer<'_>, _out: &mut Vec<crate::validation::Violation>) {})
     } else {
-        quote!(fn validate_at(&self, pointer: &str, out: &mut Vec<crate::validation::Violation>) { #(#checks)* })
+        quote!(fn validate_at(&self, pointer: &crate::validation::Pointer<'_>, out: &mut Vec<crate::validation::Violation>) { #(#checks)* })
     };
     quote! {
         /// The parts of the `multipart/form-data` body.
@@ -449,7 +449,7 @@ pub fn validation_items(model: &Model) -> TokenStream {
     quote! {
         /// A file's media type is `expected`, where `*` stands for any type or subtype
         /// (`image/*`); parameters (`; charset=utf-8`) and case do not matter.
-        pub fn content_type(out: &mut Vec<Violation>, pointer: &str, actual: &str, expected: &str) {
+        pub fn content_type(out: &mut Vec<Violation>, pointer: &Pointer<'_>, actual: &str, expected: &str) {
             let essence = |m: &str| m.split(';').next().unwrap_or_default().trim().to_ascii_lowercase();
             let (actual, expected) = (essence(actual), essence(expected));
             let matches = match (actual.split_once('/'), expected.split_once('/')) {
@@ -501,14 +501,14 @@ fn request(model: &Model, e: &Endpoint) -> TokenStream {
                     let checks = field_checks(model, &whole, quote!(self.body));
                     (!checks.is_empty()).then_some(checks)
                 }
-                _ => Some(quote!(crate::validation::Validate::validate_at(&self.#f, &crate::validation::child(pointer, #field), out);)),
+                _ => Some(quote!(crate::validation::Validate::validate_at(&self.#f, &crate::validation::Pointer::key(pointer, #field), out);)),
             }
         })
         .collect();
     let validate_body = if checks.is_empty() {
-        quote!(fn validate_at(&self, _pointer: &str, _out: &mut Vec<crate::validation::Violation>) {})
+        quote!(fn validate_at(&self, _pointer: &crate::validation::Pointer<'_>, _out: &mut Vec<crate::validation::Violation>) {})
     } else {
-        quote!(fn validate_at(&self, pointer: &str, out: &mut Vec<crate::validation::Violation>) { #(#checks)* })
+        quote!(fn validate_at(&self, pointer: &crate::validation::Pointer<'_>, out: &mut Vec<crate::validation::Violation>) { #(#checks)* })
     };
     let uri = uri_path(e);
     quote! {
@@ -596,7 +596,7 @@ fn response_check(model: &Model, e: &Endpoint) -> Option<TokenStream> {
     let mut checks = TokenStream::new();
     if let Some(Resolved::Static(max)) = e.response_max_items.as_ref().and_then(|b| resolve(model, b, true, false)) {
         let max = int(max);
-        checks.extend(quote!(crate::validation::max_items(&mut out, "", response.len(), #max);));
+        checks.extend(quote!(crate::validation::max_items(&mut out, &crate::validation::Pointer::ROOT, response.len(), #max);));
     }
     if !e.response_columns.is_empty() {
         let columns = e.response_columns.iter().map(|c| {
@@ -604,7 +604,7 @@ fn response_check(model: &Model, e: &Endpoint) -> Option<TokenStream> {
             let (expects, accepts) = csv_cell(c.ty.as_ref());
             quote!(crate::validation::CsvColumn { name: #name, expects: #expects, accepts: #accepts })
         });
-        checks.extend(quote!(crate::validation::csv(&mut out, "", response, &[#(#columns),*]);));
+        checks.extend(quote!(crate::validation::csv(&mut out, &crate::validation::Pointer::ROOT, response, &[#(#columns),*]);));
     }
     Some(quote! {
         /// Checks the response against what the spec says of it; empty when it holds.
@@ -754,7 +754,7 @@ fn runtime_field_checks(model: &Model, part: &str, holder: &TokenStream, f: &Fie
         let given = is_given(f, &access);
         out.push(quote! {
             if #holds {
-                crate::validation::required(&mut out, #pointer, #given, #text);
+                crate::validation::required(&mut out, &crate::validation::Pointer::At(#pointer), #given, #text);
             }
         });
     }
@@ -775,7 +775,7 @@ fn runtime_field_checks(model: &Model, part: &str, holder: &TokenStream, f: &Fie
             let offset = int(offset);
             quote!(bound + #offset)
         };
-        let check = quote!(crate::validation::#check(&mut out, #pointer, #value, #bound););
+        let check = quote!(crate::validation::#check(&mut out, &crate::validation::Pointer::At(#pointer), #value, #bound););
         // One `if let` over the bound and the value, as far as the field's presence allows.
         out.push(if f.three_state() {
             quote! {

@@ -393,7 +393,7 @@ pub fn cases_tokens(model: &Model, name: &proc_macro2::Ident, fields: &[Field], 
         } else {
             quote! {
                 let mut violations = Vec::new();
-                let (pointer, out) = ("", &mut violations);
+                let (pointer, out) = (&crate::validation::Pointer::ROOT, &mut violations);
                 #(#checks)*
                 violations
             }
@@ -473,8 +473,8 @@ fn omits_check(model: &Model, field: &Field, value: &str, case: &str) -> TokenSt
         _ => return TokenStream::new(),
     };
     let pointer = match at {
-        Some(wire) => quote!(crate::validation::child(&crate::validation::child(&pointer, &index.to_string()), #wire)),
-        None => quote!(crate::validation::child(&pointer, &index.to_string())),
+        Some(wire) => quote!(&crate::validation::Pointer::key(&crate::validation::Pointer::index(&pointer, index), #wire)),
+        None => quote!(&crate::validation::Pointer::index(&pointer, index)),
     };
     // Elements that may be `null` carry nothing when they are.
     let present = field.items.as_ref().is_some_and(|i| i.nullable).then(|| quote!(let Some(item) = item else { continue };));

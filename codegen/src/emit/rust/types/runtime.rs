@@ -258,7 +258,7 @@ fn presence() -> TokenStream {
         }
 
         impl<T: crate::validation::Validate> crate::validation::Validate for Presence<T> {
-            fn validate_at(&self, pointer: &str, out: &mut Vec<crate::validation::Violation>) {
+            fn validate_at(&self, pointer: &crate::validation::Pointer<'_>, out: &mut Vec<crate::validation::Violation>) {
                 if let Self::Value(value) = self {
                     value.validate_at(pointer, out);
                 }
@@ -564,29 +564,102 @@ pub fn validation() -> TokenStream {
             }
         }
 
+        /// Where a value sits, as the chain of reference tokens that leads to it. A pointer is
+        /// written out (RFC 6901, `~` and `/` escaped) only when a violation is reported, so
+        /// checking a valid value builds no text.
+        #[derive(Clone, Copy)]
+        pub enum Pointer<'a> {
+            /// A pointer written out already: `""` is the document's root, `/body` a member of it.
+            At(&'a str),
+            /// The member of `parent` with this name.
+            Key(&'a Pointer<'a>, &'a str),
+            /// The item of `parent` at this index.
+            Index(&'a Pointer<'a>, usize),
+            /// The entry of `parent` under this key, written as the key displays.
+            Entry(&'a Pointer<'a>, &'a dyn fmt::Display),
+        }
+
+        impl<'a> Pointer<'a> {
+            /// The document's root.
+            pub const ROOT: Pointer<'static> = Pointer::At("");
+
+            /// The member `name` of `parent`.
+            pub const fn key(parent: &'a Pointer<'a>, name: &'a str) -> Self {
+                Self::Key(parent, name)
+            }
+
+            /// The item `index` of `parent`.
+            pub const fn index(parent: &'a Pointer<'a>, index: usize) -> Self {
+                Self::Index(parent, index)
+            }
+
+            /// The entry of `parent` under `key`.
+            pub const fn entry(parent: &'a Pointer<'a>, key: &'a dyn fmt::Display) -> Self {
+                Self::Entry(parent, key)
+            }
+        }
+
+        impl fmt::Display for Pointer<'_> {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                match self {
+                    Self::At(text) => f.write_str(text),
+                    Self::Key(parent, name) => write!(f, "{parent}/{}", Escaped(name)),
+                    Self::Index(parent, index) => write!(f, "{parent}/{index}"),
+                    Self::Entry(parent, key) => write!(f, "{parent}/{}", Escaped(&key.to_string())),
+                }
+            }
+        }
+
+        impl fmt::Debug for Pointer<'_> {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                write!(f, "Pointer({:?})", self.to_string())
+            }
+        }
+
+        impl From<&Pointer<'_>> for String {
+            fn from(pointer: &Pointer<'_>) -> Self {
+                pointer.to_string()
+            }
+        }
+
+        /// A reference token escaped as RFC 6901 says: `~` as `~0`, `/` as `~1`.
+        struct Escaped<'a>(&'a str);
+
+        impl fmt::Display for Escaped<'_> {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                let mut rest = self.0;
+                while let Some(at) = rest.find(['~', '/']) {
+                    f.write_str(&rest[..at])?;
+                    f.write_str(if rest[at..].starts_with('~') { "~0" } else { "~1" })?;
+                    rest = &rest[at + 1..];
+                }
+                f.write_str(rest)
+            }
+        }
+
         /// A value whose declared constraints can be checked.
         pub trait Validate {
             /// Appends every violation in `self` to `out`, located under `pointer`.
-            fn validate_at(&self, pointer: &str, out: &mut Vec<Violation>);
+            fn validate_at(&self, pointer: &Pointer<'_>, out: &mut Vec<Violation>);
 
             /// Every violation, located from the value's root.
             fn validate(&self) -> Vec<Violation> {
                 let mut out = Vec::new();
-                self.validate_at("", &mut out);
+                self.validate_at(&Pointer::ROOT, &mut out);
                 out
             }
         }
 
         impl<T: Validate> Validate for Vec<T> {
-            fn validate_at(&self, pointer: &str, out: &mut Vec<Violation>) {
+            fn validate_at(&self, pointer: &Pointer<'_>, out: &mut Vec<Violation>) {
                 for (index, item) in self.iter().enumerate() {
-                    item.validate_at(&child(pointer, &index.to_string()), out);
+                    item.validate_at(&Pointer::index(pointer, index), out);
                 }
             }
         }
 
         impl<T: Validate> Validate for Option<T> {
-            fn validate_at(&self, pointer: &str, out: &mut Vec<Violation>) {
+            fn validate_at(&self, pointer: &Pointer<'_>, out: &mut Vec<Violation>) {
                 if let Some(value) = self {
                     value.validate_at(pointer, out);
                 }
@@ -594,18 +667,18 @@ pub fn validation() -> TokenStream {
         }
 
         impl<T: Validate + ?Sized> Validate for Box<T> {
-            fn validate_at(&self, pointer: &str, out: &mut Vec<Violation>) {
+            fn validate_at(&self, pointer: &Pointer<'_>, out: &mut Vec<Violation>) {
                 (**self).validate_at(pointer, out);
             }
         }
 
         /// `pointer` extended by one reference token, escaped as RFC 6901 says (`~` and `/`).
         pub fn child(pointer: &str, token: &str) -> String {
-            format!("{pointer}/{}", token.replace('~', "~0").replace('/', "~1"))
+            format!("{pointer}/{}", Escaped(token))
         }
 
         /// A text has at least `min` characters (Unicode scalar values).
-        pub fn min_length(out: &mut Vec<Violation>, pointer: &str, value: &str, min: i64) {
+        pub fn min_length(out: &mut Vec<Violation>, pointer: &Pointer<'_>, value: &str, min: i64) {
             let len = value.chars().count();
             if i128::try_from(len).unwrap_or(i128::MAX) < i128::from(min) {
                 out.push(Violation::new(pointer, format!("must be at least {min} characters long (got {len})")));
@@ -613,7 +686,7 @@ pub fn validation() -> TokenStream {
         }
 
         /// A text has at most `max` characters (Unicode scalar values).
-        pub fn max_length(out: &mut Vec<Violation>, pointer: &str, value: &str, max: i64) {
+        pub fn max_length(out: &mut Vec<Violation>, pointer: &Pointer<'_>, value: &str, max: i64) {
             let len = value.chars().count();
             if i128::try_from(len).unwrap_or(i128::MAX) > i128::from(max) {
                 out.push(Violation::new(pointer, format!("must be at most {max} characters long (got {len})")));
@@ -621,100 +694,100 @@ pub fn validation() -> TokenStream {
         }
 
         /// A list has at least `min` items.
-        pub fn min_items(out: &mut Vec<Violation>, pointer: &str, len: usize, min: i64) {
+        pub fn min_items(out: &mut Vec<Violation>, pointer: &Pointer<'_>, len: usize, min: i64) {
             if i128::try_from(len).unwrap_or(i128::MAX) < i128::from(min) {
                 out.push(Violation::new(pointer, format!("must have at least {min} items (got {len})")));
             }
         }
 
         /// A list has at most `max` items.
-        pub fn max_items(out: &mut Vec<Violation>, pointer: &str, len: usize, max: i64) {
+        pub fn max_items(out: &mut Vec<Violation>, pointer: &Pointer<'_>, len: usize, max: i64) {
             if i128::try_from(len).unwrap_or(i128::MAX) > i128::from(max) {
                 out.push(Violation::new(pointer, format!("must have at most {max} items (got {len})")));
             }
         }
 
         /// A number is at least `min`.
-        pub fn min(out: &mut Vec<Violation>, pointer: &str, value: i128, min: i64) {
+        pub fn min(out: &mut Vec<Violation>, pointer: &Pointer<'_>, value: i128, min: i64) {
             if value < i128::from(min) {
                 out.push(Violation::new(pointer, format!("must be at least {min} (got {value})")));
             }
         }
 
         /// A number is at most `max`.
-        pub fn max(out: &mut Vec<Violation>, pointer: &str, value: i128, max: i64) {
+        pub fn max(out: &mut Vec<Violation>, pointer: &Pointer<'_>, value: i128, max: i64) {
             if value > i128::from(max) {
                 out.push(Violation::new(pointer, format!("must be at most {max} (got {value})")));
             }
         }
 
         /// A number is below `bound`.
-        pub fn max_exclusive(out: &mut Vec<Violation>, pointer: &str, value: i128, bound: i64) {
+        pub fn max_exclusive(out: &mut Vec<Violation>, pointer: &Pointer<'_>, value: i128, bound: i64) {
             if value >= i128::from(bound) {
                 out.push(Violation::new(pointer, format!("must be less than {bound} (got {value})")));
             }
         }
 
         /// A number is above `bound`.
-        pub fn min_exclusive(out: &mut Vec<Violation>, pointer: &str, value: i128, bound: i64) {
+        pub fn min_exclusive(out: &mut Vec<Violation>, pointer: &Pointer<'_>, value: i128, bound: i64) {
             if value <= i128::from(bound) {
                 out.push(Violation::new(pointer, format!("must be greater than {bound} (got {value})")));
             }
         }
 
         /// A floating-point number is at least `min`.
-        pub fn min_number(out: &mut Vec<Violation>, pointer: &str, value: f64, min: f64) {
+        pub fn min_number(out: &mut Vec<Violation>, pointer: &Pointer<'_>, value: f64, min: f64) {
             if value.is_nan() || value < min {
                 out.push(Violation::new(pointer, format!("must be at least {min} (got {value})")));
             }
         }
 
         /// A floating-point number is at most `max`.
-        pub fn max_number(out: &mut Vec<Violation>, pointer: &str, value: f64, max: f64) {
+        pub fn max_number(out: &mut Vec<Violation>, pointer: &Pointer<'_>, value: f64, max: f64) {
             if value.is_nan() || value > max {
                 out.push(Violation::new(pointer, format!("must be at most {max} (got {value})")));
             }
         }
 
         /// A floating-point number is above `bound`.
-        pub fn min_exclusive_number(out: &mut Vec<Violation>, pointer: &str, value: f64, bound: f64) {
+        pub fn min_exclusive_number(out: &mut Vec<Violation>, pointer: &Pointer<'_>, value: f64, bound: f64) {
             if value.is_nan() || value <= bound {
                 out.push(Violation::new(pointer, format!("must be greater than {bound} (got {value})")));
             }
         }
 
         /// A floating-point number is below `bound`.
-        pub fn max_exclusive_number(out: &mut Vec<Violation>, pointer: &str, value: f64, bound: f64) {
+        pub fn max_exclusive_number(out: &mut Vec<Violation>, pointer: &Pointer<'_>, value: f64, bound: f64) {
             if value.is_nan() || value >= bound {
                 out.push(Violation::new(pointer, format!("must be less than {bound} (got {value})")));
             }
         }
 
         /// A map has at least `min` entries.
-        pub fn min_entries(out: &mut Vec<Violation>, pointer: &str, len: usize, min: i64) {
+        pub fn min_entries(out: &mut Vec<Violation>, pointer: &Pointer<'_>, len: usize, min: i64) {
             if i128::try_from(len).unwrap_or(i128::MAX) < i128::from(min) {
                 out.push(Violation::new(pointer, format!("must have at least {min} entries (got {len})")));
             }
         }
 
         /// A map has at most `max` entries.
-        pub fn max_entries(out: &mut Vec<Violation>, pointer: &str, len: usize, max: i64) {
+        pub fn max_entries(out: &mut Vec<Violation>, pointer: &Pointer<'_>, len: usize, max: i64) {
             if i128::try_from(len).unwrap_or(i128::MAX) > i128::from(max) {
                 out.push(Violation::new(pointer, format!("must have at most {max} entries (got {len})")));
             }
         }
 
         /// No two items of a list are equal: each repeat is reported at its own index.
-        pub fn unique_items<T: PartialEq>(out: &mut Vec<Violation>, pointer: &str, items: &[T]) {
+        pub fn unique_items<T: PartialEq>(out: &mut Vec<Violation>, pointer: &Pointer<'_>, items: &[T]) {
             for (index, item) in items.iter().enumerate() {
                 if let Some(first) = items[..index].iter().position(|earlier| earlier == item) {
-                    out.push(Violation::new(child(pointer, &index.to_string()), format!("repeats item {first}: items must be unique")));
+                    out.push(Violation::new(&Pointer::index(pointer, index), format!("repeats item {first}: items must be unique")));
                 }
             }
         }
 
         /// A text has the shape of an email address: a local part, one `@`, a domain, no spaces.
-        pub fn email(out: &mut Vec<Violation>, pointer: &str, value: &str) {
+        pub fn email(out: &mut Vec<Violation>, pointer: &Pointer<'_>, value: &str) {
             let shaped = value.split_once('@').is_some_and(|(local, domain)| {
                 !local.is_empty() && !domain.is_empty() && !domain.contains('@') && !value.chars().any(|c| c.is_whitespace() || c.is_control())
             });
@@ -724,7 +797,7 @@ pub fn validation() -> TokenStream {
         }
 
         /// A text is an absolute URI: a scheme (`https`, `mailto`, ...), `:`, and no spaces.
-        pub fn uri(out: &mut Vec<Violation>, pointer: &str, value: &str) {
+        pub fn uri(out: &mut Vec<Violation>, pointer: &Pointer<'_>, value: &str) {
             let scheme_ok = value.split_once(':').is_some_and(|(scheme, _)| {
                 scheme.starts_with(|c: char| c.is_ascii_alphabetic()) && scheme.chars().all(|c| c.is_ascii_alphanumeric() || "+-.".contains(c))
             });
@@ -734,14 +807,14 @@ pub fn validation() -> TokenStream {
         }
 
         /// A value of an open enum is one the spec names: unknown values are read, never sent.
-        pub fn known(out: &mut Vec<Violation>, pointer: &str, is_known: bool, enum_id: &str, got: impl fmt::Display) {
+        pub fn known(out: &mut Vec<Violation>, pointer: &Pointer<'_>, is_known: bool, enum_id: &str, got: impl fmt::Display) {
             if !is_known {
                 out.push(Violation::new(pointer, format!("is not a value of `{enum_id}` (got {got})")));
             }
         }
 
         /// A value is one of those a field accepts (a subset of its enum).
-        pub fn one_of(out: &mut Vec<Violation>, pointer: &str, accepted: bool, allowed: &[&str], got: impl fmt::Display) {
+        pub fn one_of(out: &mut Vec<Violation>, pointer: &Pointer<'_>, accepted: bool, allowed: &[&str], got: impl fmt::Display) {
             if !accepted {
                 let names: Vec<String> = allowed.iter().map(|a| format!("`{a}`")).collect();
                 out.push(Violation::new(pointer, format!("must be one of {} (got {got})", names.join(", "))));
@@ -749,7 +822,7 @@ pub fn validation() -> TokenStream {
         }
 
         /// A value is the one a field is fixed to.
-        pub fn constant(out: &mut Vec<Violation>, pointer: &str, equal: bool, expected: &str, got: impl fmt::Display) {
+        pub fn constant(out: &mut Vec<Violation>, pointer: &Pointer<'_>, equal: bool, expected: &str, got: impl fmt::Display) {
             if !equal {
                 out.push(Violation::new(pointer, format!("must be {expected} (got {got})")));
             }
@@ -757,33 +830,33 @@ pub fn validation() -> TokenStream {
 
         /// A union's value is one of its variants: a value read from a newer peer is kept, never
         /// sent.
-        pub fn unknown_variant(out: &mut Vec<Violation>, pointer: &str, union_id: &str, detail: impl fmt::Display) {
+        pub fn unknown_variant(out: &mut Vec<Violation>, pointer: &Pointer<'_>, union_id: &str, detail: impl fmt::Display) {
             out.push(Violation::new(pointer, format!("is no variant of `{union_id}` ({detail})")));
         }
 
         /// A file is at most `max` bytes.
-        pub fn max_size(out: &mut Vec<Violation>, pointer: &str, len: usize, max: i64) {
+        pub fn max_size(out: &mut Vec<Violation>, pointer: &Pointer<'_>, len: usize, max: i64) {
             if i128::try_from(len).unwrap_or(i128::MAX) > i128::from(max) {
                 out.push(Violation::new(pointer, format!("must be at most {max} bytes (got {len})")));
             }
         }
 
         /// A value that a condition makes mandatory is present.
-        pub fn required(out: &mut Vec<Violation>, pointer: &str, present: bool, condition: &str) {
+        pub fn required(out: &mut Vec<Violation>, pointer: &Pointer<'_>, present: bool, condition: &str) {
             if !present {
                 out.push(Violation::new(pointer, format!("is required when {condition}")));
             }
         }
 
         /// A fact a case states of a value holds (`message` says it when it does not).
-        pub fn fact(out: &mut Vec<Violation>, pointer: &str, holds: bool, message: &str) {
+        pub fn fact(out: &mut Vec<Violation>, pointer: &Pointer<'_>, holds: bool, message: &str) {
             if !holds {
                 out.push(Violation::new(pointer, message));
             }
         }
 
         /// A text is exactly `expected`.
-        pub fn literal(out: &mut Vec<Violation>, pointer: &str, value: &str, expected: &str) {
+        pub fn literal(out: &mut Vec<Violation>, pointer: &Pointer<'_>, value: &str, expected: &str) {
             if value != expected {
                 out.push(Violation::new(pointer, format!("must be `{expected}` (got `{value}`)")));
             }
@@ -803,13 +876,13 @@ pub fn validation() -> TokenStream {
         /// A CSV text has exactly `columns`: the header line names them in order, and every
         /// further line has one accepted cell per column. Pointers are `/<line>` (the header is
         /// line 0) and `/<line>/<column>`.
-        pub fn csv(out: &mut Vec<Violation>, pointer: &str, text: &str, columns: &[CsvColumn]) {
+        pub fn csv(out: &mut Vec<Violation>, pointer: &Pointer<'_>, text: &str, columns: &[CsvColumn]) {
             let mut lines = text.lines();
             let header: Vec<&str> = columns.iter().map(|c| c.name).collect();
             let expected = header.join(",");
             match lines.next() {
                 Some(first) if first.trim_end_matches('\r') == expected => {}
-                Some(first) => out.push(Violation::new(child(pointer, "0"), format!("the header must be exactly `{expected}` (got `{first}`)"))),
+                Some(first) => out.push(Violation::new(&Pointer::index(pointer, 0), format!("the header must be exactly `{expected}` (got `{first}`)"))),
                 None => {
                     out.push(Violation::new(pointer, format!("must start with the header `{expected}`")));
                     return;
@@ -820,15 +893,15 @@ pub fn validation() -> TokenStream {
                 if line.is_empty() {
                     continue;
                 }
-                let row = child(pointer, &(index + 1).to_string());
+                let row = Pointer::index(pointer, index + 1);
                 let cells: Vec<&str> = line.split(',').collect();
                 if cells.len() != columns.len() {
-                    out.push(Violation::new(row, format!("must have {} cell(s) (got {})", columns.len(), cells.len())));
+                    out.push(Violation::new(&row, format!("must have {} cell(s) (got {})", columns.len(), cells.len())));
                     continue;
                 }
                 for (column, (cell, spec)) in cells.iter().zip(columns).enumerate() {
                     if !(spec.accepts)(cell) {
-                        out.push(Violation::new(child(&row, &column.to_string()), format!("`{}` must be {} (got `{cell}`)", spec.name, spec.expects)));
+                        out.push(Violation::new(&Pointer::index(&row, column), format!("`{}` must be {} (got `{cell}`)", spec.name, spec.expects)));
                     }
                 }
             }
@@ -920,7 +993,7 @@ pub fn patterns(patterns: &[String]) -> TokenStream {
         #(#statics)*
 
         /// A text matches `regex` somewhere (patterns are not anchored unless they say so).
-        pub fn check(out: &mut Vec<Violation>, pointer: &str, value: &str, regex: &Regex, source: &str) {
+        pub fn check(out: &mut Vec<Violation>, pointer: &crate::validation::Pointer<'_>, value: &str, regex: &Regex, source: &str) {
             if !regex.is_match(value) {
                 out.push(Violation::new(pointer, format!("must match the pattern `{source}`")));
             }

@@ -277,7 +277,7 @@ fn untagged_deserialize(model: &Model, name: &Ident, arms: &[Arm], other: &Ident
                         if let Ok(v) = <#inner as serde::Deserialize>::deserialize(&value) {
                             let mut violations: Vec<crate::validation::Violation> = Vec::new();
                             {
-                                let (value, pointer, out) = (&v, "", &mut violations);
+                                let (value, pointer, out) = (&v, &crate::validation::Pointer::ROOT, &mut violations);
                                 #checks
                             }
                             if violations.is_empty() {
@@ -345,7 +345,7 @@ fn validate(model: &Model, u: &Union, name: &Ident, arms: &[Arm], other: &Ident,
     };
     quote! {
         impl crate::validation::Validate for #name {
-            fn validate_at(&self, pointer: &str, out: &mut Vec<crate::validation::Violation>) {
+            fn validate_at(&self, pointer: &crate::validation::Pointer<'_>, out: &mut Vec<crate::validation::Violation>) {
                 match self {
                     #(#cases)*
                     #unknown
