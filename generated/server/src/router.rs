@@ -163,8 +163,12 @@ fn deprecated<A>(
     fixed: &[&'static Deprecated],
     notices: &Notices,
 ) -> Response {
+    let reported = notices.list();
+    if fixed.is_empty() && reported.is_empty() {
+        return response;
+    }
     let mut used = fixed.to_vec();
-    used.extend(notices.list().into_iter().filter(|d| !fixed.contains(d)));
+    used.extend(reported.into_iter().filter(|d| !fixed.contains(d)));
     runtime::with_deprecation(response, &used, Some(app.placeholders.docs_url.as_str()))
 }
 

@@ -235,6 +235,16 @@ pub fn from_json<T: DeserializeOwned>(text: &str) -> Result<T, String> {
     serde_json::from_str(text).map_err(|e| e.to_string())
 }
 
+/// Parses a parameter written as JSON, or as the text of a JSON string (the form
+/// clients write a union of texts in: `/disks/my-disk`, not `/disks/"my-disk"`).
+pub fn from_json_or_text<T: DeserializeOwned>(text: &str) -> Result<T, String> {
+    serde_json::from_str(text)
+        .or_else(|e: serde_json::Error| {
+            serde_json::from_value(serde_json::Value::String(text.to_owned()))
+                .map_err(|_| e.to_string())
+        })
+}
+
 /// The body bytes, refused with 413 beyond `limit` (by its declared length first, so
 /// an oversized upload is answered before it is read).
 pub async fn read_body(

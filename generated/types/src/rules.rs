@@ -258,22 +258,17 @@ impl Rule {
 
     /// Adds what evaluating the rule asks of the implementation to `needs`, in one walk.
     pub fn gather(&self, needs: &mut Needs) {
-        match self {
-            Self::Permission(_) => needs.permissions = true,
-            Self::Intent(_) => needs.intents = true,
-            Self::Scope(_) => needs.scopes = true,
-            Self::Condition(c) => push_new(&mut needs.conditions, c.condition()),
-            Self::All(rules) | Self::Any(rules) => {
-                rules.iter().for_each(|r| r.gather(needs))
-            }
-            Self::When { when, then, otherwise } => {
-                push_new(&mut needs.conditions, when.condition());
-                then.gather(needs);
-                if let Some(o) = otherwise {
-                    o.gather(needs);
+        self.walk(
+            &mut |r| match r {
+                Self::Permission(_) => needs.permissions = true,
+                Self::Intent(_) => needs.intents = true,
+                Self::Scope(_) => needs.scopes = true,
+                Self::Condition(c) | Self::When { when: c, .. } => {
+                    push_new(&mut needs.conditions, c.condition())
                 }
-            }
-        }
+                Self::All(_) | Self::Any(_) => {}
+            },
+        );
     }
 
     /// Every permission the rule names, without duplicates.

@@ -612,8 +612,12 @@ fn router(model: &Model) -> TokenStream {
         /// Adds the deprecation headers of `fixed` (the endpoint or route called) and of what the
         /// handler reported using.
         fn deprecated<A>(#app_arg: &App<A>, response: Response, fixed: &[&'static Deprecated], notices: &Notices) -> Response {
+            let reported = notices.list();
+            if fixed.is_empty() && reported.is_empty() {
+                return response;
+            }
             let mut used = fixed.to_vec();
-            used.extend(notices.list().into_iter().filter(|d| !fixed.contains(d)));
+            used.extend(reported.into_iter().filter(|d| !fixed.contains(d)));
             runtime::with_deprecation(response, &used, #docs)
         }
 
@@ -843,7 +847,7 @@ fn parser_for(model: &Model, ty: Option<&TypeRef>) -> TokenStream {
         TypeRef::Primitive(_) => quote!(runtime::from_str::<#rust>),
         TypeRef::Enum(id) if model.enum_(id).is_some_and(|e| e.repr == "string") => quote!(|text: &str| Ok::<_, String>(#rust::from(text))),
         TypeRef::Enum(_) => quote!(|text: &str| runtime::from_str::<i64>(text).map(#rust::from_value)),
-        _ => quote!(runtime::from_json::<#rust>),
+        _ => quote!(runtime::from_json_or_text::<#rust>),
     }
 }
 

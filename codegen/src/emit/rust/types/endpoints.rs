@@ -538,7 +538,12 @@ fn uri_path(e: &Endpoint) -> Option<TokenStream> {
         let Some(close) = rest[open..].find('}') else { break };
         let name = &rest[open + 1..open + close];
         let field = e.path_params.iter().find(|f| f.name == name).map_or_else(|| crate::emit::rust::shared::value_ident(name), names::field);
-        args.push(quote!(crate::wire::encode_path_segment(&self.path.#field.to_string())));
+        let ty = e.path_params.iter().find(|f| f.name == name).and_then(|f| f.ty.as_ref());
+        args.push(if ty.is_some_and(|t| matches!(t, TypeRef::Union(_) | TypeRef::Object(_) | TypeRef::Array(_) | TypeRef::Map(..))) {
+            quote!(crate::wire::encode_path_segment(&crate::wire::param_text(&self.path.#field)))
+        } else {
+            quote!(crate::wire::encode_path_segment(&self.path.#field.to_string()))
+        });
         format.push_str("{}");
         rest = &rest[open + close + 1..];
     }

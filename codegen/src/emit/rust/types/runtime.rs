@@ -148,6 +148,16 @@ pub fn wire(needs: WireNeeds) -> TokenStream {
             pub bytes: Vec<u8>,
         }
 
+        /// The text of a parameter whose type has no text form of its own (a union, an object):
+        /// a value that is a JSON string is its text, any other value its JSON.
+        pub fn param_text<T: Serialize>(value: &T) -> String {
+            match serde_json::to_value(value) {
+                Ok(serde_json::Value::String(text)) => text,
+                Ok(other) => other.to_string(),
+                Err(e) => panic!("BUG: a generated type serializes to JSON: {e}"),
+            }
+        }
+
         /// Percent-encodes one path segment: every byte but RFC 3986's unreserved characters.
         pub fn encode_path_segment(text: &str) -> String {
             let mut out = String::with_capacity(text.len());
