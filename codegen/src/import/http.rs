@@ -75,6 +75,15 @@ impl Importer<'_> {
                 self.platform_gaps.push(gap);
             }
         }
+        if servers.is_empty() {
+            // OpenAPI's default when a document names no server is `/`: the API is on the host
+            // the document came from, which only the caller knows.
+            let mut extra = IndexMap::new();
+            extra.insert("example".to_owned(), json!("/"));
+            extra.insert("assumed".to_owned(), json!({ "example": "The document names no server; OpenAPI's default server `/` stands for the host it is served from, which the caller gives." }));
+            let meta = Meta { id: "base_url".into(), description: Some("The HTTP API address.".to_owned()), ..Default::default() };
+            placeholders.push(Item { meta, extra });
+        }
         for i in 1..servers.len() {
             let gap = self.unmapped(cx, codes::IMPORT_UNMAPPED, &format!("/servers/{i}"), "hosts", "a further server", "the platform's address is the first server");
             self.platform_gaps.push(gap);

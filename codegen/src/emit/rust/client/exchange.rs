@@ -38,7 +38,11 @@ pub fn needs_exchange(e: &Endpoint) -> bool {
 pub fn method(model: &Model, e: &Endpoint) -> TokenStream {
     let name = names::client_method(e);
     let module = module_ident(e);
-    let address = names::placeholder_id(model, endpoint_address(model, e).unwrap_or("base_url"));
+    // An endpoint of no part with an address is requested at its path alone.
+    let address = endpoint_address(model, e).map_or_else(|| quote!(""), |id| {
+        let id = names::placeholder_id(model, id);
+        quote!(&self.placeholders.#id)
+    });
     let id = &e.meta.id;
     let http_method = format_ident!("{}", e.method.as_ref().map(|m| m.id.to_uppercase()).unwrap_or_default());
     let path = e.path.as_ref().map(|p| p.id.as_str()).unwrap_or_default();
@@ -65,7 +69,7 @@ pub fn method(model: &Model, e: &Endpoint) -> TokenStream {
             if !violations.is_empty() {
                 return Err(Error::Invalid(violations));
             }
-            let url = join(&self.placeholders.#address, &request.uri_path());
+            let url = join(#address, &request.uri_path());
             #query
             #headers
             let body = #body;
