@@ -6,7 +6,8 @@ use proc_macro2::TokenStream;
 /// definitions (prettyplease packs them). Panics only on a generator bug: tokens that do not
 /// parse as a file.
 pub fn format_file(notice: &str, tokens: TokenStream) -> String {
-    let file: syn::File = syn::parse2(tokens.clone()).unwrap_or_else(|e| panic!("BUG: generated Rust does not parse: {e}\n{tokens}"));
+    // No copy of the tokens is kept for the message: a shared stream is copied whole when parsed.
+    let file: syn::File = syn::parse2(tokens).unwrap_or_else(|e| panic!("BUG: generated Rust does not parse: {e}"));
     let text = prettyplease::unparse(&file);
     let mut out = format!("// {notice}\n\n");
     let mut prev: Option<&str> = None;

@@ -274,8 +274,13 @@ fn pattern_check(model: &Model, c: &Constraints, value: &TokenStream, pointer: &
 }
 
 /// Every distinct pattern of the spec, in the order first written: `patterns.rs` compiles each
-/// once.
-pub fn patterns(model: &Model) -> Vec<String> {
+/// once. Each pattern check names its static by the index here, so the list is gathered once per
+/// model (it walks every field and response header).
+pub fn patterns(model: &Model) -> &[String] {
+    model.memo.patterns.get_or_init(|| gather_patterns(model))
+}
+
+fn gather_patterns(model: &Model) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     let mut add = |c: &Constraints| {
         if let Some(p) = &c.pattern

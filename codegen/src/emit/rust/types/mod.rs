@@ -68,7 +68,7 @@ fn modules(model: &Model) -> Vec<Module> {
     }
     let patterns = checks::patterns(model);
     if !patterns.is_empty() {
-        out.push(Module { name: "patterns", tokens: runtime::patterns(&patterns) });
+        out.push(Module { name: "patterns", tokens: runtime::patterns(patterns) });
     }
     out.extend([
         Module { name: "auth", tokens: auth::emit(model) },
