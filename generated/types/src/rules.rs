@@ -204,6 +204,26 @@ impl fmt::Display for Requirement {
 }
 
 impl Rule {
+    /// Whether the rule holds, given `facts` ([`Rule::missing`] says what is lacking when
+    /// it does not).
+    pub fn holds(&self, facts: &dyn Facts) -> bool {
+        match *self {
+            Self::Permission(p) => facts.has_permission(p),
+            Self::Intent(i) => facts.has_intent(i),
+            Self::Scope(s) => facts.has_scope(s),
+            Self::Condition(c) => c.holds(facts),
+            Self::All(rules) => rules.iter().all(|r| r.holds(facts)),
+            Self::Any(rules) => rules.iter().any(|r| r.holds(facts)),
+            Self::When { when, then, otherwise } => {
+                if when.holds(facts) {
+                    then.holds(facts)
+                } else {
+                    otherwise.is_none_or(|r| r.holds(facts))
+                }
+            }
+        }
+    }
+
     /// Everything the rule needs that `facts` lacks; empty when the rule holds.
     pub fn missing(&self, facts: &dyn Facts) -> Vec<Requirement> {
         match *self {
