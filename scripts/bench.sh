@@ -18,6 +18,7 @@
 #   ./scripts/bench.sh            # everything
 #   BENCH_BUILDS=0 ./scripts/bench.sh
 set -euo pipefail
+trap 'echo "error: bench.sh failed at line $LINENO: $BASH_COMMAND" >&2' ERR
 cd "$(dirname "$0")/.."
 root=$PWD
 tools=$root/target/bench-tools
@@ -35,7 +36,8 @@ need valgrind "install it (Debian: apt-get install valgrind)"
 [ -x /usr/bin/time ] || { echo "error: GNU time (/usr/bin/time) is missing (Debian: apt-get install time)" >&2; exit 2; }
 
 echo "building in release..." >&2
-cargo build --release --locked -q -p platform-codegen -p platform --example server_cost
+cargo build --release --locked -q -p platform-codegen --bins
+cargo build --release --locked -q -p platform --example server_cost
 gen=$root/target/release/platform-codegen
 cost=$root/target/release/examples/server_cost
 progenitor=$tools/progenitor/bin/cargo-progenitor
@@ -90,11 +92,13 @@ row '`import` + every artifact vs `cargo progenitor` (client only), Oxide `nexus
 if [ "${BENCH_BUILDS:-1}" != 0 ]; then
     bash -c "$nexus" >/dev/null 2>&1
     bash -c "$prog" >/dev/null 2>&1
+    # The crate progenitor writes sits under this repository's workspace: it is one of its own.
+    printf '\n[workspace]\n' >>"$tools/nexus-progenitor/Cargo.toml"
     ours_dir=$tools/nexus/generated
     theirs_dir=$tools/nexus-progenitor
     export CARGO_TARGET_DIR=$tools/client-builds
-    (cd "$ours_dir" && cargo build -q -p "$(sed -n 's/^name = "\(.*\)"/\1/p' client/Cargo.toml)" 2>/dev/null)
-    (cd "$theirs_dir" && cargo build -q 2>/dev/null)
+    (cd "$ours_dir" && cargo build -q -p "$(sed -n 's/^name = "\(.*\)"/\1/p' client/Cargo.toml)")
+    (cd "$theirs_dir" && cargo build -q)
     client=$(sed -n 's/^name = "\(.*\)"/\1/p' "$ours_dir/client/Cargo.toml")
     hyperfine --shell bash -w 0 -r 3 --export-json "$tools/build-ours.json" \
         --prepare "touch $ours_dir/types/src/lib.rs $ours_dir/client/src/lib.rs" \
