@@ -80,7 +80,7 @@ row '`import` + `generate`, Discord (242 operations), whole process, median' "$(
 
 # 3. Ours against `cargo progenitor` on Oxide's document.
 nexus=$(import_and_generate tests/data/openapi/oxide/nexus.json "$tools/nexus")
-prog="rm -rf $tools/nexus-progenitor && $progenitor progenitor -i tests/data/openapi/oxide/nexus.json -o $tools/nexus-progenitor -n nexus-client -v 0.1.0"
+prog="rm -rf $tools/nexus-progenitor && timed $progenitor progenitor -i tests/data/openapi/oxide/nexus.json -o $tools/nexus-progenitor -n nexus-client -v 0.1.0"
 hyperfine --shell bash -w 1 -r 5 --export-json "$tools/nexus.json" "$nexus" >/dev/null 2>&1
 hyperfine --shell bash -w 1 -r 5 --export-json "$tools/progenitor.json" "$prog" >/dev/null 2>&1
 ours=$(median_ms "$tools/nexus.json")
