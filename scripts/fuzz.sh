@@ -18,7 +18,8 @@ export CARGO_INCREMENTAL=0
 command -v cargo-afl >/dev/null 2>&1 || cargo install --locked cargo-afl
 # Builds AFL++ itself once per toolchain; a second call only says it is already built.
 cargo afl config --build >/dev/null 2>&1 || true
-cargo afl fuzz -h >/dev/null 2>&1 || { echo "error: AFL++ is not built; run \`cargo afl config --build\`" >&2; exit 2; }
+help=$(cargo afl fuzz -h 2>&1 || true)
+[[ $help == *afl-fuzz* ]] || { echo "error: AFL++ is not built; run \`cargo afl config --build\`" >&2; exit 2; }
 
 root=$PWD
 export CARGO_TARGET_DIR="$root/target/fuzz"
@@ -28,6 +29,7 @@ for target in "${targets[@]}"; do
   seeds="$CARGO_TARGET_DIR/seeds/$target"
   out="$CARGO_TARGET_DIR/out/$target"
   rm -rf "$seeds" "$out"
+  mkdir -p "$(dirname "$out")"
   CARGO_TARGET_DIR="$root/target" cargo run -q --locked -p platform-fuzz --bin seed_corpus -- "$target" "$seeds"
   echo "fuzzing $target for ${seconds}s"
   # -t: an input running over 2 s is a hang; -m: over 1 GiB of memory is a crash.

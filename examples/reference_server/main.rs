@@ -21,6 +21,7 @@ use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
+use std::time::Duration;
 
 /// Serves the reference platform over HTTP.
 #[derive(Parser)]
@@ -35,6 +36,12 @@ struct Args {
     /// Fix the clock at this RFC 3339 instant (for example `2026-11-16T00:00:00Z`).
     #[arg(long)]
     now: Option<String>,
+    /// Close a connection whose request head has not arrived within this many milliseconds.
+    #[arg(long, default_value_t = 30_000)]
+    header_timeout_ms: u64,
+    /// Answer 408 to a request whose body has not arrived within this many milliseconds.
+    #[arg(long, default_value_t = 30_000)]
+    body_timeout_ms: u64,
 }
 
 #[tokio::main]
@@ -59,5 +66,30 @@ async fn run(args: Args) -> Result<(), String> {
     let address = listener.local_addr().map_err(|e| e.to_string())?;
     let origin = format!("http://{address}");
     println!("listening on {origin} (HTTP API at {origin}/api, token endpoint at {origin}/oauth2/token)");
-    axum::serve(listener, reference::router(platform, &origin, now)).await.map_err(|e| e.to_string())
+    let router = reference::router_with_body_timeout(platform, &origin, now, Duration::from_millis(args.body_timeout_ms));
+    serve(listener, router, Duration::from_millis(args.header_timeout_ms)).await
+}
+
+/// Serves HTTP/1.1 connections, closing one whose request head is slower than `header_timeout`.
+/// `axum::serve` sets no timer on its connections, so a client sending its head a byte at a time
+/// would hold a connection open for as long as it likes.
+async fn serve(listener: tokio::net::TcpListener, router: axum::Router, header_timeout: Duration) -> Result<(), String> {
+    loop {
+        let (stream, _) = match listener.accept().await {
+            Ok(accepted) => accepted,
+            // Out of file descriptors or a connection reset before it was accepted: the listener
+            // itself is fine; wait a little rather than spin.
+            Err(_) => {
+                tokio::time::sleep(Duration::from_millis(10)).await;
+                continue;
+            }
+        };
+        let service = hyper_util::service::TowerToHyperService::new(router.clone());
+        tokio::spawn(async move {
+            let mut builder = hyper::server::conn::http1::Builder::new();
+            builder.timer(hyper_util::rt::TokioTimer::new()).header_read_timeout(header_timeout);
+            // A connection that fails (reset, timed out, malformed head) concerns that client only.
+            let _ = builder.serve_connection(hyper_util::rt::TokioIo::new(stream), service).with_upgrades().await;
+        });
+    }
 }

@@ -650,9 +650,14 @@ impl Api for Reference {
 /// platform's routes it serves the reference page and its changelog feeds where `docs_url`
 /// places them, so the `Link` of a deprecation header leads somewhere.
 pub fn router(reference: Arc<Reference>, origin: &str, now: Option<FixedClock>) -> axum::Router {
+    router_with_body_timeout(reference, origin, now, platform_server::DEFAULT_BODY_TIMEOUT)
+}
+
+/// [`router`], waiting at most `body_timeout` for a request body.
+pub fn router_with_body_timeout(reference: Arc<Reference>, origin: &str, now: Option<FixedClock>, body_timeout: std::time::Duration) -> axum::Router {
     let placeholders = Placeholders::at_origin(origin);
     let docs = docs_router(&placeholders);
-    let options = Options::default().with_placeholders(placeholders);
+    let options = Options::default().with_placeholders(placeholders).with_body_timeout(body_timeout);
     let options = match now {
         Some(clock) => options.with_clock(clock),
         None => options,

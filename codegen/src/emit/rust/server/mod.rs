@@ -41,7 +41,7 @@ fn cargo_toml(model: &Model, notice: &str) -> String {
     // router has already read within the body limit.
     let multipart = if http::any_parts(model) { "futures-util.workspace = true\nmulter.workspace = true\n" } else { "" };
     let body = format!(
-        "[lib]\npath = \"src/lib.rs\"\n\n[dependencies]\n{} = {{ path = \"../types\" }}\naxum = {{ workspace = true, features = [\"tokio\", \"http1\"] }}\n{multipart}http-body-util.workspace = true\nserde.workspace = true\nserde_json.workspace = true\nserde_path_to_error.workspace = true\nserde_urlencoded.workspace = true\n\n{BUILD_DEPENDENCIES}",
+        "[lib]\npath = \"src/lib.rs\"\n\n[dependencies]\n{} = {{ path = \"../types\" }}\naxum = {{ workspace = true, features = [\"tokio\", \"http1\"] }}\n{multipart}http-body-util.workspace = true\nserde.workspace = true\nserde_json.workspace = true\nserde_path_to_error.workspace = true\nserde_urlencoded.workspace = true\ntokio = {{ workspace = true, features = [\"time\"] }}\n\n{BUILD_DEPENDENCIES}",
         package(model, "types")
     );
     manifest(notice, &package(model, ARTIFACT), &description, &body)
@@ -91,7 +91,7 @@ fn lib_rs(model: &Model) -> TokenStream {
         pub use api::{Api, Call, Granted, Notices, Operation, RuleContext, granted};
 
         #[rustfmt::skip]
-        pub use router::{DEFAULT_BODY_LIMIT, Options, router, router_with};
+        pub use router::{DEFAULT_BODY_LIMIT, DEFAULT_BODY_TIMEOUT, Options, router, router_with};
     }
 }
 
@@ -494,9 +494,15 @@ fn router(model: &Model) -> TokenStream {
         use axum::http::StatusCode;
         use axum::response::Response;
         use std::sync::Arc;
+        use std::time::Duration;
 
         #[doc = #limit_doc]
         pub const DEFAULT_BODY_LIMIT: usize = #limit;
+
+        /// How long the router waits for a request body to arrive, a setting of this server: a
+        /// sender slower than this is answered 408 and its connection closed, so that slow
+        /// senders cannot hold connections and buffers open.
+        pub const DEFAULT_BODY_TIMEOUT: Duration = Duration::from_secs(30);
 
         /// How the router is set up.
         #[derive(Clone)]
@@ -508,11 +514,13 @@ fn router(model: &Model) -> TokenStream {
             pub clock: Arc<dyn Clock>,
             /// The largest request body accepted, in bytes. Defaults to [`DEFAULT_BODY_LIMIT`].
             pub body_limit: usize,
+            /// How long a request body may take to arrive. Defaults to [`DEFAULT_BODY_TIMEOUT`].
+            pub body_timeout: Duration,
         }
 
         impl Default for Options {
             fn default() -> Self {
-                Self { placeholders: Placeholders::default(), clock: Arc::new(SystemClock), body_limit: DEFAULT_BODY_LIMIT }
+                Self { placeholders: Placeholders::default(), clock: Arc::new(SystemClock), body_limit: DEFAULT_BODY_LIMIT, body_timeout: DEFAULT_BODY_TIMEOUT }
             }
         }
 
@@ -534,6 +542,12 @@ fn router(model: &Model) -> TokenStream {
                 self.body_limit = bytes;
                 self
             }
+
+            /// Sets how long a request body may take to arrive.
+            pub fn with_body_timeout(mut self, timeout: Duration) -> Self {
+                self.body_timeout = timeout;
+                self
+            }
         }
 
         /// The state every route shares.
@@ -542,6 +556,7 @@ fn router(model: &Model) -> TokenStream {
             clock: Arc<dyn Clock>,
             placeholders: Placeholders,
             body_limit: usize,
+            body_timeout: Duration,
         }
 
         /// The router with default options: the spec's example addresses, the system clock and
@@ -552,7 +567,7 @@ fn router(model: &Model) -> TokenStream {
 
         /// The router with `options`.
         pub fn router_with<A: Api>(api: A, options: Options) -> Router {
-            let app = Arc::new(App { api, clock: options.clock, placeholders: options.placeholders, body_limit: options.body_limit });
+            let app = Arc::new(App { api, clock: options.clock, placeholders: options.placeholders, body_limit: options.body_limit, body_timeout: options.body_timeout });
             #(#prefixes)*
             #issuer
             Router::new()
@@ -835,7 +850,7 @@ fn handler(model: &Model, e: &Endpoint) -> TokenStream {
     }
     steps.extend(http::header_steps(model, e, &mut required));
     if has_body(e) {
-        steps.push(quote!(let bytes = runtime::read_body(&parts.headers, body, app.body_limit).await?;));
+        steps.push(quote!(let bytes = runtime::read_body(&parts.headers, body, app.body_limit, app.body_timeout).await?;));
         steps.push(if let Some(body) = http::body_steps(model, e) {
             body
         } else if raw_body(e) {
