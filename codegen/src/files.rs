@@ -66,6 +66,12 @@ impl Report {
 pub fn sync(out: &Path, files: &[GeneratedFile], mode: Mode) -> io::Result<Report> {
     let mut report = Report::default();
     for file in files {
+        // Validation keeps spec-derived names (header names) plain; a path leaving `out` would
+        // still be refused rather than written.
+        let inside = Path::new(&file.path).components().all(|c| matches!(c, std::path::Component::Normal(_)));
+        if !inside {
+            return Err(io::Error::new(io::ErrorKind::InvalidInput, format!("refusing to write `{}` outside `{}`", file.path, out.display())));
+        }
         let path = out.join(&file.path);
         match std::fs::read(&path) {
             Ok(bytes) if bytes == file.contents.as_bytes() => report.unchanged.push(file.path.clone()),

@@ -10,7 +10,7 @@ const TARGETS: &[(&str, fn(&[u8]))] = &[("load_spec", targets::load_spec)];
 
 /// Inputs of the bounded pass, per target: sized so the pass takes well under a minute in a
 /// debug build on two shared cores.
-const CASES: u64 = 400;
+const CASES: u64 = 1200;
 
 /// Runs `f` on a thread with the main thread's stack size (8 MiB), where the command line runs
 /// the pipeline, so that a recursion the command line survives does not fail here and one it
