@@ -150,10 +150,10 @@ fn remove(tree: &mut Value, pointer: &str) {
     match tree.pointer_mut(parent) {
         Some(Value::Object(map)) => drop(map.shift_remove(&last)),
         Some(Value::Array(items)) => {
-            if let Ok(i) = last.parse::<usize>() {
-                if i < items.len() {
-                    items.remove(i);
-                }
+            if let Ok(i) = last.parse::<usize>()
+                && i < items.len()
+            {
+                items.remove(i);
             }
         }
         _ => {}
@@ -199,13 +199,13 @@ fn borrowed(u: &mut Unstructured, seed: &Parsed) -> Result<Value> {
 
 fn repeat_item(u: &mut Unstructured, tree: &mut Value, pointer: &str) -> Result<()> {
     let times = if u.ratio(1, 8)? { u.int_in_range(2..=400)? } else { 1 };
-    if let Some(Value::Array(items)) = tree.pointer_mut(pointer) {
-        if !items.is_empty() {
-            let i = u.choose_index(items.len())?;
-            let item = items[i].clone();
-            for _ in 0..times {
-                items.insert(i, item.clone());
-            }
+    if let Some(Value::Array(items)) = tree.pointer_mut(pointer)
+        && !items.is_empty()
+    {
+        let i = u.choose_index(items.len())?;
+        let item = items[i].clone();
+        for _ in 0..times {
+            items.insert(i, item.clone());
         }
     }
     Ok(())
@@ -213,13 +213,13 @@ fn repeat_item(u: &mut Unstructured, tree: &mut Value, pointer: &str) -> Result<
 
 fn rename_key(u: &mut Unstructured, tree: &mut Value, pointer: &str, keys: &[String]) -> Result<()> {
     let new = pick(u, keys)?;
-    if let Some(Value::Object(map)) = tree.pointer_mut(pointer) {
-        if !map.is_empty() {
-            let old = map.keys().nth(u.choose_index(map.len())?).expect("BUG: index in range").clone();
-            let value = map.shift_remove(&old).expect("BUG: the key is in the map");
-            let new = if new == old { format!("{old}_") } else { new };
-            map.insert(new, value);
-        }
+    if let Some(Value::Object(map)) = tree.pointer_mut(pointer)
+        && !map.is_empty()
+    {
+        let old = map.keys().nth(u.choose_index(map.len())?).expect("BUG: index in range").clone();
+        let value = map.shift_remove(&old).expect("BUG: the key is in the map");
+        let new = if new == old { format!("{old}_") } else { new };
+        map.insert(new, value);
     }
     Ok(())
 }
@@ -248,11 +248,11 @@ fn nest(u: &mut Unstructured, tree: &mut Value, pointer: &str) -> Result<()> {
 }
 
 fn swap_items(u: &mut Unstructured, tree: &mut Value, pointer: &str) -> Result<()> {
-    if let Some(Value::Array(items)) = tree.pointer_mut(pointer) {
-        if items.len() > 1 {
-            let (a, b) = (u.choose_index(items.len())?, u.choose_index(items.len())?);
-            items.swap(a, b);
-        }
+    if let Some(Value::Array(items)) = tree.pointer_mut(pointer)
+        && items.len() > 1
+    {
+        let (a, b) = (u.choose_index(items.len())?, u.choose_index(items.len())?);
+        items.swap(a, b);
     }
     Ok(())
 }
