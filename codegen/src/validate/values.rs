@@ -138,7 +138,8 @@ pub fn check_prefixes(cx: &mut Diagnostics, model: &Model) {
     let identifier = |s: &str| s.starts_with(|c: char| c.is_ascii_alphabetic()) && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
     let header = |s: &str| {
         let plain = !s.starts_with('.') && s.chars().all(|c| c.is_ascii_alphanumeric() || "_.-".contains(c));
-        plain && (s.ends_with(".h") || s.ends_with(".hpp")) && s.len() > 4
+        let stem = s.strip_suffix(".hpp").or_else(|| s.strip_suffix(".h"));
+        plain && stem.is_some_and(|stem| !stem.is_empty())
     };
     let checks: [(&str, &str, bool, &str); 5] = [
         ("c_type", &p.c_type, identifier(&p.c_type), "an ASCII identifier starting with a letter, such as `Platform_`"),
