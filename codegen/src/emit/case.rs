@@ -67,6 +67,12 @@ pub fn rust_ident(name: &str) -> proc_macro2::Ident {
         "priv", "typeof", "unsized", "virtual", "yield", "try",
     ];
     const NOT_RAW: &[&str] = &["self", "Self", "super", "crate"];
+    // Names come from the spec (SDK classes, fields, enum values): one that is no identifier
+    // (`5`, `a-b`, empty) is made one instead of panicking `proc_macro2`: ASCII letters,
+    // digits and `_`, never leading with a digit.
+    let plain: String = name.chars().map(|c| if c.is_ascii_alphanumeric() || c == '_' { c } else { '_' }).collect();
+    let name = if plain.is_empty() || plain.starts_with(|c: char| c.is_ascii_digit()) { format!("_{plain}") } else { plain };
+    let name = name.as_str();
     if NOT_RAW.contains(&name) {
         proc_macro2::Ident::new(&format!("{name}_"), proc_macro2::Span::call_site())
     } else if STRICT.contains(&name) {
@@ -79,6 +85,13 @@ pub fn rust_ident(name: &str) -> proc_macro2::Ident {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn any_name_becomes_an_identifier() {
+        for (name, ident) in [("5", "_5"), ("", "_"), ("a-b", "a_b"), ("é", "_"), ("type", "r#type"), ("self", "self_"), ("ok_1", "ok_1")] {
+            assert_eq!(rust_ident(name).to_string(), ident, "{name}");
+        }
+    }
 
     #[test]
     fn converts_every_spelling() {
