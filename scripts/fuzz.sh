@@ -50,6 +50,7 @@ for target in "${targets[@]}"; do
     done
   done
   rm -rf "$out" "$seeds"
+  rmdir "$(dirname "$out")" "$(dirname "$seeds")" 2>/dev/null || true
   if [ "$status" -ne 0 ]; then
     echo "$target: findings copied to $found; fix them, then move each to fuzz/crashes/$target/" >&2
   fi
