@@ -401,8 +401,9 @@ pub mod codes {
     pub const EXTENDS_CYCLE: &str = "E0139";
     /// A field declared again by a resource with a type other than its base's.
     pub const EXTENDS_REDEFINED: &str = "E0140";
-    /// Two shapes whose generated Rust names are the same.
-    pub const NAME_COLLISION: &str = "E0141";
+    /// Two spec items that become one identifier in one scope of generated code (Rust, C or
+    /// C++), or an item whose identifier is one the generator declares there.
+    pub const IDENTIFIER_COLLISION: &str = "E0141";
     /// A `tag` on a field that is not a variant of a tagged union.
     pub const TAG_PLACEMENT: &str = "E0142";
     /// A discriminator whose type is not `integer`, `string` or an enum.
@@ -411,6 +412,8 @@ pub mod codes {
     pub const NULL_PARAMETER: &str = "E0144";
     /// A field of an SDK class whose type the C ABI does not carry: the headers leave it out.
     pub const NO_C_MAPPING: &str = "W0145";
+    /// An `example` that is not a wire value of the field's type.
+    pub const EXAMPLE_TYPE: &str = "E0146";
     /// A response key that is not a status (`200`, `4XX`, `default`), or one status twice.
     pub const INVALID_STATUS: &str = "E0150";
     /// `responses` beside the single-response shorthand (`response`, `response_fields`, `response_format`).
@@ -438,4 +441,18 @@ pub mod codes {
     /// A naming prefix or header name the generated code cannot use (not an identifier, not a
     /// plain file name).
     pub const INVALID_PREFIX: &str = "E0162";
+    /// A required error-body field of a type errors have no value for (an enum, a union, a resource).
+    pub const UNFILLED_ERROR_FIELD: &str = "E0170";
+    /// Two fields of one object that have the same name on the wire.
+    pub const DUPLICATE_WIRE_NAME: &str = "E0171";
+    /// An OpenAPI document that does not parse, or of a version the importer does not read.
+    pub const IMPORT_DOCUMENT: &str = "E0201";
+    /// A `$ref` to another document.
+    pub const IMPORT_REMOTE_REF: &str = "E0202";
+    /// A local `$ref` that names nothing in the document.
+    pub const IMPORT_UNRESOLVED_REF: &str = "E0203";
+    /// A construct of the document the spec does not carry (recorded as a gap on its item).
+    pub const IMPORT_UNMAPPED: &str = "W0210";
+    /// A security scheme or requirement the spec's token kinds do not carry.
+    pub const IMPORT_UNMAPPED_SECURITY: &str = "W0211";
 }

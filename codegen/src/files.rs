@@ -97,7 +97,7 @@ pub fn sync(out: &Path, files: &[GeneratedFile], mode: Mode) -> io::Result<Repor
                 Err(e) => return Err(with_path(e, &path)),
             }
         }
-        remove_empty_dirs(out)?;
+        remove_empty_dirs(out, true)?;
     }
     Ok(report)
 }
@@ -187,7 +187,11 @@ fn writer_of(name: &str) -> Option<u32> {
     name.strip_suffix(".tmp")?.rsplit('.').next()?.parse().ok()
 }
 
-/// Every file under `root`, as sorted `/`-separated relative paths.
+/// What Cargo leaves at the top of standalone output when it builds there (the workspace's lock
+/// file and target directory): the generator does not own them, so they are never orphans.
+const CARGO_OWNED: &[&str] = &["Cargo.lock", "target"];
+
+/// Every file under `root`, as sorted `/`-separated relative paths, except what Cargo owns.
 fn existing_files(root: &Path) -> io::Result<Vec<String>> {
     let mut out = Vec::new();
     if root.is_dir() {
@@ -201,6 +205,9 @@ fn walk(root: &Path, dir: &Path, out: &mut Vec<String>) -> io::Result<()> {
     for entry in std::fs::read_dir(dir).map_err(|e| with_path(e, dir))? {
         let path: PathBuf = entry?.path();
         let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        if dir == root && CARGO_OWNED.contains(&name.as_str()) {
+            continue;
+        }
         if path.is_dir() {
             walk(root, &path, out)?;
         } else if is_temporary(&name) {
@@ -217,7 +224,8 @@ fn is_temporary(name: &str) -> bool {
     name.starts_with('.') && name.ends_with(".tmp")
 }
 
-fn remove_empty_dirs(dir: &Path) -> io::Result<bool> {
+/// Removes empty directories under `dir`, leaving what Cargo owns at the `top` alone.
+fn remove_empty_dirs(dir: &Path, top: bool) -> io::Result<bool> {
     if !dir.is_dir() {
         return Ok(false);
     }
@@ -225,7 +233,8 @@ fn remove_empty_dirs(dir: &Path) -> io::Result<bool> {
     let Ok(entries) = std::fs::read_dir(dir) else { return Ok(false) };
     for entry in entries {
         let path = entry?.path();
-        if !(path.is_dir() && remove_empty_dirs(&path)? && std::fs::remove_dir(&path).is_ok()) {
+        let cargo_owned = top && path.file_name().is_some_and(|n| CARGO_OWNED.iter().any(|c| n == *c));
+        if cargo_owned || !(path.is_dir() && remove_empty_dirs(&path, false)? && std::fs::remove_dir(&path).is_ok()) {
             empty = false;
         }
     }

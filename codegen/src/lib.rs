@@ -12,12 +12,14 @@ pub mod diff;
 pub mod emit;
 pub mod expand;
 pub mod files;
+pub mod import;
 #[allow(missing_docs)]
 pub mod load;
 #[allow(missing_docs)]
 pub mod model;
 #[allow(missing_docs)]
 pub mod validate;
+pub mod workspace;
 
 use diag::{Diagnostic, Diagnostics, Sources};
 use model::Model;

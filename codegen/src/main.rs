@@ -1,5 +1,6 @@
 //! The `platform-codegen` command line: `check`, `dump [--as-of]`, `coverage`,
-//! `generate [--check] [--as-of]`, `diff`, `rules`.
+//! `generate [--check] [--as-of]`, `diff`, `rules`, `mock [--listen ADDR]`,
+//! `import openapi FILE --out DIR`.
 
 use clap::{Parser, Subcommand, ValueEnum};
 use platform_codegen::diag::{self, Diagnostic, Sources};
@@ -20,7 +21,7 @@ struct Cli {
     /// The spec directory.
     #[arg(long, global = true, default_value = "spec")]
     spec: PathBuf,
-    /// The output directory (default `generated`).
+    /// The output directory (default `generated`; the spec directory to write for `import`).
     #[arg(long, global = true)]
     out: Option<PathBuf>,
     /// Diagnostic and report format.
@@ -53,6 +54,13 @@ enum Command {
         #[arg(long, value_name = "DATE")]
         as_of: Option<String>,
     },
+    /// What the build script of a generated crate runs: regenerate the output directory that
+    /// holds the crate at CRATE_DIR, when its workspace names that directory.
+    #[command(hide = true)]
+    BuildScript {
+        /// The generated crate's manifest directory.
+        crate_dir: PathBuf,
+    },
     /// List every difference between two specs; exit 1 when a breaking one is not announced by
     /// a change entry of the new spec (2 when a spec cannot be loaded).
     Diff {
@@ -72,6 +80,28 @@ enum Command {
     },
     /// Print the catalogue of `diff` rules.
     Rules,
+    /// Run the spec's mock server: generate its crates into a workspace under `--out` (default
+    /// `target/platform-mock`), then build and serve the server crate's `mock` implementation.
+    Mock {
+        /// The address to listen on.
+        #[arg(long, default_value = "127.0.0.1:8080")]
+        listen: String,
+    },
+    /// Write a spec from a document in another format (`import openapi FILE --out DIR`).
+    Import {
+        #[command(subcommand)]
+        source: ImportSource,
+    },
+}
+
+#[derive(Subcommand)]
+enum ImportSource {
+    /// An OpenAPI 3.0 or 3.1 document, JSON or YAML. The spec files are written to `--out`
+    /// (which then holds exactly them: other files there are removed), and checked.
+    Openapi {
+        /// The document.
+        file: PathBuf,
+    },
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -83,8 +113,14 @@ enum Format {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match &cli.command {
+        // The spec and output directories come from the crate's workspace, not from the flags.
+        Command::BuildScript { crate_dir } => {
+            platform_codegen::build::regenerate(crate_dir);
+            return ExitCode::SUCCESS;
+        }
         Command::Diff { old, new, against, today } => return run_diff(&cli, old.as_deref(), new.as_deref(), against.as_deref(), today.as_deref()),
         Command::Rules => return print_rules(&cli),
+        Command::Import { source: ImportSource::Openapi { file } } => return import_openapi(&cli, file),
         _ => {}
     }
     let loaded = match load(&cli) {
@@ -106,7 +142,10 @@ fn main() -> ExitCode {
         Command::Coverage => print_coverage(&cli, &loaded),
         Command::Generate { check, as_of: None } => generate(&cli, &loaded, *check),
         Command::Generate { check, as_of: Some(day) } => generate_as_of(&cli, &loaded, *check, day),
-        Command::Diff { .. } | Command::Rules => unreachable!("BUG: handled above"),
+        Command::Mock { listen } => mock(&cli, &loaded, listen),
+        Command::BuildScript { .. } | Command::Diff { .. } | Command::Rules | Command::Import { .. } => {
+            unreachable!("BUG: handled above")
+        }
     }
 }
 
@@ -178,7 +217,14 @@ fn print_coverage(cli: &Cli, loaded: &Loaded) -> ExitCode {
 }
 
 fn generate(cli: &Cli, loaded: &Loaded, check: bool) -> ExitCode {
-    let generated = emit_all(&loaded.model, &EmitOptions::default());
+    let layout = match platform_codegen::workspace::layout_for(&out_dir(cli)) {
+        Ok(layout) => layout,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let generated = emit_all(&loaded.model, &EmitOptions::default().with_layout(layout));
     sync(cli, &generated, check, "cargo run -p platform-codegen -- generate")
 }
 
@@ -229,6 +275,98 @@ fn sync(cli: &Cli, generated: &[platform_codegen::emit::GeneratedFile], check: b
     }
     eprintln!("error: `{out}` does not match the spec; run `{command}` and commit the result");
     ExitCode::from(1)
+}
+
+/// `import openapi FILE --out DIR`: writes the spec, reports every construct not imported, then
+/// checks what it wrote like `check` does.
+fn import_openapi(cli: &Cli, file: &std::path::Path) -> ExitCode {
+    let Some(out) = &cli.out else {
+        eprintln!("error: `import` needs `--out DIR`, the spec directory to write");
+        return ExitCode::from(2);
+    };
+    let shown = file.to_string_lossy().into_owned();
+    let imported = match platform_codegen::import::import_openapi(file, &shown) {
+        Ok(imported) => imported,
+        Err(platform_codegen::import::ImportError::Io(e)) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+        Err(platform_codegen::import::ImportError::Invalid { sources, diagnostics }) => {
+            report(cli, &sources, &diagnostics);
+            return ExitCode::from(1);
+        }
+    };
+    report(cli, &imported.sources, &imported.warnings);
+    let written = match files::sync(out, &imported.files, Mode::Write) {
+        Ok(report) => report,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    for line in written.summary(&imported.files, Mode::Write) {
+        eprintln!("{line}");
+    }
+    let shown_out = out.to_string_lossy().trim_end_matches('/').to_string();
+    match load_spec(out, &shown_out) {
+        Ok(loaded) => {
+            report(cli, &loaded.sources, &loaded.warnings);
+            let m = &loaded.model;
+            eprintln!(
+                "imported {} endpoints, {} resources, {} enums and {} unions into `{shown_out}`; {} construct{} not imported (listed above, and by `coverage`)",
+                m.endpoints.len(),
+                m.resources.len(),
+                m.enums.len(),
+                m.unions.len(),
+                imported.warnings.len(),
+                if imported.warnings.len() == 1 { "" } else { "s" }
+            );
+            ExitCode::SUCCESS
+        }
+        Err(LoadError::Io(e)) => {
+            eprintln!("error: {e}");
+            ExitCode::from(2)
+        }
+        Err(LoadError::Invalid { sources, diagnostics }) => {
+            report(cli, &sources, &diagnostics);
+            eprintln!("error: the imported spec does not pass `check`; this is a bug of the importer");
+            ExitCode::from(1)
+        }
+    }
+}
+
+/// `mock`: writes a workspace of the spec's crates with a runner, then runs it with Cargo.
+fn mock(cli: &Cli, loaded: &Loaded, listen: &str) -> ExitCode {
+    use platform_codegen::emit::workspace::{WorkspaceOptions, workspace};
+    let out = cli.out.clone().unwrap_or_else(|| PathBuf::from("target/platform-mock"));
+    let options = WorkspaceOptions { members: Vec::new(), mock_runner: true };
+    let files = workspace(&loaded.model, &EmitOptions::default(), &options);
+    // The generated workspace is the generator's to keep in step; Cargo's output lives beside it.
+    let dir = out.join("workspace");
+    if let Err(e) = files::sync(&dir, &files, Mode::Write) {
+        eprintln!("error: {e}");
+        return ExitCode::from(2);
+    }
+    let runner = files
+        .iter()
+        .find(|f| f.path == "mock-server/Cargo.toml")
+        .and_then(|f| f.contents.lines().find_map(|l| l.strip_prefix("name = ")).map(|n| n.trim_matches('"').to_owned()))
+        .expect("BUG: the workspace has the mock runner");
+    eprintln!("building the mock server in `{}` (the first build compiles every dependency)", dir.display());
+    let status = std::process::Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+        .args(["run", "--quiet", "--manifest-path"])
+        .arg(dir.join("Cargo.toml"))
+        .args(["-p", &runner, "--", listen])
+        .env("CARGO_TARGET_DIR", out.join("target"))
+        .status();
+    match status {
+        Ok(s) if s.success() => ExitCode::SUCCESS,
+        Ok(_) => ExitCode::from(1),
+        Err(e) => {
+            eprintln!("error: cannot run cargo: {e}");
+            ExitCode::from(2)
+        }
+    }
 }
 
 /// One side of a diff: a directory, a revision of the `--spec` directory, or `REV:DIR`.

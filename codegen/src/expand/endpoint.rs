@@ -5,7 +5,7 @@ use super::resource::compatible;
 use super::{at, combine, single_id, unknown};
 use crate::Loaded;
 use crate::diag::did_you_mean;
-use crate::emit::case;
+use crate::emit::rust::names;
 use crate::model::{Endpoint, Field};
 use proc_macro2::TokenStream;
 use quote::quote;
@@ -47,13 +47,13 @@ pub fn endpoint(spec: &Loaded, attr: TokenStream, item: TokenStream) -> syn::Res
 fn inputs(endpoint: &Endpoint) -> Vec<(String, &Field, &'static str)> {
     let mut out = Vec::new();
     for f in &endpoint.path_params {
-        out.push((case::snake(&f.name), f, "path parameter"));
+        out.push((names::field(f).to_string(), f, "path parameter"));
     }
     for f in &endpoint.query {
-        out.push((case::snake(&f.name), f, "query parameter"));
+        out.push((names::field(f).to_string(), f, "query parameter"));
     }
     for f in &endpoint.headers {
-        out.push((case::snake(&f.name), f, "header parameter"));
+        out.push((names::field(f).to_string(), f, "header parameter"));
     }
     // A body that comes in several formats arrives as one value, whichever format it came in.
     if endpoint.body_formats.len() > 1 {
@@ -61,10 +61,10 @@ fn inputs(endpoint: &Endpoint) -> Vec<(String, &Field, &'static str)> {
         return out;
     }
     for f in &endpoint.body {
-        out.push((case::snake(&f.name), f, "body field"));
+        out.push((names::field(f).to_string(), f, "body field"));
     }
     for f in &endpoint.parts {
-        out.push((case::snake(&f.name), f, "multipart part"));
+        out.push((names::field(f).to_string(), f, "multipart part"));
     }
     if let Some(f) = &endpoint.body_schema {
         out.push(("body".to_owned(), f, "request body"));
@@ -125,7 +125,7 @@ fn check_params(spec: &Loaded, endpoint: &Endpoint, func: &ItemFn, place: &str) 
             }
             Some((_, field, role)) => {
                 seen.push(name_str.clone());
-                if let Err(why) = compatible(field, &arg.ty) {
+                if let Err(why) = compatible(&spec.model, field, &arg.ty) {
                     let location = spec.sources.location(field.type_span);
                     errors.push(syn::Error::new(arg.ty.span(), format!("{role} `{name_str}` of endpoint `{id}` is {why} (spec at {location})")));
                 }
@@ -149,7 +149,7 @@ fn check_params(spec: &Loaded, endpoint: &Endpoint, func: &ItemFn, place: &str) 
 /// evaluating the rule, can make one, so the handler cannot run without the rule.
 fn check_proof(spec: &Loaded, endpoint: &Endpoint, func: &ItemFn, proof: Option<&Type>) -> Option<syn::Error> {
     let rules = spec.model.rules_for(&endpoint.meta.id);
-    let marker = case::pascal(&endpoint.meta.id);
+    let marker = names::endpoint_variant(endpoint).to_string();
     match (rules.first(), proof) {
         (Some(rule), None) => Some(syn::Error::new(
             func.sig.ident.span(),
@@ -181,7 +181,7 @@ fn check_proof(spec: &Loaded, endpoint: &Endpoint, func: &ItemFn, proof: Option<
 /// type argument, if it has one.
 fn check_call<'a>(endpoint: &Endpoint, ty: &'a Type, place: &str) -> syn::Result<Option<&'a Type>> {
     let args = type_args(ty);
-    let module = case::snake(&endpoint.meta.id);
+    let module = names::endpoint_module(endpoint).to_string();
     let request = args.iter().find(|t| path_segments(t).contains(&module));
     if request.is_none() {
         return Err(syn::Error::new(

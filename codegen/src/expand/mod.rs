@@ -15,7 +15,7 @@ pub use resource::derive_resource;
 
 use crate::Loaded;
 use crate::diag::{Span, did_you_mean};
-use crate::emit::case;
+use crate::emit::rust::names;
 use crate::model::{Bound, Meta};
 use proc_macro2::{Ident, TokenStream, TokenTree};
 use quote::quote;
@@ -130,7 +130,7 @@ pub fn limit(spec: &Loaded, input: TokenStream) -> syn::Result<TokenStream> {
             format!("limit `{id}` has no constant value: its bound is known only at run time (defined at {})", at(spec, limit.meta.id_span)),
         ));
     }
-    let name = Ident::new(&case::screaming(&id), ident.span());
+    let name = respan(names::limit_const(limit), ident.span());
     let krate = krate();
     Ok(quote!(#krate::limits::#name))
 }
@@ -148,7 +148,7 @@ pub fn error_code(spec: &Loaded, input: TokenStream) -> syn::Result<TokenStream>
             format!("error `{id}` has no numeric code (defined at {})", at(spec, error.meta.id_span)),
         ));
     }
-    let name = Ident::new(&case::pascal(&id), ident.span());
+    let name = respan(names::error_variant(error), ident.span());
     let krate = krate();
     Ok(quote!(#krate::errors::ErrorCode::#name))
 }
@@ -157,10 +157,10 @@ pub fn error_code(spec: &Loaded, input: TokenStream) -> syn::Result<TokenStream>
 pub fn change(spec: &Loaded, input: TokenStream) -> syn::Result<TokenStream> {
     let (id, ident) = single_id(input, "change")?;
     let model = &spec.model;
-    if model.change(&id).is_none() {
+    let Some(change) = model.change(&id) else {
         return Err(unknown(spec, &ident, "change", &id, model.changes.iter().map(|c| &c.meta)));
-    }
-    let name = Ident::new(&case::screaming(&id), ident.span());
+    };
+    let name = respan(names::change_const(change), ident.span());
     let krate = krate();
     Ok(quote!(#krate::changes::#name))
 }
@@ -172,4 +172,11 @@ pub fn model_json(spec: &Loaded, input: TokenStream) -> syn::Result<TokenStream>
     }
     let json = serde_json::to_string_pretty(&spec.model).expect("BUG: the model always serializes");
     Ok(quote!(#json))
+}
+
+/// `ident` pointing at the macro input, so errors about the expansion land on the user's token.
+fn respan(ident: Ident, span: proc_macro2::Span) -> Ident {
+    let mut ident = ident;
+    ident.set_span(span);
+    ident
 }

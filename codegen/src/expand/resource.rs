@@ -5,8 +5,9 @@ use super::{at, combine, krate, unknown};
 use crate::Loaded;
 use crate::diag::did_you_mean;
 use crate::emit::case;
+use crate::emit::rust::names;
 use crate::model::types::Primitive;
-use crate::model::{Field, TypeRef};
+use crate::model::{Field, Model, TypeRef};
 use proc_macro2::TokenStream;
 use quote::quote;
 use syn::spanned::Spanned;
@@ -43,7 +44,7 @@ pub fn derive_resource(spec: &Loaded, input: TokenStream) -> syn::Result<TokenSt
                 errors.push(syn::Error::new(ident.span(), message));
             }
             Some(spec_field) => {
-                if let Err(why) = compatible(spec_field, &field.ty) {
+                if let Err(why) = compatible(&spec.model, spec_field, &field.ty) {
                     let location = spec.sources.location(spec_field.type_span);
                     errors.push(syn::Error::new(field.ty.span(), format!("field `{wire}` of resource `{id}` is {why} (spec at {location})")));
                 }
@@ -104,7 +105,7 @@ fn serde_rename(attrs: &[syn::Attribute]) -> syn::Result<Option<String>> {
 }
 
 /// Whether a Rust type can hold the spec field; the error says what it expects.
-pub(super) fn compatible(field: &Field, ty: &Type) -> Result<(), String> {
+pub(super) fn compatible(model: &Model, field: &Field, ty: &Type) -> Result<(), String> {
     let Some(spec_ty) = &field.ty else { return Ok(()) };
     let (inner, wrapped) = match unwrap_generic(ty, "Option").or_else(|| unwrap_generic(ty, "Presence")) {
         Some(inner) => (inner, true),
@@ -115,21 +116,21 @@ pub(super) fn compatible(field: &Field, ty: &Type) -> Result<(), String> {
         let why = if field.nullable { "nullable" } else { "optional" };
         return Err(format!("{why}, so its Rust type must be an `Option<_>`"));
     }
-    match_type(spec_ty, inner).map_err(|expected| format!("`{spec_ty}` in the spec, expected {expected}"))
+    match_type(model, spec_ty, inner).map_err(|expected| format!("`{spec_ty}` in the spec, expected {expected}"))
 }
 
-fn match_type(spec_ty: &TypeRef, ty: &Type) -> Result<(), String> {
+fn match_type(model: &Model, spec_ty: &TypeRef, ty: &Type) -> Result<(), String> {
     if let TypeRef::Array(item) = spec_ty {
         let inner = unwrap_generic(ty, "Vec").ok_or_else(|| "a `Vec<_>`".to_owned())?;
-        return match_type(item, unwrap_generic(inner, "Option").unwrap_or(inner));
+        return match_type(model, item, unwrap_generic(inner, "Option").unwrap_or(inner));
     }
     if let TypeRef::Map(_, value) = spec_ty {
         let inner = ["IndexMap", "HashMap", "BTreeMap"].iter().find_map(|m| second_generic(ty, m));
         let inner = inner.ok_or_else(|| "an `IndexMap<_, _>`, `HashMap<_, _>` or `BTreeMap<_, _>`".to_owned())?;
-        return match_type(value, unwrap_generic(inner, "Option").unwrap_or(inner));
+        return match_type(model, value, unwrap_generic(inner, "Option").unwrap_or(inner));
     }
     let last = last_segment(ty).unwrap_or_default();
-    let accepted = accepted(spec_ty);
+    let accepted = accepted(model, spec_ty);
     if accepted.contains(&last) || last == "Value" {
         Ok(())
     } else {
@@ -138,7 +139,7 @@ fn match_type(spec_ty: &TypeRef, ty: &Type) -> Result<(), String> {
 }
 
 /// Rust type names (last path segment) that hold a spec type.
-fn accepted(spec_ty: &TypeRef) -> Vec<String> {
+fn accepted(model: &Model, spec_ty: &TypeRef) -> Vec<String> {
     let names: &[&str] = match spec_ty {
         TypeRef::Primitive(p) => match p {
             Primitive::String | Primitive::Url | Primitive::Email | Primitive::Csv => &["String", "str", "Cow"],
@@ -155,9 +156,11 @@ fn accepted(spec_ty: &TypeRef) -> Vec<String> {
             Primitive::Json => &["Value"],
             Primitive::Null => &["()"],
         },
-        TypeRef::Enum(id) | TypeRef::Flags(id) | TypeRef::Object(id) | TypeRef::Class(id) | TypeRef::Union(id) => {
-            return vec![case::pascal(id), "Value".into()];
-        }
+        TypeRef::Enum(id) => return vec![names::enum_id(model, id).to_string(), "Value".into()],
+        TypeRef::Flags(id) => return vec![names::flags_id(model, id).to_string(), "Value".into()],
+        TypeRef::Object(id) => return vec![names::resource_id(model, id).to_string(), "Value".into()],
+        TypeRef::Union(id) => return vec![names::union_id(model, id).to_string(), "Value".into()],
+        TypeRef::Class(id) => return vec![case::pascal(id), "Value".into()],
         TypeRef::Array(_) => &["Vec"],
         TypeRef::Map(..) => &["IndexMap", "HashMap", "BTreeMap"],
     };

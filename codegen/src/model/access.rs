@@ -30,6 +30,9 @@ pub struct Condition {
     pub limit: Option<Ref>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub refs: Vec<TypedRef>,
+    /// Where each parameter was named.
+    #[serde(skip)]
+    pub param_spans: Vec<Span>,
 }
 
 /// An intent.

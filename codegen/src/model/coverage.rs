@@ -79,6 +79,10 @@ pub fn coverage(model: &Model) -> Coverage {
         fields(&mut cov, "resource", &r.meta, &r.fields);
         cases(&mut cov, &r.meta, &r.cases);
     }
+    for u in &model.unions {
+        item(&mut cov, "union", &u.meta, None);
+        fields(&mut cov, "union", &u.meta, &u.variants);
+    }
     for e in &model.enums {
         item(&mut cov, "enum", &e.meta, None);
         for v in &e.values {
@@ -93,13 +97,26 @@ pub fn coverage(model: &Model) -> Coverage {
     }
     for e in &model.endpoints {
         item(&mut cov, "endpoint", &e.meta, None);
-        for list in [&e.path_params, &e.query, &e.body, &e.response_fields] {
+        for list in [&e.path_params, &e.query, &e.headers, &e.body, &e.parts, &e.response_fields] {
             fields(&mut cov, "endpoint", &e.meta, list);
+        }
+        for r in &e.responses {
+            if let ResponseUse::Inline(response) = &r.response {
+                let owner = Meta { id: format!("{}.responses.{}", e.meta.id, r.status.id), part: e.meta.part.clone(), ..Meta::default() };
+                response_gaps(&mut cov, &owner, response);
+            }
         }
         fields(&mut cov, "endpoint", &e.meta, e.body_schema.as_slice());
         for b in &e.behaviours {
             item(&mut cov, "behaviour", &b.meta, e.meta.part.as_ref());
         }
+    }
+    for h in &model.headers {
+        add(&mut cov, GENERAL, &format!("header:{}", h.name), &h.not_shown, &h.assumed);
+    }
+    for r in &model.responses {
+        let owner = Meta { id: r.id.clone(), ..Meta::default() };
+        response_gaps(&mut cov, &owner, &r.response);
     }
     for o in &model.opcodes {
         item(&mut cov, "opcode", &o.meta, None);
@@ -174,6 +191,19 @@ pub fn coverage(model: &Model) -> Coverage {
         add(&mut cov, GENERAL, "release_policy:release_policy", &p.not_shown, &IndexMap::new());
     }
     cov
+}
+
+/// The gaps of a response (`response:<endpoint>.responses.<status>` or `response:<id>`), its
+/// fields and its headers written inline.
+fn response_gaps(cov: &mut Coverage, owner: &Meta, r: &Response) {
+    let part = owner.part.as_ref().map_or_else(|| GENERAL.to_owned(), |p| p.id.clone());
+    add(cov, &part, &format!("response:{}", owner.id), &r.not_shown, &r.assumed);
+    fields(cov, "response", owner, &r.fields);
+    for h in &r.headers {
+        if let HeaderUse::Inline(f) = &h.header {
+            add(cov, &part, &format!("response:{}.{}", owner.id, h.name), &f.not_shown, &f.assumed);
+        }
+    }
 }
 
 /// The gaps and assumptions of an object's cases, as `case:<owner>.<case>`.

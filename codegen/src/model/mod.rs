@@ -124,6 +124,12 @@ pub struct Meta {
     pub assumed: IndexMap<String, String>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<String>,
+    /// The stem of the item's Rust identifiers when it is not the id.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rust_name: Option<Ref>,
+    /// The stem of the item's C and C++ identifiers when it is not the id.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub c_name: Option<Ref>,
     /// The whole item.
     #[serde(skip)]
     pub span: Span,
@@ -142,6 +148,16 @@ impl Meta {
     /// Whether the source declares `facet` not shown.
     pub fn is_not_shown(&self, facet: &str) -> bool {
         self.not_shown.iter().any(|g| g.facet == facet)
+    }
+
+    /// The stem of the item's Rust identifiers: its `rust_name`, else its id.
+    pub fn rust(&self) -> &str {
+        self.rust_name.as_ref().map_or(&self.id, |r| &r.id)
+    }
+
+    /// The stem of the item's C and C++ identifiers: its `c_name`, else its id.
+    pub fn c(&self) -> &str {
+        self.c_name.as_ref().map_or(&self.id, |r| &r.id)
     }
 
     /// The reason for an assumed facet, if it is assumed.

@@ -7,6 +7,7 @@
 mod facets;
 mod http;
 mod index;
+mod names;
 mod refs;
 mod shapes;
 mod timeline;
@@ -14,6 +15,7 @@ mod values;
 
 pub use http::{accepted_kinds, carries_scopes};
 pub use index::{Index, KINDS};
+pub use refs::all_responses;
 
 use crate::diag::Diagnostics;
 use crate::model::Model;
@@ -35,6 +37,8 @@ pub fn validate(cx: &mut Diagnostics, model: &Model) {
     values::check_path_params(cx, model);
     values::check_min_max(cx, model);
     values::check_constraint_types(cx, model);
+    values::check_error_body_fields(cx, model);
+    values::check_wire_names(cx, model);
     values::check_response_constraints(cx, model);
     values::check_enum_repr_basis(cx, model);
     values::check_class_value_semantics(cx, model);
@@ -46,13 +50,13 @@ pub fn validate(cx: &mut Diagnostics, model: &Model) {
     shapes::check_untagged_order(cx, model);
     shapes::check_enum_subsets(cx, model);
     shapes::check_literal_values(cx, model);
+    shapes::check_examples(cx, model);
     shapes::check_map_keys(cx, model);
     shapes::check_class_fields_cross_c(cx, model);
     shapes::check_patterns(cx, model);
     shapes::check_float_bounds(cx, model);
     shapes::check_extends_cycles(cx, model);
     shapes::check_extends_redefinitions(cx, model);
-    shapes::check_generated_names(cx, model);
     http::check_response_statuses(cx, model);
     http::check_response_shorthand(cx, model);
     http::check_bodiless_statuses(cx, model);
@@ -76,4 +80,8 @@ pub fn validate(cx: &mut Diagnostics, model: &Model) {
     timeline::check_rule_variants(cx, model);
     timeline::check_unused_changes(cx, model);
     timeline::check_correction_lifetimes(cx, model);
+    // Identifiers are made from a model whose references resolve.
+    if !cx.has_errors() {
+        names::check_identifier_collisions(cx, model);
+    }
 }

@@ -4,7 +4,6 @@
 use super::refs::all_fields;
 use super::values::constraint_sets;
 use crate::diag::{Diagnostic, Diagnostics, Span, codes};
-use crate::emit::case;
 use crate::model::types::Primitive;
 use crate::model::*;
 use serde_json::Value;
@@ -119,6 +118,17 @@ pub fn check_union_tags(cx: &mut Diagnostics, model: &Model) {
                 );
                 continue;
             };
+            if let (TypeRef::Enum(id), TagValue::Enum(value)) = (dty, &tag)
+                && let Some(e) = model.enum_(id)
+                && e.values.iter().any(|x| x.meta.id == *value && !has_wire_value(e, x))
+            {
+                cx.push(
+                    Diagnostic::error(codes::UNION_TAG, format!("tag `{value}` of variant `{}` has no number in integer enum `{id}`", v.name))
+                        .at(literal.span, "no wire value to dispatch on")
+                        .help("give the enum value its number"),
+                );
+                continue;
+            }
             let from_field = model.tag_field(u, v).and_then(|f| f.constant.as_ref());
             if let (Some(own), Some(field)) = (&v.tag, from_field)
                 && model.tag_of_type(dty, &field.value).as_ref() != Some(&tag)
@@ -174,14 +184,15 @@ pub fn check_tag_placement(cx: &mut Diagnostics, model: &Model) {
     }
 }
 
-/// An untagged union tries its variants in order and keeps the first that decodes, so a variant
-/// after one that decodes everything it would (the same type, `json`, or text before other
-/// text-shaped types) is never chosen.
+/// An untagged union tries its variants in order and keeps the first that decodes and meets its
+/// own constraints, so a variant after an unconstrained one that decodes everything it would
+/// (the same type, `json`, or text before other text-shaped types) is never chosen.
 pub fn check_untagged_order(cx: &mut Diagnostics, model: &Model) {
     for u in model.unions.iter().filter(|u| u.discriminator.is_none()) {
         for (i, later) in u.variants.iter().enumerate() {
             let Some(ty) = &later.ty else { continue };
-            let winner = u.variants[..i].iter().find(|earlier| earlier.ty.as_ref().is_some_and(|e| shadows(model, e, ty)));
+            // An earlier variant with constraints of its own lets through what breaks them.
+            let winner = u.variants[..i].iter().find(|earlier| !narrowed(earlier) && earlier.ty.as_ref().is_some_and(|e| shadows(model, e, ty)));
             if let Some(earlier) = winner {
                 cx.push(
                     Diagnostic::error(codes::UNREACHABLE_VARIANT, format!("variant `{}` of union `{}` is never chosen", later.name, u.meta.id))
@@ -192,6 +203,11 @@ pub fn check_untagged_order(cx: &mut Diagnostics, model: &Model) {
             }
         }
     }
+}
+
+/// Whether a variant has constraints of its own, which its decoder checks before it wins.
+fn narrowed(f: &Field) -> bool {
+    !f.constraints.is_empty() || f.constant.is_some() || !f.subset.is_empty() || f.items.is_some()
 }
 
 /// Whether every value of `later` also decodes as `earlier`.
@@ -222,7 +238,16 @@ pub fn check_enum_subsets(cx: &mut Diagnostics, model: &Model) {
         };
         let Some(e) = model.enum_(id) else { continue };
         for r in &f.subset {
-            if !e.values.iter().any(|v| v.meta.id == r.id) {
+            if let Some(v) = e.values.iter().find(|v| v.meta.id == r.id)
+                && !has_wire_value(e, v)
+            {
+                cx.push(
+                    Diagnostic::error(codes::ENUM_SUBSET, format!("`{}` of integer enum `{id}` has no number", r.id))
+                        .at(r.span, "no wire value to accept")
+                        .also(v.meta.id_span, "value declared here")
+                        .help("a subset names values the wire carries: give the value its number, or leave it out"),
+                );
+            } else if !e.values.iter().any(|v| v.meta.id == r.id) {
                 cx.push(
                     Diagnostic::error(codes::ENUM_SUBSET, format!("`{}` is not a value of enum `{id}`", r.id))
                         .at(r.span, "not in the enum")
@@ -263,6 +288,51 @@ pub fn check_literal_values(cx: &mut Diagnostics, model: &Model) {
     }
 }
 
+/// An `example` is a value the field may take, as the wire carries it (an enum value by its
+/// wire value, a snowflake as decimal text), so the docs, the OpenAPI document and the mock
+/// server never show one the field would refuse.
+pub fn check_examples(cx: &mut Diagnostics, model: &Model) {
+    for f in all_fields(model) {
+        let (Some(ty), Some(example)) = (&f.ty, &f.example) else { continue };
+        if example.value.is_null() && f.nullable {
+            continue;
+        }
+        if let Err(why) = fits_wire(model, ty, &example.value) {
+            cx.push(
+                Diagnostic::error(codes::EXAMPLE_TYPE, format!("`example` of field `{}` is not a value of `{ty}`", f.name))
+                    .at(example.span, why)
+                    .also(f.type_span, "type declared here")
+                    .help("write the example as the wire carries it: an enum value by its wire value, a snowflake as decimal text"),
+            );
+        }
+    }
+}
+
+/// Whether `value` is a wire value of `ty`: like [`fits`], with enum values and snowflakes as
+/// the JSON carries them, and any object for objects, maps and unions.
+fn fits_wire(model: &Model, ty: &TypeRef, value: &Value) -> Result<(), String> {
+    let want = |ok: bool, what: &str| if ok { Ok(()) } else { Err(format!("expected {what}")) };
+    match ty {
+        TypeRef::Primitive(Primitive::Snowflake | Primitive::StringInteger) => {
+            want(value.as_str().is_some_and(|s| !s.is_empty() && s.trim_start_matches('-').bytes().all(|b| b.is_ascii_digit())), "a decimal integer as text")
+        }
+        TypeRef::Primitive(Primitive::Bytes | Primitive::File | Primitive::Csv) => want(value.is_string(), "a text"),
+        TypeRef::Primitive(_) => fits(model, ty, value, false),
+        TypeRef::Enum(id) => match model.enum_(id) {
+            Some(e) if e.repr == "integer" => want(value.is_i64(), "an integer"),
+            Some(_) => want(value.is_string(), "a text"),
+            None => Ok(()),
+        },
+        TypeRef::Flags(_) => want(value.is_u64() || value.is_string(), "the flag set's bits"),
+        TypeRef::Array(inner) => match value.as_array() {
+            Some(list) => list.iter().try_for_each(|v| fits_wire(model, inner, v)),
+            None => Err("expected an array".to_owned()),
+        },
+        TypeRef::Map(..) | TypeRef::Object(_) => want(value.is_object(), "an object"),
+        TypeRef::Union(_) | TypeRef::Class(_) => Ok(()),
+    }
+}
+
 /// Whether `value` is a value of `ty`; the error says why not.
 fn fits(model: &Model, ty: &TypeRef, value: &Value, array_ok: bool) -> Result<(), String> {
     let want = |ok: bool, what: &str| if ok { Ok(()) } else { Err(format!("expected {what}")) };
@@ -286,6 +356,9 @@ fn fits(model: &Model, ty: &TypeRef, value: &Value, array_ok: bool) -> Result<()
             Primitive::Bytes | Primitive::File => Err(format!("no literal of type `{}`", p.name())),
         },
         TypeRef::Enum(id) => match model.enum_(id) {
+            Some(e) if model.enum_value_of(id, value).is_some_and(|v| !has_wire_value(e, v)) => {
+                Err(format!("the value has no number in integer enum `{id}`, so nothing on the wire is it"))
+            }
             Some(_) if model.enum_value_of(id, value).is_some() => Ok(()),
             Some(e) => Err(format!("expected a value of `{id}`: {}", e.values.iter().map(|v| format!("`{}`", v.meta.id)).collect::<Vec<_>>().join(", "))),
             None => Ok(()),
@@ -297,6 +370,12 @@ fn fits(model: &Model, ty: &TypeRef, value: &Value, array_ok: bool) -> Result<()
         },
         _ => Err(format!("no literal of type `{ty}`")),
     }
+}
+
+/// Whether an enum value has a form on the wire: every value of a string enum does, a value of
+/// an integer enum when the spec gives its number.
+fn has_wire_value(e: &Enum, v: &EnumValue) -> bool {
+    e.repr == "string" || v.value.is_some()
 }
 
 /// The 8-4-4-4-12 hexadecimal form.
@@ -432,34 +511,3 @@ pub fn check_extends_redefinitions(cx: &mut Diagnostics, model: &Model) {
     }
 }
 
-/// Every shape gets its own Rust name: two resources (or two unions, or two variants of one
-/// union) whose ids differ only in case or separators would generate the same type.
-pub fn check_generated_names(cx: &mut Diagnostics, model: &Model) {
-    let resources = model.resources.iter().map(|r| (case::pascal(&r.meta.id), r.meta.id.as_str(), r.meta.id_span));
-    report_collisions(cx, "resource", resources.collect());
-    let unions = model.unions.iter().map(|u| (case::pascal(&u.meta.id), u.meta.id.as_str(), u.meta.id_span));
-    report_collisions(cx, "union", unions.collect());
-    for u in &model.unions {
-        let variants = u.variants.iter().map(|v| (case::pascal(&v.name), v.name.as_str(), v.span));
-        report_collisions(cx, &format!("variant of `{}`", u.meta.id), variants.collect());
-    }
-}
-
-fn report_collisions(cx: &mut Diagnostics, what: &str, names: Vec<(String, &str, Span)>) {
-    let mut seen: BTreeMap<String, (&str, Span)> = BTreeMap::new();
-    for (name, id, span) in names {
-        match seen.get(&name) {
-            // The same id twice is a duplicate id, reported by its own rule.
-            Some((first, _)) if *first == id => {}
-            Some((first, first_span)) => cx.push(
-                Diagnostic::error(codes::NAME_COLLISION, format!("{what} `{id}` and `{first}` both generate the Rust name `{name}`"))
-                    .at(span, "this one")
-                    .also(*first_span, "and this one")
-                    .help("rename one of them"),
-            ),
-            None => {
-                seen.insert(name, (id, span));
-            }
-        }
-    }
-}

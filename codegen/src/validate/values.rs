@@ -409,7 +409,8 @@ pub fn element_of(ty: &TypeRef) -> Option<&TypeRef> {
     }
 }
 
-/// Constraints fit the type they constrain: lengths and patterns on text, items on arrays,
+/// Constraints fit the type they constrain: lengths and patterns on text (a pattern also on the
+/// decimal text of snowflakes and string integers), items on arrays,
 /// entries on maps, bounds on numbers, sizes on files, `items:` on arrays and maps, and a
 /// literal on text.
 pub fn check_constraint_types(cx: &mut Diagnostics, model: &Model) {
@@ -428,7 +429,9 @@ pub fn check_constraint_types(cx: &mut Diagnostics, model: &Model) {
         let prim = ty.primitive();
         for (key, span) in set.constraints.keys() {
             let fits = match key {
-                "min_length" | "max_length" | "pattern" => prim.is_some_and(Primitive::is_text),
+                "min_length" | "max_length" => prim.is_some_and(Primitive::is_text),
+                // A pattern also fits the decimal text of a snowflake or string integer.
+                "pattern" => prim.is_some_and(|p| p.is_text() || matches!(p, Primitive::Snowflake | Primitive::StringInteger)),
                 "min_items" | "max_items" | "unique_items" => matches!(ty, TypeRef::Array(_)),
                 "min_entries" | "max_entries" => matches!(ty, TypeRef::Map(..)),
                 "min" | "max" | "min_exclusive" | "max_exclusive" => prim.is_some_and(Primitive::is_numeric),
@@ -462,6 +465,71 @@ pub fn check_constraint_types(cx: &mut Diagnostics, model: &Model) {
             (ty, items) = (inner, i.items.as_deref());
         }
     }
+}
+
+/// Every error the server answers carries the error body, but an error knows only its code, its
+/// message, its violations, what the caller lacks and its OAuth2 error: a required body field
+/// the generator cannot fill with an empty value (an enum or a union, whose open sets have no
+/// neutral value, or a resource) would leave every error body without a value for it.
+pub fn check_error_body_fields(cx: &mut Diagnostics, model: &Model) {
+    let Some(body) = &model.error_body else { return };
+    for f in &body.fields {
+        let required = !(f.optional || f.nullable || f.required_when.is_some());
+        let Some(ty @ (TypeRef::Enum(_) | TypeRef::Object(_) | TypeRef::Union(_))) = &f.ty else { continue };
+        if required {
+            cx.push(
+                Diagnostic::error(codes::UNFILLED_ERROR_FIELD, format!("field `{}` of the error body is required, but errors carry no value of type `{ty}`", f.name))
+                    .at(f.type_span, "no empty value of this type")
+                    .help("make the field `optional: true`: the errors the server makes leave it out"),
+            );
+        }
+    }
+}
+
+/// Every object the wire carries has each name once: two fields of one object (its own, or one
+/// inherited through `extends`) with one wire name would write the key twice, and a reader
+/// could keep only one of them. Headers compare without regard to case, by their own rule.
+pub fn check_wire_names(cx: &mut Diagnostics, model: &Model) {
+    for (what, fields) in wire_objects(model) {
+        let mut seen: Vec<&Field> = Vec::new();
+        for f in fields {
+            match seen.iter().find(|s| s.wire() == f.wire()) {
+                Some(first) => cx.push(
+                    Diagnostic::error(codes::DUPLICATE_WIRE_NAME, format!("fields `{}` and `{}` of {what} are both `{}` on the wire", first.name, f.name, f.wire()))
+                        .at(f.span, "this field")
+                        .also(first.span, "and this one")
+                        .help("give one of them another `wire_name`, or remove it"),
+                ),
+                None => seen.push(f),
+            }
+        }
+    }
+}
+
+/// The objects of the wire, by how a reader names them, with their fields.
+fn wire_objects(model: &Model) -> Vec<(String, &[Field])> {
+    let mut out: Vec<(String, &[Field])> = Vec::new();
+    out.extend(model.resources.iter().map(|r| (format!("resource `{}`", r.meta.id), r.fields.as_slice())));
+    out.extend(model.events.iter().map(|e| (format!("event `{}`", e.meta.id), e.fields.as_slice())));
+    out.extend(model.opcodes.iter().map(|o| (format!("opcode `{}`", o.meta.id), o.fields.as_slice())));
+    for e in &model.endpoints {
+        let id = &e.meta.id;
+        out.push((format!("the path of `{id}`"), &e.path_params));
+        out.push((format!("the query of `{id}`"), &e.query));
+        out.push((format!("the body of `{id}`"), &e.body));
+        out.push((format!("the parts of `{id}`"), &e.parts));
+        out.push((format!("the response of `{id}`"), &e.response_fields));
+        for r in &e.responses {
+            if let ResponseUse::Inline(response) = &r.response {
+                out.push((format!("the `{}` response of `{id}`", r.status.id), &response.fields));
+            }
+        }
+    }
+    out.extend(model.responses.iter().map(|r| (format!("response `{}`", r.id), r.response.fields.as_slice())));
+    if let Some(b) = &model.error_body {
+        out.push(("the error body".to_owned(), &b.fields));
+    }
+    out
 }
 
 /// An enum's representation (integer or string) is written, or follows from a value the spec

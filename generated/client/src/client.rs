@@ -165,6 +165,11 @@ impl Client {
         &self.placeholders
     }
 
+    /// The HTTP client requests go through.
+    pub fn http(&self) -> &reqwest::Client {
+        &self.http
+    }
+
     /// Sends one request and returns the body of a 2xx answer; any other answer is an
     /// [`Error::Api`] decoded from the error body.
     async fn send(

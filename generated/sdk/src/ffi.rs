@@ -2,6 +2,7 @@
 
 //! Handles and strings as C sees them, the C allocator, and the guard that keeps panics
 //! from crossing into C.
+#![allow(dead_code)]
 
 use std::ffi::c_void;
 use std::panic::{AssertUnwindSafe, catch_unwind};

@@ -145,7 +145,7 @@ pub trait Api: Send + Sync + 'static {
         credential: &Credential,
     ) -> impl Future<Output = Option<Self::Caller>> + Send;
 
-    /// The permissions the caller holds where the operation acts (its guild, channel, ...).
+    /// The permissions the caller holds where the operation acts.
     fn permissions(
         &self,
         cx: &RuleContext<'_, Self::Caller>,

@@ -33,6 +33,12 @@ pub mod api;
 pub mod router;
 #[rustfmt::skip]
 pub mod runtime;
+
+/// A mock implementation of [`Api`] that answers every endpoint with values that meet
+/// the spec (feature `mock`).
+#[cfg(feature = "mock")]
+#[rustfmt::skip]
+pub mod mock;
 #[rustfmt::skip]
 pub use api::{Api, Call, Granted, Notices, Operation, RuleContext, granted};
 #[rustfmt::skip]

@@ -12,8 +12,9 @@ use crate::types::errors::ApiError;
 use crate::types::placeholders::Placeholders;
 use crate::types::validation::Validate;
 use axum::Router;
+use axum::extract::RawPathParams;
 use axum::extract::rejection::RawPathParamsRejection;
-use axum::extract::{RawPathParams, Request as HttpRequest, State};
+use axum::extract::{Request as HttpRequest, State};
 use axum::http::StatusCode;
 use axum::response::Response;
 use std::sync::Arc;
@@ -102,37 +103,40 @@ pub fn router_with<A: Api>(api: A, options: Options) -> Router {
         body_limit: options.body_limit,
         body_timeout: options.body_timeout,
     });
-    let base_url = types::placeholders::path_of(&app.placeholders.base_url).to_owned();
-    let auth_url = types::placeholders::path_of(&app.placeholders.auth_url).to_owned();
+    let prefix_base_url = types::placeholders::path_of(&app.placeholders.base_url)
+        .to_owned();
+    let prefix_auth_url = types::placeholders::path_of(&app.placeholders.auth_url)
+        .to_owned();
     let issuer = issuer_path(&app.placeholders);
     Router::new()
         .route(
-            &[base_url.as_str(), "/users/@me/connections"].concat(),
-            axum::routing::get(get_current_user_connections::<A>),
+            &[prefix_base_url.as_str(), "/users/@me/connections"].concat(),
+            axum::routing::get(self::get_current_user_connections::<A>),
         )
         .route(
-            &[base_url.as_str(), "/guilds/{guild_id}/channels"].concat(),
-            axum::routing::get(get_guild_channels::<A>),
+            &[prefix_base_url.as_str(), "/guilds/{guild_id}/channels"].concat(),
+            axum::routing::get(self::get_guild_channels::<A>),
         )
         .route(
-            &[base_url.as_str(), "/lobbies"].concat(),
-            axum::routing::put(create_or_join_lobby::<A>),
+            &[prefix_base_url.as_str(), "/lobbies"].concat(),
+            axum::routing::put(self::create_or_join_lobby::<A>),
         )
         .route(
-            &[base_url.as_str(), "/lobbies/{lobby_id}/messages"].concat(),
-            axum::routing::post(send_lobby_message::<A>).get(get_lobby_messages::<A>),
+            &[prefix_base_url.as_str(), "/lobbies/{lobby_id}/messages"].concat(),
+            axum::routing::post(self::send_lobby_message::<A>)
+                .get(self::get_lobby_messages::<A>),
         )
         .route(
-            &[base_url.as_str(), "/lobbies/{lobby_id}/members/bulk"].concat(),
-            axum::routing::post(bulk_update_lobby_members::<A>),
+            &[prefix_base_url.as_str(), "/lobbies/{lobby_id}/members/bulk"].concat(),
+            axum::routing::post(self::bulk_update_lobby_members::<A>),
         )
         .route(
-            &[base_url.as_str(), "/channels/{channel_id}/voice-status"].concat(),
-            axum::routing::put(set_voice_channel_status::<A>),
+            &[prefix_base_url.as_str(), "/channels/{channel_id}/voice-status"].concat(),
+            axum::routing::put(self::set_voice_channel_status::<A>),
         )
         .route(
-            &[auth_url.as_str(), "/oauth2/token"].concat(),
-            axum::routing::post(token::<A>),
+            &[prefix_auth_url.as_str(), "/oauth2/token"].concat(),
+            axum::routing::post(self::token::<A>),
         )
         .route(
             &["/.well-known/oauth-authorization-server", issuer.as_str()].concat(),
@@ -224,15 +228,18 @@ async fn ask<A: Api>(
     condition: Condition,
 ) -> Result<bool, ApiError> {
     match condition {
-        Condition::GuildHasFeature { feature } => {
-            api.guild_has_feature(cx, types::enums::GuildFeature::from(feature)).await
+        Condition::GuildHasFeature { feature: value0 } => {
+            Api::guild_has_feature(api, cx, types::enums::GuildFeature::from(value0))
+                .await
         }
         Condition::BotConnectedToVoiceChannel => {
-            api.bot_connected_to_voice_channel(cx).await
+            Api::bot_connected_to_voice_channel(api, cx).await
         }
-        Condition::CallerIsInviter => api.caller_is_inviter(cx).await,
-        Condition::AppCanReadMessageContent => api.app_can_read_message_content(cx).await,
-        Condition::LargeBotSharding => api.large_bot_sharding(cx).await,
+        Condition::CallerIsInviter => Api::caller_is_inviter(api, cx).await,
+        Condition::AppCanReadMessageContent => {
+            Api::app_can_read_message_content(api, cx).await
+        }
+        Condition::LargeBotSharding => Api::large_bot_sharding(api, cx).await,
         other => {
             unreachable!(
                 "BUG: the router asks only the conditions of rules and request fields, not `{other}`"
@@ -311,7 +318,7 @@ async fn handle_get_current_user_connections<A: Api>(
         granted: (),
         deprecations: notices.clone(),
     };
-    let output = app.api.get_current_user_connections(call).await?;
+    let output = Api::get_current_user_connections(&app.api, call).await?;
     Ok(runtime::json_response(StatusCode::OK, &output))
 }
 
@@ -346,7 +353,7 @@ async fn handle_get_guild_channels<A: Api>(
         .ok_or_else(|| runtime::unauthorized("the credential is not known"))?;
     let mut violations = Vec::new();
     let params = runtime::path_params(params)?;
-    let guild_id = runtime::param(
+    let path_guild_id = runtime::param(
         &params,
         "guild_id",
         "/path/guild.id",
@@ -357,9 +364,13 @@ async fn handle_get_guild_channels<A: Api>(
     if !violations.is_empty() {
         return Err(runtime::invalid(violations));
     }
-    let Some(guild_id) = guild_id else { return Err(runtime::invalid(violations)) };
+    let Some(path_guild_id) = path_guild_id else {
+        return Err(runtime::invalid(violations))
+    };
     let input = endpoint::Request {
-        path: endpoint::Path { guild_id },
+        path: endpoint::Path {
+            guild_id: path_guild_id,
+        },
     };
     let violations = input.validate();
     let operation = Operation::GetGuildChannels(input.path.clone());
@@ -388,7 +399,7 @@ async fn handle_get_guild_channels<A: Api>(
         granted: (),
         deprecations: notices.clone(),
     };
-    let output = app.api.get_guild_channels(call).await?;
+    let output = Api::get_guild_channels(&app.api, call).await?;
     Ok(runtime::json_response(StatusCode::OK, &output))
 }
 
@@ -460,7 +471,7 @@ async fn handle_create_or_join_lobby<A: Api>(
         granted: (),
         deprecations: notices.clone(),
     };
-    let output = app.api.create_or_join_lobby(call).await?;
+    let output = Api::create_or_join_lobby(&app.api, call).await?;
     Ok(runtime::json_response(StatusCode::OK, &output))
 }
 
@@ -495,7 +506,7 @@ async fn handle_send_lobby_message<A: Api>(
         .ok_or_else(|| runtime::unauthorized("the credential is not known"))?;
     let mut violations = Vec::new();
     let params = runtime::path_params(params)?;
-    let lobby_id = runtime::param(
+    let path_lobby_id = runtime::param(
         &params,
         "lobby_id",
         "/path/lobby.id",
@@ -514,11 +525,13 @@ async fn handle_send_lobby_message<A: Api>(
     if !violations.is_empty() {
         return Err(runtime::invalid(violations));
     }
-    let (Some(lobby_id), Some(body)) = (lobby_id, body) else {
+    let (Some(path_lobby_id), Some(body)) = (path_lobby_id, body) else {
         return Err(runtime::invalid(violations))
     };
     let input = endpoint::Request {
-        path: endpoint::Path { lobby_id },
+        path: endpoint::Path {
+            lobby_id: path_lobby_id,
+        },
         body,
     };
     let violations = input.validate();
@@ -548,7 +561,7 @@ async fn handle_send_lobby_message<A: Api>(
         granted: (),
         deprecations: notices.clone(),
     };
-    let output = app.api.send_lobby_message(call).await?;
+    let output = Api::send_lobby_message(&app.api, call).await?;
     Ok(runtime::json_response(StatusCode::OK, &output))
 }
 
@@ -583,7 +596,7 @@ async fn handle_get_lobby_messages<A: Api>(
         .ok_or_else(|| runtime::unauthorized("the credential is not known"))?;
     let mut violations = Vec::new();
     let params = runtime::path_params(params)?;
-    let lobby_id = runtime::param(
+    let path_lobby_id = runtime::param(
         &params,
         "lobby_id",
         "/path/lobby.id",
@@ -594,9 +607,13 @@ async fn handle_get_lobby_messages<A: Api>(
     if !violations.is_empty() {
         return Err(runtime::invalid(violations));
     }
-    let Some(lobby_id) = lobby_id else { return Err(runtime::invalid(violations)) };
+    let Some(path_lobby_id) = path_lobby_id else {
+        return Err(runtime::invalid(violations))
+    };
     let input = endpoint::Request {
-        path: endpoint::Path { lobby_id },
+        path: endpoint::Path {
+            lobby_id: path_lobby_id,
+        },
     };
     let violations = input.validate();
     let operation = Operation::GetLobbyMessages(input.path.clone());
@@ -625,7 +642,7 @@ async fn handle_get_lobby_messages<A: Api>(
         granted: (),
         deprecations: notices.clone(),
     };
-    let output = app.api.get_lobby_messages(call).await?;
+    let output = Api::get_lobby_messages(&app.api, call).await?;
     let broken = endpoint::check_response(&output);
     if !broken.is_empty() {
         return Err(runtime::broken_response(broken));
@@ -664,7 +681,7 @@ async fn handle_bulk_update_lobby_members<A: Api>(
         .ok_or_else(|| runtime::unauthorized("the credential is not known"))?;
     let mut violations = Vec::new();
     let params = runtime::path_params(params)?;
-    let lobby_id = runtime::param(
+    let path_lobby_id = runtime::param(
         &params,
         "lobby_id",
         "/path/lobby.id",
@@ -683,11 +700,13 @@ async fn handle_bulk_update_lobby_members<A: Api>(
     if !violations.is_empty() {
         return Err(runtime::invalid(violations));
     }
-    let (Some(lobby_id), Some(body)) = (lobby_id, body) else {
+    let (Some(path_lobby_id), Some(body)) = (path_lobby_id, body) else {
         return Err(runtime::invalid(violations))
     };
     let input = endpoint::Request {
-        path: endpoint::Path { lobby_id },
+        path: endpoint::Path {
+            lobby_id: path_lobby_id,
+        },
         body,
     };
     let violations = input.validate();
@@ -717,7 +736,7 @@ async fn handle_bulk_update_lobby_members<A: Api>(
         granted: (),
         deprecations: notices.clone(),
     };
-    let output = app.api.bulk_update_lobby_members(call).await?;
+    let output = Api::bulk_update_lobby_members(&app.api, call).await?;
     Ok(runtime::json_response(StatusCode::OK, &output))
 }
 
@@ -752,7 +771,7 @@ async fn handle_set_voice_channel_status<A: Api>(
         .ok_or_else(|| runtime::unauthorized("the credential is not known"))?;
     let mut violations = Vec::new();
     let params = runtime::path_params(params)?;
-    let channel_id = runtime::param(
+    let path_channel_id = runtime::param(
         &params,
         "channel_id",
         "/path/channel.id",
@@ -771,11 +790,13 @@ async fn handle_set_voice_channel_status<A: Api>(
     if !violations.is_empty() {
         return Err(runtime::invalid(violations));
     }
-    let (Some(channel_id), Some(body)) = (channel_id, body) else {
+    let (Some(path_channel_id), Some(body)) = (path_channel_id, body) else {
         return Err(runtime::invalid(violations))
     };
     let input = endpoint::Request {
-        path: endpoint::Path { channel_id },
+        path: endpoint::Path {
+            channel_id: path_channel_id,
+        },
         body,
     };
     let violations = input.validate();
@@ -805,7 +826,7 @@ async fn handle_set_voice_channel_status<A: Api>(
         granted: crate::api::Granted::new(),
         deprecations: notices.clone(),
     };
-    app.api.set_voice_channel_status(call).await?;
+    Api::set_voice_channel_status(&app.api, call).await?;
     Ok(runtime::empty_response())
 }
 
@@ -875,6 +896,6 @@ async fn handle_token<A: Api>(
         granted: (),
         deprecations: notices.clone(),
     };
-    let output = app.api.token(call).await?;
+    let output = Api::token(&app.api, call).await?;
     Ok(runtime::json_response(StatusCode::OK, &output))
 }

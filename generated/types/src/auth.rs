@@ -65,7 +65,7 @@ impl std::fmt::Display for Scope {
 impl std::str::FromStr for Scope {
     type Err = crate::wire::UnknownName;
 
-    fn from_str(name: &str) -> Result<Self, Self::Err> {
+    fn from_str(name: &str) -> Result<Self, crate::wire::UnknownName> {
         Self::ALL
             .iter()
             .copied()
@@ -148,7 +148,7 @@ impl std::fmt::Display for Intent {
 impl std::str::FromStr for Intent {
     type Err = crate::wire::UnknownName;
 
-    fn from_str(name: &str) -> Result<Self, Self::Err> {
+    fn from_str(name: &str) -> Result<Self, crate::wire::UnknownName> {
         Self::ALL
             .iter()
             .copied()
@@ -216,7 +216,7 @@ impl std::fmt::Display for TokenKind {
 impl std::str::FromStr for TokenKind {
     type Err = crate::wire::UnknownName;
 
-    fn from_str(name: &str) -> Result<Self, Self::Err> {
+    fn from_str(name: &str) -> Result<Self, crate::wire::UnknownName> {
         Self::ALL
             .iter()
             .copied()
@@ -266,24 +266,36 @@ impl Credential {
         Self::new(TokenKind::Client, token)
     }
 
-    /// The `Authorization` header value (`Bot abc`), when the kind's scheme is known.
+    /// The `Authorization` header value: `Bot abc` for a kind with a scheme, the token
+    /// itself for one without.
     pub fn header_value(&self) -> Option<String> {
-        self.kind.scheme().map(|scheme| format!("{scheme} {}", self.token))
+        Some(
+            match self.kind.scheme() {
+                Some(scheme) => format!("{scheme} {}", self.token),
+                None => self.token.clone(),
+            },
+        )
     }
 
     /// Reads an `Authorization` header value presenting one of the `accepted` kinds.
-    /// Schemes compare without regard to case (RFC 9110 §11.1); the token is one word.
+    /// Schemes compare without regard to case (RFC 9110 §11.1); the token is one word. A
+    /// value no accepted scheme names is the token of an accepted kind without one.
     pub fn from_header(value: &str, accepted: &[TokenKind]) -> Option<Self> {
-        let (scheme, token) = value.trim().split_once(' ')?;
-        let token = token.trim();
-        if token.is_empty() || token.contains(char::is_whitespace) {
-            return None;
+        let value = value.trim();
+        if let Some((scheme, token)) = value.split_once(' ') {
+            let token = token.trim();
+            let kind = accepted
+                .iter()
+                .copied()
+                .find(|k| k.scheme().is_some_and(|s| s.eq_ignore_ascii_case(scheme)));
+            if let Some(kind) = kind
+                .filter(|_| !token.is_empty() && !token.contains(char::is_whitespace))
+            {
+                return Some(Self::new(kind, token));
+            }
         }
-        let kind = accepted
-            .iter()
-            .copied()
-            .find(|k| k.scheme().is_some_and(|s| s.eq_ignore_ascii_case(scheme)))?;
-        Some(Self::new(kind, token))
+        let bare = accepted.iter().copied().find(|k| k.scheme().is_none())?;
+        (!value.is_empty()).then(|| Self::new(bare, value))
     }
 }
 

@@ -229,7 +229,7 @@ impl AuditLogEventCode {
         match value {
             192 => Self::VoiceChannelStatusUpdate,
             193 => Self::VoiceChannelStatusDelete,
-            other => Self::Unknown(other),
+            number => Self::Unknown(number),
         }
     }
 
@@ -356,7 +356,7 @@ pub struct ChannelInfo {
         skip_serializing_if = "Option::is_none",
         deserialize_with = "crate::wire::present"
     )]
-    pub voice_start_time: Option<jiff::Timestamp>,
+    pub voice_start_time: Option<crate::clock::Timestamp>,
     /// Fields the spec does not list, kept as received so nothing is lost in a round trip.
     #[serde(flatten)]
     pub extra: serde_json::Map<String, serde_json::Value>,

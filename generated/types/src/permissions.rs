@@ -105,7 +105,7 @@ impl Permission {
         Self::ReadMessageHistory,
     ];
 
-    /// The permission's id (`PIN_MESSAGES`).
+    /// The permission's id, as the spec writes it.
     pub const fn id(self) -> &'static str {
         match self {
             Self::CreateGuildExpressions => "CREATE_GUILD_EXPRESSIONS",
@@ -165,7 +165,7 @@ impl fmt::Display for Permission {
 impl FromStr for Permission {
     type Err = crate::wire::UnknownName;
 
-    fn from_str(name: &str) -> Result<Self, Self::Err> {
+    fn from_str(name: &str) -> Result<Self, crate::wire::UnknownName> {
         Self::ALL
             .iter()
             .copied()
@@ -186,7 +186,7 @@ impl serde::Serialize for Permission {
 /// A set of permissions as the wire carries it: a 64-bit integer serialized as a decimal string.
 ///
 /// - Bits the spec does not name are kept, so a set read from the wire writes back unchanged.
-/// - Usable in `const` items: `Permissions::PIN_MESSAGES.union(Permissions::from_bits(1 << 48))`.
+/// - Usable in `const` items: sets combine with `union`, and `Permissions::from_bits` makes one of bits the spec does not name.
 #[derive(Clone, Copy, Default, PartialEq, Eq, Hash)]
 pub struct Permissions(u64);
 

@@ -269,7 +269,7 @@ pub struct VoiceChannelInfo {
     /// Start time of the voice session.
     ///
     /// - Assumed `optional`: The source gives the field without saying whether it may be absent.
-    pub voice_start_time: jiff::Timestamp,
+    pub voice_start_time: crate::clock::Timestamp,
 }
 
 impl crate::validation::Validate for VoiceChannelInfo {

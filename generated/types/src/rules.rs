@@ -69,8 +69,8 @@ impl Condition {
 impl fmt::Display for Condition {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Self::GuildHasFeature { feature } => {
-                write!(f, "guild_has_feature({})", feature)
+            Self::GuildHasFeature { feature: value0 } => {
+                write!(f, "guild_has_feature({})", value0)
             }
             Self::BotConnectedToVoiceChannel => {
                 f.write_str("bot_connected_to_voice_channel")
@@ -83,7 +83,9 @@ impl fmt::Display for Condition {
             Self::PrivateChannelObfuscationOptedIn => {
                 f.write_str("private_channel_obfuscation_opted_in")
             }
-            Self::ProfilePrivacy { setting } => write!(f, "profile_privacy({})", setting),
+            Self::ProfilePrivacy { setting: value0 } => {
+                write!(f, "profile_privacy({})", value0)
+            }
             Self::GuildLargerThanProfilePrivacySize => {
                 f.write_str("guild_larger_than_profile_privacy_size")
             }

@@ -5,6 +5,7 @@
 //! disagree on a name, a value or which field is optional. What the spec declares not shown is
 //! collected as `left_out` text for the comments that say why it is missing.
 
+use crate::diag::Span;
 use crate::emit::case;
 use crate::load::raw::ConstantValue;
 use crate::model::types::Primitive;
@@ -59,6 +60,44 @@ pub struct Constant {
     pub unit: Option<String>,
     /// The summary of the change that deprecates it.
     pub deprecated: Option<String>,
+    /// The spec item it comes from, for diagnostics about its name.
+    pub origin: Origin,
+}
+
+/// A spec item as diagnostics name it: `permission `PIN_MESSAGES``, with where its id is.
+#[derive(Clone, Debug, Default)]
+pub struct Origin {
+    /// The kind and id.
+    pub what: String,
+    /// Where the id (or field name) is written.
+    pub span: Span,
+}
+
+impl Origin {
+    fn of(what: &str, meta: &Meta) -> Self {
+        Origin { what: format!("{what} `{}`", meta.id), span: meta.id_span }
+    }
+}
+
+/// A C identifier from an id or `c_name`: PascalCase, led by `V` where it would start with a
+/// digit (C identifiers cannot).
+pub fn c_pascal(stem: &str) -> String {
+    lead(case::pascal(stem))
+}
+
+/// SCREAMING_SNAKE_CASE, led by `V` where it would start with a digit.
+pub fn c_screaming(stem: &str) -> String {
+    lead(case::screaming(stem))
+}
+
+fn lead(name: String) -> String {
+    if name.is_empty() || name.starts_with(|c: char| c.is_ascii_digit()) { format!("V{name}") } else { name }
+}
+
+/// An integer as a C++ expression of type `ty`: the most negative 64-bit value, whose digits
+/// alone do not fit the type, as a difference.
+pub fn int_literal(value: i64, ty: &str) -> String {
+    if value == i64::MIN { format!("{ty}{{-9223372036854775807}} - 1") } else { value.to_string() }
 }
 
 /// A constant's value with its type.
@@ -162,6 +201,8 @@ pub struct AbiEnumValue {
     pub value: i32,
     /// Doc lines.
     pub doc: Vec<String>,
+    /// The spec value it comes from.
+    pub origin: Origin,
 }
 
 /// An SDK class.
@@ -222,10 +263,16 @@ pub struct Accessor {
     pub kind: Kind,
     /// Optional fields have a pointer setter (NULL unsets) and a `bool` getter.
     pub optional: bool,
+    /// A field of a class that can lead back to its own class (`parent: class<Node>`): the Rust
+    /// struct holds it as `Option<Box<_>>`, so the struct has a size, and a required one is made
+    /// when it is first read, so a new object's default value is finite.
+    pub boxed: bool,
     /// Doc lines.
     pub doc: Vec<String>,
     /// The summary of the change that deprecates the field (or its class).
     pub deprecated: Option<String>,
+    /// The field it comes from.
+    pub origin: Origin,
 }
 
 /// How a field's value crosses the boundary.
@@ -379,8 +426,9 @@ fn gap_text<'a>(gaps: impl IntoIterator<Item = &'a Gap>) -> String {
     format!("not shown: {}", parts.join("; "))
 }
 
-fn constant(model: &Model, meta: &Meta, name: String, value: Value) -> Constant {
-    Constant { name, value, doc: item_doc(model, meta), unit: None, deprecated: deprecation(model, meta.deprecated.as_ref()) }
+fn constant(model: &Model, what: &str, meta: &Meta, name: String, value: Value) -> Constant {
+    let deprecated = deprecation(model, meta.deprecated.as_ref());
+    Constant { name, value, doc: item_doc(model, meta), unit: None, deprecated, origin: Origin::of(what, meta) }
 }
 
 fn permissions(model: &Model) -> Option<ConstGroup> {
@@ -389,8 +437,8 @@ fn permissions(model: &Model) -> Option<ConstGroup> {
     for p in &model.permissions {
         match p.bit {
             Some(bit) => {
-                let name = format!("PERMISSION_{}", case::screaming(&p.meta.id));
-                group.items.push(constant(model, &p.meta, name, Value::Bit { bit, ty: IntTy::U64 }));
+                let name = format!("PERMISSION_{}", case::screaming(p.meta.c()));
+                group.items.push(constant(model, "permission", &p.meta, name, Value::Bit { bit, ty: IntTy::U64 }));
             }
             None => unshown.push(p.meta.id.clone()),
         }
@@ -412,8 +460,8 @@ fn flags(model: &Model) -> Vec<ConstGroup> {
             for v in &set.values {
                 match v.bit {
                     Some(bit) => {
-                        let name = format!("{}_{}", case::screaming(&set.meta.id), case::screaming(&v.meta.id));
-                        group.items.push(constant(model, &v.meta, name, Value::Bit { bit, ty }));
+                        let name = format!("{}_{}", c_screaming(set.meta.c()), case::screaming(v.meta.c()));
+                        group.items.push(constant(model, "flag", &v.meta, name, Value::Bit { bit, ty }));
                     }
                     None => group.left_out.push(format!("Left out, the bit of {} is not shown.", v.meta.id)),
                 }
@@ -433,7 +481,7 @@ fn plain_enums(model: &Model, sdk: &[AbiEnum]) -> Vec<ConstGroup> {
             let mut group = group(&format!("{} (`{}`)", e.meta.name, e.meta.id), item_doc(model, &e.meta));
             group.left_out.extend(e.meta.not_shown.iter().map(|g| format!("Left out, {}.", gap_text([g]))));
             for v in &e.values {
-                let name = format!("{}_{}", case::screaming(&e.meta.id), case::screaming(&v.meta.id));
+                let name = format!("{}_{}", c_screaming(e.meta.c()), case::screaming(v.meta.c()));
                 let value = match (e.repr.as_str(), v.value) {
                     ("string", _) => Value::Str(v.meta.id.clone()),
                     (_, Some(n)) => Value::Int { value: n, ty: IntTy::signed_for(n) },
@@ -442,7 +490,7 @@ fn plain_enums(model: &Model, sdk: &[AbiEnum]) -> Vec<ConstGroup> {
                         continue;
                     }
                 };
-                group.items.push(constant(model, &v.meta, name, value));
+                group.items.push(constant(model, "enum value", &v.meta, name, value));
             }
             non_empty(group)
         })
@@ -452,14 +500,21 @@ fn plain_enums(model: &Model, sdk: &[AbiEnum]) -> Vec<ConstGroup> {
 fn errors(model: &Model) -> Option<ConstGroup> {
     let mut group = group("Error codes", vec!["Error codes, and OAuth2 error strings where the error is one.".into()]);
     for e in &model.errors {
-        let id = case::screaming(&e.meta.id);
+        let id = case::screaming(e.meta.c());
         let mut doc = vec![format!("{}: {}", e.meta.name, e.condition)];
         if let Some(status) = e.status {
             doc.push(format!("HTTP status {status}."));
         }
         doc.extend(item_doc(model, &e.meta));
         let deprecated = deprecation(model, e.meta.deprecated.as_ref());
-        let with = |name: String, value: Value| Constant { name, value, doc: doc.clone(), unit: None, deprecated: deprecated.clone() };
+        let with = |name: String, value: Value| Constant {
+            name,
+            value,
+            doc: doc.clone(),
+            unit: None,
+            deprecated: deprecated.clone(),
+            origin: Origin::of("error", &e.meta),
+        };
         if let Some(code) = e.code {
             group.items.push(with(format!("ERROR_{id}"), Value::Int { value: code, ty: IntTy::signed_for(code) }));
         }
@@ -476,7 +531,7 @@ fn errors(model: &Model) -> Option<ConstGroup> {
 fn limits(model: &Model) -> Option<ConstGroup> {
     let mut group = group("Limits", vec!["Limits; each constant's unit is in its comment.".into()]);
     for limit in &model.limits {
-        let id = case::screaming(&limit.meta.id);
+        let id = case::screaming(limit.meta.c());
         // One doc block per limit, above its first constant.
         let first = group.items.len();
         let bounds = [("MIN", &limit.min), ("MAX", &limit.max), ("VALUE", &limit.value)];
@@ -489,6 +544,7 @@ fn limits(model: &Model) -> Option<ConstGroup> {
                     doc: Vec::new(),
                     unit: Some(limit.unit.id.clone()),
                     deprecated: deprecation(model, limit.meta.deprecated.as_ref()),
+                    origin: Origin::of("limit", &limit.meta),
                 }),
                 None => group.left_out.push(format!(
                     "Left out, the {} of {} is known only at run time ({}).",
@@ -505,6 +561,7 @@ fn limits(model: &Model) -> Option<ConstGroup> {
                 doc: Vec::new(),
                 unit: Some(d.unit.id.clone()),
                 deprecated: deprecation(model, limit.meta.deprecated.as_ref()),
+                origin: Origin::of("limit", &limit.meta),
             });
         }
         if let Some(c) = group.items.get_mut(first) {
@@ -555,8 +612,8 @@ fn events(model: &Model) -> Option<ConstGroup> {
     let mut group = group("Event codes", vec!["Numbered events, by the channel they arrive on.".into()]);
     for e in model.events.iter() {
         let Some(code) = e.code else { continue };
-        let name = format!("{}_EVENT_{}", case::screaming(&e.channel.id), case::screaming(&e.meta.id));
-        group.items.push(constant(model, &e.meta, name, Value::Int { value: code, ty: IntTy::signed_for(code) }));
+        let name = format!("{}_EVENT_{}", case::screaming(&e.channel.id), case::screaming(e.meta.c()));
+        group.items.push(constant(model, "event", &e.meta, name, Value::Int { value: code, ty: IntTy::signed_for(code) }));
     }
     non_empty(group)
 }
@@ -564,8 +621,8 @@ fn events(model: &Model) -> Option<ConstGroup> {
 fn opcodes(model: &Model) -> Option<ConstGroup> {
     let mut group = group("Opcodes", vec!["Gateway opcodes.".into()]);
     for op in &model.opcodes {
-        let name = format!("OPCODE_{}", case::screaming(&op.meta.id));
-        group.items.push(constant(model, &op.meta, name, Value::Int { value: op.code, ty: IntTy::signed_for(op.code) }));
+        let name = format!("OPCODE_{}", case::screaming(op.meta.c()));
+        group.items.push(constant(model, "opcode", &op.meta, name, Value::Int { value: op.code, ty: IntTy::signed_for(op.code) }));
     }
     non_empty(group)
 }
@@ -573,11 +630,11 @@ fn opcodes(model: &Model) -> Option<ConstGroup> {
 fn scopes(model: &Model) -> Option<ConstGroup> {
     let mut group = group("Scopes", vec!["OAuth2 scopes, and scope sets as space-separated scope strings.".into()]);
     for s in &model.scopes {
-        group.items.push(constant(model, &s.meta, format!("SCOPE_{}", case::screaming(&s.meta.id)), Value::Str(s.meta.id.clone())));
+        group.items.push(constant(model, "scope", &s.meta, format!("SCOPE_{}", case::screaming(s.meta.c())), Value::Str(s.meta.id.clone())));
     }
     for set in &model.scope_sets {
         let joined = set.scopes.iter().map(|r| r.id.as_str()).collect::<Vec<_>>().join(" ");
-        let mut c = constant(model, &set.meta, format!("SCOPE_SET_{}", case::screaming(&set.meta.id)), Value::Str(joined));
+        let mut c = constant(model, "scope set", &set.meta, format!("SCOPE_SET_{}", case::screaming(set.meta.c())), Value::Str(joined));
         if let Some(call) = &set.call {
             c.doc.push(format!("What {call} returns."));
         }
@@ -593,7 +650,7 @@ fn named_values(model: &Model) -> Option<ConstGroup> {
             ConstantValue::Text(text) => Value::Str(text.clone()),
             ConstantValue::Integer(n) => Value::Int { value: *n, ty: IntTy::signed_for(*n) },
         };
-        group.items.push(constant(model, &c.meta, case::screaming(&c.meta.id), value));
+        group.items.push(constant(model, "constant", &c.meta, c_screaming(c.meta.c()), value));
     }
     non_empty(group)
 }
@@ -617,13 +674,15 @@ fn sdk_enum<'m>(model: &Model, e: &'m Enum) -> AbiEnum<'m> {
     let mut values = Vec::new();
     for v in &e.values {
         match v.value.map(i32::try_from) {
-            Some(Ok(value)) => values.push(AbiEnumValue { name: case::pascal(&v.meta.id), value, doc: item_doc(model, &v.meta) }),
+            Some(Ok(value)) => {
+                values.push(AbiEnumValue { name: c_pascal(v.meta.c()), value, doc: item_doc(model, &v.meta), origin: Origin::of("value", &v.meta) })
+            }
             Some(Err(_)) => left_out.push(format!("Left out, the value of {} does not fit a C enum.", v.meta.id)),
             None => left_out.push(format!("Left out, the value of {} is not shown.", v.meta.id)),
         }
     }
     let open = values.is_empty() || values.len() < e.values.len() || e.meta.not_shown.iter().any(|g| g.facet == "values");
-    AbiEnum { source: e, name: case::pascal(&e.meta.id), values, open, doc: item_doc(model, &e.meta), left_out }
+    AbiEnum { source: e, name: c_pascal(e.meta.c()), values, open, doc: item_doc(model, &e.meta), left_out }
 }
 
 fn class<'m>(model: &'m Model, c: &'m Class, enums: &[AbiEnum]) -> AbiClass<'m> {
@@ -633,12 +692,14 @@ fn class<'m>(model: &'m Model, c: &'m Class, enums: &[AbiEnum]) -> AbiClass<'m> 
     for f in &c.fields {
         match f.ty.as_ref().map(|t| kind(model, t, enums)) {
             Some(Some(kind)) => accessors.push(Accessor {
-                name: case::pascal(&f.name),
-                rust: case::snake(&f.name),
+                name: c_pascal(f.c()),
+                rust: rust_field(f.c()),
+                boxed: matches!(&f.ty, Some(TypeRef::Class(target)) if class_reaches(model, target, &c.meta.id, &mut Vec::new())),
                 kind,
                 optional: f.optional || f.nullable,
                 doc: field_doc(model, f),
                 deprecated: deprecation(model, f.deprecated.as_ref()).or_else(|| deprecated.clone()),
+                origin: Origin { what: format!("field `{}`", f.name), span: f.span },
             }),
             Some(None) => left_out.push(format!(
                 "Left out, field {} has type `{}`, which has no C mapping.",
@@ -660,7 +721,7 @@ fn class<'m>(model: &'m Model, c: &'m Class, enums: &[AbiEnum]) -> AbiClass<'m> 
     let namespace = if c.namespace.is_empty() { model.platform.prefixes.cpp_namespace.clone() } else { c.namespace.clone() };
     AbiClass {
         source: c,
-        name: case::pascal(&c.meta.id),
+        name: c_pascal(c.meta.c()),
         namespace,
         accessors,
         doc: item_doc(model, &c.meta),
@@ -668,6 +729,26 @@ fn class<'m>(model: &'m Model, c: &'m Class, enums: &[AbiEnum]) -> AbiClass<'m> 
         deprecated,
         semantics: Semantics::of(c),
     }
+}
+
+/// Whether class `from` holds class `target` through its class fields, at any depth.
+fn class_reaches(model: &Model, from: &str, target: &str, seen: &mut Vec<String>) -> bool {
+    if from == target {
+        return true;
+    }
+    if seen.iter().any(|s| s == from) {
+        return false;
+    }
+    seen.push(from.to_owned());
+    let Some(class) = model.class(from) else { return false };
+    class.fields.iter().any(|f| matches!(&f.ty, Some(TypeRef::Class(next)) if class_reaches(model, next, target, seen)))
+}
+
+/// The field of the library's Rust struct: snake case, led by `v` where it would start with a
+/// digit, a raw identifier where it is a keyword.
+fn rust_field(stem: &str) -> String {
+    let name = case::snake(stem);
+    if name.is_empty() || name.starts_with(|c: char| c.is_ascii_digit()) { format!("v{name}") } else { name }
 }
 
 /// How a field type crosses the boundary; `None` for the types `TypeRef::crosses_c_abi` keeps on
@@ -703,7 +784,7 @@ fn kind(model: &Model, ty: &TypeRef, enums: &[AbiEnum]) -> Option<Kind> {
             Some(e) => Kind::Enum(e.name.clone()),
             None => Kind::String,
         },
-        TypeRef::Class(id) => Kind::Class(case::pascal(id)),
+        TypeRef::Class(id) => Kind::Class(c_pascal(model.class(id).map_or(id.as_str(), |c| c.meta.c()))),
         TypeRef::Array(_) | TypeRef::Object(_) | TypeRef::Map(..) | TypeRef::Union(_) => return None,
     })
 }

@@ -143,7 +143,7 @@ fn constant(w: &mut CWriter, abi: &Abi, c: &Constant) {
     w.doc(&c.doc);
     let (ty, value) = match &c.value {
         Value::Bit { bit, ty } => (ty.cpp(), format!("{}{{1}} << {bit}", ty.cpp())),
-        Value::Int { value, ty } => (ty.cpp(), value.to_string()),
+        Value::Int { value, ty } => (ty.cpp(), super::abi::int_literal(*value, &ty.cpp())),
         Value::Str(s) => ("std::string_view".to_string(), string_literal(s)),
     };
     let unit = c.unit.as_ref().map(|u| format!(" /* {u} */")).unwrap_or_default();
@@ -294,6 +294,7 @@ fn qualified(namespace: &str, name: &str) -> String {
 }
 
 fn declaration(w: &mut CWriter, abi: &Abi, class: &AbiClass) {
+    let d = detail_namespace(abi, class);
     let mut doc = class.doc.clone();
     if !class.left_out.is_empty() {
         doc.push(String::new());
@@ -345,9 +346,9 @@ fn declaration(w: &mut CWriter, abi: &Abi, class: &AbiClass) {
         }
     };
     let private = |w: &mut CWriter| {
-        w.line("friend struct detail::Access;");
+        w.line(format!("friend struct {d}::Access;"));
         if sem.nullobj {
-            w.line(format!("constexpr explicit {name}(detail::InvalidTag) noexcept : instance_{{nullptr}} {{}}"));
+            w.line(format!("constexpr explicit {name}({d}::InvalidTag) noexcept : instance_{{nullptr}} {{}}"));
         }
         w.line(format!("explicit {name}({handle} adopted) noexcept : instance_(adopted) {{}}"));
         w.line(format!("{handle} instance_;"));
@@ -357,12 +358,13 @@ fn declaration(w: &mut CWriter, abi: &Abi, class: &AbiClass) {
 }
 
 fn definitions(w: &mut CWriter, abi: &Abi, class: &AbiClass) {
+    let d = detail_namespace(abi, class);
     let name = &class.name;
     let handle = abi.c_name(name);
     let f = |function: &str| abi.c_fn(name, function);
     let sem = class.semantics;
     if sem.nullobj {
-        w.line(format!("inline const {name} {name}::nullobj{{detail::InvalidTag{{}}}};"));
+        w.line(format!("inline const {name} {name}::nullobj{{{d}::InvalidTag{{}}}};"));
         w.blank();
     }
     w.block(format!("inline {name}::{name}() : instance_{{nullptr}} {{"), "}", |w| w.line(format!("{}(&instance_);", f("Init"))));
@@ -415,14 +417,15 @@ fn definitions(w: &mut CWriter, abi: &Abi, class: &AbiClass) {
 }
 
 fn getter(w: &mut CWriter, abi: &Abi, class: &AbiClass, a: &Accessor) {
+    let d = detail_namespace(abi, class);
     let types = cpp_types(abi, a);
     let call = abi.c_fn(&class.name, &a.name);
     w.block(format!("inline {} {}::{}() const {{", types.out, class.name, a.name), "}", |w| {
         let wrap = |raw: &str| match &a.kind {
             Kind::Bool | Kind::Int(_) => raw.to_string(),
-            Kind::String => format!("detail::Take({raw})"),
+            Kind::String => format!("{d}::Take({raw})"),
             Kind::Enum(_) => format!("static_cast<{}>({raw})", cpp_value(abi, a)),
-            Kind::Class(_) => format!("detail::Access::Adopt<{}>({raw})", cpp_value(abi, a)),
+            Kind::Class(_) => format!("{d}::Access::Adopt<{}>({raw})", cpp_value(abi, a)),
         };
         let direct = matches!(a.kind, Kind::Bool | Kind::Int(_) | Kind::Enum(_));
         if !a.optional && direct {
@@ -440,6 +443,7 @@ fn getter(w: &mut CWriter, abi: &Abi, class: &AbiClass, a: &Accessor) {
 }
 
 fn setter(w: &mut CWriter, abi: &Abi, class: &AbiClass, a: &Accessor) {
+    let d = detail_namespace(abi, class);
     let types = cpp_types(abi, a);
     let call = abi.c_fn(&class.name, &format!("Set{}", a.name));
     w.block(format!("inline void {}::Set{}({}) {{", class.name, a.name, types.setter_param), "}", |w| {
@@ -447,10 +451,10 @@ fn setter(w: &mut CWriter, abi: &Abi, class: &AbiClass, a: &Accessor) {
         match (&a.kind, a.optional) {
             (Kind::Bool | Kind::Int(_), false) => w.line(format!("{call}(&instance_, value);")),
             (Kind::Bool | Kind::Int(_), true) => w.line(format!("{call}(&instance_, value ? &*value : nullptr);")),
-            (Kind::String, false) => w.line(format!("{call}(&instance_, detail::View(value));")),
+            (Kind::String, false) => w.line(format!("{call}(&instance_, {d}::View(value));")),
             (Kind::String, true) => {
                 let view = abi.c_name("StringView");
-                w.line(format!("const {view} view = value ? detail::View(*value) : {view}{{nullptr, 0}};"));
+                w.line(format!("const {view} view = value ? {d}::View(*value) : {view}{{nullptr, 0}};"));
                 w.line(format!("{call}(&instance_, value ? &view : nullptr);"));
             }
             (Kind::Enum(_), false) => w.line(format!("{call}(&instance_, static_cast<{c}>(value));")),
@@ -458,10 +462,16 @@ fn setter(w: &mut CWriter, abi: &Abi, class: &AbiClass, a: &Accessor) {
                 w.line(format!("const {c} raw = value ? static_cast<{c}>(*value) : {c}{{}};"));
                 w.line(format!("{call}(&instance_, value ? &raw : nullptr);"));
             }
-            (Kind::Class(_), false) => w.line(format!("{call}(&instance_, &detail::Access::Raw(value));")),
-            (Kind::Class(_), true) => w.line(format!("{call}(&instance_, value ? &detail::Access::Raw(*value) : nullptr);")),
+            (Kind::Class(_), false) => w.line(format!("{call}(&instance_, &{d}::Access::Raw(value));")),
+            (Kind::Class(_), true) => w.line(format!("{call}(&instance_, value ? &{d}::Access::Raw(*value) : nullptr);")),
         }
     });
+}
+
+/// The wrapper's `detail` namespace as a class reaches it: by name from the platform's
+/// namespace, fully qualified from a class namespace of its own.
+fn detail_namespace(abi: &Abi, class: &AbiClass) -> String {
+    if class.namespace == abi.prefixes.cpp_namespace { "detail".to_owned() } else { format!("::{}::detail", abi.prefixes.cpp_namespace) }
 }
 
 /// The C++ value type of an accessor, without `std::optional`.

@@ -163,6 +163,7 @@ fn constant(w: &mut CWriter, abi: &Abi, c: &Constant) {
 fn c_value(value: &Value) -> String {
     match value {
         Value::Bit { bit, ty } => format!("({}(1) << {bit})", ty.c_literal_macro()),
+        Value::Int { value: i64::MIN, ty } => format!("({0}(-9223372036854775807) - {0}(1))", ty.c_literal_macro()),
         Value::Int { value, ty } if *value < 0 => format!("({}({value}))", ty.c_literal_macro()),
         Value::Int { value, ty } => format!("{}({value})", ty.c_literal_macro()),
         Value::Str(s) => string_literal(s),

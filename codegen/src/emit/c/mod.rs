@@ -6,4 +6,5 @@ mod writer;
 
 pub(super) mod cpp;
 pub(super) mod header;
+pub(super) mod names;
 pub(super) mod sdk;

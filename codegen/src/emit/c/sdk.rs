@@ -1,4 +1,4 @@
-//! `sdk/`: the crate `platform-sdk`, the Rust library that implements the C header.
+//! `sdk/`: the crate `<stem>-sdk` (`platform-sdk`), the Rust library that implements the C header.
 //!
 //! It is built as a static library, a dynamic library and an rlib. `types` holds the SDK classes
 //! as plain Rust values (strings as bytes, so they round-trip exactly), `consts` the header's
@@ -8,7 +8,9 @@
 
 use super::abi::{ABI_VERSION, Abi, AbiClass, AbiEnum, Accessor, Constant, IntTy, Kind, Value};
 use crate::emit::case;
+use crate::emit::cargo;
 use crate::emit::rust::format::format_file;
+use crate::emit::rust::shared::package;
 use crate::emit::{EmitOptions, GeneratedFile};
 use crate::model::Model;
 use proc_macro2::{Ident, Literal, TokenStream};
@@ -19,35 +21,37 @@ pub fn emit(model: &Model, opts: &EmitOptions) -> Vec<GeneratedFile> {
     let abi = Abi::new(model);
     let notice = opts.notice();
     let file = |path: &str, tokens: TokenStream| GeneratedFile::new("sdk", format!("sdk/{path}"), format_file(&notice, tokens));
-    vec![
-        GeneratedFile::new("sdk", "sdk/Cargo.toml", manifest(&abi, &notice)),
-        // The crate does not depend on the types crate, so it regenerates on its own too.
-        GeneratedFile::new("sdk", "sdk/build.rs", crate::emit::rust::shared::build_script(&notice)),
+    // The crate does not depend on the types crate, so in an anchored layout it regenerates on
+    // its own too.
+    let mut files = manifest(&abi, opts);
+    files.extend([
         file("src/lib.rs", lib(&abi)),
         file("src/ffi.rs", ffi(&abi)),
         file("src/types.rs", types(&abi)),
         file("src/consts.rs", consts(&abi)),
         file("src/abi.rs", functions(&abi)),
-    ]
+    ]);
+    files
 }
 
-fn manifest(abi: &Abi, notice: &str) -> String {
+fn manifest(abi: &Abi, opts: &EmitOptions) -> Vec<GeneratedFile> {
     let description = format!("The C ABI of {}: the library behind the C and C++ headers", abi.model.platform.name);
-    format!(
-        "# {notice}\n\n[package]\nname = \"platform-sdk\"\ndescription = {}\nedition.workspace = true\nversion.workspace = true\nlicense.workspace = true\npublish.workspace = true\n\n[lib]\n# A static and a dynamic library for C and C++ programs, an rlib for Rust users and tests.\ncrate-type = [\"staticlib\", \"cdylib\", \"rlib\"]\n\n{}",
-        toml_string(&description),
-        crate::emit::rust::shared::BUILD_DEPENDENCIES
-    )
-}
-
-fn toml_string(text: &str) -> String {
-    format!("\"{}\"", text.replace('\\', "\\\\").replace('"', "\\\""))
+    let lib = [
+        "# A static and a dynamic library for C and C++ programs, an rlib for Rust users and tests.",
+        "crate-type = [\"staticlib\", \"cdylib\", \"rlib\"]",
+    ];
+    let manifest = cargo::Manifest { lib: &lib, features: &[], dependencies: Vec::new() };
+    cargo::crate_files(opts, "sdk", "sdk", &package(abi.model, "sdk"), &description, manifest)
 }
 
 /// `#[doc]` attributes, one per line; the layout of [`Abi`] docs (paragraphs, `- ` items) is
 /// already Markdown.
 fn docs(lines: &[String]) -> TokenStream {
-    lines
+    // Blank lines only separate paragraphs: none at either end (an item without prose gets no
+    // empty doc comment).
+    let start = lines.iter().position(|l| !l.is_empty()).unwrap_or(lines.len());
+    let end = lines.iter().rposition(|l| !l.is_empty()).map_or(start, |i| i + 1);
+    lines[start..end]
         .iter()
         .map(|l| {
             let l = if l.is_empty() { String::new() } else { format!(" {}", markdown_safe(l)) };
@@ -85,6 +89,12 @@ fn ident(name: &str) -> Ident {
     case::rust_ident(name)
 }
 
+/// The library's Rust type of a class or enum: its C++ name, unless that would shadow the
+/// prelude the library's code names (`Option<Self>`).
+pub fn type_ident(name: &str) -> Ident {
+    case::rust_ident(&crate::emit::rust::shared::unshadowed(name))
+}
+
 fn lib(abi: &Abi) -> TokenStream {
     let title = format!(
         " The C ABI of {}: the library behind `include/{}` and `include/{}`.",
@@ -117,6 +127,9 @@ fn ffi(abi: &Abi) -> TokenStream {
     quote! {
         //! Handles and strings as C sees them, the C allocator, and the guard that keeps panics
         //! from crossing into C.
+        // The same building blocks serve every spec; a spec whose classes have no string or
+        // optional field leaves some unused.
+        #![allow(dead_code)]
 
         use std::ffi::c_void;
         use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -328,7 +341,7 @@ fn types(abi: &Abi) -> TokenStream {
 }
 
 fn rust_enum(e: &AbiEnum) -> TokenStream {
-    let name = ident(&e.name);
+    let name = type_ident(&e.name);
     let doc = docs(&e.doc);
     let variants: Vec<Ident> = e.values.iter().map(|v| ident(&v.name)).collect();
     let numbers: Vec<Literal> = e.values.iter().map(|v| Literal::i32_unsuffixed(v.value)).collect();
@@ -405,7 +418,7 @@ fn rust_value(kind: &Kind) -> TokenStream {
         // Spelled out in full: a spec class may be named `Vec` or `Option`.
         Kind::String => quote!(::std::vec::Vec<u8>),
         Kind::Enum(name) | Kind::Class(name) => {
-            let name = ident(name);
+            let name = type_ident(name);
             quote!(#name)
         }
     }
@@ -417,7 +430,7 @@ fn int_type(ty: IntTy) -> TokenStream {
 }
 
 fn rust_class(abi: &Abi, class: &AbiClass) -> TokenStream {
-    let name = ident(&class.name);
+    let name = type_ident(&class.name);
     let mut doc_lines = class.doc.clone();
     if !class.left_out.is_empty() {
         doc_lines.push(String::new());
@@ -428,7 +441,11 @@ fn rust_class(abi: &Abi, class: &AbiClass) -> TokenStream {
     let fields = class.accessors.iter().map(|a| {
         let field = ident(&a.rust);
         let value = rust_value(&a.kind);
-        let ty = if a.optional { quote!(::std::option::Option<#value>) } else { value };
+        let ty = match (a.boxed, a.optional) {
+            (true, _) => quote!(::std::option::Option<::std::boxed::Box<#value>>),
+            (false, true) => quote!(::std::option::Option<#value>),
+            (false, false) => value,
+        };
         let doc = docs(&a.doc);
         let attr = deprecated(a.deprecated.as_deref().filter(|_| class.deprecated.is_none()));
         quote!(#doc #attr pub #field: #ty,)
@@ -534,21 +551,26 @@ fn functions(abi: &Abi) -> TokenStream {
     let (major, minor) = (Literal::u32_unsuffixed(ABI_VERSION.0), Literal::u32_unsuffixed(ABI_VERSION.1));
     let aliases = abi.classes.iter().map(|c| {
         let alias = format_ident!("{}", abi.c_name(&c.name));
-        let name = ident(&c.name);
-        let doc = format!(" The C handle of [`types::{}`].", c.name);
+        let name = type_ident(&c.name);
+        let doc = format!(" The C handle of [`types::{name}`].");
         quote!(#[doc = #doc] pub type #alias = Handle<types::#name>;)
     });
     let classes = abi.classes.iter().map(|c| class_functions(abi, c));
+    // Classes are named by path (`types::X`): a spec class may share a name with anything
+    // imported here. Without classes there are no handles and no types to name.
+    let (ffi_import, types_import) = match abi.classes.is_empty() {
+        true => (quote!(use crate::ffi;), quote!()),
+        false => (quote!(use crate::ffi::{self, Handle};), quote!(use crate::types;)),
+    };
     quote! {
         //! The `extern "C"` functions the C header declares, one for one.
         // The names are the C names.
         #![allow(non_snake_case, non_camel_case_types)]
         #allow
 
-        use crate::ffi::{self, Handle};
+        #ffi_import
         pub use crate::ffi::{#string, #view};
-        // Classes are named by path: a spec class may share a name with anything imported here.
-        use crate::types;
+        #types_import
         use std::ffi::c_void;
 
         /// The ABI version's major part, as in the header.
@@ -668,17 +690,18 @@ fn getter(abi: &Abi, class: &AbiClass, a: &Accessor) -> TokenStream {
     let field = ident(&a.rust);
     let value = c_value(abi, &a.kind, true);
     let name = abi.c_fn(&class.name, &a.name);
-    let doc = format!(" The getter of [`types::{}::{}`].", class.name, a.rust);
+    let doc = format!(" The getter of [`types::{}::{}`].", crate::emit::rust::shared::unshadowed(&class.name), a.rust);
     let out_safety = " `return_value` is NULL or valid for writes; what it held is not read.";
     let this = quote!(Handle::get(handle));
     if a.optional {
         let body = match &a.kind {
             Kind::Bool | Kind::Int(_) => quote!(unsafe { ffi::write_opt(return_value, #this.and_then(|this| this.#field)) }),
             Kind::Enum(e) => {
-                let e = ident(e);
+                let e = type_ident(e);
                 quote!(unsafe { ffi::write_opt(return_value, #this.and_then(|this| this.#field).map(types::#e::to_c)) })
             }
             Kind::String => quote!(unsafe { #value::write_opt(return_value, #this.and_then(|this| this.#field.as_deref())) }),
+            Kind::Class(_) if a.boxed => quote!(unsafe { Handle::write_opt(return_value, #this.and_then(|this| this.#field.as_deref().cloned())) }),
             Kind::Class(_) => quote!(unsafe { Handle::write_opt(return_value, #this.and_then(|this| this.#field.clone())) }),
         };
         return extern_fn(
@@ -701,7 +724,12 @@ fn getter(abi: &Abi, class: &AbiClass, a: &Accessor) -> TokenStream {
             )
         }
         Kind::String | Kind::Class(_) => {
-            let read = if a.kind == Kind::String { quote!(this.#field.as_slice()) } else { quote!(this.#field.clone()) };
+            let read = match (&a.kind, a.boxed) {
+                (Kind::String, _) => quote!(this.#field.as_slice()),
+                // Unset until first set: the new object it stands for.
+                (_, true) => quote!(this.#field.as_deref().cloned().unwrap_or_default()),
+                (_, false) => quote!(this.#field.clone()),
+            };
             let writer = if a.kind == Kind::String { quote!(#value) } else { quote!(Handle) };
             extern_fn(
                 &name,
@@ -719,7 +747,7 @@ fn setter(abi: &Abi, class: &AbiClass, a: &Accessor) -> TokenStream {
     let field = ident(&a.rust);
     let value_ty = c_value(abi, &a.kind, false);
     let name = abi.c_fn(&class.name, &format!("Set{}", a.name));
-    let doc = format!(" The setter of [`types::{}::{}`].", class.name, a.rust);
+    let doc = format!(" The setter of [`types::{}::{}`].", crate::emit::rust::shared::unshadowed(&class.name), a.rust);
     let by_pointer = a.optional || matches!(a.kind, Kind::Class(_));
     let param = if by_pointer { quote!(*const #value_ty) } else { quote!(#value_ty) };
     // Each conversion reads `value` completely before `handle` is touched.
@@ -729,13 +757,15 @@ fn setter(abi: &Abi, class: &AbiClass, a: &Accessor) -> TokenStream {
         (Kind::String, false) => quote!(let value = unsafe { value.to_vec() };),
         (Kind::String, true) => quote!(let value = unsafe { #value_ty::opt_to_vec(value) };),
         (Kind::Enum(e), false) => {
-            let e = ident(e);
+            let e = type_ident(e);
             quote!(let Some(value) = types::#e::from_c(value) else { return };)
         }
         (Kind::Enum(e), true) => {
-            let e = ident(e);
+            let e = type_ident(e);
             quote!(let value = unsafe { value.as_ref() }.and_then(|v| types::#e::from_c(*v));)
         }
+        (Kind::Class(_), false) if a.boxed => quote!(let value = Some(::std::boxed::Box::new(unsafe { Handle::get(value) }.cloned().unwrap_or_default()));),
+        (Kind::Class(_), true) if a.boxed => quote!(let value = unsafe { Handle::get(value) }.cloned().map(::std::boxed::Box::new);),
         (Kind::Class(_), false) => quote!(let value = unsafe { Handle::get(value) }.cloned().unwrap_or_default();),
         (Kind::Class(_), true) => quote!(let value = unsafe { Handle::get(value) }.cloned();),
     };

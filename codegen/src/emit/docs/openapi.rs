@@ -62,6 +62,11 @@ pub const EXTENSIONS: &[(&str, &str, &str)] = &[
     ("x-default", "schema", "The default of a field, in words."),
     ("x-flags", "schema", "The bits of a flag set: `[{name, bit}]`."),
     ("x-token-scheme", "security scheme", "The `Authorization` header scheme of a token kind (`Bot`, `Bearer`)."),
+    (
+        "x-discriminator",
+        "schema",
+        "The tag of a union tagged by an integer, as `discriminator` would say it: OpenAPI's `discriminator` is for text tags, so an integer-tagged `oneOf` relies on its variants' constants.",
+    ),
 ];
 
 /// Emits `openapi.json`.
@@ -468,9 +473,18 @@ impl<'a> Doc<'a> {
         if let Some(d) = &f.default {
             map.insert("default".into(), self.wire_literal(f.ty.as_ref(), &d.value));
         }
+        if let Some(e) = &f.example {
+            map.insert("examples".into(), json!([e.value]));
+        }
+        if let Some(format) = &f.format
+            && !map.contains_key("format")
+        {
+            map.insert("format".into(), json!(format));
+        }
         if f.nullable {
             nullable(map);
         }
+        reference_with_values(map);
         insert(map, "description", prose(f.description.as_deref(), &f.notes));
         self.lifecycle(map, &f.since, &f.until, &f.deprecated);
         if let Some(c) = &f.required_when {
@@ -670,6 +684,9 @@ impl<'a> Doc<'a> {
         if r.extends.is_empty() {
             let mut s = self.object_schema(&r.fields);
             let map = s.as_object_mut().expect("BUG: object schemas are objects");
+            if r.closed {
+                map.insert("additionalProperties".into(), json!(false));
+            }
             self.annotate(map, "resource", &r.meta);
             insert(map, "x-cases", to_value(&r.cases));
             return s;
@@ -680,6 +697,10 @@ impl<'a> Doc<'a> {
         parts.push(self.object_schema(&own));
         let mut map = Map::new();
         map.insert("allOf".into(), Value::Array(parts));
+        // `additionalProperties` would close each part alone; the whole closes over all of them.
+        if r.closed {
+            map.insert("unevaluatedProperties".into(), json!(false));
+        }
         self.annotate(&mut map, "resource", &r.meta);
         insert(&mut map, "x-cases", to_value(&r.cases));
         Value::Object(map)
@@ -693,15 +714,23 @@ impl<'a> Doc<'a> {
             Some(d) => {
                 map.insert("oneOf".into(), Value::Array(variants));
                 let mut mapping = Map::new();
+                let mut text = true;
                 for v in &u.variants {
                     let (Some(literal), Some(TypeRef::Object(id))) = (self.model.tag_literal(u, v), &v.ty) else { continue };
                     let tag = match self.wire_literal(d.ty.as_ref(), &literal.value) {
                         Value::String(s) => s,
-                        other => other.to_string(),
+                        other => {
+                            text = false;
+                            other.to_string()
+                        }
                     };
                     mapping.insert(tag, self.schema_ref("resource", id)["$ref"].clone());
                 }
-                map.insert("discriminator".into(), json!({ "propertyName": d.field, "mapping": mapping }));
+                // OpenAPI's `discriminator` names a text property; tools that use it read the tag
+                // as text, so an integer tag would make every variant unsatisfiable to them. The
+                // variants' constants keep `oneOf` exclusive either way.
+                let key = if text { "discriminator" } else { "x-discriminator" };
+                map.insert(key.into(), json!({ "propertyName": d.field, "mapping": mapping }));
             }
             None => {
                 map.insert("anyOf".into(), Value::Array(variants));
@@ -804,7 +833,7 @@ fn primitive(p: Primitive) -> Value {
         Primitive::Integer => json!({ "type": "integer" }),
         Primitive::Int32 => json!({ "type": "integer", "format": "int32" }),
         Primitive::Uint32 => json!({ "type": "integer", "format": "int64", "minimum": 0, "maximum": u32::MAX }),
-        Primitive::Uint64 => json!({ "type": "integer", "minimum": 0 }),
+        Primitive::Uint64 => json!({ "type": "integer", "format": "uint64", "minimum": 0 }),
         Primitive::Number => json!({ "type": "number", "format": "double" }),
         Primitive::Float32 => json!({ "type": "number", "format": "float" }),
         Primitive::Date => json!({ "type": "string", "format": "date" }),
@@ -825,17 +854,44 @@ fn primitive(p: Primitive) -> Value {
 }
 
 /// Lets `null` through: a type list gains `"null"`, a reference becomes `anyOf` with null.
+///
+/// A list of values (`enum`, `const`) would still refuse `null`: beside a type it gains `null`;
+/// beside a reference it moves into the reference's branch.
 fn nullable(map: &mut Map<String, Value>) {
     match map.get("type").cloned() {
         Some(Value::String(t)) => {
             map.insert("type".into(), json!([t, "null"]));
+            if let Some(c) = map.remove("const") {
+                map.insert("enum".into(), json!([c]));
+            }
+            if let Some(Value::Array(values)) = map.get_mut("enum") {
+                values.push(Value::Null);
+            }
         }
         _ if map.contains_key("$ref") => {
-            let r = map.remove("$ref").expect("BUG: checked above");
-            map.insert("anyOf".into(), json!([{ "$ref": r }, { "type": "null" }]));
+            let mut branch = Map::new();
+            branch.insert("$ref".into(), map.remove("$ref").expect("BUG: checked above"));
+            for key in ["const", "enum"] {
+                if let Some(v) = map.remove(key) {
+                    branch.insert(key.into(), v);
+                }
+            }
+            reference_with_values(&mut branch);
+            map.insert("anyOf".into(), json!([branch, { "type": "null" }]));
         }
         // An untyped schema (`json`) already accepts null.
         _ => {}
+    }
+}
+
+/// A reference narrowed by values (`const`, `enum`) is written `allOf: [{$ref}]` beside them:
+/// JSON Schema 2020-12 reads keywords beside `$ref`, but tools that follow OpenAPI 3.0's rule
+/// (a `$ref` replaces its object) would drop the narrowing, and with it what tells the
+/// variants of a union apart.
+fn reference_with_values(map: &mut Map<String, Value>) {
+    if map.contains_key("$ref") && (map.contains_key("const") || map.contains_key("enum")) {
+        let r = map.remove("$ref").expect("BUG: checked above");
+        map.insert("allOf".into(), json!([{ "$ref": r }]));
     }
 }
 

@@ -311,7 +311,7 @@ fn constraint_set(model: &Model, c: &Constraints, lead: &str) -> Vec<Rich> {
 
 /// A count's unit in the number it takes: `1 entry`, `2 entries`.
 fn counted(value: i64, unit: &str) -> String {
-    if value.abs() != 1 {
+    if value.unsigned_abs() != 1 {
         return unit.to_owned();
     }
     match unit.strip_suffix("ies") {

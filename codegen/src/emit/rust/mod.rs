@@ -2,6 +2,7 @@
 //! formatting and naming they share.
 
 pub mod format;
+pub mod names;
 pub(super) mod shared;
 
 pub(super) mod client;

@@ -32,14 +32,34 @@ pub fn type_ident(id: &str) -> Ident {
     case::rust_ident(&name)
 }
 
-/// Names of the prelude that a generated item must not shadow.
-const PRELUDE: &[&str] = &["Option", "Some", "None", "Vec", "String", "Box", "Result", "Ok", "Err", "Default", "Clone", "Copy", "Send", "Sync"];
+/// Names of the Rust 2024 prelude, which a generated item must not shadow: the generated code
+/// names them unqualified (`impl From<...>`, `Option<...>`, `impl Future`).
+const PRELUDE: &[&str] = &[
+    "Option", "Some", "None", "Vec", "String", "Box", "Result", "Ok", "Err", "Default", "Clone", "Copy", "Send", "Sync", "Sized", "Unpin",
+    "Drop", "Fn", "FnMut", "FnOnce", "ToOwned", "ToString", "PartialEq", "PartialOrd", "Eq", "Ord", "AsRef", "AsMut", "Into", "From",
+    "Iterator", "Extend", "IntoIterator", "DoubleEndedIterator", "ExactSizeIterator", "TryFrom", "TryInto", "FromIterator", "Future",
+    "IntoFuture",
+];
 
 /// The name of a generated item (struct, enum): a type name that never shadows the prelude
-/// (`string` -> `StringType`).
+/// (`string` -> `StringType`) nor a type parameter of the generated code, which are single
+/// letters (`D` of `Deserialize`, `A` of `Api`: `a` -> `AType`).
 pub fn item_ident(id: &str) -> Ident {
     let ident = type_ident(id);
-    if PRELUDE.contains(&ident.to_string().as_str()) { format_ident!("{ident}Type") } else { ident }
+    let text = ident.to_string();
+    if PRELUDE.contains(&text.as_str()) || text.len() == 1 { format_ident!("{ident}Type") } else { ident }
+}
+
+/// A type name already in PascalCase (a C++ class), as a Rust item that never shadows the
+/// prelude (`Option` -> `OptionType`).
+pub fn unshadowed(name: &str) -> String {
+    if PRELUDE.contains(&name) || name.len() == 1 { format!("{name}Type") } else { name.to_owned() }
+}
+
+/// `match self` over a reference to an enum, or `match *self` when the enum has no variant:
+/// a match on a reference to an empty enum needs an arm rustc cannot be given.
+pub fn match_ref(empty: bool) -> TokenStream {
+    if empty { quote!(match *self) } else { quote!(match self) }
 }
 
 /// An integer literal without a type suffix (`500`, not `500i64`).
@@ -64,31 +84,31 @@ pub fn const_ident(id: &str) -> Ident {
 
 /// The Rust type of a type expression; `root` is the path of the types crate (`crate` inside
 /// it, `crate::types` in the server and client).
-pub fn type_tokens(ty: &TypeRef, root: &TokenStream) -> TokenStream {
+pub fn type_tokens(model: &Model, ty: &TypeRef, root: &TokenStream) -> TokenStream {
     match ty {
         TypeRef::Primitive(p) => primitive_tokens(*p, root),
         TypeRef::Array(inner) => {
-            let inner = type_tokens(inner, root);
+            let inner = type_tokens(model, inner, root);
             quote!(Vec<#inner>)
         }
         TypeRef::Enum(id) => {
-            let name = item_ident(id);
+            let name = super::names::enum_id(model, id);
             quote!(#root::enums::#name)
         }
         TypeRef::Flags(id) => {
-            let name = item_ident(id);
+            let name = super::names::flags_id(model, id);
             quote!(#root::flags::#name)
         }
         TypeRef::Object(id) => {
-            let name = item_ident(id);
+            let name = super::names::resource_id(model, id);
             quote!(#root::resources::#name)
         }
         TypeRef::Union(id) => {
-            let name = item_ident(id);
+            let name = super::names::union_id(model, id);
             quote!(#root::unions::#name)
         }
         TypeRef::Map(key, value) => {
-            let (key, value) = (type_tokens(key, root), type_tokens(value, root));
+            let (key, value) = (type_tokens(model, key, root), type_tokens(model, value, root));
             quote!(#root::wire::IndexMap<#key, #value>)
         }
         // SDK classes live behind the C ABI, not on the wire; a field that names one carries it
@@ -112,7 +132,8 @@ fn primitive_tokens(p: Primitive, root: &TokenStream) -> TokenStream {
         Primitive::Bytes => quote!(#root::wire::Bytes),
         Primitive::Null => quote!(()),
         Primitive::Snowflake => quote!(#root::wire::Snowflake),
-        Primitive::Timestamp => quote!(jiff::Timestamp),
+        // Through the types crate, which re-exports it: the server and client do not depend on jiff.
+        Primitive::Timestamp => quote!(#root::clock::Timestamp),
         Primitive::StringInteger => quote!(#root::wire::StringInteger),
         Primitive::File => quote!(#root::wire::RawBody),
         Primitive::Json => quote!(serde_json::Value),
@@ -121,9 +142,9 @@ fn primitive_tokens(p: Primitive, root: &TokenStream) -> TokenStream {
 
 /// The Rust type of a value of `ty` whose elements follow `items` (a nullable element is an
 /// `Option`).
-pub fn value_tokens(ty: &TypeRef, items: Option<&Items>, root: &TokenStream) -> TokenStream {
+pub fn value_tokens(model: &Model, ty: &TypeRef, items: Option<&Items>, root: &TokenStream) -> TokenStream {
     let element = |inner: &TypeRef, i: &Items| {
-        let tokens = value_tokens(inner, i.items.as_deref(), root);
+        let tokens = value_tokens(model, inner, i.items.as_deref(), root);
         if i.nullable { quote!(Option<#tokens>) } else { tokens }
     };
     match (ty, items) {
@@ -132,18 +153,18 @@ pub fn value_tokens(ty: &TypeRef, items: Option<&Items>, root: &TokenStream) -> 
             quote!(Vec<#inner>)
         }
         (TypeRef::Map(key, value), Some(i)) => {
-            let (key, value) = (type_tokens(key, root), element(value, i));
+            let (key, value) = (type_tokens(model, key, root), element(value, i));
             quote!(#root::wire::IndexMap<#key, #value>)
         }
-        _ => type_tokens(ty, root),
+        _ => type_tokens(model, ty, root),
     }
 }
 
 /// The type a field is declared with: `Option` when it may be absent or null, `Presence` when it
 /// may be both (absent and `null` are different on the wire), the value itself when an absent
 /// field stands for its default; `boxed` when the field's shape contains its owner.
-pub fn field_type_boxed(field: &Field, root: &TokenStream, boxed: bool) -> TokenStream {
-    let inner = field.ty.as_ref().map_or_else(|| quote!(serde_json::Value), |t| value_tokens(t, field.items.as_ref(), root));
+pub fn field_type_boxed(model: &Model, field: &Field, root: &TokenStream, boxed: bool) -> TokenStream {
+    let inner = field.ty.as_ref().map_or_else(|| quote!(serde_json::Value), |t| value_tokens(model, t, field.items.as_ref(), root));
     let inner = if boxed { quote!(Box<#inner>) } else { inner };
     if field.three_state() {
         return quote!(#root::wire::Presence<#inner>);
@@ -155,8 +176,8 @@ pub fn field_type_boxed(field: &Field, root: &TokenStream, boxed: bool) -> Token
 }
 
 /// [`field_type_boxed`] for a field whose shape does not contain its owner.
-pub fn field_type(field: &Field, root: &TokenStream) -> TokenStream {
-    field_type_boxed(field, root, false)
+pub fn field_type(model: &Model, field: &Field, root: &TokenStream) -> TokenStream {
+    field_type_boxed(model, field, root, false)
 }
 
 /// A parameter, part or header read into an `Option` (`None` when absent), as its field declares
@@ -166,7 +187,7 @@ pub fn as_declared(model: &Model, f: &Field, root: &TokenStream, value: TokenStr
     match (&f.ty, &f.default) {
         _ if f.three_state() => quote!(#root::wire::Presence::from(#value.map(Some))),
         (Some(ty), Some(d)) if f.defaulted() => {
-            let default = crate::emit::rust::types::literals::literal_tokens(model, ty, &d.value, root);
+            let default = crate::emit::rust::types::literals::default_tokens(model, f, ty, &d.value, root);
             quote!(#value.unwrap_or_else(|| #default))
         }
         _ => value,
@@ -216,13 +237,6 @@ pub enum Resolved {
     Static(i64),
     /// A field of another endpoint's response, known only at run time, plus an offset.
     Runtime { endpoint: String, field: String, offset: i64 },
-}
-
-impl Resolved {
-    /// The name of the run-time value (`get_gateway_bot_max_concurrency`).
-    pub fn runtime_name(endpoint: &str, field: &str) -> String {
-        format!("{}_{}", case::snake(endpoint), case::snake(field))
-    }
 }
 
 /// Resolves a bound; `upper` picks a limit's maximum (or value) rather than its minimum, and
@@ -281,42 +295,6 @@ pub fn address_placeholders(model: &Model) -> Vec<&str> {
             out.push(&a.id);
         }
     }
-    out
-}
-
-/// The `Cargo.toml` of a generated crate.
-pub fn manifest(notice: &str, package: &str, description: &str, body: &str) -> String {
-    format!(
-        "# {notice}\n\n[package]\nname = {}\ndescription = {}\nedition.workspace = true\nversion.workspace = true\nlicense.workspace = true\npublish.workspace = true\n\n{body}",
-        toml_string(package),
-        toml_string(description),
-    )
-}
-
-/// The `build.rs` of a generated crate: regenerates `generated/` from `spec/` when the spec
-/// changes, before the crate compiles (see `platform_codegen::build`).
-pub fn build_script(notice: &str) -> String {
-    format!(
-        "// {notice}\n\n//! Regenerates `generated/` from `spec/` when the spec changes, before this crate compiles.\n\nfn main() {{\n    let root = std::path::Path::new(env!(\"CARGO_MANIFEST_DIR\")).join(\"../..\");\n    // A copy of this crate outside the `spec/` + `generated/` layout (the emitters' golden copy)\n    // has nothing to regenerate from.\n    if root.join(\"spec\").is_dir() {{\n        platform_codegen::build::regenerate(&root);\n    }}\n}}\n"
-    )
-}
-
-/// The manifest section that goes with [`build_script`]; the generator comes from the
-/// workspace, so the path holds wherever the crate sits in it.
-pub const BUILD_DEPENDENCIES: &str = "[build-dependencies]\n# Regenerates generated/ from spec/ when the spec changes (build.rs).\nplatform-codegen.workspace = true\n";
-
-/// A TOML basic string.
-pub fn toml_string(text: &str) -> String {
-    let mut out = String::from("\"");
-    for c in text.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            c if c.is_control() => out.push_str(&format!("\\u{:04X}", c as u32)),
-            c => out.push(c),
-        }
-    }
-    out.push('"');
     out
 }
 

@@ -100,6 +100,13 @@ macro_rules! item {
             /// Further rules the source states about the item, one sentence each.
             #[serde(default)]
             pub notes: Vec<$crate::load::raw::S<String>>,
+            /// Replaces the id as the stem of the item's Rust identifiers (case-converted the
+            /// same way), where two ids would otherwise become one identifier.
+            #[serde(default)]
+            pub rust_name: Option<$crate::load::raw::S<String>>,
+            /// The same for the item's C and C++ identifiers.
+            #[serde(default)]
+            pub c_name: Option<$crate::load::raw::S<String>>,
             $($(#[$fm])* pub $f: $t,)*
         }
     };

@@ -15,6 +15,9 @@ item! {
         /// Resources whose fields come first (JSON Schema's `allOf`), in order.
         #[serde(default)]
         pub extends: Vec<S<String>>,
+        /// The object has no members but its fields (JSON Schema's `additionalProperties: false`).
+        #[serde(default)]
+        pub closed: Option<S<bool>>,
         #[serde(default)]
         pub fields: IndexMap<S<String>, S<Field>>,
         /// Shapes the resource takes under a condition (an obfuscated channel).
@@ -142,6 +145,12 @@ pub struct Field {
     /// A default the source states in words (`the value set by Client::SetApplicationId`).
     #[serde(default)]
     pub default_text: Option<S<String>>,
+    /// A format the generated code does not check (`ipv4`, `hostname`), carried to OpenAPI.
+    #[serde(default)]
+    pub format: Option<S<String>>,
+    /// A value the field may take, as the wire carries it (docs, OpenAPI and the mock show it).
+    #[serde(default)]
+    pub example: Option<S<serde_json::Value>>,
     /// The one value the field takes: a number, a text, or an enum value id.
     #[serde(rename = "const", default)]
     pub constant: Option<S<serde_json::Value>>,
@@ -212,6 +221,12 @@ pub struct Field {
     pub assumed: IndexMap<S<String>, S<String>>,
     #[serde(default)]
     pub notes: Vec<S<String>>,
+    /// Replaces the field's name as the stem of its Rust identifiers.
+    #[serde(default)]
+    pub rust_name: Option<S<String>>,
+    /// Replaces the field's name as the stem of its C and C++ identifiers.
+    #[serde(default)]
+    pub c_name: Option<S<String>>,
 }
 
 /// A numeric bound: a literal, a limit (`{limit: id}`) or a field of another endpoint's response

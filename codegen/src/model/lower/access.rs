@@ -48,12 +48,14 @@ impl Lower<'_> {
 
     pub(super) fn condition(&mut self, s: S<raw::Condition>) -> Condition {
         let (span, v) = (self.span(&s), &s.value);
+        let param_spans = v.params.iter().map(|p| self.span(p)).collect();
         Condition {
             meta: meta!(self, v, span),
             params: Self::strings(&v.params),
             param_enums: self.refs(&v.param_enums),
             limit: self.opt_ref(v.limit.as_ref()),
             refs: self.typed_refs(&v.refs),
+            param_spans,
         }
     }
 

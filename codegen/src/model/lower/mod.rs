@@ -105,6 +105,7 @@ macro_rules! meta {
             &$item.not_shown,
             &$item.assumed,
             &$item.notes,
+            [$item.rust_name.as_ref(), $item.c_name.as_ref()],
         )
     };
 }
@@ -157,6 +158,7 @@ impl Lower<'_> {
         not_shown: &[S<raw::Gap>],
         assumed: &indexmap::IndexMap<S<String>, S<String>>,
         notes: &[S<String>],
+        [rust_name, c_name]: [Option<&S<String>>; 2],
     ) -> Meta {
         Meta {
             id: id.value.clone(),
@@ -169,6 +171,8 @@ impl Lower<'_> {
             not_shown: self.gaps(not_shown),
             assumed: assumed.iter().map(|(k, v)| (k.value.clone(), v.value.clone())).collect(),
             notes: Self::strings(notes),
+            rust_name: self.opt_ref(rust_name),
+            c_name: self.opt_ref(c_name),
             span: outer,
             id_span: self.span(id),
             assumed_spans: assumed.keys().map(|k| self.span(k)).collect(),

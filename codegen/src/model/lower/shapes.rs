@@ -87,7 +87,7 @@ impl Lower<'_> {
                 let id = path_id(path);
                 let lowered = self.fields(fields, path);
                 let meta = Meta { id: id.clone(), name: id.clone(), part: self.part.clone(), span, id_span: span, ..Meta::default() };
-                self.inline_resources.push(Resource { meta, direction: "both".to_owned(), extends: Vec::new(), fields: lowered, inline: Some(path.to_owned()), cases: Vec::new() });
+                self.inline_resources.push(Resource { meta, direction: "both".to_owned(), extends: Vec::new(), fields: lowered, closed: false, inline: Some(path.to_owned()), cases: Vec::new() });
                 TypeRef::Object(id)
             }
             Expr::Alternatives(list) => {
@@ -162,6 +162,8 @@ impl Lower<'_> {
             nullable: f.nullable.as_ref().is_some_and(|b| b.value),
             default: self.literal(f.default.as_ref()),
             default_text: f.default_text.as_ref().map(|d| d.value.clone()),
+            example: self.literal(f.example.as_ref()),
+            format: f.format.as_ref().map(|v| v.value.clone()),
             literal: f.literal.as_ref().map(|d| d.value.clone()),
             constant: self.literal(f.constant.as_ref()),
             subset: self.refs(&f.subset),
@@ -193,6 +195,8 @@ impl Lower<'_> {
             not_shown: self.gaps(&f.not_shown),
             assumed: f.assumed.iter().map(|(k, v)| (k.value.clone(), v.value.clone())).collect(),
             notes: Self::strings(&f.notes),
+            rust_name: self.opt_ref(f.rust_name.as_ref()),
+            c_name: self.opt_ref(f.c_name.as_ref()),
             span: self.span(name),
             type_span: f.ty.as_ref().map_or_else(|| self.span(name), |t| self.span(t)),
             optional_span: f.optional.as_ref().map(|o| self.span(o)),
@@ -278,6 +282,7 @@ impl Lower<'_> {
             direction: v.direction.as_ref().map_or_else(|| "both".to_owned(), |d| d.value.clone()),
             extends: self.refs(&v.extends),
             fields: self.fields(&v.fields, &v.id.value),
+            closed: v.closed.as_ref().is_some_and(|c| c.value),
             inline: None,
             cases: self.cases(&v.cases),
         }

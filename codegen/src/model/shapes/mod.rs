@@ -21,6 +21,9 @@ pub struct Resource {
     pub extends: Vec<Ref>,
     /// Every field: those of the bases first (marked `inherited_from`), then its own.
     pub fields: Vec<Field>,
+    /// The object has no members but its fields: an unknown member is refused.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub closed: bool,
     /// For an object declared inline in a field, where (`create_message.body.allowed_mentions`);
     /// its id is that path with `_` for `.`.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -138,6 +141,12 @@ pub struct Field {
     /// A default the source states in words.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub default_text: Option<String>,
+    /// A value the field may take, as the wire carries it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub example: Option<Literal>,
+    /// A format the generated code does not check, carried to OpenAPI and the docs.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub format: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub literal: Option<String>,
     /// The one value the field takes.
@@ -179,6 +188,12 @@ pub struct Field {
     pub assumed: IndexMap<String, String>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<String>,
+    /// The stem of the field's Rust identifiers when it is not the name.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rust_name: Option<Ref>,
+    /// The stem of the field's C and C++ identifiers when it is not the name.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub c_name: Option<Ref>,
     #[serde(skip)]
     pub span: Span,
     #[serde(skip)]
@@ -209,6 +224,16 @@ impl Field {
     /// The name on the wire.
     pub fn wire(&self) -> &str {
         self.wire_name.as_deref().unwrap_or(&self.name)
+    }
+
+    /// The stem of the field's Rust identifiers: its `rust_name`, else its name.
+    pub fn rust(&self) -> &str {
+        self.rust_name.as_ref().map_or(&self.name, |r| &r.id)
+    }
+
+    /// The stem of the field's C and C++ identifiers: its `c_name`, else its name.
+    pub fn c(&self) -> &str {
+        self.c_name.as_ref().map_or(&self.name, |r| &r.id)
     }
 
     /// Whether the field may be left out: declared optional, or required only under a condition.

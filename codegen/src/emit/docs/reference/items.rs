@@ -183,6 +183,12 @@ pub fn field(cx: &Cx, f: &Field, owner: &Owner, own: Option<String>) -> FieldVie
     let mut constraints = words::constraints(cx.model, f);
     constraints.extend(encoding_words(f));
     constraints.extend(format_words(f));
+    if let Some(format) = &f.format {
+        constraints.push(Rich::plain("format ").append(Rich::code(format)).text(" (not checked)").clone());
+    }
+    if let Some(e) = &f.example {
+        constraints.push(Rich::plain("for example ").append(Rich::code(e.value.to_string())).clone());
+    }
     FieldView {
         name: f.wire().to_owned(),
         name_assumed: f.assumed.get("name").or_else(|| f.assumed.get("wire_name")).cloned(),
@@ -263,8 +269,12 @@ pub fn resource(cx: &Cx, r: &Resource) -> ResourceView {
         .iter()
         .map(|f| field(cx, f, &owner, Some(anchor("field", &format!("{}.{}", r.meta.id, f.name)))))
         .collect();
+    let mut meta = cx.meta("resource", &r.meta.id, &r.meta);
+    if r.closed {
+        meta.notes.push("Closed: the object has no members but these; another one is refused.".to_owned());
+    }
     ResourceView {
-        meta: cx.meta("resource", &r.meta.id, &r.meta),
+        meta,
         direction: r.direction.clone(),
         extends: cx.refs("resource", &r.extends),
         fields,
@@ -417,7 +427,7 @@ pub fn permission(cx: &Cx, p: &Permission) -> BitView {
 /// One dated form of a permission rule.
 #[derive(Debug, Serialize)]
 pub struct VariantView {
-    /// `until 2026-02-23`, `from 2026-02-23`, or empty for a rule with one form.
+    /// `until <date>`, `from <date>`, or empty for a rule with one form.
     pub period: String,
     pub change: Option<Span>,
     pub words: Rich,

@@ -3,8 +3,9 @@
 //! parameters, bodies in several formats and multipart parts. They go through
 //! `Client::exchange`, which returns any answer with its status and headers.
 
-use crate::emit::rust::shared::{as_declared, endpoint_address, status_name, value_ident};
-use crate::emit::rust::types::checks::bind_value;
+use crate::emit::rust::names;
+use crate::emit::rust::shared::{as_declared, endpoint_address, status_name};
+use crate::emit::rust::types::checks::bind_value_in;
 use crate::emit::rust::types::endpoints::{ResponseKind, format_variant, has_body, is_file_part, module_ident, parts_body, raw_body, response_kind, several_formats};
 use crate::emit::rust::types::responses::{self, header_fields};
 use crate::model::types::Primitive;
@@ -35,9 +36,10 @@ pub fn needs_exchange(e: &Endpoint) -> bool {
 
 /// The method of an endpoint that goes through `exchange`.
 pub fn method(model: &Model, e: &Endpoint) -> TokenStream {
-    let name = value_ident(&e.meta.id);
+    let name = names::client_method(e);
     let module = module_ident(e);
-    let address = value_ident(endpoint_address(model, e).unwrap_or("base_url"));
+    let address = names::placeholder_id(model, endpoint_address(model, e).unwrap_or("base_url"));
+    let id = &e.meta.id;
     let http_method = format_ident!("{}", e.method.as_ref().map(|m| m.id.to_uppercase()).unwrap_or_default());
     let path = e.path.as_ref().map(|p| p.id.as_str()).unwrap_or_default();
     let title = if e.meta.name.is_empty() { e.meta.id.as_str() } else { e.meta.name.as_str() };
@@ -67,7 +69,7 @@ pub fn method(model: &Model, e: &Endpoint) -> TokenStream {
             #query
             #headers
             let body = #body;
-            let answer = self.exchange(reqwest::Method::#http_method, url, endpoint::AUTH, #anonymous, headers, body).await?;
+            let answer = self.exchange(#id, reqwest::Method::#http_method, url, endpoint::AUTH, #anonymous, headers, body).await?;
             #answer
         }
     }
@@ -81,7 +83,7 @@ fn query(e: &Endpoint) -> TokenStream {
         return quote!(let url = with_query(url, &request.query)?;);
     }
     let pushes = e.query.iter().map(|f| {
-        let (ident, wire) = (value_ident(&f.name), f.wire());
+        let (ident, wire) = (names::field(f), f.wire());
         let comma = f.style.as_ref().is_some_and(|s| s.id == "comma");
         let push = match (is_list(f), comma) {
             // An empty comma list would read back as one empty value: it is sent as no pair.
@@ -102,7 +104,7 @@ fn query(e: &Endpoint) -> TokenStream {
 
 /// Runs `then` with `value` bound to the field's value when it has one.
 fn bind(f: &Field, access: TokenStream, then: TokenStream) -> TokenStream {
-    let then = bind_value(f, &access, &then);
+    let then = bind_value_in(f, &access, &then, &quote!(types));
     quote!({ #then })
 }
 
@@ -111,7 +113,7 @@ fn headers(e: &Endpoint) -> TokenStream {
         return quote!(let headers: Vec<(&'static str, String)> = Vec::new(););
     }
     let pushes = e.headers.iter().map(|f| {
-        let (ident, wire) = (value_ident(&f.name), f.wire());
+        let (ident, wire) = (names::field(f), f.wire());
         bind(f, quote!(request.headers.#ident), quote!(headers.push((#wire, text_of(value)));))
     });
     quote! {
@@ -152,7 +154,7 @@ fn body(e: &Endpoint) -> TokenStream {
 /// Writes the parts of `parts` (an `endpoint::Parts`) as a multipart body.
 fn multipart(e: &Endpoint, parts: &TokenStream) -> TokenStream {
     let writes = e.parts.iter().map(|f| {
-        let (ident, wire) = (value_ident(&f.name), f.wire());
+        let (ident, wire) = (names::field(f), f.wire());
         let indexed = f.style.as_ref().is_some_and(|s| s.id == "indexed");
         let name = |index: bool| if index && indexed { quote!(&format!("{}[{index}]", #wire)) } else { quote!(#wire) };
         let content_type = f.content_type.as_ref().map_or("application/json", |c| c.id.as_str());
@@ -261,7 +263,7 @@ fn payload(model: &Model, r: &Response, names: &responses::Names, path: &TokenSt
         return body;
     }
     let reads = header_fields(model, r).into_iter().map(|f| {
-        let (ident, wire) = (value_ident(&f.name), f.wire());
+        let (ident, wire) = (names::field(&f), f.wire().to_owned());
         let read = if f.may_be_absent() || f.nullable {
             as_declared(model, &f, &quote!(types), quote!(optional_header(&answer, #wire)?))
         } else {
@@ -279,11 +281,18 @@ pub fn exchange_method(model: &Model) -> TokenStream {
     if !model.routed_endpoints().any(needs_exchange) {
         return TokenStream::new();
     }
+    let reads = reads_headers(model);
+    let keep_headers = reads.then(|| quote!(let headers = response.headers().clone();));
+    let headers_field = reads.then(|| quote!(headers,));
     quote! {
         /// Sends one request and returns the answer, whatever its status. The credential is
         /// presented when the client holds one of a kind the endpoint accepts; without one, an
         /// endpoint that accepts `anonymous` calls is called without, any other is not called.
-        async fn exchange(&self, method: reqwest::Method, url: String, accepted: &'static [TokenKind], anonymous: bool, headers: Vec<(&'static str, String)>, body: Option<Outgoing>) -> Result<Answer, Error> {
+        /// Deprecation headers of the answer go to the handler set with `on_deprecation`.
+        // Each argument is one fact of the calling endpoint's route; a struct of them would
+        // only be built to be taken apart here.
+        #[allow(clippy::too_many_arguments)]
+        async fn exchange(&self, endpoint: &'static str, method: reqwest::Method, url: String, accepted: &'static [TokenKind], anonymous: bool, headers: Vec<(&'static str, String)>, body: Option<Outgoing>) -> Result<Answer, Error> {
             let credential = self.credential.as_ref().filter(|c| accepted.contains(&c.kind)).and_then(Credential::header_value);
             let mut request = self.http.request(method, url);
             match credential {
@@ -298,12 +307,35 @@ pub fn exchange_method(model: &Model) -> TokenStream {
                 request = request.header("content-type", body.content_type).body(body.bytes);
             }
             let response = request.send().await?;
+            if let Some(OnDeprecation(handler)) = &self.on_deprecation {
+                let headers = response.headers().iter().filter_map(|(name, value)| Some((name.as_str(), value.to_str().ok()?)));
+                if let Some(notice) = Notice::from_headers(endpoint, headers) {
+                    handler(&notice);
+                }
+            }
             let status = response.status().as_u16();
-            let headers = response.headers().clone();
+            #keep_headers
             let bytes = response.bytes().await?.to_vec();
-            Ok(Answer { status, headers, bytes })
+            Ok(Answer { status, #headers_field bytes })
         }
     }
+}
+
+/// The responses of the endpoints that go through `exchange`.
+fn exchanged_responses(model: &Model) -> Vec<&Response> {
+    model.routed_endpoints().filter(|e| needs_exchange(e)).flat_map(|e| &e.responses).filter_map(|r| model.response_of(&r.response)).collect()
+}
+
+/// Whether some answer's headers are read: a header a response declares, or the media type of
+/// a binary body. Otherwise an answer keeps none.
+fn reads_headers(model: &Model) -> bool {
+    exchanged_responses(model).iter().any(|r| r.body_kind() == BodyKind::Binary || !r.headers.is_empty())
+}
+
+/// Whether some answer may be the platform's error body: every status is covered where an
+/// endpoint declares `default`; elsewhere the others are errors.
+pub fn reads_error_body(model: &Model) -> bool {
+    model.routed_endpoints().filter(|e| needs_exchange(e)).any(|e| !e.has_status_responses() || !e.responses.iter().any(|r| r.status() == Some(Status::Default)))
 }
 
 /// The helpers the methods that go through `exchange` use.
@@ -312,24 +344,28 @@ pub fn helpers(model: &Model) -> TokenStream {
     if routed.is_empty() {
         return TokenStream::new();
     }
+    let headers_field = reads_headers(model).then(|| quote!(headers: reqwest::header::HeaderMap,));
     let mut out = quote! {
         /// An answer: its status, headers and body.
         struct Answer {
             status: u16,
-            headers: reqwest::header::HeaderMap,
+            #headers_field
             bytes: Vec<u8>,
         }
-
-        /// The error of an answer no declared status covers: the platform's error body, or an
-        /// undecodable answer.
-        fn undeclared(answer: &Answer) -> Error {
-            match serde_json::from_slice::<ErrorBody>(&answer.bytes) {
-                Ok(body) if !(200..300).contains(&answer.status) => Error::Api(ApiError::from_body(answer.status, body)),
-                Ok(_) => Error::Decode { status: answer.status, message: "a status the endpoint does not declare".to_owned() },
-                Err(e) => Error::Decode { status: answer.status, message: format!("not an error body: {e}") },
-            }
-        }
     };
+    if reads_error_body(model) {
+        out.extend(quote! {
+            /// The error of an answer no declared status covers: the platform's error body, or an
+            /// undecodable answer.
+            fn undeclared(answer: &Answer) -> Error {
+                match serde_json::from_slice::<ErrorBody>(&answer.bytes) {
+                    Ok(body) if !(200..300).contains(&answer.status) => Error::Api(ApiError::from_body(answer.status, body)),
+                    Ok(_) => Error::Decode { status: answer.status, message: "a status the endpoint does not declare".to_owned() },
+                    Err(e) => Error::Decode { status: answer.status, message: format!("not an error body: {e}") },
+                }
+            }
+        });
+    }
     if routed.iter().any(|e| !e.has_status_responses()) {
         out.extend(quote! {
             /// The body of a 2xx answer; any other answer is an [`Error::Api`] decoded from the
@@ -339,11 +375,7 @@ pub fn helpers(model: &Model) -> TokenStream {
             }
         });
     }
-    let responses: Vec<&Response> = routed
-        .iter()
-        .flat_map(|e| &e.responses)
-        .filter_map(|r| model.response_of(&r.response))
-        .collect();
+    let responses = exchanged_responses(model);
     if responses.iter().any(|r| r.body_kind() == BodyKind::Json) {
         out.extend(quote! {
             /// Decodes a JSON answer.

@@ -4,7 +4,9 @@
 mod exchange;
 
 use super::format::format_file;
-use super::shared::{BUILD_DEPENDENCIES, build_script, endpoint_address, lib_ident, manifest, module_decls, package, value_ident};
+use super::names;
+use super::shared::{endpoint_address, lib_ident, module_decls, package};
+use crate::emit::cargo::{self, Manifest};
 use super::types::endpoints::{ResponseKind, checks_response, has_body, module_ident, parts_body, raw_body, response_kind, several_formats};
 use crate::emit::{EmitOptions, GeneratedFile};
 use crate::model::{Endpoint, Model};
@@ -17,21 +19,23 @@ pub const ARTIFACT: &str = "client";
 /// Emits `client/Cargo.toml` and `client/src/*.rs`.
 pub fn emit(model: &Model, opts: &EmitOptions) -> Vec<GeneratedFile> {
     let notice = opts.notice();
-    vec![
-        GeneratedFile::new(ARTIFACT, "client/Cargo.toml", cargo_toml(model, &notice)),
-        GeneratedFile::new(ARTIFACT, "client/build.rs", build_script(&notice)),
-        GeneratedFile::new(ARTIFACT, "client/src/lib.rs", format_file(&notice, lib_rs(model))),
-        GeneratedFile::new(ARTIFACT, "client/src/client.rs", format_file(&notice, client(model))),
-    ]
+    let mut files = cargo_toml(model, opts);
+    files.push(GeneratedFile::new(ARTIFACT, "client/src/lib.rs", format_file(&notice, lib_rs(model))));
+    files.push(GeneratedFile::new(ARTIFACT, "client/src/client.rs", format_file(&notice, client(model))));
+    files
 }
 
-fn cargo_toml(model: &Model, notice: &str) -> String {
+fn cargo_toml(model: &Model, opts: &EmitOptions) -> Vec<GeneratedFile> {
     let description = format!("{}: an async client that checks requests before sending them", model.platform.name);
-    let body = format!(
-        "[lib]\npath = \"src/lib.rs\"\n\n[features]\ndefault = []\n# TLS through rustls for https:// addresses; off by default so a plain build stays small.\nrustls = [\"reqwest/rustls\"]\n\n[dependencies]\n{} = {{ path = \"../types\" }}\nreqwest.workspace = true\nserde.workspace = true\nserde_json.workspace = true\nserde_urlencoded.workspace = true\n\n{BUILD_DEPENDENCIES}",
-        package(model, "types")
-    );
-    manifest(notice, &package(model, ARTIFACT), &description, &body)
+    let mut dependencies = vec![cargo::sibling(&package(model, "types"), "types")];
+    dependencies.extend([cargo::REQWEST, cargo::SERDE, cargo::SERDE_JSON, cargo::SERDE_URLENCODED].iter().map(|d| d.line()));
+    let features = [
+        "default = []",
+        "# TLS through rustls for https:// addresses; off by default so a plain build stays small.",
+        "rustls = [\"reqwest/rustls\"]",
+    ];
+    let manifest = Manifest { lib: &["path = \"src/lib.rs\""], features: &features, dependencies };
+    cargo::crate_files(opts, ARTIFACT, "client", &package(model, ARTIFACT), &description, manifest)
 }
 
 fn lib_rs(model: &Model) -> TokenStream {
@@ -78,15 +82,98 @@ fn client(model: &Model) -> TokenStream {
     helpers.extend(exchange::helpers(model));
     let exchange_method = exchange::exchange_method(model);
     let new = new_client(model);
+    // Without a routed endpoint nothing sends (nor is told of deprecations), and without one
+    // that takes the simple path nothing calls `send`: those parts would be dead code.
+    let routed = model.routed_endpoints().next().is_some();
+    let sends = model.routed_endpoints().any(|e| !exchange::needs_exchange(e));
+    let errors = if sends || exchange::reads_error_body(model) { quote!({ApiError, ErrorBody}) } else { quote!(ApiError) };
+    let uses = if routed {
+        quote! {
+            use crate::types;
+            use crate::types::auth::{Credential, TokenKind};
+            use crate::types::deprecations::Notice;
+            use crate::types::errors::#errors;
+            use crate::types::placeholders::Placeholders;
+            use crate::types::validation::{Validate, Violation};
+        }
+    } else {
+        quote! {
+            use crate::types::auth::{Credential, TokenKind};
+            use crate::types::errors::ApiError;
+            use crate::types::placeholders::Placeholders;
+            use crate::types::validation::Violation;
+        }
+    };
+    let send = sends.then(|| quote! {
+            /// Sends one request and returns the body of a 2xx answer; any other answer is an
+            /// [`Error::Api`] decoded from the error body.
+            async fn send(&self, endpoint: &'static str, method: reqwest::Method, url: String, accepted: &'static [TokenKind], body: Option<Outgoing>) -> Result<Vec<u8>, Error> {
+                let header = self.credential.as_ref().filter(|c| accepted.contains(&c.kind)).and_then(Credential::header_value).ok_or(Error::Credential { accepted })?;
+                let mut request = self.http.request(method, url).header("authorization", header);
+                if let Some(body) = body {
+                    request = request.header("content-type", body.content_type).body(body.bytes);
+                }
+                let response = request.send().await?;
+                if let Some(OnDeprecation(handler)) = &self.on_deprecation {
+                    let headers = response.headers().iter().filter_map(|(name, value)| Some((name.as_str(), value.to_str().ok()?)));
+                    if let Some(notice) = Notice::from_headers(endpoint, headers) {
+                        handler(&notice);
+                    }
+                }
+                let status = response.status().as_u16();
+                let bytes = response.bytes().await?.to_vec();
+                if (200..300).contains(&status) {
+                    return Ok(bytes);
+                }
+                match serde_json::from_slice::<ErrorBody>(&bytes) {
+                    Ok(body) => Err(Error::Api(ApiError::from_body(status, body))),
+                    Err(e) => Err(Error::Decode { status, message: format!("not an error body: {e}") }),
+                }
+            }
+    });
+    let sending = routed.then(|| {
+        quote! {
+            /// A body to send: its media type and bytes.
+            struct Outgoing {
+                content_type: String,
+                bytes: Vec<u8>,
+            }
+
+            /// What is told of deprecation notices.
+            #[derive(Clone)]
+            struct OnDeprecation(std::sync::Arc<dyn Fn(&Notice) + Send + Sync>);
+
+            impl fmt::Debug for OnDeprecation {
+                fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                    f.write_str("OnDeprecation(..)")
+                }
+            }
+        }
+    });
+    let on_deprecation_field = routed.then(|| quote!(on_deprecation: Option<OnDeprecation>,));
+    let on_deprecation_init = routed.then(|| quote!(on_deprecation: None));
+    let on_deprecation = routed.then(|| {
+        quote! {
+            /// This client, calling `handler` with the notice of every answer that says what was
+            /// called is deprecated (its `Deprecation`, `Sunset` and `Link` headers), errors
+            /// included.
+            pub fn on_deprecation(&self, handler: impl Fn(&Notice) + Send + Sync + 'static) -> Self {
+                Self { on_deprecation: Some(OnDeprecation(std::sync::Arc::new(handler))), ..self.clone() }
+            }
+        }
+    });
+    let join = routed.then(|| {
+        quote! {
+            /// An address and a path, with one slash between them.
+            fn join(address: &str, path: &str) -> String {
+                format!("{}{path}", address.trim_end_matches('/'))
+            }
+        }
+    });
     quote! {
         //! The client and its error.
 
-        use crate::types;
-        use crate::types::auth::{Credential, TokenKind};
-        use crate::types::deprecations::Notice;
-        use crate::types::errors::{ApiError, ErrorBody};
-        use crate::types::placeholders::Placeholders;
-        use crate::types::validation::{Validate, Violation};
+        #uses
         use std::fmt;
 
         /// Why a call failed.
@@ -163,21 +250,7 @@ fn client(model: &Model) -> TokenStream {
             }
         }
 
-        /// A body to send: its media type and bytes.
-        struct Outgoing {
-            content_type: String,
-            bytes: Vec<u8>,
-        }
-
-        /// What is told of deprecation notices.
-        #[derive(Clone)]
-        struct OnDeprecation(std::sync::Arc<dyn Fn(&Notice) + Send + Sync>);
-
-        impl fmt::Debug for OnDeprecation {
-            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("OnDeprecation(..)")
-            }
-        }
+        #sending
 
         /// A client of the platform: its addresses, an HTTP client and, usually, a credential.
         ///
@@ -188,7 +261,7 @@ fn client(model: &Model) -> TokenStream {
             http: reqwest::Client,
             placeholders: Placeholders,
             credential: Option<Credential>,
-            on_deprecation: Option<OnDeprecation>,
+            #on_deprecation_field
         }
 
         impl Client {
@@ -196,15 +269,10 @@ fn client(model: &Model) -> TokenStream {
 
             /// A client that sends through `http` (for timeouts, proxies, TLS settings).
             pub fn with_http(http: reqwest::Client, placeholders: Placeholders) -> Self {
-                Self { http, placeholders, credential: None, on_deprecation: None }
+                Self { http, placeholders, credential: None, #on_deprecation_init }
             }
 
-            /// This client, calling `handler` with the notice of every answer that says what was
-            /// called is deprecated (its `Deprecation`, `Sunset` and `Link` headers), errors
-            /// included.
-            pub fn on_deprecation(&self, handler: impl Fn(&Notice) + Send + Sync + 'static) -> Self {
-                Self { on_deprecation: Some(OnDeprecation(std::sync::Arc::new(handler))), ..self.clone() }
-            }
+            #on_deprecation
 
             /// This client, presenting `credential`.
             pub fn with_credential(&self, credential: Credential) -> Self {
@@ -221,41 +289,19 @@ fn client(model: &Model) -> TokenStream {
                 &self.placeholders
             }
 
-            /// Sends one request and returns the body of a 2xx answer; any other answer is an
-            /// [`Error::Api`] decoded from the error body.
-            async fn send(&self, endpoint: &'static str, method: reqwest::Method, url: String, accepted: &'static [TokenKind], body: Option<Outgoing>) -> Result<Vec<u8>, Error> {
-                let header = self.credential.as_ref().filter(|c| accepted.contains(&c.kind)).and_then(Credential::header_value).ok_or(Error::Credential { accepted })?;
-                let mut request = self.http.request(method, url).header("authorization", header);
-                if let Some(body) = body {
-                    request = request.header("content-type", body.content_type).body(body.bytes);
-                }
-                let response = request.send().await?;
-                if let Some(OnDeprecation(handler)) = &self.on_deprecation {
-                    let headers = response.headers().iter().filter_map(|(name, value)| Some((name.as_str(), value.to_str().ok()?)));
-                    if let Some(notice) = Notice::from_headers(endpoint, headers) {
-                        handler(&notice);
-                    }
-                }
-                let status = response.status().as_u16();
-                let bytes = response.bytes().await?.to_vec();
-                if (200..300).contains(&status) {
-                    return Ok(bytes);
-                }
-                match serde_json::from_slice::<ErrorBody>(&bytes) {
-                    Ok(body) => Err(Error::Api(ApiError::from_body(status, body))),
-                    Err(e) => Err(Error::Decode { status, message: format!("not an error body: {e}") }),
-                }
+            /// The HTTP client requests go through.
+            pub fn http(&self) -> &reqwest::Client {
+                &self.http
             }
+
+            #send
 
             #exchange_method
 
             #(#methods)*
         }
 
-        /// An address and a path, with one slash between them.
-        fn join(address: &str, path: &str) -> String {
-            format!("{}{path}", address.trim_end_matches('/'))
-        }
+        #join
 
         #helpers
     }
@@ -328,7 +374,8 @@ fn helpers(model: &Model) -> TokenStream {
             }
         });
     }
-    if routed.iter().any(|e| !e.has_status_responses() && matches!(response_kind(e), ResponseKind::Json)) {
+    // Endpoints that go through `exchange` decode their answers there.
+    if routed.iter().any(|e| !exchange::needs_exchange(e) && matches!(response_kind(e), ResponseKind::Json)) {
         out.extend(quote! {
             /// Decodes a JSON answer.
             fn decode<T: serde::de::DeserializeOwned>(bytes: &[u8]) -> Result<T, Error> {
@@ -343,9 +390,9 @@ fn method(model: &Model, e: &Endpoint) -> TokenStream {
     if exchange::needs_exchange(e) {
         return exchange::method(model, e);
     }
-    let name = value_ident(&e.meta.id);
+    let name = names::client_method(e);
     let module = module_ident(e);
-    let address = value_ident(endpoint_address(model, e).unwrap_or("base_url"));
+    let address = names::placeholder_id(model, endpoint_address(model, e).unwrap_or("base_url"));
     let http_method = format_ident!("{}", e.method.as_ref().map(|m| m.id.to_uppercase()).unwrap_or_default());
     let path = e.path.as_ref().map(|p| p.id.as_str()).unwrap_or_default();
     let title = if e.meta.name.is_empty() { e.meta.id.as_str() } else { e.meta.name.as_str() };

@@ -3,9 +3,10 @@
 //! typed multipart parts, and responses by status with their headers.
 
 use super::{parser_for, pointer_token};
-use crate::emit::rust::shared::{as_declared, int, status_name, type_ident, type_tokens, value_ident};
+use crate::emit::rust::names;
+use crate::emit::rust::shared::{as_declared, int, status_name, type_tokens};
 use crate::emit::rust::types::endpoints::{format_variant, is_file_part, parts_body, several_formats};
-use crate::emit::rust::types::checks::bind_value;
+use crate::emit::rust::types::checks::bind_value_in;
 use crate::emit::rust::types::responses::{self, header_fields};
 use crate::model::types::Primitive;
 use crate::model::{BodyKind, Endpoint, Field, Model, Response, Status, StatusResponse, TypeRef};
@@ -48,7 +49,7 @@ pub fn scope_check(model: &Model, e: &Endpoint, operation: &TokenStream) -> Toke
     if e.scopes.is_empty() {
         return TokenStream::new();
     }
-    let kinds: Vec<Ident> = accepted_kinds(model, e).into_iter().filter(|k| carries_scopes(k)).map(|k| type_ident(&k.meta.id)).collect();
+    let kinds: Vec<Ident> = accepted_kinds(model, e).into_iter().filter(|k| carries_scopes(k)).map(names::token_kind_variant).collect();
     let scoped = quote!(matches!(credential.kind, #(types::auth::TokenKind::#kinds)|*));
     if e.accepts_anonymous() {
         return quote! {
@@ -76,7 +77,7 @@ fn optional(f: &Field) -> bool {
 /// The local a header parameter is parsed into (`header_request_id`), apart from query and body
 /// names.
 pub fn header_local(f: &Field) -> Ident {
-    format_ident!("header_{}", value_ident(&f.name).to_string().trim_start_matches("r#"))
+    format_ident!("header_{}", names::field(f).to_string().trim_start_matches("r#"))
 }
 
 /// Parses the header parameters into locals; required ones join `required`.
@@ -84,13 +85,14 @@ pub fn header_steps(model: &Model, e: &Endpoint, required: &mut Vec<Ident>) -> V
     if e.headers.is_empty() {
         return Vec::new();
     }
-    let mut steps = vec![quote!(let header_pairs = runtime::header_pairs(&parts.headers, &mut violations);)];
+    // `headers`, not `header_...`: no header parameter's local can take its name.
+    let mut steps = vec![quote!(let headers = runtime::header_pairs(&parts.headers, &mut violations);)];
     for f in &e.headers {
         let local = header_local(f);
         let (key, pointer) = (f.wire().to_ascii_lowercase(), format!("/headers/{}", pointer_token(f.wire())));
         let parse = parser_for(model, f.ty.as_ref());
         let is_required = !optional(f);
-        let value = as_declared(model, f, &quote!(types), quote!(runtime::param(&header_pairs, #key, #pointer, #is_required, &mut violations, #parse)));
+        let value = as_declared(model, f, &quote!(types), quote!(runtime::param(&headers, #key, #pointer, #is_required, &mut violations, #parse)));
         steps.push(quote!(let #local = #value;));
         if is_required {
             required.push(local);
@@ -102,7 +104,7 @@ pub fn header_steps(model: &Model, e: &Endpoint, required: &mut Vec<Ident>) -> V
 /// The initializer of `endpoint::Headers` from the parsed locals.
 pub fn headers_init(e: &Endpoint) -> TokenStream {
     let members = e.headers.iter().map(|f| {
-        let (ident, local) = (value_ident(&f.name), header_local(f));
+        let (ident, local) = (names::field(f), header_local(f));
         quote!(#ident: #local)
     });
     quote!(headers: endpoint::Headers { #(#members),* })
@@ -176,7 +178,7 @@ fn parts_parse(model: &Model, e: &Endpoint) -> TokenStream {
     let mut steps = Vec::new();
     let mut members = Vec::new();
     for f in &e.parts {
-        let local = format_ident!("part_{}", value_ident(&f.name).to_string().trim_start_matches("r#"));
+        let local = format_ident!("part_{}", names::field(f).to_string().trim_start_matches("r#"));
         let (name, pointer) = (f.wire(), format!("/body/{}", pointer_token(f.wire())));
         let is_required = !optional(f);
         let indexed = f.style.as_ref().is_some_and(|s| s.id == "indexed");
@@ -194,19 +196,23 @@ fn parts_parse(model: &Model, e: &Endpoint) -> TokenStream {
                 quote!(runtime::part_text(&multipart, #name, #pointer, #is_required, &mut violations, #parse))
             }
             ty => {
-                let rust = ty.as_ref().map_or_else(|| quote!(serde_json::Value), |t| type_tokens(t, &quote!(types)));
+                let rust = ty.as_ref().map_or_else(|| quote!(serde_json::Value), |t| type_tokens(model, t, &quote!(types)));
                 quote!(runtime::part_json::<#rust>(&multipart, #name, #pointer, #is_required, &mut violations))
             }
         };
         let value = as_declared(model, f, &quote!(types), value);
         steps.push(quote!(let #local = #value;));
-        let ident = value_ident(&f.name);
+        let ident = names::field(f);
         members.push(if is_required { quote!(#ident: #local?) } else { quote!(#ident: #local) });
     }
+    // A required part that is missing makes the whole `None` (`?` in a closure); without one,
+    // the parts are always there.
+    let any_required = e.parts.iter().any(|f| !optional(f));
+    let parts_value = if any_required { quote!((|| Some(endpoint::Parts { #(#members),* }))()) } else { quote!(Some(endpoint::Parts { #(#members),* })) };
     quote! {
         let multipart = runtime::multipart(&parts.headers, bytes).await?;
         #(#steps)*
-        (|| Some(endpoint::Parts { #(#members),* }))()
+        #parts_value
     }
 }
 
@@ -223,7 +229,7 @@ fn is_text(ty: &TypeRef) -> bool {
 pub fn respond_by_status(model: &Model, e: &Endpoint, method: &Ident) -> TokenStream {
     let arms = responses::ordered(e).into_iter().map(|r| respond_arm(model, r));
     quote! {
-        let output = app.api.#method(call).await?;
+        let output = Api::#method(&app.api, call).await?;
         Ok(match output {
             #(#arms)*
         })
@@ -234,7 +240,7 @@ fn respond_arm(model: &Model, r: &StatusResponse) -> TokenStream {
     let status = r.status().expect("BUG: validation parses every status");
     let (response, names, path) = responses::resolve(model, r);
     let variant = format_ident!("{}", status_name(status));
-    let payload = responses::payload_type(response, &names, &path).is_some();
+    let payload = responses::payload_type(model, response, &names, &path).is_some();
     let (pattern, code) = match (status, payload) {
         (Status::Code(c), true) => (quote!(endpoint::Response::#variant(value)), int(i64::from(c))),
         (Status::Code(c), false) => (quote!(endpoint::Response::#variant), int(i64::from(c))),
@@ -286,9 +292,9 @@ fn header_writes(model: &Model, response: &Response) -> TokenStream {
     header_fields(model, response)
         .iter()
         .map(|f| {
-            let (ident, wire) = (value_ident(&f.name), f.wire());
+            let (ident, wire) = (names::field(f), f.wire());
             let set = quote!(runtime::set_header(&mut response, #wire, value)?;);
-            let set = bind_value(f, &quote!(value.headers.#ident), &set);
+            let set = bind_value_in(f, &quote!(value.headers.#ident), &set, &quote!(types));
             quote!({ #set })
         })
         .collect()

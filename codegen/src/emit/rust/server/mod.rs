@@ -2,10 +2,13 @@
 //! hooks rules ask), and an axum router that does every mechanical step before a handler runs.
 
 mod http;
+mod mock;
 mod runtime;
 
 use super::format::format_file;
-use super::shared::{BUILD_DEPENDENCIES, address_placeholders, as_declared, build_script, const_ident, endpoint_address, lib_ident, manifest, module_decls, package, type_ident, type_tokens, value_ident};
+use super::names;
+use super::shared::{address_placeholders, as_declared, endpoint_address, lib_ident, module_decls, package, type_tokens};
+use crate::emit::cargo::{self, Manifest};
 use super::types::deprecations;
 use super::types::endpoints::{RuntimeInput, checks_response, gated, has_body, module_ident, raw_body, response_kind, runtime_inputs, ResponseKind};
 use super::types::rules::condition_call;
@@ -23,28 +26,29 @@ pub fn emit(model: &Model, opts: &EmitOptions) -> Vec<GeneratedFile> {
     let notice = opts.notice();
     let mut runtime = runtime::runtime();
     runtime.extend(http::runtime_items(model));
-    let modules = [("api", api(model)), ("router", router(model)), ("runtime", runtime)];
-    let mut files = vec![
-        GeneratedFile::new(ARTIFACT, "server/Cargo.toml", cargo_toml(model, &notice)),
-        GeneratedFile::new(ARTIFACT, "server/build.rs", build_script(&notice)),
-        GeneratedFile::new(ARTIFACT, "server/src/lib.rs", format_file(&notice, lib_rs(model))),
-    ];
+    let modules = [("api", api(model)), ("router", router(model)), ("runtime", runtime), ("mock", mock::mock(model))];
+    let mut files = cargo_toml(model, opts);
+    files.push(GeneratedFile::new(ARTIFACT, "server/src/lib.rs", format_file(&notice, lib_rs(model))));
     for (name, tokens) in modules {
         files.push(GeneratedFile::new(ARTIFACT, format!("server/src/{name}.rs"), format_file(&notice, tokens)));
     }
     files
 }
 
-fn cargo_toml(model: &Model, notice: &str) -> String {
+fn cargo_toml(model: &Model, opts: &EmitOptions) -> Vec<GeneratedFile> {
     let description = format!("{}: an axum server that enforces the spec before your handlers run", model.platform.name);
+    let mut dependencies = vec![cargo::sibling(&package(model, "types"), "types")];
+    let mut third_party = vec![cargo::AXUM, cargo::HTTP_BODY_UTIL, cargo::SERDE, cargo::SERDE_JSON, cargo::SERDE_PATH_TO_ERROR, cargo::SERDE_URLENCODED];
     // Multipart bodies are parsed by multer (what axum's own extractor uses), fed the bytes the
     // router has already read within the body limit.
-    let multipart = if http::any_parts(model) { "futures-util.workspace = true\nmulter.workspace = true\n" } else { "" };
-    let body = format!(
-        "[lib]\npath = \"src/lib.rs\"\n\n[dependencies]\n{} = {{ path = \"../types\" }}\naxum = {{ workspace = true, features = [\"tokio\", \"http1\"] }}\n{multipart}http-body-util.workspace = true\nserde.workspace = true\nserde_json.workspace = true\nserde_path_to_error.workspace = true\nserde_urlencoded.workspace = true\ntokio = {{ workspace = true, features = [\"time\"] }}\n\n{BUILD_DEPENDENCIES}",
-        package(model, "types")
-    );
-    manifest(notice, &package(model, ARTIFACT), &description, &body)
+    if http::any_parts(model) {
+        third_party.extend([cargo::FUTURES_UTIL, cargo::MULTER]);
+    }
+    // The body read timeout.
+    third_party.push(cargo::TOKIO_TIME);
+    dependencies.extend(third_party.iter().map(|d| d.line()));
+    let manifest = Manifest { lib: &["path = \"src/lib.rs\""], features: &["# `mock`: an implementation of `Api` answering values that meet the spec (src/mock.rs).", "mock = []"], dependencies };
+    cargo::crate_files(opts, ARTIFACT, "server", &package(model, ARTIFACT), &description, manifest)
 }
 
 fn lib_rs(model: &Model) -> TokenStream {
@@ -87,6 +91,12 @@ fn lib_rs(model: &Model) -> TokenStream {
 
         #decls
 
+        /// A mock implementation of [`Api`] that answers every endpoint with values that meet
+        /// the spec (feature `mock`).
+        #[cfg(feature = "mock")]
+        #[rustfmt::skip]
+        pub mod mock;
+
         #[rustfmt::skip]
         pub use api::{Api, Call, Granted, Notices, Operation, RuleContext, granted};
 
@@ -105,10 +115,11 @@ fn bound_hooks(model: &Model) -> Vec<(Ident, String, String)> {
     let mut out: Vec<(Ident, String, String)> = Vec::new();
     for e in routed(model) {
         for input in runtime_inputs(model, e) {
-            if let RuntimeInput::Bound { name, endpoint, field } = input
-                && !out.iter().any(|(n, _, _)| *n == name)
-            {
-                out.push((name, endpoint, field));
+            if let RuntimeInput::Bound { endpoint, field, .. } = input {
+                let hook = names::api_bound_hook(model, &endpoint, &field);
+                if !out.iter().any(|(n, _, _)| *n == hook) {
+                    out.push((hook, endpoint, field));
+                }
             }
         }
     }
@@ -118,7 +129,7 @@ fn bound_hooks(model: &Model) -> Vec<(Ident, String, String)> {
 fn api(model: &Model) -> TokenStream {
     let routed = routed(model);
     let variants = routed.iter().map(|e| {
-        let v = type_ident(&e.meta.id);
+        let v = names::endpoint_variant(e);
         let module = module_ident(e);
         let doc = route_doc(e);
         if e.path_params.is_empty() {
@@ -128,13 +139,14 @@ fn api(model: &Model) -> TokenStream {
         }
     });
     let id_arms = routed.iter().map(|e| {
-        let (v, id) = (type_ident(&e.meta.id), &e.meta.id);
+        let (v, id) = (names::endpoint_variant(e), &e.meta.id);
         if e.path_params.is_empty() { quote!(Self::#v => #id) } else { quote!(Self::#v(_) => #id) }
     });
     let hooks = hooks(model);
+    let match_self = super::shared::match_ref(routed.is_empty());
     let methods: Vec<TokenStream> = routed.iter().map(|e| endpoint_method(model, e)).collect();
     let markers = routed.iter().filter(|e| guarded(model, e)).map(|e| {
-        let marker = type_ident(&e.meta.id);
+        let marker = names::endpoint_variant(e);
         let doc = format!(" Endpoint `{}`: {}", e.meta.id, route_doc(e).trim());
         quote!(#[doc = #doc] #[derive(Debug)] pub enum #marker {})
     });
@@ -191,7 +203,7 @@ fn api(model: &Model) -> TokenStream {
         impl Operation {
             /// The endpoint's id.
             pub const fn id(&self) -> &'static str {
-                match self {
+                #match_self {
                     #(#id_arms,)*
                 }
             }
@@ -335,7 +347,7 @@ fn route_doc(e: &Endpoint) -> String {
 
 fn hooks(model: &Model) -> TokenStream {
     let mut out = quote! {
-        /// The permissions the caller holds where the operation acts (its guild, channel, ...).
+        /// The permissions the caller holds where the operation acts.
         fn permissions(&self, cx: &RuleContext<'_, Self::Caller>) -> impl Future<Output = Result<Vec<types::permissions::Permission>, ApiError>> + Send;
     };
     if !model.intents.is_empty() {
@@ -351,13 +363,13 @@ fn hooks(model: &Model) -> TokenStream {
         });
     }
     for c in asked_conditions(model) {
-        let name = value_ident(&c.meta.id);
+        let name = names::api_hook(c);
         let doc = match &c.meta.description {
             Some(d) => format!(" Whether `{}` holds ({}).", c.meta.id, lowercase_first(d.trim_end_matches('.'))),
             None => format!(" Whether `{}` holds.", c.meta.id),
         };
         let params = c.params.iter().enumerate().map(|(i, p)| {
-            let ident = value_ident(p);
+            let ident = names::condition_param(p);
             let ty = param_type(model, c.param_enums.get(i).map(|r| r.id.as_str()));
             quote!(#ident: #ty)
         });
@@ -379,7 +391,7 @@ fn hooks(model: &Model) -> TokenStream {
 /// The type a condition's argument is passed as: its enum's type, else text.
 fn param_type(model: &Model, enum_id: Option<&str>) -> TokenStream {
     match enum_id.and_then(|id| model.enum_(id)) {
-        Some(e) => type_tokens(&TypeRef::Enum(e.meta.id.clone()), &quote!(types)),
+        Some(e) => type_tokens(model, &TypeRef::Enum(e.meta.id.clone()), &quote!(types)),
         None => quote!(String),
     }
 }
@@ -388,12 +400,12 @@ fn param_type(model: &Model, enum_id: Option<&str>) -> TokenStream {
 fn param_value(model: &Model, enum_id: Option<&str>, arg: &TokenStream) -> TokenStream {
     match enum_id.and_then(|id| model.enum_(id)) {
         Some(e) if e.repr == "string" => {
-            let ty = type_tokens(&TypeRef::Enum(e.meta.id.clone()), &quote!(types));
+            let ty = type_tokens(model, &TypeRef::Enum(e.meta.id.clone()), &quote!(types));
             quote!(#ty::from(#arg))
         }
         Some(e) => {
-            let ty = type_tokens(&TypeRef::Enum(e.meta.id.clone()), &quote!(types));
-            let other = super::types::enums::catch_all(e);
+            let ty = type_tokens(model, &TypeRef::Enum(e.meta.id.clone()), &quote!(types));
+            let other = super::names::catch_all(e);
             quote!(#ty::KNOWN.iter().copied().find(|v| v.id() == Some(#arg)).unwrap_or(#ty::#other(0)))
         }
         None => quote!(#arg.to_owned()),
@@ -419,7 +431,7 @@ fn call_extras(model: &Model, e: &Endpoint) -> TokenStream {
         return quote!(, #gates, (), Option<Credential>);
     }
     if guarded(model, e) {
-        let marker = type_ident(&e.meta.id);
+        let marker = names::endpoint_variant(e);
         let gates = gates.unwrap_or_else(|| quote!(()));
         quote!(, #gates, Granted<granted::#marker>)
     } else {
@@ -428,7 +440,7 @@ fn call_extras(model: &Model, e: &Endpoint) -> TokenStream {
 }
 
 fn endpoint_method(model: &Model, e: &Endpoint) -> TokenStream {
-    let name = value_ident(&e.meta.id);
+    let name = names::api_method(e);
     let module = module_ident(e);
     let gates = call_extras(model, e);
     let mut lines = vec![route_doc(e)];
@@ -438,7 +450,7 @@ fn endpoint_method(model: &Model, e: &Endpoint) -> TokenStream {
     }
     for b in gated(e) {
         lines.push(String::new());
-        lines.push(format!(" Gate `{}`: {}", value_ident(&b.meta.id), b.meta.description.clone().unwrap_or_default()));
+        lines.push(format!(" Gate `{}`: {}", names::gate(b), b.meta.description.clone().unwrap_or_default()));
     }
     if let Some(w) = deprecations::endpoint(e) {
         lines.push(String::new());
@@ -458,9 +470,10 @@ fn endpoint_method(model: &Model, e: &Endpoint) -> TokenStream {
 
 fn router(model: &Model) -> TokenStream {
     let placeholders = address_placeholders(model);
-    let prefixes = placeholders.iter().map(|p| {
-        let ident = value_ident(p);
-        quote!(let #ident = types::placeholders::path_of(&app.placeholders.#ident).to_owned();)
+    let used: Vec<&str> = routed(model).iter().filter_map(|e| endpoint_address(model, e)).collect();
+    let prefixes = placeholders.iter().filter(|p| used.contains(p)).map(|p| {
+        let (field, local) = (names::placeholder_id(model, p), prefix_local(model, p));
+        quote!(let #local = types::placeholders::path_of(&app.placeholders.#field).to_owned();)
     });
     let routes = route_table(model);
     let issuer = model.authorization_server.as_ref().map(|_| quote!(let issuer = issuer_path(&app.placeholders);));
@@ -468,10 +481,31 @@ fn router(model: &Model) -> TokenStream {
     let handlers = routed(model).into_iter().map(|e| handler(model, e));
     let (limit, limit_doc) = body_limit(model);
     let authorize = authorize(model);
+    // A spec that routes no endpoint leaves the request machinery (parsing, rules, the app's
+    // state) without a caller.
+    let unused = routed(model).is_empty().then(|| quote!(#![allow(dead_code, unused_imports)]));
+    let answers_json = routed(model).iter().any(|e| matches!(response_kind(e), ResponseKind::Json)) || model.authorization_server.is_some();
+    let status_code = answers_json.then(|| quote!(use axum::http::StatusCode;));
+    let path_params = routed(model).iter().any(|e| !e.path_params.is_empty()).then(|| {
+        quote! {
+            use axum::extract::RawPathParams;
+            use axum::extract::rejection::RawPathParamsRejection;
+        }
+    });
+    // Only a route that reads a body needs the limit at run time.
+    let reads_body = routed(model).iter().any(|e| has_body(e));
+    // An operation and its context are made for rules (endpoints that need a caller) and for
+    // the scopes of anonymous ones.
+    let operations = routed(model).iter().any(|e| !e.accepts_anonymous() || !e.scopes.is_empty());
+    let api_uses = if operations || routed(model).is_empty() { quote!(use crate::api::{Api, Call, Notices, Operation, RuleContext};) } else { quote!(use crate::api::{Api, Call, Notices};) };
+    let (limit_field, limit_init) = match reads_body {
+        true => (quote!(body_limit: usize, body_timeout: Duration,), quote!(body_limit: options.body_limit, body_timeout: options.body_timeout,)),
+        false => (quote!(), quote!()),
+    };
     // Without a docs address there is no `Link` to write, and `app` is not needed.
     let (app_arg, docs) = match &model.platform.docs {
         Some(r) => {
-            let p = value_ident(&r.id);
+            let p = names::placeholder_id(model, &r.id);
             (quote!(app), quote!(Some(app.placeholders.#p.as_str())))
         }
         None => (quote!(_app), quote!(None)),
@@ -479,8 +513,9 @@ fn router(model: &Model) -> TokenStream {
     quote! {
         //! The router: one route per routed endpoint, each doing the mechanical work before the
         //! handler runs.
+        #unused
 
-        use crate::api::{Api, Call, Notices, Operation, RuleContext};
+        #api_uses
         use crate::runtime;
         use crate::types::deprecations::Deprecated;
         use crate::types;
@@ -489,9 +524,9 @@ fn router(model: &Model) -> TokenStream {
         use crate::types::placeholders::Placeholders;
         use crate::types::validation::Validate;
         use axum::Router;
-        use axum::extract::rejection::RawPathParamsRejection;
-        use axum::extract::{RawPathParams, Request as HttpRequest, State};
-        use axum::http::StatusCode;
+        #path_params
+        use axum::extract::{Request as HttpRequest, State};
+        #status_code
         use axum::response::Response;
         use std::sync::Arc;
         use std::time::Duration;
@@ -555,8 +590,7 @@ fn router(model: &Model) -> TokenStream {
             api: A,
             clock: Arc<dyn Clock>,
             placeholders: Placeholders,
-            body_limit: usize,
-            body_timeout: Duration,
+            #limit_field
         }
 
         /// The router with default options: the spec's example addresses, the system clock and
@@ -567,7 +601,7 @@ fn router(model: &Model) -> TokenStream {
 
         /// The router with `options`.
         pub fn router_with<A: Api>(api: A, options: Options) -> Router {
-            let app = Arc::new(App { api, clock: options.clock, placeholders: options.placeholders, body_limit: options.body_limit, body_timeout: options.body_timeout });
+            let app = Arc::new(App { api, clock: options.clock, placeholders: options.placeholders, #limit_init });
             #(#prefixes)*
             #issuer
             Router::new()
@@ -632,9 +666,9 @@ fn route_table(model: &Model) -> TokenStream {
     for e in routed(model) {
         let address = endpoint_address(model, e).unwrap_or_default().to_owned();
         let method = |m: Option<&crate::model::Text>| format_ident!("{}", m.or(e.method.as_ref()).map(|m| m.id.to_lowercase()).unwrap_or_default());
-        let mut routes = vec![(axum_path(e.path.as_ref().map(|p| p.id.as_str()).unwrap_or_default()), method(None), value_ident(&e.meta.id))];
+        let mut routes = vec![(axum_path(e, e.path.as_ref().map(|p| p.id.as_str()).unwrap_or_default()), method(None), names::handler(e))];
         for a in &e.aliases {
-            routes.push((axum_path(&a.path.id), method(a.method.as_ref()), alias_ident(e, a)));
+            routes.push((axum_path(e, &a.path.id), method(a.method.as_ref()), names::alias_handler(e, a)));
         }
         for (path, method, handler) in routes {
             match paths.iter_mut().find(|(a, p, _)| *p == path && *a == address) {
@@ -648,33 +682,32 @@ fn route_table(model: &Model) -> TokenStream {
         .map(|(address, path, handlers)| {
             let mut methods = handlers.iter();
             let (first_method, first_handler) = methods.next().expect("BUG: a route has an endpoint");
-            let rest = methods.map(|(m, h)| quote!(.#m(#h::<A>)));
+            // Through `self::`, which no local variable of `router_with` can shadow.
+            let rest = methods.map(|(m, h)| quote!(.#m(self::#h::<A>)));
             let route = match address.is_empty() {
                 true => quote!(#path),
                 false => {
-                    let prefix = value_ident(address);
+                    let prefix = prefix_local(model, address);
                     quote!(&[#prefix.as_str(), #path].concat())
                 }
             };
-            quote!(.route(#route, axum::routing::#first_method(#first_handler::<A>) #(#rest)*))
+            quote!(.route(#route, axum::routing::#first_method(self::#first_handler::<A>) #(#rest)*))
         })
         .collect()
 }
 
-/// The handler of an alias route: `<endpoint>_alias_<alias>`.
-fn alias_ident(e: &Endpoint, a: &crate::model::RouteAlias) -> Ident {
-    value_ident(&format!("{}_alias_{}", e.meta.id, a.meta.id))
-}
-
-/// The axum path of an endpoint or alias path: `{channel.id}` becomes `{channel_id}`.
-fn axum_path(path: &str) -> String {
+/// The axum path of an endpoint's path or alias path: `{channel.id}` becomes `{channel_id}`,
+/// the name `RawPathParams` keys the parameter by.
+fn axum_path(e: &Endpoint, path: &str) -> String {
     let mut out = String::new();
     let mut rest = path;
     while let Some(open) = rest.find('{') {
         out.push_str(&rest[..open]);
         let Some(close) = rest[open..].find('}') else { break };
         out.push('{');
-        out.push_str(&value_ident(&rest[open + 1..open + close]).to_string());
+        let name = &rest[open + 1..open + close];
+        let field = e.path_params.iter().find(|f| f.name == name).map_or_else(|| super::shared::value_ident(name), names::field);
+        out.push_str(field.to_string().trim_start_matches("r#"));
         out.push('}');
         rest = &rest[open + close + 1..];
     }
@@ -701,14 +734,17 @@ fn authorize(model: &Model) -> TokenStream {
         quote!(other => unreachable!("BUG: the router asks only the conditions of rules and request fields, not `{other}`"))
     });
     let arms = asked.into_iter().map(|c| {
-        let v = type_ident(&c.meta.id);
-        let hook = value_ident(&c.meta.id);
+        let v = names::condition_variant(c);
+        let hook = names::api_hook(c);
         if c.params.is_empty() {
-            quote!(Condition::#v => api.#hook(cx).await)
+            quote!(Condition::#v => Api::#hook(api, cx).await)
         } else {
-            let params: Vec<Ident> = c.params.iter().map(|p| value_ident(p)).collect();
-            let values = params.iter().enumerate().map(|(i, p)| param_value(model, c.param_enums.get(i).map(|r| r.id.as_str()), &quote!(#p)));
-            quote!(Condition::#v { #(#params),* } => api.#hook(cx #(, #values)*).await)
+            // Bound by position, so no parameter shadows `api` or `cx`; the hook is called by
+            // path, so no method of another trait (`into`) answers in its place.
+            let params: Vec<Ident> = c.params.iter().map(|p| names::condition_param(p)).collect();
+            let bound: Vec<Ident> = (0..params.len()).map(|i| format_ident!("value{i}")).collect();
+            let values = bound.iter().enumerate().map(|(i, p)| param_value(model, c.param_enums.get(i).map(|r| r.id.as_str()), &quote!(#p)));
+            quote!(Condition::#v { #(#params: #bound),* } => Api::#hook(api, cx #(, #values)*).await)
         }
     });
     let intents = (!model.intents.is_empty()).then(|| {
@@ -740,6 +776,10 @@ fn authorize(model: &Model) -> TokenStream {
     // A spec whose router asks no condition has no hook to call; the parameters stay for one
     // signature.
     let arms: Vec<TokenStream> = arms.collect();
+    // Rules guard only endpoints that need a caller: with none, nothing is authorized.
+    if !routed(model).iter().any(|e| !e.accepts_anonymous()) && !routed(model).is_empty() {
+        return metadata.unwrap_or_default();
+    }
     let ask = if arms.is_empty() {
         quote!(let _ = (api, cx); match condition { #unasked })
     } else {
@@ -803,7 +843,7 @@ fn parser(model: &Model, f: &Field) -> TokenStream {
 fn parser_for(model: &Model, ty: Option<&TypeRef>) -> TokenStream {
     let root = quote!(types);
     let Some(ty) = ty else { return quote!(runtime::from_json::<serde_json::Value>) };
-    let rust = type_tokens(ty, &root);
+    let rust = type_tokens(model, ty, &root);
     match ty {
         TypeRef::Primitive(Primitive::String | Primitive::Url | Primitive::Csv) => quote!(|text: &str| Ok::<_, String>(text.to_owned())),
         TypeRef::Primitive(Primitive::Json | Primitive::File) => quote!(runtime::from_json::<#rust>),
@@ -815,8 +855,8 @@ fn parser_for(model: &Model, ty: Option<&TypeRef>) -> TokenStream {
 }
 
 fn handler(model: &Model, e: &Endpoint) -> TokenStream {
-    let name = value_ident(&e.meta.id);
-    let inner = format_ident!("handle_{}", value_ident(&e.meta.id).to_string().trim_start_matches("r#"));
+    let name = names::handler(e);
+    let inner = names::inner_handler(e);
     let module = module_ident(e);
     let has_path = !e.path_params.is_empty();
     let params_arg = has_path.then(|| quote!(params: Result<RawPathParams, RawPathParamsRejection>,));
@@ -826,8 +866,8 @@ fn handler(model: &Model, e: &Endpoint) -> TokenStream {
     if has_path {
         steps.push(quote!(let params = runtime::path_params(params)?;));
         for f in &e.path_params {
-            let ident = value_ident(&f.name);
-            let (key, pointer) = (ident.to_string(), format!("/path/{}", pointer_token(f.wire())));
+            let ident = local("path", f);
+            let (key, pointer) = (axum_name(f), format!("/path/{}", pointer_token(f.wire())));
             let parse = parser(model, f);
             steps.push(quote!(let #ident = runtime::param(&params, #key, #pointer, true, &mut violations, #parse);));
             required.push(ident);
@@ -836,7 +876,7 @@ fn handler(model: &Model, e: &Endpoint) -> TokenStream {
     if !e.query.is_empty() {
         steps.push(quote!(let query = runtime::query_pairs(parts.uri.query(), &mut violations);));
         for f in &e.query {
-            let ident = value_ident(&f.name);
+            let ident = local("query", f);
             let (key, pointer) = (f.wire(), format!("/query/{}", pointer_token(f.wire())));
             let is_required = !(f.optional || f.required_when.is_some() || f.nullable);
             let parse = parser(model, f);
@@ -870,8 +910,15 @@ fn handler(model: &Model, e: &Endpoint) -> TokenStream {
         }
         _ => quote!(let (#(Some(#required)),*) = (#(#required),*) else { return Err(runtime::invalid(violations)) };),
     };
-    let path_fields = e.path_params.iter().map(|f| value_ident(&f.name));
-    let query_fields = e.query.iter().map(|f| value_ident(&f.name));
+    let fields_of = |part: &str, list: &[Field]| -> Vec<TokenStream> {
+        list.iter()
+            .map(|f| {
+                let (field, value) = (names::field(f), local(part, f));
+                quote!(#field: #value)
+            })
+            .collect()
+    };
+    let (path_fields, query_fields) = (fields_of("path", &e.path_params), fields_of("query", &e.query));
     let mut parts_init = Vec::new();
     if has_path {
         parts_init.push(quote!(path: endpoint::Path { #(#path_fields),* }));
@@ -885,14 +932,14 @@ fn handler(model: &Model, e: &Endpoint) -> TokenStream {
     if has_body(e) {
         parts_init.push(quote!(body));
     }
-    let variant = type_ident(&e.meta.id);
+    let variant = names::endpoint_variant(e);
     let operation = if has_path { quote!(Operation::#variant(input.path.clone())) } else { quote!(Operation::#variant) };
     let runtime_checks = runtime_checks(model, e);
     let bot = if model.token_kinds.iter().any(|k| k.meta.id == "bot") { quote!(credential.kind == types::auth::TokenKind::Bot) } else { quote!(false) };
     let gates = if gated(e).is_empty() { quote!(()) } else { quote!(endpoint::Gates::at(now)) };
     // Made only here, after `authorize` returned: the proof follows the evaluation.
     let granted = if guarded(model, e) { quote!(crate::api::Granted::new()) } else { quote!(()) };
-    let method = value_ident(&e.meta.id);
+    let method = names::api_method(e);
     let check = checks_response(e).then(|| {
         quote! {
             let broken = endpoint::check_response(&output);
@@ -904,24 +951,27 @@ fn handler(model: &Model, e: &Endpoint) -> TokenStream {
     let respond = match response_kind(e) {
         _ if e.has_status_responses() => http::respond_by_status(model, e, &method),
         ResponseKind::Json => quote! {
-            let output = app.api.#method(call).await?;
+            let output = Api::#method(&app.api, call).await?;
             #check
             Ok(runtime::json_response(StatusCode::OK, &output))
         },
         ResponseKind::Text => quote! {
-            let output = app.api.#method(call).await?;
+            let output = Api::#method(&app.api, call).await?;
             #check
             Ok(runtime::text_response(output, "text/csv"))
         },
         ResponseKind::Empty => quote! {
-            app.api.#method(call).await?;
+            Api::#method(&app.api, call).await?;
             Ok(runtime::empty_response())
         },
     };
     let parts_pattern = if has_body(e) { quote!((parts, body)) } else { quote!((parts, _)) };
+    // A raw body is taken as it comes: only parameters and parsed bodies add violations.
+    let collects = has_path || !e.query.is_empty() || !e.headers.is_empty() || (has_body(e) && !raw_body(e));
+    let collecting = collects.then(|| quote!(mut));
     let parse = (!steps.is_empty()).then(|| {
         quote! {
-            let mut violations = Vec::new();
+            let #collecting violations = Vec::new();
             #(#steps)*
             if !violations.is_empty() {
                 return Err(runtime::invalid(violations));
@@ -957,12 +1007,12 @@ fn handler(model: &Model, e: &Endpoint) -> TokenStream {
     };
     let doc = route_doc(e);
     let own = deprecations::endpoint(e).map(|w| w.ident);
-    let own_lifetime = lifetime(&e.meta);
+    let own_lifetime = lifetime(model, &e.meta);
     let own_list = own.iter().map(|i| quote!(&types::deprecations::#i));
     let aliases = e.aliases.iter().enumerate().map(|(i, a)| {
-        let alias = alias_ident(e, a);
+        let alias = names::alias_handler(e, a);
         let alias_doc = format!(" `{} {}`: an alias route of `{}`.", a.method.as_ref().or(e.method.as_ref()).map(|m| m.id.as_str()).unwrap_or_default(), a.path.id, e.meta.id);
-        let gone = lifetime(&e.meta).into_iter().chain(lifetime(&a.meta));
+        let gone = lifetime(model, &e.meta).into_iter().chain(lifetime(model, &a.meta));
         let listed = deprecations::aliases(e).into_iter().find(|(j, _)| *j == i).map(|(_, w)| w.ident);
         let fixed = listed.iter().chain(own.iter()).map(|i| quote!(&types::deprecations::#i));
         quote! {
@@ -1001,15 +1051,31 @@ fn handler(model: &Model, e: &Endpoint) -> TokenStream {
     }
 }
 
+/// The local a path or query parameter is parsed into (`query_limit`): prefixed by its part,
+/// so no parameter name meets another part's or a variable of the handler.
+fn local(part: &str, f: &Field) -> Ident {
+    format_ident!("{part}_{}", names::field(f).to_string().trim_start_matches("r#"))
+}
+
+/// The name of a path parameter in the axum route (`{channel_id}`), as `RawPathParams` keys it.
+fn axum_name(f: &Field) -> String {
+    names::field(f).to_string().trim_start_matches("r#").to_owned()
+}
+
+/// The local holding the path of a placeholder's address (`prefix_base_url`).
+fn prefix_local(model: &Model, placeholder: &str) -> Ident {
+    format_ident!("prefix_{}", names::placeholder_id(model, placeholder).to_string().trim_start_matches("r#"))
+}
+
 /// A route answers 404 outside its item's lifetime: before its `since` change takes effect and
 /// from its `until` change on, as if it were not routed at all.
-fn lifetime(meta: &crate::model::Meta) -> Option<TokenStream> {
+fn lifetime(model: &Model, meta: &crate::model::Meta) -> Option<TokenStream> {
     let since = meta.since.as_ref().map(|r| {
-        let c = const_ident(&r.id);
+        let c = names::change_const_id(model, &r.id);
         quote!(!types::changes::#c.is_in_effect(now))
     });
     let until = meta.until.as_ref().map(|r| {
-        let c = const_ident(&r.id);
+        let c = names::change_const_id(model, &r.id);
         quote!(types::changes::#c.is_in_effect(now))
     });
     let outside: Vec<TokenStream> = since.into_iter().chain(until).collect();
@@ -1029,7 +1095,10 @@ fn runtime_checks(model: &Model, e: &Endpoint) -> TokenStream {
         return quote!();
     }
     let fields = inputs.iter().map(|i| match i {
-        RuntimeInput::Bound { name, .. } => quote!(#name: Some(app.api.#name(&cx).await?)),
+        RuntimeInput::Bound { name, endpoint, field } => {
+            let hook = names::api_bound_hook(model, endpoint, field);
+            quote!(#name: Some(Api::#hook(&app.api, &cx).await?))
+        }
         RuntimeInput::Condition { name, cond } => {
             let call = condition_call(model, cond);
             quote!(#name: ask(&app.api, &cx, #call).await?)
@@ -1082,7 +1151,7 @@ mod tests {
         let api = file(&server, "server/src/api.rs");
         assert!(api.contains("fn delete_widget_pages("), "a hook reads the bound:\n{api}");
         let router = file(&server, "server/src/router.rs");
-        assert!(router.contains("delete_widget_pages: Some(app.api.delete_widget_pages(&cx).await?)"), "{router}");
+        assert!(router.contains("delete_widget_pages: Some(Api::delete_widget_pages(&app.api, &cx).await?)"), "{router}");
         assert!(router.contains("caller_owns_widget: ask(&app.api, &cx, Condition::CallerOwnsWidget).await?"), "{router}");
         assert!(router.contains("violations.extend(input.validate_runtime(&runtime_values));"), "{router}");
         let types = super::super::types::emit(&model, &EmitOptions::default());

@@ -1,8 +1,8 @@
 //! `placeholders.rs` (addresses) and `auth.rs` (scopes, intents, token kinds, credentials and the
 //! authorization server metadata).
 
-use super::fields::{docs, meta_docs, meta_notes};
-use crate::emit::rust::shared::{const_ident, type_ident, value_ident};
+use super::fields::{docs, meta_docs, meta_notes, summary};
+use crate::emit::rust::names;
 use crate::model::Model;
 use proc_macro2::{Ident, TokenStream};
 use quote::quote;
@@ -10,7 +10,7 @@ use quote::quote;
 /// `placeholders.rs`.
 pub fn placeholders(model: &Model) -> TokenStream {
     let list = &model.platform.placeholders;
-    let idents: Vec<Ident> = list.iter().map(|p| value_ident(&p.meta.id)).collect();
+    let idents: Vec<Ident> = list.iter().map(names::placeholder).collect();
     let ids: Vec<&str> = list.iter().map(|p| p.meta.id.as_str()).collect();
     let patterns: Vec<String> = ids.iter().map(|id| format!("{{{id}}}")).collect();
     let examples: Vec<String> = list.iter().map(|p| p.example.clone().unwrap_or_default()).collect();
@@ -19,7 +19,7 @@ pub fn placeholders(model: &Model) -> TokenStream {
         if let Some(e) = &p.example {
             notes.push(format!("Defaults to the spec's example `{e}`."));
         }
-        docs(p.meta.description.as_deref(), &notes)
+        docs(Some(&summary(&p.meta)), &notes)
     });
     let substitute = if list.is_empty() {
         quote!(text.to_owned())
@@ -122,7 +122,8 @@ fn name_enum(name: &Ident, kind: &str, doc: &str, variants: &[(Ident, String, To
         impl std::str::FromStr for #name {
             type Err = crate::wire::UnknownName;
 
-            fn from_str(name: &str) -> Result<Self, Self::Err> {
+            // The error type by name: a variant named `Err` would make `Self::Err` ambiguous.
+            fn from_str(name: &str) -> Result<Self, crate::wire::UnknownName> {
                 Self::ALL.iter().copied().find(|v| v.as_str() == name).ok_or_else(|| crate::wire::UnknownName { kind: #kind, name: name.to_owned() })
             }
         }
@@ -164,7 +165,7 @@ fn scopes(model: &Model) -> TokenStream {
             if s.expands {
                 notes.push("Expands automatically to the scopes the integration needs.".to_owned());
             }
-            (type_ident(&s.meta.id), s.meta.id.clone(), docs(s.meta.description.as_deref(), &notes))
+            (names::scope_variant(s), s.meta.id.clone(), docs(Some(&summary(&s.meta)), &notes))
         })
         .collect();
     let expanding: Vec<&Ident> = model.scopes.iter().zip(&variants).filter(|(s, _)| s.expands).map(|(_, v)| &v.0).collect();
@@ -186,9 +187,9 @@ fn scopes(model: &Model) -> TokenStream {
     };
     let scope_enum = name_enum(&quote::format_ident!("Scope"), "scope", " An OAuth2 scope the spec names.", &variants, expands);
     let sets = model.scope_sets.iter().map(|set| {
-        let name = const_ident(&set.meta.id);
+        let name = names::scope_set_const(set);
         let id = &set.meta.id;
-        let members = set.scopes.iter().map(|s| type_ident(&s.id));
+        let members = set.scopes.iter().map(|s| names::scope_variant_id(model, &s.id));
         let call = match &set.call {
             Some(c) => quote!(Some(#c)),
             None => quote!(None),
@@ -226,7 +227,7 @@ fn scopes(model: &Model) -> TokenStream {
 
 fn intents(model: &Model) -> TokenStream {
     let variants: Vec<(Ident, String, TokenStream)> =
-        model.intents.iter().map(|i| (type_ident(&i.meta.id), i.meta.id.clone(), meta_docs(model, &i.meta))).collect();
+        model.intents.iter().map(|i| (names::intent_variant(i), i.meta.id.clone(), meta_docs(model, &i.meta))).collect();
     let privileged: Vec<&Ident> = model.intents.iter().zip(&variants).filter(|(i, _)| i.privileged).map(|(_, v)| &v.0).collect();
     let body = if privileged.is_empty() { quote!(false) } else { quote!(matches!(self, #(Self::#privileged)|*)) };
     let extra = quote! {
@@ -240,7 +241,7 @@ fn intents(model: &Model) -> TokenStream {
 
 fn token_kinds(model: &Model) -> TokenStream {
     let variants: Vec<(Ident, String, TokenStream)> =
-        model.token_kinds.iter().map(|k| (type_ident(&k.meta.id), k.meta.id.clone(), meta_docs(model, &k.meta))).collect();
+        model.token_kinds.iter().map(|k| (names::token_kind_variant(k), k.meta.id.clone(), meta_docs(model, &k.meta))).collect();
     let scheme_arms = model.token_kinds.iter().zip(&variants).map(|(k, (v, _, _))| match &k.scheme {
         Some(s) => quote!(Self::#v => Some(#s)),
         None => quote!(Self::#v => None),
@@ -253,9 +254,29 @@ fn token_kinds(model: &Model) -> TokenStream {
             }
         }
     };
+    // A spec without token kinds has no credential to read (and a `TokenKind` with no value).
+    let from_header = if model.token_kinds.is_empty() {
+        quote! {
+            let _ = (value, accepted);
+            None
+        }
+    } else {
+        quote! {
+            let value = value.trim();
+            if let Some((scheme, token)) = value.split_once(' ') {
+                let token = token.trim();
+                let kind = accepted.iter().copied().find(|k| k.scheme().is_some_and(|s| s.eq_ignore_ascii_case(scheme)));
+                if let Some(kind) = kind.filter(|_| !token.is_empty() && !token.contains(char::is_whitespace)) {
+                    return Some(Self::new(kind, token));
+                }
+            }
+            let bare = accepted.iter().copied().find(|k| k.scheme().is_none())?;
+            (!value.is_empty()).then(|| Self::new(bare, value))
+        }
+    };
     let kind_enum = name_enum(&quote::format_ident!("TokenKind"), "token kind", " A kind of token the platform accepts.", &variants, extra);
-    let constructors = variants.iter().filter(|(_, id, _)| value_ident(id) != "new").map(|(v, id, _)| {
-        let f = value_ident(id);
+    let constructors = model.token_kinds.iter().zip(&variants).map(|(k, (v, id, _))| {
+        let f = names::token_kind_constructor(k);
         let doc = format!(" A credential of kind `{id}`.");
         quote! {
             #[doc = #doc]
@@ -286,21 +307,20 @@ fn token_kinds(model: &Model) -> TokenStream {
 
             #(#constructors)*
 
-            /// The `Authorization` header value (`Bot abc`), when the kind's scheme is known.
+            /// The `Authorization` header value: `Bot abc` for a kind with a scheme, the token
+            /// itself for one without.
             pub fn header_value(&self) -> Option<String> {
-                self.kind.scheme().map(|scheme| format!("{scheme} {}", self.token))
+                Some(match self.kind.scheme() {
+                    Some(scheme) => format!("{scheme} {}", self.token),
+                    None => self.token.clone(),
+                })
             }
 
             /// Reads an `Authorization` header value presenting one of the `accepted` kinds.
-            /// Schemes compare without regard to case (RFC 9110 §11.1); the token is one word.
+            /// Schemes compare without regard to case (RFC 9110 §11.1); the token is one word. A
+            /// value no accepted scheme names is the token of an accepted kind without one.
             pub fn from_header(value: &str, accepted: &[TokenKind]) -> Option<Self> {
-                let (scheme, token) = value.trim().split_once(' ')?;
-                let token = token.trim();
-                if token.is_empty() || token.contains(char::is_whitespace) {
-                    return None;
-                }
-                let kind = accepted.iter().copied().find(|k| k.scheme().is_some_and(|s| s.eq_ignore_ascii_case(scheme)))?;
-                Some(Self::new(kind, token))
+                #from_header
             }
         }
 

@@ -1,8 +1,9 @@
 //! `permissions.rs` and `flags.rs`: named bits and open bit sets that keep bits the spec does
 //! not name.
 
-use super::fields::{docs, meta_docs, meta_notes};
-use crate::emit::rust::shared::{const_ident, deprecated_attribute, int, item_ident, type_ident};
+use super::fields::{docs, meta_docs, meta_notes, summary};
+use crate::emit::rust::names;
+use crate::emit::rust::shared::{deprecated_attribute, int};
 use crate::model::Model;
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
@@ -17,7 +18,7 @@ struct Bit {
 
 /// `permissions.rs`: the `Permission` names and the `Permissions` wire set.
 pub fn permissions(model: &Model) -> TokenStream {
-    let variants: Vec<Ident> = model.permissions.iter().map(|p| type_ident(&p.meta.id)).collect();
+    let variants: Vec<Ident> = model.permissions.iter().map(names::permission_variant).collect();
     let ids: Vec<&str> = model.permissions.iter().map(|p| p.meta.id.as_str()).collect();
     let variant_docs = model.permissions.iter().map(|p| {
         let mut notes = meta_notes(model, &p.meta);
@@ -26,7 +27,7 @@ pub fn permissions(model: &Model) -> TokenStream {
             None => "Its bit is not shown by the source, so it has no place in a `Permissions` set.".to_owned(),
         });
         let deprecated = deprecated_attribute(model, p.meta.deprecated.as_ref(), p.meta.until.as_ref(), None);
-        let docs = docs(p.meta.description.as_deref(), &notes);
+        let docs = docs(Some(&summary(&p.meta)), &notes);
         quote!(#docs #deprecated)
     });
     let bit_arms = model.permissions.iter().zip(&variants).map(|(p, v)| match p.bit {
@@ -41,16 +42,16 @@ pub fn permissions(model: &Model) -> TokenStream {
         .iter()
         .filter_map(|p| {
             let position = p.bit?;
-            let doc = format!(" The one-bit set of [`Permission::{}`].", type_ident(&p.meta.id));
+            let doc = format!(" The one-bit set of [`Permission::{}`].", names::permission_variant(p));
             let deprecated = deprecated_attribute(model, p.meta.deprecated.as_ref(), p.meta.until.as_ref(), None);
-            Some(Bit { id: p.meta.id.clone(), constant: const_ident(&p.meta.id), position, docs: quote!(#[doc = #doc] #deprecated) })
+            Some(Bit { id: p.meta.id.clone(), constant: names::permission_const(p), position, docs: quote!(#[doc = #doc] #deprecated) })
         })
         .collect();
     let set_docs = docs(
         Some("A set of permissions as the wire carries it: a 64-bit integer serialized as a decimal string."),
         &[
             "Bits the spec does not name are kept, so a set read from the wire writes back unchanged.".to_owned(),
-            "Usable in `const` items: `Permissions::PIN_MESSAGES.union(Permissions::from_bits(1 << 48))`.".to_owned(),
+            "Usable in `const` items: sets combine with `union`, and `Permissions::from_bits` makes one of bits the spec does not name.".to_owned(),
         ],
     );
     let set = bitset(&format_ident!("Permissions"), set_docs, &quote!(u64), true, &bits);
@@ -78,7 +79,7 @@ pub fn permissions(model: &Model) -> TokenStream {
             /// Every permission, in spec order.
             pub const ALL: &'static [Self] = &[#(Self::#variants),*];
 
-            /// The permission's id (`PIN_MESSAGES`).
+            /// The permission's id, as the spec writes it.
             pub const fn id(self) -> &'static str {
                 match self {
                     #(#id_arms,)*
@@ -110,7 +111,8 @@ pub fn permissions(model: &Model) -> TokenStream {
         impl FromStr for Permission {
             type Err = crate::wire::UnknownName;
 
-            fn from_str(name: &str) -> Result<Self, Self::Err> {
+            // The error type by name: a variant named `Err` would make `Self::Err` ambiguous.
+            fn from_str(name: &str) -> Result<Self, crate::wire::UnknownName> {
                 Self::ALL.iter().copied().find(|p| p.id() == name).ok_or_else(|| crate::wire::UnknownName { kind: "permission", name: name.to_owned() })
             }
         }
@@ -148,7 +150,7 @@ pub fn permissions(model: &Model) -> TokenStream {
 /// `flags.rs`: one open bit set per flag set of the spec.
 pub fn flags(model: &Model) -> TokenStream {
     let sets = model.flags.iter().map(|set| {
-        let name = item_ident(&set.meta.id);
+        let name = names::flags_type(set);
         let int = if set.width <= 32 { quote!(u32) } else { quote!(u64) };
         let string_wire = set.repr == "string_integer";
         let mut notes = meta_notes(model, &set.meta);
@@ -157,13 +159,13 @@ pub fn flags(model: &Model) -> TokenStream {
             notes.push(format!("Also named, with bits not shown by the source: {}.", unnamed.join(", ")));
         }
         notes.push(if string_wire { "Carried as a decimal string.".to_owned() } else { "Carried as an integer.".to_owned() });
-        let set_docs = docs(set.meta.description.as_deref().or(Some(set.meta.name.as_str())).filter(|d| !d.is_empty()), &notes);
+        let set_docs = docs(Some(&summary(&set.meta)), &notes);
         let bits: Vec<Bit> = set
             .values
             .iter()
             .filter_map(|v| {
                 let (docs, deprecated) = (meta_docs(model, &v.meta), deprecated_attribute(model, v.meta.deprecated.as_ref(), v.meta.until.as_ref(), None));
-                Some(Bit { id: v.meta.id.clone(), constant: const_ident(&v.meta.id), position: v.bit?, docs: quote!(#docs #deprecated) })
+                Some(Bit { id: v.meta.id.clone(), constant: names::flag_const(v), position: v.bit?, docs: quote!(#docs #deprecated) })
             })
             .collect();
         bitset(&name, set_docs, &int, string_wire, &bits)

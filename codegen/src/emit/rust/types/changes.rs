@@ -2,7 +2,8 @@
 //! constants).
 
 use super::fields::{docs, meta_notes};
-use crate::emit::rust::shared::{const_ident, int, type_ident};
+use crate::emit::rust::names;
+use crate::emit::rust::shared::{int, type_ident};
 use crate::model::{Bound, Change, Effective, Limit, Model};
 use proc_macro2::TokenStream;
 use quote::quote;
@@ -50,7 +51,7 @@ pub fn emit(model: &Model) -> TokenStream {
         quote!(Self::#v => #k)
     });
     let consts = model.changes.iter().map(|c| change_const(model, c));
-    let all = model.changes.iter().map(|c| const_ident(&c.meta.id));
+    let all = model.changes.iter().map(names::change_const);
     quote! {
         //! The dated changes of the spec, one constant each, with gates to ask at an instant.
         //!
@@ -132,7 +133,7 @@ pub fn emit(model: &Model) -> TokenStream {
 }
 
 fn change_const(model: &Model, c: &Change) -> TokenStream {
-    let name = const_ident(&c.meta.id);
+    let name = names::change_const(c);
     let id = &c.meta.id;
     let summary = &c.summary;
     let kind = type_ident(&c.kind.id);
@@ -167,7 +168,7 @@ pub fn limits(model: &Model) -> TokenStream {
         quote!(Self::#v => #u)
     });
     let consts = model.limits.iter().map(|l| limit_const(model, l));
-    let all = model.limits.iter().map(|l| const_ident(&l.meta.id));
+    let all = model.limits.iter().map(names::limit_const);
     quote! {
         //! The limits of the spec as typed constants.
 
@@ -299,13 +300,13 @@ pub fn limits(model: &Model) -> TokenStream {
 }
 
 fn limit_const(model: &Model, l: &Limit) -> TokenStream {
-    let name = const_ident(&l.meta.id);
+    let name = names::limit_const(l);
     let id = &l.meta.id;
     let display = &l.meta.name;
     let bound = |b: &Option<Bound>| match b {
         None => quote!(None),
         Some(b) => {
-            let b = bound_tokens(b);
+            let b = bound_tokens(model, b);
             quote!(Some(#b))
         }
     };
@@ -324,7 +325,7 @@ fn limit_const(model: &Model, l: &Limit) -> TokenStream {
     };
     let applies = &l.applies_to;
     let previous = l.previous.iter().map(|p| {
-        let (v, until) = (int(p.value), const_ident(&p.until.id));
+        let (v, until) = (int(p.value), names::change_const_id(model, &p.until.id));
         quote!(Previous { value: #v, until: &crate::changes::#until })
     });
     let fallback = if l.meta.name.is_empty() { format!("The limit `{}`.", l.meta.id) } else { format!("{}.", l.meta.name) };
@@ -346,7 +347,7 @@ fn limit_const(model: &Model, l: &Limit) -> TokenStream {
     }
 }
 
-fn bound_tokens(b: &Bound) -> TokenStream {
+fn bound_tokens(model: &Model, b: &Bound) -> TokenStream {
     match b {
         Bound::Value(_, v) => {
             let v = int(*v);
@@ -354,7 +355,7 @@ fn bound_tokens(b: &Bound) -> TokenStream {
         }
         Bound::Float(..) => unreachable!("BUG: limits are integers (check_float_bounds)"),
         Bound::Limit { limit, offset } => {
-            let l = const_ident(&limit.id);
+            let l = names::limit_const_id(model, &limit.id);
             let offset = int(*offset);
             quote!(Bound::Limit { limit: &#l, offset: #offset })
         }

@@ -6,7 +6,8 @@
 //! runs on every request and the client before sending, reports it.
 
 use super::literals::literal_tokens;
-use crate::emit::rust::shared::{Resolved, int, item_ident, resolve, type_ident, value_ident};
+use crate::emit::rust::names;
+use crate::emit::rust::shared::{Resolved, int, resolve};
 use crate::model::types::Primitive;
 use crate::model::{Bound, Constraints, Field, Items, Literal, Model, Ref, TypeRef};
 use proc_macro2::{Ident, TokenStream};
@@ -54,7 +55,7 @@ pub fn validate_impl(model: &Model, name: &Ident, fields: &[Field]) -> TokenStre
     let checks: Vec<TokenStream> = fields
         .iter()
         .map(|f| {
-            let ident = value_ident(&f.name);
+            let ident = names::field(f);
             field_checks(model, f, quote!(self.#ident))
         })
         .filter(|t| !t.is_empty())
@@ -104,8 +105,13 @@ pub fn bind_field(f: &Field, access: TokenStream, body: TokenStream) -> TokenStr
 /// Runs `body` with `value` bound to the field's value (read through `access`) when it has one:
 /// not when absent or `null`.
 pub fn bind_value(f: &Field, access: &TokenStream, body: &TokenStream) -> TokenStream {
+    bind_value_in(f, access, body, &quote!(crate))
+}
+
+/// [`bind_value`] where `root` is the path of the types crate (`types` in the server and client).
+pub fn bind_value_in(f: &Field, access: &TokenStream, body: &TokenStream, root: &TokenStream) -> TokenStream {
     if f.three_state() {
-        quote!(if let crate::wire::Presence::Value(value) = &#access { #body })
+        quote!(if let #root::wire::Presence::Value(value) = &#access { #body })
     } else if f.defaulted() || !(f.may_be_absent() || f.nullable) {
         quote!(let value = &#access; #body)
     } else {
@@ -201,7 +207,13 @@ pub fn value_checks(model: &Model, value: &TokenStream, ty: &TypeRef, rules: Rul
                 _ => {}
             }
         }
+        TypeRef::Primitive(Primitive::Snowflake) => {
+            out.extend(pattern_check(model, c, &quote!(&#value.to_string()), pointer));
+        }
         TypeRef::Primitive(p) if p.is_integer() => {
+            if *p == Primitive::StringInteger {
+                out.extend(pattern_check(model, c, &quote!(&#value.to_string()), pointer));
+            }
             let number = if *p == Primitive::StringInteger { quote!(i128::from(#value.0)) } else { quote!(i128::from(*#value)) };
             out.extend(bounded("min", &c.min, quote!(min), &number));
             out.extend(bounded("max", &c.max, quote!(max), &number));
@@ -271,13 +283,23 @@ pub fn patterns(model: &Model) -> Vec<String> {
             out.push(p.regex.clone());
         }
     };
-    for f in every_field(model) {
+    let mut add_field = |f: &Field| {
         add(&f.constraints);
         let mut items = f.items.as_ref();
         while let Some(i) = items {
             add(&i.constraints);
             items = i.items.as_deref();
         }
+    };
+    every_field(model).for_each(&mut add_field);
+    // Header parameters, multipart parts and responses are checked too.
+    for e in &model.endpoints {
+        e.headers.iter().chain(&e.parts).for_each(&mut add_field);
+    }
+    model.headers.iter().for_each(&mut add_field);
+    for r in crate::validate::all_responses(model) {
+        r.fields.iter().for_each(&mut add_field);
+        super::responses::header_fields(model, r).iter().for_each(&mut add_field);
     }
     out
 }
@@ -305,10 +327,10 @@ pub fn strict_enum(model: &Model, id: &str) -> bool {
 /// Strict on write: a subset names the values accepted; otherwise the value is a known one.
 fn enum_checks(model: &Model, id: &str, subset: &[Ref], value: &TokenStream, pointer: &TokenStream) -> TokenStream {
     let Some(e) = model.enum_(id) else { return TokenStream::new() };
-    let name = item_ident(id);
+    let name = names::enum_type(e);
     let got = if e.repr == "string" { quote!(#value) } else { quote!(#value.value()) };
     if !subset.is_empty() {
-        let variants = subset.iter().map(|v| type_ident(&v.id));
+        let variants = subset.iter().map(|v| names::enum_variant_id(model, id, &v.id));
         let ids = subset.iter().map(|v| v.id.as_str());
         return quote! {
             crate::validation::one_of(out, #pointer, matches!(#value, #(crate::enums::#name::#variants)|*), &[#(#ids),*], #got);

@@ -2,7 +2,7 @@
 //! aliases, behaviours), the headers that say so, `Deprecation` (RFC 9745), `Sunset` (RFC 8594)
 //! and a `Link` to the change's entry in the docs, and the notice a client reads back from them.
 
-use super::super::shared::const_ident;
+use crate::emit::rust::names;
 use crate::model::{Endpoint, Meta, Model, Ref};
 use proc_macro2::{Ident, TokenStream};
 use quote::quote;
@@ -18,13 +18,12 @@ pub struct Wired<'m> {
 
 fn wired<'m>(prefix: &str, parts: &[&str], item: String, meta: &'m Meta) -> Option<Wired<'m>> {
     let by = meta.deprecated.as_ref()?;
-    let name = std::iter::once(prefix).chain(parts.iter().copied()).collect::<Vec<_>>().join("_");
-    Some(Wired { ident: const_ident(&name), item, by, until: meta.until.as_ref() })
+    Some(Wired { ident: names::deprecation_const(prefix, parts), item, by, until: meta.until.as_ref() })
 }
 
 /// The endpoint itself, when deprecated: `ENDPOINT_<ID>`.
 pub fn endpoint(e: &Endpoint) -> Option<Wired<'_>> {
-    wired("endpoint", &[&e.meta.id], format!("endpoint:{}", e.meta.id), &e.meta)
+    wired("endpoint", &[e.meta.rust()], format!("endpoint:{}", e.meta.id), &e.meta)
 }
 
 /// Each deprecated alias route of an endpoint: `(alias index, ALIAS_<ENDPOINT>_<ID>)`.
@@ -32,7 +31,7 @@ pub fn aliases(e: &Endpoint) -> Vec<(usize, Wired<'_>)> {
     e.aliases
         .iter()
         .enumerate()
-        .filter_map(|(i, a)| wired("alias", &[&e.meta.id, &a.meta.id], format!("endpoint:{}.aliases.{}", e.meta.id, a.meta.id), &a.meta).map(|w| (i, w)))
+        .filter_map(|(i, a)| wired("alias", &[e.meta.rust(), a.meta.rust()], format!("endpoint:{}.aliases.{}", e.meta.id, a.meta.id), &a.meta).map(|w| (i, w)))
         .collect()
 }
 
@@ -40,7 +39,7 @@ pub fn aliases(e: &Endpoint) -> Vec<(usize, Wired<'_>)> {
 pub fn behaviours(e: &Endpoint) -> Vec<Wired<'_>> {
     e.behaviours
         .iter()
-        .filter_map(|b| wired("behaviour", &[&e.meta.id, &b.meta.id], format!("endpoint:{}.behaviours.{}", e.meta.id, b.meta.id), &b.meta))
+        .filter_map(|b| wired("behaviour", &[e.meta.rust(), b.meta.rust()], format!("endpoint:{}.behaviours.{}", e.meta.id, b.meta.id), &b.meta))
         .collect()
 }
 
@@ -59,10 +58,10 @@ pub fn all(model: &Model) -> Vec<Wired<'_>> {
 pub fn emit(model: &Model) -> TokenStream {
     let list = all(model);
     let consts = list.iter().map(|w| {
-        let (ident, item, by) = (&w.ident, &w.item, const_ident(&w.by.id));
+        let (ident, item, by) = (&w.ident, &w.item, names::change_const_id(model, &w.by.id));
         let until = match w.until {
             Some(u) => {
-                let u = const_ident(&u.id);
+                let u = names::change_const_id(model, &u.id);
                 quote!(Some(&crate::changes::#u))
             }
             None => quote!(None),

@@ -2,8 +2,9 @@
 //! checks of its constraints, so the server and the client agree by construction.
 
 use super::checks::{Rules, bind_value, is_given, value_checks};
-use super::fields::{docs, field_checks, lifecycle, meta_notes, struct_tokens};
-use crate::emit::rust::shared::{Resolved, const_ident, int, endpoint_address, field_type, resolve, type_ident, type_tokens, value_ident};
+use super::fields::{docs, field_checks, lifecycle, meta_notes, struct_tokens, summary};
+use crate::emit::rust::names;
+use crate::emit::rust::shared::{Resolved, int, endpoint_address, field_type, resolve, type_tokens};
 use crate::model::types::Primitive;
 use crate::model::{Cond, Endpoint, Field, Model, TypeRef};
 use proc_macro2::{Ident, TokenStream};
@@ -51,7 +52,7 @@ pub fn format_variant(format: &str) -> Ident {
 
 /// The module name of an endpoint.
 pub fn module_ident(e: &Endpoint) -> Ident {
-    value_ident(&e.meta.id)
+    names::endpoint_module(e)
 }
 
 /// Whether the response is decoded from JSON into a typed value.
@@ -98,29 +99,20 @@ pub fn runtime_inputs(model: &Model, e: &Endpoint) -> Vec<RuntimeInput> {
     for f in e.path_params.iter().chain(&e.query).chain(&e.headers).chain(&e.body).chain(e.body_schema.iter()) {
         for (key, bound) in f.constraints.all() {
             if let Some(Resolved::Runtime { endpoint, field, .. }) = resolve(model, bound, key.starts_with("max"), key == "max_size") {
-                let name = value_ident(&Resolved::runtime_name(&endpoint, &field));
+                let name = names::runtime_bound(model, &endpoint, &field);
                 if !out.iter().any(|i| *i.name() == name) {
                     out.push(RuntimeInput::Bound { name, endpoint, field });
                 }
             }
         }
         if let Some(cond) = &f.required_when {
-            let name = condition_field(cond);
+            let name = names::runtime_condition(model, cond);
             if !out.iter().any(|i| *i.name() == name) {
                 out.push(RuntimeInput::Condition { name, cond: cond.clone() });
             }
         }
     }
     out
-}
-
-/// The `Runtime` field that says whether a condition (negation set aside) holds.
-pub fn condition_field(cond: &Cond) -> Ident {
-    let (c, arg) = cond.named();
-    value_ident(&match arg {
-        Some(a) => format!("{}_{a}", c.id),
-        None => c.id.clone(),
-    })
 }
 
 /// The behaviours that get a gate: dated ones marked `gate: true`.
@@ -205,9 +197,9 @@ fn endpoint_consts(model: &Model, e: &Endpoint) -> TokenStream {
         _ => None,
     };
     let kinds: Vec<Ident> = if e.auth.is_empty() {
-        model.token_kinds.iter().map(|k| type_ident(&k.meta.id)).collect()
+        model.token_kinds.iter().map(names::token_kind_variant).collect()
     } else {
-        e.token_kinds().map(|k| type_ident(&k.id)).collect()
+        e.token_kinds().map(|k| names::token_kind_variant_id(model, &k.id)).collect()
     };
     let (body_format, response_format) = (e.body_format(), &e.response_format);
     let anonymous = e.accepts_anonymous().then(|| {
@@ -217,7 +209,7 @@ fn endpoint_consts(model: &Model, e: &Endpoint) -> TokenStream {
         }
     });
     let scopes = (!e.scopes.is_empty()).then(|| {
-        let scopes = e.scopes.iter().map(|s| type_ident(&s.id));
+        let scopes = e.scopes.iter().map(|s| names::scope_variant_id(model, &s.id));
         quote! {
             /// The OAuth2 scopes a bearer token must hold to call it.
             pub const SCOPES: &[crate::auth::Scope] = &[#(crate::auth::Scope::#scopes),*];
@@ -237,8 +229,8 @@ fn endpoint_consts(model: &Model, e: &Endpoint) -> TokenStream {
             pub const RESPONSE_FORMAT: &str = #response_format;
         }
     });
-    let rules = model.rules_for(&e.meta.id).into_iter().map(|r| const_ident(&r.meta.id));
-    let errors = model.errors_for(&e.meta.id).into_iter().map(|x| const_ident(&x.meta.id));
+    let rules = model.rules_for(&e.meta.id).into_iter().map(names::rule_const);
+    let errors = model.errors_for(&e.meta.id).into_iter().map(names::error_const);
     quote! {
         #route
 
@@ -292,7 +284,7 @@ fn body_items(model: &Model, e: &Endpoint) -> TokenStream {
         };
     }
     if let Some(schema) = &e.body_schema {
-        let ty = field_type(schema, &quote!(crate));
+        let ty = field_type(model, schema, &quote!(crate));
         let doc = super::fields::field_docs(model, schema);
         return quote! {
             #doc
@@ -307,7 +299,7 @@ fn body_items(model: &Model, e: &Endpoint) -> TokenStream {
 fn several_bodies(model: &Model, e: &Endpoint) -> TokenStream {
     let fields = match &e.body_schema {
         Some(schema) => {
-            let ty = field_type(schema, &quote!(crate));
+            let ty = field_type(model, schema, &quote!(crate));
             let doc = super::fields::field_docs(model, schema);
             Some(quote! {
                 #doc
@@ -332,7 +324,9 @@ fn several_bodies(model: &Model, e: &Endpoint) -> TokenStream {
             ("json" | "form", Some(schema)) => {
                 // The whole body sits at the pointer itself, not under a member.
                 let check = schema.ty.as_ref().map(|ty| value_checks(model, &quote!(value), ty, Rules::of(schema), &quote!(pointer))).unwrap_or_default();
-                let bind = bind_value(schema, &quote!(*value), &check);
+                // A body that is always there is already the reference the checks read.
+                let always = !schema.three_state() && (schema.defaulted() || !(schema.may_be_absent() || schema.nullable));
+                let bind = if always { check } else { bind_value(schema, &quote!(*value), &check) };
                 quote!(Self::#variant(value) => { #bind },)
             }
             ("json" | "form" | "multipart", _) => quote!(Self::#variant(value) => crate::validation::Validate::validate_at(value, pointer, out),),
@@ -363,12 +357,12 @@ fn several_bodies(model: &Model, e: &Endpoint) -> TokenStream {
 
 /// The type of one multipart part: a file part is a [`crate::wire::FilePart`] (name, media type
 /// and bytes); any other part is its declared type, read from text or JSON.
-pub fn part_type(f: &Field) -> TokenStream {
+pub fn part_type(model: &Model, f: &Field) -> TokenStream {
     let file = quote!(crate::wire::FilePart);
     let inner = match &f.ty {
         Some(TypeRef::Primitive(Primitive::File)) => file,
         Some(TypeRef::Array(inner)) if **inner == TypeRef::Primitive(Primitive::File) => quote!(Vec<#file>),
-        _ => return field_type(f, &quote!(crate)),
+        _ => return field_type(model, f, &quote!(crate)),
     };
     if f.may_be_absent() || f.nullable { quote!(Option<#inner>) } else { inner }
 }
@@ -382,18 +376,18 @@ pub fn is_file_part(f: &Field) -> bool {
 /// the media types files declare.
 fn parts_struct(model: &Model, e: &Endpoint) -> TokenStream {
     let members = e.parts.iter().map(|f| {
-        let ident = value_ident(&f.name);
-        let ty = part_type(f);
+        let ident = names::field(f);
+        let ty = part_type(model, f);
         let docs = super::fields::field_docs(model, f);
         quote!(#docs pub #ident: #ty,)
     });
     let mut checks: Vec<TokenStream> = e.parts.iter().map(|f| field_checks(model, f, {
-        let ident = value_ident(&f.name);
+        let ident = names::field(f);
         quote!(self.#ident)
     })).filter(|t| !t.is_empty()).collect();
     for f in e.parts.iter().filter(|f| is_file_part(f)) {
         let Some(expected) = &f.content_type else { continue };
-        let (ident, wire, expected) = (value_ident(&f.name), f.wire(), &expected.id);
+        let (ident, wire, expected) = (names::field(f), f.wire(), &expected.id);
         let each = if matches!(f.ty, Some(TypeRef::Array(_))) {
             quote!(for (index, file) in files.iter().enumerate() {
                 crate::validation::content_type(out, &crate::validation::child(&pointer, &index.to_string()), &file.content_type, #expected);
@@ -543,7 +537,7 @@ fn uri_path(e: &Endpoint) -> Option<TokenStream> {
         format.push_str(&rest[..open].replace('}', "}}"));
         let Some(close) = rest[open..].find('}') else { break };
         let name = &rest[open + 1..open + close];
-        let field = e.path_params.iter().find(|f| f.name == name).map_or_else(|| value_ident(name), |f| value_ident(&f.name));
+        let field = e.path_params.iter().find(|f| f.name == name).map_or_else(|| crate::emit::rust::shared::value_ident(name), names::field);
         args.push(quote!(crate::wire::encode_path_segment(&self.path.#field.to_string())));
         format.push_str("{}");
         rest = &rest[open + close + 1..];
@@ -574,7 +568,7 @@ fn response(model: &Model, e: &Endpoint) -> TokenStream {
             pub type Response = String;
         },
         (ResponseKind::Json, Some(ty)) => {
-            let ty = type_tokens(ty, &quote!(crate));
+            let ty = type_tokens(model, ty, &quote!(crate));
             quote! {
                 /// The response body.
                 pub type Response = #ty;
@@ -637,19 +631,19 @@ fn gates(model: &Model, e: &Endpoint) -> Option<TokenStream> {
     if gated.is_empty() {
         return None;
     }
-    let fields: Vec<Ident> = gated.iter().map(|b| value_ident(&b.meta.id)).collect();
+    let fields: Vec<Ident> = gated.iter().map(|b| names::gate(b)).collect();
     let field_docs = gated.iter().map(|b| {
         let mut notes = b.meta.notes.clone();
         notes.extend(lifecycle(model, b.meta.since.as_ref(), b.meta.until.as_ref(), None));
-        docs(b.meta.description.as_deref(), &notes)
+        docs(Some(&summary(&b.meta)), &notes)
     });
     let values = gated.iter().map(|b| {
         let since = b.meta.since.as_ref().map(|c| {
-            let c = const_ident(&c.id);
+            let c = names::change_const_id(model, &c.id);
             quote!(crate::changes::#c.is_in_effect(now))
         });
         let until = b.meta.until.as_ref().map(|c| {
-            let c = const_ident(&c.id);
+            let c = names::change_const_id(model, &c.id);
             quote!(!crate::changes::#c.is_in_effect(now))
         });
         match (since, until) {
@@ -692,11 +686,13 @@ fn runtime(model: &Model, e: &Endpoint) -> Option<TokenStream> {
         }
     });
     let mut checks = Vec::new();
-    for (part, fields) in [("path", &e.path_params), ("query", &e.query), ("headers", &e.headers), ("body", &e.body)] {
+    for (part, fields) in [("path", &e.path_params), ("query", &e.query), ("headers", &e.headers)] {
+        let part_ident = format_ident!("{part}");
         for f in fields.iter() {
-            checks.extend(runtime_field_checks(model, part, f));
+            checks.extend(runtime_field_checks(model, part, &quote!(self.#part_ident), f));
         }
     }
+    checks.extend(runtime_body_checks(model, e));
     Some(quote! {
         /// Values the checks need that only the running service knows.
         #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -716,14 +712,42 @@ fn runtime(model: &Model, e: &Endpoint) -> Option<TokenStream> {
     })
 }
 
-fn runtime_field_checks(model: &Model, part: &str, f: &Field) -> Vec<TokenStream> {
-    let ident = value_ident(&f.name);
-    let part_ident = format_ident!("{part}");
+/// The run-time checks of the body's fields. A body that comes in several formats holds its
+/// fields in the variant of each format that has them (`json`, `form`).
+fn runtime_body_checks(model: &Model, e: &Endpoint) -> Vec<TokenStream> {
+    let holder = if several_formats(e) { quote!(fields) } else { quote!(self.body) };
+    let checks: Vec<TokenStream> = e.body.iter().flat_map(|f| runtime_field_checks(model, "body", &holder, f)).collect();
+    if !several_formats(e) || checks.is_empty() {
+        return checks;
+    }
+    let variants: Vec<Ident> = e.body_formats.iter().filter(|f| f.id == "json" || f.id == "form").map(|f| format_variant(&f.id)).collect();
+    // When every format has the fields, the pattern always matches.
+    if variants.len() == e.body_formats.len() {
+        return vec![quote! {
+            {
+                let (#(Body::#variants(fields))|*) = &self.body;
+                // A check need not read the fields (a defaulted field is always given).
+                let _ = fields;
+                #(#checks)*
+            }
+        }];
+    }
+    vec![quote! {
+        if let #(Body::#variants(fields))|* = &self.body {
+            let _ = fields;
+            #(#checks)*
+        }
+    }]
+}
+
+/// The run-time checks of one field of a part, read from `holder` (`self.query`).
+fn runtime_field_checks(model: &Model, part: &str, holder: &TokenStream, f: &Field) -> Vec<TokenStream> {
+    let ident = names::field(f);
     let pointer = format!("/{part}/{}", f.wire().replace('~', "~0").replace('/', "~1"));
-    let access = quote!(self.#part_ident.#ident);
+    let access = quote!(#holder.#ident);
     let mut out = Vec::new();
     if let Some(cond) = &f.required_when {
-        let name = condition_field(cond);
+        let name = names::runtime_condition(model, cond);
         let holds = if matches!(cond, Cond::Not(_)) { quote!(!runtime.#name) } else { quote!(runtime.#name) };
         let (c, arg) = cond.named();
         let text = format!("{}{}", c.id, arg.map(|a| format!("({a})")).unwrap_or_default());
@@ -737,7 +761,7 @@ fn runtime_field_checks(model: &Model, part: &str, f: &Field) -> Vec<TokenStream
     let Some(ty) = &f.ty else { return out };
     for (key, bound) in f.constraints.all() {
         let Some(Resolved::Runtime { endpoint, field, offset }) = resolve(model, bound, key.starts_with("max"), key == "max_size") else { continue };
-        let name = value_ident(&Resolved::runtime_name(&endpoint, &field));
+        let name = names::runtime_bound(model, &endpoint, &field);
         let check = format_ident!("{key}");
         let value = match (key, ty) {
             ("min_length" | "max_length", _) => quote!(value),

@@ -1,10 +1,11 @@
 //! `enums.rs`: open enums. A value the spec does not name round-trips as `Unknown`.
 
-use super::fields::{docs, meta_docs, meta_notes};
-use crate::emit::rust::shared::{deprecated_attribute, int, item_ident, type_ident};
+use super::fields::{docs, meta_docs, meta_notes, summary};
+use crate::emit::rust::names;
+use crate::emit::rust::shared::{deprecated_attribute, int};
 use crate::model::{Enum, Model};
 use proc_macro2::{Ident, TokenStream};
-use quote::{format_ident, quote};
+use quote::quote;
 
 /// `enums.rs`.
 pub fn emit(model: &Model) -> TokenStream {
@@ -16,25 +17,20 @@ pub fn emit(model: &Model) -> TokenStream {
     }
 }
 
-/// The catch-all variant, named `Unknown` unless the spec names a value so.
-pub fn catch_all(e: &Enum) -> Ident {
-    if e.values.iter().any(|v| type_ident(&v.meta.id) == "Unknown") { format_ident!("Unnamed") } else { format_ident!("Unknown") }
-}
-
 fn enum_docs(model: &Model, e: &Enum) -> TokenStream {
     let mut notes = meta_notes(model, &e.meta);
     let unnamed: Vec<String> = e.values.iter().filter(|v| e.repr != "string" && v.value.is_none()).map(|v| format!("`{}`", v.meta.id)).collect();
     if !unnamed.is_empty() {
         notes.push(format!("Also named, with values not shown by the source (they arrive as `Unknown`): {}.", unnamed.join(", ")));
     }
-    docs(e.meta.description.as_deref().or(Some(e.meta.name.as_str())).filter(|d| !d.is_empty()), &notes)
+    docs(Some(&summary(&e.meta)), &notes)
 }
 
 fn integer_enum(model: &Model, e: &Enum) -> TokenStream {
-    let name = item_ident(&e.meta.id);
-    let other = catch_all(e);
+    let name = names::enum_type(e);
+    let other = names::catch_all(e);
     let known: Vec<(&crate::model::EnumValue, Ident, i64)> =
-        e.values.iter().filter_map(|v| Some((v, type_ident(&v.meta.id), v.value?))).collect();
+        e.values.iter().filter_map(|v| Some((v, names::enum_variant(v), v.value?))).collect();
     let variants = known.iter().map(|(v, ident, n)| {
         let mut notes = meta_notes(model, &v.meta);
         notes.push(format!("Wire value `{n}`."));
@@ -110,9 +106,9 @@ fn integer_enum(model: &Model, e: &Enum) -> TokenStream {
 }
 
 fn string_enum(model: &Model, e: &Enum) -> TokenStream {
-    let name = item_ident(&e.meta.id);
-    let other = catch_all(e);
-    let idents: Vec<Ident> = e.values.iter().map(|v| type_ident(&v.meta.id)).collect();
+    let name = names::enum_type(e);
+    let other = names::catch_all(e);
+    let idents: Vec<Ident> = e.values.iter().map(names::enum_variant).collect();
     let ids: Vec<&str> = e.values.iter().map(|v| v.meta.id.as_str()).collect();
     let variants = e.values.iter().zip(&idents).map(|(v, ident)| {
         let d = meta_docs(model, &v.meta);

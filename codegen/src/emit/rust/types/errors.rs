@@ -5,7 +5,8 @@
 //! caller lacks) and `error` (the OAuth2 error); any other field gets its default.
 
 use super::fields::{docs, meta_notes, struct_tokens};
-use crate::emit::rust::shared::{const_ident, int, type_ident, value_ident};
+use crate::emit::rust::names;
+use crate::emit::rust::shared::int;
 use crate::model::types::Primitive;
 use crate::model::{Error, Field, Model, TypeRef};
 use proc_macro2::{Ident, TokenStream};
@@ -19,7 +20,7 @@ pub fn emit(model: &Model) -> TokenStream {
     let codes = error_codes(model);
     let oauth = oauth_errors(model);
     let defs = model.errors.iter().map(|e| error_const(model, e));
-    let all = model.errors.iter().map(|e| const_ident(&e.meta.id));
+    let all = model.errors.iter().map(names::error_const);
     let general = int(model.errors.iter().find(|e| e.meta.id == GENERAL_ERROR).and_then(|e| e.code).unwrap_or(0));
     let body = error_body(model);
     let fields = body_fields(model);
@@ -168,19 +169,19 @@ pub fn emit(model: &Model) -> TokenStream {
 }
 
 fn coded(model: &Model) -> Vec<(&Error, Ident, i64)> {
-    model.errors.iter().filter_map(|e| Some((e, type_ident(&e.meta.id), e.code?))).collect()
+    model.errors.iter().filter_map(|e| Some((e, names::error_variant(e), e.code?))).collect()
 }
 
 fn error_codes(model: &Model) -> TokenStream {
     let coded = coded(model);
-    let other = if coded.iter().any(|(_, i, _)| i == "Unknown") { format_ident!("Unnamed") } else { format_ident!("Unknown") };
+    let other = names::error_catch_all(model);
     let variants = coded.iter().map(|(e, ident, n)| {
         let doc = docs(Some(&e.condition), &[format!("Code `{n}`, error `{}`.", e.meta.id)]);
         quote!(#doc #ident,)
     });
     let idents: Vec<&Ident> = coded.iter().map(|(_, i, _)| i).collect();
     let numbers: Vec<TokenStream> = coded.iter().map(|(_, _, n)| int(*n)).collect();
-    let consts: Vec<Ident> = coded.iter().map(|(e, _, _)| const_ident(&e.meta.id)).collect();
+    let consts: Vec<Ident> = coded.iter().map(|(e, _, _)| names::error_const(e)).collect();
     let from_value = super::enums::from_value_body(&idents, &numbers, &other);
     quote! {
         /// A numeric error code of the platform; codes the spec does not name are kept as received.
@@ -233,7 +234,7 @@ fn error_codes(model: &Model) -> TokenStream {
 
 fn oauth_errors(model: &Model) -> TokenStream {
     let named: Vec<(&Error, Ident, &str)> =
-        model.errors.iter().filter_map(|e| Some((e, type_ident(e.oauth_error.as_deref()?), e.oauth_error.as_deref()?))).collect();
+        model.errors.iter().filter_map(|e| Some((e, names::oauth_variant(e)?, e.oauth_error.as_deref()?))).collect();
     let variants = named.iter().map(|(e, ident, _)| {
         let doc = docs(Some(&e.condition), &[format!("Error `{}`.", e.meta.id)]);
         quote!(#doc #ident,)
@@ -284,7 +285,7 @@ fn oauth_errors(model: &Model) -> TokenStream {
 }
 
 fn error_const(model: &Model, e: &Error) -> TokenStream {
-    let name = const_ident(&e.meta.id);
+    let name = names::error_const(e);
     let id = &e.meta.id;
     let display = &e.meta.name;
     let opt_str = |v: Option<&str>| match v {
@@ -293,7 +294,7 @@ fn error_const(model: &Model, e: &Error) -> TokenStream {
     };
     let code = match e.code {
         Some(_) => {
-            let v = type_ident(&e.meta.id);
+            let v = names::error_variant(e);
             quote!(Some(ErrorCode::#v))
         }
         None => quote!(None),
@@ -362,6 +363,11 @@ enum Known {
 }
 
 fn known(f: &Field) -> Option<Known> {
+    // A field with three states or a typed default is not one an error fills: its type is not
+    // the `Option` or value the conversions read and write.
+    if f.three_state() || f.defaulted() {
+        return None;
+    }
     let ty = f.ty.as_ref()?;
     let is = |p: Primitive| *ty == TypeRef::Primitive(p);
     match f.name.as_str() {
@@ -376,16 +382,21 @@ fn known(f: &Field) -> Option<Known> {
 
 /// The bodies of `ApiError::to_body` and `ApiError::from_body`.
 fn body_conversions(fields: &[Field]) -> (TokenStream, TokenStream) {
-    let optional = |f: &Field| f.optional || f.nullable;
+    let optional = |f: &Field| f.may_be_absent() || f.nullable;
     let to = fields.iter().map(|f| {
-        let ident = value_ident(&f.name);
+        let ident = names::field(f);
         let value = match known(f) {
             Some(Known::Code) => quote!(self.code.value()),
             Some(Known::Message) => quote!(self.message.clone()),
             Some(Known::Errors) => quote!(serde_json::to_value(&self.violations).unwrap_or_default()),
             Some(Known::Missing) => quote!(self.missing.clone()),
             Some(Known::OAuth) => quote!(self.oauth_error.as_ref().map(|e| e.as_str().to_owned())),
-            None if optional(f) => return quote!(#ident: None,),
+            // The spec's default stands in for an absent value; `Presence` starts absent.
+            None if f.defaulted() => {
+                let default = names::default_fn(f);
+                return quote!(#ident: ErrorBody::#default(),);
+            }
+            None if optional(f) && !f.three_state() => return quote!(#ident: None,),
             None => return quote!(#ident: Default::default(),),
         };
         let value = match known(f) {
@@ -402,7 +413,7 @@ fn body_conversions(fields: &[Field]) -> (TokenStream, TokenStream) {
     // Each known field read back: `(optional form, required form)`.
     let take = |kind: Known, optional_form: fn(TokenStream) -> TokenStream, required_form: fn(TokenStream) -> TokenStream| {
         read(kind).map(|f| {
-            let ident = value_ident(&f.name);
+            let ident = names::field(f);
             if optional(f) { optional_form(quote!(body.#ident)) } else { required_form(quote!(body.#ident)) }
         })
     };

@@ -1,8 +1,9 @@
 //! `events.rs` (every event and the payloads the spec gives), `gateway.rs` (opcodes) and
 //! `commands.rs` (embedded app SDK commands and their aliases).
 
-use super::fields::{cases_tokens, docs, keeps_extra, meta_docs, meta_notes, struct_tokens};
-use crate::emit::rust::shared::{const_ident, deprecated_attribute, int, item_ident, type_ident};
+use super::fields::{cases_tokens, docs, keeps_extra, meta_docs, meta_notes, struct_tokens, summary};
+use crate::emit::rust::names;
+use crate::emit::rust::shared::{deprecated_attribute, int, type_ident};
 use crate::model::Model;
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
@@ -18,7 +19,7 @@ const CHANNELS: &[(&str, &str)] = &[
 
 /// `events.rs`.
 pub fn events(model: &Model) -> TokenStream {
-    let kinds: Vec<Ident> = model.events.iter().map(|e| type_ident(&e.meta.id)).collect();
+    let kinds: Vec<Ident> = model.events.iter().map(names::event_variant).collect();
     let kind_docs = model.events.iter().map(|e| meta_docs(model, &e.meta));
     let ids = model.events.iter().map(|e| e.meta.id.as_str());
     let names = model.events.iter().map(|e| e.meta.name.as_str());
@@ -36,7 +37,7 @@ pub fn events(model: &Model) -> TokenStream {
     });
     let payloads = model.events.iter().filter(|e| !e.fields.is_empty() || keeps_extra(&e.meta.not_shown) && !e.meta.is_not_shown("payload")).map(|e| {
         let docs = docs(Some(&format!("The payload of the event `{}`.", e.meta.id)), &meta_notes(model, &e.meta));
-        let name = item_ident(&e.meta.id);
+        let name = names::event_payload(e);
         let body = struct_tokens(model, &name, docs, &e.fields, keeps_extra(&e.meta.not_shown));
         let cases = cases_tokens(model, &name, &e.fields, &e.cases);
         quote!(#body #cases)
@@ -101,11 +102,12 @@ pub fn events(model: &Model) -> TokenStream {
 /// An open enum of the numbered events of one channel (`AuditLogEventCode`).
 fn code_enum(model: &Model, channel: &str) -> Option<TokenStream> {
     let numbered: Vec<(Ident, i64, &str)> =
-        model.events.iter().filter(|e| e.channel.id == channel).filter_map(|e| Some((type_ident(&e.meta.id), e.code?, e.meta.id.as_str()))).collect();
+        model.events.iter().filter(|e| e.channel.id == channel).filter_map(|e| Some((names::event_variant(e), e.code?, e.meta.id.as_str()))).collect();
     if numbered.is_empty() {
         return None;
     }
     let name = format_ident!("{}EventCode", type_ident(channel));
+    let other = names::event_code_catch_all(model, channel);
     let idents: Vec<&Ident> = numbered.iter().map(|(i, _, _)| i).collect();
     let numbers: Vec<TokenStream> = numbered.iter().map(|(_, n, _)| int(*n)).collect();
     let docs = numbered.iter().map(|(_, n, id)| format!(" The event `{id}` (`{n}`)."));
@@ -116,7 +118,7 @@ fn code_enum(model: &Model, channel: &str) -> Option<TokenStream> {
         pub enum #name {
             #( #[doc = #docs] #idents, )*
             /// A number the spec does not name.
-            Unknown(i64),
+            #other(i64),
         }
 
         impl #name {
@@ -124,7 +126,7 @@ fn code_enum(model: &Model, channel: &str) -> Option<TokenStream> {
             pub const fn value(self) -> i64 {
                 match self {
                     #(Self::#idents => #numbers,)*
-                    Self::Unknown(value) => value,
+                    Self::#other(value) => value,
                 }
             }
 
@@ -132,7 +134,7 @@ fn code_enum(model: &Model, channel: &str) -> Option<TokenStream> {
             pub const fn from_value(value: i64) -> Self {
                 match value {
                     #(#numbers => Self::#idents,)*
-                    other => Self::Unknown(other),
+                    number => Self::#other(number),
                 }
             }
 
@@ -140,7 +142,7 @@ fn code_enum(model: &Model, channel: &str) -> Option<TokenStream> {
             pub const fn kind(self) -> Option<EventKind> {
                 match self {
                     #(Self::#idents => Some(EventKind::#idents),)*
-                    Self::Unknown(_) => None,
+                    Self::#other(_) => None,
                 }
             }
         }
@@ -161,27 +163,27 @@ fn code_enum(model: &Model, channel: &str) -> Option<TokenStream> {
 
 /// `gateway.rs`.
 pub fn gateway(model: &Model) -> TokenStream {
-    let idents: Vec<Ident> = model.opcodes.iter().map(|o| type_ident(&o.meta.id)).collect();
+    let idents: Vec<Ident> = model.opcodes.iter().map(names::opcode_variant).collect();
     let op_docs = model.opcodes.iter().map(|o| {
         let mut notes = meta_notes(model, &o.meta);
         notes.push(format!("Opcode `{}`, direction `{}`.", o.code, o.direction));
         if let Some(r) = &o.reply {
             notes.push(format!("Answered by the event `{}`.", r.id));
         }
-        docs(o.meta.description.as_deref(), &notes)
+        docs(Some(&summary(&o.meta)), &notes)
     });
     let numbers: Vec<TokenStream> = model.opcodes.iter().map(|o| int(o.code)).collect();
     let sends: Vec<bool> = model.opcodes.iter().map(|o| o.direction == "send").collect();
     let replies = model.opcodes.iter().map(|o| match &o.reply {
         Some(r) => {
-            let e = type_ident(&r.id);
+            let e = names::event_variant_id(model, &r.id);
             quote!(Some(crate::events::EventKind::#e))
         }
         None => quote!(None),
     });
     let payloads = model.opcodes.iter().filter(|o| !o.fields.is_empty() || keeps_extra(&o.meta.not_shown)).map(|o| {
         let docs = docs(Some(&format!("The payload of the opcode `{}` ({}).", o.meta.id, o.code)), &[]);
-        struct_tokens(model, &format_ident!("{}Payload", type_ident(&o.meta.id)), docs, &o.fields, keeps_extra(&o.meta.not_shown))
+        struct_tokens(model, &names::opcode_payload(o), docs, &o.fields, keeps_extra(&o.meta.not_shown))
     });
     let refs = &idents;
     let from_value = super::enums::from_value_body(&idents.iter().collect::<Vec<_>>(), &numbers, &format_ident!("Unknown"));
@@ -248,16 +250,16 @@ pub fn gateway(model: &Model) -> TokenStream {
 
 /// `commands.rs`.
 pub fn commands(model: &Model) -> TokenStream {
-    let idents: Vec<Ident> = model.commands.iter().map(|c| type_ident(&c.meta.id)).collect();
+    let idents: Vec<Ident> = model.commands.iter().map(names::command_variant).collect();
     let cmd_docs = model.commands.iter().map(|c| meta_docs(model, &c.meta));
     let names: Vec<&str> = model.commands.iter().map(|c| if c.meta.name.is_empty() { c.meta.id.as_str() } else { c.meta.name.as_str() }).collect();
     let scopes = model.commands.iter().map(|c| {
-        let s = c.scopes.iter().map(|s| type_ident(&s.id));
+        let s = c.scopes.iter().map(|s| names::scope_variant_id(model, &s.id));
         quote!(&[#(crate::auth::Scope::#s),*])
     });
     let change = |r: Option<&crate::model::Ref>| match r {
         Some(r) => {
-            let c = const_ident(&r.id);
+            let c = names::change_const_id(model, &r.id);
             quote!(Some(&crate::changes::#c))
         }
         None => quote!(None),
@@ -274,7 +276,7 @@ pub fn commands(model: &Model) -> TokenStream {
         let current = if c.meta.name.is_empty() { c.meta.id.as_str() } else { c.meta.name.as_str() };
         c.aliases.iter().map(move |a| {
             let name = if a.meta.name.is_empty() { a.meta.id.as_str() } else { a.meta.name.as_str() };
-            let konst = const_ident(&a.meta.id);
+            let konst = names::command_alias_const(a);
             let doc = format!(" `{name}`, the former name of [`Command::{ident}`] (`{current}`).");
             let instead = format!("`Command::{ident}`");
             let deprecated = deprecated_attribute(model, a.meta.deprecated.as_ref(), a.meta.until.as_ref(), Some(&instead));

@@ -4,8 +4,9 @@
 
 pub use super::checks::{field_checks, validate_impl};
 use super::checks::{Rules, bind_field, value_checks};
-use super::literals::literal_tokens;
-use crate::emit::rust::shared::{Shape, const_ident, deprecated_attribute, field_type_boxed, item_ident, needs_box, type_ident, value_ident};
+use super::literals::default_tokens;
+use crate::emit::rust::names;
+use crate::emit::rust::shared::{Shape, deprecated_attribute, field_type_boxed, needs_box};
 use crate::model::types::Primitive;
 use crate::model::{Case, CaseField, Constraints, Field, Meta, Model, Ref, TypeRef};
 use proc_macro2::TokenStream;
@@ -42,11 +43,20 @@ pub fn meta_notes(model: &Model, meta: &Meta) -> Vec<String> {
 
 /// Docs of an item from its meta.
 pub fn meta_docs(model: &Model, meta: &Meta) -> TokenStream {
-    let fallback = if meta.name.is_empty() || meta.name == meta.id { format!("`{}`.", meta.id) } else { format!("{}.", meta.name) };
-    docs(Some(meta.description.as_deref().unwrap_or(&fallback)), &meta_notes(model, meta))
+    docs(Some(&summary(meta)), &meta_notes(model, meta))
 }
 
-/// "Since `change` (2026-02-23)."-style sentences.
+/// The first doc line of an item: its description, else its display name, else its id. Every
+/// generated item has one, since the crates deny missing docs.
+pub fn summary(meta: &Meta) -> String {
+    match &meta.description {
+        Some(d) => d.clone(),
+        None if meta.name.is_empty() || meta.name == meta.id => format!("`{}`.", meta.id),
+        None => format!("{}.", meta.name),
+    }
+}
+
+/// "Since change `id` (its date)."-style sentences.
 pub fn lifecycle(model: &Model, since: Option<&Ref>, until: Option<&Ref>, deprecated: Option<&Ref>) -> Vec<String> {
     let when = |r: &Ref| {
         let effective = model.change(&r.id).map(|c| match c.effective {
@@ -133,8 +143,11 @@ pub fn field_docs(model: &Model, f: &Field) -> TokenStream {
     for (facet, reason) in &f.assumed {
         notes.push(format!("Assumed `{facet}`: {reason}"));
     }
-    let description = f.description.clone().or_else(|| f.ty.as_ref().map(|t| format!("`{t}`.")));
-    docs(description.as_deref(), &notes)
+    let description = f.description.clone().unwrap_or_else(|| match &f.ty {
+        Some(t) => format!("`{t}`."),
+        None => format!("`{}`.", f.name),
+    });
+    docs(Some(&description), &notes)
 }
 
 /// One sentence per constraint: `Constraint `max_length`: 25.`, led by `lead` for items.
@@ -169,7 +182,14 @@ fn with_offset(text: String, offset: i64) -> String {
 
 /// The name of the map that keeps fields the spec does not list.
 pub fn extra_ident(fields: &[Field]) -> proc_macro2::Ident {
-    if fields.iter().any(|f| value_ident(&f.name) == "extra") { format_ident!("extra_fields") } else { format_ident!("extra") }
+    let taken = |name: &str| fields.iter().any(|f| names::field(f) == name);
+    if !taken("extra") {
+        format_ident!("extra")
+    } else if !taken("extra_fields") {
+        format_ident!("extra_fields")
+    } else {
+        format_ident!("extra_")
+    }
 }
 
 /// Whether an item's gaps say its field list is partial, so unknown fields must be kept.
@@ -179,11 +199,12 @@ pub fn keeps_extra(meta_gaps: &[crate::model::Gap]) -> bool {
 
 /// A serde struct with one field per spec field, its validator and its literal constants.
 pub fn struct_tokens(model: &Model, name: &proc_macro2::Ident, docs: TokenStream, fields: &[Field], extra: bool) -> TokenStream {
-    struct_tokens_of(model, name, docs, fields, extra, None)
+    struct_tokens_of(model, name, docs, fields, extra, None, false)
 }
 
-/// [`struct_tokens`] for the struct of a shape, whose fields that contain it again are boxed.
-pub fn struct_tokens_of(model: &Model, name: &proc_macro2::Ident, docs: TokenStream, fields: &[Field], extra: bool, owner: Option<Shape<'_>>) -> TokenStream {
+/// [`struct_tokens`] for the struct of a shape, whose fields that contain it again are boxed;
+/// a `closed` one refuses members it does not list.
+pub fn struct_tokens_of(model: &Model, name: &proc_macro2::Ident, docs: TokenStream, fields: &[Field], extra: bool, owner: Option<Shape<'_>>, closed: bool) -> TokenStream {
     let root = root();
     let boxed = |f: &Field| owner.is_some_and(|o| f.ty.as_ref().is_some_and(|t| needs_box(model, o, t)));
     let members = fields.iter().map(|f| field_member(model, name, f, &root, boxed(f)));
@@ -202,7 +223,7 @@ pub fn struct_tokens_of(model: &Model, name: &proc_macro2::Ident, docs: TokenStr
         .iter()
         .filter_map(|f| {
             let literal = f.literal.as_ref()?;
-            let ident = format_ident!("{}_LITERAL", value_ident(&f.name).to_string().trim_start_matches("r#").to_uppercase());
+            let ident = names::literal_const(f);
             let doc = format!(" The literal value of `{}` in the case its docs describe.", f.wire());
             Some(quote! {
                 #[doc = #doc]
@@ -214,9 +235,9 @@ pub fn struct_tokens_of(model: &Model, name: &proc_macro2::Ident, docs: TokenStr
     let literal_impl = (!consts.is_empty()).then(|| quote!(impl #name { #(#consts)* }));
     let default_impl = (all_default && any_typed_default).then(|| {
         let inits = fields.iter().map(|f| {
-            let ident = value_ident(&f.name);
+            let ident = names::field(f);
             if f.defaulted() {
-                let function = default_fn_ident(f);
+                let function = names::default_fn(f);
                 quote!(#ident: Self::#function())
             } else {
                 quote!(#ident: Default::default())
@@ -232,9 +253,11 @@ pub fn struct_tokens_of(model: &Model, name: &proc_macro2::Ident, docs: TokenStr
         }
     });
     let validate = validate_impl(model, name, fields);
+    let deny = (closed && !extra).then(|| quote!(#[serde(deny_unknown_fields)]));
     quote! {
         #docs
         #[derive(Clone, Debug, #derive_default PartialEq, serde::Serialize, serde::Deserialize)]
+        #deny
         pub struct #name {
             #(#members)*
             #extra_member
@@ -248,16 +271,12 @@ pub fn struct_tokens_of(model: &Model, name: &proc_macro2::Ident, docs: TokenStr
     }
 }
 
-fn default_fn_ident(f: &Field) -> proc_macro2::Ident {
-    format_ident!("default_{}", value_ident(&f.name).to_string().trim_start_matches("r#"))
-}
-
 /// `fn default_<field>()`: the value an absent field stands for (serde's `default = "..."`).
 fn default_fn(model: &Model, f: &Field, root: &TokenStream, boxed: bool) -> TokenStream {
-    let ident = default_fn_ident(f);
-    let ty = field_type_boxed(f, root, boxed);
+    let ident = names::default_fn(f);
+    let ty = field_type_boxed(model, f, root, boxed);
     let (Some(t), Some(d)) = (&f.ty, &f.default) else { unreachable!("BUG: a defaulted field has a type and a default") };
-    let value = literal_tokens(model, t, &d.value, root);
+    let value = default_tokens(model, f, t, &d.value, root);
     let value = if boxed { quote!(Box::new(#value)) } else { value };
     let doc = format!(" The value an absent `{}` stands for: `{}`.", f.wire(), d.value);
     quote! {
@@ -269,15 +288,15 @@ fn default_fn(model: &Model, f: &Field, root: &TokenStream, boxed: bool) -> Toke
 }
 
 fn field_member(model: &Model, owner: &proc_macro2::Ident, f: &Field, root: &TokenStream, boxed: bool) -> TokenStream {
-    let ident = value_ident(&f.name);
-    let ty = field_type_boxed(f, root, boxed);
+    let ident = names::field(f);
+    let ty = field_type_boxed(model, f, root, boxed);
     let docs = field_docs(model, f);
     let wire = f.wire();
     let rename = (ident.to_string().trim_start_matches("r#") != wire).then(|| quote!(rename = #wire,));
     let attrs = if f.three_state() {
         quote!(#[serde(#rename default, skip_serializing_if = "crate::wire::Presence::is_absent")])
     } else if f.defaulted() {
-        let path = format!("{owner}::{}", default_fn_ident(f));
+        let path = format!("{owner}::{}", names::default_fn(f));
         quote!(#[serde(#rename default = #path)])
     } else if f.may_be_absent() {
         quote!(#[serde(#rename default, skip_serializing_if = "Option::is_none", deserialize_with = "crate::wire::present")])
@@ -296,23 +315,26 @@ fn field_member(model: &Model, owner: &proc_macro2::Ident, f: &Field, root: &Tok
 }
 
 /// Whether a field's type has a `Default` (open enums and unions do not: no value is a sensible
-/// default).
-fn has_default(model: &Model, f: &Field, seen: &mut BTreeSet<String>) -> bool {
+/// default; nor does a resource that requires itself, whose default would never end).
+fn has_default(model: &Model, f: &Field, path: &mut BTreeSet<String>) -> bool {
     if f.optional || f.nullable || f.required_when.is_some() {
         return true;
     }
-    f.ty.as_ref().is_none_or(|t| type_has_default(model, t, seen))
+    f.ty.as_ref().is_none_or(|t| type_has_default(model, t, path))
 }
 
-fn type_has_default(model: &Model, ty: &TypeRef, seen: &mut BTreeSet<String>) -> bool {
+/// `path` holds the resources being asked about, outermost first.
+fn type_has_default(model: &Model, ty: &TypeRef, path: &mut BTreeSet<String>) -> bool {
     match ty {
         TypeRef::Primitive(_) | TypeRef::Array(_) | TypeRef::Map(..) | TypeRef::Flags(_) | TypeRef::Class(_) => true,
         TypeRef::Enum(_) | TypeRef::Union(_) => false,
         TypeRef::Object(id) => {
-            if !seen.insert(id.clone()) {
-                return true;
+            if !path.insert(id.clone()) {
+                return false;
             }
-            model.resource(id).is_none_or(|r| r.fields.iter().all(|f| has_default(model, f, seen)))
+            let has = model.resource(id).is_none_or(|r| r.fields.iter().all(|f| has_default(model, f, path)));
+            path.remove(id);
+            has
         }
     }
 }
@@ -320,7 +342,7 @@ fn type_has_default(model: &Model, ty: &TypeRef, seen: &mut BTreeSet<String>) ->
 /// Which optional parts of `wire.rs` the generated types need.
 pub fn wire_needs(model: &Model) -> super::runtime::WireNeeds {
     let mut needs = super::runtime::WireNeeds { tagged: model.unions.iter().any(|u| u.discriminator.is_some()), ..Default::default() };
-    for f in all_struct_fields(model) {
+    for f in serde_struct_fields(model) {
         needs.presence |= f.three_state();
         needs.present |= f.may_be_absent() && !f.nullable && !f.defaulted();
     }
@@ -346,22 +368,36 @@ pub fn cases_tokens(model: &Model, name: &proc_macro2::Ident, fields: &[Field], 
         return TokenStream::new();
     }
     let items = cases.iter().map(|c| {
-        let when = const_ident(&c.meta.id);
+        let when = names::case_const(c);
         let rule = super::rules::rule_tokens(model, &c.when);
         let when_doc = format!(" When case `{}` applies: the rule holds for the facts of the value's situation.", c.meta.id);
         let literals = c.fields.iter().filter_map(|fact| {
             let literal = fact.literal.as_ref()?;
-            let ident = const_ident(&format!("{}_{}", c.meta.id, fact.field.id));
+            let field = fields.iter().find(|f| f.name == fact.field.id)?;
+            let ident = names::case_literal(c, field);
             let doc = format!(" The value of `{}` in case `{}`.", fact.field.id, c.meta.id);
             Some(quote!(#[doc = #doc] pub const #ident: &'static str = #literal;))
         });
-        let check = value_ident(&format!("check_{}", c.meta.id));
+        let check = names::case_check(c);
         let check_doc = format!(" Checks what case `{}` says of this value; call it when the case applies (see [`Self::{when}`]).", c.meta.id);
         let checks = c.fields.iter().filter_map(|fact| {
             let field = fields.iter().find(|f| f.name == fact.field.id)?;
-            let ident = value_ident(&field.name);
+            let ident = names::field(field);
             Some(bind_field(field, quote!(self.#ident), case_fact_checks(model, field, fact, &c.meta.id)))
         });
+        let checks: Vec<TokenStream> = checks.filter(|t| !t.is_empty()).collect();
+        // A case whose facts leave nothing to check (no fact, or one about a field it cannot
+        // see) checks nothing.
+        let body = if checks.is_empty() {
+            quote!(Vec::new())
+        } else {
+            quote! {
+                let mut violations = Vec::new();
+                let (pointer, out) = ("", &mut violations);
+                #(#checks)*
+                violations
+            }
+        };
         let mut docs = vec![format!(" {}", c.meta.description.clone().unwrap_or_else(|| c.meta.name.clone()))];
         docs.extend(c.meta.notes.iter().map(|n| format!(" - {n}")));
         quote! {
@@ -378,10 +414,7 @@ pub fn cases_tokens(model: &Model, name: &proc_macro2::Ident, fields: &[Field], 
 
             #[doc = #check_doc]
             pub fn #check(&self) -> Vec<crate::validation::Violation> {
-                let mut violations = Vec::new();
-                let (pointer, out) = ("", &mut violations);
-                #(#checks)*
-                violations
+                #body
             }
         }
     });
@@ -399,9 +432,9 @@ fn case_fact_checks(model: &Model, field: &Field, fact: &CaseField, case: &str) 
         out.extend(quote!(crate::validation::literal(out, &pointer, value, #literal);));
     }
     if let Some(TypeRef::Flags(set)) = &field.ty {
-        let set_ident = item_ident(set);
+        let set_ident = names::flags_id(model, set);
         for flag in &fact.contains {
-            let bit = const_ident(&flag.id);
+            let bit = names::flag_const_id(model, set, &flag.id);
             let message = format!("must contain {} in case `{case}`", flag.id);
             out.extend(quote! {
                 crate::validation::fact(out, &pointer, value.contains(crate::flags::#set_ident::#bit), #message);
@@ -412,7 +445,9 @@ fn case_fact_checks(model: &Model, field: &Field, fact: &CaseField, case: &str) 
         out.extend(omits_check(model, field, &omitted.id, case));
     }
     if let Some(ty) = &field.ty {
-        out.extend(value_checks(model, &quote!(value), ty, Rules::constraints(&fact.constraints), &quote!(&pointer)));
+        // The field's `items` say whether its elements may be `null`.
+        let rules = Rules { items: field.items.as_ref(), ..Rules::constraints(&fact.constraints) };
+        out.extend(value_checks(model, &quote!(value), ty, rules, &quote!(&pointer)));
     }
     out
 }
@@ -422,17 +457,18 @@ fn case_fact_checks(model: &Model, field: &Field, fact: &CaseField, case: &str) 
 fn omits_check(model: &Model, field: &Field, value: &str, case: &str) -> TokenStream {
     let (enum_id, name) = value.split_once('.').unwrap_or((value, ""));
     let Some(ty) = &field.ty else { return TokenStream::new() };
-    let enum_ident = item_ident(enum_id);
-    let variant = type_ident(name);
+    let enum_ident = names::enum_id(model, enum_id);
+    let variant = names::enum_variant_id(model, enum_id, name);
+    let omitted = quote!(crate::enums::#enum_ident::#variant);
     let message = format!("must leave out {value} in case `{case}`");
-    let (item, at) = match ty.element() {
-        TypeRef::Enum(_) => (quote!(item), None),
+    let (carries, at) = match ty.element() {
+        TypeRef::Enum(_) => (quote!(*item == #omitted), None),
         TypeRef::Object(id) => {
             let Some(f) = model.resource(id).and_then(|r| r.fields.iter().find(|f| matches!(f.ty.as_ref().map(TypeRef::element), Some(TypeRef::Enum(e)) if e == enum_id))) else {
                 return TokenStream::new();
             };
-            let ident = value_ident(&f.name);
-            (quote!(item.#ident), Some(f.wire().to_owned()))
+            let ident = names::field(f);
+            (carries_value(f, quote!(item.#ident), &omitted), Some(f.wire().to_owned()))
         }
         _ => return TokenStream::new(),
     };
@@ -440,12 +476,36 @@ fn omits_check(model: &Model, field: &Field, value: &str, case: &str) -> TokenSt
         Some(wire) => quote!(crate::validation::child(&crate::validation::child(&pointer, &index.to_string()), #wire)),
         None => quote!(crate::validation::child(&pointer, &index.to_string())),
     };
+    // Elements that may be `null` carry nothing when they are.
+    let present = field.items.as_ref().is_some_and(|i| i.nullable).then(|| quote!(let Some(item) = item else { continue };));
     quote! {
         for (index, item) in value.iter().enumerate() {
-            if #item == crate::enums::#enum_ident::#variant {
+            #present
+            if #carries {
                 out.push(crate::validation::Violation::new(#pointer, #message));
             }
         }
+    }
+}
+
+/// Whether field `f` of an element, read through `access`, carries the enum value `omitted`:
+/// through its presence (`Option`, `Presence`) and, for an array, any of its elements.
+fn carries_value(f: &Field, access: TokenStream, omitted: &TokenStream) -> TokenStream {
+    let nullable_items = f.items.as_ref().is_some_and(|i| i.nullable);
+    // `value` reads the field (a place or a reference); `place` is the enum value itself.
+    let test = |value: TokenStream, place: TokenStream| match (&f.ty, nullable_items) {
+        (Some(TypeRef::Array(_)), true) => quote!(#value.iter().any(|e| *e == Some(#omitted))),
+        (Some(TypeRef::Array(_)), false) => quote!(#value.iter().any(|e| *e == #omitted)),
+        _ => quote!(#place == #omitted),
+    };
+    if f.three_state() {
+        let t = test(quote!(v), quote!(*v));
+        quote!(matches!(&#access, crate::wire::Presence::Value(v) if #t))
+    } else if !f.defaulted() && (f.may_be_absent() || f.nullable) {
+        let t = test(quote!(v), quote!(*v));
+        quote!(matches!(&#access, Some(v) if #t))
+    } else {
+        test(access.clone(), access)
     }
 }
 
@@ -467,6 +527,16 @@ fn all_struct_fields(model: &Model) -> impl Iterator<Item = &Field> {
         crate::model::HeaderUse::Named(_) => None,
     });
     lists.flatten().chain(model.endpoints.iter().filter_map(|e| e.body_schema.as_ref())).chain(headers).chain(&model.headers)
+}
+
+/// The fields of the structs serde reads and writes, whose attributes use `wire.rs`: not the
+/// multipart parts (read part by part) nor named headers no response lists.
+fn serde_struct_fields(model: &Model) -> Vec<Field> {
+    let parts: Vec<&Field> = model.endpoints.iter().flat_map(|e| &e.parts).chain(&model.headers).collect();
+    let mut out: Vec<Field> = all_struct_fields(model).filter(|f| !parts.iter().any(|p| std::ptr::eq(*p, *f))).cloned().collect();
+    let all_responses = model.endpoints.iter().flat_map(|e| responses(model, e)).chain(model.responses.iter().map(|r| &r.response));
+    out.extend(all_responses.flat_map(|r| super::responses::header_fields(model, r)));
+    out
 }
 
 /// The responses an endpoint declares per status, named ones resolved.

@@ -1,11 +1,25 @@
 //! Values written in the spec (`default`, `const`) as Rust expressions of the field's type.
 
-use crate::emit::rust::shared::{int, item_ident, type_ident};
+use crate::emit::rust::names;
+use crate::emit::rust::shared::int;
 use crate::model::types::Primitive;
-use crate::model::{Model, TypeRef};
+use crate::model::{Field, Model, TypeRef};
 use proc_macro2::{Literal, TokenStream};
 use quote::quote;
 use serde_json::Value;
+
+/// The Rust expression of a field's default: a literal of its type whose array elements are
+/// `Option`s when its `items` are nullable.
+pub fn default_tokens(model: &Model, f: &Field, ty: &TypeRef, value: &Value, root: &TokenStream) -> TokenStream {
+    match (ty, f.items.as_ref()) {
+        (TypeRef::Array(inner), Some(items)) if items.nullable => {
+            let list = value.as_array().expect("BUG: a validated array literal is an array");
+            let items = list.iter().map(|v| if v.is_null() { quote!(None) } else { let t = literal_tokens(model, inner, v, root); quote!(Some(#t)) });
+            quote!(vec![#(#items),*])
+        }
+        _ => literal_tokens(model, ty, value, root),
+    }
+}
 
 /// The Rust expression of a literal of type `ty`. Validation has checked that the literal fits
 /// (`check_literal_values`), so a mismatch here is a bug.
@@ -13,13 +27,13 @@ pub fn literal_tokens(model: &Model, ty: &TypeRef, value: &Value, root: &TokenSt
     match ty {
         TypeRef::Primitive(p) => primitive(*p, value, root),
         TypeRef::Enum(id) => {
-            let name = item_ident(id);
+            let name = names::enum_id(model, id);
             let v = model.enum_value_of(id, value).expect("BUG: a validated enum literal names a value");
-            let variant = type_ident(&v.meta.id);
+            let variant = names::enum_variant(v);
             quote!(#root::enums::#name::#variant)
         }
         TypeRef::Flags(id) => {
-            let name = item_ident(id);
+            let name = names::flags_id(model, id);
             let bits = Literal::u64_unsuffixed(value.as_u64().expect("BUG: a validated flags literal is an integer"));
             quote!(#root::flags::#name::from_bits(#bits))
         }

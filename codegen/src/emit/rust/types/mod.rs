@@ -11,7 +11,7 @@ pub(crate) mod endpoints;
 pub(crate) mod enums;
 mod errors;
 mod events;
-mod fields;
+pub(crate) mod fields;
 pub(crate) mod literals;
 mod resources;
 pub(crate) mod responses;
@@ -21,7 +21,8 @@ mod states;
 pub(crate) mod unions;
 
 use super::format::format_file;
-use super::shared::{self, lib_ident, manifest, module_decls, package};
+use super::shared::{lib_ident, module_decls, package};
+use crate::emit::cargo::{self, Manifest};
 use crate::emit::{EmitOptions, GeneratedFile};
 use crate::model::Model;
 use proc_macro2::TokenStream;
@@ -40,11 +41,8 @@ struct Module {
 pub fn emit(model: &Model, opts: &EmitOptions) -> Vec<GeneratedFile> {
     let notice = opts.notice();
     let modules = modules(model);
-    let mut files = vec![
-        GeneratedFile::new(ARTIFACT, "types/Cargo.toml", cargo_toml(model, &notice)),
-        GeneratedFile::new(ARTIFACT, "types/build.rs", shared::build_script(&notice)),
-        GeneratedFile::new(ARTIFACT, "types/src/lib.rs", format_file(&notice, lib_rs(model, &modules))),
-    ];
+    let mut files = cargo_toml(model, opts);
+    files.push(GeneratedFile::new(ARTIFACT, "types/src/lib.rs", format_file(&notice, lib_rs(model, &modules))));
     for m in modules {
         files.push(GeneratedFile::new(ARTIFACT, format!("types/src/{}.rs", m.name), format_file(&notice, m.tokens)));
     }
@@ -99,26 +97,24 @@ fn with(mut tokens: TokenStream, extra: TokenStream) -> TokenStream {
     tokens
 }
 
-fn cargo_toml(model: &Model, notice: &str) -> String {
+fn cargo_toml(model: &Model, opts: &EmitOptions) -> Vec<GeneratedFile> {
     let description = format!("{}: every resource, enum, flag, permission, error, limit and dated change of the spec, as Rust types", model.platform.name);
     // Crates only some shapes need are dependencies only of the crates whose spec has them.
     let needs = fields::wire_needs(model);
-    let mut deps = String::new();
+    let mut third_party = Vec::new();
     if needs.bytes {
-        deps.push_str("base64.workspace = true\n");
+        third_party.push(cargo::BASE64);
     }
     if needs.map {
-        deps.push_str("indexmap.workspace = true\n");
+        third_party.push(cargo::INDEXMAP);
     }
-    deps.push_str("jiff = { workspace = true, features = [\"serde\"] }\n");
+    third_party.push(cargo::JIFF);
     if !checks::patterns(model).is_empty() {
-        deps.push_str("regex.workspace = true\n");
+        third_party.push(cargo::REGEX);
     }
-    let body = format!(
-        "[lib]\npath = \"src/lib.rs\"\n\n[dependencies]\n{deps}serde.workspace = true\nserde_json.workspace = true\n\n{}",
-        shared::BUILD_DEPENDENCIES
-    );
-    manifest(notice, &package(model, ARTIFACT), &description, &body)
+    third_party.extend([cargo::SERDE, cargo::SERDE_JSON]);
+    let manifest = Manifest { lib: &["path = \"src/lib.rs\""], features: &[], dependencies: third_party.iter().map(|d| d.line()).collect() };
+    cargo::crate_files(opts, ARTIFACT, "types", &package(model, ARTIFACT), &description, manifest)
 }
 
 fn lib_rs(model: &Model, modules: &[Module]) -> TokenStream {
@@ -174,10 +170,10 @@ fn reexports(model: &Model) -> TokenStream {
         ("auth", quote::format_ident!("Credential")),
         ("auth", quote::format_ident!("TokenKind")),
     ];
-    names.extend(model.resources.iter().map(|r| ("resources", shared::item_ident(&r.meta.id))));
-    names.extend(model.unions.iter().map(|u| ("unions", shared::item_ident(&u.meta.id))));
-    names.extend(model.enums.iter().map(|e| ("enums", shared::item_ident(&e.meta.id))));
-    names.extend(model.flags.iter().map(|f| ("flags", shared::item_ident(&f.meta.id))));
+    names.extend(model.resources.iter().map(|r| ("resources", super::names::resource(r))));
+    names.extend(model.unions.iter().map(|u| ("unions", super::names::union_type(u))));
+    names.extend(model.enums.iter().map(|e| ("enums", super::names::enum_type(e))));
+    names.extend(model.flags.iter().map(|f| ("flags", super::names::flags_type(f))));
     let mut counts = std::collections::BTreeMap::new();
     for (_, n) in &names {
         *counts.entry(n.to_string()).or_insert(0) += 1;

@@ -1,7 +1,8 @@
 //! `resources.rs`: one serde struct per resource, with its validator.
 
 use super::fields::{cases_tokens, keeps_extra, meta_notes, struct_tokens_of};
-use crate::emit::rust::shared::{Shape, item_ident};
+use crate::emit::rust::names;
+use crate::emit::rust::shared::Shape;
 use crate::model::Model;
 use proc_macro2::TokenStream;
 use quote::quote;
@@ -13,8 +14,8 @@ pub fn emit(model: &Model) -> TokenStream {
         notes.push(format!("Direction: {}.", r.direction));
         let description = r.meta.description.clone().unwrap_or_else(|| r.meta.name.clone());
         let docs = super::fields::docs(Some(&description), &notes);
-        let name = item_ident(&r.meta.id);
-        let body = struct_tokens_of(model, &name, docs, &r.fields, keeps_extra(&r.meta.not_shown), Some(Shape::Resource(&r.meta.id)));
+        let name = names::resource(r);
+        let body = struct_tokens_of(model, &name, docs, &r.fields, keeps_extra(&r.meta.not_shown), Some(Shape::Resource(&r.meta.id)), r.closed);
         let cases = cases_tokens(model, &name, &r.fields, &r.cases);
         quote!(#body #cases)
     });

@@ -3,7 +3,8 @@
 //! headers endpoints share (`responses.rs`, `headers.rs`).
 
 use super::fields::{docs, keeps_extra, struct_tokens};
-use crate::emit::rust::shared::{const_ident, int, item_ident, status_name, type_tokens};
+use crate::emit::rust::names;
+use crate::emit::rust::shared::{int, status_name, type_tokens};
 use crate::model::{BodyKind, Endpoint, Field, Model, Response, ResponseUse, Status, StatusResponse};
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
@@ -29,7 +30,7 @@ pub fn header_fields(model: &Model, r: &Response) -> Vec<Field> {
 
 /// The Rust type of a response's body, `None` when it has none; `path` leads to where its
 /// `<prefix>Body` struct lives.
-pub fn body_type(r: &Response, names: &Names, path: &TokenStream) -> Option<TokenStream> {
+pub fn body_type(model: &Model, r: &Response, names: &Names, path: &TokenStream) -> Option<TokenStream> {
     match r.body_kind() {
         BodyKind::Empty => None,
         BodyKind::Text => Some(quote!(String)),
@@ -38,15 +39,15 @@ pub fn body_type(r: &Response, names: &Names, path: &TokenStream) -> Option<Toke
             let body = &names.body;
             Some(quote!(#path #body))
         }
-        BodyKind::Json => Some(r.ty.as_ref().map_or_else(|| quote!(serde_json::Value), |t| type_tokens(t, &quote!(crate)))),
+        BodyKind::Json => Some(r.ty.as_ref().map_or_else(|| quote!(serde_json::Value), |t| type_tokens(model, t, &quote!(crate)))),
     }
 }
 
 /// What a response's variant carries: nothing, its body, or `<prefix>Response` when it has
 /// headers.
-pub fn payload_type(r: &Response, names: &Names, path: &TokenStream) -> Option<TokenStream> {
+pub fn payload_type(model: &Model, r: &Response, names: &Names, path: &TokenStream) -> Option<TokenStream> {
     if r.headers.is_empty() {
-        return body_type(r, names, path);
+        return body_type(model, r, names, path);
     }
     let response = &names.response;
     Some(quote!(#path #response))
@@ -67,7 +68,7 @@ pub fn response_items(model: &Model, r: &Response, names: &Names, what: &str) ->
     let doc = docs(Some(&format!("The headers of {what}.")), &[]);
     out.extend(struct_tokens(model, &names.headers, doc, &headers, false));
     let (header_ident, response_ident) = (&names.headers, &names.response);
-    let body = body_type(r, names, &quote!()).map(|ty| quote!(/// The body.
+    let body = body_type(model, r, names, &quote!()).map(|ty| quote!(/// The body.
         pub body: #ty,));
     let doc = format!(" {what}: its body and headers.");
     out.extend(quote! {
@@ -90,7 +91,7 @@ pub fn resolve_at<'m>(model: &'m Model, r: &'m StatusResponse, inline: TokenStre
         ResponseUse::Inline(response) => (response, Names::new(&status_name(status)), inline),
         ResponseUse::Named(id) => {
             let response = model.named_response(&id.id).expect("BUG: validation resolves every response");
-            (&response.response, Names::new(&item_ident(&response.id).to_string()), named)
+            (&response.response, Names::new(&names::response_stem(response)), named)
         }
     }
 }
@@ -100,11 +101,19 @@ pub fn resolve<'m>(model: &'m Model, r: &'m StatusResponse) -> (&'m Response, Na
     resolve_at(model, r, quote!(), quote!(crate::responses::))
 }
 
+/// Variants of very different sizes, allowed: a decoded value is held in place, because boxing
+/// the large variants would cost an allocation per decoded value, and these enums are moved
+/// once, from the decoder to the caller.
+pub fn large_variants_allowed() -> TokenStream {
+    quote!(#[allow(clippy::large_enum_variant, reason = "a decoded value is held in place; the enum is moved once, from the decoder to the caller")])
+}
+
 /// The enum of an endpoint's responses, with the items of its inline responses.
 pub fn endpoint_responses(model: &Model, e: &Endpoint) -> TokenStream {
     let mut items = TokenStream::new();
     let mut variants = Vec::new();
     let mut statuses = Vec::new();
+    let mut carrying = 0;
     for r in &e.responses {
         let status = r.status().expect("BUG: validation parses every status");
         let (response, names, path) = resolve(model, r);
@@ -112,7 +121,8 @@ pub fn endpoint_responses(model: &Model, e: &Endpoint) -> TokenStream {
             items.extend(response_items(model, response, &names, &format!("the `{status}` response")));
         }
         let variant = format_ident!("{}", status_name(status));
-        let payload = payload_type(response, &names, &path);
+        let payload = payload_type(model, response, &names, &path);
+        carrying += usize::from(payload.is_some());
         let doc = variant_doc(status, response, &r.response);
         let ranged = !matches!(status, Status::Code(_));
         statuses.push(match (status, payload.is_some()) {
@@ -133,12 +143,14 @@ pub fn endpoint_responses(model: &Model, e: &Endpoint) -> TokenStream {
             (true, Some(p)) => quote!(#(#[doc = #doc])* #variant(u16, #p),),
         });
     }
+    let large = (carrying > 1).then(large_variants_allowed);
     quote! {
         #items
 
         /// The responses, one variant per declared status; a variant for a range (`4XX`) or
         /// `default` carries the status first.
         #[derive(Clone, Debug, PartialEq)]
+        #large
         pub enum Response {
             #(#variants)*
         }
@@ -174,7 +186,7 @@ fn variant_doc(status: Status, r: &Response, used: &ResponseUse) -> Vec<String> 
 /// `responses.rs`: the named responses.
 pub fn named_responses(model: &Model) -> TokenStream {
     let items = model.responses.iter().map(|n| {
-        let names = Names::new(&item_ident(&n.id).to_string());
+        let names = Names::new(&names::response_stem(n));
         let what = match &n.response.description {
             Some(d) => format!("the response `{}` ({})", n.id, d.trim_end_matches('.')),
             None => format!("the response `{}`", n.id),
@@ -191,7 +203,7 @@ pub fn named_responses(model: &Model) -> TokenStream {
 /// `headers.rs`: the names of the named headers, as sent on the wire.
 pub fn named_headers(model: &Model) -> TokenStream {
     let consts = model.headers.iter().map(|h| {
-        let name = const_ident(&h.name);
+        let name = names::header_const(h);
         let wire = h.wire();
         let doc = format!(" `{wire}`: {}", h.description.clone().unwrap_or_else(|| format!("the header `{}`.", h.name)));
         let ty = h.ty.as_ref().map(|t| format!(" Its value is a `{t}`{}.", if h.optional { ", when present" } else { "" }));

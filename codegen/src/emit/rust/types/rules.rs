@@ -1,16 +1,17 @@
 //! `rules.rs`: conditions, permission rules as constant data, and their evaluation at an instant.
 
-use super::fields::{docs, meta_docs, meta_notes};
-use crate::emit::rust::shared::{const_ident, type_ident, value_ident};
+use super::fields::{docs, meta_docs, meta_notes, summary};
+use crate::emit::rust::names;
+use crate::emit::rust::shared::type_ident;
 use crate::model::{Cond, Model, PermissionRule, Rule};
 use proc_macro2::{Ident, TokenStream};
-use quote::quote;
+use quote::{format_ident, quote};
 
 /// `rules.rs`.
 pub fn emit(model: &Model) -> TokenStream {
     let conditions = conditions(model);
     let consts = model.permission_rules.iter().map(|r| rule_const(model, r));
-    let all = model.permission_rules.iter().map(|r| const_ident(&r.meta.id));
+    let all = model.permission_rules.iter().map(names::rule_const);
     quote! {
         //! Permission rules as data: each evaluated at an instant against what the caller holds.
         //!
@@ -295,13 +296,13 @@ pub fn emit(model: &Model) -> TokenStream {
 }
 
 fn conditions(model: &Model) -> TokenStream {
-    let variants: Vec<Ident> = model.conditions.iter().map(|c| type_ident(&c.meta.id)).collect();
+    let variants: Vec<Ident> = model.conditions.iter().map(names::condition_variant).collect();
     let decls = model.conditions.iter().zip(&variants).map(|(c, v)| {
         let doc = meta_docs(model, &c.meta);
         if c.params.is_empty() {
             quote!(#doc #v,)
         } else {
-            let params = c.params.iter().map(|p| value_ident(p));
+            let params = c.params.iter().map(|p| names::condition_param(p));
             let param_docs = c.params.iter().enumerate().map(|(i, p)| {
                 let of = c.param_enums.get(i).map(|e| format!(", a value of the enum `{}`", e.id)).unwrap_or_default();
                 format!(" The argument `{p}`{of}.")
@@ -318,9 +319,11 @@ fn conditions(model: &Model) -> TokenStream {
         if c.params.is_empty() {
             quote!(Self::#v => f.write_str(#id))
         } else {
-            let params: Vec<Ident> = c.params.iter().map(|p| value_ident(p)).collect();
+            // Bound by position: a parameter may be named like the formatter.
+            let params: Vec<Ident> = c.params.iter().map(|p| names::condition_param(p)).collect();
+            let values: Vec<Ident> = (0..params.len()).map(|i| format_ident!("value{i}")).collect();
             let format = format!("{id}({})", vec!["{}"; params.len()].join(", "));
-            quote!(Self::#v { #(#params),* } => write!(f, #format, #(#params),*))
+            quote!(Self::#v { #(#params: #values),* } => write!(f, #format, #(#values),*))
         }
     });
     // A reference to an empty enum is not uninhabited to the compiler; its value is.
@@ -354,7 +357,7 @@ fn conditions(model: &Model) -> TokenStream {
 }
 
 fn rule_const(model: &Model, r: &PermissionRule) -> TokenStream {
-    let name = const_ident(&r.meta.id);
+    let name = names::rule_const(r);
     let id = &r.meta.id;
     let display = &r.meta.name;
     let operation = match &r.operation {
@@ -365,7 +368,7 @@ fn rule_const(model: &Model, r: &PermissionRule) -> TokenStream {
     let audience = type_ident(&r.applies_to);
     let change = |c: Option<&crate::model::Ref>| match c {
         Some(c) => {
-            let c = const_ident(&c.id);
+            let c = names::change_const_id(model, &c.id);
             quote!(Some(&crate::changes::#c))
         }
         None => quote!(None),
@@ -378,7 +381,7 @@ fn rule_const(model: &Model, r: &PermissionRule) -> TokenStream {
     });
     let mut notes = meta_notes(model, &r.meta);
     notes.push(format!("Applies to: {}.", r.applies_to));
-    let doc = docs(r.meta.description.as_deref(), &notes);
+    let doc = docs(Some(&summary(&r.meta)), &notes);
     quote! {
         #doc
         pub const #name: PermissionRule = PermissionRule {
@@ -396,7 +399,7 @@ fn rule_const(model: &Model, r: &PermissionRule) -> TokenStream {
 pub fn rule_tokens(model: &Model, rule: &Rule) -> TokenStream {
     match rule {
         Rule::Permission(p) => {
-            let p = type_ident(&p.id);
+            let p = names::permission_variant_id(model, &p.id);
             quote!(Rule::Permission(Permission::#p))
         }
         Rule::All(rules) => {
@@ -423,11 +426,11 @@ pub fn rule_tokens(model: &Model, rule: &Rule) -> TokenStream {
             quote!(Rule::Condition(#c))
         }
         Rule::Intent(i) => {
-            let i = type_ident(&i.id);
+            let i = names::intent_variant_id(model, &i.id);
             quote!(Rule::Intent(Intent::#i))
         }
         Rule::Scope(s) => {
-            let s = type_ident(&s.id);
+            let s = names::scope_variant_id(model, &s.id);
             quote!(Rule::Scope(Scope::#s))
         }
     }
@@ -451,11 +454,11 @@ pub fn cond_tokens(model: &Model, cond: &Cond) -> TokenStream {
 /// relative to the rules module.
 pub fn condition_call(model: &Model, cond: &Cond) -> TokenStream {
     let (condition, arg) = cond.named();
-    let v = type_ident(&condition.id);
+    let v = names::condition_variant_id(model, &condition.id);
     let param = model.conditions.iter().find(|c| c.meta.id == condition.id).and_then(|c| c.params.first());
     match (param, arg) {
         (Some(param), Some(arg)) => {
-            let param = value_ident(param);
+            let param = names::condition_param(param);
             quote!(Condition::#v { #param: #arg })
         }
         _ => quote!(Condition::#v),

@@ -867,7 +867,7 @@ pub fn clock() -> TokenStream {
         pub struct FixedClock(pub Timestamp);
 
         impl FixedClock {
-            /// A clock stopped at `text`, an RFC 3339 instant such as `2026-11-16T00:00:00Z`.
+            /// A clock stopped at `text`, an RFC 3339 instant (`YYYY-MM-DDThh:mm:ssZ`).
             pub fn parse(text: &str) -> Result<Self, jiff::Error> {
                 text.parse().map(Self)
             }

@@ -1,11 +1,12 @@
 //! `states.rs`: each state machine as a state enum, a transition enum and a transition function
 //! that returns the side effects the spec lists.
 
-use super::fields::{docs, meta_docs, meta_notes};
-use crate::emit::rust::shared::{const_ident, int, item_ident, type_ident};
+use super::fields::{docs, meta_docs, meta_notes, summary};
+use crate::emit::rust::names;
+use crate::emit::rust::shared::int;
 use crate::model::{Model, StateMachine};
 use proc_macro2::{Ident, TokenStream};
-use quote::{format_ident, quote};
+use quote::quote;
 
 /// `states.rs`.
 pub fn emit(model: &Model) -> TokenStream {
@@ -53,8 +54,8 @@ pub fn emit(model: &Model) -> TokenStream {
 }
 
 fn machine(model: &Model, m: &StateMachine) -> TokenStream {
-    let name = item_ident(&m.meta.id);
-    let states: Vec<Ident> = m.states.iter().map(|s| type_ident(&s.meta.id)).collect();
+    let name = names::machine(m);
+    let states: Vec<Ident> = m.states.iter().map(names::state).collect();
     let state_docs = m.states.iter().map(|s| meta_docs(model, &s.meta));
     let state_ids: Vec<&str> = m.states.iter().map(|s| s.meta.id.as_str()).collect();
     let mut notes = meta_notes(model, &m.meta);
@@ -64,7 +65,7 @@ fn machine(model: &Model, m: &StateMachine) -> TokenStream {
     if let Some(e) = &m.state_enum {
         notes.push(format!("Its states are values of the enum `{}`.", e.id));
     }
-    let doc = docs(m.meta.description.as_deref().or(Some(m.meta.name.as_str())), &notes);
+    let doc = docs(Some(&summary(&m.meta)), &notes);
     let values = value_fn(m, &states);
     let transitions = (!m.transitions.is_empty()).then(|| transitions(model, m, &name, &states));
     let refs = &states;
@@ -120,8 +121,8 @@ fn transitions(model: &Model, m: &StateMachine, name: &Ident, states: &[Ident]) 
         let i = m.states.iter().position(|s| s.meta.id == id).expect("BUG: validated transition end");
         &states[i]
     };
-    let tname = format_ident!("{name}Transition");
-    let idents: Vec<Ident> = m.transitions.iter().map(|t| type_ident(&t.meta.id)).collect();
+    let tname = names::machine_transitions(m);
+    let idents: Vec<Ident> = m.transitions.iter().map(names::transition).collect();
     let tdocs = m.transitions.iter().map(|t| {
         let mut notes = meta_notes(model, &t.meta);
         if !t.triggers.is_empty() {
@@ -145,14 +146,14 @@ fn transitions(model: &Model, m: &StateMachine, name: &Ident, states: &[Ident]) 
             let description = e.meta.description.clone().unwrap_or_default();
             let event = match &e.event {
                 Some(r) => {
-                    let v = type_ident(&r.id);
+                    let v = names::event_variant_id(model, &r.id);
                     quote!(Some(EventKind::#v))
                 }
                 None => quote!(None),
             };
             let error = match &e.error {
                 Some(r) => {
-                    let c = const_ident(&r.id);
+                    let c = names::error_const_id(model, &r.id);
                     quote!(Some(&crate::errors::#c))
                 }
                 None => quote!(None),

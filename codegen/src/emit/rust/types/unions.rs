@@ -7,11 +7,12 @@
 
 use super::checks::{Rules, value_checks};
 use super::fields::{docs, field_docs, meta_notes};
-use crate::emit::rust::shared::{Shape, int, item_ident, needs_box, type_ident, value_tokens};
+use crate::emit::rust::names;
+use crate::emit::rust::shared::{Shape, int, needs_box, value_tokens};
 use crate::model::types::Primitive;
 use crate::model::{Field, Model, TagValue, TypeRef, Union};
 use proc_macro2::{Ident, TokenStream};
-use quote::{format_ident, quote};
+use quote::quote;
 
 /// `unions.rs`.
 pub fn emit(model: &Model) -> TokenStream {
@@ -25,9 +26,9 @@ pub fn emit(model: &Model) -> TokenStream {
     }
 }
 
-/// The catch-all variant, named `Unknown` unless the spec names a variant so.
+/// The catch-all variant (see [`names::union_catch_all`]).
 pub fn catch_all(u: &Union) -> Ident {
-    if u.variants.iter().any(|v| type_ident(&v.name) == "Unknown") { format_ident!("Unnamed") } else { format_ident!("Unknown") }
+    names::union_catch_all(u)
 }
 
 /// One variant as the enum holds it.
@@ -48,16 +49,16 @@ fn arms<'a>(model: &Model, u: &'a Union) -> Vec<Arm<'a>> {
             let null = matches!(v.ty, Some(TypeRef::Primitive(Primitive::Null)));
             let boxed = v.ty.as_ref().is_some_and(|t| needs_box(model, Shape::Union(&u.meta.id), t));
             let ty = (!null).then(|| {
-                let inner = v.ty.as_ref().map_or_else(|| quote!(serde_json::Value), |t| value_tokens(t, v.items.as_ref(), &root));
+                let inner = v.ty.as_ref().map_or_else(|| quote!(serde_json::Value), |t| value_tokens(model, t, v.items.as_ref(), &root));
                 if boxed { quote!(Box<#inner>) } else { inner }
             });
-            Arm { field: v, ident: type_ident(&v.name), ty, boxed, tag: model.variant_tag(u, v) }
+            Arm { field: v, ident: names::union_variant(v), ty, boxed, tag: model.variant_tag(u, v) }
         })
         .collect()
 }
 
 fn union(model: &Model, u: &Union) -> TokenStream {
-    let name = item_ident(&u.meta.id);
+    let name = names::union_type(u);
     let other = catch_all(u);
     let arms = arms(model, u);
     let tagged = u.discriminator.as_ref().and_then(|d| d.ty.as_ref().map(|t| (d.field.as_str(), t)));
@@ -75,7 +76,7 @@ fn union(model: &Model, u: &Union) -> TokenStream {
     });
     let unknown = match tagged {
         Some((_, ty)) => {
-            let tag_ty = tag_type(ty);
+            let tag_ty = tag_type(model, ty);
             quote! {
                 /// A variant the spec does not name, kept as received.
                 #other {
@@ -92,16 +93,20 @@ fn union(model: &Model, u: &Union) -> TokenStream {
         },
     };
     let doc = union_docs(model, u);
+    let objects = u.variants.iter().filter(|v| matches!(v.ty, Some(TypeRef::Object(_) | TypeRef::Union(_)))).count();
+    // The catch-all holds a JSON value: one object beside it is enough to differ in size.
+    let large = (objects > 0).then(super::responses::large_variants_allowed);
     let serialize = serialize(&name, &arms, &other, tagged.is_some());
     let deserialize = match tagged {
         Some((field, ty)) => tagged_deserialize(model, u, &name, &arms, &other, field, ty),
-        None => untagged_deserialize(&name, &arms, &other),
+        None => untagged_deserialize(model, &name, &arms, &other),
     };
     let validate = validate(model, u, &name, &arms, &other, tagged);
     let from = from_impls(&name, &arms);
     quote! {
         #doc
         #[derive(Clone, Debug, PartialEq)]
+        #large
         pub enum #name {
             #(#variants)*
             #unknown
@@ -131,10 +136,10 @@ fn union_docs(model: &Model, u: &Union) -> TokenStream {
 }
 
 /// The Rust type of a discriminator's values.
-fn tag_type(ty: &TypeRef) -> TokenStream {
+fn tag_type(model: &Model, ty: &TypeRef) -> TokenStream {
     match ty {
         TypeRef::Enum(id) => {
-            let e = item_ident(id);
+            let e = names::enum_id(model, id);
             quote!(crate::enums::#e)
         }
         TypeRef::Primitive(Primitive::String) => quote!(String),
@@ -170,7 +175,7 @@ fn ctor(name: &Ident, a: &Arm) -> TokenStream {
 }
 
 fn tagged_deserialize(model: &Model, u: &Union, name: &Ident, arms: &[Arm], other: &Ident, field: &str, ty: &TypeRef) -> TokenStream {
-    let tag_ty = tag_type(ty);
+    let tag_ty = tag_type(model, ty);
     let string_enum = matches!(ty, TypeRef::Enum(id) if model.enum_(id).is_some_and(|e| e.repr == "string"));
     let tag_json = match ty {
         TypeRef::Primitive(Primitive::String) => quote!(serde_json::Value::from(tag.as_str())),
@@ -186,7 +191,7 @@ fn tagged_deserialize(model: &Model, u: &Union, name: &Ident, arms: &[Arm], othe
                 (TagValue::Integer(n), _) => int(*n),
                 (TagValue::Text(t), _) => quote!(#t),
                 (TagValue::Enum(id), TypeRef::Enum(e)) => {
-                    let (e, v) = (item_ident(e), type_ident(id));
+                    let (e, v) = (names::enum_id(model, e), names::enum_variant_id(model, e, id));
                     quote!(crate::enums::#e::#v)
                 }
                 (TagValue::Enum(_), _) => return None,
@@ -238,8 +243,13 @@ fn tagged_deserialize(model: &Model, u: &Union, name: &Ident, arms: &[Arm], othe
     }
 }
 
-fn untagged_deserialize(name: &Ident, arms: &[Arm], other: &Ident) -> TokenStream {
-    let tries = arms.iter().map(|a| {
+/// An untagged union's decoder: each variant in order, the first whose type decodes the value
+/// and whose own constraints hold (a pattern, a constant, bounds) wins, so two variants of one
+/// type told apart by their constraints are both reachable. When none holds, the first whose
+/// type decodes the value takes it, and its validator reports what the value breaks.
+fn untagged_deserialize(model: &Model, name: &Ident, arms: &[Arm], other: &Ident) -> TokenStream {
+    let mut fallbacks = Vec::new();
+    let tries: Vec<TokenStream> = arms.iter().map(|a| {
         let ident = &a.ident;
         match &a.ty {
             None => quote! {
@@ -250,14 +260,35 @@ fn untagged_deserialize(name: &Ident, arms: &[Arm], other: &Ident) -> TokenStrea
             Some(ty) => {
                 let wrap = if a.boxed { quote!(Self::#ident(Box::new(v))) } else { quote!(Self::#ident(v)) };
                 let inner = if a.boxed { strip_box(ty) } else { ty.clone() };
-                quote! {
-                    if let Ok(v) = <#inner as serde::Deserialize>::deserialize(&value) {
-                        return Ok(#wrap);
+                let checks = a.field.ty.as_ref().map(|t| value_checks(model, &quote!(value), t, Rules::of(a.field), &quote!(pointer))).unwrap_or_default();
+                if checks.is_empty() {
+                    quote! {
+                        if let Ok(v) = <#inner as serde::Deserialize>::deserialize(&value) {
+                            return Ok(#wrap);
+                        }
+                    }
+                } else {
+                    fallbacks.push(quote! {
+                        if let Ok(v) = <#inner as serde::Deserialize>::deserialize(&value) {
+                            return Ok(#wrap);
+                        }
+                    });
+                    quote! {
+                        if let Ok(v) = <#inner as serde::Deserialize>::deserialize(&value) {
+                            let mut violations: Vec<crate::validation::Violation> = Vec::new();
+                            {
+                                let (value, pointer, out) = (&v, "", &mut violations);
+                                #checks
+                            }
+                            if violations.is_empty() {
+                                return Ok(#wrap);
+                            }
+                        }
                     }
                 }
             }
         }
-    });
+    }).collect();
     quote! {
         impl<'de> serde::Deserialize<'de> for #name {
             fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
@@ -265,6 +296,7 @@ fn untagged_deserialize(name: &Ident, arms: &[Arm], other: &Ident) -> TokenStrea
                 // as JSON and tried against each variant in order.
                 let value = <serde_json::Value as serde::Deserialize>::deserialize(deserializer)?;
                 #(#tries)*
+                #(#fallbacks)*
                 Ok(Self::#other(value))
             }
         }

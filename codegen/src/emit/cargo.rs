@@ -1,0 +1,281 @@
+//! The Cargo side of the generated crates: their manifests, their build scripts, and the
+//! workspace root that lists them when they stand on their own.
+//!
+//! Every manifest states its edition, version and dependency requirements in full, so a crate
+//! builds wherever it is copied and `cargo package` gives a crate that builds alone. Only the
+//! [`Layout`] decides what differs: standalone output gets a workspace root and no build
+//! scripts; anchored output (members of a workspace that names it) gets build scripts that
+//! regenerate it through the `platform-codegen` that workspace provides.
+
+use super::{EmitOptions, GeneratedFile};
+
+/// Where the generated crates live, in Cargo's terms.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Layout {
+    /// On their own: a generated `Cargo.toml` workspace root lists the crates, so `cargo build`
+    /// in the output directory builds them all; no crate has a build script.
+    #[default]
+    Standalone,
+    /// Members of the workspace whose `[workspace.metadata.platform-codegen]` names the output
+    /// directory (see [`crate::workspace`]): each crate's build script regenerates the output
+    /// when the spec changes, using the `platform-codegen` of `[workspace.dependencies]`.
+    Anchored,
+}
+
+/// The artifact name of the workspace root in summaries.
+pub const ARTIFACT: &str = "workspace";
+
+/// The directories of the generated crates under the output directory, in build order.
+pub const CRATES: &[&str] = &["types", "server", "client", "sdk"];
+
+/// The version every generated crate has. The spec carries no version of its own, so the
+/// generated crates start where a new crate starts.
+pub const VERSION: &str = "0.1.0";
+
+/// The edition of the generated code and the oldest compiler it needs.
+const EDITION: &str = "2024";
+const RUST_VERSION: &str = "1.85";
+
+/// A crate the generated code depends on, with the requirement every manifest states.
+///
+/// The requirements are this workspace's (`[workspace.dependencies]`); a test keeps the two in
+/// step, so the shipped crates build against exactly what the workspace locks.
+#[derive(Clone, Copy, Debug)]
+pub struct Dependency {
+    /// The package name.
+    pub name: &'static str,
+    /// The version requirement.
+    pub requirement: &'static str,
+    /// Whether the crate's default features stay on.
+    pub default_features: bool,
+    /// The features the generated code uses.
+    pub features: &'static [&'static str],
+}
+
+const fn dep(name: &'static str, requirement: &'static str, features: &'static [&'static str]) -> Dependency {
+    Dependency { name, requirement, default_features: true, features }
+}
+
+/// serde with its derives: every generated struct serializes.
+pub const SERDE: Dependency = dep("serde", "1", &["derive"]);
+/// JSON values; `preserve_order` keeps unknown fields in the order they arrived, so a value
+/// read from the wire writes back unchanged.
+pub const SERDE_JSON: Dependency = dep("serde_json", "1", &["preserve_order"]);
+/// Instants of the timeline, serialized as RFC 3339.
+pub const JIFF: Dependency = dep("jiff", "0.2", &["serde"]);
+/// The server: tokio and HTTP/1 only.
+pub const AXUM: Dependency = Dependency { name: "axum", requirement: "0.8", default_features: false, features: &["tokio", "http1"] };
+/// Reading request bodies with a limit.
+pub const HTTP_BODY_UTIL: Dependency = dep("http-body-util", "0.1", &[]);
+/// JSON pointers for body type errors.
+pub const SERDE_PATH_TO_ERROR: Dependency = dep("serde_path_to_error", "0.1", &[]);
+/// Query strings and form bodies.
+pub const SERDE_URLENCODED: Dependency = dep("serde_urlencoded", "0.7", &[]);
+/// The client's HTTP; TLS is the crate's opt-in `rustls` feature.
+pub const REQWEST: Dependency = Dependency { name: "reqwest", requirement: "0.13", default_features: false, features: &[] };
+
+/// Byte strings as base64 on the wire (`bytes`), only for specs that have them.
+pub const BASE64: Dependency = dep("base64", "0.23", &[]);
+/// Ordered maps (`map<K, V>`), only for specs that have them.
+pub const INDEXMAP: Dependency = dep("indexmap", "2", &["serde"]);
+/// String patterns, only for specs that have them: the crate the generator checks them with.
+pub const REGEX: Dependency = dep("regex", "1", &[]);
+
+/// Multipart bodies: the parser axum's own extractor uses, only for specs that have them.
+pub const MULTER: Dependency = dep("multer", "3", &[]);
+/// The stream multer reads, only beside it.
+pub const FUTURES_UTIL: Dependency = Dependency { name: "futures-util", requirement: "0.3", default_features: false, features: &[] };
+
+/// The server's timer, for the body read timeout (axum's `tokio` feature brings the runtime).
+pub const TOKIO_TIME: Dependency = Dependency { name: "tokio", requirement: "1", default_features: false, features: &["time"] };
+
+/// Every third-party dependency of the generated crates.
+pub const ALL: &[Dependency] =
+    &[SERDE, SERDE_JSON, JIFF, AXUM, HTTP_BODY_UTIL, SERDE_PATH_TO_ERROR, SERDE_URLENCODED, REQWEST, BASE64, INDEXMAP, REGEX, MULTER, FUTURES_UTIL, TOKIO_TIME];
+
+impl Dependency {
+    /// The manifest line: `serde = { version = "1", features = ["derive"] }`.
+    pub fn line(&self) -> String {
+        let mut parts = vec![format!("version = {}", toml_string(self.requirement))];
+        if !self.default_features {
+            parts.push("default-features = false".to_owned());
+        }
+        if !self.features.is_empty() {
+            let list: Vec<String> = self.features.iter().map(|f| toml_string(f)).collect();
+            parts.push(format!("features = [{}]", list.join(", ")));
+        }
+        if parts.len() == 1 { format!("{} = {}", self.name, toml_string(self.requirement)) } else { format!("{} = {{ {} }}", self.name, parts.join(", ")) }
+    }
+}
+
+/// A dependency on a sibling generated crate: by path here, by version once published.
+pub fn sibling(package: &str, dir: &str) -> String {
+    format!("{package} = {{ version = {}, path = {} }}", toml_string(VERSION), toml_string(&format!("../{dir}")))
+}
+
+/// What goes into one generated crate's manifest besides its name and description.
+#[derive(Debug, Default)]
+pub struct Manifest<'a> {
+    /// `[lib]` keys, one per line.
+    pub lib: &'a [&'a str],
+    /// `[features]` lines.
+    pub features: &'a [&'a str],
+    /// `[dependencies]` lines.
+    pub dependencies: Vec<String>,
+}
+
+/// The `Cargo.toml` of a generated crate, and its `build.rs` when the layout regenerates.
+pub fn crate_files(opts: &EmitOptions, artifact: &'static str, dir: &str, package: &str, description: &str, m: Manifest<'_>) -> Vec<GeneratedFile> {
+    let notice = opts.notice();
+    let mut text = format!(
+        "# {notice}\n\n[package]\nname = {}\ndescription = {}\nversion = {}\nedition = {}\nrust-version = {}\n",
+        toml_string(package),
+        toml_string(description),
+        toml_string(VERSION),
+        toml_string(EDITION),
+        toml_string(RUST_VERSION),
+    );
+    if !m.lib.is_empty() {
+        text.push_str("\n[lib]\n");
+        m.lib.iter().for_each(|l| text.push_str(&format!("{l}\n")));
+    }
+    if !m.features.is_empty() {
+        text.push_str("\n[features]\n");
+        m.features.iter().for_each(|l| text.push_str(&format!("{l}\n")));
+    }
+    if !m.dependencies.is_empty() {
+        text.push_str("\n[dependencies]\n");
+        m.dependencies.iter().for_each(|l| text.push_str(&format!("{l}\n")));
+    }
+    let mut files = vec![GeneratedFile::new(artifact, format!("{dir}/Cargo.toml"), text)];
+    if opts.layout == Layout::Anchored {
+        files.push(GeneratedFile::new(artifact, format!("{dir}/build.rs"), build_script(&notice)));
+    }
+    files
+}
+
+/// The package that provides the generator, which anchored build scripts run.
+const GENERATOR: &str = env!("CARGO_PKG_NAME");
+
+/// The `build.rs` of an anchored crate.
+///
+/// It depends on nothing, so the crate builds wherever it is copied or published. Only when the
+/// workspace Cargo builds it in names the directory it sits in as the `out` of
+/// `[workspace.metadata.platform-codegen]` does it start a process: that workspace's generator,
+/// run through Cargo in a target directory of its own (the build holds the lock of the one it
+/// runs in), whose `build-script` command checks the declaration again with a real TOML parser
+/// before it writes (see [`crate::build`]). The generator's stdout is the build script's, so the
+/// `cargo::` lines it prints reach Cargo. The script reads the declaration line by line: written
+/// as a table of plain strings, as `platform_codegen::workspace` documents it.
+fn build_script(notice: &str) -> String {
+    let metadata = crate::workspace::METADATA;
+    format!(
+        r#"// {notice}
+
+//! Regenerates the output directory this crate sits in from its spec, when the spec changes,
+//! before this crate compiles: only when the Cargo workspace it is built in names that
+//! directory as the `out` of `[workspace.metadata.{metadata}]`. A copy of the crate anywhere
+//! else, or the published crate, builds without running anything.
+
+use std::path::Path;
+use std::process::Command;
+
+fn main() {{
+    let crate_dir = Path::new(env!("CARGO_MANIFEST_DIR"));
+    println!("cargo::rerun-if-changed=build.rs");
+    let Some(root) = anchoring_workspace(crate_dir) else {{ return }};
+    // A target directory of the generator's own, beside this build's: Cargo holds this build's.
+    let out_dir = std::env::var_os("OUT_DIR").expect("Cargo sets OUT_DIR");
+    let target = Path::new(&out_dir).ancestors().nth(4).unwrap_or(Path::new(&out_dir)).join("{GENERATOR}");
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let status = Command::new(cargo)
+        .args(["run", "--quiet", "--locked", "--package", "{GENERATOR}", "--manifest-path"])
+        .arg(root.join("Cargo.toml"))
+        .args(["--", "build-script"])
+        .arg(crate_dir)
+        .env("CARGO_TARGET_DIR", target)
+        // Nobody debugs the generator through a build script: no debug info keeps its target small.
+        .env("CARGO_PROFILE_DEV_DEBUG", "false")
+        .status();
+    match status {{
+        Ok(status) if status.success() => {{}}
+        Ok(_) => std::process::exit(1),
+        Err(e) => {{
+            eprintln!("error: cannot run cargo to regenerate: {{e}}");
+            std::process::exit(1);
+        }}
+    }}
+}}
+
+/// The root of the workspace Cargo builds this crate in (the nearest `Cargo.toml` above it
+/// with a `[workspace]` table), when its `[workspace.metadata.{metadata}]` names the directory
+/// this crate sits in as `out`.
+fn anchoring_workspace(crate_dir: &Path) -> Option<&Path> {{
+    for root in crate_dir.ancestors().skip(1) {{
+        let Ok(text) = std::fs::read_to_string(root.join("Cargo.toml")) else {{ continue }};
+        let (mut table, mut is_root, mut out) = ("", false, None);
+        for line in text.lines().map(str::trim) {{
+            if line.starts_with('[') {{
+                table = line.split_inclusive(']').next().unwrap_or(line);
+                is_root |= table == "[workspace]" || table.starts_with("[workspace.");
+            }} else if table == "[workspace.metadata.{metadata}]"
+                && let Some((key, value)) = line.split_once('=')
+                && key.trim() == "out"
+            {{
+                out = value.split(['"', '\'']).nth(1);
+            }}
+        }}
+        if is_root {{
+            println!("cargo::rerun-if-changed={{}}", root.join("Cargo.toml").display());
+            let here = crate_dir.parent().and_then(|d| d.canonicalize().ok());
+            let named = out.and_then(|out| root.join(out).canonicalize().ok());
+            return (here.is_some() && here == named).then_some(root);
+        }}
+    }}
+    None
+}}
+"#
+    )
+}
+
+/// The workspace root of standalone output: `cargo build` there builds every crate.
+pub fn workspace_root(opts: &EmitOptions) -> Option<GeneratedFile> {
+    if opts.layout != Layout::Standalone {
+        return None;
+    }
+    let members: Vec<String> = CRATES.iter().map(|c| toml_string(c)).collect();
+    let text = format!(
+        "# {}\n\n# The generated crates as one workspace: `cargo build` here builds them all.\n[workspace]\nresolver = \"3\"\nmembers = [{}]\n",
+        opts.notice(),
+        members.join(", ")
+    );
+    Some(GeneratedFile::new(ARTIFACT, "Cargo.toml", text))
+}
+
+/// A TOML basic string.
+pub fn toml_string(text: &str) -> String {
+    let mut out = String::from("\"");
+    for c in text.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            c if c.is_control() => out.push_str(&format!("\\u{:04X}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dependency_lines_say_everything_cargo_needs() {
+        assert_eq!(SERDE.line(), "serde = { version = \"1\", features = [\"derive\"] }");
+        assert_eq!(HTTP_BODY_UTIL.line(), "http-body-util = \"0.1\"");
+        assert_eq!(AXUM.line(), "axum = { version = \"0.8\", default-features = false, features = [\"tokio\", \"http1\"] }");
+        assert_eq!(sibling("widget-types", "types"), "widget-types = { version = \"0.1.0\", path = \"../types\" }");
+    }
+}

@@ -1,0 +1,717 @@
+//! `mock.rs` of the server crate (feature `mock`): an implementation of the `Api` trait for any
+//! spec, so that a spec no one has implemented runs as a server.
+//!
+//! The mock accepts every credential, grants every permission, intent and scope, answers every
+//! named condition `false`, and answers each endpoint with its first success status (the first
+//! `2xx` declared, else the first status declared). Bodies and headers are built from the
+//! shapes: a field's `example` where the spec gives one that meets its constraints, otherwise a
+//! value chosen here, when generating, to meet them: the smallest number in the bounds, a text
+//! of the allowed length (one matching the field's `pattern`, found by walking the pattern's
+//! syntax tree with `regex-syntax` and checked with `regex`), the first value of an enum (or of
+//! its `subset`, or its `const`), the first variant of a union, one element per array. Optional
+//! members are left out, which keeps answers small and every cycle of shapes finite; builders
+//! take a depth, and past it arrays are empty and unions take a variant that holds no shape.
+
+use super::{asked_conditions, bound_hooks, endpoint_method, hooks, routed};
+use crate::emit::rust::names;
+use crate::emit::rust::shared::{Resolved, Shape, needs_box, resolve, status_name, value_ident};
+use crate::emit::rust::types::fields::keeps_extra;
+use crate::emit::rust::types::literals::literal_tokens;
+use crate::emit::rust::types::responses::{Names, header_fields, resolve_at};
+use crate::model::types::Primitive;
+use crate::model::*;
+use proc_macro2::{Ident, TokenStream};
+use quote::{format_ident, quote};
+use std::collections::BTreeSet;
+
+/// How deep builders nest shapes with elements before they stop adding elements.
+const DEPTH: u8 = 2;
+
+/// `mock.rs`.
+pub fn mock(model: &Model) -> TokenStream {
+    let mut values = Values { model, queue: Vec::new(), done: BTreeSet::new() };
+    let methods = methods(model, &mut values);
+    let builders = values.builders();
+    // The signatures name what `api.rs` has in scope: the proof of guarded endpoints too.
+    let granted = routed(model).iter().any(|e| super::guarded(model, e)).then(|| quote!(use crate::api::{Granted, granted};));
+    quote! {
+        //! A mock implementation of [`Api`] (feature `mock`): every credential is accepted, the
+        //! caller holds every permission, intent and scope, named conditions do not hold, and
+        //! each endpoint answers its first success status with values that meet the spec: a
+        //! field's `example` where it has one, otherwise one chosen from its shape and
+        //! constraints. Optional members are left out.
+        //!
+        //! [`router`] serves it: `axum::serve(listener, platform_server::mock::router())`.
+        #![allow(clippy::too_many_lines, unused_variables, reason = "one method per endpoint, and the mock reads no input")]
+
+        use crate::api::{Api, Call, RuleContext};
+        #granted
+        use crate::types;
+        use crate::types::auth::Credential;
+        use crate::types::errors::ApiError;
+
+        /// The mock: it keeps no state.
+        #[derive(Clone, Copy, Debug, Default)]
+        pub struct Mock;
+
+        /// The router serving [`Mock`] at the spec's addresses.
+        pub fn router() -> axum::Router {
+            crate::router(Mock)
+        }
+
+        /// The router serving [`Mock`] with `options`.
+        pub fn router_with(options: crate::Options) -> axum::Router {
+            crate::router_with(Mock, options)
+        }
+
+        impl Api for Mock {
+            type Caller = ();
+
+            async fn authenticate(&self, credential: &Credential) -> Option<()> {
+                Some(())
+            }
+
+            #methods
+        }
+
+        #builders
+    }
+}
+
+/// The trait's methods, each with its mock body, from the same signatures the trait declares.
+fn methods(model: &Model, values: &mut Values) -> TokenStream {
+    let mut all = hooks(model);
+    let endpoints = routed(model);
+    for e in &endpoints {
+        all.extend(endpoint_method(model, e));
+    }
+    let items: syn::File = syn::parse2(quote!(trait T { #all })).expect("BUG: trait items parse");
+    let Some(syn::Item::Trait(t)) = items.items.first() else { unreachable!("BUG: one trait was parsed") };
+    let conditions: Vec<String> = asked_conditions(model).iter().map(|c| names::api_hook(c).to_string()).collect();
+    let bounds: Vec<String> = bound_hooks(model).iter().map(|(n, _, _)| n.to_string()).collect();
+    let mut out = TokenStream::new();
+    for item in &t.items {
+        let syn::TraitItem::Fn(f) = item else { continue };
+        let mut sig = f.sig.clone();
+        let name = sig.ident.to_string();
+        let body = match name.as_str() {
+            "permissions" => quote!(Ok(types::permissions::Permission::ALL.to_vec())),
+            "intents" => quote!(Ok(types::auth::Intent::ALL.to_vec())),
+            "scopes" => quote!(Ok(types::auth::Scope::ALL.to_vec())),
+            n if conditions.iter().any(|c| c == n) => quote!(Ok(false)),
+            n if bounds.iter().any(|b| b == n) => quote!(Ok(1)),
+            n => match endpoints.iter().find(|e| names::api_method(e) == n) {
+                Some(e) => {
+                    let answer = values.answer(e);
+                    quote!(let depth: u8 = 0; #answer)
+                }
+                None => unreachable!("BUG: every trait method is a hook or an endpoint"),
+            },
+        };
+        // The mock reads none of its arguments.
+        for input in sig.inputs.iter_mut() {
+            if let syn::FnArg::Typed(t) = input {
+                *t.pat = syn::parse_quote!(_);
+            }
+        }
+        let output = match &sig.output {
+            syn::ReturnType::Type(_, ty) => future_output(ty),
+            syn::ReturnType::Default => None,
+        };
+        sig.asyncness = Some(Default::default());
+        if let Some(out_ty) = output {
+            sig.output = syn::parse_quote!(-> #out_ty);
+        }
+        out.extend(quote!(#sig { #body }));
+    }
+    out
+}
+
+/// `T` of `impl Future<Output = T> + Send`.
+fn future_output(ty: &syn::Type) -> Option<syn::Type> {
+    let syn::Type::ImplTrait(it) = ty else { return None };
+    it.bounds.iter().find_map(|b| {
+        let syn::TypeParamBound::Trait(t) = b else { return None };
+        let seg = t.path.segments.last()?;
+        let syn::PathArguments::AngleBracketed(args) = &seg.arguments else { return None };
+        args.args.iter().find_map(|a| match a {
+            syn::GenericArgument::AssocType(assoc) if assoc.ident == "Output" => Some(assoc.ty.clone()),
+            _ => None,
+        })
+    })
+}
+
+/// The value builders: one function per resource and union an answer needs.
+struct Values<'m> {
+    model: &'m Model,
+    queue: Vec<(bool, String)>,
+    done: BTreeSet<(bool, String)>,
+}
+
+impl<'m> Values<'m> {
+    /// The answer of an endpoint.
+    fn answer(&mut self, e: &Endpoint) -> TokenStream {
+        let module = names::endpoint_module(e);
+        if !e.has_status_responses() {
+            return self.shorthand(e, &module);
+        }
+        let chosen = e
+            .responses
+            .iter()
+            .find(|r| r.status().is_some_and(|s| matches!(s, Status::Code(200..=299) | Status::Range(2))))
+            .or_else(|| e.responses.first())
+            .expect("BUG: an endpoint with responses by status has one");
+        let status = chosen.status().expect("BUG: validation parses every status");
+        let (response, names, path) = resolve_at(self.model, chosen, quote!(types::endpoints::#module::), quote!(types::responses::));
+        let variant = format_ident!("{}", status_name(status));
+        let payload = self.payload(response, &names, &path);
+        let code = match status {
+            Status::Code(c) => Some(c),
+            Status::Range(r) => Some(r * 100),
+            Status::Default => Some(200),
+        };
+        let ranged = !matches!(status, Status::Code(_));
+        let value = match (ranged, payload) {
+            (false, None) => quote!(types::endpoints::#module::Response::#variant),
+            (false, Some(p)) => quote!(types::endpoints::#module::Response::#variant(#p)),
+            (true, None) => quote!(types::endpoints::#module::Response::#variant(#code)),
+            (true, Some(p)) => quote!(types::endpoints::#module::Response::#variant(#code, #p)),
+        };
+        quote!(Ok(#value))
+    }
+
+    /// The answer of an endpoint with one response (`response`, `response_fields`).
+    fn shorthand(&mut self, e: &Endpoint, module: &Ident) -> TokenStream {
+        if !e.response_fields.is_empty() {
+            let fields = self.members(&e.response_fields, None, quote!(depth));
+            let extra = e.meta.not_shown.iter().any(|g| g.facet == "response").then(|| quote!(extra: Default::default(),));
+            return quote!(Ok(types::endpoints::#module::Response { #fields #extra }));
+        }
+        if e.response_format == "csv" {
+            let header: Vec<&str> = e.response_columns.iter().map(|c| c.wire()).collect();
+            let text = format!("{}\n", header.join(","));
+            return quote!(Ok(#text.to_owned()));
+        }
+        match &e.response {
+            Some(ty) if e.response_format != "none" => {
+                let value = self.value(ty, None, quote!(depth));
+                quote!(Ok(#value))
+            }
+            _ => quote!(Ok(())),
+        }
+    }
+
+    /// What a response's variant carries: its body, or its body and headers.
+    fn payload(&mut self, r: &Response, names: &Names, path: &TokenStream) -> Option<TokenStream> {
+        let body = match r.body_kind() {
+            BodyKind::Empty => None,
+            BodyKind::Text => Some(if r.format == "csv" { quote!("\n".to_owned()) } else { quote!("ok".to_owned()) }),
+            BodyKind::Binary => {
+                let media = r.media_type().unwrap_or("application/octet-stream").replace('*', "octet-stream").replace("octet-stream/octet-stream", "application/octet-stream");
+                Some(quote!(types::wire::RawBody { content_type: #media.to_owned(), bytes: Vec::new() }))
+            }
+            BodyKind::Json if !r.fields.is_empty() => {
+                let body = &names.body;
+                let fields = self.members(&r.fields, None, quote!(depth));
+                let extra = keeps_extra(&r.not_shown).then(|| quote!(extra: Default::default(),));
+                Some(quote!(#path #body { #fields #extra }))
+            }
+            BodyKind::Json => Some(match &r.ty {
+                Some(ty) => self.value(ty, None, quote!(depth)),
+                None => quote!(serde_json::Value::Object(Default::default())),
+            }),
+        };
+        if r.headers.is_empty() {
+            return body;
+        }
+        let headers = header_fields(self.model, r);
+        let members = self.members(&headers, None, quote!(depth));
+        let (h, resp) = (&names.headers, &names.response);
+        let body = body.map(|b| quote!(body: #b,));
+        Some(quote!(#path #resp { #body headers: #path #h { #members } }))
+    }
+
+    /// `name: value,` for each field of a struct: required ones with a value, optional ones
+    /// absent unless they have an example.
+    fn members(&mut self, fields: &[Field], owner: Option<Shape<'_>>, depth: TokenStream) -> TokenStream {
+        let mut out = TokenStream::new();
+        for f in fields {
+            let ident = names::field(f);
+            let boxed = owner.is_some_and(|o| f.ty.as_ref().is_some_and(|t| needs_box(self.model, o, t)));
+            let value = self.member(f, boxed, depth.clone());
+            out.extend(quote!(#ident: #value,));
+        }
+        out
+    }
+
+    /// The value of one member, in the Rust type its presence gives it.
+    fn member(&mut self, f: &Field, boxed: bool, depth: TokenStream) -> TokenStream {
+        let Some(ty) = &f.ty else { return quote!(Default::default()) };
+        let wrap = |v: TokenStream| if boxed { quote!(Box::new(#v)) } else { v };
+        if f.three_state() {
+            return match self.example(f) {
+                Some(v) => {
+                    let v = wrap(v);
+                    quote!(types::wire::Presence::Value(#v))
+                }
+                None => quote!(types::wire::Presence::Absent),
+            };
+        }
+        if f.defaulted() {
+            let d = f.default.as_ref().expect("BUG: a defaulted field has a default");
+            return wrap(literal_tokens(self.model, ty, &d.value, &quote!(types)));
+        }
+        if f.may_be_absent() {
+            return match self.example(f) {
+                Some(v) => {
+                    let v = wrap(v);
+                    quote!(Some(#v))
+                }
+                None => quote!(None),
+            };
+        }
+        // A required member that holds its own shape again: `null` where allowed ends it.
+        if boxed && f.nullable {
+            return quote!(None);
+        }
+        let v = wrap(self.value(ty, Some(f), depth));
+        if f.nullable { quote!(Some(#v)) } else { v }
+    }
+
+    /// The field's example as a value of its type, when it is one and meets its constraints.
+    fn example(&mut self, f: &Field) -> Option<TokenStream> {
+        let example = f.example.as_ref()?;
+        let ty = f.ty.as_ref()?;
+        scalar_literal(self.model, ty, f, &example.value)
+    }
+
+    /// A value of `ty` meeting the rules of `f` (its constraints, constant, subset, example).
+    fn value(&mut self, ty: &TypeRef, f: Option<&Field>, depth: TokenStream) -> TokenStream {
+        if let Some(f) = f {
+            if let Some(c) = &f.constant {
+                return literal_tokens(self.model, ty, &c.value, &quote!(types));
+            }
+            if let Some(v) = self.example(f) {
+                return v;
+            }
+        }
+        let c = f.map(|f| &f.constraints);
+        match ty {
+            TypeRef::Primitive(p) => self.primitive(*p, f),
+            TypeRef::Enum(id) => {
+                let e = self.model.enum_(id).expect("BUG: validation resolves every enum");
+                let name = names::enum_type(e);
+                let first = f.and_then(|f| f.subset.first()).map(|r| r.id.clone()).or_else(|| e.values.iter().find(|v| e.repr == "string" || v.value.is_some()).map(|v| v.meta.id.clone()));
+                match first {
+                    Some(v) => {
+                        let variant = names::enum_variant_id(self.model, id, &v);
+                        quote!(types::enums::#name::#variant)
+                    }
+                    // An enum without a known value: its catch-all.
+                    None if e.repr == "string" => {
+                        let other = names::catch_all(e);
+                        quote!(types::enums::#name::#other("unknown".to_owned()))
+                    }
+                    None => {
+                        let other = names::catch_all(e);
+                        quote!(types::enums::#name::#other(0))
+                    }
+                }
+            }
+            TypeRef::Flags(id) => {
+                let name = names::flags_id(self.model, id);
+                quote!(types::flags::#name::from_bits(0))
+            }
+            TypeRef::Object(id) => {
+                let builder = self.builder(false, id);
+                quote!(#builder(#depth.saturating_add(1)))
+            }
+            TypeRef::Union(id) => {
+                let builder = self.builder(true, id);
+                quote!(#builder(#depth.saturating_add(1)))
+            }
+            TypeRef::Class(_) => quote!(serde_json::Value::Null),
+            TypeRef::Array(inner) => {
+                let min = c.and_then(|c| c.min_items.as_ref()).and_then(|b| static_bound(self.model, b, false)).unwrap_or(0).max(0);
+                let max = c.and_then(|c| c.max_items.as_ref()).and_then(|b| static_bound(self.model, b, true));
+                let unique = c.is_some_and(|c| c.unique_items);
+                let items = f.and_then(|f| f.items.as_ref());
+                let element = self.element(inner, items, depth.clone());
+                // One element, or the minimum; none past the depth unless the minimum needs them.
+                let wanted = if max == Some(0) { 0 } else { min.max(1) };
+                let wanted = if unique { wanted.min(1).max(min.min(1)) } else { wanted };
+                let min_tokens = proc_macro2::Literal::i64_unsuffixed(min.min(wanted));
+                let wanted_tokens = proc_macro2::Literal::i64_unsuffixed(wanted);
+                quote!({
+                    let count: i64 = if #depth < #DEPTH { #wanted_tokens } else { #min_tokens };
+                    (0..count).map(|_| #element).collect::<Vec<_>>()
+                })
+            }
+            TypeRef::Map(key, value) => {
+                let min = c.and_then(|c| c.min_entries.as_ref()).and_then(|b| static_bound(self.model, b, false)).unwrap_or(0).max(0);
+                if min == 0 {
+                    return quote!(types::wire::IndexMap::new());
+                }
+                let items = f.and_then(|f| f.items.as_ref());
+                let element = self.element(value, items, depth.clone());
+                let keys: Vec<TokenStream> = (0..min).map(|i| self.map_key(key, i)).collect();
+                quote!({
+                    let mut map = types::wire::IndexMap::new();
+                    #(map.insert(#keys, #element);)*
+                    map
+                })
+            }
+        }
+    }
+
+    /// An element of an array or a value of a map, under its `items` rules.
+    fn element(&mut self, ty: &TypeRef, items: Option<&Items>, depth: TokenStream) -> TokenStream {
+        let rules = items.map(|i| Field { ty: Some(ty.clone()), constraints: i.constraints.clone(), items: i.items.as_deref().cloned(), ..Field::default() });
+        let v = self.value(ty, rules.as_ref(), depth);
+        if items.is_some_and(|i| i.nullable) { quote!(Some(#v)) } else { v }
+    }
+
+    /// The `i`th key of a map.
+    fn map_key(&mut self, key: &TypeRef, i: i64) -> TokenStream {
+        match key {
+            TypeRef::Primitive(Primitive::Snowflake) => {
+                let n = proc_macro2::Literal::u64_unsuffixed(i as u64 + 1);
+                quote!(types::wire::Snowflake(#n))
+            }
+            TypeRef::Primitive(Primitive::Uuid) => {
+                let n = proc_macro2::Literal::u128_unsuffixed(i as u128 + 1);
+                quote!(types::wire::Uuid(#n))
+            }
+            TypeRef::Primitive(p) if p.is_integer() => {
+                let n = proc_macro2::Literal::i64_unsuffixed(i + 1);
+                quote!(#n)
+            }
+            TypeRef::Enum(id) => {
+                let e = self.model.enum_(id).expect("BUG: validation resolves every enum");
+                let name = names::enum_type(e);
+                let v = &e.values[(i as usize).min(e.values.len().saturating_sub(1))];
+                let variant = names::enum_variant(v);
+                quote!(types::enums::#name::#variant)
+            }
+            _ => {
+                let text = format!("key{i}");
+                quote!(#text.to_owned())
+            }
+        }
+    }
+
+    fn primitive(&mut self, p: Primitive, f: Option<&Field>) -> TokenStream {
+        let c = f.map(|f| &f.constraints);
+        match p {
+            Primitive::String | Primitive::Csv => {
+                if let Some(l) = f.and_then(|f| f.literal.as_ref()) {
+                    return quote!(#l.to_owned());
+                }
+                let text = sample_text(self.model, c, "example");
+                quote!(#text.to_owned())
+            }
+            Primitive::Url => {
+                let text = sample_text(self.model, c, "https://example.com/");
+                quote!(#text.to_owned())
+            }
+            Primitive::Email => {
+                let text = sample_text(self.model, c, "user@example.com");
+                quote!(#text.to_owned())
+            }
+            Primitive::Boolean => quote!(false),
+            Primitive::Integer | Primitive::Int32 | Primitive::Uint32 | Primitive::Uint64 => {
+                let n = integer_in(self.model, c, p);
+                let lit = proc_macro2::Literal::i128_unsuffixed(n);
+                quote!(#lit)
+            }
+            Primitive::Number | Primitive::Float32 => {
+                let n = number_in(c);
+                let lit = if p == Primitive::Float32 { proc_macro2::Literal::f32_suffixed(n as f32) } else { proc_macro2::Literal::f64_suffixed(n) };
+                quote!(#lit)
+            }
+            Primitive::Snowflake => {
+                let n = decimal_in(c);
+                quote!(types::wire::Snowflake(#n))
+            }
+            Primitive::StringInteger => {
+                let n = decimal_in(c);
+                quote!(types::wire::StringInteger(#n))
+            }
+            Primitive::Timestamp => quote!(types::clock::Timestamp::UNIX_EPOCH),
+            Primitive::Date => quote!(types::wire::Date::constant(2024, 1, 1)),
+            Primitive::Uuid => quote!(types::wire::Uuid(1)),
+            Primitive::Bytes => quote!(types::wire::Bytes(Vec::new())),
+            Primitive::File => quote!(Default::default()),
+            Primitive::Json => quote!(serde_json::Value::Object(Default::default())),
+            Primitive::Null => quote!(()),
+        }
+    }
+
+    /// The builder function of a resource (`false`) or union (`true`), queued to be emitted.
+    fn builder(&mut self, union: bool, id: &str) -> Ident {
+        let key = (union, id.to_owned());
+        if !self.done.contains(&key) {
+            self.done.insert(key.clone());
+            self.queue.push(key);
+        }
+        builder_ident(union, id)
+    }
+
+    /// Every queued builder, emitting those they queue in turn.
+    fn builders(&mut self) -> TokenStream {
+        let mut out = TokenStream::new();
+        let mut i = 0;
+        while i < self.queue.len() {
+            let (union, id) = self.queue[i].clone();
+            i += 1;
+            out.extend(if union { self.union_builder(&id) } else { self.resource_builder(&id) });
+        }
+        out
+    }
+
+    fn resource_builder(&mut self, id: &str) -> TokenStream {
+        let r = self.model.resource(id).expect("BUG: validation resolves every resource");
+        let name = names::resource(r);
+        let fn_name = builder_ident(false, id);
+        let members = self.members(&r.fields, Some(Shape::Resource(id)), quote!(depth));
+        let extra = keeps_extra(&r.meta.not_shown).then(|| {
+            let e = crate::emit::rust::types::fields::extra_ident(&r.fields);
+            quote!(#e: Default::default(),)
+        });
+        let doc = format!(" A `{id}` that meets the spec.");
+        quote! {
+            #[doc = #doc]
+            fn #fn_name(depth: u8) -> types::resources::#name {
+                types::resources::#name { #members #extra }
+            }
+        }
+    }
+
+    fn union_builder(&mut self, id: &str) -> TokenStream {
+        let u = self.model.union(id).expect("BUG: validation resolves every union");
+        let name = names::union_type(u);
+        let fn_name = builder_ident(true, id);
+        // The first variant; past the depth, the first that holds no shape (ends a cycle).
+        let first = &u.variants[0];
+        let flat = u.variants.iter().find(|v| v.ty.as_ref().is_some_and(|t| !holds_shape(t)));
+        let build = |this: &mut Self, v: &Field| -> TokenStream {
+            let ident = names::union_variant(v);
+            match &v.ty {
+                Some(TypeRef::Primitive(Primitive::Null)) => quote!(types::unions::#name::#ident),
+                Some(ty) => {
+                    let value = this.value(ty, Some(v), quote!(depth));
+                    let boxed = needs_box(this.model, Shape::Union(id), ty);
+                    if boxed { quote!(types::unions::#name::#ident(Box::new(#value))) } else { quote!(types::unions::#name::#ident(#value)) }
+                }
+                None => quote!(types::unions::#name::#ident(serde_json::Value::Null)),
+            }
+        };
+        let first_value = build(self, first);
+        let body = match flat.filter(|v| !std::ptr::eq(*v, first)) {
+            Some(v) => {
+                let flat_value = build(self, v);
+                quote!(if depth < #DEPTH { #first_value } else { #flat_value })
+            }
+            None => first_value,
+        };
+        let doc = format!(" A `{id}` that meets the spec.");
+        quote! {
+            #[doc = #doc]
+            fn #fn_name(depth: u8) -> types::unions::#name {
+                #body
+            }
+        }
+    }
+}
+
+fn builder_ident(union: bool, id: &str) -> Ident {
+    let kind = if union { "union" } else { "resource" };
+    format_ident!("{kind}_{}", value_ident(id).to_string().trim_start_matches("r#"))
+}
+
+/// Whether a value of `ty` holds a resource or union (directly, or in an array or a map).
+fn holds_shape(ty: &TypeRef) -> bool {
+    match ty {
+        TypeRef::Object(_) | TypeRef::Union(_) => true,
+        TypeRef::Array(inner) => holds_shape(inner),
+        TypeRef::Map(_, v) => holds_shape(v),
+        _ => false,
+    }
+}
+
+/// A bound known when generating.
+fn static_bound(model: &Model, b: &Bound, upper: bool) -> Option<i64> {
+    match resolve(model, b, upper, false)? {
+        Resolved::Static(v) => Some(v),
+        Resolved::Runtime { .. } => None,
+    }
+}
+
+/// The inclusive range the constraints (and the type) allow an integer.
+fn integer_bounds(model: &Model, c: Option<&Constraints>, p: Primitive) -> (i128, i128) {
+    let (floor, ceiling) = match p {
+        Primitive::Int32 => (i128::from(i32::MIN), i128::from(i32::MAX)),
+        Primitive::Uint32 => (0, i128::from(u32::MAX)),
+        Primitive::Uint64 => (0, i128::from(u64::MAX)),
+        _ => (i128::from(i64::MIN), i128::from(i64::MAX)),
+    };
+    let Some(c) = c else { return (floor, ceiling) };
+    let min = c.min.as_ref().and_then(|b| static_bound(model, b, false)).map(i128::from);
+    let min_ex = c.min_exclusive.as_ref().and_then(|b| static_bound(model, b, false)).map(|v| i128::from(v) + 1);
+    let max = c.max.as_ref().and_then(|b| static_bound(model, b, true)).map(i128::from);
+    let max_ex = c.max_exclusive.as_ref().and_then(|b| static_bound(model, b, true)).map(|v| i128::from(v) - 1);
+    let low = min.into_iter().chain(min_ex).fold(floor, i128::max);
+    let high = max.into_iter().chain(max_ex).fold(ceiling, i128::min);
+    (low, high)
+}
+
+/// The integer closest to 0 the constraints allow.
+fn integer_in(model: &Model, c: Option<&Constraints>, p: Primitive) -> i128 {
+    let (low, high) = integer_bounds(model, c, p);
+    0i128.clamp(low, high.max(low))
+}
+
+/// A non-negative decimal for snowflakes and string integers, 1 unless the pattern refuses it.
+fn decimal_in(c: Option<&Constraints>) -> proc_macro2::Literal {
+    let pattern = c.and_then(|c| c.pattern.as_ref()).and_then(|p| regex::Regex::new(&p.regex).ok());
+    let n = (1u64..1000).find(|n| pattern.as_ref().is_none_or(|r| r.is_match(&n.to_string()))).unwrap_or(1);
+    proc_macro2::Literal::u64_unsuffixed(n)
+}
+
+/// A number within the bounds (written as floats or integers).
+fn number_in(c: Option<&Constraints>) -> f64 {
+    let Some(c) = c else { return 0.0 };
+    let value = |b: &Option<Bound>| match b {
+        Some(Bound::Value(_, v)) => Some(*v as f64),
+        Some(Bound::Float(_, v)) => Some(*v),
+        _ => None,
+    };
+    let (min, max, min_ex, max_ex) = (value(&c.min), value(&c.max), value(&c.min_exclusive), value(&c.max_exclusive));
+    let mut n = 0.0f64;
+    if let Some(m) = min {
+        n = n.max(m);
+    }
+    if let Some(m) = min_ex
+        && n <= m
+    {
+        n = m + max.or(max_ex).map_or(1.0, |hi| ((hi - m) / 2.0).min(1.0));
+    }
+    if let Some(m) = max {
+        n = n.min(m);
+    }
+    if let Some(m) = max_ex
+        && n >= m
+    {
+        n = m - 1.0;
+    }
+    n
+}
+
+/// A text the constraints accept: `preferred` when it does, else one built from the pattern.
+fn sample_text(model: &Model, c: Option<&Constraints>, preferred: &str) -> String {
+    let min = c.and_then(|c| c.min_length.as_ref()).and_then(|b| static_bound(model, b, false)).unwrap_or(0).max(0) as usize;
+    let max = c.and_then(|c| c.max_length.as_ref()).and_then(|b| static_bound(model, b, true)).map(|m| m.max(0) as usize);
+    let pattern = c.and_then(|c| c.pattern.as_ref()).map(|p| p.regex.as_str());
+    text_matching(pattern, min, max, preferred).unwrap_or_else(|| fit_length(preferred, min, max))
+}
+
+/// `preferred` cut or padded to the length bounds.
+fn fit_length(preferred: &str, min: usize, max: Option<usize>) -> String {
+    let mut s: String = preferred.chars().take(max.unwrap_or(usize::MAX)).collect();
+    while s.chars().count() < min {
+        s.push('x');
+    }
+    s
+}
+
+/// A text that matches `pattern` and has `min..=max` characters, if one can be found.
+pub fn text_matching(pattern: Option<&str>, min: usize, max: Option<usize>, preferred: &str) -> Option<String> {
+    let fits = |s: &str| {
+        let n = s.chars().count();
+        n >= min && max.is_none_or(|m| n <= m)
+    };
+    let Some(pattern) = pattern else { return Some(fit_length(preferred, min, max)) };
+    let regex = regex::Regex::new(pattern).ok()?;
+    let candidate = fit_length(preferred, min, max);
+    if regex.is_match(&candidate) && fits(&candidate) {
+        return Some(candidate);
+    }
+    let hir = regex_syntax::Parser::new().parse(pattern).ok()?;
+    for reps in [1u32, 2, 3, 0, 5, 8, 13, 21, 34, 64] {
+        let mut out = String::new();
+        if sample(&hir, reps, &mut out) && fits(&out) && regex.is_match(&out) {
+            return Some(out);
+        }
+    }
+    None
+}
+
+/// Writes a text `hir` matches: literals as written, a letter or digit of each class where it
+/// has one, the first alternative, and `reps` repetitions where the bounds allow.
+fn sample(hir: &regex_syntax::hir::Hir, reps: u32, out: &mut String) -> bool {
+    use regex_syntax::hir::{Class, HirKind};
+    match hir.kind() {
+        HirKind::Empty | HirKind::Look(_) => true,
+        HirKind::Literal(l) => match std::str::from_utf8(&l.0) {
+            Ok(s) => {
+                out.push_str(s);
+                true
+            }
+            Err(_) => false,
+        },
+        HirKind::Class(Class::Unicode(c)) => {
+            let ranges: Vec<(char, char)> = c.ranges().iter().map(|r| (r.start(), r.end())).collect();
+            let pick = ['a', 'x', '0', '1', 'A', '-', '_', '.']
+                .into_iter()
+                .find(|ch| ranges.iter().any(|(s, e)| s <= ch && ch <= e))
+                .or_else(|| ranges.iter().find_map(|(s, e)| (*s..=*e).find(|ch| !ch.is_control())));
+            match pick {
+                Some(ch) => {
+                    out.push(ch);
+                    true
+                }
+                None => false,
+            }
+        }
+        HirKind::Class(Class::Bytes(c)) => match c.ranges().iter().flat_map(|r| r.start()..=r.end()).find(|b| b.is_ascii_alphanumeric()) {
+            Some(b) => {
+                out.push(b as char);
+                true
+            }
+            None => false,
+        },
+        HirKind::Repetition(r) => {
+            let count = reps.max(r.min).min(r.max.unwrap_or(u32::MAX));
+            (0..count).all(|_| sample(&r.sub, reps, out))
+        }
+        HirKind::Capture(c) => sample(&c.sub, reps, out),
+        HirKind::Concat(list) => list.iter().all(|h| sample(h, reps, out)),
+        HirKind::Alternation(list) => list.first().is_some_and(|h| sample(h, reps, out)),
+    }
+}
+
+/// An example as a Rust value of a scalar type, when it meets the field's constraints.
+fn scalar_literal(model: &Model, ty: &TypeRef, f: &Field, value: &serde_json::Value) -> Option<TokenStream> {
+    let c = &f.constraints;
+    let p = match ty {
+        TypeRef::Primitive(p) => *p,
+        _ => return None,
+    };
+    match (p, value) {
+        (Primitive::String | Primitive::Url | Primitive::Email, serde_json::Value::String(s)) => {
+            let min = c.min_length.as_ref().and_then(|b| static_bound(model, b, false)).unwrap_or(0).max(0) as usize;
+            let max = c.max_length.as_ref().and_then(|b| static_bound(model, b, true)).map(|m| m.max(0) as usize);
+            let n = s.chars().count();
+            let pattern_ok = c.pattern.as_ref().is_none_or(|p| regex::Regex::new(&p.regex).is_ok_and(|r| r.is_match(s)));
+            (n >= min && max.is_none_or(|m| n <= m) && pattern_ok).then(|| quote!(#s.to_owned()))
+        }
+        (Primitive::Integer | Primitive::Int32 | Primitive::Uint32 | Primitive::Uint64, serde_json::Value::Number(n)) => {
+            let v = i128::from(n.as_i64()?);
+            let (low, high) = integer_bounds(model, Some(c), p);
+            let lit = proc_macro2::Literal::i128_unsuffixed(v);
+            (low <= v && v <= high).then(|| quote!(#lit))
+        }
+        (Primitive::Boolean, serde_json::Value::Bool(b)) => Some(quote!(#b)),
+        _ => None,
+    }
+}

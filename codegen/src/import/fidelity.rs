@@ -1,0 +1,922 @@
+//! How faithfully a spec carries the document it was imported from: the OpenAPI document the
+//! spec exports compared with the original, operation by operation (method and path,
+//! parameters with their schemas, request bodies per media type, responses per status with
+//! their headers and schemas).
+//!
+//! Schemas are compared by what they accept, not by how they are written. Both documents'
+//! schemas are brought to one canonical form first (`Canon`): `$ref`s are followed (so
+//! component names do not matter, and recursion is compared by its shape), annotations
+//! (descriptions, titles, examples, defaults, deprecation, `x-` extensions, `discriminator`,
+//! which only names the member the variants' constants already fix) are dropped, and the
+//! spellings that mean the same are made one:
+//!
+//! - `type: [T, "null"]`, OpenAPI 3.0's `nullable: true` and `oneOf`/`anyOf` with `{type: null}`
+//!   are one union with `null`; `oneOf` and `anyOf` are both unions;
+//! - `enum`, `const`, `oneOf` of constants, and the exported open enum (its known values and a
+//!   catch-all of the base type: enums are open on read) are the same set of known values;
+//! - an integer is a range: its `format` (`int32`, `uint8`, ...; none is `int64`, the spec's
+//!   `integer`) with its bounds, exclusive bounds made inclusive;
+//! - `allOf` is the intersection of its parts (an object's members from every part);
+//! - string formats name the same checks however written (`format: byte` or
+//!   `contentEncoding: base64`; `format: binary` or `contentEncoding: binary`);
+//! - a parameter or a multipart part is text (or bytes) on the wire, where `null` has no
+//!   spelling (an absent one is how it is sent), so their `null` is not compared; a body of a media type other than JSON is its bytes, so a schema
+//!   that says only that (`{}`, a string, binary or not) is not compared.
+//!
+//! Each difference left is reported with the place in the original document where the two
+//! first disagree, so it can be matched with the construct the importer reported as not
+//! imported there.
+
+use serde_json::{Map, Value};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::rc::Rc;
+
+/// One way the exported document differs from the original for one operation.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Difference {
+    /// `GET /channels/{channel_id}`.
+    pub operation: String,
+    /// Where in the operation: `responses/200/application/json/properties/nonce`.
+    pub place: String,
+    /// The JSON pointer in the original document where the difference sits.
+    pub pointer: String,
+    /// What differs.
+    pub what: String,
+}
+
+/// The comparison of two documents.
+#[derive(Debug, Default)]
+pub struct Report {
+    /// Operations in the original.
+    pub operations: usize,
+    /// Operations whose export is equivalent.
+    pub equivalent: usize,
+    /// Every difference, in document order.
+    pub differences: Vec<Difference>,
+}
+
+const METHODS: &[&str] = &["get", "put", "post", "delete", "options", "head", "patch", "trace"];
+
+/// Compares `exported` with `original`, operation by operation.
+pub fn compare(original: &Value, exported: &Value) -> Report {
+    let mut report = Report::default();
+    let empty = Map::new();
+    let paths = original.get("paths").and_then(Value::as_object).unwrap_or(&empty);
+    for (path, item) in paths {
+        let item_pointer = format!("/paths/{}", escape(path));
+        for (method, op) in item.as_object().into_iter().flatten().filter(|(m, _)| METHODS.contains(&m.as_str())) {
+            report.operations += 1;
+            let name = format!("{} {path}", method.to_ascii_uppercase());
+            let pointer = format!("{item_pointer}/{method}");
+            let mut cmp = Comparison::new(original, exported, &name);
+            match exported.get("paths").and_then(|p| p.get(path)).and_then(|i| i.get(method)) {
+                Some(theirs) => cmp.operation(item, op, &pointer, theirs, &format!("/paths/{}/{method}", escape(path))),
+                None => cmp.differ("", &pointer, "the operation is not in the export".into()),
+            }
+            if cmp.differences.is_empty() {
+                report.equivalent += 1;
+            }
+            report.differences.extend(cmp.differences);
+        }
+    }
+    report
+}
+
+fn escape(token: &str) -> String {
+    token.replace('~', "~0").replace('/', "~1")
+}
+
+/// A canonical schema node, with the pointer of the schema it was read from.
+#[derive(Debug)]
+struct N {
+    at: String,
+    c: C,
+}
+
+/// What a schema accepts, in one form.
+#[derive(Debug)]
+enum C {
+    Any,
+    Never,
+    Null,
+    Bool(Option<BTreeSet<bool>>),
+    Int { min: i128, max: i128, values: Option<BTreeSet<i128>> },
+    Num { min: Option<(f64, bool)>, max: Option<(f64, bool)>, float: bool, values: Option<Vec<f64>> },
+    Str { min: u64, max: Option<u64>, pattern: Option<String>, format: Option<String>, values: Option<BTreeSet<String>> },
+    Array { items: Rc<N>, min: u64, max: Option<u64>, unique: bool },
+    Object { props: BTreeMap<String, Rc<N>>, required: BTreeSet<String>, additional: Option<Rc<N>>, min: u64, max: Option<u64> },
+    Union(Vec<Rc<N>>),
+    /// A keyword the comparison does not read; never equal to anything.
+    Other(String),
+    /// A reference back to the schema this many references up: recursion, by its shape.
+    Cycle(usize),
+}
+
+fn node(at: &str, c: C) -> Rc<N> {
+    Rc::new(N { at: at.to_owned(), c })
+}
+
+/// The canonical forms of one document's schemas.
+struct Canon<'d> {
+    doc: &'d Value,
+    memo: HashMap<String, Rc<N>>,
+    stack: Vec<String>,
+}
+
+/// Keywords that say nothing about which values are accepted.
+fn annotation(key: &str) -> bool {
+    key.starts_with("x-")
+        || matches!(
+            key,
+            "description" | "title" | "summary" | "example" | "examples" | "default" | "deprecated" | "readOnly" | "writeOnly" | "$comment" | "externalDocs" | "xml" | "discriminator" | "contentMediaType" | "$schema" | "$id"
+        )
+}
+
+fn int_range(format: Option<&str>) -> (i128, i128) {
+    match format {
+        Some("int32") => (i32::MIN.into(), i32::MAX.into()),
+        Some("int16") => (i16::MIN.into(), i16::MAX.into()),
+        Some("int8") => (i8::MIN.into(), i8::MAX.into()),
+        Some("uint8") => (0, u8::MAX.into()),
+        Some("uint16") => (0, u16::MAX.into()),
+        Some("uint32") => (0, u32::MAX.into()),
+        Some("uint64") => (0, u64::MAX.into()),
+        _ => (i64::MIN.into(), i64::MAX.into()),
+    }
+}
+
+fn as_i128(v: &Value) -> Option<i128> {
+    v.as_i64().map(i128::from).or_else(|| v.as_u64().map(i128::from)).or_else(|| v.as_f64().filter(|f| f.fract() == 0.0).map(|f| f as i128))
+}
+
+impl<'d> Canon<'d> {
+    fn new(doc: &'d Value) -> Self {
+        Self { doc, memo: HashMap::new(), stack: Vec::new() }
+    }
+
+    /// The canonical form of the schema at `at`, and the lowest reference depth a cycle in it
+    /// points back to (`usize::MAX` when none: the form does not depend on where it is used).
+    fn schema(&mut self, v: &Value, at: &str) -> (Rc<N>, usize) {
+        let obj = match v {
+            Value::Object(o) => o,
+            Value::Bool(false) => return (node(at, C::Never), usize::MAX),
+            _ => return (node(at, C::Any), usize::MAX),
+        };
+        let mut low = usize::MAX;
+        let mut parts: Vec<Rc<N>> = Vec::new();
+        if let Some(r) = obj.get("$ref").and_then(Value::as_str) {
+            let (n, l) = self.reference(r, at);
+            low = low.min(l);
+            parts.push(n);
+        }
+        for (i, p) in obj.get("allOf").and_then(Value::as_array).into_iter().flatten().enumerate() {
+            let (n, l) = self.schema(p, &format!("{at}/allOf/{i}"));
+            low = low.min(l);
+            parts.push(n);
+        }
+        let (own, l) = self.own(obj, at);
+        low = low.min(l);
+        let mut out = own;
+        for p in parts {
+            out = intersect(&out, &p);
+        }
+        // `unevaluatedProperties: false` closes the object all the parts make.
+        if obj.get("unevaluatedProperties") == Some(&Value::Bool(false))
+            && let C::Object { props, required, min, max, .. } = &out.c
+        {
+            let closed = C::Object { props: props.clone(), required: required.clone(), additional: Some(node(at, C::Never)), min: *min, max: *max };
+            out = node(&out.at, closed);
+        }
+        let untyped = !obj.contains_key("type") && !obj.contains_key("oneOf") && !obj.contains_key("anyOf");
+        if untyped && obj.get("nullable").and_then(Value::as_bool) == Some(true) {
+            out = union(at, vec![out, node(at, C::Null)]);
+        }
+        (out, low)
+    }
+
+    fn reference(&mut self, r: &str, at: &str) -> (Rc<N>, usize) {
+        let Some(pointer) = r.strip_prefix('#') else { return (node(at, C::Other(format!("a reference outside the document: {r}"))), usize::MAX) };
+        if let Some(i) = self.stack.iter().position(|p| p == pointer) {
+            return (node(pointer, C::Cycle(self.stack.len() - i)), i);
+        }
+        if let Some(n) = self.memo.get(pointer) {
+            return (n.clone(), usize::MAX);
+        }
+        let Some(target) = self.doc.pointer(pointer) else { return (node(at, C::Other(format!("a reference to nothing: {r}"))), usize::MAX) };
+        self.stack.push(pointer.to_owned());
+        let (n, low) = self.schema(target, pointer);
+        self.stack.pop();
+        if low >= self.stack.len() {
+            self.memo.insert(pointer.to_owned(), n.clone());
+            return (n, usize::MAX);
+        }
+        (n, low)
+    }
+
+    /// The node's own keywords: its type (or types), alternatives, values and constraints.
+    fn own(&mut self, o: &Map<String, Value>, at: &str) -> (Rc<N>, usize) {
+        let mut low = usize::MAX;
+        let unknown: Vec<&String> = o
+            .keys()
+            .filter(|k| !annotation(k))
+            .filter(|k| {
+                !matches!(
+                    k.as_str(),
+                    "$ref" | "allOf" | "oneOf" | "anyOf" | "type" | "nullable" | "enum" | "const" | "format" | "minimum" | "maximum" | "exclusiveMinimum"
+                        | "exclusiveMaximum" | "minLength" | "maxLength" | "pattern" | "contentEncoding" | "items" | "minItems" | "maxItems" | "uniqueItems"
+                        | "properties" | "required" | "additionalProperties" | "minProperties" | "maxProperties" | "propertyNames" | "unevaluatedProperties"
+                )
+            })
+            .collect();
+        if let Some(k) = unknown.first() {
+            return (node(&format!("{at}/{}", escape(k)), C::Other(format!("`{k}`"))), low);
+        }
+        let mut types: Vec<&str> = match o.get("type") {
+            Some(Value::String(t)) => vec![t.as_str()],
+            Some(Value::Array(l)) => l.iter().filter_map(Value::as_str).collect(),
+            _ => Vec::new(),
+        };
+        // OpenAPI 3.0's `nullable: true` lets `null` through; generators write it beside
+        // `allOf` without a `type` and mean the same, so it is read that way there too.
+        let nullable = o.get("nullable").and_then(Value::as_bool) == Some(true);
+        if nullable && !types.is_empty() {
+            types.push("null");
+        }
+        let alternatives = o.get("oneOf").map(|v| ("oneOf", v)).or_else(|| o.get("anyOf").map(|v| ("anyOf", v)));
+        let mut result: Rc<N> = if types.is_empty() {
+            match infer(o) {
+                Some(t) => self.typed(t, o, at, &mut low),
+                None => node(at, C::Any),
+            }
+        } else {
+            let alts: Vec<Rc<N>> = types.iter().map(|t| self.typed(t, o, at, &mut low)).collect();
+            union(at, alts)
+        };
+        if let Some((key, Value::Array(list))) = alternatives {
+            let alts: Vec<Rc<N>> = list
+                .iter()
+                .enumerate()
+                .map(|(i, s)| {
+                    let (n, l) = self.schema(s, &format!("{at}/{key}/{i}"));
+                    low = low.min(l);
+                    n
+                })
+                .collect();
+            let u = union(at, alts);
+            // `nullable: true` beside alternatives (OpenAPI 3.0) lets `null` through too.
+            let u = if o.get("nullable").and_then(Value::as_bool) == Some(true) { union(at, vec![u, node(at, C::Null)]) } else { u };
+            result = if types.is_empty() { u } else { intersect(&result, &u) };
+        }
+        if nullable && types.is_empty() && alternatives.is_none() {
+            result = union(at, vec![result, node(at, C::Null)]);
+        }
+        let values: Option<Vec<Value>> = match (o.get("const"), o.get("enum").and_then(Value::as_array)) {
+            (Some(c), _) => Some(vec![c.clone()]),
+            (None, Some(list)) => Some(list.clone()),
+            _ => None,
+        };
+        if let Some(values) = values {
+            let alts: Vec<Rc<N>> = values.iter().map(|v| constant(at, v)).collect();
+            let set = if alts.is_empty() { node(at, C::Never) } else { union(at, alts) };
+            result = intersect(&result, &set);
+        }
+        (result, low)
+    }
+
+    fn typed(&mut self, t: &str, o: &Map<String, Value>, at: &str, low: &mut usize) -> Rc<N> {
+        let num = |k: &str| o.get(k);
+        match t {
+            "null" => node(at, C::Null),
+            "boolean" => node(at, C::Bool(None)),
+            "integer" => {
+                let (mut min, mut max) = int_range(o.get("format").and_then(Value::as_str));
+                if let Some(v) = num("minimum").and_then(as_i128) {
+                    min = min.max(v);
+                }
+                if let Some(v) = num("maximum").and_then(as_i128) {
+                    max = max.min(v);
+                }
+                match num("exclusiveMinimum") {
+                    Some(Value::Bool(true)) => min += 1,
+                    Some(v) => {
+                        if let Some(v) = as_i128(v) {
+                            min = min.max(v + 1);
+                        }
+                    }
+                    None => {}
+                }
+                match num("exclusiveMaximum") {
+                    Some(Value::Bool(true)) => max -= 1,
+                    Some(v) => {
+                        if let Some(v) = as_i128(v) {
+                            max = max.min(v - 1);
+                        }
+                    }
+                    None => {}
+                }
+                node(at, C::Int { min, max, values: None })
+            }
+            "number" => {
+                let bound = |key: &str, ex: &str| -> Option<(f64, bool)> {
+                    match (num(key).and_then(Value::as_f64), num(ex)) {
+                        (_, Some(Value::Number(n))) => n.as_f64().map(|f| (f, true)),
+                        (Some(f), Some(Value::Bool(true))) => Some((f, true)),
+                        (Some(f), _) => Some((f, false)),
+                        _ => None,
+                    }
+                };
+                let float = o.get("format").and_then(Value::as_str) == Some("float");
+                node(at, C::Num { min: bound("minimum", "exclusiveMinimum"), max: bound("maximum", "exclusiveMaximum"), float, values: None })
+            }
+            "string" => {
+                let format = match (o.get("format").and_then(Value::as_str), o.get("contentEncoding").and_then(Value::as_str)) {
+                    (_, Some("base64")) | (Some("byte"), _) => Some("base64".to_owned()),
+                    (_, Some("binary")) | (Some("binary"), _) => Some("binary".to_owned()),
+                    (Some("url"), _) => Some("uri".to_owned()),
+                    (Some(f), _) => Some(f.to_owned()),
+                    (None, Some(e)) => Some(format!("encoding {e}")),
+                    (None, None) => None,
+                };
+                node(
+                    at,
+                    C::Str {
+                        min: num("minLength").and_then(Value::as_u64).unwrap_or(0),
+                        max: num("maxLength").and_then(Value::as_u64),
+                        pattern: o.get("pattern").and_then(Value::as_str).map(str::to_owned),
+                        format,
+                        values: None,
+                    },
+                )
+            }
+            "array" => {
+                let items = match o.get("items") {
+                    Some(i) => {
+                        let (n, l) = self.schema(i, &format!("{at}/items"));
+                        *low = (*low).min(l);
+                        n
+                    }
+                    None => node(at, C::Any),
+                };
+                node(
+                    at,
+                    C::Array {
+                        items,
+                        min: num("minItems").and_then(Value::as_u64).unwrap_or(0),
+                        max: num("maxItems").and_then(Value::as_u64),
+                        unique: o.get("uniqueItems").and_then(Value::as_bool) == Some(true),
+                    },
+                )
+            }
+            "object" => {
+                let mut props = BTreeMap::new();
+                for (name, s) in o.get("properties").and_then(Value::as_object).into_iter().flatten() {
+                    let (n, l) = self.schema(s, &format!("{at}/properties/{}", escape(name)));
+                    *low = (*low).min(l);
+                    props.insert(name.clone(), n);
+                }
+                let required = o.get("required").and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_str).map(str::to_owned).collect();
+                let additional = match o.get("additionalProperties") {
+                    None | Some(Value::Bool(true)) => None,
+                    Some(s) => {
+                        let (n, l) = self.schema(s, &format!("{at}/additionalProperties"));
+                        *low = (*low).min(l);
+                        Some(n)
+                    }
+                };
+                // A map's keys as text of a pattern or format: what the keys may be.
+                if let Some(names) = o.get("propertyNames")
+                    && !names.as_object().is_some_and(|n| n.iter().all(|(k, _)| annotation(k)))
+                {
+                    return node(&format!("{at}/propertyNames"), C::Other(format!("`propertyNames` {names}")));
+                }
+                node(
+                    at,
+                    C::Object {
+                        props,
+                        required,
+                        additional,
+                        min: num("minProperties").and_then(Value::as_u64).unwrap_or(0),
+                        max: num("maxProperties").and_then(Value::as_u64),
+                    },
+                )
+            }
+            other => node(at, C::Other(format!("type `{other}`"))),
+        }
+    }
+}
+
+/// The type a schema without `type` has, from its keywords (none: any value).
+fn infer(o: &Map<String, Value>) -> Option<&'static str> {
+    if o.contains_key("properties") || o.contains_key("additionalProperties") {
+        Some("object")
+    } else if o.contains_key("items") {
+        Some("array")
+    } else if o.contains_key("minLength") || o.contains_key("maxLength") || o.contains_key("pattern") {
+        Some("string")
+    } else {
+        None
+    }
+}
+
+/// A schema that accepts one value.
+fn constant(at: &str, v: &Value) -> Rc<N> {
+    let c = match v {
+        Value::Null => C::Null,
+        Value::Bool(b) => C::Bool(Some([*b].into())),
+        Value::String(s) => C::Str { min: 0, max: None, pattern: None, format: None, values: Some([s.clone()].into()) },
+        Value::Number(n) => match as_i128(v) {
+            Some(i) if !n.is_f64() || n.as_f64().is_some_and(|f| f.fract() == 0.0) => C::Int { min: i128::MIN, max: i128::MAX, values: Some([i].into()) },
+            _ => C::Num { min: None, max: None, float: false, values: Some(vec![n.as_f64().unwrap_or_default()]) },
+        },
+        other => C::Other(format!("a constant {other}")),
+    };
+    node(at, c)
+}
+
+/// The alternatives, flattened and simplified: any `Any` makes the whole `Any`; values of one
+/// kind are one set; an unconstrained alternative of a kind whose values are listed (an open
+/// enum's catch-all) is dropped.
+fn union(at: &str, alts: Vec<Rc<N>>) -> Rc<N> {
+    let mut flat: Vec<Rc<N>> = Vec::new();
+    for a in alts {
+        match &a.c {
+            C::Union(inner) => flat.extend(inner.iter().cloned()),
+            C::Never => {}
+            _ => flat.push(a),
+        }
+    }
+    if flat.iter().any(|a| matches!(a.c, C::Any)) {
+        return node(at, C::Any);
+    }
+    // Values of one kind form one set.
+    let mut ints: BTreeSet<i128> = BTreeSet::new();
+    let mut strs: BTreeSet<String> = BTreeSet::new();
+    let mut rest: Vec<Rc<N>> = Vec::new();
+    let (mut int_at, mut str_at) = (None, None);
+    for a in flat {
+        match &a.c {
+            C::Int { values: Some(v), .. } => {
+                ints.extend(v.iter().copied());
+                int_at.get_or_insert_with(|| a.at.clone());
+            }
+            C::Str { values: Some(v), min: 0, max: None, pattern: None, .. } => {
+                strs.extend(v.iter().cloned());
+                str_at.get_or_insert_with(|| a.at.clone());
+            }
+            _ => rest.push(a),
+        }
+    }
+    let bare_int = |n: &N| matches!(n.c, C::Int { values: None, min, max, .. } if min <= i128::from(i32::MIN) && max >= i128::from(i32::MAX));
+    let bare_str = |n: &N| matches!(&n.c, C::Str { values: None, min: 0, max: None, pattern: None, .. });
+    if !ints.is_empty() {
+        rest.retain(|n| !bare_int(n));
+        rest.push(node(&int_at.unwrap_or_default(), C::Int { min: i128::MIN, max: i128::MAX, values: Some(ints) }));
+    }
+    if !strs.is_empty() {
+        rest.retain(|n| !bare_str(n));
+        rest.push(node(&str_at.unwrap_or_default(), C::Str { min: 0, max: None, pattern: None, format: None, values: Some(strs) }));
+    }
+    match rest.len() {
+        0 => node(at, C::Never),
+        1 => rest.pop().expect("BUG: one alternative"),
+        _ => node(at, C::Union(rest)),
+    }
+}
+
+fn min_opt<T: PartialOrd + Copy>(a: Option<T>, b: Option<T>) -> Option<T> {
+    match (a, b) {
+        (Some(x), Some(y)) => Some(if y < x { y } else { x }),
+        (x, None) => x,
+        (None, y) => y,
+    }
+}
+
+/// The values both accept.
+fn intersect(a: &Rc<N>, b: &Rc<N>) -> Rc<N> {
+    let at = &a.at;
+    match (&a.c, &b.c) {
+        (C::Any, _) => b.clone(),
+        (_, C::Any) => a.clone(),
+        (C::Never, _) | (_, C::Never) => node(at, C::Never),
+        (C::Union(alts), _) => union(at, alts.iter().map(|x| intersect(x, b)).collect()),
+        (_, C::Union(alts)) => union(at, alts.iter().map(|x| intersect(a, x)).collect()),
+        (C::Null, C::Null) => a.clone(),
+        (C::Bool(x), C::Bool(y)) => node(at, C::Bool(match (x, y) {
+            (Some(x), Some(y)) => Some(x.intersection(y).copied().collect()),
+            (x, None) => x.clone(),
+            (None, y) => y.clone(),
+        })),
+        (C::Int { min, max, values }, C::Int { min: min2, max: max2, values: v2 }) => {
+            let (lo, hi) = ((*min).max(*min2), (*max).min(*max2));
+            let values = match (values, v2) {
+                (Some(x), Some(y)) => Some(x.intersection(y).copied().collect()),
+                (Some(x), None) | (None, Some(x)) => Some(x.iter().copied().filter(|v| *v >= lo && *v <= hi).collect()),
+                (None, None) => None,
+            };
+            // A set of values needs no range: it is exact.
+            let (lo, hi) = if values.is_some() { (i128::MIN, i128::MAX) } else { (lo, hi) };
+            node(at, C::Int { min: lo, max: hi, values })
+        }
+        (C::Str { min, max, pattern, format, values }, C::Str { min: m2, max: x2, pattern: p2, format: f2, values: v2 }) => {
+            let pattern = match (pattern, p2) {
+                (Some(p), Some(q)) if p != q => return node(at, C::Other(format!("two patterns `{p}` and `{q}`"))),
+                (p, q) => p.clone().or_else(|| q.clone()),
+            };
+            let values = match (values, v2) {
+                (Some(x), Some(y)) => Some(x.intersection(y).cloned().collect()),
+                (x, y) => x.clone().or_else(|| y.clone()),
+            };
+            node(at, C::Str { min: (*min).max(*m2), max: min_opt(*max, *x2), pattern, format: format.clone().or_else(|| f2.clone()), values })
+        }
+        (C::Num { min, max, float, values }, C::Num { min: m2, max: x2, float: f2, values: v2 }) => {
+            let hi = |x: Option<(f64, bool)>, y: Option<(f64, bool)>| match (x, y) {
+                (Some(a), Some(b)) => Some(if b.0 > a.0 || (b.0 == a.0 && b.1) { b } else { a }),
+                (a, None) => a,
+                (None, b) => b,
+            };
+            let lo = |x: Option<(f64, bool)>, y: Option<(f64, bool)>| match (x, y) {
+                (Some(a), Some(b)) => Some(if b.0 < a.0 || (b.0 == a.0 && b.1) { b } else { a }),
+                (a, None) => a,
+                (None, b) => b,
+            };
+            node(at, C::Num { min: hi(*min, *m2), max: lo(*max, *x2), float: *float || *f2, values: values.clone().or_else(|| v2.clone()) })
+        }
+        (C::Int { .. }, C::Num { .. }) => a.clone(),
+        (C::Num { .. }, C::Int { .. }) => b.clone(),
+        (C::Array { items, min, max, unique }, C::Array { items: i2, min: m2, max: x2, unique: u2 }) => {
+            node(at, C::Array { items: intersect(items, i2), min: (*min).max(*m2), max: min_opt(*max, *x2), unique: *unique || *u2 })
+        }
+        (C::Object { props, required, additional, min, max }, C::Object { props: p2, required: r2, additional: a2, min: m2, max: x2 }) => {
+            let mut merged = props.clone();
+            for (k, v) in p2 {
+                let joined = match merged.get(k) {
+                    Some(mine) => intersect(mine, v),
+                    None => v.clone(),
+                };
+                merged.insert(k.clone(), joined);
+            }
+            let additional = match (additional, a2) {
+                (Some(x), Some(y)) => Some(intersect(x, y)),
+                (x, y) => x.clone().or_else(|| y.clone()),
+            };
+            node(
+                at,
+                C::Object { props: merged, required: required.union(r2).cloned().collect(), additional, min: (*min).max(*m2), max: min_opt(*max, *x2) },
+            )
+        }
+        (C::Other(_), _) => a.clone(),
+        (_, C::Other(_)) => b.clone(),
+        (C::Cycle(_), _) => a.clone(),
+        (_, C::Cycle(_)) => b.clone(),
+        _ => node(at, C::Never),
+    }
+}
+
+/// A node without its `null` alternative.
+fn without_null(n: &Rc<N>) -> Rc<N> {
+    match &n.c {
+        C::Union(alts) => union(&n.at, alts.iter().filter(|a| !matches!(a.c, C::Null)).cloned().collect()),
+        _ => n.clone(),
+    }
+}
+
+/// A short description of what a node accepts, for a difference's message.
+fn describe(n: &N) -> String {
+    match &n.c {
+        C::Any => "any value".into(),
+        C::Never => "no value".into(),
+        C::Null => "null".into(),
+        C::Bool(_) => "a boolean".into(),
+        C::Int { values: Some(v), .. } => format!("one of the integers {v:?}"),
+        C::Int { min, max, .. } => format!("an integer in {min}..={max}"),
+        C::Num { min, max, float, .. } => format!("a {} number from {min:?} to {max:?}", if *float { "32-bit" } else { "64-bit" }),
+        C::Str { values: Some(v), .. } => format!("one of the texts {v:?}"),
+        C::Str { min, max, pattern, format, .. } => {
+            format!("a text (length {min}..{}, pattern {}, format {})", max.map_or("".into(), |m| m.to_string()), pattern.as_deref().unwrap_or("none"), format.as_deref().unwrap_or("none"))
+        }
+        C::Array { min, max, unique, .. } => format!("an array ({min}..{} items{})", max.map_or("".into(), |m| m.to_string()), if *unique { ", unique" } else { "" }),
+        C::Object { props, .. } => format!("an object with {} members", props.len()),
+        C::Union(alts) => format!("one of {} alternatives", alts.len()),
+        C::Other(what) => what.clone(),
+        C::Cycle(n) => format!("the schema {n} references up"),
+    }
+}
+
+/// One operation's comparison.
+struct Comparison<'d> {
+    ours: Canon<'d>,
+    theirs: Canon<'d>,
+    operation: String,
+    differences: Vec<Difference>,
+}
+
+impl<'d> Comparison<'d> {
+    fn new(original: &'d Value, exported: &'d Value, operation: &str) -> Self {
+        Self { ours: Canon::new(original), theirs: Canon::new(exported), operation: operation.to_owned(), differences: Vec::new() }
+    }
+
+    fn differ(&mut self, place: &str, pointer: &str, what: String) {
+        self.differences.push(Difference { operation: self.operation.clone(), place: place.to_owned(), pointer: pointer.to_owned(), what });
+    }
+
+    /// Follows a `$ref` of a parameter, body, response or header to what it names.
+    fn deref<'v>(doc: &'v Value, v: &'v Value, pointer: &str) -> (&'v Value, String) {
+        let mut v = v;
+        let mut pointer = pointer.to_owned();
+        for _ in 0..8 {
+            match v.get("$ref").and_then(Value::as_str).and_then(|r| r.strip_prefix('#')) {
+                Some(p) => match doc.pointer(p) {
+                    Some(target) => {
+                        v = target;
+                        pointer = p.to_owned();
+                    }
+                    None => break,
+                },
+                None => break,
+            }
+        }
+        (v, pointer)
+    }
+
+    fn operation(&mut self, item: &Value, op: &Value, pointer: &str, theirs: &Value, their_pointer: &str) {
+        self.parameters(item, op, pointer, theirs, their_pointer);
+        self.request_body(op, pointer, theirs, their_pointer);
+        self.responses(op, pointer, theirs, their_pointer);
+    }
+
+    fn parameters(&mut self, item: &Value, op: &Value, pointer: &str, theirs: &Value, their_pointer: &str) {
+        fn collect(doc: &Value, lists: Vec<(String, Option<&Value>)>) -> BTreeMap<(String, String), (Value, String)> {
+            let mut out: BTreeMap<(String, String), (Value, String)> = BTreeMap::new();
+            for (base, list) in lists {
+                for (i, p) in list.and_then(Value::as_array).into_iter().flatten().enumerate() {
+                    let (p, at) = Comparison::deref(doc, p, &format!("{base}/parameters/{i}"));
+                    let name = p.get("name").and_then(Value::as_str).unwrap_or_default();
+                    let place = p.get("in").and_then(Value::as_str).unwrap_or_default().to_owned();
+                    let name = if place == "header" { name.to_ascii_lowercase() } else { name.to_owned() };
+                    out.insert((place, name), (p.clone(), at));
+                }
+            }
+            out
+        }
+        let item_pointer = pointer.rsplit_once('/').map_or("", |(p, _)| p).to_owned();
+        let ours = collect(self.ours.doc, vec![(item_pointer, item.get("parameters")), (pointer.to_owned(), op.get("parameters"))]);
+        let theirs_list = collect(self.theirs.doc, vec![(their_pointer.to_owned(), theirs.get("parameters"))]);
+        for ((place, name), (p, at)) in &ours {
+            let where_ = format!("parameters/{place}/{name}");
+            let Some((q, their_at)) = theirs_list.get(&(place.clone(), name.clone())) else {
+                self.differ(&where_, at, format!("the {place} parameter `{name}` is not in the export"));
+                continue;
+            };
+            let required = |p: &Value| place == "path" || p.get("required").and_then(Value::as_bool) == Some(true);
+            if required(p) != required(q) {
+                self.differ(&where_, at, format!("the parameter is {}required in the document and {}required in the export", if required(p) { "" } else { "not " }, if required(q) { "" } else { "not " }));
+            }
+            let (a, b) = (p.get("schema").cloned().unwrap_or(Value::Bool(true)), q.get("schema").cloned().unwrap_or(Value::Bool(true)));
+            self.parameter_schemas(&where_, &a, &format!("{at}/schema"), &b, &format!("{their_at}/schema"));
+        }
+        for (place, name) in theirs_list.keys().filter(|k| !ours.contains_key(*k)) {
+            self.differ(&format!("parameters/{place}/{name}"), pointer, format!("the export has a {place} parameter `{name}` the document does not"));
+        }
+    }
+
+    fn request_body(&mut self, op: &Value, pointer: &str, theirs: &Value, their_pointer: &str) {
+        let ours = op.get("requestBody").map(|b| Self::deref(self.ours.doc, b, &format!("{pointer}/requestBody")));
+        let mine = theirs.get("requestBody").map(|b| Self::deref(self.theirs.doc, b, &format!("{their_pointer}/requestBody")));
+        let (ours, theirs) = match (ours, mine) {
+            (None, None) => return,
+            (Some((b, at)), None) => {
+                if b.get("content").and_then(Value::as_object).is_some_and(|c| !c.is_empty()) {
+                    self.differ("requestBody", &at, "the request body is not in the export".into());
+                }
+                return;
+            }
+            (None, Some(_)) => {
+                self.differ("requestBody", pointer, "the export has a request body the document does not".into());
+                return;
+            }
+            (Some(a), Some(b)) => (a, b),
+        };
+        let ((body, at), (their_body, their_at)) = (ours, theirs);
+        let required = |b: &Value| b.get("required").and_then(Value::as_bool) == Some(true);
+        if required(body) != required(their_body) {
+            self.differ("requestBody", &at, format!("the body is {}required in the document and {}required in the export", if required(body) { "" } else { "not " }, if required(their_body) { "" } else { "not " }));
+        }
+        self.content("requestBody", body, &at, their_body, &their_at);
+    }
+
+    /// The media types of a body or response, each with its schema.
+    fn content(&mut self, place: &str, ours: &Value, at: &str, theirs: &Value, their_at: &str) {
+        let empty = Map::new();
+        let a = ours.get("content").and_then(Value::as_object).unwrap_or(&empty).clone();
+        let b = theirs.get("content").and_then(Value::as_object).unwrap_or(&empty).clone();
+        for (media, m) in &a {
+            let where_ = format!("{place}/{media}");
+            let at = format!("{at}/content/{}", escape(media));
+            let Some(n) = b.get(media) else {
+                self.differ(&where_, &at, format!("media type `{media}` is not in the export"));
+                continue;
+            };
+            let (x, y) = (m.get("schema").cloned().unwrap_or(Value::Bool(true)), n.get("schema").cloned().unwrap_or(Value::Bool(true)));
+            // A body of another media type than JSON is its bytes: a schema that only says so
+            // (`{}`, a string, binary or not) says nothing more.
+            let json = media.contains("json") || media.starts_with("multipart/") || media == "application/x-www-form-urlencoded";
+            let bytes_only = |s: &Value| {
+                s.as_object().is_none_or(|o| {
+                    o.iter().all(|(k, v)| annotation(k) || (k == "type" && v == "string") || ((k == "format" || k == "contentEncoding") && v == "binary"))
+                })
+            };
+            if !json && bytes_only(&x) && bytes_only(&y) {
+                continue;
+            }
+            if media.starts_with("multipart/") {
+                self.parts(&where_, &x, &format!("{at}/schema"), &y, &format!("{their_at}/content/{}/schema", escape(media)));
+                continue;
+            }
+            self.schemas(&where_, &x, &format!("{at}/schema"), &y, &format!("{their_at}/content/{}/schema", escape(media)));
+        }
+        for media in b.keys().filter(|k| !a.contains_key(*k)) {
+            self.differ(&format!("{place}/{media}"), at, format!("the export has media type `{media}` the document does not"));
+        }
+    }
+
+    fn responses(&mut self, op: &Value, pointer: &str, theirs: &Value, their_pointer: &str) {
+        let empty = Map::new();
+        let a = op.get("responses").and_then(Value::as_object).unwrap_or(&empty).clone();
+        let b = theirs.get("responses").and_then(Value::as_object).unwrap_or(&empty).clone();
+        let key = |s: &str| s.to_ascii_uppercase();
+        for (status, r) in &a {
+            let where_ = format!("responses/{status}");
+            let (r, at) = Self::deref(self.ours.doc, r, &format!("{pointer}/responses/{}", escape(status)));
+            let Some((their_status, t)) = b.iter().find(|(s, _)| key(s) == key(status)) else {
+                self.differ(&where_, &at, format!("status `{status}` is not in the export"));
+                continue;
+            };
+            let (t, their_at) = Self::deref(self.theirs.doc, t, &format!("{their_pointer}/responses/{}", escape(their_status)));
+            let (r, t) = (r.clone(), t.clone());
+            self.headers(&where_, &r, &at, &t, &their_at);
+            self.content(&where_, &r, &at, &t, &their_at);
+        }
+        for status in b.keys().filter(|s| !a.keys().any(|k| key(k) == key(s))) {
+            self.differ(&format!("responses/{status}"), &format!("{pointer}/responses"), format!("the export has status `{status}` the document does not"));
+        }
+    }
+
+    fn headers(&mut self, place: &str, ours: &Value, at: &str, theirs: &Value, their_at: &str) {
+        let collect = |doc: &'d Value, r: &Value, base: &str| -> BTreeMap<String, (Value, String)> {
+            r.get("headers")
+                .and_then(Value::as_object)
+                .into_iter()
+                .flatten()
+                .map(|(name, h)| {
+                    let (h, at) = Self::deref(doc, h, &format!("{base}/headers/{}", escape(name)));
+                    (name.to_ascii_lowercase(), (h.clone(), at))
+                })
+                .collect()
+        };
+        let a = collect(self.ours.doc, ours, at);
+        let b = collect(self.theirs.doc, theirs, their_at);
+        for (name, (h, at)) in &a {
+            let where_ = format!("{place}/headers/{name}");
+            let Some((g, their_at)) = b.get(name) else {
+                self.differ(&where_, at, format!("header `{name}` is not in the export"));
+                continue;
+            };
+            let required = |h: &Value| h.get("required").and_then(Value::as_bool) == Some(true);
+            if required(h) != required(g) {
+                self.differ(&where_, at, format!("the header is {}required in the document and {}required in the export", if required(h) { "" } else { "not " }, if required(g) { "" } else { "not " }));
+            }
+            let (x, y) = (h.get("schema").cloned().unwrap_or(Value::Bool(true)), g.get("schema").cloned().unwrap_or(Value::Bool(true)));
+            self.schemas(&where_, &x, &format!("{at}/schema"), &y, &format!("{their_at}/schema"));
+        }
+        for name in b.keys().filter(|k| !a.contains_key(*k)) {
+            self.differ(&format!("{place}/headers/{name}"), at, format!("the export has header `{name}` the document does not"));
+        }
+    }
+
+    /// Compares two parameter schemas: a parameter is text on the wire, where `null` has no
+    /// spelling (an absent parameter is how it is sent), so `null` is not compared.
+    fn parameter_schemas(&mut self, place: &str, ours: &Value, at: &str, theirs: &Value, their_at: &str) {
+        let (a, _) = self.ours.schema(ours, at);
+        let (b, _) = self.theirs.schema(theirs, their_at);
+        let (a, b) = (without_null(&a), without_null(&b));
+        let mut seen = BTreeSet::new();
+        for (path, pointer, what) in equal(&a, &b, "", &mut seen) {
+            self.differ(&format!("{place}{path}"), &pointer, what);
+        }
+    }
+
+    /// Compares two multipart bodies: an object of parts, each text or bytes, where `null`
+    /// has no spelling (an absent part is how it is sent), so a part's `null` is not compared.
+    fn parts(&mut self, place: &str, ours: &Value, at: &str, theirs: &Value, their_at: &str) {
+        let (a, _) = self.ours.schema(ours, at);
+        let (b, _) = self.theirs.schema(theirs, their_at);
+        let strip = |n: &Rc<N>| match &n.c {
+            C::Object { props, required, additional, min, max } => node(
+                &n.at,
+                C::Object { props: props.iter().map(|(k, v)| (k.clone(), without_null(v))).collect(), required: required.clone(), additional: additional.clone(), min: *min, max: *max },
+            ),
+            _ => n.clone(),
+        };
+        let (a, b) = (strip(&a), strip(&b));
+        let mut seen = BTreeSet::new();
+        for (path, pointer, what) in equal(&a, &b, "", &mut seen) {
+            self.differ(&format!("{place}{path}"), &pointer, what);
+        }
+    }
+
+    /// Compares two schemas by what they accept; every difference is reported.
+    fn schemas(&mut self, place: &str, ours: &Value, at: &str, theirs: &Value, their_at: &str) {
+        let (a, _) = self.ours.schema(ours, at);
+        let (b, _) = self.theirs.schema(theirs, their_at);
+        let mut seen = BTreeSet::new();
+        for (path, pointer, what) in equal(&a, &b, "", &mut seen) {
+            self.differ(&format!("{place}{path}"), &pointer, what);
+        }
+    }
+}
+
+type Mismatch = (String, String, String);
+
+/// Whether two canonical nodes accept the same values: every difference found (where below
+/// the schema, the original's pointer there, and what differs); the members of objects are
+/// all compared, so one difference does not hide another.
+fn equal(a: &N, b: &N, path: &str, seen: &mut BTreeSet<(usize, usize)>) -> Vec<Mismatch> {
+    let key = (a as *const N as usize, b as *const N as usize);
+    if !seen.insert(key) {
+        return Vec::new();
+    }
+    let differ = |what: String| vec![(path.to_owned(), a.at.clone(), what)];
+    let accepts = || format!("the document accepts {}, the export {}", describe(a), describe(b));
+    match (&a.c, &b.c) {
+        (C::Any, C::Any) | (C::Never, C::Never) | (C::Null, C::Null) => Vec::new(),
+        (C::Bool(x), C::Bool(y)) if x == y => Vec::new(),
+        (C::Int { min, max, values }, C::Int { min: m2, max: x2, values: v2 }) => {
+            if values != v2 || (values.is_none() && (min != m2 || max != x2)) {
+                return differ(accepts());
+            }
+            Vec::new()
+        }
+        (C::Num { min, max, float, values }, C::Num { min: m2, max: x2, float: f2, values: v2 }) if min == m2 && max == x2 && float == f2 && values == v2 => Vec::new(),
+        (C::Str { min, max, pattern, format, values }, C::Str { min: m2, max: x2, pattern: p2, format: f2, values: v2 })
+            if min == m2 && max == x2 && pattern == p2 && format == f2 && values == v2 =>
+        {
+            Vec::new()
+        }
+        (C::Array { items, min, max, unique }, C::Array { items: i2, min: m2, max: x2, unique: u2 }) => {
+            let mut out = if (min, max, unique) != (m2, x2, u2) { differ(accepts()) } else { Vec::new() };
+            out.extend(equal(items, i2, &format!("{path}/items"), seen));
+            out
+        }
+        (C::Object { props, required, additional, min, max }, C::Object { props: p2, required: r2, additional: a2, min: m2, max: x2 }) => {
+            let mut out = Vec::new();
+            for name in props.keys().filter(|k| !p2.contains_key(*k)) {
+                out.push((format!("{path}/{name}"), props[name].at.clone(), format!("member `{name}` is not in the export")));
+            }
+            for name in p2.keys().filter(|k| !props.contains_key(*k)) {
+                out.extend(differ(format!("the export has a member `{name}` the document does not")));
+            }
+            if required != r2 {
+                let only: Vec<&String> = required.symmetric_difference(r2).collect();
+                out.extend(differ(format!("required members differ: {only:?} (document: {required:?})")));
+            }
+            if (min, max) != (m2, x2) {
+                out.extend(differ(format!("the document allows {min}..{max:?} members, the export {m2}..{x2:?}")));
+            }
+            match (additional, a2) {
+                (None, None) => {}
+                (Some(x), Some(y)) => out.extend(equal(x, y, &format!("{path}/*"), seen)),
+                (Some(x), None) => out.push((format!("{path}/*"), x.at.clone(), format!("other members are {} in the document and anything in the export", describe(x)))),
+                (None, Some(y)) => out.extend(differ(format!("other members are anything in the document and {} in the export", describe(y)))),
+            }
+            for (name, x) in props {
+                if let Some(y) = p2.get(name) {
+                    out.extend(equal(x, y, &format!("{path}/{name}"), seen));
+                }
+            }
+            out
+        }
+        (C::Union(xs), C::Union(ys)) => {
+            if xs.len() != ys.len() {
+                return differ(format!("the document has {} alternatives, the export {}", xs.len(), ys.len()));
+            }
+            let mut unmatched: Vec<&Rc<N>> = ys.iter().collect();
+            let mut out = Vec::new();
+            for x in xs {
+                match unmatched.iter().position(|y| equal(x, y, path, &mut seen.clone()).is_empty()) {
+                    Some(i) => {
+                        unmatched.remove(i);
+                    }
+                    // The difference with the closest alternative: one of the same kind.
+                    None => match unmatched.iter().position(|y| std::mem::discriminant(&y.c) == std::mem::discriminant(&x.c)) {
+                        Some(i) => out.extend(equal(x, unmatched.remove(i), path, seen)),
+                        None => out.push((path.to_owned(), x.at.clone(), format!("the export has no alternative accepting {}", describe(x)))),
+                    },
+                }
+            }
+            out
+        }
+        (C::Cycle(x), C::Cycle(y)) if x == y => Vec::new(),
+        (C::Other(what), _) => differ(format!("the comparison cannot read {what}")),
+        _ => differ(accepts()),
+    }
+}

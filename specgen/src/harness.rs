@@ -1,0 +1,317 @@
+//! Generates the crates of many specs into one scratch workspace, builds it with warnings
+//! denied, and compiles every C and C++ header with strict warnings as errors.
+//!
+//! Scratch builds share one target directory (by convention `target/scratch` of this
+//! repository), so dependencies are compiled once; the scratch sources live in a directory the
+//! caller removes. Builds run with `--offline` and a lock file seeded from this repository's,
+//! so they resolve to the versions the workspace already uses.
+
+use crate::Generated;
+use platform_codegen::emit::{EmitOptions, Layout, emit_all};
+use platform_codegen::files::{Mode, sync};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::time::{Duration, Instant};
+
+/// C compiler flags the headers must pass: every warning an error.
+pub const C_STRICT: &[&str] = &[
+    "-Wall",
+    "-Wextra",
+    "-Wpedantic",
+    "-Werror",
+    "-Wstrict-prototypes",
+    "-Wmissing-prototypes",
+    "-Wshadow",
+    "-Wconversion",
+    "-Wsign-conversion",
+    "-Wcast-qual",
+    "-Wundef",
+    "-g",
+];
+
+/// C++ compiler flags the headers must pass.
+pub const CXX_STRICT: &[&str] = &[
+    "-Wall",
+    "-Wextra",
+    "-Wpedantic",
+    "-Werror",
+    "-Wshadow",
+    "-Wconversion",
+    "-Wsign-conversion",
+    "-Wold-style-cast",
+    "-Wcast-qual",
+    "-Wnon-virtual-dtor",
+    "-Woverloaded-virtual",
+    "-Wundef",
+    "-g",
+];
+
+/// Flags of every scratch build: warnings are errors in generated code.
+pub const RUSTFLAGS: &str = "-D warnings";
+
+/// What one member of a batch is generated from.
+#[derive(Clone, Debug)]
+pub enum Source {
+    /// The random spec of a seed.
+    Seed(u64),
+    /// A spec directory (a fixture).
+    Spec(PathBuf),
+}
+
+/// One spec of a batch: where it was written and generated.
+#[derive(Debug)]
+pub struct Member {
+    /// The seed or the spec directory, for messages.
+    pub what: String,
+    /// The spec directory.
+    pub spec: PathBuf,
+    /// The output directory (crates, headers, docs).
+    pub out: PathBuf,
+    /// The C header and the C++ header, by file name.
+    pub headers: (String, String),
+    /// The package names of its generated crates.
+    pub packages: Vec<String>,
+}
+
+/// Writes the random specs of `sources` under `root/spec<i>` and makes them valid, loads the
+/// others where they are, and generates each into `root/out<i>` as members of a workspace rooted
+/// at `root`.
+pub fn prepare(root: &Path, sources: &[Source]) -> Vec<Member> {
+    sources
+        .iter()
+        .enumerate()
+        .map(|(i, source)| {
+            let out = root.join(format!("out{i}"));
+            let (what, spec, loaded) = match source {
+                Source::Seed(seed) => {
+                    let spec = root.join(format!("spec{i}"));
+                    let loaded = Generated::new(*seed, i).make_valid(&spec);
+                    (format!("seed {seed}"), spec, loaded)
+                }
+                Source::Spec(dir) => (dir.display().to_string(), dir.clone(), load(dir)),
+            };
+            generate(&loaded.model, &out);
+            let p = &loaded.model.platform.prefixes;
+            let packages = platform_codegen::emit::cargo::CRATES.iter().map(|c| package_name(&out.join(c).join("Cargo.toml"))).collect();
+            Member { what, spec, out, headers: (p.c_header.clone(), p.cpp_header.clone()), packages }
+        })
+        .collect()
+}
+
+/// A valid spec directory, loaded; panics with the diagnostics otherwise.
+fn load(dir: &Path) -> platform_codegen::Loaded {
+    match platform_codegen::load_spec(dir, "spec") {
+        Ok(loaded) => loaded,
+        Err(platform_codegen::LoadError::Invalid { sources, diagnostics }) => {
+            panic!("{} is invalid:\n{}", dir.display(), platform_codegen::diag::render_text(&sources, &diagnostics, false))
+        }
+        Err(platform_codegen::LoadError::Io(e)) => panic!("cannot read {}: {e}", dir.display()),
+    }
+}
+
+/// The generated crates of a model in `out`, without the standalone workspace root (the
+/// scratch workspace lists them instead).
+pub fn generate(model: &platform_codegen::model::Model, out: &Path) {
+    let files: Vec<_> = emit_all(model, &EmitOptions::default().with_layout(Layout::Standalone))
+        .into_iter()
+        .filter(|f| f.artifact != platform_codegen::emit::cargo::ARTIFACT)
+        .collect();
+    sync(out, &files, Mode::Write).unwrap_or_else(|e| panic!("cannot write {}: {e}", out.display()));
+}
+
+/// The `name` of the `[package]` a generated manifest declares.
+fn package_name(manifest: &Path) -> String {
+    let text = std::fs::read_to_string(manifest).unwrap_or_else(|e| panic!("cannot read {}: {e}", manifest.display()));
+    let package = text.split("\n[").find(|t| t.starts_with("package]")).unwrap_or_else(|| panic!("{} has no [package]", manifest.display()));
+    let name = package.lines().find_map(|l| l.strip_prefix("name = ")).unwrap_or_else(|| panic!("{} names no package", manifest.display()));
+    name.trim_matches('"').to_owned()
+}
+
+/// The workspace root listing every generated crate of `members`, with this repository's lock
+/// file beside it.
+pub fn write_workspace(root: &Path, members: &[Member], repo: &Path) {
+    let list: Vec<String> = members
+        .iter()
+        .flat_map(|m| platform_codegen::emit::cargo::CRATES.iter().map(move |c| format!("  \"{}/{c}\",", relative(root, &m.out))))
+        .collect();
+    let manifest = format!("[workspace]\nresolver = \"3\"\nmembers = [\n{}\n]\n", list.join("\n"));
+    std::fs::write(root.join("Cargo.toml"), manifest).expect("write the scratch workspace manifest");
+    seed_lock(root, repo);
+}
+
+/// Copies this repository's lock file, so a scratch build resolves to the versions the
+/// workspace already uses (and compiled dependencies are shared between runs).
+pub fn seed_lock(root: &Path, repo: &Path) {
+    let lock = repo.join("Cargo.lock");
+    if lock.is_file() {
+        std::fs::copy(&lock, root.join("Cargo.lock")).expect("copy Cargo.lock");
+    }
+}
+
+fn relative(root: &Path, path: &Path) -> String {
+    path.strip_prefix(root).unwrap_or(path).to_string_lossy().replace('\\', "/")
+}
+
+/// `cargo <args>` in `dir`, offline, with the scratch target directory and warnings denied.
+///
+/// Scratch builds are compiled to be judged, not debugged: no debug info and no incremental
+/// caches, which would otherwise make most of what they write. Every scratch build sets the
+/// same, so they share one compiled copy of each dependency.
+pub fn cargo(dir: &Path, target: &Path, args: &[&str]) -> Output {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    Command::new(cargo)
+        .args(args)
+        .arg("--offline")
+        .current_dir(dir)
+        .env("CARGO_TARGET_DIR", target)
+        .env("RUSTFLAGS", RUSTFLAGS)
+        .env_remove("CARGO_ENCODED_RUSTFLAGS")
+        .env("CARGO_INCREMENTAL", "0")
+        .env("CARGO_PROFILE_DEV_DEBUG", "false")
+        .env("CARGO_PROFILE_DEV_BUILD_OVERRIDE_DEBUG", "false")
+        .output()
+        .expect("cargo runs")
+}
+
+/// The scratch target directory of a test binary: `target/scratch` beside the test's own
+/// `target/<profile>`, wherever the target directory is.
+pub fn test_scratch_target() -> PathBuf {
+    let exe = std::env::current_exe().expect("the test binary's path");
+    exe.ancestors().nth(3).expect("BUG: a test binary lives in target/<profile>/deps").join("scratch")
+}
+
+/// Removes what the builds of `members` left in the `dev` profile of `target`: their compiled
+/// libraries (hashed `libx_types-<hash>.rlib`, and the SDK's unhashed `libx_sdk.so`, `.a` and
+/// `.rlib`, in `deps/` and uplifted beside it), dependency files and fingerprints. They are
+/// never reused (each batch has its own sources), while the shared dependencies stay.
+pub fn remove_artifacts(target: &Path, members: &[Member]) -> std::io::Result<u64> {
+    let mut stems = Vec::new();
+    for package in members.iter().flat_map(|m| &m.packages) {
+        let lib = package.replace('-', "_");
+        stems.extend([package.clone(), format!("lib{lib}"), lib]);
+    }
+    let ours = |name: &str| stems.iter().any(|s| name.strip_prefix(s.as_str()).is_some_and(|rest| rest.starts_with(['-', '.'])));
+    let mut freed = 0;
+    for dir in ["", "deps", ".fingerprint", "build", "incremental"] {
+        let Ok(entries) = std::fs::read_dir(target.join("debug").join(dir)) else { continue };
+        for entry in entries {
+            let entry = entry?;
+            let name = entry.file_name().to_string_lossy().into_owned();
+            if !ours(&name) {
+                continue;
+            }
+            let path = entry.path();
+            freed += size(&path);
+            if entry.file_type()?.is_dir() { std::fs::remove_dir_all(&path)? } else { std::fs::remove_file(&path)? }
+        }
+    }
+    Ok(freed)
+}
+
+/// Bytes under `path`.
+fn size(path: &Path) -> u64 {
+    match std::fs::symlink_metadata(path) {
+        Ok(m) if m.is_dir() => std::fs::read_dir(path).into_iter().flatten().flatten().map(|e| size(&e.path())).sum(),
+        Ok(m) => m.len(),
+        Err(_) => 0,
+    }
+}
+
+/// What a batch cost.
+#[derive(Debug, Default)]
+pub struct Figures {
+    /// Writing, checking and generating every spec.
+    pub generate: Duration,
+    /// `cargo build` of the scratch workspace.
+    pub build: Duration,
+    /// Compiling the headers.
+    pub headers: Duration,
+    /// Lines of generated Rust.
+    pub rust_lines: usize,
+    /// Generated crates built.
+    pub crates: usize,
+    /// Bytes the generated crates' own artifacts took in the target directory (removed after
+    /// the build).
+    pub artifacts: u64,
+}
+
+/// Prepares, builds and compiles the headers of `sources` under `root`; returns the figures, or
+/// every failure with its source and output.
+pub fn run(root: &Path, target: &Path, repo: &Path, sources: &[Source]) -> Result<Figures, String> {
+    let mut figures = Figures::default();
+    let started = Instant::now();
+    let members = prepare(root, sources);
+    write_workspace(root, &members, repo);
+    figures.generate = started.elapsed();
+    figures.crates = members.len() * platform_codegen::emit::cargo::CRATES.len();
+    figures.rust_lines = members.iter().map(|m| rust_lines(&m.out)).sum();
+
+    let started = Instant::now();
+    let out = cargo(root, target, &["build", "--workspace", "--keep-going"]);
+    figures.build = started.elapsed();
+    let mut failures = Vec::new();
+    if !out.status.success() {
+        let list: Vec<String> = members.iter().map(|m| format!("{} = {}", relative(root, &m.out), m.what)).collect();
+        failures.push(format!("cargo build of the generated crates failed ({}):\n{}", list.join(", "), String::from_utf8_lossy(&out.stderr)));
+    }
+
+    let started = Instant::now();
+    for m in &members {
+        if let Err(e) = compile_headers(m) {
+            failures.push(format!("the headers of {} do not compile:\n{e}", m.what));
+        }
+    }
+    figures.headers = started.elapsed();
+    match remove_artifacts(target, &members) {
+        Ok(bytes) => figures.artifacts = bytes,
+        Err(e) => failures.push(format!("cannot remove the generated crates' artifacts from {}: {e}", target.display())),
+    }
+    if failures.is_empty() { Ok(figures) } else { Err(failures.join("\n\n")) }
+}
+
+fn rust_lines(dir: &Path) -> usize {
+    let mut n = 0;
+    for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            n += rust_lines(&path);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            n += std::fs::read_to_string(&path).map(|t| t.lines().count()).unwrap_or(0);
+        }
+    }
+    n
+}
+
+/// The C header under C99 and C11 and from C++11, the C++ header under C++17 and C++20, each
+/// alone in a translation unit with the strict flags.
+pub fn compile_headers(m: &Member) -> Result<(), String> {
+    let cc = std::env::var("CC").unwrap_or_else(|_| "gcc".into());
+    let cxx = std::env::var("CXX").unwrap_or_else(|_| "g++".into());
+    let include = m.out.join("sdk/include");
+    let (c_header, cpp_header) = &m.headers;
+    let checks: [(&str, &str, &[&str], &str, &str); 5] = [
+        (&cc, "c99", C_STRICT, c_header, "c"),
+        (&cc, "c11", C_STRICT, c_header, "c"),
+        (&cxx, "c++11", CXX_STRICT, c_header, "cpp"),
+        (&cxx, "c++17", CXX_STRICT, cpp_header, "cpp"),
+        (&cxx, "c++20", CXX_STRICT, cpp_header, "cpp"),
+    ];
+    let mut failures = Vec::new();
+    for (compiler, std, flags, header, ext) in checks {
+        let tu = include.join(format!("check_{}_{std}.{ext}", header.replace('.', "_")).replace('+', "x"));
+        std::fs::write(&tu, format!("#include \"{header}\"\n")).map_err(|e| e.to_string())?;
+        let out = Command::new(compiler)
+            .arg(format!("-std={std}"))
+            .args(flags)
+            .arg(format!("-I{}", include.display()))
+            .arg("-fsyntax-only")
+            .arg(&tu)
+            .output()
+            .map_err(|e| format!("cannot run `{compiler}` ({e}): run ./scripts/test.sh, which installs it"))?;
+        let _ = std::fs::remove_file(&tu);
+        if !out.status.success() {
+            failures.push(format!("{header} as {std}:\n{}", String::from_utf8_lossy(&out.stderr)));
+        }
+    }
+    if failures.is_empty() { Ok(()) } else { Err(failures.join("\n")) }
+}
