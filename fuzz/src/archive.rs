@@ -24,6 +24,12 @@ pub fn pack(files: &[(String, String)]) -> Vec<u8> {
     out.into_bytes()
 }
 
+/// One document as an input of the importer's target: a marker line naming it (a comment to the
+/// YAML reader, which reads JSON too), then its text.
+pub fn document(name: &str, text: &str) -> Vec<u8> {
+    format!("{MARKER}{name}\n{text}").into_bytes()
+}
+
 /// Unpacks an archive. Invalid UTF-8 becomes U+FFFD (the loader reads text); a path is kept to
 /// a plain relative name so that no input names a file outside the spec.
 pub fn unpack(bytes: &[u8]) -> Files {

@@ -61,7 +61,7 @@ fn collect(value: &Value, file: usize, pointer: String, out: &mut Parsed) {
     out.nodes.push((file, pointer));
 }
 
-fn escape(key: &str) -> String {
+pub(crate) fn escape(key: &str) -> String {
     key.replace('~', "~0").replace('/', "~1")
 }
 
@@ -133,19 +133,19 @@ fn pick(u: &mut Unstructured, list: &[String]) -> Result<String> {
     if list.is_empty() { Ok(String::new()) } else { Ok(u.choose(list)?.clone()) }
 }
 
-fn put(tree: &mut Value, pointer: &str, value: Value) {
+pub(crate) fn put(tree: &mut Value, pointer: &str, value: Value) {
     if let Some(slot) = tree.pointer_mut(pointer) {
         *slot = value;
     }
 }
 
 /// The parent's pointer and the last segment (unescaped).
-fn split(pointer: &str) -> Option<(&str, String)> {
+pub(crate) fn split(pointer: &str) -> Option<(&str, String)> {
     let (parent, last) = pointer.rsplit_once('/')?;
     Some((parent, last.replace("~1", "/").replace("~0", "~")))
 }
 
-fn remove(tree: &mut Value, pointer: &str) {
+pub(crate) fn remove(tree: &mut Value, pointer: &str) {
     let Some((parent, last)) = split(pointer) else { return };
     match tree.pointer_mut(parent) {
         Some(Value::Object(map)) => drop(map.shift_remove(&last)),
@@ -162,7 +162,7 @@ fn remove(tree: &mut Value, pointer: &str) {
 
 /// A scalar a spec rarely holds where it is put: another type, an extreme number, an empty,
 /// long, invalid or control-character string.
-fn odd_scalar(u: &mut Unstructured) -> Result<Value> {
+pub(crate) fn odd_scalar(u: &mut Unstructured) -> Result<Value> {
     let long = "x".repeat(u.int_in_range(0..=70_000)?);
     let choices: [Value; 18] = [
         Value::Null,
@@ -273,7 +273,7 @@ fn edit_text(u: &mut Unstructured, text: String) -> Result<String> {
     })
 }
 
-fn char_boundary(text: &str, mut at: usize) -> usize {
+pub(crate) fn char_boundary(text: &str, mut at: usize) -> usize {
     while !text.is_char_boundary(at) {
         at -= 1;
     }
@@ -281,7 +281,7 @@ fn char_boundary(text: &str, mut at: usize) -> usize {
 }
 
 /// "Billion laughs": each level repeats the previous one ten times through aliases.
-fn alias_bomb(levels: u32) -> String {
+pub(crate) fn alias_bomb(levels: u32) -> String {
     let mut out = String::from("a0: &a0 [lol]\n");
     for i in 1..=levels {
         let refs = vec![format!("*a{}", i - 1); 10].join(", ");

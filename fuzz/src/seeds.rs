@@ -66,3 +66,51 @@ fn yaml_files(dir: &Path, out: &mut Vec<PathBuf>) {
         }
     }
 }
+
+/// The largest seed document the seed corpus holds as text: AFL++ wants seeds of at most about
+/// 100 KB, bigger ones make every mutation slow.
+pub const MAX_SEED: usize = 100 * 1024;
+
+/// One seed OpenAPI document: where it is in the repository and its text.
+#[derive(Debug)]
+pub struct Document {
+    /// The path, relative to the repository (`tests/import/mapping_31_json/openapi.json`).
+    pub name: String,
+    /// The document's text (JSON or YAML).
+    pub text: String,
+}
+
+/// Every seed OpenAPI document, smallest first: the importer's corpus (`tests/import/`), the
+/// documents the generator exports (`generated/openapi.json` and the fixtures'), and the two real
+/// documents under `tests/data/openapi/` (over a megabyte: the structure-aware generator takes
+/// them from here by index, so that no corpus file has to hold them).
+pub fn documents() -> &'static [Document] {
+    static DOCUMENTS: OnceLock<Vec<Document>> = OnceLock::new();
+    DOCUMENTS.get_or_init(|| {
+        let root = repository();
+        let mut paths = Vec::new();
+        for case in subdirs(&root.join("tests/import")) {
+            paths.extend(files_named(&case, &["openapi.yaml", "openapi.json"]));
+        }
+        paths.push(root.join("generated/openapi.json"));
+        for fixture in subdirs(&root.join("tests/fixtures")) {
+            paths.extend(files_named(&fixture.join("expected"), &["openapi.json"]));
+            paths.extend(files_named(&fixture.join("expected/docs"), &["openapi.json"]));
+        }
+        paths.push(root.join("tests/data/openapi/discord/openapi.json"));
+        paths.push(root.join("tests/data/openapi/oxide/nexus.json"));
+        let mut documents: Vec<Document> = paths
+            .iter()
+            .map(|p| Document {
+                name: p.strip_prefix(&root).unwrap_or(p).to_string_lossy().replace('\\', "/"),
+                text: std::fs::read_to_string(p).unwrap_or_else(|e| panic!("{}: {e}", p.display())),
+            })
+            .collect();
+        documents.sort_by_key(|d| (d.text.len(), d.name.clone()));
+        documents
+    })
+}
+
+fn files_named(dir: &Path, names: &[&str]) -> Vec<PathBuf> {
+    names.iter().map(|n| dir.join(n)).filter(|p| p.is_file()).collect()
+}

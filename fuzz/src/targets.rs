@@ -2,6 +2,7 @@
 
 use platform_codegen::diag::{self, Diagnostic};
 use platform_codegen::emit::{EmitOptions, emit_all};
+use platform_codegen::import::{ImportError, import_text};
 use platform_codegen::{LoadError, load_spec_texts};
 
 /// Loads, lowers and validates the spec `data` stands for; renders its diagnostics as text and
@@ -22,12 +23,49 @@ pub fn load_spec(data: &[u8]) {
         Err(LoadError::Invalid { sources, diagnostics }) => {
             assert!(!diagnostics.is_empty(), "an invalid spec says why");
             check_wording(&diagnostics);
-            let _ = diag::render_text(&sources, &diagnostics, false);
-            for d in &diagnostics {
-                let _ = diag::to_json(&sources, d);
-            }
+            render(&sources, &diagnostics);
         }
         Err(LoadError::Io(_)) => {}
+    }
+}
+
+/// Imports the OpenAPI document `data` stands for (JSON or YAML). When the document cannot be
+/// imported, renders its diagnostics as text and JSON; when it can, loads the spec files it
+/// wrote, which must pass `check` (an import that writes an invalid spec is the importer's bug),
+/// and runs every emitter on them. A diagnostic that shows Rust `Debug` output is a bug too.
+pub fn import_openapi(data: &[u8]) {
+    let text = crate::input::document_text(data);
+    match import_text("openapi.yaml", text) {
+        Ok(imported) => {
+            check_wording(&imported.warnings);
+            render(&imported.sources, &imported.warnings);
+            let files = imported.files.into_iter().map(|f| (format!("spec/{}", f.path), f.contents)).collect();
+            match load_spec_texts(files) {
+                Ok(loaded) => {
+                    check_wording(&loaded.warnings);
+                    let files = emit_all(&loaded.model, &EmitOptions::default());
+                    assert!(!files.is_empty(), "a valid spec generates files");
+                }
+                Err(LoadError::Invalid { sources, diagnostics }) => {
+                    panic!("the imported spec does not pass `check`:\n{}", diag::render_text(&sources, &diagnostics, false))
+                }
+                Err(LoadError::Io(e)) => panic!("the imported spec does not load: {e}"),
+            }
+        }
+        Err(ImportError::Invalid { sources, diagnostics }) => {
+            assert!(!diagnostics.is_empty(), "a document that does not import says why");
+            check_wording(&diagnostics);
+            render(&sources, &diagnostics);
+        }
+        Err(ImportError::Io(e)) => panic!("an import from text reads no file, yet: {e}"),
+    }
+}
+
+/// Renders diagnostics both ways the command line does: as text and as JSON.
+fn render(sources: &diag::Sources, diagnostics: &[Diagnostic]) {
+    let _ = diag::render_text(sources, diagnostics, false);
+    for d in diagnostics {
+        let _ = diag::to_json(sources, d);
     }
 }
 

@@ -209,6 +209,15 @@ impl Importer<'_> {
         }
     }
 
+    /// A scope a requirement names that no OAuth2 flow declares (a bearer scheme's scopes, which
+    /// OpenAPI lets a document name without declaring): declared here, so the reference holds.
+    fn undeclared_scope(&mut self, scope: &str) {
+        if self.taken.insert(("scope", scope.to_owned())) {
+            let description = Some("A scope a security requirement names; no OAuth2 flow of the document declares it.".to_owned());
+            self.file(PLATFORM_FILE).scopes.push(Item { meta: Meta { id: scope.to_owned(), description, ..Default::default() }, extra: IndexMap::new() });
+        }
+    }
+
     /// `components.headers` as named headers.
     pub(super) fn component_headers(&mut self, cx: &mut Diagnostics) {
         let Some(headers) = self.root().pointer("/components/headers").and_then(Value::as_object).cloned() else { return };
@@ -852,6 +861,7 @@ impl Importer<'_> {
                         e.auth.push(id.clone());
                     }
                     for s in scopes.as_array().into_iter().flatten().filter_map(Value::as_str) {
+                        self.undeclared_scope(s);
                         if !e.scopes.iter().any(|x| x == s) {
                             e.scopes.push(s.to_owned());
                         }

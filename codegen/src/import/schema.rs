@@ -102,12 +102,25 @@ pub(super) fn is_enum(obj: &Map<String, Value>) -> bool {
         return !values.is_empty() && list.iter().all(scalar) && (values.iter().all(|v| v.is_string()) || values.iter().all(|v| !v.is_string()));
     }
     match alternatives(obj) {
-        Some((_, list)) => !list.is_empty() && list.iter().all(|(_, v)| is_const_branch(v)) && {
+        Some((_, list)) => {
             let consts: Vec<&Value> = list.iter().filter_map(|(_, v)| branch_const(v)).collect();
-            consts.iter().all(|c| c.is_string()) || consts.iter().all(|c| c.is_i64() || c.is_u64())
-        },
+            let texts = consts.iter().all(|c| c.is_string());
+            let integers = consts.iter().all(|c| c.is_i64() || c.is_u64());
+            let kind = if texts { "string" } else { "integer" };
+            !consts.is_empty()
+                && (texts || integers)
+                && list.iter().all(|(_, v)| is_const_branch(v) || is_open_branch(v, kind))
+                && list.iter().filter(|(_, v)| is_open_branch(v, kind)).count() <= 1
+        }
         None => false,
     }
+}
+
+/// The branch that keeps an enum open, the way the generator's own OpenAPI export writes it:
+/// a bare `type` of the constants' kind (with annotations), beside the constants.
+fn is_open_branch(v: &Value, kind: &str) -> bool {
+    let Some(o) = v.as_object() else { return false };
+    o.get("type").and_then(Value::as_str) == Some(kind) && o.keys().all(|k| ["type", "title", "description"].contains(&k.as_str()))
 }
 
 /// What a component schema becomes.
@@ -585,12 +598,28 @@ impl Importer<'_> {
         let required: Vec<String> = used.take(obj, "required").and_then(Value::as_array).map(|l| l.iter().filter_map(Value::as_str).map(str::to_owned).collect()).unwrap_or_default();
         if let Some(props) = used.take(obj, "properties").and_then(Value::as_object) {
             for (name, schema) in props {
-                let mut f = self.field(cx, schema, &format!("{pointer}/properties/{}", escape(name)), &site.child(name));
+                let at = format!("{pointer}/properties/{}", escape(name));
+                let mut f = self.field(cx, schema, &at, &site.child(name));
                 f.optional = !required.contains(name);
+                self.media_outside_part(cx, &at, &mut f);
                 out.insert(name.clone(), f);
             }
         }
         required
+    }
+
+    /// A member's `contentMediaType` (a text holding a file): only a multipart part carries a
+    /// media type in the spec, so a member of CSV text is the `csv` type, and any other media
+    /// type is left out with its pointer (the member stays a file).
+    fn media_outside_part(&mut self, cx: &mut Diagnostics, pointer: &str, f: &mut Field) {
+        let Some(media) = f.content_type.take() else { return };
+        if media == "text/csv" && f.ty.as_deref() == Some("file") {
+            f.ty = Some("csv".into());
+            return;
+        }
+        let what = format!("media type `{media}` of a member");
+        let gap = self.unmapped(cx, codes::IMPORT_UNMAPPED, &format!("{pointer}/contentMediaType"), "format", &what, "only a multipart part has a media type");
+        f.not_shown.push(gap);
     }
 
     /// An enum item from an enumeration schema.
@@ -641,7 +670,8 @@ impl Importer<'_> {
             }
         } else if let Some((key, list)) = alternatives(obj) {
             used.mark(key);
-            for (_, branch) in list {
+            // The open branch, if any, says what enums here always are: open to unknown values.
+            for (_, branch) in list.into_iter().filter(|(_, b)| branch_const(b).is_some()) {
                 let b = branch.as_object().expect("BUG: const branches are objects");
                 let c = branch_const(branch).expect("BUG: enum branches have a constant");
                 let title = b.get("title").and_then(Value::as_str);

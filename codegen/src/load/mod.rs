@@ -160,21 +160,26 @@ fn parse_error(sources: &Sources, file: FileId, err: &serde_saphyr::Error) -> Di
 /// The parser's resource limits (nesting depth, node and alias counts) in words: serde-saphyr's
 /// own message for them is the `Debug` form of its breach (`Depth { depth: 65 }`).
 fn budget_breached(breach: &serde_saphyr::budget::BudgetBreach) -> Diagnostic {
+    budget_diagnostic(breach_in_words(breach, "a spec file", MAX_DEPTH))
+}
+
+/// A breach of the YAML reader's limits in words, for a reader of `what` (`a spec file`) that
+/// nests at most `max_depth` levels.
+pub(crate) fn breach_in_words(breach: &serde_saphyr::budget::BudgetBreach, what: &str, max_depth: usize) -> String {
     use serde_saphyr::budget::BudgetBreach as B;
-    let what = match breach {
-        B::Depth { .. } => return budget_diagnostic(format!("the YAML nests mappings and sequences more than {MAX_DEPTH} levels deep")),
-        B::Events { .. } | B::Nodes { .. } => "the YAML has more values than a spec file may hold",
+    match breach {
+        B::Depth { .. } => format!("the YAML nests mappings and sequences more than {max_depth} levels deep"),
+        B::Events { .. } | B::Nodes { .. } => format!("the YAML has more values than {what} may hold"),
         B::Aliases { .. } | B::AliasAnchorRatio { .. } | B::RecordedAnchorEvents { .. } | B::RecordedAnchorBytes { .. } => {
-            "the YAML repeats anchored values through aliases more than a spec file may"
+            format!("the YAML repeats anchored values through aliases more than {what} may")
         }
-        B::Anchors { .. } => "the YAML defines more anchors than a spec file may",
-        B::Documents { .. } => "the file holds more YAML documents than a spec file may",
-        B::ScalarBytes { .. } | B::InputBytes { .. } | B::CommentBytes { .. } => "the file is larger than a spec file may be",
-        B::MergeKeys { .. } => "the YAML has more merge keys (`<<`) than a spec file may",
-        B::SequenceUnbalanced => "the YAML closes a collection it never opened",
-        _ => "the YAML is larger or more complex than a spec file may be",
-    };
-    budget_diagnostic(what.to_owned())
+        B::Anchors { .. } => format!("the YAML defines more anchors than {what} may"),
+        B::Documents { .. } => format!("the file holds more YAML documents than {what} may"),
+        B::ScalarBytes { .. } | B::InputBytes { .. } | B::CommentBytes { .. } => format!("the file is larger than {what} may be"),
+        B::MergeKeys { .. } => format!("the YAML has more merge keys (`<<`) than {what} may"),
+        B::SequenceUnbalanced => "the YAML closes a collection it never opened".to_owned(),
+        _ => format!("the YAML is larger or more complex than {what} may be"),
+    }
 }
 
 fn budget_diagnostic(what: String) -> Diagnostic {

@@ -1,5 +1,7 @@
-//! Writes the seed corpus of a target into a directory: every seed spec as an archive, the
-//! inputs kept under `fuzz/corpus/<target>/` and `fuzz/crashes/<target>/`.
+//! Writes the seed corpus of a target into a directory: for `load_spec` every seed spec as an
+//! archive, for `import_openapi` every seed document up to [`seeds::MAX_SEED`] bytes as text (the real
+//! documents are megabytes: the structure-aware inputs take slices of them from the repository),
+//! and for both the inputs kept under `fuzz/corpus/<target>/` and `fuzz/crashes/<target>/`.
 //!
 //! ```text
 //! cargo run -p platform-fuzz --bin seed_corpus -- load_spec target/fuzz/seeds/load_spec
@@ -15,16 +17,20 @@ fn main() -> ExitCode {
         eprintln!("usage: seed_corpus TARGET OUT_DIR");
         return ExitCode::from(2);
     };
-    if target != "load_spec" {
-        eprintln!("error: unknown target `{target}` (known: load_spec)");
-        return ExitCode::from(2);
-    }
+    let seeds: Vec<(String, Vec<u8>)> = match target.as_str() {
+        "load_spec" => seeds::all().iter().map(|s| (s.name.clone(), archive::pack(&s.files))).collect(),
+        "import_openapi" => seeds::documents().iter().filter(|d| d.text.len() <= seeds::MAX_SEED).map(|d| (d.name.clone(), archive::document(&d.name, &d.text))).collect(),
+        _ => {
+            eprintln!("error: unknown target `{target}` (known: load_spec, import_openapi)");
+            return ExitCode::from(2);
+        }
+    };
     let out = Path::new(out);
     std::fs::create_dir_all(out).expect("the output directory can be created");
     let mut count = 0;
-    for seed in seeds::all() {
-        let name = seed.name.replace('/', "_");
-        std::fs::write(out.join(format!("seed_{name}")), archive::pack(&seed.files)).expect("writable output directory");
+    for (name, bytes) in seeds {
+        let name = name.replace('/', "_");
+        std::fs::write(out.join(format!("seed_{name}")), bytes).expect("writable output directory");
         count += 1;
     }
     for kept in ["corpus", "crashes"] {
