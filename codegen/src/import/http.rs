@@ -376,6 +376,12 @@ impl Importer<'_> {
             for (status, r) in responses {
                 let at = format!("{pointer}/responses/{}", escape(status));
                 let key = status.to_ascii_uppercase().replace("DEFAULT", "default");
+                if !is_status(&key) {
+                    let what = format!("response `{status}`, which is no status");
+                    let gap = self.unmapped(cx, codes::IMPORT_UNMAPPED, &at, "response", &what, "a response is keyed by a status from 100 through 599, a range `1XX` through `5XX`, or `default`");
+                    e.meta.not_shown.push(gap);
+                    continue;
+                }
                 let value = match r.get("$ref").and_then(Value::as_str) {
                     Some(reference) => match self.resolve_ref(cx, reference, &format!("{at}/$ref")) {
                         Some(p) => match self.named_responses.get(&p) {
@@ -877,6 +883,13 @@ impl Importer<'_> {
             e.auth.push("none".into());
         }
     }
+}
+
+/// Whether a response key is one the spec reads: a code from 100 through 599, a range `1XX`
+/// through `5XX`, or `default`.
+fn is_status(key: &str) -> bool {
+    let b = key.as_bytes();
+    key == "default" || (b.len() == 3 && (b'1'..=b'5').contains(&b[0]) && (b[1..].iter().all(u8::is_ascii_digit) || &b[1..] == b"XX"))
 }
 
 /// `name` is `base[i]`, and `base[0]` .. `base[n-1]` are all members with the same schema:

@@ -722,6 +722,7 @@ impl Importer<'_> {
         let explicit = used.take(obj, "discriminator").and_then(|d| d.get("propertyName")).and_then(Value::as_str).map(str::to_owned);
         let tag = self.discriminator(&list, explicit.as_deref());
         let mut variants: IndexMap<String, Field> = IndexMap::new();
+        let mut places = Vec::new();
         let usite = Site { path: vec![id.clone()], file: site.file.clone() };
         for (i, schema) in &list {
             let at = format!("{pointer}/{key}/{i}");
@@ -734,13 +735,39 @@ impl Importer<'_> {
                 f.nullable = false;
             }
             variants.insert(name, f);
+            places.push(at);
+        }
+        let mut meta = Meta { id, ..Default::default() };
+        if tag.is_none() {
+            variants = self.untagged_order(cx, variants, &places, &mut meta);
         }
         let discriminator = tag.map(|t| spec::Discriminator { field: t.field, ty: t.ty });
-        let mut meta = Meta { id, ..Default::default() };
         self.item_annotations(obj, used, &mut meta);
         let gaps = self.leftovers(cx, obj, pointer, used);
         meta.not_shown.extend(gaps);
         spec::Union { meta, discriminator, variants }
+    }
+
+    /// The variants of an untagged union in the order the spec tries them. `oneOf`/`anyOf` has
+    /// no order, but the spec tries variants in order and keeps the first that decodes, so
+    /// variants with constraints of their own go first, then specific types, then text, then
+    /// `json`; a variant that an earlier unconstrained one decodes whole (the same type, or two
+    /// texts) would never be chosen, and is left out with its pointer.
+    fn untagged_order(&mut self, cx: &mut Diagnostics, variants: IndexMap<String, Field>, places: &[String], meta: &mut Meta) -> IndexMap<String, Field> {
+        let mut list: Vec<(String, Field, &String)> = variants.into_iter().zip(places).map(|((n, f), at)| (n, f, at)).collect();
+        list.sort_by_key(|(_, f, _)| variant_rank(f));
+        let mut kept: IndexMap<String, Field> = IndexMap::new();
+        for (name, f, at) in list {
+            let shadowed = !narrowed(&f) && kept.values().any(|earlier| !narrowed(earlier) && shadows(earlier, &f));
+            if shadowed {
+                let what = format!("variant `{name}`, which an earlier variant decodes whole");
+                let gap = self.unmapped(cx, codes::IMPORT_UNMAPPED, at, "details", &what, "an untagged union keeps the first variant that decodes");
+                meta.not_shown.push(gap);
+                continue;
+            }
+            kept.insert(name, f);
+        }
+        kept
     }
 
     /// The name of a union variant: the component it refers to, its tag, its title, or its type.
@@ -1102,4 +1129,37 @@ fn infer_type(obj: &Map<String, Value>) -> &'static str {
         _ if obj.contains_key("minimum") || obj.contains_key("maximum") => "number",
         _ => "any",
     }
+}
+
+/// Whether a variant has constraints of its own, which its decoder checks before it wins.
+fn narrowed(f: &Field) -> bool {
+    f.rules != spec::Rules::default() || f.constant.is_some() || !f.subset.is_empty() || f.items.is_some()
+}
+
+/// A variant's type without the `| null` a nullable one may carry.
+fn base_type(f: &Field) -> &str {
+    let ty = f.ty.as_deref().unwrap_or("json");
+    ty.strip_suffix(" | null").unwrap_or(ty)
+}
+
+/// Text types: each decodes any JSON string.
+fn is_text(ty: &str) -> bool {
+    ["string", "uri", "email", "csv"].contains(&ty)
+}
+
+/// Where an untagged variant goes: constrained, specific, text, `json`.
+fn variant_rank(f: &Field) -> u8 {
+    match base_type(f) {
+        _ if narrowed(f) => 0,
+        "json" => 3,
+        t if is_text(t) => 2,
+        _ => 1,
+    }
+}
+
+/// Whether every value of `later` also decodes as `earlier` (both unconstrained).
+fn shadows(earlier: &Field, later: &Field) -> bool {
+    let (e, l) = (base_type(earlier), base_type(later));
+    let string_only = is_text(l) || ["timestamp", "date", "uuid", "bytes"].contains(&l) || l.starts_with("enum<");
+    e == l || e == "json" || (is_text(e) && string_only)
 }
