@@ -13,7 +13,7 @@ type Target = fn(&[u8]);
 /// of the bounded pass: sized so that the whole of this file takes under a minute in a debug
 /// build on two shared cores (an import also loads and emits what it wrote, and a slice of a
 /// real document is large, so the importer gets fewer inputs).
-const TARGETS: &[(&str, Target, u64)] = &[("load_spec", targets::load_spec, 1200), ("import_openapi", targets::import_openapi, 300)];
+const TARGETS: &[(&str, Target, u64)] = &[("load_spec", targets::load_spec, 900), ("import_openapi", targets::import_openapi, 150)];
 
 /// Runs `f` on a thread with the main thread's stack size (8 MiB), where the command line runs
 /// the pipeline, so that a recursion the command line survives does not fail here and one it

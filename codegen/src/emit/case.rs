@@ -135,7 +135,7 @@ mod tests {
 
     #[test]
     fn any_name_becomes_an_identifier() {
-        for (name, ident) in [("5", "_5"), ("", "_"), ("a-b", "a_b"), ("é", "_"), ("type", "r#type"), ("self", "self_"), ("ok_1", "ok_1")] {
+        for (name, ident) in [("5", "_5"), ("", "__"), ("a-b", "a_b"), ("é", "__"), ("type", "r#type"), ("self", "self_"), ("ok_1", "ok_1")] {
             assert_eq!(rust_ident(name).to_string(), ident, "{name}");
         }
     }

@@ -131,10 +131,10 @@ pub fn read(cx: &mut Diagnostics, sources: &Sources, file: FileId) -> Option<Doc
         Ok(node) => node,
         Err(err) => {
             let plain = err.without_snippet().to_string();
-            let message = match err.without_snippet() {
+            let message = match crate::load::breach_of(&err) {
                 // serde-saphyr words a breach of its limits as the breach's `Debug` form.
-                serde_saphyr::Error::Budget { breach, .. } => crate::load::breach_in_words(breach, "a document", MAX_DEPTH),
-                _ => plain.split(" at line ").next().unwrap_or(&plain).trim().to_owned(),
+                Some(breach) => crate::load::breach_in_words(breach, "a document", MAX_DEPTH),
+                None => plain.split(" at line ").next().unwrap_or(&plain).trim().to_owned(),
             };
             let mut d = Diagnostic::error(codes::IMPORT_DOCUMENT, format!("the document is not valid JSON or YAML: {message}"));
             if let Some(loc) = err.location() {

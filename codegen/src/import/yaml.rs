@@ -138,15 +138,16 @@ fn item(out: &mut String, indent: usize, value: &Value) {
 }
 
 /// The value on one line, if it fits in `room` and has no nested collections of collections.
+/// An empty collection is always on one line: it has no block form.
 fn inline(value: &Value, room: usize) -> Option<String> {
     let text = match value {
+        Value::Array(list) if list.is_empty() => return Some("[]".to_owned()),
+        Value::Object(map) if map.is_empty() => return Some("{}".to_owned()),
         Value::Null => "null".to_owned(),
         Value::Bool(b) => b.to_string(),
         Value::Number(n) => n.to_string(),
         Value::String(s) if s.contains('\n') => return None,
         Value::String(s) => scalar_text(s, false),
-        Value::Array(list) if list.is_empty() => "[]".to_owned(),
-        Value::Object(map) if map.is_empty() => "{}".to_owned(),
         Value::Array(list) => {
             let parts: Option<Vec<String>> = list.iter().map(|v| flow(v, 1)).collect();
             format!("[{}]", parts?.join(", "))
@@ -274,6 +275,19 @@ mod tests {
         let text = file("", &value);
         let back: Value = serde_saphyr::from_str(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
         assert_eq!(back, value, "{text}");
+    }
+
+    #[test]
+    fn empty_collections_deeper_than_the_line_is_wide_read_back() {
+        // 32 levels of `x: - ` indent past the line width (110), so the empty collections at the
+        // bottom have no room left and must still be written inline.
+        let mut value = json!({ "a": {}, "b": [], "c": [{}] });
+        for _ in 0..32 {
+            value = json!({ "x": [value] });
+        }
+        let text = file("", &value);
+        let back: Value = serde_saphyr::from_str_with_options(&text, serde_saphyr::options! { budget: serde_saphyr::budget! { max_depth: 1000 } }).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(back, value);
     }
 
     #[test]

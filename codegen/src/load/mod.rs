@@ -108,9 +108,19 @@ pub fn span_of(sources: &Sources, file: FileId, loc: &Location) -> Span {
     let text = &sources.file(file).text;
     let start = loc.span().byte_offset().map(|o| o as usize).unwrap_or_else(|| offset_of(text, loc.line(), loc.column()));
     let len = loc.span().byte_len().map_or(1, |l| l.max(1) as usize);
-    let start = start.min(text.len());
-    let end = trim_end(text, start, (start + len).min(text.len()));
+    // The reader's offsets can fall inside a character (a byte order mark, a replayed alias):
+    // a span starts and ends on character boundaries, or nothing can slice the text by it.
+    let start = floor_boundary(text, start.min(text.len()));
+    let end = trim_end(text, start, floor_boundary(text, (start + len).min(text.len())).max(start));
     Span { file, start: start as u32, end: end as u32 }
+}
+
+/// The nearest character boundary of `text` at or before `at`.
+fn floor_boundary(text: &str, mut at: usize) -> usize {
+    while !text.is_char_boundary(at) {
+        at -= 1;
+    }
+    at
 }
 
 /// Spans of block values run to the start of the next key; stop them at the end of their line
@@ -141,7 +151,7 @@ fn parse_error(sources: &Sources, file: FileId, err: &serde_saphyr::Error) -> Di
     // Errors raised by the YAML scanner itself are syntax errors; everything else comes from
     // deserializing into the schema.
     let syntax = matches!(plain, serde_saphyr::Error::ExternalMessage { .. } | serde_saphyr::Error::Eof { .. });
-    let diagnostic = if let serde_saphyr::Error::Budget { breach, .. } = plain {
+    let diagnostic = if let Some(breach) = breach_of(err) {
         budget_breached(breach)
     } else if syntax {
         Diagnostic::error(codes::YAML_SYNTAX, format!("invalid YAML: {}", lowercase_first(&message)))
@@ -161,6 +171,17 @@ fn parse_error(sources: &Sources, file: FileId, err: &serde_saphyr::Error) -> Di
 /// own message for them is the `Debug` form of its breach (`Depth { depth: 65 }`).
 fn budget_breached(breach: &serde_saphyr::budget::BudgetBreach) -> Diagnostic {
     budget_diagnostic(breach_in_words(breach, "a spec file", MAX_DEPTH))
+}
+
+/// The breach of the YAML reader's limits behind `err`, also when it was met replaying an alias.
+pub(crate) fn breach_of(mut err: &serde_saphyr::Error) -> Option<&serde_saphyr::budget::BudgetBreach> {
+    loop {
+        match err {
+            serde_saphyr::Error::AliasError { error, .. } | serde_saphyr::Error::WithSnippet { error, .. } => err = error,
+            serde_saphyr::Error::Budget { breach, .. } => return Some(breach),
+            _ => return None,
+        }
+    }
 }
 
 /// A breach of the YAML reader's limits in words, for a reader of `what` (`a spec file`) that
