@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
-# The reference server under sustained load on loopback: wrk sends a mix of valid and malformed
-# requests (scripts/load/mix.lua) while scripts/load/abuse.py streams bodies past the upload cap
-# and sends request bodies and heads too slowly. The server's resident memory is sampled every
-# tenth of a second.
+# A server under sustained load on loopback: wrk sends a mix of valid and malformed requests
+# (scripts/load/mix.lua) while scripts/load/abuse.py streams bodies past the upload cap and sends
+# request bodies and heads too slowly. The server's resident memory is sampled every tenth of a
+# second. The server is the reference server (`reference`: the in-memory platform) or the
+# generated mock served by it (`mock`: `reference_server --mock`), with the same options and
+# connection loop.
 #
-#   scripts/load.sh [SECONDS] [MAX_REQUESTS]     defaults: 300 s, 50 million requests
+#   scripts/load.sh [SECONDS] [MAX_REQUESTS] [reference|mock]
+#                                                defaults: 300 s, 50 million requests, reference
 #
 # Prints the figures and one `LOAD_SUMMARY {json}` line; exits 1 when any answer was a 5xx, a
 # slow sender was not cut within the timeout, or resident memory grew more than 10% after the
@@ -14,6 +17,12 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-300}
 max_requests=${2:-50000000}
+server=${3:-reference}
+case "$server" in
+  reference) server_args=() ;;
+  mock) server_args=(--mock) ;;
+  *) echo "error: the server is \`reference\` or \`mock\`, not \`$server\`" >&2; exit 2 ;;
+esac
 timeout_ms=2000
 connections=32
 threads=2
@@ -40,7 +49,7 @@ trap cleanup EXIT
 # resident floor jumps by 20 MiB once and stays there. A fixed threshold keeps large buffers in
 # mmap and returns them on free, so that resident memory shows what the server holds on to.
 GLIBC_TUNABLES=glibc.malloc.mmap_threshold=131072 \
-  "$SERVER_BIN" --listen 127.0.0.1:0 --header-timeout-ms "$timeout_ms" --body-timeout-ms "$timeout_ms" >"$work/server.out" 2>"$work/server.err" &
+  "$SERVER_BIN" "${server_args[@]}" --listen 127.0.0.1:0 --header-timeout-ms "$timeout_ms" --body-timeout-ms "$timeout_ms" >"$work/server.out" 2>"$work/server.err" &
 server_pid=$!
 for _ in $(seq 100); do
   grep -q "listening on" "$work/server.out" 2>/dev/null && break
@@ -48,7 +57,7 @@ for _ in $(seq 100); do
 done
 origin=$(sed -n 's/^listening on \(http:\/\/127\.0\.0\.1:[0-9]*\).*/\1/p' "$work/server.out")
 [ -n "$origin" ] || { echo "error: the server did not start" >&2; cat "$work/server.err" >&2; exit 2; }
-echo "load: $seconds s against $origin ($SERVER_BIN), $connections connections, at most $max_requests requests"
+echo "load: the $server server, $seconds s against $origin ($SERVER_BIN), $connections connections, at most $max_requests requests"
 
 rss() { awk '/^VmRSS:/ { print $2 }' "/proc/$server_pid/status"; }
 ( while kill -0 "$server_pid" 2>/dev/null; do echo "$(date +%s.%N) $(rss)"; sleep 0.1; done ) >"$work/rss" 2>/dev/null &
@@ -65,9 +74,9 @@ alive=true
 kill -0 "$server_pid" 2>/dev/null || alive=false
 
 sed -n '/Latency Distribution/,/requests in/p' "$work/wrk.out"
-python3 - "$work" "$seconds" "$alive" <<'PY'
+python3 - "$work" "$seconds" "$alive" "$server" <<'PY'
 import json, sys
-work, seconds, alive = sys.argv[1], float(sys.argv[2]), sys.argv[3] == "true"
+work, seconds, alive, server = sys.argv[1], float(sys.argv[2]), sys.argv[3] == "true", sys.argv[4]
 def line(path, tag):
     for l in open(path):
         if l.startswith(tag + " "):
@@ -87,7 +96,7 @@ baseline, final = min(after[:k]), min(after[-k:])
 growth = (final - baseline) / baseline
 abuse_5xx = sum(v for s, v in abuse["status"].items() if s.isdigit() and int(s) >= 500)
 summary = {
-    "seconds": seconds, "requests": wrk["requests"], "requests_per_s": round(wrk["requests"] / (wrk["duration_us"] / 1e6)),
+    "server": server, "seconds": seconds, "requests": wrk["requests"], "requests_per_s": round(wrk["requests"] / (wrk["duration_us"] / 1e6)),
     "p50_ms": wrk["p50_us"] / 1000, "p90_ms": wrk["p90_us"] / 1000, "p99_ms": wrk["p99_us"] / 1000, "max_ms": wrk["max_us"] / 1000,
     "status": {k: wrk["status_" + k] for k in ("2xx", "3xx", "4xx", "5xx", "other")},
     "socket_errors": {k: wrk["errors_" + k] for k in ("connect", "read", "write", "timeout")},

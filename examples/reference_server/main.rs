@@ -10,6 +10,17 @@
 //! (`/oauth2/token`, `/.well-known/oauth-authorization-server`). `--now` fixes the clock, so
 //! dated changes can be tried on either side of their date. The default world and its tokens are
 //! documented in `examples/reference_server/world.yaml`.
+//!
+//! `--mock` serves the generated mock instead of the reference platform
+//! (`platform_server::mock::router_with`): it accepts every credential and answers each
+//! endpoint's first success with example values, keeps no state, and is served with the same
+//! options (placeholders at the served origin, `--body-timeout-ms`, `--now`), the same reference
+//! page and the same connection loop with its head timeout; `--world` does not apply to it.
+//! `scripts/load.sh` drives either server.
+//!
+//! ```text
+//! cargo run --example reference_server -- --mock --listen 127.0.0.1:8080
+//! ```
 
 // The tests share this module and use more of it (revoking a user, reading a stored status).
 #[allow(dead_code)]
@@ -23,7 +34,7 @@ use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::Duration;
 
-/// Serves the reference platform over HTTP.
+/// Serves the reference platform (or the generated mock) over HTTP.
 #[derive(Parser)]
 #[command(name = "reference_server")]
 struct Args {
@@ -42,6 +53,9 @@ struct Args {
     /// Answer 408 to a request whose body has not arrived within this many milliseconds.
     #[arg(long, default_value_t = 30_000)]
     body_timeout_ms: u64,
+    /// Serve the generated mock instead of the reference platform.
+    #[arg(long, conflicts_with = "world")]
+    mock: bool,
 }
 
 #[tokio::main]
@@ -56,17 +70,25 @@ async fn main() -> ExitCode {
 }
 
 async fn run(args: Args) -> Result<(), String> {
-    let world = match &args.world {
-        Some(path) => std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?,
-        None => reference::DEFAULT_WORLD.to_owned(),
+    let platform = if args.mock {
+        None
+    } else {
+        let world = match &args.world {
+            Some(path) => std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?,
+            None => reference::DEFAULT_WORLD.to_owned(),
+        };
+        Some(Arc::new(reference::Reference::from_yaml(&world)?))
     };
-    let platform = Arc::new(reference::Reference::from_yaml(&world)?);
     let now = args.now.as_deref().map(FixedClock::parse).transpose().map_err(|e| format!("--now: {e}"))?;
     let listener = tokio::net::TcpListener::bind(args.listen).await.map_err(|e| format!("{}: {e}", args.listen))?;
     let address = listener.local_addr().map_err(|e| e.to_string())?;
     let origin = format!("http://{address}");
-    println!("listening on {origin} (HTTP API at {origin}/api, token endpoint at {origin}/oauth2/token)");
-    let router = reference::router_with_body_timeout(platform, &origin, now, Duration::from_millis(args.body_timeout_ms));
+    let body_timeout = Duration::from_millis(args.body_timeout_ms);
+    let (what, router) = match platform {
+        Some(platform) => ("the reference platform", reference::router_with_body_timeout(platform, &origin, now, body_timeout)),
+        None => ("the mock", reference::mock_router(&origin, now, body_timeout)),
+    };
+    println!("listening on {origin} ({what}; HTTP API at {origin}/api, token endpoint at {origin}/oauth2/token)");
     serve(listener, router, Duration::from_millis(args.header_timeout_ms)).await
 }
 
