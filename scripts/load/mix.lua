@@ -2,10 +2,12 @@
 -- counting answers by status class. None of them adds to the server's state (no lobby or message
 -- is created), so memory that grows is memory the server does not give back.
 --
--- Against the reference server the 4 valid requests and the JSON sent as `text/plain` are 2xx
--- (an endpoint with one body format reads the body in that format whatever its `Content-Type`;
--- only one with several formats answers 415), the other 10 are 4xx. The mock accepts every
--- credential, so the unknown and malformed ones are 2xx there too: 7 of 15 are 2xx, 8 are 4xx.
+-- Against the reference server 4 of the 15 are 2xx: three valid requests, and the JSON sent as
+-- `text/plain` (an endpoint with one body format reads the body in that format whatever its
+-- `Content-Type`; only one with several formats answers 415); lobby 1 is not in the default
+-- world, so its messages are a 404, and the other 10 are 4xx too. The mock has every lobby and
+-- accepts every credential, so the lobby and the unknown and malformed credentials are 2xx
+-- there as well: 7 of 15 are 2xx, 8 are 4xx.
 --
 -- Environment: LOAD_MAX_REQUESTS bounds the requests of the whole run (split between threads).
 
