@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # Runs every test of the project on a fresh machine, installing what the tests need first:
-# Debian packages (C/C++ compilers, valgrind, Chromium) with apt-get, Python tools (OpenAPI
-# validator, schemathesis, feed parser, JSON Schema validator) into .venv. Tests never skip a
+# Debian packages (C/C++ compilers, valgrind, Chromium, wrk for the load test, util-linux's
+# unshare for the full-disk test) with apt-get, Python tools (OpenAPI validator, schemathesis,
+# feed parser, JSON Schema validator) into .venv. Tests never skip a
 # missing tool: they fail and say so.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 need_apt=()
-for pair in gcc:gcc g++:g++ valgrind:valgrind chromium:chromium; do
+for pair in gcc:gcc g++:g++ valgrind:valgrind chromium:chromium wrk:wrk unshare:util-linux; do
   command -v "${pair%%:*}" >/dev/null 2>&1 || need_apt+=("${pair#*:}")
 done
 python3 -c 'import ensurepip, venv' >/dev/null 2>&1 || need_apt+=(python3-venv)

@@ -438,6 +438,9 @@ pub mod codes {
     pub const BODY_FORMATS: &str = "E0160";
     /// A media type that is not `type/subtype`, or `content_type` outside a multipart part.
     pub const MEDIA_TYPE: &str = "E0161";
+    /// A naming prefix or header name the generated code cannot use (not an identifier, not a
+    /// plain file name).
+    pub const INVALID_PREFIX: &str = "E0162";
     /// A required error-body field of a type errors have no value for (an enum, a union, a resource).
     pub const UNFILLED_ERROR_FIELD: &str = "E0170";
     /// Two fields of one object that have the same name on the wire.

@@ -54,11 +54,24 @@ impl Report {
     }
 }
 
-/// Makes `out` hold exactly `files`: in [`Mode::Write`] writes changed files atomically (temp
-/// file + rename) and removes orphans; in [`Mode::Check`] only reports.
+/// Makes `out` hold exactly `files`: in [`Mode::Write`] writes changed files and removes
+/// orphans; in [`Mode::Check`] only reports.
+///
+/// Writing is two-phase so that a failure leaves the tree as it was and a killed run leaves each
+/// file old or new: every changed file is first written beside its destination as a temporary
+/// file, and only when all of them are written are they renamed into place (a rename within a
+/// directory replaces the file whole). A write that fails (a full disk, a read-only directory)
+/// removes the temporary files written so far and names the file it could not write.
+/// Temporary files that a killed run left behind are removed by the next one.
 pub fn sync(out: &Path, files: &[GeneratedFile], mode: Mode) -> io::Result<Report> {
     let mut report = Report::default();
     for file in files {
+        // Validation keeps spec-derived names (header names) plain; a path leaving `out` would
+        // still be refused rather than written.
+        let inside = Path::new(&file.path).components().all(|c| matches!(c, std::path::Component::Normal(_)));
+        if !inside {
+            return Err(io::Error::new(io::ErrorKind::InvalidInput, format!("refusing to write `{}` outside `{}`", file.path, out.display())));
+        }
         let path = out.join(&file.path);
         match std::fs::read(&path) {
             Ok(bytes) if bytes == file.contents.as_bytes() => report.unchanged.push(file.path.clone()),
@@ -70,8 +83,10 @@ pub fn sync(out: &Path, files: &[GeneratedFile], mode: Mode) -> io::Result<Repor
     let produced: BTreeSet<&str> = files.iter().map(|f| f.path.as_str()).collect();
     report.orphans = existing_files(out)?.into_iter().filter(|p| !produced.contains(p.as_str())).collect();
     if mode == Mode::Write {
-        for file in files.iter().filter(|f| !report.unchanged.contains(&f.path)) {
-            write_atomic(&out.join(&file.path), file.contents.as_bytes())?;
+        remove_abandoned_temporaries(out)?;
+        let changed: Vec<&GeneratedFile> = files.iter().filter(|f| !report.unchanged.contains(&f.path)).collect();
+        for (tmp, path) in stage(out, &changed)? {
+            std::fs::rename(&tmp, &path).map_err(|e| cannot_write(e, &path))?;
         }
         for orphan in &report.orphans {
             let path = out.join(orphan);
@@ -91,15 +106,85 @@ fn with_path(e: io::Error, path: &Path) -> io::Error {
     io::Error::new(e.kind(), format!("{}: {e}", path.display()))
 }
 
-fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
+fn cannot_write(e: io::Error, path: &Path) -> io::Error {
+    io::Error::new(e.kind(), format!("cannot write `{}`: {e}", path.display()))
+}
+
+/// Writes each file to a temporary file beside its destination; returns (temporary,
+/// destination) pairs. On a failure, removes what it wrote (files and the directories it
+/// created) and returns the error naming the destination.
+fn stage(out: &Path, files: &[&GeneratedFile]) -> io::Result<Vec<(PathBuf, PathBuf)>> {
+    let mut staged = Vec::new();
+    let mut created_dirs = Vec::new();
+    for file in files {
+        let path = out.join(&file.path);
+        match write_temporary(&path, file.contents.as_bytes(), &mut created_dirs) {
+            Ok(tmp) => staged.push((tmp, path)),
+            Err(e) => {
+                for (tmp, _) in &staged {
+                    let _ = std::fs::remove_file(tmp);
+                }
+                for dir in created_dirs.iter().rev() {
+                    let _ = std::fs::remove_dir(dir);
+                }
+                return Err(cannot_write(e, &path));
+            }
+        }
+    }
+    Ok(staged)
+}
+
+/// Writes `bytes` to `.<name>.<pid>.tmp` beside `path`, creating missing directories (recorded
+/// in `created`, outermost first). A partly written temporary file is removed.
+fn write_temporary(path: &Path, bytes: &[u8], created: &mut Vec<PathBuf>) -> io::Result<PathBuf> {
     let dir = path.parent().expect("BUG: generated paths have a parent");
-    std::fs::create_dir_all(dir).map_err(|e| with_path(e, dir))?;
+    let missing: Vec<PathBuf> = dir.ancestors().take_while(|d| !d.exists()).map(Path::to_path_buf).collect();
+    created.extend(missing.into_iter().rev());
+    std::fs::create_dir_all(dir)?;
     let name = path.file_name().expect("BUG: generated paths name a file").to_string_lossy();
     // The process id keeps concurrent writers (several build scripts of one `cargo build`) from
     // renaming each other's temporary files away.
     let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
-    std::fs::write(&tmp, bytes).map_err(|e| with_path(e, &tmp))?;
-    std::fs::rename(&tmp, path).map_err(|e| with_path(e, path))
+    if let Err(e) = std::fs::write(&tmp, bytes) {
+        let _ = std::fs::remove_file(&tmp);
+        return Err(e);
+    }
+    Ok(tmp)
+}
+
+/// Removes temporary files under `root` whose writer is no longer running: a run killed
+/// between writing and renaming leaves them. A writer still running (a concurrent build script)
+/// keeps its own. Whether a process runs is read from `/proc`; where there is none, temporary
+/// files are left alone.
+fn remove_abandoned_temporaries(root: &Path) -> io::Result<()> {
+    if !root.is_dir() || !Path::new("/proc/self").exists() {
+        return Ok(());
+    }
+    let mut stack = vec![root.to_path_buf()];
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).map_err(|e| with_path(e, &dir))? {
+            let path = entry?.path();
+            let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+            if path.is_dir() {
+                stack.push(path);
+            } else if writer_of(&name).is_some_and(|pid| !Path::new("/proc").join(pid.to_string()).exists()) {
+                match std::fs::remove_file(&path) {
+                    Ok(()) => {}
+                    Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+                    Err(e) => return Err(with_path(e, &path)),
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The process id in a temporary file's name `.<name>.<pid>.tmp`.
+fn writer_of(name: &str) -> Option<u32> {
+    if !is_temporary(name) {
+        return None;
+    }
+    name.strip_suffix(".tmp")?.rsplit('.').next()?.parse().ok()
 }
 
 /// What Cargo leaves at the top of standalone output when it builds there (the workspace's lock

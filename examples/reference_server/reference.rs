@@ -650,14 +650,33 @@ impl Api for Reference {
 /// platform's routes it serves the reference page and its changelog feeds where `docs_url`
 /// places them, so the `Link` of a deprecation header leads somewhere.
 pub fn router(reference: Arc<Reference>, origin: &str, now: Option<FixedClock>) -> axum::Router {
+    router_with_body_timeout(reference, origin, now, platform_server::DEFAULT_BODY_TIMEOUT)
+}
+
+/// [`router`], waiting at most `body_timeout` for a request body.
+pub fn router_with_body_timeout(reference: Arc<Reference>, origin: &str, now: Option<FixedClock>, body_timeout: std::time::Duration) -> axum::Router {
     let placeholders = Placeholders::at_origin(origin);
     let docs = docs_router(&placeholders);
-    let options = Options::default().with_placeholders(placeholders);
-    let options = match now {
+    platform_server::router_with(reference, options(placeholders, now, body_timeout)).merge(docs)
+}
+
+/// The generated mock (every credential accepted, each endpoint's first success answered with
+/// example values) with the options and the reference page [`router_with_body_timeout`] gives
+/// the reference platform, so the two can be served and driven alike.
+pub fn mock_router(origin: &str, now: Option<FixedClock>, body_timeout: std::time::Duration) -> axum::Router {
+    let placeholders = Placeholders::at_origin(origin);
+    let docs = docs_router(&placeholders);
+    platform_server::mock::router_with(options(placeholders, now, body_timeout)).merge(docs)
+}
+
+/// The server's options: placeholders addressed at the served origin, the body timeout, and the
+/// clock fixed at `now` when given.
+fn options(placeholders: Placeholders, now: Option<FixedClock>, body_timeout: std::time::Duration) -> Options {
+    let options = Options::default().with_placeholders(placeholders).with_body_timeout(body_timeout);
+    match now {
         Some(clock) => options.with_clock(clock),
         None => options,
-    };
-    platform_server::router_with(reference, options).merge(docs)
+    }
 }
 
 /// The generated reference page at the path of `docs_url`, and the feeds beside it.

@@ -86,9 +86,12 @@ pub const MULTER: Dependency = dep("multer", "3", &[]);
 /// The stream multer reads, only beside it.
 pub const FUTURES_UTIL: Dependency = Dependency { name: "futures-util", requirement: "0.3", default_features: false, features: &[] };
 
+/// The server's timer, for the body read timeout (axum's `tokio` feature brings the runtime).
+pub const TOKIO_TIME: Dependency = Dependency { name: "tokio", requirement: "1", default_features: false, features: &["time"] };
+
 /// Every third-party dependency of the generated crates.
 pub const ALL: &[Dependency] =
-    &[SERDE, SERDE_JSON, JIFF, AXUM, HTTP_BODY_UTIL, SERDE_PATH_TO_ERROR, SERDE_URLENCODED, REQWEST, BASE64, INDEXMAP, REGEX, MULTER, FUTURES_UTIL];
+    &[SERDE, SERDE_JSON, JIFF, AXUM, HTTP_BODY_UTIL, SERDE_PATH_TO_ERROR, SERDE_URLENCODED, REQWEST, BASE64, INDEXMAP, REGEX, MULTER, FUTURES_UTIL, TOKIO_TIME];
 
 impl Dependency {
     /// The manifest line: `serde = { version = "1", features = ["derive"] }`.

@@ -114,6 +114,12 @@ pub fn escape(name: String, reserved: &[&str]) -> String {
 /// (`type` -> `r#type`); keywords that cannot be raw (`self`, `Self`, `super`, `crate`) get a
 /// trailing underscore.
 pub fn rust_ident(name: &str) -> proc_macro2::Ident {
+    // Names come from the spec (SDK classes, fields, enum values): one that is no identifier
+    // (`5`, `a-b`, empty) is made one instead of panicking `proc_macro2`: ASCII letters,
+    // digits and `_`, never leading with a digit.
+    let plain: String = name.chars().map(|c| if c.is_ascii_alphanumeric() || c == '_' { c } else { '_' }).collect();
+    let name = if plain.is_empty() || plain.starts_with(|c: char| c.is_ascii_digit()) { format!("_{plain}") } else { plain };
+    let name = name.as_str();
     if NOT_RAW.contains(&name) {
         proc_macro2::Ident::new(&format!("{name}_"), proc_macro2::Span::call_site())
     } else if RUST_KEYWORDS.contains(&name) {
@@ -126,6 +132,13 @@ pub fn rust_ident(name: &str) -> proc_macro2::Ident {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn any_name_becomes_an_identifier() {
+        for (name, ident) in [("5", "_5"), ("", "__"), ("a-b", "a_b"), ("é", "__"), ("type", "r#type"), ("self", "self_"), ("ok_1", "ok_1")] {
+            assert_eq!(rust_ident(name).to_string(), ident, "{name}");
+        }
+    }
 
     #[test]
     fn converts_every_spelling() {

@@ -30,6 +30,8 @@ pub const DEPENDENCIES: &[(&str, &str)] = &[
     ("futures-util", r#"{ version = "0.3", default-features = false }"#),
     ("reqwest", r#"{ version = "0.13", default-features = false }"#),
     ("tokio", r#"{ version = "1", default-features = false }"#),
+    ("hyper", r#"{ version = "1", features = ["server", "http1"] }"#),
+    ("hyper-util", r#"{ version = "0.1", features = ["tokio", "service"] }"#),
 ];
 
 /// The dev profile, as the root `Cargo.toml` sets it (a test keeps the two in step): a workspace
@@ -74,15 +76,53 @@ fn manifest(members: &[String], notice: &str) -> String {
 }
 
 /// `mock-server/`: `cargo run -p <stem>-mock-server -- 127.0.0.1:8080` serves the mock.
+///
+/// The runner serves each connection through hyper's HTTP/1 builder with a request-head timeout
+/// rather than through `axum::serve`, which sets no timer on its connections: a client sending
+/// its head a byte at a time would hold a connection for as long as it liked. The router itself
+/// bounds the wait for a request body (`Options::body_timeout`).
 fn mock_runner(model: &Model) -> Vec<GeneratedFile> {
     let server = package(model, "server");
     let runner = format!("{}-mock-server", crate_stem(model).replace('_', "-"));
     let server_lib = server.replace('-', "_");
     let manifest = format!(
-        "[package]\nname = {runner:?}\ndescription = \"Serves the mock implementation of the spec's server\"\nedition.workspace = true\nversion.workspace = true\nlicense.workspace = true\npublish.workspace = true\n\n[dependencies]\n{server} = {{ path = \"../server\", features = [\"mock\"] }}\naxum = {{ workspace = true, features = [\"tokio\", \"http1\"] }}\ntokio = {{ workspace = true, features = [\"rt-multi-thread\", \"macros\", \"net\"] }}\n"
+        "[package]\nname = {runner:?}\ndescription = \"Serves the mock implementation of the spec's server\"\nedition.workspace = true\nversion.workspace = true\nlicense.workspace = true\npublish.workspace = true\n\n[dependencies]\n{server} = {{ path = \"../server\", features = [\"mock\"] }}\nhyper.workspace = true\nhyper-util.workspace = true\ntokio = {{ workspace = true, features = [\"rt-multi-thread\", \"macros\", \"net\", \"time\"] }}\n"
     );
-    let main = format!(
-        "//! Serves the mock of the spec's server on the address given (`127.0.0.1:8080` by default).\n\n#[tokio::main]\nasync fn main() -> std::io::Result<()> {{\n    let listen = std::env::args().nth(1).unwrap_or_else(|| \"127.0.0.1:8080\".to_owned());\n    let listener = tokio::net::TcpListener::bind(&listen).await?;\n    eprintln!(\"mock server listening on http://{{}}\", listener.local_addr()?);\n    axum::serve(listener, {server_lib}::mock::router()).await\n}}\n"
-    );
+    let main = RUNNER_MAIN.replace("{server_lib}", &server_lib);
     vec![GeneratedFile::new("mock", "mock-server/Cargo.toml", manifest), GeneratedFile::new("mock", "mock-server/src/main.rs", main)]
 }
+
+/// The runner's `main.rs`, with `{server_lib}` standing for the server crate's library name.
+const RUNNER_MAIN: &str = r#"//! Serves the mock of the spec's server on the address given (`127.0.0.1:8080` by default).
+
+use std::time::Duration;
+
+/// How long a connection may take to send a request head before it is closed.
+const HEADER_TIMEOUT: Duration = Duration::from_secs(30);
+
+#[tokio::main]
+async fn main() -> std::io::Result<()> {
+    let listen = std::env::args().nth(1).unwrap_or_else(|| "127.0.0.1:8080".to_owned());
+    let listener = tokio::net::TcpListener::bind(&listen).await?;
+    eprintln!("mock server listening on http://{}", listener.local_addr()?);
+    let router = {server_lib}::mock::router();
+    loop {
+        let stream = match listener.accept().await {
+            Ok((stream, _)) => stream,
+            // Out of file descriptors or a connection reset before it was accepted: the listener
+            // itself is fine; wait a little rather than spin.
+            Err(_) => {
+                tokio::time::sleep(Duration::from_millis(10)).await;
+                continue;
+            }
+        };
+        let service = hyper_util::service::TowerToHyperService::new(router.clone());
+        tokio::spawn(async move {
+            let mut builder = hyper::server::conn::http1::Builder::new();
+            builder.timer(hyper_util::rt::TokioTimer::new()).header_read_timeout(HEADER_TIMEOUT);
+            // A connection that fails (reset, timed out, malformed head) concerns that client only.
+            let _ = builder.serve_connection(hyper_util::rt::TokioIo::new(stream), service).with_upgrades().await;
+        });
+    }
+}
+"#;

@@ -119,14 +119,23 @@ pub fn escape(token: &str) -> String {
     token.replace('~', "~0").replace('/', "~1")
 }
 
+/// The deepest a document may nest: serde-saphyr's default, deeper than the spec loader's
+/// (`load::MAX_DEPTH`), since real documents nest schemas in paths in components.
+const MAX_DEPTH: usize = 64;
+
 /// Reads `text` (already in `sources` as `file`) as an OpenAPI 3.0 or 3.1 document.
 pub fn read(cx: &mut Diagnostics, sources: &Sources, file: FileId) -> Option<Document> {
     let text = &sources.file(file).text;
-    let node: S<Node> = match serde_saphyr::from_str(text) {
+    let options = serde_saphyr::options! { budget: serde_saphyr::budget! { max_depth: MAX_DEPTH } };
+    let node: S<Node> = match serde_saphyr::from_str_with_options(text, options) {
         Ok(node) => node,
         Err(err) => {
             let plain = err.without_snippet().to_string();
-            let message = plain.split(" at line ").next().unwrap_or(&plain).trim().to_owned();
+            let message = match crate::load::breach_of(&err) {
+                // serde-saphyr words a breach of its limits as the breach's `Debug` form.
+                Some(breach) => crate::load::breach_in_words(breach, "a document", MAX_DEPTH),
+                None => plain.split(" at line ").next().unwrap_or(&plain).trim().to_owned(),
+            };
             let mut d = Diagnostic::error(codes::IMPORT_DOCUMENT, format!("the document is not valid JSON or YAML: {message}"));
             if let Some(loc) = err.location() {
                 d = d.at(span_of(sources, file, &loc), "here");

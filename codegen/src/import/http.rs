@@ -218,6 +218,15 @@ impl Importer<'_> {
         }
     }
 
+    /// A scope a requirement names that no OAuth2 flow declares (a bearer scheme's scopes, which
+    /// OpenAPI lets a document name without declaring): declared here, so the reference holds.
+    fn undeclared_scope(&mut self, scope: &str) {
+        if self.taken.insert(("scope", scope.to_owned())) {
+            let description = Some("A scope a security requirement names; no OAuth2 flow of the document declares it.".to_owned());
+            self.file(PLATFORM_FILE).scopes.push(Item { meta: Meta { id: scope.to_owned(), description, ..Default::default() }, extra: IndexMap::new() });
+        }
+    }
+
     /// `components.headers` as named headers.
     pub(super) fn component_headers(&mut self, cx: &mut Diagnostics) {
         let Some(headers) = self.root().pointer("/components/headers").and_then(Value::as_object).cloned() else { return };
@@ -262,9 +271,23 @@ impl Importer<'_> {
         f.optional = used_take(&mut used, &obj, "required").and_then(Value::as_bool) != Some(true);
         self.parameter_annotations(cx, &obj, pointer, &mut used, &mut f);
         f.nullable = false;
+        self.header_as_text(cx, pointer, &mut f);
         let gaps = self.leftovers(cx, &obj, pointer, &used);
         f.not_shown.extend(gaps);
         f
+    }
+
+    /// A header travels as one value of text: a header whose schema is no scalar (an object,
+    /// an array, any JSON) is read as text, and its type is left out with its pointer.
+    fn header_as_text(&mut self, cx: &mut Diagnostics, pointer: &str, f: &mut Field) {
+        let ty = f.ty.clone().unwrap_or_default();
+        let composite = ["object<", "array<", "map<", "union<"].iter().any(|p| ty.starts_with(p)) || ty.contains(" | ");
+        if !composite && !["file", "csv", "json", "null", ""].contains(&ty.as_str()) {
+            return;
+        }
+        let gap = self.unmapped(cx, codes::IMPORT_UNMAPPED, pointer, "details", &format!("a header of type `{}`", if ty.is_empty() { "json" } else { &ty }), "a header carries one scalar value; it is read as text");
+        *f = Field { ty: Some("string".into()), optional: f.optional, wire_name: f.wire_name.take(), description: f.description.take(), not_shown: std::mem::take(&mut f.not_shown), ..Default::default() };
+        f.not_shown.push(gap);
     }
 
     /// The schema of a parameter or header (`schema`, or `content` with one media type).
@@ -369,6 +392,7 @@ impl Importer<'_> {
         let site = Site::new("", &id);
         let own: Vec<(String, Value)> = used_take(&mut used, &obj, "parameters").and_then(Value::as_array).into_iter().flatten().enumerate().map(|(i, p)| (format!("{pointer}/parameters/{i}"), p.clone())).collect();
         self.parameters(cx, shared, &own, &site, &mut e);
+        Self::undeclared_placeholders(&mut e);
         if let Some(body) = used_take(&mut used, &obj, "requestBody") {
             self.request_body(cx, body, &format!("{pointer}/requestBody"), &site, &mut e);
         }
@@ -376,6 +400,12 @@ impl Importer<'_> {
             for (status, r) in responses {
                 let at = format!("{pointer}/responses/{}", escape(status));
                 let key = status.to_ascii_uppercase().replace("DEFAULT", "default");
+                if !is_status(&key) {
+                    let what = format!("response `{status}`, which is no status");
+                    let gap = self.unmapped(cx, codes::IMPORT_UNMAPPED, &at, "response", &what, "a response is keyed by a status from 100 through 599, a range `1XX` through `5XX`, or `default`");
+                    e.meta.not_shown.push(gap);
+                    continue;
+                }
                 let value = match r.get("$ref").and_then(Value::as_str) {
                     Some(reference) => match self.resolve_ref(cx, reference, &format!("{at}/$ref")) {
                         Some(p) => match self.named_responses.get(&p) {
@@ -463,6 +493,7 @@ impl Importer<'_> {
                 f.nullable = false;
                 f.optional = section != "path";
             }
+            Self::null_as_text(&mut f);
             let array = f.ty.as_deref().is_some_and(|t| t.starts_with("array<"));
             let style = used_take(&mut used, &obj, "style").and_then(Value::as_str).map(str::to_owned);
             let explode = used_take(&mut used, &obj, "explode").and_then(Value::as_bool);
@@ -483,6 +514,10 @@ impl Importer<'_> {
             let gaps = self.leftovers(cx, &obj, &pointer, &used);
             f.not_shown.extend(gaps);
             match section {
+                "path" if !placeholders(&e.path).contains(&name.as_str()) => {
+                    let gap = self.unmapped(cx, codes::IMPORT_UNMAPPED, &pointer, "parameters", &format!("path parameter `{name}`, which the path does not hold"), "a path parameter fills a `{placeholder}` of the path");
+                    e.meta.not_shown.push(gap);
+                }
                 "path" => {
                     e.path_params.insert(name, f);
                 }
@@ -491,6 +526,7 @@ impl Importer<'_> {
                 }
                 _ => {
                     f.wire_name = Some(name.clone());
+                    self.header_as_text(cx, &pointer, &mut f);
                     let mut key = case::snake(&name);
                     if e.headers.contains_key(&key) {
                         key = format!("{key}_{}", e.headers.len());
@@ -498,6 +534,25 @@ impl Importer<'_> {
                     e.headers.insert(key, f);
                 }
             }
+        }
+    }
+
+    /// A parameter or part of type `null` (only ever absent) is text on the wire, which has no
+    /// spelling for `null`: it is read as text that may be left out.
+    fn null_as_text(f: &mut Field) {
+        if f.ty.as_deref() == Some("null") {
+            f.ty = Some("string".into());
+            f.assumed.insert("type".into(), "the document types it `null`, which a parameter cannot carry".into());
+        }
+    }
+
+    /// The placeholders of the path that no parameter declares: text, as the path carries them.
+    fn undeclared_placeholders(e: &mut Endpoint) {
+        let missing: Vec<String> = placeholders(&e.path).into_iter().filter(|p| !e.path_params.contains_key(*p)).map(str::to_owned).collect();
+        for name in missing {
+            let mut f = Field { ty: Some("string".into()), ..Default::default() };
+            f.assumed.insert("type".into(), "the document declares no parameter for this placeholder of the path".into());
+            e.path_params.insert(name, f);
         }
     }
 
@@ -556,10 +611,15 @@ impl Importer<'_> {
         if let Some((schema_pointer, schema)) = &shared {
             self.body_fields(cx, schema, schema_pointer, site, required, e);
         }
-        if let Some((at, media)) = &multipart
-            && !self.parts(cx, media, at, site, e)
-        {
-            formats.retain(|f| *f != "multipart");
+        if let Some((at, media)) = &multipart {
+            let mapped = self.parts(cx, media, at, site, e);
+            if mapped && e.parts.is_empty() && formats.len() > 1 {
+                let gap = self.unmapped(cx, codes::IMPORT_UNMAPPED, at, "request_body", "a multipart body without parts beside other formats", "a multipart body shares no fields with the other formats: it is made of parts");
+                e.meta.not_shown.push(gap);
+            }
+            if !mapped || (e.parts.is_empty() && formats.len() > 1) {
+                formats.retain(|f| *f != "multipart");
+            }
             if formats.is_empty() {
                 return;
             }
@@ -646,7 +706,12 @@ impl Importer<'_> {
                 f.description = element.description.clone();
                 f.not_shown = element.not_shown.clone();
                 if let Some(ct) = element.content_type.clone().or_else(|| encoding.get(name).and_then(|e| e.get("contentType")).and_then(Value::as_str).map(str::to_owned)) {
-                    f.content_type = Some(ct);
+                    if is_media_type(&ct) {
+                        f.content_type = Some(ct);
+                    } else {
+                        let gap = self.unmapped(cx, codes::IMPORT_UNMAPPED, at, "request_body", &format!("part content type `{ct}`, which is no media type"), "a part's media type is `type/subtype`");
+                        f.not_shown.push(gap);
+                    }
                 }
                 e.parts.insert(base, f);
                 continue;
@@ -659,6 +724,7 @@ impl Importer<'_> {
                 f.nullable = false;
                 f.optional = true;
             }
+            Self::null_as_text(&mut f);
             let file = f.ty.as_deref().is_some_and(|t| t == "file" || t == "array<file>");
             if let Some(enc) = encoding.get(name).and_then(Value::as_object) {
                 for (key, value) in enc {
@@ -684,6 +750,10 @@ impl Importer<'_> {
             }
             if !file && f.content_type.is_some() && !f.ty.as_deref().is_some_and(|t| t.starts_with("object<") || t == "json") {
                 f.content_type = None;
+            }
+            if let Some(ct) = f.content_type.take_if(|ct| !is_media_type(ct)) {
+                let gap = self.unmapped(cx, codes::IMPORT_UNMAPPED, at, "request_body", &format!("part content type `{ct}`, which is no media type"), "a part's media type is `type/subtype`");
+                f.not_shown.push(gap);
             }
             e.parts.insert(name.clone(), f);
         }
@@ -758,6 +828,11 @@ impl Importer<'_> {
         if let Some(content) = used_take(&mut used, &obj, "content").and_then(Value::as_object) {
             for (i, (media, m)) in content.iter().enumerate() {
                 let at = format!("{pointer}/content/{}", escape(media));
+                if !is_media_type(media) {
+                    let gap = self.unmapped(cx, codes::IMPORT_UNMAPPED, &at, "response", &format!("response content `{media}`, which is no media type"), "a media type is `type/subtype`");
+                    out.not_shown.push(gap);
+                    continue;
+                }
                 if bodiless || i > 0 {
                     let why = if bodiless { "this status has no body" } else { "a response has one media type; the first one is kept" };
                     let gap = self.unmapped(cx, codes::IMPORT_UNMAPPED, &at, "response", &format!("response media type `{media}`"), why);
@@ -861,6 +936,7 @@ impl Importer<'_> {
                         e.auth.push(id.clone());
                     }
                     for s in scopes.as_array().into_iter().flatten().filter_map(Value::as_str) {
+                        self.undeclared_scope(s);
                         if !e.scopes.iter().any(|x| x == s) {
                             e.scopes.push(s.to_owned());
                         }
@@ -876,6 +952,25 @@ impl Importer<'_> {
             e.auth.push("none".into());
         }
     }
+}
+
+/// The `{placeholder}` names of a path, in order (the way the model reads them).
+fn placeholders(path: &str) -> Vec<&str> {
+    path.split('{').skip(1).filter_map(|s| s.split_once('}').map(|(name, _)| name)).collect()
+}
+
+/// Whether `media` is a media type the spec reads: `type/subtype` (either may be `*`), with
+/// parameters after `;`.
+fn is_media_type(media: &str) -> bool {
+    let token = |s: &str| !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || "!#$&-^_.+*".contains(c));
+    media.split_once('/').is_some_and(|(a, b)| token(a) && token(b.split(';').next().unwrap_or_default().trim()))
+}
+
+/// Whether a response key is one the spec reads: a code from 100 through 599, a range `1XX`
+/// through `5XX`, or `default`.
+fn is_status(key: &str) -> bool {
+    let b = key.as_bytes();
+    key == "default" || (b.len() == 3 && (b'1'..=b'5').contains(&b[0]) && (b[1..].iter().all(u8::is_ascii_digit) || &b[1..] == b"XX"))
 }
 
 /// `name` is `base[i]`, and `base[0]` .. `base[n-1]` are all members with the same schema:

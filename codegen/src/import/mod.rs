@@ -135,6 +135,8 @@ struct Importer<'d> {
     platform_gaps: Vec<Gap>,
     /// Constructs already reported (pointer and what).
     reported: BTreeSet<String>,
+    /// Tagged unions by id: where each was written and where its variants were.
+    tagged: HashMap<String, (String, Vec<String>)>,
 }
 
 /// Where a shape is written: its path (for names of shapes declared inside it) and the file
@@ -179,6 +181,7 @@ impl<'d> Importer<'d> {
             expanding: Vec::new(),
             platform_gaps: Vec::new(),
             reported: BTreeSet::new(),
+            tagged: HashMap::new(),
         }
     }
 
@@ -197,6 +200,7 @@ impl<'d> Importer<'d> {
         self.component_responses(cx);
         self.component_schemas(cx);
         self.operations(cx);
+        self.settle_tagged_unions(cx);
         if self.deprecates {
             self.file(PLATFORM_FILE).changes.push(spec::Change {
                 meta: spec::Meta { id: DEPRECATED_CHANGE.to_owned(), ..Default::default() },

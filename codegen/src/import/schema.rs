@@ -102,12 +102,25 @@ pub(super) fn is_enum(obj: &Map<String, Value>) -> bool {
         return !values.is_empty() && list.iter().all(scalar) && (values.iter().all(|v| v.is_string()) || values.iter().all(|v| !v.is_string()));
     }
     match alternatives(obj) {
-        Some((_, list)) => !list.is_empty() && list.iter().all(|(_, v)| is_const_branch(v)) && {
+        Some((_, list)) => {
             let consts: Vec<&Value> = list.iter().filter_map(|(_, v)| branch_const(v)).collect();
-            consts.iter().all(|c| c.is_string()) || consts.iter().all(|c| c.is_i64() || c.is_u64())
-        },
+            let texts = consts.iter().all(|c| c.is_string());
+            let integers = consts.iter().all(|c| c.is_i64() || c.is_u64());
+            let kind = if texts { "string" } else { "integer" };
+            !consts.is_empty()
+                && (texts || integers)
+                && list.iter().all(|(_, v)| is_const_branch(v) || is_open_branch(v, kind))
+                && list.iter().filter(|(_, v)| is_open_branch(v, kind)).count() <= 1
+        }
         None => false,
     }
+}
+
+/// The branch that keeps an enum open, the way the generator's own OpenAPI export writes it:
+/// a bare `type` of the constants' kind (with annotations), beside the constants.
+fn is_open_branch(v: &Value, kind: &str) -> bool {
+    let Some(o) = v.as_object() else { return false };
+    o.get("type").and_then(Value::as_str) == Some(kind) && o.keys().all(|k| ["type", "title", "description"].contains(&k.as_str()))
 }
 
 /// What a component schema becomes.
@@ -259,8 +272,14 @@ impl Importer<'_> {
         let mut f = if concrete.len() == 1 {
             self.typed(cx, concrete[0], obj, pointer, site, used)
         } else {
-            let alts: Vec<String> =
-                concrete.iter().map(|t| self.typed(cx, t, obj, pointer, site, used).ty.unwrap_or_else(|| "json".into())).collect();
+            let mut alts: Vec<String> = Vec::new();
+            for t in &concrete {
+                // A type listed twice is one alternative (the second would never be chosen).
+                let ty = self.typed(cx, t, obj, pointer, site, used).ty.unwrap_or_else(|| "json".into());
+                if !alts.contains(&ty) {
+                    alts.push(ty);
+                }
+            }
             Field { ty: Some(alts.join(" | ")), ..Default::default() }
         };
         f.nullable |= nullable;
@@ -429,15 +448,26 @@ impl Importer<'_> {
 
     /// `const`, or an `enum` of one value, on a scalar.
     fn scalar_const(&mut self, obj: &Map<String, Value>, used: &mut Used, f: &mut Field) {
-        if let Some(c) = used.take(obj, "const") {
-            f.constant = Some(c.clone());
+        let constant = if let Some(c) = used.take(obj, "const") {
+            Some(c.clone())
         } else if let Some(list) = obj.get("enum").and_then(Value::as_array) {
             let values: Vec<&Value> = list.iter().filter(|v| !v.is_null()).collect();
             if values.len() == 1 {
                 used.mark("enum");
-                f.constant = Some(values[0].clone());
                 f.nullable |= list.iter().any(Value::is_null);
+                Some(values[0].clone())
+            } else {
+                None
             }
+        } else {
+            None
+        };
+        // A constant that is no value of the type the schema declares constrains nothing a
+        // decoder can check: it stays in words.
+        match constant {
+            Some(c) if literal_fits(f.ty.as_deref().unwrap_or_default(), &c) => f.constant = Some(c),
+            Some(c) => f.notes.push(format!("The document fixes it to `{c}`, which is no value of its type.")),
+            None => {}
         }
     }
 
@@ -585,12 +615,44 @@ impl Importer<'_> {
         let required: Vec<String> = used.take(obj, "required").and_then(Value::as_array).map(|l| l.iter().filter_map(Value::as_str).map(str::to_owned).collect()).unwrap_or_default();
         if let Some(props) = used.take(obj, "properties").and_then(Value::as_object) {
             for (name, schema) in props {
-                let mut f = self.field(cx, schema, &format!("{pointer}/properties/{}", escape(name)), &site.child(name));
+                let at = format!("{pointer}/properties/{}", escape(name));
+                let mut f = self.field(cx, schema, &at, &site.child(name));
                 f.optional = !required.contains(name);
-                out.insert(name.clone(), f);
+                self.media_outside_part(cx, &at, &mut f);
+                // A default of a member that is always sent is never used: it stays in words.
+                if !f.optional
+                    && let Some(d) = f.default.take()
+                {
+                    f.default_text = Some(match d {
+                        Value::String(s) => s,
+                        other => other.to_string(),
+                    });
+                }
+                // Names that differ only in case or punctuation are one name in generated code:
+                // a later one gets a key of its own and keeps its name on the wire.
+                let mut key = name.clone();
+                if out.keys().any(|k| k != name && case::snake(k) == case::snake(name)) {
+                    key = format!("{}_{}", case::snake(name), out.len());
+                    f.wire_name = Some(name.clone());
+                }
+                out.insert(key, f);
             }
         }
         required
+    }
+
+    /// A member's `contentMediaType` (a text holding a file): only a multipart part carries a
+    /// media type in the spec, so a member of CSV text is the `csv` type, and any other media
+    /// type is left out with its pointer (the member stays a file).
+    fn media_outside_part(&mut self, cx: &mut Diagnostics, pointer: &str, f: &mut Field) {
+        let Some(media) = f.content_type.take() else { return };
+        if media == "text/csv" && f.ty.as_deref() == Some("file") {
+            f.ty = Some("csv".into());
+            return;
+        }
+        let what = format!("media type `{media}` of a member");
+        let gap = self.unmapped(cx, codes::IMPORT_UNMAPPED, &format!("{pointer}/contentMediaType"), "format", &what, "only a multipart part has a media type");
+        f.not_shown.push(gap);
     }
 
     /// An enum item from an enumeration schema.
@@ -623,7 +685,13 @@ impl Importer<'_> {
             id
         };
         if let Some(list) = used.take(obj, "enum").and_then(Value::as_array) {
+            let mut seen = Vec::new();
+            // A value listed twice is one value.
             for v in list.iter().filter(|v| !v.is_null()) {
+                if seen.contains(&v) {
+                    continue;
+                }
+                seen.push(v);
                 let mut meta = Meta::default();
                 let value = match v {
                     Value::String(s) => {
@@ -641,7 +709,8 @@ impl Importer<'_> {
             }
         } else if let Some((key, list)) = alternatives(obj) {
             used.mark(key);
-            for (_, branch) in list {
+            // The open branch, if any, says what enums here always are: open to unknown values.
+            for (_, branch) in list.into_iter().filter(|(_, b)| branch_const(b).is_some()) {
                 let b = branch.as_object().expect("BUG: const branches are objects");
                 let c = branch_const(branch).expect("BUG: enum branches have a constant");
                 let title = b.get("title").and_then(Value::as_str);
@@ -692,6 +761,7 @@ impl Importer<'_> {
         let explicit = used.take(obj, "discriminator").and_then(|d| d.get("propertyName")).and_then(Value::as_str).map(str::to_owned);
         let tag = self.discriminator(&list, explicit.as_deref());
         let mut variants: IndexMap<String, Field> = IndexMap::new();
+        let mut places = Vec::new();
         let usite = Site { path: vec![id.clone()], file: site.file.clone() };
         for (i, schema) in &list {
             let at = format!("{pointer}/{key}/{i}");
@@ -703,14 +773,96 @@ impl Importer<'_> {
             if f.nullable && tag.is_some() {
                 f.nullable = false;
             }
+            // A variant is a whole value, never absent: a default has nothing to fill in.
+            if let Some(d) = f.default.take() {
+                f.notes.push(format!("The document gives it the default `{d}`."));
+            }
             variants.insert(name, f);
+            places.push(at);
+        }
+        let mut meta = Meta { id, ..Default::default() };
+        if tag.is_none() {
+            variants = self.untagged_order(cx, variants, &places, &mut meta);
+        } else {
+            self.tagged.insert(meta.id.clone(), (pointer.to_owned(), places));
         }
         let discriminator = tag.map(|t| spec::Discriminator { field: t.field, ty: t.ty });
-        let mut meta = Meta { id, ..Default::default() };
         self.item_annotations(obj, used, &mut meta);
         let gaps = self.leftovers(cx, obj, pointer, used);
         meta.not_shown.extend(gaps);
         spec::Union { meta, discriminator, variants }
+    }
+
+    /// The variants of an untagged union in the order the spec tries them. `oneOf`/`anyOf` has
+    /// no order, but the spec tries variants in order and keeps the first that decodes, so
+    /// variants with constraints of their own go first, then specific types, then text, then
+    /// `json`; a variant that an earlier unconstrained one decodes whole (the same type, or two
+    /// texts) would never be chosen, and is left out with its pointer.
+    fn untagged_order(&mut self, cx: &mut Diagnostics, variants: IndexMap<String, Field>, places: &[String], meta: &mut Meta) -> IndexMap<String, Field> {
+        let mut list: Vec<(String, Field, String)> = variants.into_iter().enumerate().map(|(i, (n, f))| (n, f, places.get(i).cloned().unwrap_or_default())).collect();
+        list.sort_by_key(|(_, f, _)| variant_rank(f));
+        let mut kept: IndexMap<String, Field> = IndexMap::new();
+        for (name, f, at) in list {
+            let shadowed = !narrowed(&f) && kept.values().any(|earlier| !narrowed(earlier) && shadows(earlier, &f));
+            if shadowed {
+                let what = format!("variant `{name}`, which an earlier variant decodes whole");
+                let gap = self.unmapped(cx, codes::IMPORT_UNMAPPED, &at, "details", &what, "an untagged union keeps the first variant that decodes");
+                meta.not_shown.push(gap);
+                continue;
+            }
+            kept.insert(name, f);
+        }
+        kept
+    }
+
+    /// Once every resource is written: a tagged union whose variants do not all carry its
+    /// discriminator as a constant member of the discriminator's type (a member retyped, its
+    /// constant not mapped, a variant that is no resource) cannot be decoded by its tag, so it
+    /// becomes an untagged union, and the discriminator is left out with its pointer.
+    pub(super) fn settle_tagged_unions(&mut self, cx: &mut Diagnostics) {
+        let mut broken = Vec::new();
+        for (path, file) in &self.files {
+            for (i, u) in file.unions.iter().enumerate() {
+                let Some(d) = &u.discriminator else { continue };
+                let carried = u.variants.values().all(|v| {
+                    let member = v.ty.as_deref().and_then(|t| t.strip_prefix("object<")).and_then(|t| t.strip_suffix('>')).and_then(|id| self.member(id, &d.field, 0));
+                    member.is_some_and(|f| f.ty.as_deref() == Some(d.ty.as_str()) && !f.nullable && (v.tag.is_some() || f.constant.is_some()))
+                });
+                if !carried {
+                    broken.push((path.clone(), i));
+                }
+            }
+        }
+        for (path, i) in broken {
+            let u = &mut self.files[&path].unions[i];
+            let (field, variants) = (u.discriminator.take().map(|d| d.field).unwrap_or_default(), std::mem::take(&mut u.variants));
+            let id = u.meta.id.clone();
+            let (pointer, places) = self.tagged.get(&id).cloned().unwrap_or_default();
+            let mut meta = std::mem::take(&mut self.files[&path].unions[i].meta);
+            let what = format!("discriminator `{field}`, which not every variant carries as a constant of one type");
+            let gap = self.unmapped(cx, codes::IMPORT_UNMAPPED, &pointer, "details", &what, "a tagged union's variants each hold the tag; the union is tried in order instead");
+            meta.not_shown.push(gap);
+            let variants = variants.into_iter().map(|(n, mut f)| {
+                f.tag = None;
+                (n, f)
+            });
+            let variants = self.untagged_order(cx, variants.collect(), &places, &mut meta);
+            let u = &mut self.files[&path].unions[i];
+            u.meta = meta;
+            u.variants = variants;
+        }
+    }
+
+    /// The member `name` of resource `id` or of a resource it extends.
+    fn member(&self, id: &str, name: &str, depth: usize) -> Option<&Field> {
+        let r = self.files.values().flat_map(|f| &f.resources).find(|r| r.meta.id == id)?;
+        if let Some(f) = r.fields.get(name) {
+            return Some(f);
+        }
+        if depth > 16 {
+            return None;
+        }
+        r.extends.iter().find_map(|base| self.member(base, name, depth + 1))
     }
 
     /// The name of a union variant: the component it refers to, its tag, its title, or its type.
@@ -970,6 +1122,10 @@ impl Importer<'_> {
                 f.notes.push(format!("Example: `{extra}`."));
             }
         }
+        // An example the type cannot carry stays in words.
+        if let Some(e) = f.example.take_if(|e| !example_fits(f.ty.as_deref().unwrap_or_default(), e)) {
+            f.notes.push(format!("Example: `{e}`."));
+        }
         if let Some(d) = used.take(obj, "default") {
             self.default_value(d, f);
         }
@@ -985,7 +1141,7 @@ impl Importer<'_> {
                 Some(id) => f.default = Some(Value::String(id)),
                 None => f.default_text = Some(d.to_string()),
             }
-        } else if scalar.contains(&ty.as_str()) && !d.is_null() && !d.is_object() && !d.is_array() {
+        } else if scalar.contains(&ty.as_str()) && !d.is_null() && !d.is_object() && !d.is_array() && literal_fits(&ty, d) {
             f.default = Some(d.clone());
         } else {
             f.default_text = Some(match d {
@@ -1071,5 +1227,78 @@ fn infer_type(obj: &Map<String, Value>) -> &'static str {
         _ if obj.contains_key("minLength") || obj.contains_key("maxLength") || obj.contains_key("pattern") || obj.contains_key("format") => "string",
         _ if obj.contains_key("minimum") || obj.contains_key("maximum") => "number",
         _ => "any",
+    }
+}
+
+/// Whether a variant has constraints of its own, which its decoder checks before it wins.
+fn narrowed(f: &Field) -> bool {
+    f.rules != spec::Rules::default() || f.constant.is_some() || !f.subset.is_empty() || f.items.is_some()
+}
+
+/// A variant's type without the `| null` a nullable one may carry.
+fn base_type(f: &Field) -> &str {
+    let ty = f.ty.as_deref().unwrap_or("json");
+    ty.strip_suffix(" | null").unwrap_or(ty)
+}
+
+/// Text types: each decodes any JSON string.
+fn is_text(ty: &str) -> bool {
+    ["string", "uri", "email", "csv"].contains(&ty)
+}
+
+/// Where an untagged variant goes: constrained, specific, text, `json`.
+fn variant_rank(f: &Field) -> u8 {
+    match base_type(f) {
+        _ if narrowed(f) => 0,
+        "json" => 3,
+        t if is_text(t) => 2,
+        _ => 1,
+    }
+}
+
+/// Whether every value of `later` also decodes as `earlier` (both unconstrained).
+fn shadows(earlier: &Field, later: &Field) -> bool {
+    let (e, l) = (base_type(earlier), base_type(later));
+    let string_only = is_text(l) || ["timestamp", "date", "uuid", "bytes"].contains(&l) || l.starts_with("enum<");
+    e == l || e == "json" || (is_text(e) && string_only)
+}
+
+/// Whether `value` is a literal of the primitive type `ty`, the way the validator reads one
+/// (`true` for types it reads by other rules: enums, objects, unions).
+fn literal_fits(ty: &str, value: &Value) -> bool {
+    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    match ty {
+        "boolean" => value.is_boolean(),
+        "integer" => value.is_i64(),
+        "int32" => value.as_i64().is_some_and(|n| i32::try_from(n).is_ok()),
+        "uint32" => value.as_u64().is_some_and(|n| u32::try_from(n).is_ok()),
+        "uint64" => value.is_u64(),
+        "number" | "float32" => value.is_number(),
+        "snowflake" => value.is_u64() || value.as_str().is_some_and(digits),
+        "string" | "uri" | "email" | "csv" => value.is_string(),
+        "timestamp" => value.as_str().is_some_and(|s| s.parse::<jiff::Timestamp>().is_ok()),
+        "date" => value.as_str().is_some_and(|s| s.parse::<jiff::civil::Date>().is_ok()),
+        "uuid" => value.as_str().is_some_and(|s| {
+            let groups: Vec<&str> = s.split('-').collect();
+            groups.iter().map(|g| g.len()).eq([8, 4, 4, 4, 12]) && groups.iter().all(|g| g.bytes().all(|b| b.is_ascii_hexdigit()))
+        }),
+        "null" => value.is_null(),
+        "bytes" | "file" => false,
+        _ => true,
+    }
+}
+
+/// Whether `value` is an example of `ty` as the wire carries it (a snowflake as decimal text,
+/// bytes and files as text, arrays element by element).
+fn example_fits(ty: &str, value: &Value) -> bool {
+    match ty {
+        "snowflake" => value.as_str().is_some_and(|s| !s.is_empty() && s.trim_start_matches('-').bytes().all(|b| b.is_ascii_digit())),
+        "bytes" | "file" | "csv" => value.is_string(),
+        t if t.starts_with("array<") && t.ends_with('>') => match value.as_array() {
+            Some(list) => list.iter().all(|v| example_fits(&t[6..t.len() - 1], v)),
+            None => false,
+        },
+        t if t.starts_with("object<") || t.starts_with("map<") => value.is_object(),
+        t => literal_fits(t, value),
     }
 }

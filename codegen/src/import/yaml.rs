@@ -32,6 +32,9 @@ pub fn file(header: &str, root: &Value) -> String {
 fn entry(out: &mut String, indent: usize, key: &str, value: &Value) {
     let pad = " ".repeat(indent);
     let key = scalar_text(key, true);
+    if key.chars().count() > MAX_IMPLICIT_KEY {
+        return explicit_entry(out, indent, &key, value);
+    }
     if let Some(inline) = inline(value, WIDTH.saturating_sub(indent + key.len() + 2)) {
         let _ = writeln!(out, "{pad}{key}: {inline}");
         return;
@@ -56,6 +59,45 @@ fn entry(out: &mut String, indent: usize, key: &str, value: &Value) {
             let _ = writeln!(out, "{pad}{key}: {}", inline(other, usize::MAX).expect("BUG: scalars are inline"));
         }
     }
+}
+
+/// `? key` then `: value` at `indent`: YAML reads a key written plainly before `:` (an implicit
+/// key) only up to 1024 characters, so a longer one is written after `?`.
+fn explicit_entry(out: &mut String, indent: usize, key: &str, value: &Value) {
+    let pad = " ".repeat(indent);
+    let _ = writeln!(out, "{pad}? {key}");
+    if let Some(inline) = inline(value, WIDTH.saturating_sub(indent + 2)) {
+        let _ = writeln!(out, "{pad}: {inline}");
+        return;
+    }
+    match value {
+        Value::Object(map) => {
+            let _ = writeln!(out, "{pad}:");
+            for (k, v) in map {
+                entry(out, indent + 2, k, v);
+            }
+        }
+        Value::Array(list) => {
+            let _ = writeln!(out, "{pad}:");
+            for v in list {
+                item(out, indent + 2, v);
+            }
+        }
+        Value::String(s) => {
+            let _ = writeln!(out, "{pad}: {}", block_text(s, indent + 2));
+        }
+        other => {
+            let _ = writeln!(out, "{pad}: {}", inline(other, usize::MAX).expect("BUG: scalars are inline"));
+        }
+    }
+}
+
+/// The longest key YAML reads before `:` without a `?` (an implicit key), with room for quotes.
+const MAX_IMPLICIT_KEY: usize = 1000;
+
+/// Whether every key of `map` can be written as an implicit key (required in flow mappings).
+fn short_keys(map: &serde_json::Map<String, Value>) -> bool {
+    map.keys().all(|k| scalar_text(k, true).chars().count() <= MAX_IMPLICIT_KEY)
 }
 
 /// `- value` at `indent`; a mapping starts on the dash line.
@@ -96,19 +138,21 @@ fn item(out: &mut String, indent: usize, value: &Value) {
 }
 
 /// The value on one line, if it fits in `room` and has no nested collections of collections.
+/// An empty collection is always on one line: it has no block form.
 fn inline(value: &Value, room: usize) -> Option<String> {
     let text = match value {
+        Value::Array(list) if list.is_empty() => return Some("[]".to_owned()),
+        Value::Object(map) if map.is_empty() => return Some("{}".to_owned()),
         Value::Null => "null".to_owned(),
         Value::Bool(b) => b.to_string(),
         Value::Number(n) => n.to_string(),
         Value::String(s) if s.contains('\n') => return None,
         Value::String(s) => scalar_text(s, false),
-        Value::Array(list) if list.is_empty() => "[]".to_owned(),
-        Value::Object(map) if map.is_empty() => "{}".to_owned(),
         Value::Array(list) => {
             let parts: Option<Vec<String>> = list.iter().map(|v| flow(v, 1)).collect();
             format!("[{}]", parts?.join(", "))
         }
+        Value::Object(map) if !short_keys(map) => return None,
         Value::Object(map) => {
             let parts: Option<Vec<String>> = map.iter().map(|(k, v)| Some(format!("{}: {}", scalar_text(k, true), flow(v, 1)?))).collect();
             format!("{{ {} }}", parts?.join(", "))
@@ -129,7 +173,7 @@ fn flow(value: &Value, depth: usize) -> Option<String> {
             Some(format!("[{}]", parts?.join(", ")))
         }
         Value::Object(map) if !map.is_empty() => {
-            if depth > 1 {
+            if depth > 1 || !short_keys(map) {
                 return None;
             }
             let parts: Option<Vec<String>> = map.iter().map(|(k, v)| Some(format!("{}: {}", scalar_text(k, true), flow(v, depth + 1)?))).collect();
@@ -218,6 +262,32 @@ mod tests {
         let back: Value = serde_saphyr::from_str(&text).unwrap();
         assert_eq!(back, value, "{text}");
         assert!(text.contains("id: { type: snowflake }"), "{text}");
+    }
+
+    #[test]
+    fn a_key_longer_than_yaml_reads_plainly_reads_back() {
+        let long = "y".repeat(3000);
+        let value = json!({
+            "variants": { long.clone(): { "type": "json" }, "short": { "type": "string" } },
+            "list": [{ long.clone(): "x" }],
+            "block": { long.clone(): { "a": [1, 2], "b": { "c": "line one\nline two" }, "d": "x".repeat(200) } },
+        });
+        let text = file("", &value);
+        let back: Value = serde_saphyr::from_str(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+        assert_eq!(back, value, "{text}");
+    }
+
+    #[test]
+    fn empty_collections_deeper_than_the_line_is_wide_read_back() {
+        // 32 levels of `x: - ` indent past the line width (110), so the empty collections at the
+        // bottom have no room left and must still be written inline.
+        let mut value = json!({ "a": {}, "b": [], "c": [{}] });
+        for _ in 0..32 {
+            value = json!({ "x": [value] });
+        }
+        let text = file("", &value);
+        let back: Value = serde_saphyr::from_str_with_options(&text, serde_saphyr::options! { budget: serde_saphyr::budget! { max_depth: 1000 } }).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(back, value);
     }
 
     #[test]

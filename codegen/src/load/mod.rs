@@ -64,13 +64,24 @@ pub fn parse_file(cx: &mut Diagnostics, sources: &Sources, id: FileId) -> Option
     if text.trim().is_empty() {
         return Some(raw::SpecFile::default());
     }
-    match serde_saphyr::from_str::<raw::SpecFile>(text) {
+    match serde_saphyr::from_str_with_options::<raw::SpecFile>(text, options()) {
         Ok(file) => Some(file),
         Err(err) => {
             cx.push(parse_error(sources, id, &err));
             None
         }
     }
+}
+
+/// How deep mappings and sequences may nest in a spec file. The shipped spec needs a dozen
+/// levels; the reader's default of 64 lets a file of nested rules deserialize deep enough to
+/// overflow a 2 MiB thread stack (a test thread's, a build script's) in a debug build.
+pub const MAX_DEPTH: usize = 32;
+
+/// The YAML reader's settings: serde-saphyr's default limits on size and aliases, a tighter
+/// one on nesting.
+fn options() -> serde_saphyr::Options {
+    serde_saphyr::options! { budget: serde_saphyr::budget! { max_depth: MAX_DEPTH } }
 }
 
 fn collect_yaml(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), IoError> {
@@ -97,9 +108,19 @@ pub fn span_of(sources: &Sources, file: FileId, loc: &Location) -> Span {
     let text = &sources.file(file).text;
     let start = loc.span().byte_offset().map(|o| o as usize).unwrap_or_else(|| offset_of(text, loc.line(), loc.column()));
     let len = loc.span().byte_len().map_or(1, |l| l.max(1) as usize);
-    let start = start.min(text.len());
-    let end = trim_end(text, start, (start + len).min(text.len()));
+    // The reader's offsets can fall inside a character (a byte order mark, a replayed alias):
+    // a span starts and ends on character boundaries, or nothing can slice the text by it.
+    let start = floor_boundary(text, start.min(text.len()));
+    let end = trim_end(text, start, floor_boundary(text, (start + len).min(text.len())).max(start));
     Span { file, start: start as u32, end: end as u32 }
+}
+
+/// The nearest character boundary of `text` at or before `at`.
+fn floor_boundary(text: &str, mut at: usize) -> usize {
+    while !text.is_char_boundary(at) {
+        at -= 1;
+    }
+    at
 }
 
 /// Spans of block values run to the start of the next key; stop them at the end of their line
@@ -130,7 +151,9 @@ fn parse_error(sources: &Sources, file: FileId, err: &serde_saphyr::Error) -> Di
     // Errors raised by the YAML scanner itself are syntax errors; everything else comes from
     // deserializing into the schema.
     let syntax = matches!(plain, serde_saphyr::Error::ExternalMessage { .. } | serde_saphyr::Error::Eof { .. });
-    let diagnostic = if syntax {
+    let diagnostic = if let Some(breach) = breach_of(err) {
+        budget_breached(breach)
+    } else if syntax {
         Diagnostic::error(codes::YAML_SYNTAX, format!("invalid YAML: {}", lowercase_first(&message)))
     } else {
         classify(&message)
@@ -142,6 +165,47 @@ fn parse_error(sources: &Sources, file: FileId, err: &serde_saphyr::Error) -> Di
         }
         None => diagnostic.note(format!("in `{}`", sources.file(file).path)),
     }
+}
+
+/// The parser's resource limits (nesting depth, node and alias counts) in words: serde-saphyr's
+/// own message for them is the `Debug` form of its breach (`Depth { depth: 65 }`).
+fn budget_breached(breach: &serde_saphyr::budget::BudgetBreach) -> Diagnostic {
+    budget_diagnostic(breach_in_words(breach, "a spec file", MAX_DEPTH))
+}
+
+/// The breach of the YAML reader's limits behind `err`, also when it was met replaying an alias.
+pub(crate) fn breach_of(mut err: &serde_saphyr::Error) -> Option<&serde_saphyr::budget::BudgetBreach> {
+    loop {
+        match err {
+            serde_saphyr::Error::AliasError { error, .. } | serde_saphyr::Error::WithSnippet { error, .. } => err = error,
+            serde_saphyr::Error::Budget { breach, .. } => return Some(breach),
+            _ => return None,
+        }
+    }
+}
+
+/// A breach of the YAML reader's limits in words, for a reader of `what` (`a spec file`) that
+/// nests at most `max_depth` levels.
+pub(crate) fn breach_in_words(breach: &serde_saphyr::budget::BudgetBreach, what: &str, max_depth: usize) -> String {
+    use serde_saphyr::budget::BudgetBreach as B;
+    match breach {
+        B::Depth { .. } => format!("the YAML nests mappings and sequences more than {max_depth} levels deep"),
+        B::Events { .. } | B::Nodes { .. } => format!("the YAML has more values than {what} may hold"),
+        B::Aliases { .. } | B::AliasAnchorRatio { .. } | B::RecordedAnchorEvents { .. } | B::RecordedAnchorBytes { .. } => {
+            format!("the YAML repeats anchored values through aliases more than {what} may")
+        }
+        B::Anchors { .. } => format!("the YAML defines more anchors than {what} may"),
+        B::Documents { .. } => format!("the file holds more YAML documents than {what} may"),
+        B::ScalarBytes { .. } | B::InputBytes { .. } | B::CommentBytes { .. } => format!("the file is larger than {what} may be"),
+        B::MergeKeys { .. } => format!("the YAML has more merge keys (`<<`) than {what} may"),
+        B::SequenceUnbalanced => "the YAML closes a collection it never opened".to_owned(),
+        _ => format!("the YAML is larger or more complex than {what} may be"),
+    }
+}
+
+fn budget_diagnostic(what: String) -> Diagnostic {
+    Diagnostic::error(codes::YAML_SYNTAX, format!("invalid YAML: {what}"))
+        .help("a spec file is read with fixed limits on size, nesting and aliases; split the file or flatten what is nested")
 }
 
 fn label_for(message: &str) -> String {
@@ -259,5 +323,23 @@ mod tests {
         let keys = super::keys_of::<super::raw::Endpoint>();
         assert!(keys.contains(&"body_format") && keys.contains(&"id") && keys.contains(&"assumed"), "{keys:?}");
         assert!(!keys.contains(&"format"));
+    }
+
+    /// A spec nested as deep as the reader allows, with every level a rule (the costliest shape
+    /// to deserialize), loads within a 2 MiB stack; one level more is a located diagnostic.
+    #[test]
+    fn nesting_up_to_the_limit_fits_a_small_stack() {
+        let spec = |depth: usize| {
+            let rule = format!("{}PIN_MESSAGES{}", "{ all: [".repeat(depth), "] }".repeat(depth));
+            let text = format!("platform:\n  name: Case\n  prefixes: {{ c_type: Case_, c_macro: CASE_, cpp_namespace: casepp, c_header: ccase.h, cpp_header: casepp.h }}\npermissions:\n  - {{ id: PIN_MESSAGES, bit: 51 }}\npermission_rules:\n  - id: pin\n    rule: {rule}\n");
+            vec![("spec/spec.yaml".to_owned(), text)]
+        };
+        // The rule sits 3 levels down (file, `permission_rules`, the item), each `all` adds two.
+        let deepest = (super::MAX_DEPTH - 3) / 2;
+        let small = std::thread::Builder::new().stack_size(2 << 20);
+        let result = small.spawn(move || (crate::load_spec_texts(spec(deepest)).is_ok(), crate::load_spec_texts(spec(deepest + 1)))).unwrap().join().unwrap();
+        assert!(result.0, "{deepest} levels of rules load");
+        let Err(crate::LoadError::Invalid { diagnostics, .. }) = result.1 else { panic!("one level more is refused") };
+        assert!(diagnostics[0].message.contains("more than 32 levels deep"), "{}", diagnostics[0].message);
     }
 }

@@ -128,6 +128,37 @@ pub fn check_enum_values(cx: &mut Diagnostics, model: &Model) {
 }
 
 /// Closed vocabularies: each value is one the generators know how to emit.
+/// The naming prefixes become identifiers and file names in every artifact: `c_type` names the C
+/// types and, in snake case, the generated Rust crates; `c_macro` the C macros; `cpp_namespace`
+/// the C++ namespace. Each must be an ASCII identifier starting with a letter. The header names
+/// are plain file names ending in `.h` or `.hpp`, written under `sdk/include/`: a path there
+/// would write outside the output directory.
+pub fn check_prefixes(cx: &mut Diagnostics, model: &Model) {
+    let p = &model.platform.prefixes;
+    let identifier = |s: &str| s.starts_with(|c: char| c.is_ascii_alphabetic()) && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+    let header = |s: &str| {
+        let plain = !s.starts_with('.') && s.chars().all(|c| c.is_ascii_alphanumeric() || "_.-".contains(c));
+        let stem = s.strip_suffix(".hpp").or_else(|| s.strip_suffix(".h"));
+        plain && stem.is_some_and(|stem| !stem.is_empty())
+    };
+    let checks: [(&str, &str, bool, &str); 5] = [
+        ("c_type", &p.c_type, identifier(&p.c_type), "an ASCII identifier starting with a letter, such as `Platform_`"),
+        ("c_macro", &p.c_macro, identifier(&p.c_macro), "an ASCII identifier starting with a letter, such as `PLATFORM_`"),
+        ("cpp_namespace", &p.cpp_namespace, identifier(&p.cpp_namespace), "an ASCII identifier starting with a letter, such as `platformpp`"),
+        ("c_header", &p.c_header, header(&p.c_header), "a file name ending in `.h`, such as `cplatform.h`"),
+        ("cpp_header", &p.cpp_header, header(&p.cpp_header), "a file name ending in `.hpp` or `.h`, such as `platformpp.h`"),
+    ];
+    for (key, value, ok, expected) in checks {
+        if !ok {
+            cx.push(
+                Diagnostic::error(codes::INVALID_PREFIX, format!("`prefixes.{key}` cannot be `{value}`"))
+                    .at(model.platform.span, "in this platform block")
+                    .help(format!("give {expected}")),
+            );
+        }
+    }
+}
+
 pub fn check_vocabularies(cx: &mut Diagnostics, model: &Model) {
     let mut check = |what: &str, value: &str, span: Span, allowed: &[&str]| {
         if !allowed.contains(&value) {

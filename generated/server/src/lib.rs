@@ -42,4 +42,4 @@ pub mod mock;
 #[rustfmt::skip]
 pub use api::{Api, Call, Granted, Notices, Operation, RuleContext, granted};
 #[rustfmt::skip]
-pub use router::{DEFAULT_BODY_LIMIT, Options, router, router_with};
+pub use router::{DEFAULT_BODY_LIMIT, DEFAULT_BODY_TIMEOUT, Options, router, router_with};

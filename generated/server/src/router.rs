@@ -18,9 +18,15 @@ use axum::extract::{Request as HttpRequest, State};
 use axum::http::StatusCode;
 use axum::response::Response;
 use std::sync::Arc;
+use std::time::Duration;
 
 /// The default body limit in bytes, a setting of this server: the spec gives no limit for a whole request body, so the default is its largest size limit, `default_file_upload_size` (20 MiB), which need not be a limit on whole bodies.
 pub const DEFAULT_BODY_LIMIT: usize = 20971520u64 as usize;
+
+/// How long the router waits for a request body to arrive, a setting of this server: a
+/// sender slower than this is answered 408 and its connection closed, so that slow
+/// senders cannot hold connections and buffers open.
+pub const DEFAULT_BODY_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// How the router is set up.
 #[derive(Clone)]
@@ -32,6 +38,8 @@ pub struct Options {
     pub clock: Arc<dyn Clock>,
     /// The largest request body accepted, in bytes. Defaults to [`DEFAULT_BODY_LIMIT`].
     pub body_limit: usize,
+    /// How long a request body may take to arrive. Defaults to [`DEFAULT_BODY_TIMEOUT`].
+    pub body_timeout: Duration,
 }
 
 impl Default for Options {
@@ -40,6 +48,7 @@ impl Default for Options {
             placeholders: Placeholders::default(),
             clock: Arc::new(SystemClock),
             body_limit: DEFAULT_BODY_LIMIT,
+            body_timeout: DEFAULT_BODY_TIMEOUT,
         }
     }
 }
@@ -62,6 +71,12 @@ impl Options {
         self.body_limit = bytes;
         self
     }
+
+    /// Sets how long a request body may take to arrive.
+    pub fn with_body_timeout(mut self, timeout: Duration) -> Self {
+        self.body_timeout = timeout;
+        self
+    }
 }
 
 /// The state every route shares.
@@ -70,6 +85,7 @@ struct App<A> {
     clock: Arc<dyn Clock>,
     placeholders: Placeholders,
     body_limit: usize,
+    body_timeout: Duration,
 }
 
 /// The router with default options: the spec's example addresses, the system clock and
@@ -85,6 +101,7 @@ pub fn router_with<A: Api>(api: A, options: Options) -> Router {
         clock: options.clock,
         placeholders: options.placeholders,
         body_limit: options.body_limit,
+        body_timeout: options.body_timeout,
     });
     let prefix_base_url = types::placeholders::path_of(&app.placeholders.base_url)
         .to_owned();
@@ -427,7 +444,13 @@ async fn handle_create_or_join_lobby<A: Api>(
         .await
         .ok_or_else(|| runtime::unauthorized("the credential is not known"))?;
     let mut violations = Vec::new();
-    let bytes = runtime::read_body(&parts.headers, body, app.body_limit).await?;
+    let bytes = runtime::read_body(
+            &parts.headers,
+            body,
+            app.body_limit,
+            app.body_timeout,
+        )
+        .await?;
     let body: Option<endpoint::Body> = runtime::json_body(&bytes, &mut violations)?;
     if !violations.is_empty() {
         return Err(runtime::invalid(violations));
@@ -504,7 +527,13 @@ async fn handle_send_lobby_message<A: Api>(
         &mut violations,
         runtime::from_str::<types::wire::Snowflake>,
     );
-    let bytes = runtime::read_body(&parts.headers, body, app.body_limit).await?;
+    let bytes = runtime::read_body(
+            &parts.headers,
+            body,
+            app.body_limit,
+            app.body_timeout,
+        )
+        .await?;
     let body: Option<endpoint::Body> = runtime::json_body(&bytes, &mut violations)?;
     if !violations.is_empty() {
         return Err(runtime::invalid(violations));
@@ -673,7 +702,13 @@ async fn handle_bulk_update_lobby_members<A: Api>(
         &mut violations,
         runtime::from_str::<types::wire::Snowflake>,
     );
-    let bytes = runtime::read_body(&parts.headers, body, app.body_limit).await?;
+    let bytes = runtime::read_body(
+            &parts.headers,
+            body,
+            app.body_limit,
+            app.body_timeout,
+        )
+        .await?;
     let body: Option<endpoint::Body> = runtime::json_body(&bytes, &mut violations)?;
     if !violations.is_empty() {
         return Err(runtime::invalid(violations));
@@ -757,7 +792,13 @@ async fn handle_set_voice_channel_status<A: Api>(
         &mut violations,
         runtime::from_str::<types::wire::Snowflake>,
     );
-    let bytes = runtime::read_body(&parts.headers, body, app.body_limit).await?;
+    let bytes = runtime::read_body(
+            &parts.headers,
+            body,
+            app.body_limit,
+            app.body_timeout,
+        )
+        .await?;
     let body: Option<endpoint::Body> = runtime::json_body(&bytes, &mut violations)?;
     if !violations.is_empty() {
         return Err(runtime::invalid(violations));
@@ -828,7 +869,13 @@ async fn handle_token<A: Api>(
         .await
         .ok_or_else(|| runtime::unauthorized("the credential is not known"))?;
     let mut violations = Vec::new();
-    let bytes = runtime::read_body(&parts.headers, body, app.body_limit).await?;
+    let bytes = runtime::read_body(
+            &parts.headers,
+            body,
+            app.body_limit,
+            app.body_timeout,
+        )
+        .await?;
     let body: Option<endpoint::Body> = runtime::form_body(&bytes, &mut violations);
     if !violations.is_empty() {
         return Err(runtime::invalid(violations));

@@ -246,11 +246,13 @@ pub fn from_json_or_text<T: DeserializeOwned>(text: &str) -> Result<T, String> {
 }
 
 /// The body bytes, refused with 413 beyond `limit` (by its declared length first, so
-/// an oversized upload is answered before it is read).
+/// an oversized upload is answered before it is read) and with 408 when it has not all
+/// arrived within `timeout`.
 pub async fn read_body(
     headers: &HeaderMap,
     body: Body,
     limit: usize,
+    timeout: std::time::Duration,
 ) -> Result<Bytes, ApiError> {
     let declared = headers
         .get(header::CONTENT_LENGTH)
@@ -259,21 +261,32 @@ pub async fn read_body(
     if declared.is_some_and(|n| n > u64::try_from(limit).unwrap_or(u64::MAX)) {
         return Err(too_large(limit));
     }
-    axum::body::to_bytes(body, limit)
-        .await
-        .map_err(|e| {
-            let source = e.into_inner();
-            if source.downcast_ref::<http_body_util::LengthLimitError>().is_some() {
-                too_large(limit)
-            } else {
-                invalid(
-                    vec![
-                        Violation::new("/body",
-                        format!("the body could not be read: {source}"))
-                    ],
-                )
-            }
-        })
+    let Ok(read) = tokio::time::timeout(timeout, axum::body::to_bytes(body, limit)).await
+    else {
+        return Err(
+            error(ids::GENERAL, 408)
+                .with_status(408)
+                .with_message(
+                    format!(
+                        "Request timeout: the body did not arrive within {} ms", timeout
+                        .as_millis()
+                    ),
+                ),
+        );
+    };
+    read.map_err(|e| {
+        let source = e.into_inner();
+        if source.downcast_ref::<http_body_util::LengthLimitError>().is_some() {
+            too_large(limit)
+        } else {
+            invalid(
+                vec![
+                    Violation::new("/body",
+                    format!("the body could not be read: {source}"))
+                ],
+            )
+        }
+    })
 }
 
 fn too_large(limit: usize) -> ApiError {

@@ -44,6 +44,8 @@ fn cargo_toml(model: &Model, opts: &EmitOptions) -> Vec<GeneratedFile> {
     if http::any_parts(model) {
         third_party.extend([cargo::FUTURES_UTIL, cargo::MULTER]);
     }
+    // The body read timeout.
+    third_party.push(cargo::TOKIO_TIME);
     dependencies.extend(third_party.iter().map(|d| d.line()));
     let manifest = Manifest { lib: &["path = \"src/lib.rs\""], features: &["# `mock`: an implementation of `Api` answering values that meet the spec (src/mock.rs).", "mock = []"], dependencies };
     cargo::crate_files(opts, ARTIFACT, "server", &package(model, ARTIFACT), &description, manifest)
@@ -99,7 +101,7 @@ fn lib_rs(model: &Model) -> TokenStream {
         pub use api::{Api, Call, Granted, Notices, Operation, RuleContext, granted};
 
         #[rustfmt::skip]
-        pub use router::{DEFAULT_BODY_LIMIT, Options, router, router_with};
+        pub use router::{DEFAULT_BODY_LIMIT, DEFAULT_BODY_TIMEOUT, Options, router, router_with};
     }
 }
 
@@ -497,7 +499,7 @@ fn router(model: &Model) -> TokenStream {
     let operations = routed(model).iter().any(|e| !e.accepts_anonymous() || !e.scopes.is_empty());
     let api_uses = if operations || routed(model).is_empty() { quote!(use crate::api::{Api, Call, Notices, Operation, RuleContext};) } else { quote!(use crate::api::{Api, Call, Notices};) };
     let (limit_field, limit_init) = match reads_body {
-        true => (quote!(body_limit: usize,), quote!(body_limit: options.body_limit,)),
+        true => (quote!(body_limit: usize, body_timeout: Duration,), quote!(body_limit: options.body_limit, body_timeout: options.body_timeout,)),
         false => (quote!(), quote!()),
     };
     // Without a docs address there is no `Link` to write, and `app` is not needed.
@@ -527,9 +529,15 @@ fn router(model: &Model) -> TokenStream {
         #status_code
         use axum::response::Response;
         use std::sync::Arc;
+        use std::time::Duration;
 
         #[doc = #limit_doc]
         pub const DEFAULT_BODY_LIMIT: usize = #limit;
+
+        /// How long the router waits for a request body to arrive, a setting of this server: a
+        /// sender slower than this is answered 408 and its connection closed, so that slow
+        /// senders cannot hold connections and buffers open.
+        pub const DEFAULT_BODY_TIMEOUT: Duration = Duration::from_secs(30);
 
         /// How the router is set up.
         #[derive(Clone)]
@@ -541,11 +549,13 @@ fn router(model: &Model) -> TokenStream {
             pub clock: Arc<dyn Clock>,
             /// The largest request body accepted, in bytes. Defaults to [`DEFAULT_BODY_LIMIT`].
             pub body_limit: usize,
+            /// How long a request body may take to arrive. Defaults to [`DEFAULT_BODY_TIMEOUT`].
+            pub body_timeout: Duration,
         }
 
         impl Default for Options {
             fn default() -> Self {
-                Self { placeholders: Placeholders::default(), clock: Arc::new(SystemClock), body_limit: DEFAULT_BODY_LIMIT }
+                Self { placeholders: Placeholders::default(), clock: Arc::new(SystemClock), body_limit: DEFAULT_BODY_LIMIT, body_timeout: DEFAULT_BODY_TIMEOUT }
             }
         }
 
@@ -565,6 +575,12 @@ fn router(model: &Model) -> TokenStream {
             /// Sets the body limit.
             pub fn with_body_limit(mut self, bytes: usize) -> Self {
                 self.body_limit = bytes;
+                self
+            }
+
+            /// Sets how long a request body may take to arrive.
+            pub fn with_body_timeout(mut self, timeout: Duration) -> Self {
+                self.body_timeout = timeout;
                 self
             }
         }
@@ -890,7 +906,7 @@ fn handler(model: &Model, e: &Endpoint) -> TokenStream {
     }
     steps.extend(http::header_steps(model, e, &mut required));
     if has_body(e) {
-        steps.push(quote!(let bytes = runtime::read_body(&parts.headers, body, app.body_limit).await?;));
+        steps.push(quote!(let bytes = runtime::read_body(&parts.headers, body, app.body_limit, app.body_timeout).await?;));
         steps.push(if let Some(body) = http::body_steps(model, e) {
             body
         } else if raw_body(e) {

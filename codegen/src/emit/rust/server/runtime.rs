@@ -195,13 +195,17 @@ pub fn runtime() -> TokenStream {
         }
 
         /// The body bytes, refused with 413 beyond `limit` (by its declared length first, so
-        /// an oversized upload is answered before it is read).
-        pub async fn read_body(headers: &HeaderMap, body: Body, limit: usize) -> Result<Bytes, ApiError> {
+        /// an oversized upload is answered before it is read) and with 408 when it has not all
+        /// arrived within `timeout`.
+        pub async fn read_body(headers: &HeaderMap, body: Body, limit: usize, timeout: std::time::Duration) -> Result<Bytes, ApiError> {
             let declared = headers.get(header::CONTENT_LENGTH).and_then(|v| v.to_str().ok()).and_then(|v| v.parse::<u64>().ok());
             if declared.is_some_and(|n| n > u64::try_from(limit).unwrap_or(u64::MAX)) {
                 return Err(too_large(limit));
             }
-            axum::body::to_bytes(body, limit).await.map_err(|e| {
+            let Ok(read) = tokio::time::timeout(timeout, axum::body::to_bytes(body, limit)).await else {
+                return Err(error(ids::GENERAL, 408).with_status(408).with_message(format!("Request timeout: the body did not arrive within {} ms", timeout.as_millis())));
+            };
+            read.map_err(|e| {
                 let source = e.into_inner();
                 if source.downcast_ref::<http_body_util::LengthLimitError>().is_some() {
                     too_large(limit)
