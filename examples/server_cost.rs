@@ -88,7 +88,7 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let runtime = tokio::runtime::Builder::new_current_thread().build().expect("BUG: a runtime");
+    let runtime = tokio::runtime::Builder::new_current_thread().enable_time().build().expect("BUG: a runtime");
     // One request first, so lazily initialised state is not counted per request.
     if let Some(router) = &router {
         let status = runtime.block_on(send(router, make()));
