@@ -4,7 +4,7 @@
 //! `Client::exchange`, which returns any answer with its status and headers.
 
 use crate::emit::rust::names;
-use crate::emit::rust::shared::{as_declared, endpoint_address, status_name};
+use crate::emit::rust::shared::{as_declared, status_name};
 use crate::emit::rust::types::checks::bind_value_in;
 use crate::emit::rust::types::endpoints::{ResponseKind, format_variant, has_body, is_file_part, module_ident, parts_body, raw_body, response_kind, several_formats};
 use crate::emit::rust::types::responses::{self, header_fields};
@@ -38,11 +38,7 @@ pub fn needs_exchange(e: &Endpoint) -> bool {
 pub fn method(model: &Model, e: &Endpoint) -> TokenStream {
     let name = names::client_method(e);
     let module = module_ident(e);
-    // An endpoint of no part with an address is requested at its path alone.
-    let address = endpoint_address(model, e).map_or_else(|| quote!(""), |id| {
-        let id = names::placeholder_id(model, id);
-        quote!(&self.placeholders.#id)
-    });
+    let address = super::address(model, e);
     let id = &e.meta.id;
     let http_method = format_ident!("{}", e.method.as_ref().map(|m| m.id.to_uppercase()).unwrap_or_default());
     let path = e.path.as_ref().map(|p| p.id.as_str()).unwrap_or_default();

@@ -386,17 +386,22 @@ fn helpers(model: &Model) -> TokenStream {
     out
 }
 
+/// The address an endpoint's requests go to: its part's placeholder, or nothing when no part
+/// has an address (the request is made at its path alone).
+pub(super) fn address(model: &Model, e: &Endpoint) -> TokenStream {
+    endpoint_address(model, e).map_or_else(|| quote!(""), |id| {
+        let id = names::placeholder_id(model, id);
+        quote!(&self.placeholders.#id)
+    })
+}
+
 fn method(model: &Model, e: &Endpoint) -> TokenStream {
     if exchange::needs_exchange(e) {
         return exchange::method(model, e);
     }
     let name = names::client_method(e);
     let module = module_ident(e);
-    // An endpoint of no part with an address is requested at its path alone.
-    let address = endpoint_address(model, e).map_or_else(|| quote!(""), |id| {
-        let id = names::placeholder_id(model, id);
-        quote!(&self.placeholders.#id)
-    });
+    let address = address(model, e);
     let http_method = format_ident!("{}", e.method.as_ref().map(|m| m.id.to_uppercase()).unwrap_or_default());
     let path = e.path.as_ref().map(|p| p.id.as_str()).unwrap_or_default();
     let title = if e.meta.name.is_empty() { e.meta.id.as_str() } else { e.meta.name.as_str() };
