@@ -110,7 +110,18 @@ impl Dependency {
 
 /// A dependency on a sibling generated crate: by path here, by version once published.
 pub fn sibling(package: &str, dir: &str) -> String {
-    format!("{package} = {{ version = {}, path = {} }}", toml_string(VERSION), toml_string(&format!("../{dir}")))
+    sibling_with(package, dir, &[])
+}
+
+/// [`sibling`] with some of its features on.
+pub fn sibling_with(package: &str, dir: &str, features: &[&str]) -> String {
+    let features = if features.is_empty() {
+        String::new()
+    } else {
+        let list: Vec<String> = features.iter().map(|f| toml_string(f)).collect();
+        format!(", features = [{}]", list.join(", "))
+    };
+    format!("{package} = {{ version = {}, path = {}{features} }}", toml_string(VERSION), toml_string(&format!("../{dir}")))
 }
 
 /// What goes into one generated crate's manifest besides its name and description.
@@ -277,5 +288,6 @@ mod tests {
         assert_eq!(HTTP_BODY_UTIL.line(), "http-body-util = \"0.1\"");
         assert_eq!(AXUM.line(), "axum = { version = \"0.8\", default-features = false, features = [\"tokio\", \"http1\"] }");
         assert_eq!(sibling("widget-types", "types"), "widget-types = { version = \"0.1.0\", path = \"../types\" }");
+        assert_eq!(sibling_with("widget-types", "types", &["server"]), "widget-types = { version = \"0.1.0\", path = \"../types\", features = [\"server\"] }");
     }
 }

@@ -97,18 +97,19 @@ pub fn emit_openapi(model: &Model, opts: &EmitOptions) -> GeneratedFile {
 /// own; the files are collected in the fixed order whatever order the threads finish in, so the
 /// output stays byte-identical.
 pub fn emit_all(model: &Model, opts: &EmitOptions) -> Vec<GeneratedFile> {
+    use Cost::{Large, Small};
     let mut files = in_parallel(model, opts, &[
-        model_json::emit,
-        spec_schema::emit,
-        rust::types::emit,
-        rust::server::emit,
-        rust::client::emit,
-        c::header::emit,
-        c::cpp::emit,
-        c::sdk::emit,
-        docs::reference::emit,
-        docs::feed::emit,
-        docs::openapi::emit,
+        (model_json::emit, Small),
+        (spec_schema::emit, Small),
+        (rust::types::emit, Large),
+        (rust::server::emit, Large),
+        (rust::client::emit, Large),
+        (c::header::emit, Small),
+        (c::cpp::emit, Small),
+        (c::sdk::emit, Small),
+        (docs::reference::emit, Large),
+        (docs::feed::emit, Small),
+        (docs::openapi::emit, Small),
     ]);
     files.extend(cargo::workspace_root(opts));
     files
@@ -117,19 +118,36 @@ pub fn emit_all(model: &Model, opts: &EmitOptions) -> Vec<GeneratedFile> {
 /// An emitter of a whole artifact.
 type Emitter = fn(&Model, &EmitOptions) -> Vec<GeneratedFile>;
 
-/// The files of every emitter in `emitters`, in that order, each emitter run on its own thread
-/// (a panic in one is resumed on the caller's).
-fn in_parallel(model: &Model, opts: &EmitOptions, emitters: &[Emitter]) -> Vec<GeneratedFile> {
-    std::thread::scope(|scope| {
-        let running: Vec<_> = emitters
-            .iter()
-            .map(|emit| scope.spawn(move || emit(model, opts)))
+/// How much work an emitter is, for the order [`in_parallel`] starts them in.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Cost {
+    /// Scales with the spec and formats Rust or renders the docs.
+    Large,
+    /// Writes one document or header.
+    Small,
+}
+
+/// The files of every emitter in `emitters`, in that order. As many threads as the machine
+/// runs at once each take the next emitter, the large ones first so none is left alone at the
+/// end; bounding the threads bounds the memory, since each emitter holds its token streams and
+/// syntax trees while it runs. A panic in one is resumed on the caller's thread.
+fn in_parallel(model: &Model, opts: &EmitOptions, emitters: &[(Emitter, Cost)]) -> Vec<GeneratedFile> {
+    let mut order: Vec<usize> = (0..emitters.len()).collect();
+    order.sort_by_key(|&i| emitters[i].1);
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let take = || order.get(next.fetch_add(1, std::sync::atomic::Ordering::Relaxed)).copied();
+    let workers = std::thread::available_parallelism().map_or(1, std::num::NonZero::get).min(emitters.len());
+    let mut done: Vec<(usize, Vec<GeneratedFile>)> = std::thread::scope(|scope| {
+        let running: Vec<_> = (0..workers)
+            .map(|_| scope.spawn(|| std::iter::from_fn(take).map(|i| (i, emitters[i].0(model, opts))).collect::<Vec<_>>()))
             .collect();
         running
             .into_iter()
             .flat_map(|thread| thread.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)))
             .collect()
-    })
+    });
+    done.sort_by_key(|(i, _)| *i);
+    done.into_iter().flat_map(|(_, files)| files).collect()
 }
 
 /// What a platform publishes for readers: the reference docs, the changelog feeds and the

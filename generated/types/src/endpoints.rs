@@ -135,7 +135,8 @@ pub mod get_guild_channels {
     pub const RESPONSE_FORMAT: &str = "json";
 
     /// The path parameters.
-    #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+    #[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
+    #[cfg_attr(feature = "server", derive(serde::Deserialize))]
     pub struct Path {
         /// The guild.
         #[serde(rename = "guild.id")]
@@ -236,7 +237,8 @@ pub mod get_current_user_guilds {
     pub const RESPONSE_FORMAT: &str = "json";
 
     /// The query parameters.
-    #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+    #[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
+    #[cfg_attr(feature = "server", derive(serde::Deserialize))]
     pub struct Query {
         /// Returns only guilds stored in that shard; valid values are 0 through max_concurrency - 1.
         ///
@@ -427,7 +429,8 @@ pub mod create_channel_invite {
     pub const RESPONSE_FORMAT: &str = "json";
 
     /// The named parts of the body.
-    #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+    #[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
+    #[cfg_attr(feature = "server", derive(serde::Deserialize))]
     pub struct Parts {
         /// User IDs who may accept the invite; an alternative to uploading a CSV, so either may be left out.
         #[serde(
@@ -776,7 +779,8 @@ pub mod bulk_add_target_users {
     pub const RESPONSE_FORMAT: &str = "json";
 
     /// The body.
-    #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+    #[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
+    #[cfg_attr(feature = "server", derive(serde::Deserialize))]
     pub struct Body {
         /// The users to add.
         pub user_ids: Vec<crate::wire::Snowflake>,
@@ -848,7 +852,8 @@ pub mod bulk_delete_target_users {
     pub const RESPONSE_FORMAT: &str = "json";
 
     /// The body.
-    #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+    #[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
+    #[cfg_attr(feature = "server", derive(serde::Deserialize))]
     pub struct Body {
         /// The users to remove.
         pub user_ids: Vec<crate::wire::Snowflake>,
@@ -1068,7 +1073,8 @@ pub mod create_or_join_lobby {
     pub const RESPONSE_FORMAT: &str = "json";
 
     /// The body.
-    #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+    #[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
+    #[cfg_attr(feature = "server", derive(serde::Deserialize))]
     pub struct Body {
         /// Identifies the existing lobby to join; a call that creates a lobby needs none.
         ///
@@ -1163,7 +1169,8 @@ pub mod send_lobby_message {
     pub const RESPONSE_FORMAT: &str = "json";
 
     /// The path parameters.
-    #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+    #[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
+    #[cfg_attr(feature = "server", derive(serde::Deserialize))]
     pub struct Path {
         /// The lobby.
         #[serde(rename = "lobby.id")]
@@ -1179,7 +1186,8 @@ pub mod send_lobby_message {
     }
 
     /// The body.
-    #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+    #[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
+    #[cfg_attr(feature = "server", derive(serde::Deserialize))]
     pub struct Body {
         /// The text of the message.
         ///
@@ -1283,7 +1291,8 @@ pub mod get_lobby_messages {
     pub const RESPONSE_FORMAT: &str = "json";
 
     /// The path parameters.
-    #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+    #[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
+    #[cfg_attr(feature = "server", derive(serde::Deserialize))]
     pub struct Path {
         /// The lobby.
         #[serde(rename = "lobby.id")]
@@ -1481,7 +1490,8 @@ pub mod bulk_update_lobby_members {
     pub const RESPONSE_FORMAT: &str = "json";
 
     /// The path parameters.
-    #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+    #[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
+    #[cfg_attr(feature = "server", derive(serde::Deserialize))]
     pub struct Path {
         /// The lobby.
         #[serde(rename = "lobby.id")]
@@ -1587,7 +1597,8 @@ pub mod set_voice_channel_status {
     pub const RESPONSE_FORMAT: &str = "json";
 
     /// The path parameters.
-    #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+    #[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
+    #[cfg_attr(feature = "server", derive(serde::Deserialize))]
     pub struct Path {
         /// The voice channel.
         #[serde(rename = "channel.id")]
@@ -1603,7 +1614,8 @@ pub mod set_voice_channel_status {
     }
 
     /// The body.
-    #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+    #[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
+    #[cfg_attr(feature = "server", derive(serde::Deserialize))]
     pub struct Body {
         /// The status text, at most 500 characters.
         ///
@@ -2001,7 +2013,8 @@ pub mod token {
     pub const RESPONSE_FORMAT: &str = "json";
 
     /// The body.
-    #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+    #[derive(Clone, Debug, PartialEq, serde::Serialize)]
+    #[cfg_attr(feature = "server", derive(serde::Deserialize))]
     pub struct Body {
         /// The grant the request uses.
         ///

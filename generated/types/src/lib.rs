@@ -9,6 +9,10 @@
 //!
 //! Dated changes are constants of [`changes`]; ask one whether it is in effect at an instant
 //! (`platform_types::changes::ALL[0].is_in_effect(now)`), with `now` read from a [`clock::Clock`].
+//!
+//! The `server` feature adds what only a server needs: reading requests, the `Deserialize` of
+//! each endpoint's path, query, header and body parts. The server crate turns it on; a client
+//! compiles without it.
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 #![allow(deprecated)]

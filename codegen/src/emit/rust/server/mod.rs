@@ -24,20 +24,30 @@ pub const ARTIFACT: &str = "server";
 /// Emits `server/Cargo.toml` and `server/src/*.rs`.
 pub fn emit(model: &Model, opts: &EmitOptions) -> Vec<GeneratedFile> {
     let notice = opts.notice();
-    let mut runtime = runtime::runtime();
-    runtime.extend(http::runtime_items(model));
-    let modules = [("api", api(model)), ("router", router(model)), ("runtime", runtime), ("mock", mock::mock(model))];
+    // Each module is emitted when it is formatted: one module's tokens are held at a time.
+    let modules: [(&str, ModuleItems); 4] = [("api", api), ("router", router), ("runtime", runtime_module), ("mock", mock::mock)];
     let mut files = cargo_toml(model, opts);
     files.push(GeneratedFile::new(ARTIFACT, "server/src/lib.rs", format_file(&notice, lib_rs(model))));
-    for (name, tokens) in modules {
-        files.push(GeneratedFile::new(ARTIFACT, format!("server/src/{name}.rs"), format_file(&notice, tokens)));
+    for (name, items) in modules {
+        files.push(GeneratedFile::new(ARTIFACT, format!("server/src/{name}.rs"), format_file(&notice, items(model))));
     }
     files
 }
 
+/// What emits the items of one module of the crate.
+type ModuleItems = fn(&Model) -> TokenStream;
+
+/// `runtime.rs`: the fixed runtime and the spec's HTTP items.
+fn runtime_module(model: &Model) -> TokenStream {
+    let mut runtime = runtime::runtime();
+    runtime.extend(http::runtime_items(model));
+    runtime
+}
+
 fn cargo_toml(model: &Model, opts: &EmitOptions) -> Vec<GeneratedFile> {
     let description = format!("{}: an axum server that enforces the spec before your handlers run", model.platform.name);
-    let mut dependencies = vec![cargo::sibling(&package(model, "types"), "types")];
+    // The server reads requests: the types crate's `server` feature.
+    let mut dependencies = vec![cargo::sibling_with(&package(model, "types"), "types", &["server"])];
     let mut third_party = vec![cargo::AXUM, cargo::HTTP_BODY_UTIL, cargo::SERDE, cargo::SERDE_JSON, cargo::SERDE_PATH_TO_ERROR, cargo::SERDE_URLENCODED];
     // Multipart bodies are parsed by multer (what axum's own extractor uses), fed the bytes the
     // router has already read within the body limit.

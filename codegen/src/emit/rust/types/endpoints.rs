@@ -2,7 +2,7 @@
 //! checks of its constraints, so the server and the client agree by construction.
 
 use super::checks::{Rules, bind_value, is_given, value_checks};
-use super::fields::{docs, field_checks, lifecycle, meta_notes, struct_tokens, summary};
+use super::fields::{docs, field_checks, lifecycle, meta_notes, request_part_tokens, struct_tokens, summary};
 use crate::emit::rust::names;
 use crate::emit::rust::shared::{Resolved, int, endpoint_address, field_type, resolve, type_tokens};
 use crate::model::types::Primitive;
@@ -257,7 +257,7 @@ fn endpoint_consts(model: &Model, e: &Endpoint) -> TokenStream {
 }
 
 fn part_struct(model: &Model, name: &str, doc: &str, fields: &[Field]) -> TokenStream {
-    struct_tokens(model, &format_ident!("{name}"), docs(Some(doc), &[]), fields, false)
+    request_part_tokens(model, &format_ident!("{name}"), docs(Some(doc), &[]), fields)
 }
 
 fn body_items(model: &Model, e: &Endpoint) -> TokenStream {

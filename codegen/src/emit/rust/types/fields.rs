@@ -202,9 +202,43 @@ pub fn struct_tokens(model: &Model, name: &proc_macro2::Ident, docs: TokenStream
     struct_tokens_of(model, name, docs, fields, extra, None, false)
 }
 
+/// [`struct_tokens`] for a part of a request (its path, query, headers or body fields): only a
+/// server reads one, so its `Deserialize` is compiled with the types crate's `server` feature and a
+/// client-only build skips it.
+pub fn request_part_tokens(model: &Model, name: &proc_macro2::Ident, docs: TokenStream, fields: &[Field]) -> TokenStream {
+    struct_with(model, name, docs, fields, Struct { decode: Decode::ServerOnly, ..Struct::default() })
+}
+
 /// [`struct_tokens`] for the struct of a shape, whose fields that contain it again are boxed;
 /// a `closed` one refuses members it does not list.
 pub fn struct_tokens_of(model: &Model, name: &proc_macro2::Ident, docs: TokenStream, fields: &[Field], extra: bool, owner: Option<Shape<'_>>, closed: bool) -> TokenStream {
+    struct_with(model, name, docs, fields, Struct { extra, owner, closed, decode: Decode::Always })
+}
+
+/// Who reads a struct from the wire, and so when its `Deserialize` is compiled.
+#[derive(Clone, Copy, Default)]
+enum Decode {
+    /// Both sides: a resource, a response, an event.
+    #[default]
+    Always,
+    /// Only a server: a part of a request.
+    ServerOnly,
+}
+
+/// How [`struct_with`] writes a struct besides its fields.
+#[derive(Default)]
+struct Struct<'a> {
+    /// It keeps the members the spec does not list.
+    extra: bool,
+    /// The shape it is the struct of, whose fields that contain it again are boxed.
+    owner: Option<Shape<'a>>,
+    /// It refuses members it does not list.
+    closed: bool,
+    decode: Decode,
+}
+
+fn struct_with(model: &Model, name: &proc_macro2::Ident, docs: TokenStream, fields: &[Field], how: Struct<'_>) -> TokenStream {
+    let Struct { extra, owner, closed, decode } = how;
     let root = root();
     let boxed = |f: &Field| owner.is_some_and(|o| f.ty.as_ref().is_some_and(|t| needs_box(model, o, t)));
     let members = fields.iter().map(|f| field_member(model, name, f, &root, boxed(f)));
@@ -254,9 +288,14 @@ pub fn struct_tokens_of(model: &Model, name: &proc_macro2::Ident, docs: TokenStr
     });
     let validate = validate_impl(model, name, fields);
     let deny = (closed && !extra).then(|| quote!(#[serde(deny_unknown_fields)]));
+    let (decode, decode_on_server) = match decode {
+        Decode::Always => (Some(quote!(, serde::Deserialize)), None),
+        Decode::ServerOnly => (None, Some(quote!(#[cfg_attr(feature = "server", derive(serde::Deserialize))]))),
+    };
     quote! {
         #docs
-        #[derive(Clone, Debug, #derive_default PartialEq, serde::Serialize, serde::Deserialize)]
+        #[derive(Clone, Debug, #derive_default PartialEq, serde::Serialize #decode)]
+        #decode_on_server
         #deny
         pub struct #name {
             #(#members)*

@@ -31,10 +31,17 @@ use quote::quote;
 /// The artifact name in summaries.
 pub const ARTIFACT: &str = "types";
 
-/// One module of the crate: its file stem and its items.
-struct Module {
+/// One module of the crate: its file stem and how to emit its items. The items are emitted
+/// when the module is formatted, so one module's tokens and syntax tree are held at a time.
+struct Module<'a> {
     name: &'static str,
-    tokens: TokenStream,
+    items: Box<dyn FnOnce() -> TokenStream + 'a>,
+}
+
+impl<'a> Module<'a> {
+    fn new(name: &'static str, items: impl FnOnce() -> TokenStream + 'a) -> Self {
+        Self { name, items: Box::new(items) }
+    }
 }
 
 /// Emits `types/Cargo.toml` and `types/src/*.rs`.
@@ -44,50 +51,50 @@ pub fn emit(model: &Model, opts: &EmitOptions) -> Vec<GeneratedFile> {
     let mut files = cargo_toml(model, opts);
     files.push(GeneratedFile::new(ARTIFACT, "types/src/lib.rs", format_file(&notice, lib_rs(model, &modules))));
     for m in modules {
-        files.push(GeneratedFile::new(ARTIFACT, format!("types/src/{}.rs", m.name), format_file(&notice, m.tokens)));
+        files.push(GeneratedFile::new(ARTIFACT, format!("types/src/{}.rs", m.name), format_file(&notice, (m.items)())));
     }
     files
 }
 
-fn modules(model: &Model) -> Vec<Module> {
+fn modules(model: &Model) -> Vec<Module<'_>> {
     let mut out = vec![
-        Module { name: "wire", tokens: with(runtime::wire(fields::wire_needs(model)), endpoints::wire_items(model)) },
-        Module { name: "validation", tokens: with(runtime::validation(), endpoints::validation_items(model)) },
-        Module { name: "clock", tokens: runtime::clock() },
-        Module { name: "placeholders", tokens: auth::placeholders(model) },
-        Module { name: "changes", tokens: changes::emit(model) },
-        Module { name: "deprecations", tokens: deprecations::emit(model) },
-        Module { name: "limits", tokens: changes::limits(model) },
-        Module { name: "permissions", tokens: bitsets::permissions(model) },
-        Module { name: "enums", tokens: enums::emit(model) },
-        Module { name: "flags", tokens: bitsets::flags(model) },
-        Module { name: "resources", tokens: resources::emit(model) },
+        Module::new("wire", move || with(runtime::wire(fields::wire_needs(model)), endpoints::wire_items(model))),
+        Module::new("validation", move || with(runtime::validation(), endpoints::validation_items(model))),
+        Module::new("clock", runtime::clock),
+        Module::new("placeholders", move || auth::placeholders(model)),
+        Module::new("changes", move || changes::emit(model)),
+        Module::new("deprecations", move || deprecations::emit(model)),
+        Module::new("limits", move || changes::limits(model)),
+        Module::new("permissions", move || bitsets::permissions(model)),
+        Module::new("enums", move || enums::emit(model)),
+        Module::new("flags", move || bitsets::flags(model)),
+        Module::new("resources", move || resources::emit(model)),
     ];
     if !model.unions.is_empty() {
-        out.push(Module { name: "unions", tokens: unions::emit(model) });
+        out.push(Module::new("unions", move || unions::emit(model)));
     }
     let patterns = checks::patterns(model);
     if !patterns.is_empty() {
-        out.push(Module { name: "patterns", tokens: runtime::patterns(patterns) });
+        out.push(Module::new("patterns", move || runtime::patterns(patterns)));
     }
     out.extend([
-        Module { name: "auth", tokens: auth::emit(model) },
-        Module { name: "rules", tokens: rules::emit(model) },
-        Module { name: "errors", tokens: errors::emit(model) },
-        Module { name: "events", tokens: events::events(model) },
-        Module { name: "gateway", tokens: events::gateway(model) },
+        Module::new("auth", move || auth::emit(model)),
+        Module::new("rules", move || rules::emit(model)),
+        Module::new("errors", move || errors::emit(model)),
+        Module::new("events", move || events::events(model)),
+        Module::new("gateway", move || events::gateway(model)),
     ]);
     if !model.commands.is_empty() {
-        out.push(Module { name: "commands", tokens: events::commands(model) });
+        out.push(Module::new("commands", move || events::commands(model)));
     }
-    out.push(Module { name: "states", tokens: states::emit(model) });
+    out.push(Module::new("states", move || states::emit(model)));
     if !model.headers.is_empty() {
-        out.push(Module { name: "headers", tokens: responses::named_headers(model) });
+        out.push(Module::new("headers", move || responses::named_headers(model)));
     }
     if !model.responses.is_empty() {
-        out.push(Module { name: "responses", tokens: responses::named_responses(model) });
+        out.push(Module::new("responses", move || responses::named_responses(model)));
     }
-    out.push(Module { name: "endpoints", tokens: endpoints::emit(model) });
+    out.push(Module::new("endpoints", move || endpoints::emit(model)));
     out
 }
 
@@ -113,11 +120,12 @@ fn cargo_toml(model: &Model, opts: &EmitOptions) -> Vec<GeneratedFile> {
         third_party.push(cargo::REGEX);
     }
     third_party.extend([cargo::SERDE, cargo::SERDE_JSON]);
-    let manifest = Manifest { lib: &["path = \"src/lib.rs\""], features: &[], dependencies: third_party.iter().map(|d| d.line()).collect() };
+    let features = &["# `server`: what only a server needs, reading requests (the `Deserialize` of each endpoint's", "# path, query, header and body parts). A client-only build compiles without it.", "server = []"];
+    let manifest = Manifest { lib: &["path = \"src/lib.rs\""], features, dependencies: third_party.iter().map(|d| d.line()).collect() };
     cargo::crate_files(opts, ARTIFACT, "types", &package(model, ARTIFACT), &description, manifest)
 }
 
-fn lib_rs(model: &Model, modules: &[Module]) -> TokenStream {
+fn lib_rs(model: &Model, modules: &[Module<'_>]) -> TokenStream {
     let names: Vec<&str> = modules.iter().map(|m| m.name).collect();
     let decls = module_decls(&names);
     let title = format!(" {}: the typed model, generated from the spec.", model.platform.name);
@@ -131,6 +139,10 @@ fn lib_rs(model: &Model, modules: &[Module]) -> TokenStream {
         String::new(),
         " Dated changes are constants of [`changes`]; ask one whether it is in effect at an instant".to_owned(),
         format!(" (`{lib}::changes::ALL[0].is_in_effect(now)`), with `now` read from a [`clock::Clock`]."),
+        String::new(),
+        " The `server` feature adds what only a server needs: reading requests, the `Deserialize` of".to_owned(),
+        " each endpoint's path, query, header and body parts. The server crate turns it on; a client".to_owned(),
+        " compiles without it.".to_owned(),
     ];
     let reexports = reexports(model);
     quote! {
