@@ -6,9 +6,21 @@ use proc_macro2::TokenStream;
 /// definitions (prettyplease packs them). Panics only on a generator bug: tokens that do not
 /// parse as a file.
 pub fn format_file(notice: &str, tokens: TokenStream) -> String {
-    // No copy of the tokens is kept for the message: a shared stream is copied whole when parsed.
-    let file: syn::File = syn::parse2(tokens).unwrap_or_else(|e| panic!("BUG: generated Rust does not parse: {e}"));
-    let text = prettyplease::unparse(&file);
+    format_parts(notice, std::iter::once(tokens))
+}
+
+/// The items of a file in parts, each emitted when the one before is printed: a large file (an
+/// item per endpoint) holds the tokens and syntax tree of one part at a time. The first part
+/// carries the file's inner attributes and docs.
+pub type Parts<'a> = Box<dyn Iterator<Item = TokenStream> + 'a>;
+
+/// [`format_file`] of a file emitted in [`Parts`]; the text is the same as that of the whole.
+pub fn format_parts(notice: &str, parts: impl Iterator<Item = TokenStream>) -> String {
+    let mut text = String::new();
+    for tokens in parts {
+        // No copy of the tokens is kept for the message: a shared stream is copied whole when parsed.
+        text.push_str(&syn::parse::Parser::parse2(unparse_items, tokens).unwrap_or_else(|e| panic!("BUG: generated Rust does not parse: {e}")));
+    }
     let mut out = format!("// {notice}\n\n");
     let mut prev: Option<&str> = None;
     for line in text.lines() {
@@ -22,6 +34,18 @@ pub fn format_file(notice: &str, tokens: TokenStream) -> String {
         prev = Some(line);
     }
     out
+}
+
+/// A file printed by prettyplease one top-level item at a time, as it prints a whole file: the
+/// syntax tree of one item is held at a time, not the tree of the file (the largest generated
+/// files are megabytes of Rust).
+fn unparse_items(input: syn::parse::ParseStream<'_>) -> syn::Result<String> {
+    let one = |attrs, items| prettyplease::unparse(&syn::File { shebang: None, frontmatter: None, attrs, items });
+    let mut text = one(input.call(syn::Attribute::parse_inner)?, Vec::new());
+    while !input.is_empty() {
+        text.push_str(&one(Vec::new(), vec![input.parse()?]));
+    }
+    Ok(text)
 }
 
 /// Whether a blank line belongs between two consecutive lines.

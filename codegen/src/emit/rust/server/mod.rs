@@ -5,7 +5,7 @@ mod http;
 mod mock;
 mod runtime;
 
-use super::format::format_file;
+use super::format::{Parts, format_file, format_parts};
 use super::names;
 use super::shared::{address_placeholders, as_declared, endpoint_address, lib_ident, module_decls, package, type_tokens};
 use crate::emit::cargo::{self, Manifest};
@@ -24,18 +24,18 @@ pub const ARTIFACT: &str = "server";
 /// Emits `server/Cargo.toml` and `server/src/*.rs`.
 pub fn emit(model: &Model, opts: &EmitOptions) -> Vec<GeneratedFile> {
     let notice = opts.notice();
-    // Each module is emitted when it is formatted: one module's tokens are held at a time.
-    let modules: [(&str, ModuleItems); 4] = [("api", api), ("router", router), ("runtime", runtime_module), ("mock", mock::mock)];
+    // Each module is emitted when it is formatted, the router a handler at a time: the tokens
+    // of one part are held at a time.
+    let whole = |items: fn(&Model) -> TokenStream| -> Parts<'_> { Box::new(std::iter::once(items(model))) };
+    let modules: [(&str, Parts<'_>); 4] =
+        [("api", whole(api)), ("router", Box::new(router(model))), ("runtime", whole(runtime_module)), ("mock", whole(mock::mock))];
     let mut files = cargo_toml(model, opts);
     files.push(GeneratedFile::new(ARTIFACT, "server/src/lib.rs", format_file(&notice, lib_rs(model))));
     for (name, items) in modules {
-        files.push(GeneratedFile::new(ARTIFACT, format!("server/src/{name}.rs"), format_file(&notice, items(model))));
+        files.push(GeneratedFile::new(ARTIFACT, format!("server/src/{name}.rs"), format_parts(&notice, items)));
     }
     files
 }
-
-/// What emits the items of one module of the crate.
-type ModuleItems = fn(&Model) -> TokenStream;
 
 /// `runtime.rs`: the fixed runtime and the spec's HTTP items.
 fn runtime_module(model: &Model) -> TokenStream {
@@ -478,7 +478,8 @@ fn endpoint_method(model: &Model, e: &Endpoint) -> TokenStream {
     }
 }
 
-fn router(model: &Model) -> TokenStream {
+/// `router.rs`: the router and its machinery, then a handler per routed endpoint.
+fn router(model: &Model) -> impl Iterator<Item = TokenStream> + '_ {
     let placeholders = address_placeholders(model);
     let used: Vec<&str> = routed(model).iter().filter_map(|e| endpoint_address(model, e)).collect();
     let prefixes = placeholders.iter().filter(|p| used.contains(p)).map(|p| {
@@ -520,7 +521,7 @@ fn router(model: &Model) -> TokenStream {
         }
         None => (quote!(_app), quote!(None)),
     };
-    quote! {
+    let head = quote! {
         //! The router: one route per routed endpoint, each doing the mechanical work before the
         //! handler runs.
         #unused
@@ -648,9 +649,8 @@ fn router(model: &Model) -> TokenStream {
         }
 
         #authorize
-
-        #(#handlers)*
-    }
+    };
+    std::iter::once(head).chain(handlers)
 }
 
 /// The default body limit: the largest size limit of the spec, else axum's 2 MiB.

@@ -10,18 +10,16 @@ use crate::model::{Cond, Endpoint, Field, Model, TypeRef};
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
 
-/// `endpoints.rs`.
-pub fn emit(model: &Model) -> TokenStream {
-    let modules = model.endpoints.iter().map(|e| endpoint(model, e));
-    quote! {
+/// `endpoints.rs`: its docs, then a module per endpoint.
+pub fn emit(model: &Model) -> impl Iterator<Item = TokenStream> + '_ {
+    let docs = quote! {
         //! Endpoints: per endpoint, its request (path, query, body), its response, the rules and
         //! errors that apply, the gates of its dated behaviour and the checks of its constraints.
         //!
         //! Endpoints whose method or path the source does not show are described too; they
         //! have no route.
-
-        #(#modules)*
-    }
+    };
+    std::iter::once(docs).chain(model.endpoints.iter().map(|e| endpoint(model, e)))
 }
 
 /// Whether the endpoint takes a body, and in which form.

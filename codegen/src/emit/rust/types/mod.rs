@@ -20,7 +20,7 @@ mod runtime;
 mod states;
 pub(crate) mod unions;
 
-use super::format::format_file;
+use super::format::{Parts, format_file, format_parts};
 use super::shared::{lib_ident, module_decls, package};
 use crate::emit::cargo::{self, Manifest};
 use crate::emit::{EmitOptions, GeneratedFile};
@@ -35,12 +35,18 @@ pub const ARTIFACT: &str = "types";
 /// when the module is formatted, so one module's tokens and syntax tree are held at a time.
 struct Module<'a> {
     name: &'static str,
-    items: Box<dyn FnOnce() -> TokenStream + 'a>,
+    items: Box<dyn FnOnce() -> Parts<'a> + 'a>,
 }
 
 impl<'a> Module<'a> {
+    /// A module emitted whole.
     fn new(name: &'static str, items: impl FnOnce() -> TokenStream + 'a) -> Self {
-        Self { name, items: Box::new(items) }
+        Self { name, items: Box::new(move || Box::new(std::iter::once(items()))) }
+    }
+
+    /// A module emitted an item (an endpoint, a resource) at a time.
+    fn parts<I: Iterator<Item = TokenStream> + 'a>(name: &'static str, items: impl FnOnce() -> I + 'a) -> Self {
+        Self { name, items: Box::new(move || Box::new(items())) }
     }
 }
 
@@ -51,7 +57,7 @@ pub fn emit(model: &Model, opts: &EmitOptions) -> Vec<GeneratedFile> {
     let mut files = cargo_toml(model, opts);
     files.push(GeneratedFile::new(ARTIFACT, "types/src/lib.rs", format_file(&notice, lib_rs(model, &modules))));
     for m in modules {
-        files.push(GeneratedFile::new(ARTIFACT, format!("types/src/{}.rs", m.name), format_file(&notice, (m.items)())));
+        files.push(GeneratedFile::new(ARTIFACT, format!("types/src/{}.rs", m.name), format_parts(&notice, (m.items)())));
     }
     files
 }
@@ -68,10 +74,10 @@ fn modules(model: &Model) -> Vec<Module<'_>> {
         Module::new("permissions", move || bitsets::permissions(model)),
         Module::new("enums", move || enums::emit(model)),
         Module::new("flags", move || bitsets::flags(model)),
-        Module::new("resources", move || resources::emit(model)),
+        Module::parts("resources", move || resources::emit(model)),
     ];
     if !model.unions.is_empty() {
-        out.push(Module::new("unions", move || unions::emit(model)));
+        out.push(Module::parts("unions", move || unions::emit(model)));
     }
     let patterns = checks::patterns(model);
     if !patterns.is_empty() {
@@ -94,7 +100,7 @@ fn modules(model: &Model) -> Vec<Module<'_>> {
     if !model.responses.is_empty() {
         out.push(Module::new("responses", move || responses::named_responses(model)));
     }
-    out.push(Module::new("endpoints", move || endpoints::emit(model)));
+    out.push(Module::parts("endpoints", move || endpoints::emit(model)));
     out
 }
 

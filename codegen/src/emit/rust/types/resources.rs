@@ -7,8 +7,14 @@ use crate::model::Model;
 use proc_macro2::TokenStream;
 use quote::quote;
 
-/// `resources.rs`.
-pub fn emit(model: &Model) -> TokenStream {
+/// `resources.rs`: its docs, then the items of each resource.
+pub fn emit(model: &Model) -> impl Iterator<Item = TokenStream> + '_ {
+    let docs = quote! {
+        //! Resources: the objects the platform sends and receives, one struct each.
+        //!
+        //! Where the source gives only some fields of an object, the struct keeps the others in a
+        //! map, so a value read from the wire writes back unchanged.
+    };
     let structs = model.resources.iter().map(|r| {
         let mut notes = meta_notes(model, &r.meta);
         notes.push(format!("Direction: {}.", r.direction));
@@ -19,12 +25,5 @@ pub fn emit(model: &Model) -> TokenStream {
         let cases = cases_tokens(model, &name, &r.fields, &r.cases);
         quote!(#body #cases)
     });
-    quote! {
-        //! Resources: the objects the platform sends and receives, one struct each.
-        //!
-        //! Where the source gives only some fields of an object, the struct keeps the others in a
-        //! map, so a value read from the wire writes back unchanged.
-
-        #(#structs)*
-    }
+    std::iter::once(docs).chain(structs)
 }

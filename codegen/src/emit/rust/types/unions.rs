@@ -14,16 +14,14 @@ use crate::model::{Field, Model, TagValue, TypeRef, Union};
 use proc_macro2::{Ident, TokenStream};
 use quote::quote;
 
-/// `unions.rs`.
-pub fn emit(model: &Model) -> TokenStream {
-    let unions = model.unions.iter().map(|u| union(model, u));
-    quote! {
+/// `unions.rs`: its docs, then the items of each union.
+pub fn emit(model: &Model) -> impl Iterator<Item = TokenStream> + '_ {
+    let docs = quote! {
         //! Unions: values of one of several shapes, named by a discriminator field (tagged) or
         //! tried in the declared order (untagged). A value the spec does not describe is kept as
         //! `Unknown`, so it writes back unchanged, and the validators report it.
-
-        #(#unions)*
-    }
+    };
+    std::iter::once(docs).chain(model.unions.iter().map(|u| union(model, u)))
 }
 
 /// The catch-all variant (see [`names::union_catch_all`]).
