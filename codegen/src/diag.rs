@@ -238,15 +238,13 @@ fn report<'a>(sources: &'a Sources, d: &'a Diagnostic) -> Vec<Group<'a>> {
     };
     let mut group = Group::with_title(level.primary_title(d.message.as_str()).id(d.code));
     if let Some((span, label)) = &d.primary {
-        let mut snippet = snippet(sources, *span, AnnotationKind::Primary, label);
-        for (other, label) in d.secondary.iter().filter(|(s, _)| s.file == span.file) {
-            snippet = snippet.annotation(AnnotationKind::Context.span(range(sources, *other)).label(label.as_str()));
-        }
-        group = group.element(snippet);
+        let mut marks = vec![(*span, AnnotationKind::Primary, label.as_str())];
+        marks.extend(d.secondary.iter().filter(|(s, _)| s.file == span.file).map(|(s, l)| (*s, AnnotationKind::Context, l.as_str())));
+        group = group.element(snippet(sources, &marks));
     }
     let other_files = d.secondary.iter().filter(|(s, _)| d.primary.as_ref().is_none_or(|p| p.0.file != s.file));
     for (span, label) in other_files {
-        group = group.element(snippet(sources, *span, AnnotationKind::Context, label));
+        group = group.element(snippet(sources, &[(*span, AnnotationKind::Context, label.as_str())]));
     }
     for note in &d.notes {
         group = group.element(Level::NOTE.message(note.as_str()));
@@ -257,9 +255,25 @@ fn report<'a>(sources: &'a Sources, d: &'a Diagnostic) -> Vec<Group<'a>> {
     vec![group]
 }
 
-fn snippet<'a>(sources: &'a Sources, span: Span, kind: AnnotationKind, label: &'a str) -> Snippet<'a, annotate_snippets::Annotation<'a>> {
-    let file = sources.file(span.file);
-    Snippet::source(file.text.as_str()).path(file.path.as_str()).annotation(kind.span(range(sources, span)).label(label))
+/// A snippet of one file with its marks (the first mark's file). It is given only the lines the
+/// marks cover, numbered as in the file: annotate-snippets reads all the source it is given
+/// for every diagnostic, and an imported document is megabytes.
+fn snippet<'a>(sources: &'a Sources, marks: &[(Span, AnnotationKind, &'a str)]) -> Snippet<'a, annotate_snippets::Annotation<'a>> {
+    let file = sources.file(marks[0].0.file);
+    let text = file.text.as_str();
+    let ranges: Vec<std::ops::Range<usize>> = marks.iter().map(|(span, ..)| range(sources, *span)).collect();
+    let first = ranges.iter().map(|r| r.start).min().unwrap_or(0);
+    let last = ranges.iter().map(|r| r.end).max().unwrap_or(0);
+    let start = text[..first].rfind('\n').map_or(0, |i| i + 1);
+    // Through the line where the last mark ends (the next line's start, when it ends on a newline:
+    // annotate-snippets draws that line too).
+    let end = text[last..].find('\n').map_or(text.len(), |i| last + i + 1);
+    let line = 1 + text.as_bytes()[..start].iter().filter(|&&b| b == b'\n').count();
+    let mut snippet = Snippet::source(&text[start..end]).line_start(line).path(file.path.as_str());
+    for ((_, kind, label), r) in marks.iter().zip(ranges) {
+        snippet = snippet.annotation((*kind).span(r.start - start..r.end - start).label(*label));
+    }
+    snippet
 }
 
 /// A span's byte range, clamped to the file and to char boundaries, never empty.
@@ -455,4 +469,50 @@ pub mod codes {
     pub const IMPORT_UNMAPPED: &str = "W0210";
     /// A security scheme or requirement the spec's token kinds do not carry.
     pub const IMPORT_UNMAPPED_SECURITY: &str = "W0211";
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The rendering annotate-snippets gives with the whole file as the source.
+    fn whole_file(sources: &Sources, d: &Diagnostic) -> String {
+        let (span, label) = d.primary.as_ref().unwrap();
+        let file = sources.file(span.file);
+        let mut snippet = Snippet::source(file.text.as_str()).path(file.path.as_str()).annotation(AnnotationKind::Primary.span(range(sources, *span)).label(label.as_str()));
+        for (other, label) in &d.secondary {
+            snippet = snippet.annotation(AnnotationKind::Context.span(range(sources, *other)).label(label.as_str()));
+        }
+        let group = Group::with_title(Level::WARNING.primary_title(d.message.as_str()).id(d.code)).element(snippet);
+        format!("{}\n\n", Renderer::plain().render(&[group]))
+    }
+
+    #[test]
+    fn a_snippet_of_the_marked_lines_renders_as_the_whole_file_does() {
+        let text = "first: 1\nsecond:\n  nested: [a, b]\n\nfifth: \"é\"\nlast: 6";
+        let mut sources = Sources::default();
+        let file = sources.add("spec/x.yaml".into(), text.into());
+        let at = |needle: &str| text.find(needle).unwrap() as u32;
+        let span = |start: u32, end: u32| Span { file, start, end };
+        let cases = [
+            (span(0, 5), vec![]),
+            (span(at("nested"), at("nested") + 6), vec![(span(at("second"), at("second") + 6), "parent".to_owned())]),
+            // Ends just after a newline, covers several lines, is empty, sits on the last line
+            // without a final newline, or inside a multi-byte character.
+            (span(at("second"), at("  nested")), vec![]),
+            (span(at("second"), at("fifth")), vec![(span(0, 1), "top".to_owned())]),
+            (span(at("\n\n") + 1, at("\n\n") + 1), vec![]),
+            (span(at("last"), text.len() as u32), vec![]),
+            (span(text.len() as u32, text.len() as u32), vec![]),
+            (span(at("é") + 1, at("é") + 2), vec![(span(at("last"), at("last") + 1), "after".to_owned())]),
+        ];
+        for (primary, secondary) in cases {
+            let mut d = Diagnostic::warning(codes::IMPORT_UNMAPPED, "marked");
+            d.primary = Some((primary, "here".to_owned()));
+            d.secondary = secondary;
+            let windowed = render_text(&sources, std::slice::from_ref(&d), false);
+            let expected = whole_file(&sources, &d);
+            assert!(windowed.starts_with(&expected), "{primary:?}:\n{windowed}\nexpected\n{expected}");
+        }
+    }
 }
