@@ -90,7 +90,7 @@ pub fn spec(u: &mut Unstructured) -> Result<Files> {
     let mut files: Files = trees.into_iter().map(|(path, tree)| (path, render(tree))).collect();
     if !files.is_empty() && u.ratio(1, 3)? {
         let i = u.choose_index(files.len())?;
-        files[i].1 = edit_text(u, std::mem::take(&mut files[i].1))?;
+        files[i].1 = edit_text(u, std::mem::take(&mut files[i].1), &SPEC_TEXT)?;
     }
     Ok(files)
 }
@@ -257,23 +257,40 @@ fn swap_items(u: &mut Unstructured, tree: &mut Value, pointer: &str) -> Result<(
     Ok(())
 }
 
+/// What the text edits of one kind of input insert: the characters dropped into the text, what
+/// starts a second document, the directives put first, and a prefix of its own.
+pub(crate) struct TextEdits {
+    pub inserts: &'static [&'static str],
+    pub second_document: &'static str,
+    pub directives: &'static str,
+    pub prefix: &'static str,
+}
+
+/// The text edits of a spec file.
+const SPEC_TEXT: TextEdits = TextEdits {
+    inserts: &["\t", "\u{0}", "\u{fffe}", "\r", "\u{85}", "\u{2028}", "%", "&a ", "*a", "!!binary ", "? "],
+    second_document: "\n...\n---\n",
+    directives: "%YAML 1.1\n%TAG !x! tag:example.com,2000:\n---\n",
+    prefix: "x: &a\n  <<: *a\n",
+};
+
 /// Edits of the text that no tree edit makes.
-fn edit_text(u: &mut Unstructured, text: String) -> Result<String> {
+pub(crate) fn edit_text(u: &mut Unstructured, text: String, edits: &TextEdits) -> Result<String> {
     let at = char_boundary(&text, u.int_in_range(0..=text.len())?);
     Ok(match u.int_in_range(0..=8)? {
         0 => format!("\u{feff}{text}"),
         1 => text.replace('\n', "\r\n"),
         2 => text[..at].to_owned(),
-        3 => format!("{}{}{}", &text[..at], u.choose(&["\t", "\u{0}", "\u{fffe}", "\r", "\u{85}", "\u{2028}", "%", "&a ", "*a", "!!binary ", "? "])?, &text[at..]),
-        4 => format!("{text}\n...\n---\n{text}"),
+        3 => format!("{}{}{}", &text[..at], u.choose(edits.inserts)?, &text[at..]),
+        4 => format!("{text}{}{text}", edits.second_document),
         5 => format!("{}{}", alias_bomb(u.int_in_range(1..=12)?), text),
-        6 => format!("%YAML 1.1\n%TAG !x! tag:example.com,2000:\n---\n{text}"),
+        6 => format!("{}{text}", edits.directives),
         7 => format!("{}\n{}", &text[..at], &text[..at]),
-        _ => format!("x: &a\n  <<: *a\n{text}"),
+        _ => format!("{}{text}", edits.prefix),
     })
 }
 
-pub(crate) fn char_boundary(text: &str, mut at: usize) -> usize {
+fn char_boundary(text: &str, mut at: usize) -> usize {
     while !text.is_char_boundary(at) {
         at -= 1;
     }
@@ -281,7 +298,7 @@ pub(crate) fn char_boundary(text: &str, mut at: usize) -> usize {
 }
 
 /// "Billion laughs": each level repeats the previous one ten times through aliases.
-pub(crate) fn alias_bomb(levels: u32) -> String {
+fn alias_bomb(levels: u32) -> String {
     let mut out = String::from("a0: &a0 [lol]\n");
     for i in 1..=levels {
         let refs = vec![format!("*a{}", i - 1); 10].join(", ");

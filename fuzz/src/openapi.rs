@@ -10,7 +10,7 @@
 //! and strings. The text is then JSON (compact or pretty) or YAML, sometimes with anchors and
 //! aliases, a byte order mark, CRLF, truncation or stray characters.
 
-use crate::mutate::{alias_bomb, char_boundary, escape, odd_scalar, put, remove};
+use crate::mutate::{TextEdits, edit_text, escape, odd_scalar, put, remove};
 use crate::seeds::{self, Document};
 use arbitrary::{Result, Unstructured};
 use serde_json::{Map, Value, json};
@@ -45,7 +45,7 @@ pub fn document(u: &mut Unstructured) -> Result<String> {
     }
     let mut text = render(u, &doc)?;
     if u.ratio(1, 3)? {
-        text = edit_text(u, text)?;
+        text = edit_text(u, text, &DOCUMENT_TEXT)?;
     }
     Ok(text)
 }
@@ -413,21 +413,13 @@ fn anchored(u: &mut Unstructured, text: String) -> Result<String> {
     Ok(lines.join("\n") + "\n")
 }
 
-/// Edits of the text that no tree edit makes.
-fn edit_text(u: &mut Unstructured, text: String) -> Result<String> {
-    let at = char_boundary(&text, u.int_in_range(0..=text.len())?);
-    Ok(match u.int_in_range(0..=8)? {
-        0 => format!("\u{feff}{text}"),
-        1 => text.replace('\n', "\r\n"),
-        2 => text[..at].to_owned(),
-        3 => format!("{}{}{}", &text[..at], u.choose(&["\t", "\u{0}", "\u{fffe}", "\r", "\u{85}", "\u{2028}", "\"", "}", "]", ",", "//", "&a ", "*a", "!!binary ", "? ", "<<: "])?, &text[at..]),
-        4 => format!("{text}\n---\n{text}"),
-        5 => format!("{}{}", alias_bomb(u.int_in_range(1..=12)?), text),
-        6 => format!("%YAML 1.1\n---\n{text}"),
-        7 => format!("{}\n{}", &text[..at], &text[..at]),
-        _ => format!("openapi: 3.1.0\n{text}"),
-    })
-}
+/// The text edits of an OpenAPI document, JSON's punctuation among what they insert.
+const DOCUMENT_TEXT: TextEdits = TextEdits {
+    inserts: &["\t", "\u{0}", "\u{fffe}", "\r", "\u{85}", "\u{2028}", "\"", "}", "]", ",", "//", "&a ", "*a", "!!binary ", "? ", "<<: "],
+    second_document: "\n---\n",
+    directives: "%YAML 1.1\n---\n",
+    prefix: "openapi: 3.1.0\n",
+};
 
 #[cfg(test)]
 mod tests {

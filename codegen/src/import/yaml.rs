@@ -35,30 +35,7 @@ fn entry(out: &mut String, indent: usize, key: &str, value: &Value) {
     if key.chars().count() > MAX_IMPLICIT_KEY {
         return explicit_entry(out, indent, &key, value);
     }
-    if let Some(inline) = inline(value, WIDTH.saturating_sub(indent + key.len() + 2)) {
-        let _ = writeln!(out, "{pad}{key}: {inline}");
-        return;
-    }
-    match value {
-        Value::Object(map) => {
-            let _ = writeln!(out, "{pad}{key}:");
-            for (k, v) in map {
-                entry(out, indent + 2, k, v);
-            }
-        }
-        Value::Array(list) => {
-            let _ = writeln!(out, "{pad}{key}:");
-            for v in list {
-                item(out, indent + 2, v);
-            }
-        }
-        Value::String(s) => {
-            let _ = writeln!(out, "{pad}{key}: {}", block_text(s, indent + 2));
-        }
-        other => {
-            let _ = writeln!(out, "{pad}{key}: {}", inline(other, usize::MAX).expect("BUG: scalars are inline"));
-        }
-    }
+    value_after(out, indent, &format!("{pad}{key}:"), value);
 }
 
 /// `? key` then `: value` at `indent`: YAML reads a key written plainly before `:` (an implicit
@@ -66,28 +43,34 @@ fn entry(out: &mut String, indent: usize, key: &str, value: &Value) {
 fn explicit_entry(out: &mut String, indent: usize, key: &str, value: &Value) {
     let pad = " ".repeat(indent);
     let _ = writeln!(out, "{pad}? {key}");
-    if let Some(inline) = inline(value, WIDTH.saturating_sub(indent + 2)) {
-        let _ = writeln!(out, "{pad}: {inline}");
+    value_after(out, indent, &format!("{pad}:"), value);
+}
+
+/// A value after `lead` (`key:` or the `:` of an explicit key, indented): on the same line when it
+/// fits, else on the lines below, indented under it.
+fn value_after(out: &mut String, indent: usize, lead: &str, value: &Value) {
+    if let Some(inline) = inline(value, WIDTH.saturating_sub(lead.len() + 1)) {
+        let _ = writeln!(out, "{lead} {inline}");
         return;
     }
     match value {
         Value::Object(map) => {
-            let _ = writeln!(out, "{pad}:");
+            let _ = writeln!(out, "{lead}");
             for (k, v) in map {
                 entry(out, indent + 2, k, v);
             }
         }
         Value::Array(list) => {
-            let _ = writeln!(out, "{pad}:");
+            let _ = writeln!(out, "{lead}");
             for v in list {
                 item(out, indent + 2, v);
             }
         }
         Value::String(s) => {
-            let _ = writeln!(out, "{pad}: {}", block_text(s, indent + 2));
+            let _ = writeln!(out, "{lead} {}", block_text(s, indent + 2));
         }
         other => {
-            let _ = writeln!(out, "{pad}: {}", inline(other, usize::MAX).expect("BUG: scalars are inline"));
+            let _ = writeln!(out, "{lead} {}", inline(other, usize::MAX).expect("BUG: scalars are inline"));
         }
     }
 }
