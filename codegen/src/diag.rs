@@ -469,6 +469,10 @@ pub mod codes {
     pub const IMPORT_UNMAPPED: &str = "W0210";
     /// A security scheme or requirement the spec's token kinds do not carry.
     pub const IMPORT_UNMAPPED_SECURITY: &str = "W0211";
+    /// An example that is not a value of its type, kept as a note instead.
+    pub const IMPORT_EXAMPLE: &str = "W0212";
+    /// Siblings that become one identifier, the later one renamed.
+    pub const IMPORT_RENAMED: &str = "W0213";
 }
 
 #[cfg(test)]

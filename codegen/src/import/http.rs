@@ -272,6 +272,7 @@ impl Importer<'_> {
         self.parameter_annotations(cx, &obj, pointer, &mut used, &mut f);
         f.nullable = false;
         self.header_as_text(cx, pointer, &mut f);
+        self.settle_example(cx, &example_pointer(&obj, pointer), &mut f);
         let gaps = self.leftovers(cx, &obj, pointer, &used);
         f.not_shown.extend(gaps);
         f
@@ -494,6 +495,7 @@ impl Importer<'_> {
                 f.optional = section != "path";
             }
             Self::null_as_text(&mut f);
+            self.settle_example(cx, &example_pointer(&obj, &pointer), &mut f);
             let array = f.ty.as_deref().is_some_and(|t| t.starts_with("array<"));
             let style = used_take(&mut used, &obj, "style").and_then(Value::as_str).map(str::to_owned);
             let explode = used_take(&mut used, &obj, "explode").and_then(Value::as_bool);
@@ -990,4 +992,10 @@ fn indexed_group(name: &str, members: &IndexMap<String, (String, Value)>) -> Opt
 
 fn used_take<'a>(used: &mut Used, obj: &'a Map<String, Value>, key: &str) -> Option<&'a Value> {
     used.take(obj, key)
+}
+
+/// Where a parameter's or header's example is written: `example`, or its `examples`.
+fn example_pointer(obj: &Map<String, Value>, pointer: &str) -> String {
+    let at = if obj.contains_key("example") { "example" } else if obj.contains_key("examples") { "examples" } else { "schema" };
+    format!("{pointer}/{at}")
 }

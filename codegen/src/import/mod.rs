@@ -21,6 +21,7 @@
 pub mod document;
 pub mod fidelity;
 mod http;
+mod names;
 mod schema;
 // The keys mirror the raw layer's, documented there (`crate::load::raw`).
 #[allow(missing_docs)]
@@ -201,6 +202,7 @@ impl<'d> Importer<'d> {
         self.component_schemas(cx);
         self.operations(cx);
         self.settle_tagged_unions(cx);
+        names::settle(cx, &mut self.files);
         if self.deprecates {
             self.file(PLATFORM_FILE).changes.push(spec::Change {
                 meta: spec::Meta { id: DEPRECATED_CHANGE.to_owned(), ..Default::default() },

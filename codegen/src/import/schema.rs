@@ -203,6 +203,8 @@ impl Importer<'_> {
         let mut used = Used::default();
         let mut f = self.shape(cx, obj, pointer, site, &mut used);
         self.annotations(obj, &mut used, &mut f);
+        let at = if obj.contains_key("example") { "example" } else { "examples" };
+        self.settle_example(cx, &format!("{pointer}/{at}"), &mut f);
         let gaps = self.leftovers(cx, obj, pointer, &used);
         f.not_shown.extend(gaps);
         f
@@ -1122,13 +1124,35 @@ impl Importer<'_> {
                 f.notes.push(format!("Example: `{extra}`."));
             }
         }
-        // An example the type cannot carry stays in words.
-        if let Some(e) = f.example.take_if(|e| !example_fits(f.ty.as_deref().unwrap_or_default(), e)) {
-            f.notes.push(format!("Example: `{e}`."));
-        }
         if let Some(d) = used.take(obj, "default") {
             self.default_value(d, f);
         }
+    }
+
+    /// Examples are annotations in OpenAPI, and documents write them loosely (`"true"` for a
+    /// boolean, a date for an instant). An example that is not a value of the field's type is
+    /// converted when only one value is meant (`"true"` is `true`, `"5"` is `5`), else reported
+    /// and kept as a note, never written where the spec would refuse it.
+    pub(super) fn settle_example(&mut self, cx: &mut Diagnostics, pointer: &str, f: &mut Field) {
+        let ty = f.ty.clone().unwrap_or_default();
+        let Some(example) = f.example.take() else { return };
+        if (example.is_null() && f.nullable) || example_fits(&ty, &example) {
+            f.example = Some(example);
+            return;
+        }
+        if let Some(converted) = converted_example(&ty, &example).filter(|v| example_fits(&ty, v)) {
+            f.example = Some(converted);
+            return;
+        }
+        if self.reported.insert(format!("{pointer} example")) {
+            cx.push(
+                Diagnostic::warning(codes::IMPORT_EXAMPLE, format!("the example at `#{pointer}` is not a value of `{ty}`"))
+                    .at(self.doc.span(pointer), "not a value of the type")
+                    .note("examples are annotations; the spec's examples are values the field takes")
+                    .help("the spec keeps it as a note of the field; write it as the wire carries it to keep it as an example"),
+            );
+        }
+        f.notes.push(format!("Example: `{example}`."));
     }
 
     /// A default, as a value of the field's type where the spec can check it (an enum's by its
@@ -1288,6 +1312,28 @@ fn literal_fits(ty: &str, value: &Value) -> bool {
     }
 }
 
+/// The one value of `ty` that `value` is written for, where there is one: a boolean or a
+/// number written as text, a number or a boolean where text is expected.
+fn converted_example(ty: &str, value: &Value) -> Option<Value> {
+    let text = value.as_str().map(str::trim);
+    match ty {
+        "boolean" => match text? {
+            "true" => Some(Value::Bool(true)),
+            "false" => Some(Value::Bool(false)),
+            _ => None,
+        },
+        "integer" | "int32" => text?.parse::<i64>().ok().map(Value::from),
+        "uint32" | "uint64" => text?.parse::<u64>().ok().map(Value::from),
+        "number" | "float32" => text?.parse::<f64>().ok().and_then(serde_json::Number::from_f64).map(Value::Number),
+        "snowflake" => value.as_u64().map(|n| Value::String(n.to_string())),
+        "string" => match value {
+            Value::Number(_) | Value::Bool(_) => Some(Value::String(value.to_string())),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
 /// Whether `value` is an example of `ty` as the wire carries it (a snowflake as decimal text,
 /// bytes and files as text, arrays element by element).
 fn example_fits(ty: &str, value: &Value) -> bool {
@@ -1299,6 +1345,7 @@ fn example_fits(ty: &str, value: &Value) -> bool {
             None => false,
         },
         t if t.starts_with("object<") || t.starts_with("map<") => value.is_object(),
+        t if t.starts_with("enum<") => value.is_string() || value.is_i64(),
         t => literal_fits(t, value),
     }
 }

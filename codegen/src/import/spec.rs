@@ -87,6 +87,10 @@ pub struct Meta {
     pub assumed: IndexMap<String, String>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rust_name: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub c_name: Option<String>,
 }
 
 /// A small item: its meta keys and any keys of its own (`scheme`, `address`, `example`).
@@ -202,6 +206,10 @@ pub struct Field {
     pub notes: Vec<String>,
     #[serde(skip_serializing_if = "IndexMap::is_empty")]
     pub fields: IndexMap<String, Field>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rust_name: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub c_name: Option<String>,
 }
 
 /// The rules of each element of an array or value of a map.
