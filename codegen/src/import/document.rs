@@ -29,7 +29,7 @@ pub struct Document {
     pub file: FileId,
     /// Its OpenAPI version.
     pub version: Version,
-    spans: HashMap<String, Span>,
+    pub(super) spans: HashMap<String, Span>,
 }
 
 impl Document {
@@ -125,6 +125,27 @@ const MAX_DEPTH: usize = 64;
 
 /// Reads `text` (already in `sources` as `file`) as an OpenAPI 3.0 or 3.1 document.
 pub fn read(cx: &mut Diagnostics, sources: &Sources, file: FileId) -> Option<Document> {
+    let (root, spans) = parse(cx, sources, file)?;
+    let version = match root.get("openapi").and_then(Value::as_str) {
+        Some(v) if v.starts_with("3.0.") || v == "3.0" => Version::V30,
+        Some(v) if v.starts_with("3.1.") || v == "3.1" => Version::V31,
+        other => {
+            let span = spans.get("/openapi").or_else(|| spans.get("")).copied().unwrap_or(Span { file, start: 0, end: 0 });
+            let message = match other {
+                Some(v) => format!("OpenAPI version `{v}` is not supported"),
+                None if root.get("swagger").is_some() => "Swagger 2.0 documents are not supported".to_owned(),
+                None => "the document has no `openapi` version".to_owned(),
+            };
+            cx.push(Diagnostic::error(codes::IMPORT_DOCUMENT, message).at(span, "here").help("import an OpenAPI 3.0.x or 3.1.x document"));
+            return None;
+        }
+    };
+    Some(Document { root, file, version, spans })
+}
+
+/// Reads one file (the document, or a file it refers to) as JSON or YAML, with the span of
+/// every value by its JSON pointer.
+pub fn parse(cx: &mut Diagnostics, sources: &Sources, file: FileId) -> Option<(Value, HashMap<String, Span>)> {
     let text = &sources.file(file).text;
     let options = serde_saphyr::options! { budget: serde_saphyr::budget! { max_depth: MAX_DEPTH } };
     let node: S<Node> = match serde_saphyr::from_str_with_options(text, options) {
@@ -146,21 +167,7 @@ pub fn read(cx: &mut Diagnostics, sources: &Sources, file: FileId) -> Option<Doc
     };
     let mut spans = HashMap::new();
     let root = lower(sources, file, node, String::new(), &mut spans);
-    let version = match root.get("openapi").and_then(Value::as_str) {
-        Some(v) if v.starts_with("3.0.") || v == "3.0" => Version::V30,
-        Some(v) if v.starts_with("3.1.") || v == "3.1" => Version::V31,
-        other => {
-            let span = spans.get("/openapi").or_else(|| spans.get("")).copied().unwrap_or(Span { file, start: 0, end: 0 });
-            let message = match other {
-                Some(v) => format!("OpenAPI version `{v}` is not supported"),
-                None if root.get("swagger").is_some() => "Swagger 2.0 documents are not supported".to_owned(),
-                None => "the document has no `openapi` version".to_owned(),
-            };
-            cx.push(Diagnostic::error(codes::IMPORT_DOCUMENT, message).at(span, "here").help("import an OpenAPI 3.0.x or 3.1.x document"));
-            return None;
-        }
-    };
-    Some(Document { root, file, version, spans })
+    Some((root, spans))
 }
 
 fn lower(sources: &Sources, file: FileId, node: S<Node>, pointer: String, spans: &mut HashMap<String, Span>) -> Value {

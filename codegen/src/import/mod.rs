@@ -18,11 +18,12 @@
 //! written (`create_message.body.allowed_mentions` gives `create_message_body_allowed_mentions`),
 //! never from a counter, so the same document always imports to the same bytes.
 
+mod bundle;
 pub mod document;
 pub mod fidelity;
 mod http;
-mod names;
 mod schema;
+mod settle;
 // The keys mirror the raw layer's, documented there (`crate::load::raw`).
 #[allow(missing_docs)]
 pub mod spec;
@@ -64,19 +65,33 @@ pub enum ImportError {
 }
 
 /// Imports the OpenAPI document at `path`, named `display` in diagnostics.
+///
+/// Relative `$ref`s name other files of the document, read from beside the file that refers to
+/// them ([`bundle`]).
 pub fn import_openapi(path: &Path, display: &str) -> Result<Imported, ImportError> {
     let text = std::fs::read_to_string(path).map_err(|e| ImportError::Io(format!("cannot read `{}`: {e}", path.display())))?;
-    import_text(display, text)
+    import_with(display, text, Some(path))
 }
 
-/// Imports a document given as text.
+/// Imports a document given as text; a reference to another file is refused, since there is
+/// no directory to read it from.
 pub fn import_text(display: &str, text: String) -> Result<Imported, ImportError> {
+    import_with(display, text, None)
+}
+
+fn import_with(display: &str, text: String, path: Option<&Path>) -> Result<Imported, ImportError> {
     let mut cx = Diagnostics::new();
     let mut sources = Sources::default();
     let file = sources.add(display.to_owned(), text);
-    let Some(doc) = document::read(&mut cx, &sources, file) else {
+    let Some(mut doc) = document::read(&mut cx, &sources, file) else {
         return Err(invalid(cx, sources));
     };
+    if let Some(path) = path {
+        bundle::bundle(&mut cx, &mut sources, &mut doc, path, display);
+        if cx.has_errors() {
+            return Err(invalid(cx, sources));
+        }
+    }
     let files = Importer::new(&doc).run(&mut cx);
     match cx.finish() {
         Ok(warnings) => Ok(Imported { files, sources, warnings }),
@@ -202,7 +217,7 @@ impl<'d> Importer<'d> {
         self.component_schemas(cx);
         self.operations(cx);
         self.settle_tagged_unions(cx);
-        names::settle(cx, &mut self.files);
+        settle::settle(cx, &mut self.files);
         if self.deprecates {
             self.file(PLATFORM_FILE).changes.push(spec::Change {
                 meta: spec::Meta { id: DEPRECATED_CHANGE.to_owned(), ..Default::default() },

@@ -1,8 +1,16 @@
-//! Names the document keeps apart and generated code would not: `StartTime`, `StartTime<` and
-//! `StartTime>` are one identifier once case-converted (`start_time`), and so are the enum values
-//! `ASC` and `asc`. Every identifier of generated code is made from an id's words
-//! ([`case::words`]), so two siblings collide exactly when their words are the same; the later
-//! one is given a `rust_name` and a `c_name` whose words differ, and the renaming is reported.
+//! What is settled once every item is written, since it needs items side by side:
+//!
+//! - **`allOf` as an intersection.** A resource extends its bases, and may narrow a base's
+//!   field but not change its type; a document's `allOf` may give one property a different
+//!   named type in each part (a base's status enum, a derived part's narrower one). Such a
+//!   resource is written out whole, the derived part's field winning, instead of extending.
+//! - **Defaults of required members**, which are never used: kept in words.
+//! - **Names the document keeps apart and generated code would not**: `StartTime`,
+//!   `StartTime<` and `StartTime>` are one identifier once case-converted (`start_time`), and so
+//!   are the enum values `ASC` and `asc`. Every identifier of generated code is made from an
+//!   id's words ([`case::words`]), so two siblings collide exactly when their words are the
+//!   same; the later one is given a `rust_name` and a `c_name` whose words differ, and the
+//!   renaming is reported.
 
 use super::spec::{
     Endpoint, Enum, Field, HeaderUse, Resource, Response, ResponseUse, SpecFile, Union,
@@ -12,9 +20,11 @@ use crate::emit::case;
 use indexmap::IndexMap;
 use std::collections::{BTreeSet, HashMap};
 
-/// Settles every collision among siblings in `files`: fields of one object (with the fields it
-/// extends), parameters of one place, parts, variants and enum values.
+/// Settles `files`: conflicting bases written out, defaults of required members in words, and
+/// every collision among siblings (fields of one object with the fields it extends, parameters
+/// of one place, parts, variants, enum values) renamed.
 pub(super) fn settle(cx: &mut Diagnostics, files: &mut IndexMap<String, SpecFile>) {
+    flatten_narrowing_bases(files);
     let inherited = inherited_keys(files);
     for file in files.values_mut() {
         for (id, f) in &mut file.headers {
@@ -35,6 +45,58 @@ pub(super) fn settle(cx: &mut Diagnostics, files: &mut IndexMap<String, SpecFile
         for e in &mut file.endpoints {
             endpoint(cx, e);
         }
+    }
+}
+
+/// Every field a resource has through its bases, bases first, by name.
+fn inherited_fields(by_id: &HashMap<String, (Vec<String>, IndexMap<String, Field>)>, id: &str, seen: &mut BTreeSet<String>) -> IndexMap<String, Field> {
+    let mut out = IndexMap::new();
+    let Some((bases, _)) = by_id.get(id) else { return out };
+    for base in bases {
+        if !seen.insert(base.clone()) {
+            continue;
+        }
+        out.extend(inherited_fields(by_id, base, seen));
+        if let Some((_, fields)) = by_id.get(base) {
+            out.extend(fields.iter().map(|(k, f)| (k.clone(), f.clone())));
+        }
+    }
+    out
+}
+
+/// Resources whose own fields give a base's field another type are written out whole.
+fn flatten_narrowing_bases(files: &mut IndexMap<String, SpecFile>) {
+    let by_id: HashMap<String, (Vec<String>, IndexMap<String, Field>)> =
+        files.values().flat_map(|f| &f.resources).map(|r| (r.meta.id.clone(), (r.extends.clone(), r.fields.clone()))).collect();
+    for r in files.values_mut().flat_map(|f| &mut f.resources).filter(|r| !r.extends.is_empty()) {
+        let inherited = inherited_fields(&by_id, &r.meta.id, &mut BTreeSet::new());
+        let narrowed: Vec<&String> = r.fields.iter().filter(|(k, f)| inherited.get(*k).is_some_and(|b| b.ty.is_some() && f.ty.is_some() && b.ty != f.ty)).map(|(k, _)| k).collect();
+        if narrowed.is_empty() {
+            continue;
+        }
+        let list = narrowed.iter().map(|k| format!("`{k}`")).collect::<Vec<_>>().join(", ");
+        r.meta.notes.push(format!(
+            "Every part of the document's `allOf` ({}) holds; {list} of this object has a type of its own there, so its fields are written out whole.",
+            r.extends.join(", ")
+        ));
+        let mut fields = inherited;
+        for (k, f) in std::mem::take(&mut r.fields) {
+            fields.insert(k, f);
+        }
+        r.fields = fields;
+        r.extends.clear();
+    }
+}
+
+/// A default of a member that is always sent is never used: it stays in words.
+fn required_default(f: &mut Field) {
+    if !f.optional
+        && let Some(d) = f.default.take()
+    {
+        f.default_text = Some(match d {
+            serde_json::Value::String(s) => s,
+            other => other.to_string(),
+        });
     }
 }
 
@@ -158,6 +220,7 @@ fn fields(
     taken: BTreeSet<String>,
     map: &mut IndexMap<String, Field>,
 ) {
+    map.values_mut().for_each(required_default);
     siblings(
         cx,
         scope,
