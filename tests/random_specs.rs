@@ -1,9 +1,10 @@
 //! A valid spec never generates code that does not compile.
 //!
-//! The fixtures under `tests/fixtures/` each hold a shape that once did: a spec without
-//! conditions, recursion through every path, names that collide after case conversion or are
-//! keywords, dates of its own, enum values a case omits from nullable and optional places, and
-//! a multipart part that alone may be absent. The random specs of three fixed seeds use every construct of
+//! Every fixture under `tests/fixtures/` is built here, every crate of it: most hold a shape
+//! that once did not compile (a spec without conditions, recursion through every path, names
+//! that collide after case conversion or are keywords, dates of its own, enum values a case
+//! omits from nullable and optional places, a multipart part that alone may be absent, floats on
+//! an SDK class). The random specs of three fixed seeds use every construct of
 //! the format with names drawn to break identifiers (`platform_specgen`). All of them are
 //! generated into one scratch workspace and built at once with warnings denied, in the target
 //! directory `scripts/random-specs.sh` shares (`target/scratch`), and their C and C++ headers
@@ -14,8 +15,18 @@ use platform_specgen::harness::{self, Source};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
-/// The fixtures that once generated code that did not compile.
-const FIXTURES: &[&str] = &["no_conditions", "recursion", "colliding_names", "dates", "omitted_values", "optional_part"];
+/// Every fixture under `tests/fixtures/`, so each one's every crate is built here.
+fn fixtures() -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(repo().join("tests/fixtures"))
+        .expect("tests/fixtures is readable")
+        .map(|e| e.expect("a directory entry").path())
+        .filter(|p| p.is_dir())
+        .map(|p| p.file_name().expect("a fixture has a name").to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert!(names.len() >= 8, "the fixtures shrank to {names:?}");
+    names
+}
 
 /// The seeds built on every run; `scripts/random-specs.sh` builds fifty more.
 const SEEDS: &[u64] = &[1, 2, 3];
@@ -34,7 +45,7 @@ fn fixtures_and_random_specs_compile_without_warnings() {
     let target = harness::test_scratch_target();
     std::fs::create_dir_all(&target).expect("create the scratch target directory");
     let root = tempfile::tempdir_in(&target).expect("a scratch directory");
-    let mut sources: Vec<Source> = FIXTURES.iter().map(|f| Source::Spec(fixture(f))).collect();
+    let mut sources: Vec<Source> = fixtures().iter().map(|f| Source::Spec(fixture(f))).collect();
     sources.extend(SEEDS.iter().map(|s| Source::Seed(*s)));
     if let Err(failures) = harness::run(root.path(), &target, &repo, &sources) {
         panic!("{failures}");
@@ -83,7 +94,7 @@ fn generated(dir: &Path) -> Vec<(String, String)> {
 
 #[test]
 fn generated_files_carry_only_dates_of_their_spec() {
-    for name in FIXTURES.iter().chain(&["minimal", "shapes"]) {
+    for name in &fixtures() {
         let dir = fixture(name);
         let mut own = dates(&spec_text(&dir));
         // The Atom feed's `updated` of an undated change: the Unix epoch, the generator's own.

@@ -7,7 +7,9 @@
 //! - `cargo package --no-verify` of every shipped crate gives packages that build alone.
 //!
 //! Builds share the scratch target directory `target/scratch` (dependencies compile once, for
-//! every scratch build of the test suite) and run offline against this repository's lock file.
+//! every scratch build of the test suite) and run offline against this repository's lock file,
+//! whose every package is fetched first (`harness::fetch_locked`), so they pass on a machine
+//! whose Cargo home holds only what building this workspace downloaded.
 //! Sources that must sit outside this repository (Cargo would take them for members of its
 //! workspace) go to a directory of the system's temporary directory named after this checkout,
 //! so repeated runs reuse their compiled artifacts; it is removed afterwards.
@@ -137,6 +139,8 @@ fn copies_of_the_generated_crates_build_elsewhere_and_write_nothing() {
 
 #[test]
 fn packaged_crates_build_on_their_own() {
+    // `cargo package` reads every package of the lock file, other targets' too.
+    harness::fetch_locked(repo());
     let package_dir = scratch_target().join("package");
     let _ = std::fs::remove_dir_all(&package_dir);
     let packages: Vec<String> = platform_codegen::emit::cargo::CRATES.iter().map(|k| format!("--package=platform-{k}")).collect();

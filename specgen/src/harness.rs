@@ -141,10 +141,30 @@ pub fn write_workspace(root: &Path, members: &[Member], repo: &Path) {
 
 /// Copies this repository's lock file, so a scratch build resolves to the versions the
 /// workspace already uses (and compiled dependencies are shared between runs).
+///
+/// Scratch builds run offline, and Cargo reads every package of a lock file for some commands
+/// (`cargo metadata`, `cargo package`), those of other targets too, which a build of this
+/// workspace never downloads. So the first seeding in a process fetches every package of the
+/// lock (`cargo fetch --locked`, nothing when all are in the Cargo home already): what the
+/// scratch builds need never depends on what happens to be cached.
 pub fn seed_lock(root: &Path, repo: &Path) {
     let lock = repo.join("Cargo.lock");
     if lock.is_file() {
+        fetch_locked(repo);
         std::fs::copy(&lock, root.join("Cargo.lock")).expect("copy Cargo.lock");
+    }
+}
+
+/// `cargo fetch --locked` in `repo`, once per process; panics with Cargo's words when it fails.
+pub fn fetch_locked(repo: &Path) {
+    static FETCHED: std::sync::OnceLock<Result<(), String>> = std::sync::OnceLock::new();
+    let result = FETCHED.get_or_init(|| {
+        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+        let out = Command::new(cargo).args(["fetch", "--locked"]).current_dir(repo).output().map_err(|e| format!("cargo does not run: {e}"))?;
+        if out.status.success() { Ok(()) } else { Err(String::from_utf8_lossy(&out.stderr).into_owned()) }
+    });
+    if let Err(why) = result {
+        panic!("scratch builds run offline against {}'s lock file, and `cargo fetch --locked` could not bring its packages:\n{why}", repo.display());
     }
 }
 

@@ -301,6 +301,8 @@ pub enum ResponseUse {
 pub struct Endpoint {
     #[serde(flatten)]
     pub meta: Meta,
+    /// Empty for a method the spec does not route (the endpoint's `not_shown` says so).
+    #[serde(skip_serializing_if = "String::is_empty")]
     pub method: String,
     pub path: String,
     #[serde(skip_serializing_if = "Vec::is_empty")]

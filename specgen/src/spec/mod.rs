@@ -945,7 +945,7 @@ impl Builder {
             for _ in 0..self.rng.range(0, 5) {
                 let name = self.name(&names);
                 names.push(name.clone());
-                let mut choices: Vec<String> = ["string", "boolean", "integer", "int32", "uint32", "uint64", "snowflake", "timestamp", "json", "file"]
+                let mut choices: Vec<String> = ["string", "boolean", "integer", "int32", "uint32", "uint64", "number", "float32", "snowflake", "timestamp", "json", "file"]
                     .iter()
                     .map(|s| s.to_string())
                     .collect();

@@ -451,16 +451,30 @@ fn rust_class(abi: &Abi, class: &AbiClass) -> TokenStream {
         quote!(#doc #attr pub #field: #ty,)
     });
     let handle = format!(" Its C handle is `{}`.", abi.c_name(&class.name));
+    let eq = (!holds_float(abi, class, &mut Vec::new())).then(|| quote!(, Eq));
     quote! {
         #doc
         #[doc = ""]
         #[doc = #handle]
         #class_deprecated
-        #[derive(Clone, Debug, Default, PartialEq, Eq)]
+        #[derive(Clone, Debug, Default, PartialEq #eq)]
         pub struct #name {
             #(#fields)*
         }
     }
+}
+
+/// Whether a class holds a float, itself or through a class it holds: then it has no `Eq`.
+fn holds_float(abi: &Abi, class: &AbiClass, seen: &mut Vec<String>) -> bool {
+    if seen.contains(&class.name) {
+        return false;
+    }
+    seen.push(class.name.clone());
+    class.accessors.iter().any(|a| match &a.kind {
+        Kind::Int(IntTy::F32 | IntTy::F64) => true,
+        Kind::Class(name) => abi.classes.iter().find(|c| c.name == *name).is_some_and(|c| holds_float(abi, c, seen)),
+        _ => false,
+    })
 }
 
 fn consts(abi: &Abi) -> TokenStream {
