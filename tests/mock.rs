@@ -50,3 +50,33 @@ async fn the_shapes_mock_answers_every_status_shape_its_client_decodes() {
     let payloads = client.poll_gateway(&poll_gateway::Request {}).await.expect("payloads");
     assert_eq!(payloads.len(), 1, "{payloads:?}");
 }
+
+/// A segment that mixes placeholders and text (`export.{format}`, `{archive}.tar.gz`) is routed
+/// whole and split by the handler: the client writes it, the server reads each placeholder, and
+/// a segment that does not fit answers 404, never a 500 or a panic.
+#[tokio::test]
+async fn segments_that_mix_placeholders_and_text_route_both_ways() {
+    use shapes_client::types::endpoints::{get_archive, get_note_export};
+    use shapes_client::types::placeholders::Placeholders;
+    let origin = serve(shapes_server::mock::router()).await;
+    let client = shapes_client::Client::with_http(http(), Placeholders { api_url: format!("{origin}/api") });
+    let request = get_note_export::Request { path: get_note_export::Path { note_id: 7.into(), format: "md".into() } };
+    assert_eq!(request.uri_path(), "/notes/7/export.md");
+    client.get_note_export(&request).await.expect("the export");
+    let request = get_archive::Request { path: get_archive::Path { archive: "logs.2026".into() } };
+    assert_eq!(request.uri_path(), "/archives/logs.2026.tar.gz");
+    client.get_archive(&request).await.expect("the archive");
+    for (path, status) in [
+        ("/api/notes/7/export.md", 200),
+        ("/api/notes/7/exportmd", 404),
+        ("/api/notes/7/export.", 404),
+        ("/api/notes/7/export.MD", 400),
+        ("/api/notes/x/export.md", 400),
+        ("/api/archives/a.tar.gz.tar.gz", 200),
+        ("/api/archives/.tar.gz", 404),
+        ("/api/archives/a.zip", 404),
+    ] {
+        let answer = http().get(format!("{origin}{path}")).send().await.expect("an answer");
+        assert_eq!(answer.status().as_u16(), status, "GET {path}");
+    }
+}

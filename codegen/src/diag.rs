@@ -455,6 +455,9 @@ pub mod codes {
     /// A naming prefix or header name the generated code cannot use (not an identifier, not a
     /// plain file name).
     pub const INVALID_PREFIX: &str = "E0162";
+    /// A path the router cannot serve: a query or fragment in it, unpaired braces, two
+    /// placeholders side by side, placeholders named apart where routes meet.
+    pub const PATH_TEMPLATE: &str = "E0163";
     /// A required error-body field of a type errors have no value for (an enum, a union, a resource).
     pub const UNFILLED_ERROR_FIELD: &str = "E0170";
     /// Two fields of one object that have the same name on the wire.

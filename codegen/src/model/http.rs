@@ -410,3 +410,68 @@ impl Model {
         }
     }
 }
+
+/// A piece of a path segment: literal text, or a `{placeholder}`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Piece<'p> {
+    /// Literal text.
+    Text(&'p str),
+    /// A placeholder, by name.
+    Param(&'p str),
+}
+
+/// The segments of a path template (`/Accounts/{Sid}.json`), each as its pieces; the error says
+/// why a path is not one the router can serve: a query or fragment written into it, braces that
+/// do not pair, an empty placeholder, two placeholders with nothing between them.
+pub fn path_segments(path: &str) -> Result<Vec<Vec<Piece<'_>>>, String> {
+    let Some(rest) = path.strip_prefix('/') else { return Err("a path starts with `/`".to_owned()) };
+    if let Some(c) = path.chars().find(|c| matches!(c, '?' | '#')) {
+        return Err(match c {
+            '?' => "`?` starts a query, which is not part of a path: write a query constant as a query parameter with `const`".to_owned(),
+            _ => "`#` starts a fragment, which a client never sends: routes cannot be told apart by it".to_owned(),
+        });
+    }
+    rest.split('/').map(segment_pieces).collect()
+}
+
+fn segment_pieces(segment: &str) -> Result<Vec<Piece<'_>>, String> {
+    let mut pieces = Vec::new();
+    let mut rest = segment;
+    while !rest.is_empty() {
+        match rest.find(['{', '}']) {
+            Some(0) if rest.starts_with('}') => return Err(format!("`}}` without `{{` in segment `{segment}`")),
+            Some(0) => {
+                let close = rest.find('}').ok_or_else(|| format!("`{{` without `}}` in segment `{segment}`"))?;
+                let name = &rest[1..close];
+                if name.is_empty() || name.contains('{') {
+                    return Err(format!("placeholder `{}` in segment `{segment}` has no name", &rest[..=close]));
+                }
+                if matches!(pieces.last(), Some(Piece::Param(_))) {
+                    return Err(format!("two placeholders with nothing between them in segment `{segment}`: a request's text cannot be split between them"));
+                }
+                pieces.push(Piece::Param(name));
+                rest = &rest[close + 1..];
+            }
+            Some(i) => {
+                pieces.push(Piece::Text(&rest[..i]));
+                rest = &rest[i..];
+            }
+            None => {
+                pieces.push(Piece::Text(rest));
+                rest = "";
+            }
+        }
+    }
+    Ok(pieces)
+}
+
+/// What the router tells routes apart by: the path with every segment that holds a placeholder
+/// as `{}` (a router matches a whole segment, then the handler splits it).
+pub fn route_shape(path: &str) -> String {
+    path.split('/').map(|seg| if seg.contains('{') { "{}" } else { seg }).collect::<Vec<_>>().join("/")
+}
+
+/// Whether a segment mixes a placeholder with text or other placeholders (`{Sid}.json`).
+pub fn is_mixed(pieces: &[Piece<'_>]) -> bool {
+    pieces.len() > 1 && pieces.iter().any(|p| matches!(p, Piece::Param(_)))
+}

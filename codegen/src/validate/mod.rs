@@ -34,6 +34,7 @@ pub fn validate(cx: &mut Diagnostics, model: &Model) {
     values::check_prefixes(cx, model);
     values::check_vocabularies(cx, model);
     values::check_routes(cx, model);
+    values::check_path_templates(cx, model);
     values::check_path_params(cx, model);
     values::check_min_max(cx, model);
     values::check_constraint_types(cx, model);

@@ -260,8 +260,65 @@ pub fn check_routes(cx: &mut Diagnostics, model: &Model) {
     });
 }
 
-fn route_shape(path: &str) -> String {
-    path.split('/').map(|seg| if seg.starts_with('{') && seg.ends_with('}') { "{}" } else { seg }).collect::<Vec<_>>().join("/")
+
+/// Every path is one the generated router can serve. The router matches whole segments, then
+/// the handler splits a segment that mixes placeholders and text (`{Sid}.json`), so a path
+/// holds no query or fragment, its braces pair, and two placeholders of one segment have text
+/// between them. Routes of one shape (segments with placeholders taken alike) are one route of
+/// the router, which names each segment once by its first placeholder, so routes of one shape
+/// name them alike (`/a/{x}` and `/a/{y}` cannot both be routes). An alias route answers
+/// through its endpoint's handler, which splits the endpoint's own segments, so an alias has no
+/// mixed segment.
+pub fn check_path_templates(cx: &mut Diagnostics, model: &Model) {
+    let mut first_by_shape: BTreeMap<String, (Vec<Vec<Piece<'_>>>, Span)> = BTreeMap::new();
+    for e in &model.endpoints {
+        let own = e.path.iter().map(|p| (p, false));
+        let aliases = e.aliases.iter().map(|a| (&a.path, true));
+        for (path, alias) in own.chain(aliases) {
+            let segments = match path_segments(&path.id) {
+                Ok(s) => s,
+                Err(why) => {
+                    cx.push(
+                        Diagnostic::error(codes::PATH_TEMPLATE, format!("the router cannot serve path `{}` of `{}`", path.id, e.meta.id))
+                            .at(path.span, why)
+                            .help("a path is `/`-separated segments of text and `{placeholders}`, each placeholder with text or `/` beside it"),
+                    );
+                    continue;
+                }
+            };
+            if alias && segments.iter().any(|s| is_mixed(s)) {
+                cx.push(
+                    Diagnostic::error(codes::PATH_TEMPLATE, format!("alias path `{}` of `{}` mixes a placeholder with text in one segment", path.id, e.meta.id))
+                        .at(path.span, "a mixed segment in an alias")
+                        .help("an alias answers through its endpoint's handler; give the alias whole-segment placeholders, or make it an endpoint"),
+                );
+                continue;
+            }
+            match first_by_shape.get(&route_shape(&path.id)) {
+                None => {
+                    first_by_shape.insert(route_shape(&path.id), (segments, path.span));
+                }
+                Some((first, span)) => {
+                    if let Some(i) = renamed_segment(first, &segments) {
+                        cx.push(
+                            Diagnostic::error(codes::PATH_TEMPLATE, format!("segment {} of path `{}` of `{}` names its placeholders apart from another route of its shape", i + 1, path.id, e.meta.id))
+                                .at(path.span, "placeholders named differently here")
+                                .also(*span, "the route of the same shape")
+                                .help("the router names a segment once for every route of one shape: use the same placeholder names"),
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The first segment where two routes of one shape name their first placeholder differently.
+fn renamed_segment(a: &[Vec<Piece<'_>>], b: &[Vec<Piece<'_>>]) -> Option<usize> {
+    fn first_name(s: &[Piece<'_>]) -> Option<String> {
+        s.iter().find_map(|p| if let Piece::Param(n) = p { Some((*n).to_owned()) } else { None })
+    }
+    a.iter().zip(b).position(|(x, y)| first_name(x) != first_name(y))
 }
 
 /// Every `{placeholder}` in a path is a declared path parameter, and every declared path

@@ -164,6 +164,64 @@ pub fn path_params(
     params.map_err(|e| invalid(vec![Violation::new("/path", e.body_text())]))
 }
 
+/// A piece of a path segment that mixes placeholders and text (`{sid}.json`).
+#[derive(Clone, Copy, Debug)]
+pub enum Piece {
+    /// Literal text.
+    Text(&'static str),
+    /// A placeholder.
+    Param,
+}
+
+/// The placeholders' values of a segment the router matched whole (keyed `key`), split
+/// by its `pieces`: `None` (the path names no route) when its text does not fit them or a
+/// placeholder would be empty. A placeholder takes the text up to the first occurrence of
+/// the text after it, the last one up to the segment's final text.
+pub fn split_segment<'p>(
+    params: &'p RawPathParams,
+    key: &str,
+    pieces: &[Piece],
+) -> Option<Vec<&'p str>> {
+    let mut rest = params.text(key)?;
+    let mut values = Vec::new();
+    let mut pieces = pieces.iter().peekable();
+    while let Some(piece) = pieces.next() {
+        match (piece, pieces.peek()) {
+            (Piece::Text(text), _) => rest = rest.strip_prefix(text)?,
+            (Piece::Param, None) => {
+                values.push(rest);
+                rest = "";
+            }
+            (Piece::Param, Some(Piece::Text(next))) => {
+                let end = if pieces.len() == 1 {
+                    rest.rfind(next)?
+                } else {
+                    rest.find(next)?
+                };
+                values.push(&rest[..end]);
+                rest = &rest[end..];
+            }
+            (Piece::Param, Some(Piece::Param)) => return None,
+        }
+    }
+    (rest.is_empty() && values.iter().all(|v| !v.is_empty())).then_some(values)
+}
+
+/// The error of a path that fits no route's segments.
+pub fn no_route() -> ApiError {
+    error(ids::GENERAL, 404).with_status(404).with_message("404: Not Found")
+}
+
+/// One placeholder's value parsed with `parse`; a violation when unparsable.
+pub fn segment_param<T>(
+    text: &str,
+    pointer: &str,
+    out: &mut Vec<Violation>,
+    parse: impl Fn(&str) -> Result<T, String>,
+) -> Option<T> {
+    parse(text).map_err(|e| out.push(Violation::new(pointer, e))).ok()
+}
+
 /// Named texts a parameter is looked up in: the path parameters, the query's pairs, the
 /// headers' values.
 pub trait Pairs {

@@ -72,7 +72,7 @@ fn needs_gap(prev: &str, line: &str) -> bool {
 pub fn docs<'a>(description: Option<&str>, notes: impl IntoIterator<Item = &'a str>) -> TokenStream {
     let mut lines: Vec<String> = Vec::new();
     if let Some(d) = description {
-        lines.extend(d.lines().map(|l| format!(" {l}")));
+        lines.extend(doc_text_lines(d).into_iter().map(|l| format!(" {l}")));
     }
     let notes: Vec<&str> = notes.into_iter().collect();
     if !notes.is_empty() {
@@ -82,4 +82,53 @@ pub fn docs<'a>(description: Option<&str>, notes: impl IntoIterator<Item = &'a s
         lines.extend(notes.iter().map(|n| format!(" - {n}")));
     }
     lines.iter().map(|l| quote::quote!(#[doc = #l])).collect()
+}
+
+/// The lines of a description as rustdoc reads them the way its author meant: blank lines at
+/// either end dropped, and a line that continues a list item without indentation (Markdown's
+/// lazy continuation, common in real descriptions, and a lint of clippy's) indented under the
+/// item's text.
+pub fn doc_text_lines(text: &str) -> Vec<String> {
+    let lines: Vec<&str> = text.lines().collect();
+    let start = lines.iter().position(|l| !l.trim().is_empty()).unwrap_or(lines.len());
+    let end = lines.iter().rposition(|l| !l.trim().is_empty()).map_or(start, |i| i + 1);
+    let mut out = Vec::with_capacity(end - start);
+    // The column of the text of the list item the current paragraph continues, if any.
+    let mut item: Option<usize> = None;
+    let mut fence = false;
+    for line in &lines[start..end] {
+        let trimmed = line.trim_start();
+        let indent = line.len() - trimmed.len();
+        if trimmed.starts_with("```") || trimmed.starts_with("~~~") {
+            fence = !fence;
+            item = None;
+        }
+        if fence || trimmed.is_empty() {
+            if trimmed.is_empty() {
+                item = None;
+            }
+            out.push((*line).to_owned());
+            continue;
+        }
+        if let Some(width) = list_marker(trimmed) {
+            item = Some(indent + width);
+            out.push((*line).to_owned());
+            continue;
+        }
+        match item {
+            Some(column) if indent < column => out.push(format!("{}{trimmed}", " ".repeat(column))),
+            _ => out.push((*line).to_owned()),
+        }
+    }
+    out
+}
+
+/// The width of a Markdown list marker and the space after it (`- `, `* `, `+ `, `1. `, `2) `).
+fn list_marker(line: &str) -> Option<usize> {
+    if line.starts_with("- ") || line.starts_with("* ") || line.starts_with("+ ") {
+        return Some(2);
+    }
+    let digits = line.bytes().take_while(u8::is_ascii_digit).count();
+    let rest = &line[digits..];
+    (digits > 0 && digits <= 9 && (rest.starts_with(". ") || rest.starts_with(") "))).then_some(digits + 2)
 }

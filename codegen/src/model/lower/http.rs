@@ -107,7 +107,7 @@ impl Lower<'_> {
             })
             .collect();
         Response {
-            description: v.description.as_ref().map(|d| d.value.trim().to_owned()),
+            description: v.description.as_ref().map(|d| d.value.trim().to_owned()).filter(|d| !d.is_empty()),
             ty: v.ty.as_ref().and_then(|t| self.field_type(t, &Default::default(), path)),
             fields,
             format,
@@ -145,7 +145,7 @@ impl Lower<'_> {
     pub(super) fn error_body(&mut self, s: S<raw::ErrorBody>) -> ErrorBody {
         let v = &s.value;
         ErrorBody {
-            description: v.description.as_ref().map(|d| d.value.clone()),
+            description: v.description.as_ref().map(|d| d.value.clone()).filter(|d| !d.trim().is_empty()),
             fields: self.fields(&v.fields, "error_body"),
             not_shown: self.gaps(&v.not_shown),
             assumed: v.assumed.iter().map(|(k, x)| (k.value.clone(), x.value.clone())).collect(),

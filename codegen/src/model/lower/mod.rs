@@ -163,7 +163,7 @@ impl Lower<'_> {
         Meta {
             id: id.value.clone(),
             name: name.map_or_else(|| id.value.clone(), |n| n.value.clone()),
-            description: description.map(|d| d.value.trim().to_owned()),
+            description: description.map(|d| d.value.trim().to_owned()).filter(|d| !d.is_empty()),
             part: self.opt_ref(part).or_else(|| self.part.clone()),
             since: self.opt_ref(since),
             until: self.opt_ref(until),

@@ -9,7 +9,7 @@ impl Lower<'_> {
         let x = &p.prefixes.value;
         PlatformInfo {
             name: p.name.value,
-            description: p.description.map(|d| d.value),
+            description: p.description.map(|d| d.value).filter(|d| !d.trim().is_empty()),
             prefixes: Prefixes {
                 c_type: x.c_type.value.clone(),
                 c_macro: x.c_macro.value.clone(),

@@ -157,7 +157,7 @@ impl Lower<'_> {
             name: name.value.clone(),
             wire_name: f.wire_name.as_ref().map(|w| w.value.clone()),
             ty,
-            description: f.description.as_ref().map(|d| d.value.trim().to_owned()),
+            description: f.description.as_ref().map(|d| d.value.trim().to_owned()).filter(|d| !d.is_empty()),
             optional: f.optional.as_ref().is_some_and(|b| b.value),
             nullable: f.nullable.as_ref().is_some_and(|b| b.value),
             default: self.literal(f.default.as_ref()),

@@ -46,7 +46,7 @@ pub fn method(model: &Model, e: &Endpoint) -> TokenStream {
     let mut lines = vec![format!(" `{} {path}`: {title}.", e.method.as_ref().map(|m| m.id.as_str()).unwrap_or_default())];
     if let Some(d) = &e.meta.description {
         lines.push(String::new());
-        lines.extend(d.lines().map(|l| format!(" {l}")));
+        lines.extend(crate::emit::rust::format::doc_text_lines(d).into_iter().map(|l| format!(" {l}")));
     }
     if e.has_status_responses() {
         lines.push(String::new());

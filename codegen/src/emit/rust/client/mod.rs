@@ -408,7 +408,7 @@ fn method(model: &Model, e: &Endpoint) -> TokenStream {
     let mut lines = vec![format!(" `{} {path}`: {title}.", e.method.as_ref().map(|m| m.id.as_str()).unwrap_or_default())];
     if let Some(d) = &e.meta.description {
         lines.push(String::new());
-        lines.extend(d.lines().map(|l| format!(" {l}")));
+        lines.extend(crate::emit::rust::format::doc_text_lines(d).into_iter().map(|l| format!(" {l}")));
     }
     let query = (!e.query.is_empty()).then(|| quote!(let url = with_query(url, &request.query)?;));
     let body = if !has_body(e) {

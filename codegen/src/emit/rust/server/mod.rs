@@ -14,7 +14,7 @@ use super::types::endpoints::{RuntimeInput, checks_response, gated, has_body, mo
 use super::types::rules::condition_call;
 use crate::emit::{EmitOptions, GeneratedFile};
 use crate::model::types::Primitive;
-use crate::model::{Endpoint, Field, Model, TypeRef};
+use crate::model::{Endpoint, Field, Model, Piece, TypeRef, is_mixed, path_segments};
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
 
@@ -456,7 +456,7 @@ fn endpoint_method(model: &Model, e: &Endpoint) -> TokenStream {
     let mut lines = vec![route_doc(e)];
     if let Some(d) = &e.meta.description {
         lines.push(String::new());
-        lines.extend(d.lines().map(|l| format!(" {l}")));
+        lines.extend(crate::emit::rust::format::doc_text_lines(d).into_iter().map(|l| format!(" {l}")));
     }
     for b in gated(e) {
         lines.push(String::new());
@@ -710,9 +710,66 @@ fn route_table(model: &Model) -> TokenStream {
         .collect()
 }
 
+/// A segment of an endpoint's path that mixes placeholders and text (`{Sid}.json`): the router
+/// matches it whole, keyed by its first placeholder, and the handler splits it.
+struct MixedSegment<'e> {
+    /// Its place among the path's segments.
+    index: usize,
+    /// The key the router gives the whole segment.
+    key: String,
+    /// Its placeholders, in order.
+    params: Vec<&'e str>,
+    /// Its pieces.
+    pieces: Vec<Piece<'e>>,
+}
+
+fn mixed_segments(e: &Endpoint) -> Vec<MixedSegment<'_>> {
+    let Some(path) = &e.path else { return Vec::new() };
+    let Ok(segments) = path_segments(&path.id) else { return Vec::new() };
+    segments
+        .into_iter()
+        .enumerate()
+        .filter(|(_, pieces)| is_mixed(pieces))
+        .map(|(index, pieces)| {
+            let params: Vec<&str> = pieces.iter().filter_map(|p| if let Piece::Param(n) = p { Some(*n) } else { None }).collect();
+            let key = segment_key(e, params[0]);
+            MixedSegment { index, key, params, pieces }
+        })
+        .collect()
+}
+
+/// `let segment2 = runtime::split_segment(...)`: a mixed segment's values, or no route.
+fn split_step(m: &MixedSegment<'_>) -> TokenStream {
+    let segment = format_ident!("segment{}", m.index);
+    let key = &m.key;
+    let pieces = m.pieces.iter().map(|p| match p {
+        Piece::Text(t) => quote!(runtime::Piece::Text(#t)),
+        Piece::Param(_) => quote!(runtime::Piece::Param),
+    });
+    quote!(let #segment = runtime::split_segment(&params, #key, &[#(#pieces),*]).ok_or_else(runtime::no_route)?;)
+}
+
+/// The key `RawPathParams` gives a placeholder (or the mixed segment it starts).
+fn segment_key(e: &Endpoint, name: &str) -> String {
+    let field = e.path_params.iter().find(|f| f.name == name).map_or_else(|| super::shared::value_ident(name), names::field);
+    field.to_string().trim_start_matches("r#").to_owned()
+}
+
 /// The axum path of an endpoint's path or alias path: `{channel.id}` becomes `{channel_id}`,
-/// the name `RawPathParams` keys the parameter by.
+/// the name `RawPathParams` keys the parameter by; a segment that mixes placeholders and text
+/// (`{Sid}.json`) becomes one placeholder keyed by its first (`{sid}`), split by the handler.
 fn axum_path(e: &Endpoint, path: &str) -> String {
+    if let Ok(segments) = path_segments(path)
+        && segments.iter().any(|s| is_mixed(s))
+    {
+        return segments
+            .iter()
+            .map(|pieces| match pieces.iter().find_map(|p| if let Piece::Param(n) = p { Some(*n) } else { None }) {
+                Some(first) => format!("/{{{}}}", segment_key(e, first)),
+                None => format!("/{}", pieces.iter().map(|p| if let Piece::Text(t) = p { *t } else { "" }).collect::<String>()),
+            })
+            .collect();
+    }
     let mut out = String::new();
     let mut rest = path;
     while let Some(open) = rest.find('{') {
@@ -891,11 +948,19 @@ fn handler(model: &Model, e: &Endpoint) -> TokenStream {
     let mut required: Vec<Ident> = Vec::new();
     if has_path {
         steps.push(quote!(let params = runtime::path_params(params)?;));
+        let mixed = mixed_segments(e);
+        steps.extend(mixed.iter().map(split_step));
         for f in &e.path_params {
             let ident = local("path", f);
             let (key, pointer) = (axum_name(f), format!("/path/{}", pointer_token(f.wire())));
             let parse = parser(model, f);
-            steps.push(quote!(let #ident = runtime::param(&params, #key, #pointer, true, &mut violations, #parse);));
+            match mixed.iter().find_map(|m| m.params.iter().position(|p| *p == f.name).map(|j| (m, j))) {
+                Some((m, j)) => {
+                    let segment = format_ident!("segment{}", m.index);
+                    steps.push(quote!(let #ident = runtime::segment_param(#segment[#j], #pointer, &mut violations, #parse);));
+                }
+                None => steps.push(quote!(let #ident = runtime::param(&params, #key, #pointer, true, &mut violations, #parse);)),
+            }
             required.push(ident);
         }
     }

@@ -153,7 +153,7 @@ fn endpoint_docs(model: &Model, e: &Endpoint) -> TokenStream {
     let mut lines = vec![format!(" {title}.")];
     if let Some(d) = &e.meta.description {
         lines.push(String::new());
-        lines.extend(d.lines().map(|l| format!(" {l}")));
+        lines.extend(crate::emit::rust::format::doc_text_lines(d).into_iter().map(|l| format!(" {l}")));
     }
     lines.push(String::new());
     lines.push(match (&e.method, &e.path) {

@@ -20,17 +20,7 @@ pub fn root() -> TokenStream {
 
 /// `#[doc]` lines: a description, notes as a list, then lifecycle and assumptions.
 pub fn docs(description: Option<&str>, extra: &[String]) -> TokenStream {
-    let mut lines: Vec<String> = Vec::new();
-    if let Some(d) = description {
-        lines.extend(d.lines().map(|l| format!(" {l}")));
-    }
-    if !extra.is_empty() {
-        if !lines.is_empty() {
-            lines.push(String::new());
-        }
-        lines.extend(extra.iter().map(|n| format!(" - {n}")));
-    }
-    lines.iter().map(|l| quote!(#[doc = #l])).collect()
+    crate::emit::rust::format::docs(description, extra.iter().map(String::as_str))
 }
 
 /// The notes of an item followed by its lifecycle and assumptions, one sentence each.
