@@ -389,7 +389,8 @@ impl Importer<'_> {
             let gap = self.unmapped(cx, codes::IMPORT_UNMAPPED, pointer, "method", &format!("method `{upper}`"), "the spec routes GET, POST, PUT, PATCH and DELETE; the endpoint is kept without a route");
             e.meta.not_shown.push(Gap { facet: "method", detail: gap.detail });
         }
-        e.path = path.to_owned();
+        e.path = self.path_without_query(path, pointer, &mut e);
+        e.pointer = pointer.to_owned();
         let site = Site::new("", &id);
         let own: Vec<(String, Value)> = used_take(&mut used, &obj, "parameters").and_then(Value::as_array).into_iter().flatten().enumerate().map(|(i, p)| (format!("{pointer}/parameters/{i}"), p.clone())).collect();
         self.parameters(cx, shared, &own, &site, &mut e);
@@ -549,6 +550,29 @@ impl Importer<'_> {
     }
 
     /// The placeholders of the path that no parameter declares: text, as the path carries them.
+    /// The path of an operation without what a path cannot hold: a query written into it
+    /// (`/responses/{id}?beta=true`, how documents tell apart operations of one path) becomes
+    /// required query parameters fixed to their values; a fragment (`#get_shared_link`) is
+    /// never sent, and is kept as a note.
+    fn path_without_query(&mut self, path: &str, pointer: &str, e: &mut Endpoint) -> String {
+        let (rest, fragment) = path.split_once('#').map_or((path, None), |(p, f)| (p, Some(f)));
+        let (clean, query) = rest.split_once('?').map_or((rest, None), |(p, q)| (p, Some(q)));
+        if let Some(f) = fragment {
+            e.meta.notes.push(format!("The document writes the path with the fragment `#{f}`, which is never sent."));
+        }
+        for pair in query.into_iter().flat_map(|q| q.split('&')).filter(|p| !p.is_empty()) {
+            let (name, value) = pair.split_once('=').unwrap_or((pair, ""));
+            let f = Field {
+                ty: Some("string".into()),
+                constant: Some(Value::String(value.to_owned())),
+                description: Some(format!("Written into the document's path (`{path}`) at `#{pointer}`.")),
+                ..Default::default()
+            };
+            e.query.insert(name.to_owned(), f);
+        }
+        clean.to_owned()
+    }
+
     fn undeclared_placeholders(e: &mut Endpoint) {
         let missing: Vec<String> = placeholders(&e.path).into_iter().filter(|p| !e.path_params.contains_key(*p)).map(str::to_owned).collect();
         for name in missing {

@@ -217,7 +217,7 @@ impl<'d> Importer<'d> {
         self.component_schemas(cx);
         self.operations(cx);
         self.settle_tagged_unions(cx);
-        settle::settle(cx, &mut self.files);
+        settle::settle(cx, self.doc, &mut self.files);
         if self.deprecates {
             self.file(PLATFORM_FILE).changes.push(spec::Change {
                 meta: spec::Meta { id: DEPRECATED_CHANGE.to_owned(), ..Default::default() },

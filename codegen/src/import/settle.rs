@@ -12,9 +12,9 @@
 //!   same; the later one is given a `rust_name` and a `c_name` whose words differ, and the
 //!   renaming is reported.
 
-use super::spec::{
-    Endpoint, Enum, Field, HeaderUse, Resource, Response, ResponseUse, SpecFile, Union,
-};
+use super::document::Document;
+use super::spec::{Endpoint, Enum, Field, Gap, HeaderUse, Resource, Response, ResponseUse, SpecFile, Union};
+use crate::model::{Piece, path_segments, route_shape};
 use crate::diag::{Diagnostic, Diagnostics, codes};
 use crate::emit::case;
 use indexmap::IndexMap;
@@ -23,7 +23,8 @@ use std::collections::{BTreeSet, HashMap};
 /// Settles `files`: conflicting bases written out, defaults of required members in words, and
 /// every collision among siblings (fields of one object with the fields it extends, parameters
 /// of one place, parts, variants, enum values) renamed.
-pub(super) fn settle(cx: &mut Diagnostics, files: &mut IndexMap<String, SpecFile>) {
+pub(super) fn settle(cx: &mut Diagnostics, doc: &Document, files: &mut IndexMap<String, SpecFile>) {
+    unroute_what_the_router_cannot_serve(cx, doc, files);
     flatten_narrowing_bases(files);
     let inherited = inherited_keys(files);
     for file in files.values_mut() {
@@ -45,6 +46,44 @@ pub(super) fn settle(cx: &mut Diagnostics, files: &mut IndexMap<String, SpecFile
         for e in &mut file.endpoints {
             endpoint(cx, e);
         }
+    }
+}
+
+/// Operations the router cannot serve keep no route, reported where the document declares
+/// them: a path it cannot read (unpaired braces, placeholders side by side), and a later
+/// operation of a method and path shape an earlier one has (operations told apart by a query
+/// or fragment written into the path, `{id}.json` beside `{id}.xml`) or that names a segment
+/// apart from it. Each is still an endpoint, with its path, for the docs and the client types.
+fn unroute_what_the_router_cannot_serve(cx: &mut Diagnostics, doc: &Document, files: &mut IndexMap<String, SpecFile>) {
+    let mut routes: HashMap<(String, String), String> = HashMap::new();
+    let mut shapes: HashMap<String, (String, Vec<Option<String>>)> = HashMap::new();
+    for e in files.values_mut().flat_map(|f| &mut f.endpoints).filter(|e| !e.method.is_empty()) {
+        let why = match path_segments(&e.path) {
+            Err(why) => Some(why),
+            Ok(segments) => {
+                let names: Vec<Option<String>> = segments.iter().map(|s| s.iter().find_map(|p| if let Piece::Param(n) = p { Some((*n).to_owned()) } else { None })).collect();
+                let shape = route_shape(&e.path);
+                if let Some(first) = routes.get(&(e.method.clone(), shape.clone())) {
+                    Some(format!("`{} {}` has the shape of `{first}`'s route, and the router tells routes apart by method and path alone", e.method, e.path))
+                } else if let Some((first, _)) = shapes.get(&shape).filter(|(_, n)| *n != names) {
+                    Some(format!("`{}` names a placeholder apart from `{first}`'s path of the same shape, and the router names each segment once", e.path))
+                } else {
+                    routes.insert((e.method.clone(), shape.clone()), e.meta.id.clone());
+                    shapes.entry(shape).or_insert((e.meta.id.clone(), names));
+                    None
+                }
+            }
+        };
+        let Some(why) = why else { continue };
+        let pointer = e.pointer.clone();
+        cx.push(
+            Diagnostic::warning(codes::IMPORT_UNMAPPED, format!("the route of `{}` at `#{pointer}` is not imported", e.meta.id))
+                .at(doc.span(&pointer), "not routed")
+                .note(why.clone())
+                .help("the endpoint is kept without a method, so `coverage` lists it; give it a path of its own to route it"),
+        );
+        e.meta.not_shown.push(Gap { facet: "method", detail: format!("the route at `#{pointer}` is not imported: {why}") });
+        e.method.clear();
     }
 }
 

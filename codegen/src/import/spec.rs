@@ -301,6 +301,9 @@ pub enum ResponseUse {
 pub struct Endpoint {
     #[serde(flatten)]
     pub meta: Meta,
+    /// Where the document declares the operation (not written).
+    #[serde(skip)]
+    pub pointer: String,
     /// Empty for a method the spec does not route (the endpoint's `not_shown` says so).
     #[serde(skip_serializing_if = "String::is_empty")]
     pub method: String,

@@ -272,9 +272,9 @@ pub fn check_routes(cx: &mut Diagnostics, model: &Model) {
 pub fn check_path_templates(cx: &mut Diagnostics, model: &Model) {
     let mut first_by_shape: BTreeMap<String, (Vec<Vec<Piece<'_>>>, Span)> = BTreeMap::new();
     for e in &model.endpoints {
-        let own = e.path.iter().map(|p| (p, false));
-        let aliases = e.aliases.iter().map(|a| (&a.path, true));
-        for (path, alias) in own.chain(aliases) {
+        let own = e.path.iter().map(|p| (p, false, e.method.is_some()));
+        let aliases = e.aliases.iter().map(|a| (&a.path, true, a.method.is_some() || e.method.is_some()));
+        for (path, alias, routed) in own.chain(aliases) {
             let segments = match path_segments(&path.id) {
                 Ok(s) => s,
                 Err(why) => {
@@ -292,6 +292,9 @@ pub fn check_path_templates(cx: &mut Diagnostics, model: &Model) {
                         .at(path.span, "a mixed segment in an alias")
                         .help("an alias answers through its endpoint's handler; give the alias whole-segment placeholders, or make it an endpoint"),
                 );
+                continue;
+            }
+            if !routed {
                 continue;
             }
             match first_by_shape.get(&route_shape(&path.id)) {
