@@ -80,3 +80,29 @@ async fn segments_that_mix_placeholders_and_text_route_both_ways() {
         assert_eq!(answer.status().as_u16(), status, "GET {path}");
     }
 }
+
+/// A body the endpoint may go without, as a form or as JSON: an empty body is absent, a body
+/// is read and checked, a malformed one is a 400, never a refusal of every request.
+#[tokio::test]
+async fn optional_bodies_of_either_format_may_be_left_out() {
+    let origin = serve(shapes_server::mock::router()).await;
+    let post = |path: &str, media: &str, body: &'static str| http().post(format!("{origin}/api{path}")).header("content-type", media).body(body).send();
+    for (path, media, body, status) in [
+        ("/feedback/form", "application/x-www-form-urlencoded", "", 204),
+        ("/feedback/form", "application/x-www-form-urlencoded", "rating=4&comment=clear", 204),
+        ("/feedback/form", "application/x-www-form-urlencoded", "rating=9", 400),
+        ("/feedback/form", "application/x-www-form-urlencoded", "rating=many", 400),
+        ("/feedback", "application/json", "", 204),
+        ("/feedback", "application/json", "{\"rating\": 2}", 204),
+        ("/feedback", "application/json", "{\"rating\": 0}", 400),
+        ("/feedback", "application/json", "{", 400),
+    ] {
+        let answer = post(path, media, body).await.expect("an answer");
+        assert_eq!(answer.status().as_u16(), status, "POST {path} with {body:?}");
+    }
+    use shapes_client::types::endpoints::{send_feedback, send_feedback_form};
+    use shapes_client::types::placeholders::Placeholders;
+    let client = shapes_client::Client::with_http(http(), Placeholders { api_url: format!("{origin}/api") });
+    client.send_feedback_form(&send_feedback_form::Request { body: None }).await.expect("no feedback as a form");
+    client.send_feedback(&send_feedback::Request { body: None }).await.expect("no feedback as JSON");
+}

@@ -382,6 +382,18 @@ pub fn json_body<T: DeserializeOwned>(
     }
 }
 
+/// A body the endpoint may go without: an empty one is absent, any other is read by
+/// `read` (the JSON or form reader of its format).
+pub fn optional_body<T>(
+    bytes: &[u8],
+    read: impl FnOnce(&[u8]) -> Result<Option<T>, ApiError>,
+) -> Result<Option<Option<T>>, ApiError> {
+    if bytes.iter().all(u8::is_ascii_whitespace) {
+        return Ok(Some(None));
+    }
+    read(bytes).map(|value| value.map(Some))
+}
+
 /// A form body (`application/x-www-form-urlencoded`).
 pub fn form_body<T: DeserializeOwned>(
     bytes: &[u8],

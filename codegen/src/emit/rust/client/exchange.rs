@@ -134,7 +134,7 @@ fn body(e: &Endpoint) -> TokenStream {
         return quote!(Some({ #encode }));
     }
     if !several_formats(e) {
-        return if e.body_format() == "form" { quote!(Some(form(&request.body)?)) } else { quote!(Some(json(&request.body)?)) };
+        return if e.body_format() == "form" { super::encoded(e, quote!(form)) } else { super::encoded(e, quote!(json)) };
     }
     let arms = e.body_formats.iter().map(|f| {
         let variant = format_variant(&f.id);

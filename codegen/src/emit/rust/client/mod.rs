@@ -7,7 +7,7 @@ use super::format::format_file;
 use super::names;
 use super::shared::{endpoint_address, lib_ident, module_decls, package};
 use crate::emit::cargo::{self, Manifest};
-use super::types::endpoints::{ResponseKind, checks_response, has_body, module_ident, parts_body, raw_body, response_kind, several_formats};
+use super::types::endpoints::{ResponseKind, checks_response, has_body, module_ident, optional_body, parts_body, raw_body, response_kind, several_formats};
 use crate::emit::{EmitOptions, GeneratedFile};
 use crate::model::{Endpoint, Model};
 use proc_macro2::TokenStream;
@@ -416,9 +416,9 @@ fn method(model: &Model, e: &Endpoint) -> TokenStream {
     } else if raw_body(e) {
         quote!(Some(Outgoing { content_type: request.body.content_type.clone(), bytes: request.body.bytes.clone() }))
     } else if e.body_format() == "form" {
-        quote!(Some(form(&request.body)?))
+        encoded(e, quote!(form))
     } else {
-        quote!(Some(json(&request.body)?))
+        encoded(e, quote!(json))
     };
     let id = &e.meta.id;
     let send = quote!(self.send(#id, reqwest::Method::#http_method, url, endpoint::AUTH, #body).await?);
@@ -470,5 +470,15 @@ fn method(model: &Model, e: &Endpoint) -> TokenStream {
             #query
             #answer
         }
+    }
+}
+
+/// The outgoing body of an endpoint whose body `encode` (`json` or `form`) writes: none for an
+/// optional body left out.
+pub(super) fn encoded(e: &Endpoint, encode: TokenStream) -> TokenStream {
+    if optional_body(e) {
+        quote!(request.body.as_ref().map(#encode).transpose()?)
+    } else {
+        quote!(Some(#encode(&request.body)?))
     }
 }

@@ -10,7 +10,7 @@ use super::names;
 use super::shared::{address_placeholders, as_declared, endpoint_address, lib_ident, module_decls, package, type_tokens};
 use crate::emit::cargo::{self, Manifest};
 use super::types::deprecations;
-use super::types::endpoints::{RuntimeInput, checks_response, gated, has_body, module_ident, raw_body, response_kind, runtime_inputs, ResponseKind};
+use super::types::endpoints::{RuntimeInput, checks_response, gated, has_body, module_ident, optional_body, raw_body, response_kind, runtime_inputs, ResponseKind};
 use super::types::rules::condition_call;
 use crate::emit::{EmitOptions, GeneratedFile};
 use crate::model::types::Primitive;
@@ -986,6 +986,10 @@ fn handler(model: &Model, e: &Endpoint) -> TokenStream {
             body
         } else if raw_body(e) {
             quote!(let body = Some(runtime::raw_body(&parts.headers, bytes));)
+        } else if optional_body(e) && e.body_format() == "form" {
+            quote!(let body: Option<endpoint::Body> = runtime::optional_body(&bytes, |bytes| Ok(runtime::form_body(bytes, &mut violations)))?;)
+        } else if optional_body(e) {
+            quote!(let body: Option<endpoint::Body> = runtime::optional_body(&bytes, |bytes| runtime::json_body(bytes, &mut violations))?;)
         } else if e.body_format() == "form" {
             quote!(let body: Option<endpoint::Body> = runtime::form_body(&bytes, &mut violations);)
         } else {

@@ -27,6 +27,12 @@ pub fn has_body(e: &Endpoint) -> bool {
     e.body_schema.is_some() || !e.body.is_empty() || !e.parts.is_empty() || matches!(e.body_format(), "multipart" | "csv" | "binary")
 }
 
+/// Whether the endpoint's one body may be left out (its type is `Option` of the schema): an
+/// empty body is then absent, which the client sends for `None` and the server reads as it.
+pub fn optional_body(e: &Endpoint) -> bool {
+    e.body_schema.as_ref().is_some_and(|f| f.may_be_absent() && !f.nullable)
+}
+
 /// Whether the body is passed through unparsed: CSV files, bytes, and multipart forms whose
 /// parts are not typed.
 pub fn raw_body(e: &Endpoint) -> bool {
