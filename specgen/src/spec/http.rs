@@ -198,15 +198,22 @@ impl Builder {
             let p = self.name_where(&params, pool::is_path_safe);
             params.push(p);
         }
-        let template = |lead: &str| {
+        // The last placeholder of the endpoint's own path mixes with text now and then
+        // (`v{id}.json`): the router matches the segment whole and the handler splits it.
+        let mixed = !params.is_empty() && self.rng.chance(30);
+        let template = |lead: &str, mixed: bool| {
             let mut path = format!("/{lead}{i}");
             for (k, p) in params.iter().enumerate() {
-                path.push_str(&format!("/s{k}/{{{p}}}"));
+                if mixed && k + 1 == params.len() {
+                    path.push_str(&format!("/s{k}/v{{{p}}}.json"));
+                } else {
+                    path.push_str(&format!("/s{k}/{{{p}}}"));
+                }
             }
             path
         };
         e.insert("method".into(), json!(method));
-        e.insert("path".into(), json!(template("r")));
+        e.insert("path".into(), json!(template("r", mixed)));
         if self.rng.chance(20) {
             // Another route of the endpoint (an old path kept after a move), deprecated now and
             // then: its handler answers as the endpoint's.
@@ -217,7 +224,7 @@ impl Builder {
                 for key in ["not_shown", "part"] {
                     a.remove(key);
                 }
-                a.insert("path".into(), json!(template(&format!("old{k}_"))));
+                a.insert("path".into(), json!(template(&format!("old{k}_"), false)));
                 if self.rng.chance(30) {
                     a.insert("method".into(), json!(*self.rng.pick(METHODS)));
                 }
@@ -314,6 +321,15 @@ impl Builder {
             }
             6 => {
                 e.insert("body_format".into(), json!("binary"));
+            }
+            7 => {
+                // A whole body the caller may leave out, as JSON or a form.
+                let ty = match self.made.resources.first() {
+                    Some(r) if self.rng.chance(50) => format!("object<{r}>"),
+                    _ => "map<string, string>".to_owned(),
+                };
+                e.insert("body_schema".into(), json!({ "type": ty, "optional": true }));
+                e.insert("body_format".into(), json!(*self.rng.pick(&["json", "form"])));
             }
             _ => {}
         }

@@ -286,7 +286,14 @@ impl Builder {
     /// Prose with the characters docs must escape.
     fn prose(&mut self) -> String {
         let word = if self.plain { "plain".to_string() } else { self.rng.pick(pool::all()).clone() };
-        format!("Text about `{word}` & <b>markup</b>, \"quotes\", */ comment ends, # and {{braces}}.")
+        match self.rng.below(6) {
+            // Markdown as real descriptions write it: a list whose items go on without
+            // indentation, a table after it, a trailing blank line.
+            0 => format!("Text about `{word}`:\n- one item\ncontinued without indentation\n2. another\n`{word}` | a table row\n\n"),
+            // Blank: the same as no description.
+            1 => "  ".to_owned(),
+            _ => format!("Text about `{word}` & <b>markup</b>, \"quotes\", */ comment ends, # and {{braces}}."),
+        }
     }
 
     /// `since`/`until`/`deprecated`, with `until` strictly after `since`.
