@@ -13,8 +13,8 @@
 
 use shapes_server::types::auth::{Credential, Scope, TokenKind};
 use shapes_server::types::endpoints::{
-    create_document, create_note, delete_note, evaluate, export_notes, get_attachment, get_document, get_me, get_note, get_status, import_notes,
-    list_categories, list_notes, poll_gateway, update_profile, upload_attachment,
+    create_document, create_note, delete_note, evaluate, export_notes, get_archive, get_attachment, get_document, get_me, get_note, get_note_export,
+    get_status, import_notes, list_categories, list_notes, poll_gateway, send_feedback, send_feedback_form, update_profile, upload_attachment,
 };
 use shapes_server::types::enums::Locale;
 use shapes_server::types::errors::{self, ApiError};
@@ -177,6 +177,23 @@ impl Api for Shapes {
             Caller::Reader => vec![Scope::NotesRead, Scope::Identify],
             _ => Vec::new(),
         })
+    }
+
+    async fn get_note_export(&self, call: Call<Option<Caller>, get_note_export::Request, (), (), Option<Credential>>) -> Result<get_note_export::Response, ApiError> {
+        let path = call.input.path;
+        Ok(get_note_export::Response::Ok(format!("note {} as {}", path.note_id, path.format)))
+    }
+
+    async fn get_archive(&self, call: Call<Option<Caller>, get_archive::Request, (), (), Option<Credential>>) -> Result<get_archive::Response, ApiError> {
+        Ok(get_archive::Response::Ok(format!("archive {}", call.input.path.archive)))
+    }
+
+    async fn send_feedback_form(&self, _call: Call<Option<Caller>, send_feedback_form::Request, (), (), Option<Credential>>) -> Result<send_feedback_form::Response, ApiError> {
+        Ok(send_feedback_form::Response::NoContent)
+    }
+
+    async fn send_feedback(&self, _call: Call<Option<Caller>, send_feedback::Request, (), (), Option<Credential>>) -> Result<send_feedback::Response, ApiError> {
+        Ok(send_feedback::Response::NoContent)
     }
 
     async fn get_status(&self, _call: Call<Option<Caller>, get_status::Request, (), (), Option<Credential>>) -> Result<get_status::Response, ApiError> {

@@ -6,9 +6,13 @@
 //! timeline, gaps, assumptions, bounds known only at run time) travels in `x-` extensions, each
 //! listed in [`EXTENSIONS`] and documented on the docs page.
 //!
-//! Enums are open (an unknown value must round-trip), so an enum schema is an `anyOf` of its
-//! known values (`const` with a `title`) and its base type: tools generate the known values and
-//! validators accept new ones. A field narrowed to some values (`subset`) lists them in `enum`.
+//! An enum schema is the closed set of its known values (`anyOf` of `const`s, each with a
+//! `title`), which is what the server accepts in a request (strict on write). That generated
+//! clients keep a value the document does not list (open on read) is stated by the extension
+//! Speakeasy defined for it, `x-speakeasy-unknown-values: allow`: the one generators already
+//! read, where a catch-all alternative would tell validators and test generators that the
+//! server accepts any value, which it does not. A field narrowed to some values (`subset`)
+//! lists them in `enum`.
 //!
 //! A tagged union is `oneOf` its variants with a `discriminator` (its `mapping` keys are the tags
 //! as text, integer tags included); an untagged one is `anyOf` its variants, in the order they are
@@ -22,8 +26,16 @@ use crate::model::*;
 use serde_json::{Map, Value, json};
 use std::collections::{BTreeMap, BTreeSet};
 
+/// The extension that says an enum is open on read.
+const OPEN_ENUM: &str = "x-speakeasy-unknown-values";
+
 /// Every `x-` extension the document uses: name, where it appears, what it carries.
 pub const EXTENSIONS: &[(&str, &str, &str)] = &[
+    (
+        OPEN_ENUM,
+        "enum schemas",
+        "`allow`: generated clients keep a value the schema does not list (enums are open on read); the server accepts only the listed ones (Speakeasy's convention).",
+    ),
     ("x-generated", "document", "The `@generated` notice: the file is written from the spec by `platform-codegen generate`."),
     ("x-gaps", "document", "Standalone statements of what the source does not show (the spec's `gaps`)."),
     (
@@ -742,7 +754,7 @@ impl<'a> Doc<'a> {
 
     fn enum_schema(&self, e: &Enum) -> Value {
         let base = if e.repr == "string" { "string" } else { "integer" };
-        let mut known: Vec<Value> = e
+        let known: Vec<Value> = e
             .values
             .iter()
             .filter_map(|v| {
@@ -755,9 +767,13 @@ impl<'a> Doc<'a> {
                 Some(Value::Object(branch))
             })
             .collect();
-        known.push(json!({ "type": base, "description": "A value this document does not know yet: enums are open." }));
         let mut map = Map::new();
-        map.insert("anyOf".into(), Value::Array(known));
+        map.insert("type".into(), json!(base));
+        // An integer enum whose values the source gives without numbers has no value to list.
+        if !known.is_empty() {
+            map.insert("anyOf".into(), Value::Array(known));
+        }
+        map.insert(OPEN_ENUM.into(), json!("allow"));
         self.annotate(&mut map, "enum", &e.meta);
         Value::Object(map)
     }
