@@ -79,7 +79,7 @@ pub fn docs<'a>(description: Option<&str>, notes: impl IntoIterator<Item = &'a s
         if !lines.is_empty() {
             lines.push(String::new());
         }
-        lines.extend(notes.iter().map(|n| format!(" - {n}")));
+        lines.extend(notes.iter().flat_map(|n| note_lines(n)));
     }
     lines.iter().map(|l| quote::quote!(#[doc = #l])).collect()
 }
@@ -131,4 +131,17 @@ fn list_marker(line: &str) -> Option<usize> {
     let digits = line.bytes().take_while(u8::is_ascii_digit).count();
     let rest = &line[digits..];
     (digits > 0 && digits <= 9 && (rest.starts_with(". ") || rest.starts_with(") "))).then_some(digits + 2)
+}
+
+/// A note as a Markdown list item, one doc line per line of its text: the lines after the
+/// first indented under it, so a note of several lines stays one item.
+pub fn note_lines(note: &str) -> Vec<String> {
+    doc_text_lines(note).into_iter().enumerate().map(|(i, l)| if i == 0 { format!(" - {l}") } else { format!("   {l}") }).collect()
+}
+
+/// `text` after `lead` on the first doc line, its other lines after it as they are.
+pub fn led_lines(lead: &str, text: &str) -> Vec<String> {
+    let mut lines = doc_text_lines(text).into_iter();
+    let first = format!(" {lead}{}", lines.next().unwrap_or_default());
+    std::iter::once(first).chain(lines.map(|l| format!(" {l}"))).collect()
 }

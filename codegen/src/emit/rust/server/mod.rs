@@ -460,7 +460,7 @@ fn endpoint_method(model: &Model, e: &Endpoint) -> TokenStream {
     }
     for b in gated(e) {
         lines.push(String::new());
-        lines.push(format!(" Gate `{}`: {}", names::gate(b), b.meta.description.clone().unwrap_or_default()));
+        lines.extend(crate::emit::rust::format::led_lines(&format!("Gate `{}`: ", names::gate(b)), b.meta.description.as_deref().unwrap_or_default()));
     }
     if let Some(w) = deprecations::endpoint(e) {
         lines.push(String::new());

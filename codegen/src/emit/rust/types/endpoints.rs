@@ -177,7 +177,7 @@ fn endpoint_docs(model: &Model, e: &Endpoint) -> TokenStream {
     }
     if !notes.is_empty() {
         lines.push(String::new());
-        lines.extend(notes.iter().map(|n| format!(" - {n}")));
+        lines.extend(notes.iter().flat_map(|n| crate::emit::rust::format::note_lines(n)));
     }
     lines.iter().map(|l| quote!(#[doc = #l])).collect()
 }

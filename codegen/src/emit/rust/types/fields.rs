@@ -428,7 +428,7 @@ pub fn cases_tokens(model: &Model, name: &proc_macro2::Ident, fields: &[Field], 
             }
         };
         let mut docs = vec![format!(" {}", c.meta.description.clone().unwrap_or_else(|| c.meta.name.clone()))];
-        docs.extend(c.meta.notes.iter().map(|n| format!(" - {n}")));
+        docs.extend(c.meta.notes.iter().flat_map(|n| crate::emit::rust::format::note_lines(n)));
         quote! {
             #(#[doc = #docs])*
             ///
