@@ -2,12 +2,14 @@
 //! `parameters.yml#/droplet_id`, `#/apiMeta` inside another file) are brought into the one
 //! document the importer maps, the way `redocly bundle` does, before anything is mapped.
 //!
-//! - A reference in a schema's place becomes a component schema (named after the fragment's
-//!   last token, else the file's stem) and a local `$ref` to it, so a schema used in many places
-//!   is one item, and schemas that refer to each other across files stay a cycle of references.
-//!   A root `components.schemas` entry that is only a reference keeps its name.
-//! - Any other reference (a path item, an operation, a parameter, a response, an example, a
-//!   description) is replaced by what it names, merged with the keys written beside it.
+//! - A reference in the place of a component (a schema, a response, a parameter, a header, a
+//!   request body, an example) becomes a component of that kind (named after the fragment's last
+//!   token, else the file's stem) and a local `$ref` to it: a response shared by every operation
+//!   is one named response, imported and reported once, and schemas that refer to each other
+//!   across files stay a cycle of references. A root component that is only a reference keeps
+//!   its name.
+//! - Any other reference (a path item, an operation, a description) is replaced by what it
+//!   names, merged with the keys written beside it.
 //! - Every value brought in keeps its place in its own file, so diagnostics point there.
 //! - A reference to a file outside the root document's directory, to a file that does not
 //!   exist or cannot be read, or to a pointer the file does not hold is an error; so is a chain
@@ -104,6 +106,25 @@ struct Loaded {
     spans: HashMap<String, Span>,
 }
 
+/// A kind of component: its member of `components`.
+type Kind = &'static str;
+
+/// The kinds of component a reference outside schemas may stand in the place of, by the member
+/// that holds the reference (`responses/401`, `parameters/0`, `headers/x-id`, `requestBody`,
+/// `examples/ok`).
+const KINDS: &[(&str, Kind)] = &[("responses", "responses"), ("parameters", "parameters"), ("headers", "headers"), ("requestBody", "requestBodies"), ("examples", "examples")];
+
+/// The kind of component a reference at `at` (outside schemas) stands for, if any.
+fn kind_at(at: &str) -> Option<Kind> {
+    let mut tokens = at.rsplit('/');
+    let last = tokens.next()?;
+    let parent = tokens.next().unwrap_or_default();
+    if at.starts_with("/components/") && at.matches('/').count() == 3 {
+        return KINDS.iter().map(|(_, k)| *k).find(|k| *k == parent);
+    }
+    KINDS.iter().find(|(member, kind)| (*member == parent && *kind != "requestBodies") || (*member == last && *kind == "requestBodies")).map(|(_, k)| *k)
+}
+
 /// What a reference names: a file (absolute, normalized) and a JSON pointer in it.
 type Target = (PathBuf, String);
 
@@ -118,48 +139,53 @@ struct Bundler<'s> {
     /// Files read so far (`None`: could not be read, already reported).
     files: HashMap<PathBuf, Option<Loaded>>,
     /// Schemas brought in, by what they are: their component name.
-    hoisted: HashMap<Target, String>,
-    /// Component schema names taken.
-    names: BTreeSet<String>,
-    /// Component schemas named but not yet filled.
-    pending: VecDeque<(String, Target)>,
+    hoisted: HashMap<(Kind, Target), String>,
+    /// Component names taken, by kind.
+    names: BTreeSet<(Kind, String)>,
+    /// Components named but not yet filled.
+    pending: VecDeque<(Kind, String, Target)>,
     /// Non-schema references being replaced, outermost first.
     inlining: Vec<Target>,
 }
 
 impl Bundler<'_> {
-    /// Names every root component schema; one that is only a reference to another file keeps
-    /// its name for what it names.
+    /// Names every root component; one that is only a reference to another file keeps its
+    /// name for what it names.
     fn claim_component_refs(&mut self, cx: &mut Diagnostics, root: &mut Value) {
-        let Some(schemas) = root.pointer_mut("/components/schemas").and_then(Value::as_object_mut) else { return };
-        self.names.extend(schemas.keys().cloned());
         let base = self.root_path.clone();
-        for (name, schema) in schemas.iter() {
-            let Some(r) = only_ref(schema) else { continue };
-            let at = format!("/components/schemas/{}", escape(name));
-            if let Some(target) = self.target(cx, r, &base, &at)
-                && target.0 != self.root_path
-                && !self.hoisted.contains_key(&target)
-            {
-                self.hoisted.insert(target.clone(), name.clone());
-                self.pending.push_back((name.clone(), target));
+        for kind in std::iter::once("schemas").chain(KINDS.iter().map(|(_, k)| *k)) {
+            let Some(members) = root.pointer(&format!("/components/{kind}")).and_then(Value::as_object) else { continue };
+            self.names.extend(members.keys().map(|name| (kind, name.clone())));
+            for (name, member) in members {
+                let Some(r) = only_ref(member) else { continue };
+                let at = format!("/components/{kind}/{}", escape(name));
+                if let Some(target) = self.target(cx, r, &base, &at)
+                    && target.0 != self.root_path
+                    && !self.hoisted.contains_key(&(kind, target.clone()))
+                {
+                    self.hoisted.insert((kind, target.clone()), name.clone());
+                    self.pending.push_back((kind, name.clone(), target));
+                }
             }
         }
     }
 
-    /// Fills every component schema brought in, with the references inside it resolved (which
-    /// may bring in more).
+    /// Fills every component brought in, with the references inside it resolved (which may
+    /// bring in more).
     fn fill_components(&mut self, cx: &mut Diagnostics, root: &mut Value) {
-        while let Some((name, target)) = self.pending.pop_front() {
-            let at = format!("/components/schemas/{}", escape(&name));
+        while let Some((kind, name, target)) = self.pending.pop_front() {
+            let at = format!("/components/{kind}/{}", escape(&name));
             let Some(mut value) = self.value_at(cx, &target, &at) else { continue };
-            self.walk(cx, &mut value, &at, &target.0.clone(), Ctx::Schema);
+            let ctx = if kind == "schemas" { Ctx::Schema } else { Ctx::Plain };
+            self.inlining.push(target.clone());
+            self.walk(cx, &mut value, &at, &target.0.clone(), ctx);
+            self.inlining.pop();
             let Some(obj) = root.as_object_mut() else { return };
             let components = obj.entry("components").or_insert_with(|| Value::Object(Map::new()));
             let Some(components) = components.as_object_mut() else { return };
-            let schemas = components.entry("schemas").or_insert_with(|| Value::Object(Map::new()));
-            if let Some(schemas) = schemas.as_object_mut() {
-                schemas.insert(name, value);
+            let members = components.entry(kind).or_insert_with(|| Value::Object(Map::new()));
+            if let Some(members) = members.as_object_mut() {
+                members.insert(name, value);
             }
         }
     }
@@ -198,7 +224,7 @@ impl Bundler<'_> {
         for (key, value) in mapping.iter_mut() {
             let Some(r) = value.as_str().filter(|r| is_relative(r) && (r.contains('/') || r.contains('#') || r.contains('.'))) else { continue };
             let at = format!("{at}/mapping/{}", escape(key));
-            if let Some(local) = self.schema_ref(cx, &r.to_owned(), &at, base) {
+            if let Some(local) = self.component_ref(cx, "schemas", &r.to_owned(), &at, base) {
                 *value = Value::String(local);
             }
         }
@@ -211,8 +237,9 @@ impl Bundler<'_> {
             return;
         }
         let at_ref = format!("{at}/$ref");
-        if matches!(ctx, Ctx::Schema) {
-            if let Some(local) = self.schema_ref(cx, reference, &at_ref, base) {
+        let kind = if ctx == Ctx::Schema { Some("schemas") } else { kind_at(at) };
+        if let Some(kind) = kind {
+            if let Some(local) = self.component_ref(cx, kind, reference, &at_ref, base) {
                 v["$ref"] = Value::String(local);
             }
             return;
@@ -244,28 +271,28 @@ impl Bundler<'_> {
         *v = value;
     }
 
-    /// The local reference of the component schema a reference names, brought in if new.
-    fn schema_ref(&mut self, cx: &mut Diagnostics, reference: &str, at: &str, base: &Path) -> Option<String> {
+    /// The local reference of the component of `kind` a reference names, brought in if new.
+    fn component_ref(&mut self, cx: &mut Diagnostics, kind: Kind, reference: &str, at: &str, base: &Path) -> Option<String> {
         let target = self.target(cx, reference, base, at)?;
         if target.0 == self.root_path {
             return Some(format!("#{}", target.1));
         }
-        let name = match self.hoisted.get(&target) {
+        let name = match self.hoisted.get(&(kind, target.clone())) {
             Some(name) => name.clone(),
             None => {
-                let name = self.fresh_name(&target);
-                self.names.insert(name.clone());
-                self.hoisted.insert(target.clone(), name.clone());
-                self.pending.push_back((name.clone(), target));
+                let name = self.fresh_name(kind, &target);
+                self.names.insert((kind, name.clone()));
+                self.hoisted.insert((kind, target.clone()), name.clone());
+                self.pending.push_back((kind, name.clone(), target));
                 name
             }
         };
-        Some(format!("#/components/schemas/{}", escape(&name)))
+        Some(format!("#/components/{kind}/{}", escape(&name)))
     }
 
     /// A component name for a schema: the fragment's last token, else the file's stem; the
     /// stem and the token together where the token is taken; a number after that.
-    fn fresh_name(&self, (path, fragment): &Target) -> String {
+    fn fresh_name(&self, kind: Kind, (path, fragment): &Target) -> String {
         let stem = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
         let token = fragment.rsplit('/').next().filter(|t| !t.is_empty()).map(|t| t.replace("~1", "/").replace("~0", "~"));
         let first = token.clone().unwrap_or_else(|| stem.clone());
@@ -273,11 +300,12 @@ impl Bundler<'_> {
         if let Some(t) = token {
             candidates.push(format!("{stem}_{t}"));
         }
-        if let Some(free) = candidates.iter().find(|c| !self.names.contains(*c)) {
-            return free.clone();
+        let free = |c: &String| !self.names.contains(&(kind, c.clone()));
+        if let Some(found) = candidates.iter().find(|c| free(c)) {
+            return found.clone();
         }
         let last = candidates.pop().expect("BUG: one candidate at least");
-        (2..).map(|n| format!("{last}_{n}")).find(|c| !self.names.contains(c)).expect("BUG: some number is free")
+        (2..).map(|n| format!("{last}_{n}")).find(free).expect("BUG: some number is free")
     }
 
     /// The file and pointer a reference names, read from `base`; errors say why there is none.
