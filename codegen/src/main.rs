@@ -352,18 +352,48 @@ fn mock(cli: &Cli, loaded: &Loaded, listen: &str) -> ExitCode {
         .find(|f| f.path == "mock-server/Cargo.toml")
         .and_then(|f| f.contents.lines().find_map(|l| l.strip_prefix("name = ")).map(|n| n.trim_matches('"').to_owned()))
         .expect("BUG: the workspace has the mock runner");
+    // Cargo's own target directory when the caller names one (scratch builds share one), else
+    // one beside the workspace.
+    let target = std::env::var_os("CARGO_TARGET_DIR").map(PathBuf::from).unwrap_or_else(|| out.join("target"));
     eprintln!("building the mock server in `{}` (the first build compiles every dependency)", dir.display());
-    let status = std::process::Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
-        .args(["run", "--quiet", "--manifest-path"])
+    let built = std::process::Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+        .args(["build", "--quiet", "--manifest-path"])
         .arg(dir.join("Cargo.toml"))
-        .args(["-p", &runner, "--", listen])
-        .env("CARGO_TARGET_DIR", out.join("target"))
+        .args(["-p", &runner])
+        .env("CARGO_TARGET_DIR", &target)
         .status();
-    match status {
+    match built {
+        Ok(s) if s.success() => {}
+        Ok(_) => return ExitCode::from(1),
+        Err(e) => {
+            eprintln!("error: cannot run cargo: {e}");
+            return ExitCode::from(2);
+        }
+    }
+    // Cargo reads a relative target directory from where it runs: here.
+    let binary = target.join("debug").join(format!("{runner}{}", std::env::consts::EXE_SUFFIX));
+    let mut command = std::process::Command::new(&binary);
+    command.arg(listen);
+    serve_with(command)
+}
+
+/// Runs the mock server in this process's place where the system allows it (a signal sent to
+/// `platform-codegen mock` then stops the server itself: nothing is left running), else as a
+/// child whose exit status is this one's.
+fn serve_with(#[allow(unused_mut)] mut command: std::process::Command) -> ExitCode {
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::CommandExt;
+        let e = command.exec();
+        eprintln!("error: cannot run the mock server: {e}");
+        ExitCode::from(2)
+    }
+    #[cfg(not(unix))]
+    match command.status() {
         Ok(s) if s.success() => ExitCode::SUCCESS,
         Ok(_) => ExitCode::from(1),
         Err(e) => {
-            eprintln!("error: cannot run cargo: {e}");
+            eprintln!("error: cannot run the mock server: {e}");
             ExitCode::from(2)
         }
     }

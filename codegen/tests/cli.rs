@@ -197,3 +197,50 @@ fn as_of_gives_the_platform_of_one_day() {
     let refused = run(&["generate", "--as-of", "2026-02-22"], &workspace());
     assert_eq!(refused.status.code(), Some(2), "--as-of never writes over generated/: {}", text(&refused));
 }
+
+/// `mock` serves the spec's mock in its own place: a signal sent to `platform-codegen mock`
+/// stops the server, and nothing it started is left holding the port. Its build honours
+/// `CARGO_TARGET_DIR` (here the scratch target directory the test suite shares).
+#[cfg(unix)]
+#[test]
+fn mock_stops_on_sigterm_and_leaves_nothing_running() {
+    use std::io::{BufRead, BufReader, Read, Write};
+    use std::process::Stdio;
+    let exe = std::env::current_exe().unwrap();
+    let scratch = exe.ancestors().nth(3).expect("a test binary lives in target/<profile>/deps").join("scratch");
+    let out = tempfile::tempdir().unwrap();
+    // The repository's lock file: the versions the scratch target directory already holds.
+    std::fs::create_dir_all(out.path().join("workspace")).unwrap();
+    std::fs::copy(workspace().join("Cargo.lock"), out.path().join("workspace/Cargo.lock")).unwrap();
+    let spec = workspace().join("tests/fixtures/minimal");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_platform-codegen"))
+        .args(["--spec", spec.to_str().unwrap(), "--out", out.path().to_str().unwrap(), "mock", "--listen", "127.0.0.1:0"])
+        .current_dir(workspace())
+        .env("CARGO_TARGET_DIR", &scratch)
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stderr = BufReader::new(child.stderr.take().unwrap());
+    let mut seen = String::new();
+    let address = loop {
+        let mut line = String::new();
+        if stderr.read_line(&mut line).unwrap() == 0 {
+            panic!("the mock exited before it listened: {:?}\n{seen}", child.wait());
+        }
+        seen.push_str(&line);
+        if let Some(rest) = line.trim().strip_prefix("mock server listening on http://") {
+            break rest.to_owned();
+        }
+    };
+    assert!(scratch.join("debug").read_dir().is_ok(), "the build used CARGO_TARGET_DIR");
+    let mut stream = std::net::TcpStream::connect(&address).expect("the mock accepts a connection");
+    stream.write_all(b"GET /nowhere HTTP/1.1\r\nHost: mock\r\nConnection: close\r\n\r\n").unwrap();
+    let mut answer = String::new();
+    stream.read_to_string(&mut answer).unwrap();
+    assert!(answer.starts_with("HTTP/1.1 404"), "{answer}");
+    let killed = Command::new("kill").args(["-TERM", &child.id().to_string()]).status().unwrap();
+    assert!(killed.success());
+    let status = child.wait().unwrap();
+    assert!(!status.success(), "the mock ends on SIGTERM: {status:?}");
+    assert!(std::net::TcpStream::connect(&address).is_err(), "nothing is left listening on {address} after SIGTERM");
+}
