@@ -188,7 +188,9 @@ pub fn as_declared(model: &Model, f: &Field, root: &TokenStream, value: TokenStr
         _ if f.three_state() => quote!(#root::wire::Presence::from(#value.map(Some))),
         (Some(ty), Some(d)) if f.defaulted() => {
             let default = crate::emit::rust::types::literals::default_tokens(model, f, ty, &d.value, root);
-            quote!(#value.unwrap_or_else(|| #default))
+            // A literal or a unit variant costs nothing to make (and clippy asks for it eagerly);
+            // anything built by a call is made only when the value is absent.
+            if default.to_string().contains('(') { quote!(#value.unwrap_or_else(|| #default)) } else { quote!(#value.unwrap_or(#default)) }
         }
         _ => value,
     }
