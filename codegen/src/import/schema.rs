@@ -123,8 +123,49 @@ fn is_open_branch(v: &Value, kind: &str) -> bool {
     o.get("type").and_then(Value::as_str) == Some(kind) && o.keys().all(|k| ["type", "title", "description"].contains(&k.as_str()))
 }
 
+/// Whether a schema describes an object with members (directly, through references, or
+/// through a part of its `allOf`), as opposed to a scalar, an array, a map or an enum.
+fn object_like(root: &Value, schema: &Value, depth: usize) -> bool {
+    let Some(obj) = schema.as_object() else { return false };
+    if depth > 16 {
+        return true;
+    }
+    if obj.contains_key("properties") || (obj.get("type").and_then(Value::as_str) == Some("object") && !obj.contains_key("additionalProperties")) {
+        return true;
+    }
+    if let Some(target) = obj.get("$ref").and_then(Value::as_str).and_then(local_pointer).and_then(|p| root.pointer(&p)) {
+        return object_like(root, target, depth + 1);
+    }
+    obj.get("allOf").and_then(Value::as_array).is_some_and(|parts| parts.iter().any(|p| object_like(root, p, depth + 1)))
+}
+
+/// `allOf` parts none of which is an object (`[{type: string}, {maxLength: 10}]`, a reference
+/// to an enum and a description) as the one schema their intersection is: the parts' keywords
+/// together, the stricter bound where two give one. `None` when a part is an object (a
+/// resource extends it) or two parts are references (nothing to merge them into).
+fn merged_all_of(root: &Value, obj: &Map<String, Value>) -> Option<Map<String, Value>> {
+    let parts = obj.get("allOf")?.as_array()?;
+    if parts.iter().any(|p| object_like(root, p, 0) || !p.is_object()) || parts.iter().filter(|p| p.get("$ref").is_some()).count() > 1 {
+        return None;
+    }
+    let mut merged: Map<String, Value> = obj.iter().filter(|(k, _)| *k != "allOf").map(|(k, v)| (k.clone(), v.clone())).collect();
+    for part in parts.iter().filter_map(Value::as_object) {
+        for (key, value) in part {
+            let stricter = match (key.as_str(), merged.get(key).and_then(Value::as_f64), value.as_f64()) {
+                ("maximum" | "exclusiveMaximum" | "maxLength" | "maxItems" | "maxProperties", Some(a), Some(b)) => Some(b < a),
+                ("minimum" | "exclusiveMinimum" | "minLength" | "minItems" | "minProperties", Some(a), Some(b)) => Some(b > a),
+                _ => None,
+            };
+            if stricter.unwrap_or(!merged.contains_key(key)) {
+                merged.insert(key.clone(), value.clone());
+            }
+        }
+    }
+    Some(merged)
+}
+
 /// What a component schema becomes.
-pub(super) fn classify(schema: &Value) -> Component {
+pub(super) fn classify(root: &Value, schema: &Value) -> Component {
     let Some(obj) = schema.as_object() else { return Component::Alias };
     if obj.contains_key("$ref") && !obj.contains_key("properties") {
         return Component::Alias;
@@ -136,7 +177,7 @@ pub(super) fn classify(schema: &Value) -> Component {
         return if list.len() >= 2 { Component::Union(String::new()) } else { Component::Alias };
     }
     let all_of = obj.get("allOf").and_then(Value::as_array).map_or(0, Vec::len);
-    if obj.contains_key("properties") || all_of >= 2 {
+    if obj.contains_key("properties") || (all_of >= 2 && merged_all_of(root, obj).is_none()) {
         return Component::Resource(String::new());
     }
     Component::Alias
@@ -147,7 +188,7 @@ impl Importer<'_> {
     pub(super) fn classify_components(&mut self) {
         let Some(schemas) = self.root().pointer("/components/schemas").and_then(Value::as_object) else { return };
         for (name, schema) in schemas {
-            let kind = match classify(schema) {
+            let kind = match classify(self.root(), schema) {
                 Component::Resource(_) => Component::Resource(self.claim("resource", name)),
                 Component::Enum(_) => Component::Enum(self.claim("enum", name)),
                 Component::Union(_) => Component::Union(self.claim("union", name)),
@@ -215,6 +256,16 @@ impl Importer<'_> {
         if let Some(r) = used.take(obj, "$ref") {
             let base = self.reference(cx, r, &format!("{pointer}/$ref"), site);
             return self.refine(cx, obj, pointer, used, base);
+        }
+        if let Some(merged) = merged_all_of(self.root(), obj).filter(|_| obj.get("allOf").and_then(Value::as_array).is_some_and(|p| p.len() >= 2)) {
+            // Every key of the schema is read from the merged one.
+            used.0.extend(obj.keys().cloned());
+            let mut inner = Used::default();
+            let mut f = self.shape(cx, &merged, pointer, site, &mut inner);
+            self.annotations(&merged, &mut inner, &mut f);
+            let gaps = self.leftovers(cx, &merged, pointer, &inner);
+            f.not_shown.extend(gaps);
+            return f;
         }
         if let Some(parts) = obj.get("allOf").and_then(Value::as_array) {
             used.mark("allOf");
