@@ -222,9 +222,9 @@ impl Bundler<'_> {
     fn mapping(&mut self, cx: &mut Diagnostics, v: &mut Value, at: &str, base: &Path) {
         let Some(mapping) = v.get_mut("mapping").and_then(Value::as_object_mut) else { return };
         for (key, value) in mapping.iter_mut() {
-            let Some(r) = value.as_str().filter(|r| is_relative(r) && (r.contains('/') || r.contains('#') || r.contains('.'))) else { continue };
+            let Some(r) = value.as_str().filter(|r| is_relative(r) && (r.contains('/') || r.contains('#') || r.contains('.'))).map(str::to_owned) else { continue };
             let at = format!("{at}/mapping/{}", escape(key));
-            if let Some(local) = self.component_ref(cx, "schemas", &r.to_owned(), &at, base) {
+            if let Some(local) = self.component_ref(cx, "schemas", &r, &at, base) {
                 *value = Value::String(local);
             }
         }
