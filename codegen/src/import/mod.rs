@@ -67,7 +67,7 @@ pub enum ImportError {
 /// Imports the OpenAPI document at `path`, named `display` in diagnostics.
 ///
 /// Relative `$ref`s name other files of the document, read from beside the file that refers to
-/// them ([`bundle`]).
+/// them, and bundled into one document first.
 pub fn import_openapi(path: &Path, display: &str) -> Result<Imported, ImportError> {
     let text = std::fs::read_to_string(path).map_err(|e| ImportError::Io(format!("cannot read `{}`: {e}", path.display())))?;
     import_with(display, text, Some(path))
