@@ -106,3 +106,20 @@ async fn optional_bodies_of_either_format_may_be_left_out() {
     client.send_feedback_form(&send_feedback_form::Request { body: None }).await.expect("no feedback as a form");
     client.send_feedback(&send_feedback::Request { body: None }).await.expect("no feedback as JSON");
 }
+
+/// A JSON body of another JSON media type (`body_media_type`): the client sends it as that
+/// type, the server takes it by that type and refuses plain `application/json` with a 415.
+#[tokio::test]
+async fn a_json_body_travels_as_its_declared_media_type() {
+    use shapes_client::types::endpoints::amend_feedback;
+    use shapes_client::types::placeholders::Placeholders;
+    let origin = serve(shapes_server::mock::router()).await;
+    for (media, status) in [("application/merge-patch+json", 204), ("application/x-www-form-urlencoded", 204), ("application/json", 415)] {
+        let body = if media.ends_with("json") { "{\"rating\": 3}" } else { "rating=3" };
+        let answer = http().patch(format!("{origin}/api/feedback")).header("content-type", media).body(body).send().await.expect("an answer");
+        assert_eq!(answer.status().as_u16(), status, "PATCH /feedback as {media}");
+    }
+    let client = shapes_client::Client::with_http(http(), Placeholders { api_url: format!("{origin}/api") });
+    let body = amend_feedback::Body::Json(amend_feedback::Fields { rating: Some(3) });
+    client.amend_feedback(&amend_feedback::Request { body }).await.expect("the client sends the merge patch as its media type");
+}

@@ -15,6 +15,7 @@ use shapes_server::types::auth::{Credential, Scope, TokenKind};
 use shapes_server::types::endpoints::{
     create_document, create_note, delete_note, evaluate, export_notes, get_archive, get_attachment, get_document, get_me, get_note, get_note_export,
     get_status, import_notes, list_categories, list_notes, poll_gateway, send_feedback, send_feedback_form, update_profile, upload_attachment,
+    amend_feedback,
 };
 use shapes_server::types::enums::Locale;
 use shapes_server::types::errors::{self, ApiError};
@@ -190,6 +191,10 @@ impl Api for Shapes {
 
     async fn send_feedback_form(&self, _call: Call<Option<Caller>, send_feedback_form::Request, (), (), Option<Credential>>) -> Result<send_feedback_form::Response, ApiError> {
         Ok(send_feedback_form::Response::NoContent)
+    }
+
+    async fn amend_feedback(&self, _call: Call<Option<Caller>, amend_feedback::Request, (), (), Option<Credential>>) -> Result<amend_feedback::Response, ApiError> {
+        Ok(amend_feedback::Response::NoContent)
     }
 
     async fn send_feedback(&self, _call: Call<Option<Caller>, send_feedback::Request, (), (), Option<Credential>>) -> Result<send_feedback::Response, ApiError> {

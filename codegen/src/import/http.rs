@@ -629,6 +629,12 @@ impl Importer<'_> {
                     }
                 },
             }
+            // A JSON body of another JSON media type (`application/json-patch+json`) travels as
+            // that type.
+            let base = media.split(';').next().unwrap_or_default().trim();
+            if format == "json" && !base.eq_ignore_ascii_case("application/json") {
+                e.body_media_type = Some(base.to_owned());
+            }
             formats.push(format);
         }
         if formats.is_empty() {

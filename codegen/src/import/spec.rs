@@ -321,6 +321,8 @@ pub struct Endpoint {
     /// One format (`json`) or a list of them.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub body_format: Option<Value>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub body_media_type: Option<String>,
     #[serde(skip_serializing_if = "IndexMap::is_empty")]
     pub body: IndexMap<String, Field>,
     #[serde(skip_serializing_if = "Option::is_none")]

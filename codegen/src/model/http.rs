@@ -33,6 +33,9 @@ pub struct Endpoint {
     /// as a name, several as a list.
     #[serde(rename = "body_format", serialize_with = "one_or_many")]
     pub body_formats: Vec<Text>,
+    /// The media type of the `json` format when it is not `application/json`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub body_media_type: Option<Text>,
     /// The typed parts of a `multipart` body.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub parts: Vec<Field>,
@@ -94,6 +97,12 @@ impl Endpoint {
     /// The body format clients send by default (the first declared, `json` when none is).
     pub fn body_format(&self) -> &str {
         self.body_formats.first().map_or("json", |f| f.id.as_str())
+    }
+
+    /// The media type a JSON body travels as: `application/json` unless the spec names
+    /// another JSON media type.
+    pub fn json_media_type(&self) -> &str {
+        self.body_media_type.as_ref().map_or("application/json", |m| m.id.as_str())
     }
 
     /// Whether the body may come in `format`.

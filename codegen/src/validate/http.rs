@@ -340,6 +340,17 @@ pub fn check_body_formats(cx: &mut Diagnostics, model: &Model) {
         if several && e.body_formats.iter().any(|f| f.id == "json" || f.id == "form") && !fields {
             report(span, format!("endpoint `{}` accepts several body formats but declares no `body`", e.meta.id), "declare the body's fields under `body:`");
         }
+        if let Some(m) = &e.body_media_type {
+            let base = m.id.split(';').next().unwrap_or_default().trim().to_ascii_lowercase();
+            let json = base == "application/json" || (base.starts_with("application/") && base.ends_with("+json"));
+            if !e.accepts_format("json") || !json {
+                cx.push(
+                    Diagnostic::error(codes::MEDIA_TYPE, format!("`body_media_type` of `{}` is `{}`, not a media type of its JSON body", e.meta.id, m.id))
+                        .at(m.span, "not a JSON media type of a `json` body")
+                        .help("name a JSON media type (`application/json` or `application/<name>+json`) of an endpoint whose `body_format` has `json`"),
+                );
+            }
+        }
     }
 }
 

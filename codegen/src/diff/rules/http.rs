@@ -100,10 +100,15 @@ fn check_formats(cx: &mut Cx<'_>) {
 }
 
 /// The formats an endpoint accepts its body in, compared as a set, and the one clients send
-/// by default (the first).
+/// by default (the first). A JSON body of another media type (`body_media_type`) is another
+/// format: the server takes it by that `Content-Type` alone.
 fn check_body_formats(cx: &mut Cx<'_>, s: &Subject, o: &Endpoint, n: &Endpoint) {
     let id = &n.meta.id;
-    let formats = |e: &Endpoint| if e.body_formats.is_empty() { vec!["json".to_owned()] } else { e.body_formats.iter().map(|f| f.id.clone()).collect::<Vec<_>>() };
+    let named = |e: &Endpoint, f: &str| match (f, &e.body_media_type) {
+        ("json", Some(m)) => format!("json ({})", m.id),
+        _ => f.to_owned(),
+    };
+    let formats = |e: &Endpoint| if e.body_formats.is_empty() { vec![named(e, "json")] } else { e.body_formats.iter().map(|f| named(e, &f.id)).collect::<Vec<_>>() };
     let (was, is) = (formats(o), formats(n));
     let (old_v, new_v) = (some(was.join(", ")), some(is.join(", ")));
     for gone in was.iter().filter(|f| !is.contains(f)) {

@@ -370,7 +370,7 @@ impl<'a> Doc<'a> {
             "multipart" => "multipart/form-data",
             "form" => "application/x-www-form-urlencoded",
             "csv" => "text/csv",
-            _ => "application/json",
+            _ => e.json_media_type(),
         };
         let (schema, required) = if let Some(whole) = &e.body_schema {
             (self.field_schema(whole), !whole.optional)

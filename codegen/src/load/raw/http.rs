@@ -27,6 +27,10 @@ item! {
         /// `binary` (`application/octet-stream`); a list when the endpoint accepts several.
         #[serde(default)]
         pub body_format: Option<S<OneOrMany>>,
+        /// The media type a `json` body travels as when it is not `application/json`: another
+        /// JSON media type (`application/json-patch+json`, `application/merge-patch+json`).
+        #[serde(default)]
+        pub body_media_type: Option<S<String>>,
         /// The typed parts of a `multipart` body (files, text and JSON parts).
         #[serde(default)]
         pub parts: IndexMap<S<String>, S<Field>>,

@@ -35,6 +35,7 @@ impl Lower<'_> {
                 self.field(&name, b, id)
             }),
             body_formats: self.body_formats(v.body_format.as_ref(), span),
+            body_media_type: v.body_media_type.as_ref().map(|m| Text { id: m.value.clone(), span: self.span(m) }),
             parts: self.fields(&v.parts, &format!("{id}.parts")),
             response: v.response.as_ref().and_then(|r| self.field_type(r, &Default::default(), &format!("{id}.response"))),
             response_fields: self.fields(&v.response_fields, &format!("{id}.response")),

@@ -54,7 +54,7 @@ impl Doc<'_> {
         };
         let mut content = Map::new();
         for f in &e.body_formats {
-            let media = media_type(&f.id);
+            let media = if f.id == "json" { e.json_media_type() } else { media_type(&f.id) };
             let entry = match f.id.as_str() {
                 "json" | "form" => fields.clone().map(|schema| json!({ "schema": schema })),
                 "multipart" if !e.parts.is_empty() => Some(self.parts_media(&e.parts)),

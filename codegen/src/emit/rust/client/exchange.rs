@@ -139,7 +139,13 @@ fn body(e: &Endpoint) -> TokenStream {
     let arms = e.body_formats.iter().map(|f| {
         let variant = format_variant(&f.id);
         match f.id.as_str() {
-            "json" => quote!(endpoint::Body::#variant(value) => json(value)?,),
+            "json" => match &e.body_media_type {
+                Some(m) => {
+                    let media = &m.id;
+                    quote!(endpoint::Body::#variant(value) => Outgoing { content_type: #media.to_owned(), ..json(value)? },)
+                }
+                None => quote!(endpoint::Body::#variant(value) => json(value)?,),
+            },
             "form" => quote!(endpoint::Body::#variant(value) => form(value)?,),
             "multipart" => {
                 let encode = multipart(e, &quote!(value));

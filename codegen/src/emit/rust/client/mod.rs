@@ -474,11 +474,20 @@ fn method(model: &Model, e: &Endpoint) -> TokenStream {
 }
 
 /// The outgoing body of an endpoint whose body `encode` (`json` or `form`) writes: none for an
-/// optional body left out.
+/// optional body left out; a JSON body of another JSON media type sent as that type.
 pub(super) fn encoded(e: &Endpoint, encode: TokenStream) -> TokenStream {
+    let retyped = |value: TokenStream| match (&e.body_media_type, encode.to_string() == "json") {
+        (Some(m), true) => {
+            let media = &m.id;
+            quote!(#encode(#value).map(|o| Outgoing { content_type: #media.to_owned(), ..o }))
+        }
+        _ => quote!(#encode(#value)),
+    };
     if optional_body(e) {
-        quote!(request.body.as_ref().map(#encode).transpose()?)
+        let each = retyped(quote!(body));
+        quote!(request.body.as_ref().map(|body| #each).transpose()?)
     } else {
-        quote!(Some(#encode(&request.body)?))
+        let one = retyped(quote!(&request.body));
+        quote!(Some(#one?))
     }
 }

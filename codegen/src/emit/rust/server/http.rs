@@ -133,10 +133,10 @@ pub fn body_steps(model: &Model, e: &Endpoint) -> Option<TokenStream> {
     if !several_formats(e) {
         return None;
     }
-    let primary = media_type(e.body_format());
+    let primary = body_media_type(e, e.body_format());
     let arms = e.body_formats.iter().map(|f| {
         let variant = format_variant(&f.id);
-        let media = media_type(&f.id);
+        let media = body_media_type(e, &f.id);
         let value = match f.id.as_str() {
             "json" => quote!(runtime::json_body(&bytes, &mut violations)?),
             "form" => quote!(runtime::form_body(&bytes, &mut violations)),
@@ -159,6 +159,11 @@ pub fn body_steps(model: &Model, e: &Endpoint) -> Option<TokenStream> {
             #fallback
         };
     })
+}
+
+/// The media type an endpoint's body comes as in `format`: a JSON body's declared one.
+fn body_media_type<'e>(e: &'e Endpoint, format: &str) -> &'e str {
+    if format == "json" { e.json_media_type() } else { media_type(format) }
 }
 
 /// The media type of a body format.
