@@ -5,7 +5,7 @@
 use super::document::escape;
 use super::schema::{Used, admits_null};
 use super::spec::{self, Endpoint, Field, Gap, HeaderUse, Item, Meta, Response, ResponseUse};
-use super::{Importer, PLATFORM_FILE, SCHEMAS_FILE, Site, UNTAGGED_PART};
+use super::{Component, Importer, PLATFORM_FILE, SCHEMAS_FILE, Site, UNTAGGED_PART};
 use crate::diag::{Diagnostics, codes};
 use crate::emit::case;
 use indexmap::IndexMap;
@@ -1028,4 +1028,64 @@ fn used_take<'a>(used: &mut Used, obj: &'a Map<String, Value>, key: &str) -> Opt
 fn example_pointer(obj: &Map<String, Value>, pointer: &str) -> String {
     let at = if obj.contains_key("example") { "example" } else if obj.contains_key("examples") { "examples" } else { "schema" };
     format!("{pointer}/{at}")
+}
+
+impl Importer<'_> {
+    /// The errors the generated server makes itself (a malformed request, a missing
+    /// credential) answer in the body the document declares for errors: the object schema most
+    /// of its error responses (`4XX`, `5XX`, `default`, any 4xx or 5xx code) carry. A field
+    /// the server has no value for is written empty (or left out when it may be absent); one
+    /// of a type with no empty value (an enum, an object) may then be absent from the errors
+    /// the server makes, and a note says so.
+    pub(super) fn error_body(&mut self) {
+        let Some(name) = self.most_common_error_schema() else { return };
+        let Some(Component::Resource(id)) = self.components.get(&name).cloned() else { return };
+        let resources: Vec<&spec::Resource> = self.files.values().flat_map(|f| &f.resources).collect();
+        let Some(resource) = resources.iter().find(|r| r.meta.id == id) else { return };
+        if !resource.extends.is_empty() {
+            return;
+        }
+        let mut fields = resource.fields.clone();
+        for f in fields.values_mut() {
+            let ty = f.ty.clone().unwrap_or_default();
+            if !f.optional && (ty.starts_with("enum<") || ty.starts_with("object<") || ty.starts_with("union<")) {
+                f.optional = true;
+                f.notes.push("Absent from the errors the generated server makes itself, which have no value of this type.".into());
+            }
+        }
+        let description = Some(format!("The body of the document's error responses (`{name}`), which the server's own errors take too."));
+        self.file(SCHEMAS_FILE).error_body = Some(spec::ErrorBody { description, fields });
+    }
+
+    /// The component schema most error responses of the document carry, by name.
+    fn most_common_error_schema(&self) -> Option<String> {
+        let mut counts: IndexMap<String, usize> = IndexMap::new();
+        let paths = self.root().get("paths").and_then(Value::as_object)?;
+        for op in paths.values().filter_map(Value::as_object).flat_map(|item| item.iter().filter(|(k, _)| METHODS.contains(&k.as_str())).map(|(_, op)| op)) {
+            for (status, response) in op.get("responses").and_then(Value::as_object).into_iter().flatten() {
+                if !(status == "default" || status.starts_with('4') || status.starts_with('5')) {
+                    continue;
+                }
+                let response = self.followed(response);
+                let schema = response.get("content").and_then(Value::as_object).and_then(|c| c.iter().find(|(m, _)| body_format(m) == Some("json"))).and_then(|(_, m)| m.get("schema"));
+                let name = schema.and_then(|s| s.get("$ref")).and_then(Value::as_str).and_then(|r| r.strip_prefix("#/components/schemas/"));
+                if let Some(name) = name {
+                    *counts.entry(name.replace("~1", "/").replace("~0", "~")).or_default() += 1;
+                }
+            }
+        }
+        let most = counts.values().copied().max()?;
+        counts.into_iter().find(|(_, n)| *n == most).map(|(name, _)| name)
+    }
+
+    /// A value with its local `$ref`s followed.
+    fn followed<'v>(&'v self, mut value: &'v Value) -> &'v Value {
+        for _ in 0..8 {
+            match value.get("$ref").and_then(Value::as_str).and_then(|r| r.strip_prefix('#')).and_then(|p| self.doc.at(&super::percent_decode(p))) {
+                Some(target) => value = target,
+                None => break,
+            }
+        }
+        value
+    }
 }

@@ -217,6 +217,7 @@ impl<'d> Importer<'d> {
         self.component_schemas(cx);
         self.operations(cx);
         self.settle_tagged_unions(cx);
+        self.error_body();
         settle::settle(cx, self.doc, &mut self.files);
         if self.deprecates {
             self.file(PLATFORM_FILE).changes.push(spec::Change {

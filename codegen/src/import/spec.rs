@@ -37,6 +37,16 @@ pub struct SpecFile {
     pub resources: Vec<Resource>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub endpoints: Vec<Endpoint>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error_body: Option<ErrorBody>,
+}
+
+/// The body of the errors the server makes itself.
+#[derive(Debug, Serialize)]
+pub struct ErrorBody {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    pub fields: IndexMap<String, Field>,
 }
 
 /// The platform block.

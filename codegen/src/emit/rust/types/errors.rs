@@ -360,6 +360,8 @@ enum Known {
     Errors,
     Missing,
     OAuth,
+    /// The HTTP status, which the response's own status gives back.
+    Status,
 }
 
 fn known(f: &Field) -> Option<Known> {
@@ -376,6 +378,7 @@ fn known(f: &Field) -> Option<Known> {
         "errors" if is(Primitive::Json) => Some(Known::Errors),
         "missing" if *ty == TypeRef::Array(Box::new(TypeRef::Primitive(Primitive::String))) => Some(Known::Missing),
         "error" if is(Primitive::String) => Some(Known::OAuth),
+        "status" if is(Primitive::Integer) || is(Primitive::Int32) => Some(Known::Status),
         _ => None,
     }
 }
@@ -391,6 +394,7 @@ fn body_conversions(fields: &[Field]) -> (TokenStream, TokenStream) {
             Some(Known::Errors) => quote!(serde_json::to_value(&self.violations).unwrap_or_default()),
             Some(Known::Missing) => quote!(self.missing.clone()),
             Some(Known::OAuth) => quote!(self.oauth_error.as_ref().map(|e| e.as_str().to_owned())),
+            Some(Known::Status) => quote!(self.status.into()),
             // The spec's default stands in for an absent value; `Presence` starts absent.
             None if f.defaulted() => {
                 let default = names::default_fn(f);
