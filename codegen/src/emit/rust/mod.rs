@@ -7,4 +7,6 @@ pub(super) mod shared;
 
 pub(super) mod client;
 pub(super) mod server;
+
+pub use server::routes as server_routes;
 pub(super) mod types;

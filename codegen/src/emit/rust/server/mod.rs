@@ -673,24 +673,18 @@ fn body_limit(model: &Model) -> (TokenStream, String) {
 /// One `.route(...)`: the address placeholder, the axum path, and `(method, handler)` pairs.
 type RouteEntry = (String, String, Vec<(Ident, Ident)>);
 
+/// Every route the generated router declares: the address placeholder it sits under (empty for
+/// none), its axum path and its methods (lowercase), in the order the router declares them.
+/// The router is built from the same list, so a test can hold every spec to "the router builds"
+/// by giving the list to axum's own path router.
+pub fn routes(model: &Model) -> Vec<(String, String, Vec<String>)> {
+    route_entries(model).into_iter().map(|(address, path, handlers)| (address, path, handlers.iter().map(|(m, _)| m.to_string()).collect())).collect()
+}
+
 /// `.route(...)` calls, one per distinct path (methods of one path share a route): every routed
 /// endpoint's own route and its alias routes.
 fn route_table(model: &Model) -> TokenStream {
-    let mut paths: Vec<RouteEntry> = Vec::new();
-    for e in routed(model) {
-        let address = endpoint_address(model, e).unwrap_or_default().to_owned();
-        let method = |m: Option<&crate::model::Text>| format_ident!("{}", m.or(e.method.as_ref()).map(|m| m.id.to_lowercase()).unwrap_or_default());
-        let mut routes = vec![(axum_path(e, e.path.as_ref().map(|p| p.id.as_str()).unwrap_or_default()), method(None), names::handler(e))];
-        for a in &e.aliases {
-            routes.push((axum_path(e, &a.path.id), method(a.method.as_ref()), names::alias_handler(e, a)));
-        }
-        for (path, method, handler) in routes {
-            match paths.iter_mut().find(|(a, p, _)| *p == path && *a == address) {
-                Some((_, _, list)) => list.push((method, handler)),
-                None => paths.push((address.clone(), path, vec![(method, handler)])),
-            }
-        }
-    }
+    let paths = route_entries(model);
     paths
         .iter()
         .map(|(address, path, handlers)| {
@@ -708,6 +702,26 @@ fn route_table(model: &Model) -> TokenStream {
             quote!(.route(#route, axum::routing::#first_method(self::#first_handler::<A>) #(#rest)*))
         })
         .collect()
+}
+
+/// The routes of [`routes`], each with its handlers.
+fn route_entries(model: &Model) -> Vec<RouteEntry> {
+    let mut paths: Vec<RouteEntry> = Vec::new();
+    for e in routed(model) {
+        let address = endpoint_address(model, e).unwrap_or_default().to_owned();
+        let method = |m: Option<&crate::model::Text>| format_ident!("{}", m.or(e.method.as_ref()).map(|m| m.id.to_lowercase()).unwrap_or_default());
+        let mut routes = vec![(axum_path(e, e.path.as_ref().map(|p| p.id.as_str()).unwrap_or_default()), method(None), names::handler(e))];
+        for a in &e.aliases {
+            routes.push((axum_path(e, &a.path.id), method(a.method.as_ref()), names::alias_handler(e, a)));
+        }
+        for (path, method, handler) in routes {
+            match paths.iter_mut().find(|(a, p, _)| *p == path && *a == address) {
+                Some((_, _, list)) => list.push((method, handler)),
+                None => paths.push((address.clone(), path, vec![(method, handler)])),
+            }
+        }
+    }
+    paths
 }
 
 /// A segment of an endpoint's path that mixes placeholders and text (`{Sid}.json`): the router
