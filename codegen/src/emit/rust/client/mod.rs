@@ -483,7 +483,9 @@ pub(super) fn encoded(e: &Endpoint, encode: TokenStream) -> TokenStream {
         }
         _ => quote!(#encode(#value)),
     };
-    if optional_body(e) {
+    if optional_body(e) && e.body_media_type.is_none() {
+        quote!(request.body.as_ref().map(#encode).transpose()?)
+    } else if optional_body(e) {
         let each = retyped(quote!(body));
         quote!(request.body.as_ref().map(|body| #each).transpose()?)
     } else {
