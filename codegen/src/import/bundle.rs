@@ -378,16 +378,7 @@ impl Bundler<'_> {
 
     /// The span of the value at `pointer`, or of the nearest enclosing one.
     fn span(&self, pointer: &str) -> Span {
-        let mut p = pointer;
-        loop {
-            if let Some(span) = self.spans.get(p) {
-                return *span;
-            }
-            match p.rfind('/') {
-                Some(i) => p = &p[..i],
-                None => return self.spans.get("").copied().unwrap_or_default(),
-            }
-        }
+        document::nearest_span(&self.spans, pointer).or_else(|| self.spans.get("").copied()).unwrap_or_default()
     }
 }
 

@@ -35,21 +35,23 @@ pub struct Document {
 impl Document {
     /// The span of the value at `pointer`, or of the nearest enclosing value that has one.
     pub fn span(&self, pointer: &str) -> Span {
-        let mut p = pointer;
-        loop {
-            if let Some(span) = self.spans.get(p) {
-                return *span;
-            }
-            match p.rfind('/') {
-                Some(i) => p = &p[..i],
-                None => return Span { file: self.file, start: 0, end: 0 },
-            }
-        }
+        nearest_span(&self.spans, pointer).unwrap_or(Span { file: self.file, start: 0, end: 0 })
     }
 
     /// The value at a JSON pointer (`/components/schemas/User`).
     pub fn at(&self, pointer: &str) -> Option<&Value> {
         self.root.pointer(pointer)
+    }
+}
+
+/// The span of the value at `pointer` in `spans`, or of the nearest enclosing value that has one.
+pub(super) fn nearest_span(spans: &HashMap<String, Span>, pointer: &str) -> Option<Span> {
+    let mut p = pointer;
+    loop {
+        if let Some(span) = spans.get(p) {
+            return Some(*span);
+        }
+        p = &p[..p.rfind('/')?];
     }
 }
 
