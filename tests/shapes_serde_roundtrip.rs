@@ -12,6 +12,7 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 use shapes_types::endpoints::{
+    amend_feedback, get_archive, get_note_export,
     create_document, create_note, delete_note, get_attachment, get_document, get_note, get_status, import_notes, list_notes, update_profile, upload_attachment,
 };
 use shapes_types::responses::{ClientErrorBody, RateLimitedBody, RateLimitedHeaders};
@@ -88,6 +89,10 @@ const TYPES: &[(&str, RoundTrip)] = &[
     ("path:upload_attachment", round_trip::<upload_attachment::Path>),
     ("path:get_attachment", round_trip::<get_attachment::Path>),
     ("path:delete_note", round_trip::<delete_note::Path>),
+    ("body:amend_feedback", round_trip::<amend_feedback::Fields>),
+    ("path:get_archive", round_trip::<get_archive::Path>),
+    ("path:get_note_export", round_trip::<get_note_export::Path>),
+    ("resource:feedback", round_trip::<Feedback>),
     ("response:rate_limited", round_trip::<RateLimitedBody>),
     ("response_headers:rate_limited", round_trip::<RateLimitedHeaders>),
     ("response:client_error", round_trip::<ClientErrorBody>),

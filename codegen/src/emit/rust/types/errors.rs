@@ -176,7 +176,7 @@ fn error_codes(model: &Model) -> TokenStream {
     let coded = coded(model);
     let other = names::error_catch_all(model);
     let variants = coded.iter().map(|(e, ident, n)| {
-        let doc = docs(Some(&e.condition), &[format!("Code `{n}`, error `{}`.", e.meta.id)]);
+        let doc = docs(Some(&condition_doc(e)), &[format!("Code `{n}`, error `{}`.", e.meta.id)]);
         quote!(#doc #ident,)
     });
     let idents: Vec<&Ident> = coded.iter().map(|(_, i, _)| i).collect();
@@ -236,7 +236,7 @@ fn oauth_errors(model: &Model) -> TokenStream {
     let named: Vec<(&Error, Ident, &str)> =
         model.errors.iter().filter_map(|e| Some((e, names::oauth_variant(e)?, e.oauth_error.as_deref()?))).collect();
     let variants = named.iter().map(|(e, ident, _)| {
-        let doc = docs(Some(&e.condition), &[format!("Error `{}`.", e.meta.id)]);
+        let doc = docs(Some(&condition_doc(e)), &[format!("Error `{}`.", e.meta.id)]);
         quote!(#doc #ident,)
     });
     let idents: Vec<&Ident> = named.iter().map(|(_, i, _)| i).collect();
@@ -310,7 +310,7 @@ fn error_const(model: &Model, e: &Error) -> TokenStream {
     let condition = &e.condition;
     let message = opt_str(e.message.as_deref());
     let endpoints = e.endpoints.iter().map(|r| r.id.as_str());
-    let doc = docs(Some(&e.condition), &meta_notes(model, &e.meta));
+    let doc = docs(Some(&condition_doc(e)), &meta_notes(model, &e.meta));
     quote! {
         #doc
         pub const #name: ErrorDef = ErrorDef {
@@ -444,4 +444,9 @@ fn body_conversions(fields: &[Field]) -> (TokenStream, TokenStream) {
         quote!(ErrorBody { #(#to)* }),
         quote!(Self { status, code: #code, message: #message, violations: #violations, missing: #missing, oauth_error: #oauth }),
     )
+}
+
+/// The condition an error's docs start with; the error's id where the spec leaves it blank.
+fn condition_doc(e: &crate::model::Error) -> String {
+    if e.condition.trim().is_empty() { format!("The error `{}`.", e.meta.id) } else { e.condition.clone() }
 }
