@@ -268,13 +268,14 @@ pub fn check_routes(cx: &mut Diagnostics, model: &Model) {
 /// the router, which names each segment once by its first placeholder, so routes of one shape
 /// name them alike (`/a/{x}` and `/a/{y}` cannot both be routes). An alias route answers
 /// through its endpoint's handler, which splits the endpoint's own segments, so an alias has no
-/// mixed segment.
+/// mixed segment. A path that no route serves (no method is shown) only names the operation.
 pub fn check_path_templates(cx: &mut Diagnostics, model: &Model) {
     let mut first_by_shape: BTreeMap<String, (Vec<Vec<Piece<'_>>>, Span)> = BTreeMap::new();
     for e in &model.endpoints {
         let own = e.path.iter().map(|p| (p, false, e.method.is_some()));
         let aliases = e.aliases.iter().map(|a| (&a.path, true, a.method.is_some() || e.method.is_some()));
-        for (path, alias, routed) in own.chain(aliases) {
+        // A path no route serves (its endpoint or alias has no method) only names the operation.
+        for (path, alias, _) in own.chain(aliases).filter(|(_, _, routed)| *routed) {
             let segments = match path_segments(&path.id) {
                 Ok(s) => s,
                 Err(why) => {
@@ -292,9 +293,6 @@ pub fn check_path_templates(cx: &mut Diagnostics, model: &Model) {
                         .at(path.span, "a mixed segment in an alias")
                         .help("an alias answers through its endpoint's handler; give the alias whole-segment placeholders, or make it an endpoint"),
                 );
-                continue;
-            }
-            if !routed {
                 continue;
             }
             match first_by_shape.get(&route_shape(&path.id)) {
