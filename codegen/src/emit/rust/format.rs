@@ -58,6 +58,10 @@ fn needs_gap(prev: &str, line: &str) -> bool {
     if p.starts_with("//!") || p.starts_with("#![") {
         return !(l.starts_with("//!") || l.starts_with("#!["));
     }
+    // A doc comment belongs to what follows it, whatever its text ends with (`...Histogram};`).
+    if p.starts_with("///") {
+        return false;
+    }
     let declaration = |s: &str| ["use ", "pub use ", "mod ", "pub mod "].iter().any(|k| s.starts_with(k)) && s.ends_with(';');
     let item_start = ["///", "#[", "pub ", "pub(", "fn ", "impl", "struct ", "enum ", "const ", "type ", "mod ", "use ", "trait ", "async fn "]
         .iter()

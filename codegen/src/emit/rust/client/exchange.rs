@@ -218,6 +218,16 @@ fn decode_success(e: &Endpoint) -> TokenStream {
 /// variant, any other an error.
 fn decode_by_status(model: &Model, e: &Endpoint) -> TokenStream {
     let ordered = responses::ordered(e);
+    // A `default` alone takes every status: a binding, not a match of one arm.
+    if let [only] = ordered.as_slice()
+        && only.status() == Some(Status::Default)
+    {
+        let (_, value) = arm(model, only);
+        return quote! {
+            let status = answer.status;
+            Ok(#value)
+        };
+    }
     let has_default = ordered.iter().any(|r| r.status() == Some(Status::Default));
     let arms = ordered.into_iter().map(|r| decode_arm(model, r));
     let rest = (!has_default).then(|| quote!(_ => Err(undeclared(&answer)),));
@@ -230,11 +240,17 @@ fn decode_by_status(model: &Model, e: &Endpoint) -> TokenStream {
 }
 
 fn decode_arm(model: &Model, r: &StatusResponse) -> TokenStream {
+    let (pattern, value) = arm(model, r);
+    quote!(#pattern => Ok(#value),)
+}
+
+/// The pattern of a response's status and the `Response` value it decodes to.
+fn arm(model: &Model, r: &StatusResponse) -> (TokenStream, TokenStream) {
     let status = r.status().expect("BUG: validation parses every status");
     let (response, names, path) = responses::resolve_at(model, r, quote!(endpoint::), quote!(types::responses::));
     let variant = format_ident!("{}", status_name(status));
     let payload = payload(model, response, &names, &path);
-    let (pattern, value) = match status {
+    match status {
         Status::Code(code) => {
             let code = crate::emit::rust::shared::int(i64::from(code));
             let value = match payload {
@@ -253,8 +269,7 @@ fn decode_arm(model: &Model, r: &StatusResponse) -> TokenStream {
             };
             (pattern, value)
         }
-    };
-    quote!(#pattern => Ok(#value),)
+    }
 }
 
 /// The expression of a response's payload, read from `answer`.
