@@ -54,7 +54,9 @@ fn decode(c: &mut Criterion) {
     assert_eq!(serde_json::from_str::<Vec<Derived>>(&texts).map(|v| v.len()).ok(), Some(25));
     let mut group = c.benchmark_group("decode 100 components");
     group.bench_function("generated, integer tag first", |b| b.iter(|| black_box(serde_json::from_str::<Vec<Component>>(black_box(&integers)).unwrap().len())));
-    group.bench_function("generated, integer tag last", |b| b.iter(|| black_box(serde_json::from_str::<Vec<Component>>(black_box(&integers_last)).unwrap().len())));
+    group.bench_function("generated, integer tag last", |b| {
+        b.iter(|| black_box(serde_json::from_str::<Vec<Component>>(black_box(&integers_last)).unwrap().len()))
+    });
     group.bench_function("serde derived, string tag first", |b| b.iter(|| black_box(serde_json::from_str::<Vec<Derived>>(black_box(&texts)).unwrap().len())));
     group.finish();
 }

@@ -127,10 +127,7 @@ fn put_request() -> Request<Body> {
 }
 
 fn get_request() -> Request<Body> {
-    Request::get("/api/users/@me/connections")
-        .header(header::AUTHORIZATION, format!("Bearer {TOKEN}"))
-        .body(Body::empty())
-        .expect("BUG: a valid request")
+    Request::get("/api/users/@me/connections").header(header::AUTHORIZATION, format!("Bearer {TOKEN}")).body(Body::empty()).expect("BUG: a valid request")
 }
 
 // The hand-written side: what one would write for these two routes with axum's extractors.
@@ -170,8 +167,7 @@ async fn hand_put(Path(channel_id): Path<u64>, headers: HeaderMap, body: Bytes) 
         return hand_error(StatusCode::BAD_REQUEST, "status: at most 500 characters");
     }
     let permissions = minimal_permissions();
-    let granted = permissions.contains(&Permission::SetVoiceChannelStatus)
-        && (minimal_bot_connected() || permissions.contains(&Permission::ManageChannels));
+    let granted = permissions.contains(&Permission::SetVoiceChannelStatus) && (minimal_bot_connected() || permissions.contains(&Permission::ManageChannels));
     if !granted {
         return hand_error(StatusCode::FORBIDDEN, "missing permissions");
     }
@@ -226,11 +222,7 @@ impl Api for Minimal {
         Ok(Vec::new())
     }
 
-    async fn guild_has_feature(
-        &self,
-        _cx: &RuleContext<'_, ()>,
-        _feature: types::enums::GuildFeature,
-    ) -> Result<bool, ApiError> {
+    async fn guild_has_feature(&self, _cx: &RuleContext<'_, ()>, _feature: types::enums::GuildFeature) -> Result<bool, ApiError> {
         Ok(false)
     }
 
@@ -252,11 +244,7 @@ impl Api for Minimal {
 
     async fn get_current_user_connections(
         &self,
-        _call: Call<
-            (),
-            types::endpoints::get_current_user_connections::Request,
-            types::endpoints::get_current_user_connections::Gates,
-        >,
+        _call: Call<(), types::endpoints::get_current_user_connections::Request, types::endpoints::get_current_user_connections::Gates>,
     ) -> Result<types::endpoints::get_current_user_connections::Response, ApiError> {
         Ok(Vec::new())
     }
@@ -298,21 +286,13 @@ impl Api for Minimal {
 
     async fn set_voice_channel_status(
         &self,
-        call: Call<
-            (),
-            types::endpoints::set_voice_channel_status::Request,
-            (),
-            Granted<granted::SetVoiceChannelStatus>,
-        >,
+        call: Call<(), types::endpoints::set_voice_channel_status::Request, (), Granted<granted::SetVoiceChannelStatus>>,
     ) -> Result<types::endpoints::set_voice_channel_status::Response, ApiError> {
         std::hint::black_box(call.input);
         Ok(())
     }
 
-    async fn token(
-        &self,
-        _call: Call<(), types::endpoints::token::Request>,
-    ) -> Result<types::endpoints::token::Response, ApiError> {
+    async fn token(&self, _call: Call<(), types::endpoints::token::Request>) -> Result<types::endpoints::token::Response, ApiError> {
         Err(not_measured())
     }
 }

@@ -60,8 +60,7 @@ const CXX_STRICT: &[&str] = &[
 const SANITIZE: &[&str] = &["-fsanitize=address,undefined", "-fno-omit-frame-pointer", "-fno-sanitize-recover=all"];
 /// What a Rust static library needs from the system on glibc.
 const NATIVE_LIBS: &[&str] = &["-lpthread", "-ldl", "-lm"];
-const VALGRIND: &[&str] =
-    &["-q", "--error-exitcode=99", "--leak-check=full", "--errors-for-leak-kinds=definite,indirect", "--track-origins=yes"];
+const VALGRIND: &[&str] = &["-q", "--error-exitcode=99", "--leak-check=full", "--errors-for-leak-kinds=definite,indirect", "--track-origins=yes"];
 /// No single compile, link or run may take longer.
 const COMMAND_TIMEOUT: Duration = Duration::from_secs(180);
 
@@ -167,12 +166,7 @@ fn run(mut cmd: Command, scratch: &Path) -> Output {
 }
 
 fn describe(what: &str, out: &Output) -> String {
-    format!(
-        "{what}: {}\n--- stdout\n{}\n--- stderr\n{}",
-        out.status,
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    )
+    format!("{what}: {}\n--- stdout\n{}\n--- stderr\n{}", out.status, String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr))
 }
 
 fn succeed(what: &str, cmd: Command, scratch: &Path) -> Output {
@@ -330,14 +324,7 @@ fn headers_compile_alone_under_every_standard() {
 #[test]
 fn c_program_runs_clean_against_both_libraries() {
     let s = setup();
-    build_and_run_clean(
-        "roundtrip",
-        &s.cc,
-        &as_strs(&flags("c99", C_STRICT)),
-        &as_strs(&flags("c11", C_STRICT)),
-        &s.libs,
-        &[source("roundtrip.c")],
-    );
+    build_and_run_clean("roundtrip", &s.cc, &as_strs(&flags("c99", C_STRICT)), &as_strs(&flags("c11", C_STRICT)), &s.libs, &[source("roundtrip.c")]);
 }
 
 /// The fixture spec's library, built by rustc straight from the golden sources: the shipped spec
@@ -348,47 +335,19 @@ fn fixture_library_runs_clean_from_c() {
     let dir = out_dir("fixture_library");
     let golden = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/minimal/expected/sdk");
     let rustc = std::env::var("RUSTC").unwrap_or_else(|_| "rustc".into());
-    let mut cmd = command(
-        &rustc,
-        &[
-            "--edition",
-            "2024",
-            "--crate-type",
-            "staticlib",
-            "--crate-type",
-            "cdylib",
-            "--crate-name",
-            "fixture_sdk",
-            "-D",
-            "warnings",
-            "-g",
-        ],
-    );
+    let mut cmd =
+        command(&rustc, &["--edition", "2024", "--crate-type", "staticlib", "--crate-type", "cdylib", "--crate-name", "fixture_sdk", "-D", "warnings", "-g"]);
     cmd.arg(golden.join("src/lib.rs")).arg("--out-dir").arg(&dir);
     succeed("building the fixture's library", cmd, &dir);
     let libs = Libs { include: golden.join("include"), dir, name: "fixture_sdk".into() };
-    build_and_run_clean(
-        "widget",
-        &s.cc,
-        &as_strs(&flags("c99", C_STRICT)),
-        &as_strs(&flags("c11", C_STRICT)),
-        &libs,
-        &[source("widget.c")],
-    );
+    build_and_run_clean("widget", &s.cc, &as_strs(&flags("c99", C_STRICT)), &as_strs(&flags("c11", C_STRICT)), &libs, &[source("widget.c")]);
 }
 
 #[test]
 fn cpp_program_of_two_translation_units_runs_clean_against_both_libraries() {
     let s = setup();
     let sources = [source("main.cpp"), source("second.cpp")];
-    build_and_run_clean(
-        "cpp_wrapper",
-        &s.cxx,
-        &as_strs(&flags("c++17", CXX_STRICT)),
-        &as_strs(&flags("c++20", CXX_STRICT)),
-        &s.libs,
-        &sources,
-    );
+    build_and_run_clean("cpp_wrapper", &s.cxx, &as_strs(&flags("c++17", CXX_STRICT)), &as_strs(&flags("c++20", CXX_STRICT)), &s.libs, &sources);
 }
 
 /// A negative control: the program must fail under the sanitizers and under valgrind, each
@@ -446,20 +405,15 @@ fn libraries_export_exactly_the_declared_functions() {
     let mut nm = command("nm", &["-D", "--defined-only"]);
     nm.arg(s.libs.file("so"));
     let out = succeed("nm -D", nm, &dir);
-    let dynamic: BTreeSet<String> =
-        String::from_utf8_lossy(&out.stdout).lines().filter_map(|l| l.split_whitespace().nth(2)).map(str::to_string).collect();
+    let dynamic: BTreeSet<String> = String::from_utf8_lossy(&out.stdout).lines().filter_map(|l| l.split_whitespace().nth(2)).map(str::to_string).collect();
     assert_eq!(dynamic, declared, "the shared library must export exactly the header's functions");
 
     let mut nm = command("nm", &["-g", "--defined-only"]);
     nm.arg(s.libs.file("a"));
     let out = succeed("nm -g", nm, &dir);
     let text = String::from_utf8_lossy(&out.stdout);
-    let exported: BTreeSet<String> = text
-        .lines()
-        .filter_map(|l| l.split_once(" T ").map(|(_, name)| name))
-        .filter(|name| name.starts_with(&s.c_type))
-        .map(str::to_string)
-        .collect();
+    let exported: BTreeSet<String> =
+        text.lines().filter_map(|l| l.split_once(" T ").map(|(_, name)| name)).filter(|name| name.starts_with(&s.c_type)).map(str::to_string).collect();
     assert_eq!(exported, declared, "the static library must define exactly the header's functions");
 }
 
@@ -535,10 +489,7 @@ fn constants_agree_across_c_cpp_and_rust() {
         match (c_literal(&constant.value), &constant.value) {
             (Some((literal, ty)), _) => {
                 c.push_str(&format!("    CHECK_INT({}, {literal}, {ty})\n", constant.c));
-                cpp.push_str(&format!(
-                    "static_assert({0} == {literal} && std::is_same_v<decltype({0}), const std::{ty}>, \"{0}\");\n",
-                    constant.cpp
-                ));
+                cpp.push_str(&format!("static_assert({0} == {literal} && std::is_same_v<decltype({0}), const std::{ty}>, \"{0}\");\n", constant.cpp));
             }
             (None, Value::Str(text)) => {
                 c.push_str(&format!("    CHECK_STR({}, {})\n", constant.c, c_string(text)));

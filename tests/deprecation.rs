@@ -164,10 +164,8 @@ async fn an_alias_route_is_deprecated_with_its_sunset_and_the_endpoints_own_rout
     assert_eq!(own.status, 200);
     assert!(own.deprecation.is_empty() && own.sunset.is_empty() && own.link.is_empty(), "{own:?}");
     let (client, seen) = server.client();
-    let request = rename_widget::Request {
-        path: rename_widget::Path { widget_id: Snowflake(7) },
-        body: rename_widget::Body { label: "again".to_owned(), tags: None },
-    };
+    let request =
+        rename_widget::Request { path: rename_widget::Path { widget_id: Snowflake(7) }, body: rename_widget::Body { label: "again".to_owned(), tags: None } };
     assert_eq!(client.rename_widget(&request).await.unwrap().label, "again");
     assert!(seen.lock().unwrap().is_empty(), "the client calls the endpoint's own route");
 }

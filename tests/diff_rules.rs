@@ -19,7 +19,9 @@ fn cases() -> Vec<PathBuf> {
 fn load(dir: &Path, shown: &str) -> Loaded {
     match load_spec(dir, shown) {
         Ok(loaded) => loaded,
-        Err(LoadError::Invalid { sources, diagnostics }) => panic!("{} is not a valid spec:\n{}", dir.display(), diag::render_text(&sources, &diagnostics, false)),
+        Err(LoadError::Invalid { sources, diagnostics }) => {
+            panic!("{} is not a valid spec:\n{}", dir.display(), diag::render_text(&sources, &diagnostics, false))
+        }
         Err(LoadError::Io(e)) => panic!("{}: {e}", dir.display()),
     }
 }
@@ -141,7 +143,15 @@ fn the_drafted_entry_announces_what_it_was_drafted_for() {
             };
             let again = diff::diff(&old.model, &drafted.model, &options(&dir));
             let same = again.iter().find(|g| g.rule.id == f.rule.id && g.subject == f.subject).expect("the finding is still found");
-            assert_eq!(same.claimed_by.as_deref(), Some(id.as_str()), "{}: the draft does not announce `{}` on `{}`:\n{entry}{:?}", dir.display(), f.rule.id, f.subject, same.help);
+            assert_eq!(
+                same.claimed_by.as_deref(),
+                Some(id.as_str()),
+                "{}: the draft does not announce `{}` on `{}`:\n{entry}{:?}",
+                dir.display(),
+                f.rule.id,
+                f.subject,
+                same.help
+            );
             tried += 1;
         }
     }

@@ -31,9 +31,7 @@ struct Outputs {
 
 fn outputs(model: &Model) -> Outputs {
     let files = emit_all(model, &EmitOptions::default());
-    let get = |path: &str| {
-        files.iter().find(|f| f.path == path).unwrap_or_else(|| panic!("no emitter produced {path}")).contents.clone()
-    };
+    let get = |path: &str| files.iter().find(|f| f.path == path).unwrap_or_else(|| panic!("no emitter produced {path}")).contents.clone();
     let openapi_text = get("openapi.json");
     Outputs { html: get("docs/index.html"), md: get("docs/reference.md"), openapi: serde_json::from_str(&openapi_text).unwrap(), openapi_text }
 }
@@ -83,10 +81,12 @@ fn fixture_goldens() {
 /// Every `attr="value"` of an HTML text.
 fn attributes<'a>(html: &'a str, attr: &str) -> Vec<&'a str> {
     let pat = format!(" {attr}=\"");
-    html.match_indices(&pat).map(|(at, _)| {
-        let rest = &html[at + pat.len()..];
-        &rest[..rest.find('"').unwrap()]
-    }).collect()
+    html.match_indices(&pat)
+        .map(|(at, _)| {
+            let rest = &html[at + pat.len()..];
+            &rest[..rest.find('"').unwrap()]
+        })
+        .collect()
 }
 
 /// Undoes the percent-encoding of in-page link targets.
@@ -114,12 +114,8 @@ fn check_links_resolve(html: &str, what: &str) {
     let ids: Vec<String> = attributes(html, "id").into_iter().map(html_unescape).collect();
     let unique: BTreeSet<&String> = ids.iter().collect();
     assert_eq!(unique.len(), ids.len(), "{what}: duplicate element ids");
-    let dangling: Vec<String> = attributes(html, "href")
-        .into_iter()
-        .filter_map(|h| h.strip_prefix('#'))
-        .map(decode)
-        .filter(|target| !unique.contains(target))
-        .collect();
+    let dangling: Vec<String> =
+        attributes(html, "href").into_iter().filter_map(|h| h.strip_prefix('#')).map(decode).filter(|target| !unique.contains(target)).collect();
     assert!(dangling.is_empty(), "{what}: links to missing anchors: {dangling:?}");
 }
 
@@ -257,7 +253,11 @@ fn every_permission_error_limit_change_and_endpoint_is_in_all_three_outputs() {
         for endpoint in e.endpoints.iter().filter_map(|r| model.endpoint(&r.id)).filter(|x| x.is_routed()) {
             let op = operation(doc, &endpoint.meta.id).unwrap_or_else(|| panic!("no operation {}", endpoint.meta.id));
             let status = e.status.map(|s| s.to_string()).unwrap_or_default();
-            assert!(op["responses"][&status]["x-errors"].as_array().is_some_and(|l| l.iter().any(|i| i == &e.meta.id)), "{anchor}: not on {}", endpoint.meta.id);
+            assert!(
+                op["responses"][&status]["x-errors"].as_array().is_some_and(|l| l.iter().any(|i| i == &e.meta.id)),
+                "{anchor}: not on {}",
+                endpoint.meta.id
+            );
         }
     }
     for l in &model.limits {
@@ -272,7 +272,10 @@ fn every_permission_error_limit_change_and_endpoint_is_in_all_three_outputs() {
             assert!(x.to_string().contains(&v.to_string()), "{anchor}: value {v} missing in openapi");
         }
         for p in &l.previous {
-            assert!(h.contains(&format!("change-{}", p.until.id)) && m.contains(&format!("change-{}", p.until.id)), "{anchor}: the raising change is not linked");
+            assert!(
+                h.contains(&format!("change-{}", p.until.id)) && m.contains(&format!("change-{}", p.until.id)),
+                "{anchor}: the raising change is not linked"
+            );
         }
     }
     for c in &model.changes {
@@ -293,7 +296,11 @@ fn every_permission_error_limit_change_and_endpoint_is_in_all_three_outputs() {
         let (h, m) = (html_element(&out.html, &anchor), md_element(&out.md, &anchor));
         match (&e.method, &e.path) {
             (Some(method), Some(path)) => {
-                let item = doc["paths"].as_object().unwrap().iter().find(|(_, item)| item.get(method.id.to_lowercase()).is_some_and(|op| op["operationId"] == e.meta.id.as_str()));
+                let item = doc["paths"]
+                    .as_object()
+                    .unwrap()
+                    .iter()
+                    .find(|(_, item)| item.get(method.id.to_lowercase()).is_some_and(|op| op["operationId"] == e.meta.id.as_str()));
                 let (template, _) = item.unwrap_or_else(|| panic!("{anchor}: no {} operation {}", method.id, e.meta.id));
                 // Template names differ only in spelling (`{guild.id}` is `{guild_id}`).
                 assert_eq!(template.replace('_', "."), path.id.replace('_', "."), "{anchor}: path");
@@ -421,11 +428,21 @@ fn shapes_are_described_in_both_formats() {
     for w in words {
         assert!(out.html.contains(w), "the page does not say `{w}`");
     }
-    let md_words = ["items are unique", "at most 10 entries", "each value: maximum 100", "always `2`", "Extends [`entity`](#resource-entity)", "*object* `document_owner`, declared at `document.owner`"];
+    let md_words = [
+        "items are unique",
+        "at most 10 entries",
+        "each value: maximum 100",
+        "always `2`",
+        "Extends [`entity`](#resource-entity)",
+        "*object* `document_owner`, declared at `document.owner`",
+    ];
     for w in md_words {
         assert!(out.md.contains(w), "the Markdown does not say `{w}`");
     }
-    assert!(out.md.contains("| `button` | [`BUTTON`](#enum_value-component_type.BUTTON) (2) | `object<`[`button`](#resource-button)`>` |"), "a variant row with its tag");
+    assert!(
+        out.md.contains("| `button` | [`BUTTON`](#enum_value-component_type.BUTTON) (2) | `object<`[`button`](#resource-button)`>` |"),
+        "a variant row with its tag"
+    );
     let map = &out.openapi["components"]["schemas"]["Document"]["allOf"][1]["properties"]["views_by_user"];
     assert_eq!(map["additionalProperties"]["minimum"], 0, "{map}");
 }

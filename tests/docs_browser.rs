@@ -51,9 +51,7 @@ impl Browser {
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .spawn()
-            .unwrap_or_else(|e| {
-                panic!("cannot start `{binary}` ({e}): install Debian's `chromium` package (`./scripts/test.sh` does) or set CHROMIUM")
-            });
+            .unwrap_or_else(|e| panic!("cannot start `{binary}` ({e}): install Debian's `chromium` package (`./scripts/test.sh` does) or set CHROMIUM"));
         let endpoint = devtools_endpoint(profile.path());
         let (mut ws, _) = tungstenite::connect(endpoint.as_str()).expect("connect to the DevTools endpoint");
         if let MaybeTlsStream::Plain(stream) = ws.get_mut() {
@@ -162,9 +160,7 @@ impl Browser {
                     "Runtime.consoleAPICalled" if matches!(p["type"].as_str(), Some("error" | "assert" | "warning")) => {
                         Some(format!("console.{}: {}", p["type"], p["args"]))
                     }
-                    "Log.entryAdded" if matches!(p["entry"]["level"].as_str(), Some("error" | "warning")) => {
-                        Some(format!("log: {}", p["entry"]["text"]))
-                    }
+                    "Log.entryAdded" if matches!(p["entry"]["level"].as_str(), Some("error" | "warning")) => Some(format!("log: {}", p["entry"]["text"])),
                     _ => None,
                 }
             })

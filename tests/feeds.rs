@@ -52,9 +52,16 @@ json.dump({
 
 fn parse(atom: &Path, json: &Path) -> serde_json::Value {
     let python = root().join(".venv/bin/python3");
-    assert!(python.is_file(), "the test virtual environment is missing: run `./scripts/test.sh`, or `python3 -m venv .venv && .venv/bin/pip install -r scripts/requirements-test.txt`");
+    assert!(
+        python.is_file(),
+        "the test virtual environment is missing: run `./scripts/test.sh`, or `python3 -m venv .venv && .venv/bin/pip install -r scripts/requirements-test.txt`"
+    );
     let out = Command::new(python).args(["-c", SCRIPT]).arg(atom).arg(json).output().expect("python runs");
-    assert!(out.status.success(), "the feed parsers failed (are feedparser and jsonfeed-util installed? run ./scripts/test.sh):\n{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "the feed parsers failed (are feedparser and jsonfeed-util installed? run ./scripts/test.sh):\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     serde_json::from_slice(&out.stdout).expect("the parsers' summary")
 }
 
@@ -134,5 +141,9 @@ fn golden(name: &str, actual: &str) {
         return;
     }
     let expected = std::fs::read_to_string(&path).unwrap_or_default();
-    assert!(expected == actual, "{} differs from the output; run `UPDATE_EXPECT=1 cargo test --test feeds` if the change is intended\n{actual}", path.display());
+    assert!(
+        expected == actual,
+        "{} differs from the output; run `UPDATE_EXPECT=1 cargo test --test feeds` if the change is intended\n{actual}",
+        path.display()
+    );
 }

@@ -81,7 +81,10 @@ fn crate_names_come_from_the_spec_prefix() {
     let manifest = |artifact: &str| files.iter().find(|f| f.path == format!("{artifact}/Cargo.toml")).map(|f| f.contents.clone()).expect("a manifest");
     assert!(manifest("types").contains("name = \"widget-types\""));
     assert!(manifest("server").contains("widget-types = { version = \"0.1.0\", path = \"../types\", features = [\"server\"] }"));
-    assert!(manifest("client").contains("widget-types = { version = \"0.1.0\", path = \"../types\" }"), "a client reads no requests: it leaves the types crate's `server` feature off");
+    assert!(
+        manifest("client").contains("widget-types = { version = \"0.1.0\", path = \"../types\" }"),
+        "a client reads no requests: it leaves the types crate's `server` feature off"
+    );
     assert!(manifest("types").contains("\nserver = []\n"));
     assert!(manifest("client").contains("rustls = [\"reqwest/rustls\"]"));
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));

@@ -58,10 +58,12 @@ struct Statement {
 /// `| --- | --- |`: the line under a table's header.
 fn is_separator(line: &str) -> bool {
     let line = line.trim();
-    line.starts_with('|') && line.len() > 2 && line.trim_matches('|').split('|').all(|cell| {
-        let cell = cell.trim().trim_matches(':');
-        !cell.is_empty() && cell.chars().all(|c| c == '-')
-    })
+    line.starts_with('|')
+        && line.len() > 2
+        && line.trim_matches('|').split('|').all(|cell| {
+            let cell = cell.trim().trim_matches(':');
+            !cell.is_empty() && cell.chars().all(|c| c == '-')
+        })
 }
 
 /// Cuts the source into statements. A heading, a table row (not a header or separator row) or a
@@ -151,29 +153,26 @@ fn resolves(model: &Model, index: &Index, item: &str) -> bool {
                 has_field(all, &name)
             })
         }),
-        "event_field" => member(id).is_some_and(|(owner, name)| {
-            model.events.iter().find(|e| e.meta.id == owner).is_some_and(|e| has_field(e.fields.iter(), &name))
-        }),
+        "event_field" => {
+            member(id).is_some_and(|(owner, name)| model.events.iter().find(|e| e.meta.id == owner).is_some_and(|e| has_field(e.fields.iter(), &name)))
+        }
         "class_field" => member(id).is_some_and(|(owner, name)| model.class(&owner).is_some_and(|c| has_field(c.fields.iter(), &name))),
         "method" => member(id).is_some_and(|(owner, name)| model.class(&owner).is_some_and(|c| c.methods.iter().any(|m| m.meta.id == name))),
         "behaviour" => member(id).is_some_and(|(owner, name)| model.endpoint(&owner).is_some_and(|e| e.behaviours.iter().any(|b| b.meta.id == name))),
-        "alias" => member(id).is_some_and(|(owner, name)| {
-            model.commands.iter().find(|c| c.meta.id == owner).is_some_and(|c| c.aliases.iter().any(|a| a.meta.id == name))
-        }),
+        "alias" => member(id)
+            .is_some_and(|(owner, name)| model.commands.iter().find(|c| c.meta.id == owner).is_some_and(|c| c.aliases.iter().any(|a| a.meta.id == name))),
         "state" | "transition" | "effect" => member(id).is_some_and(|(owner, rest)| {
             let Some(m) = model.state_machines.iter().find(|m| m.meta.id == owner) else { return false };
             match kind {
                 "state" => m.states.iter().any(|s| s.meta.id == rest),
                 "transition" => m.transitions.iter().any(|t| t.meta.id == rest),
-                _ => rest.split_once('.').is_some_and(|(t, e)| {
-                    m.transitions.iter().any(|x| x.meta.id == t && x.effects.iter().any(|f| f.meta.id == e))
-                }),
+                _ => rest.split_once('.').is_some_and(|(t, e)| m.transitions.iter().any(|x| x.meta.id == t && x.effects.iter().any(|f| f.meta.id == e))),
             }
         }),
         // Release ids hold dots (`1.10.18247`), so the toolkit is after the last one.
-        "toolkit" => id.rsplit_once('.').is_some_and(|(release, name)| {
-            model.releases.iter().find(|r| r.meta.id == release).is_some_and(|r| r.toolkits.iter().any(|t| t.meta.id == name))
-        }),
+        "toolkit" => id
+            .rsplit_once('.')
+            .is_some_and(|(release, name)| model.releases.iter().find(|r| r.meta.id == release).is_some_and(|r| r.toolkits.iter().any(|t| t.meta.id == name))),
         _ => index.has(kind, id),
     }
 }
@@ -183,8 +182,7 @@ fn the_source_cuts_into_statements_that_cover_every_line() {
     let source = source();
     let statements = statements(&source);
     // Every line with text is a statement, part of one, or the frame of a table.
-    let covered: BTreeSet<usize> =
-        statements.iter().map(|s| s.id[1..].split('.').next().unwrap().parse::<usize>().unwrap()).collect();
+    let covered: BTreeSet<usize> = statements.iter().map(|s| s.id[1..].split('.').next().unwrap().parse::<usize>().unwrap()).collect();
     for (index, line) in source.lines().enumerate() {
         let n = index + 1;
         let frame = is_separator(line) || source.lines().nth(index + 1).is_some_and(is_separator);
@@ -192,7 +190,10 @@ fn the_source_cuts_into_statements_that_cover_every_line() {
     }
     // The rule itself, on the cases it must get right.
     assert_eq!(sentences("Rate limits: not shown."), ["Rate limits: not shown."]);
-    assert_eq!(sentences("`type` 4 is it. Other types. `x` too. release 1.10 and 1.5 stay."), ["`type` 4 is it.", "Other types.", "`x` too. release 1.10 and 1.5 stay."]);
+    assert_eq!(
+        sentences("`type` 4 is it. Other types. `x` too. release 1.10 and 1.5 stay."),
+        ["`type` 4 is it.", "Other types.", "`x` too. release 1.10 and 1.5 stay."]
+    );
     assert_eq!(strip_marker("2. Social SDK releases: three. More."), "Social SDK releases: three. More.");
     assert!(is_separator("|---|---|") && !is_separator("| a | b |"));
 }

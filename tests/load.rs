@@ -37,7 +37,10 @@ fn ten_seconds_of_load(server: &str) {
     let summary: serde_json::Value = serde_json::from_str(summary).unwrap();
     assert_eq!(summary["server"], server, "{summary}");
     assert!(summary["requests"].as_u64().unwrap() > 1000, "the load ran: {summary}");
-    assert!(summary["status"]["2xx"].as_u64().unwrap() > 0 && summary["status"]["4xx"].as_u64().unwrap() > 0, "valid and malformed requests were answered: {summary}");
+    assert!(
+        summary["status"]["2xx"].as_u64().unwrap() > 0 && summary["status"]["4xx"].as_u64().unwrap() > 0,
+        "valid and malformed requests were answered: {summary}"
+    );
     assert_eq!(summary["status"]["5xx"], 0, "{summary}");
     let abuse = &summary["abuse"];
     assert!(abuse["status"].as_object().unwrap().keys().all(|s| !s.starts_with('5')), "{summary}");

@@ -69,7 +69,8 @@ async fn bad_path_ids_are_50035_at_the_path_parameter() {
 async fn missing_and_unknown_credentials_are_40001() {
     let server = Server::start(None).await;
     let url = server.api("/users/@me/connections");
-    let headers = [None, Some(""), Some("Bot"), Some("Bot "), Some("Bearer nope"), Some("Token bot-token"), Some("Bot bot-token extra"), Some("Basic bot-token")];
+    let headers =
+        [None, Some(""), Some("Bot"), Some("Bot "), Some("Bearer nope"), Some("Token bot-token"), Some("Bot bot-token extra"), Some("Basic bot-token")];
     for header in headers {
         let request = server.http.get(&url);
         let request = match header {
@@ -142,7 +143,10 @@ async fn a_body_over_the_upload_limit_is_40005_before_it_is_read() {
     let limit = platform_server::DEFAULT_BODY_LIMIT;
     assert_eq!(limit, 20 * 1024 * 1024, "the spec's upload limit, 20 MiB");
     let host = server.origin.trim_start_matches("http://");
-    let head = format!("PUT /api/channels/12/voice-status HTTP/1.1\r\nHost: {host}\r\nAuthorization: {BOT}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n", limit + 1);
+    let head = format!(
+        "PUT /api/channels/12/voice-status HTTP/1.1\r\nHost: {host}\r\nAuthorization: {BOT}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+        limit + 1
+    );
     let (status, text) = raw_tcp(&server, head, None).await;
     assert_eq!(status, 413, "{text}");
     assert!(text.contains("\"code\":40005"), "{text}");
@@ -152,7 +156,9 @@ async fn a_body_over_the_upload_limit_is_40005_before_it_is_read() {
 async fn a_chunked_body_over_the_upload_limit_is_40005() {
     let server = Server::start(None).await;
     let host = server.origin.trim_start_matches("http://");
-    let head = format!("PUT /api/channels/12/voice-status HTTP/1.1\r\nHost: {host}\r\nAuthorization: {BOT}\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n");
+    let head = format!(
+        "PUT /api/channels/12/voice-status HTTP/1.1\r\nHost: {host}\r\nAuthorization: {BOT}\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n"
+    );
     let chunk = vec![b' '; 1 << 20];
     let mut body = Vec::new();
     for _ in 0..21 {

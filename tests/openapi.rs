@@ -46,9 +46,7 @@ fn tool(name: &str) -> PathBuf {
     }
     let on_path = std::env::var_os("PATH").and_then(|paths| std::env::split_paths(&paths).map(|p| p.join(name)).find(|p| p.is_file()));
     on_path.unwrap_or_else(|| {
-        panic!(
-            "`{name}` is not installed: run `./scripts/test.sh`, or `python3 -m venv .venv && .venv/bin/pip install -r scripts/requirements-test.txt`"
-        )
+        panic!("`{name}` is not installed: run `./scripts/test.sh`, or `python3 -m venv .venv && .venv/bin/pip install -r scripts/requirements-test.txt`")
     })
 }
 

@@ -10,8 +10,8 @@ use platform_client::Error;
 use platform_client::types::auth::Credential;
 use platform_client::types::deprecations::Notice;
 use platform_client::types::endpoints::{
-    bulk_update_lobby_members, create_or_join_lobby, get_current_user_connections, get_guild_channels, get_lobby_messages,
-    send_lobby_message, set_voice_channel_status, token,
+    bulk_update_lobby_members, create_or_join_lobby, get_current_user_connections, get_guild_channels, get_lobby_messages, send_lobby_message,
+    set_voice_channel_status, token,
 };
 use platform_client::types::enums::GrantType;
 use platform_client::types::errors::{self, ApiError};
@@ -192,7 +192,12 @@ fn bulk(lobby: Snowflake, entries: Vec<LobbyMemberUpdate>) -> bulk_update_lobby_
 }
 
 fn entry(user: u64, remove: bool) -> LobbyMemberUpdate {
-    LobbyMemberUpdate { id: Snowflake(user), metadata: (!remove).then(|| serde_json::json!({ "team": "red" })), remove_member: remove.then_some(true), extra: Default::default() }
+    LobbyMemberUpdate {
+        id: Snowflake(user),
+        metadata: (!remove).then(|| serde_json::json!({ "team": "red" })),
+        remove_member: remove.then_some(true),
+        extra: Default::default(),
+    }
 }
 
 #[tokio::test]
@@ -229,7 +234,10 @@ async fn bulk_members_take_a_bot_token() {
     let alice = server.client(Credential::bearer(tokens::ALICE));
     let lobby = alice.create_or_join_lobby(&lobby_with("bots-only")).await.unwrap().id;
     assert!(matches!(alice.bulk_update_lobby_members(&bulk(lobby, vec![entry(101, false)])).await, Err(Error::Credential { .. })));
-    let raw = Raw::send(server.http.post(server.api(&format!("/lobbies/{lobby}/members/bulk"))).header("authorization", "Bearer alice-token").json(&[entry(101, false)])).await;
+    let raw = Raw::send(
+        server.http.post(server.api(&format!("/lobbies/{lobby}/members/bulk"))).header("authorization", "Bearer alice-token").json(&[entry(101, false)]),
+    )
+    .await;
     assert_eq!((raw.status, raw.error().code), (401, 40001));
     let e = api_error(server.client(Credential::bot(tokens::BOT)).bulk_update_lobby_members(&bulk(Snowflake(5), vec![])).await);
     assert!(e.is(&errors::UNKNOWN_LOBBY));
@@ -287,7 +295,10 @@ async fn a_status_of_500_characters_is_accepted_and_501_refused_on_both_sides() 
     let violations = refused(bot.set_voice_channel_status(&voice_status(12, &long)).await);
     assert_eq!(violations, [("/body/status".to_owned(), "must be at most 500 characters long (got 501)".to_owned())]);
 
-    let raw = Raw::send(server.http.put(server.api("/channels/12/voice-status")).header("authorization", "Bot bot-token").json(&serde_json::json!({ "status": long }))).await;
+    let raw = Raw::send(
+        server.http.put(server.api("/channels/12/voice-status")).header("authorization", "Bot bot-token").json(&serde_json::json!({ "status": long })),
+    )
+    .await;
     assert_eq!((raw.status, raw.error().code), (400, 50035));
     assert_eq!(raw.violations(), violations);
 }
@@ -434,7 +445,10 @@ async fn the_token_endpoint_takes_client_credentials_and_its_parameters() {
     assert_eq!((e.status, e.code.value()), (400, 50035));
     assert_eq!(e.violations[0].pointer, "/body/refresh_token");
 
-    let raw = Raw::send(server.http.post(server.auth("/oauth2/token")).header("authorization", "Basic OTAwMTpyZWZlcmVuY2Utc2VjcmV0").form(&[("grant_type", "password")])).await;
+    let raw = Raw::send(
+        server.http.post(server.auth("/oauth2/token")).header("authorization", "Basic OTAwMTpyZWZlcmVuY2Utc2VjcmV0").form(&[("grant_type", "password")]),
+    )
+    .await;
     assert_eq!(raw.violations()[0].0, "/body/grant_type");
 }
 

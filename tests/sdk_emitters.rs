@@ -64,11 +64,7 @@ fn fixture_output_matches_the_golden_files() {
     } else if !stale.is_empty() {
         failures.push(format!("golden files no emitter produces any more: {stale:?}"));
     }
-    assert!(
-        failures.is_empty(),
-        "{}\n\nrun `UPDATE_EXPECT=1 cargo test --test sdk_emitters` if the change is intended",
-        failures.join("\n")
-    );
+    assert!(failures.is_empty(), "{}\n\nrun `UPDATE_EXPECT=1 cargo test --test sdk_emitters` if the change is intended", failures.join("\n"));
 }
 
 /// Lines of `after` that are not in `before`.
@@ -138,10 +134,7 @@ fn what_the_spec_does_not_show_is_left_out_with_a_comment_saying_so() {
     for id in &unshown {
         assert!(!header.contains(&format!("PERMISSION_{} ", screaming(id))), "{id} has no bit but has a constant");
     }
-    assert!(
-        header.contains(&format!("Left out, their bits are not shown: {}.", unshown.join(", "))),
-        "the header must name the permissions it leaves out"
-    );
+    assert!(header.contains(&format!("Left out, their bits are not shown: {}.", unshown.join(", "))), "the header must name the permissions it leaves out");
 
     // An enum whose values are not shown is a plain integer type with no invented values.
     let used_enums: BTreeSet<String> = model
@@ -162,11 +155,8 @@ fn what_the_spec_does_not_show_is_left_out_with_a_comment_saying_so() {
     // A class whose members are not shown has only its lifecycle.
     for class in model.classes.iter().filter(|c| c.fields.is_empty()) {
         let prefix = format!("{}{}_", model.platform.prefixes.c_type, pascal(&class.meta.id));
-        let functions: BTreeSet<&str> = header
-            .split(|c: char| !c.is_ascii_alphanumeric() && c != '_')
-            .filter(|w| w.starts_with(&prefix))
-            .map(|w| &w[prefix.len()..])
-            .collect();
+        let functions: BTreeSet<&str> =
+            header.split(|c: char| !c.is_ascii_alphanumeric() && c != '_').filter(|w| w.starts_with(&prefix)).map(|w| &w[prefix.len()..]).collect();
         assert_eq!(functions, BTreeSet::from(["Init", "Drop", "Clone"]), "{} has members the spec does not show", class.meta.id);
     }
 }

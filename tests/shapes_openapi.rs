@@ -57,7 +57,10 @@ fn the_document_declares_what_the_shapes_say() {
     assert_eq!(op("/notes", "get")["security"], serde_json::json!([{ "bot": [] }, { "bearer": ["notes.read"] }]), "scopes of a bearer token");
     assert_eq!(get_note["responses"]["429"]["$ref"], "#/components/responses/rate_limited");
     assert_eq!(get_note["responses"]["200"]["headers"]["X-RateLimit-Limit"]["$ref"], "#/components/headers/rate_limit_limit");
-    assert_eq!(doc["components"]["responses"]["rate_limited"]["content"]["application/json"]["schema"]["required"], serde_json::json!(["message", "retry_after", "global"]));
+    assert_eq!(
+        doc["components"]["responses"]["rate_limited"]["content"]["application/json"]["schema"]["required"],
+        serde_json::json!(["message", "retry_after", "global"])
+    );
     let create = op("/notes", "post");
     let media: Vec<&String> = create["requestBody"]["content"].as_object().unwrap().keys().collect();
     assert_eq!(media, ["application/json", "application/x-www-form-urlencoded", "multipart/form-data"]);
@@ -117,10 +120,7 @@ fn schemathesis_finds_no_server_error_and_no_undeclared_response_in_the_shapes_s
             .arg("run")
             .arg(&document)
             .args(["--url", &url])
-            .args([
-                "--checks",
-                "not_a_server_error,status_code_conformance,content_type_conformance,response_headers_conformance,response_schema_conformance",
-            ])
+            .args(["--checks", "not_a_server_error,status_code_conformance,content_type_conformance,response_headers_conformance,response_schema_conformance"])
             // Bounded and reproducible: a fixed number of cases per operation, a fixed seed, no
             // example database between runs, one worker, no open-ended stateful phase.
             .args(["--max-examples", "40", "--seed", "20260223", "--workers", "1", "--generation-database", "none"])

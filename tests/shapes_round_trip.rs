@@ -14,8 +14,8 @@ use serde_json::{Value, json};
 use shapes_client::Error;
 use shapes_client::types::auth::Credential;
 use shapes_client::types::endpoints::{
-    create_document, create_note, delete_note, evaluate, export_notes, get_attachment, get_me, get_note, get_status, import_notes, list_categories,
-    list_notes, poll_gateway, update_profile, upload_attachment,
+    create_document, create_note, delete_note, evaluate, export_notes, get_attachment, get_me, get_note, get_status, import_notes, list_categories, list_notes,
+    poll_gateway, update_profile, upload_attachment,
 };
 use shapes_client::types::enums::{ButtonStyle, ComponentType, Theme};
 use shapes_client::types::resources::{Button, CreateDocumentBodyOwner, ImportMeta, Negation, NoteDraft};
@@ -38,7 +38,11 @@ fn json_note(title: &str) -> create_note::Request {
 
 fn list(ids: Option<Vec<u64>>, tags: Option<&[&str]>) -> list_notes::Request {
     list_notes::Request {
-        query: list_notes::Query { ids: ids.map(|v| v.into_iter().map(Snowflake).collect()), tags: tags.map(|t| t.iter().map(|s| (*s).to_owned()).collect()), limit: None },
+        query: list_notes::Query {
+            ids: ids.map(|v| v.into_iter().map(Snowflake).collect()),
+            tags: tags.map(|t| t.iter().map(|s| (*s).to_owned()).collect()),
+            limit: None,
+        },
         headers: list_notes::Headers { request_id: Some("req-1".to_owned()), locale: "en".to_owned() },
     }
 }
@@ -76,7 +80,8 @@ async fn a_new_note_is_201_with_its_location_and_the_same_again_is_200() {
     assert_eq!(again, create_note::Response::Ok(created.body.clone()));
     assert_eq!(again.status(), 200);
 
-    let (status, headers, _) = raw(server.http.post(server.api("/notes")).header("authorization", "Bot bot-token").json(&serde_json::json!({ "title": "other" }))).await;
+    let (status, headers, _) =
+        raw(server.http.post(server.api("/notes")).header("authorization", "Bot bot-token").json(&serde_json::json!({ "title": "other" }))).await;
     assert_eq!(status, 201);
     assert_eq!(headers["location"], "/notes/2");
 }
@@ -330,7 +335,9 @@ async fn multipart_parts_arrive_typed() {
             "--b\r\nContent-Disposition: form-data; name=\"payload_json\"\r\nContent-Type: application/json\r\n\r\n{payload}\r\n--b\r\nContent-Disposition: form-data; name=\"cover\"; filename=\"c\"\r\nContent-Type: {cover_type}\r\n\r\nxx\r\n--b--\r\n"
         )
     };
-    let post = |body: String| server.http.post(server.api("/notes")).header("authorization", "Bot bot-token").header("content-type", "multipart/form-data; boundary=b").body(body);
+    let post = |body: String| {
+        server.http.post(server.api("/notes")).header("authorization", "Bot bot-token").header("content-type", "multipart/form-data; boundary=b").body(body)
+    };
     let (status, _, text) = raw(post(raw_form("text/plain", r#"{"title":"raw"}"#))).await;
     assert_eq!((status, pointers(&text)), (400, vec!["/body/cover".to_owned()]), "the server checks the media type too");
     let (status, _, text) = raw(post(raw_form("image/gif", r#"{"title":5}"#))).await;

@@ -12,12 +12,12 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 use shapes_types::endpoints::{
-    amend_feedback, get_archive, get_note_export,
-    create_document, create_note, delete_note, get_attachment, get_document, get_note, get_status, import_notes, list_notes, update_profile, upload_attachment,
+    amend_feedback, create_document, create_note, delete_note, get_archive, get_attachment, get_document, get_note, get_note_export, get_status, import_notes,
+    list_notes, update_profile, upload_attachment,
 };
-use shapes_types::responses::{ClientErrorBody, RateLimitedBody, RateLimitedHeaders};
 use shapes_types::enums::{ComponentType, Locale, Theme};
 use shapes_types::resources::*;
+use shapes_types::responses::{ClientErrorBody, RateLimitedBody, RateLimitedHeaders};
 use shapes_types::unions::*;
 use std::sync::OnceLock;
 use values::Gen;

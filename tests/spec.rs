@@ -41,10 +41,22 @@ fn fixture_spec_is_valid() {
 #[test]
 fn permissions_carry_bits_as_numbers() {
     let m = dump();
-    for (id, bit) in [("CREATE_GUILD_EXPRESSIONS", 43), ("CREATE_EVENTS", 44), ("SET_VOICE_CHANNEL_STATUS", 48), ("PIN_MESSAGES", 51), ("BYPASS_SLOWMODE", 52)] {
+    for (id, bit) in [("CREATE_GUILD_EXPRESSIONS", 43), ("CREATE_EVENTS", 44), ("SET_VOICE_CHANNEL_STATUS", 48), ("PIN_MESSAGES", 51), ("BYPASS_SLOWMODE", 52)]
+    {
         assert_eq!(find(&m["permissions"], id)["bit"], bit, "{id}");
     }
-    let unknown = ["ADMINISTRATOR", "MANAGE_GUILD", "KICK_MEMBERS", "VIEW_CHANNEL", "MANAGE_CHANNELS", "MANAGE_MESSAGES", "MANAGE_THREADS", "MANAGE_GUILD_EXPRESSIONS", "MANAGE_EVENTS", "READ_MESSAGE_HISTORY"];
+    let unknown = [
+        "ADMINISTRATOR",
+        "MANAGE_GUILD",
+        "KICK_MEMBERS",
+        "VIEW_CHANNEL",
+        "MANAGE_CHANNELS",
+        "MANAGE_MESSAGES",
+        "MANAGE_THREADS",
+        "MANAGE_GUILD_EXPRESSIONS",
+        "MANAGE_EVENTS",
+        "READ_MESSAGE_HISTORY",
+    ];
     for id in unknown {
         let p = find(&m["permissions"], id);
         assert!(p.get("bit").is_none(), "{id}");
@@ -64,7 +76,12 @@ fn errors_limits_and_flags_carry_their_numbers() {
     assert_eq!((upload["max"].clone(), upload["unit"].clone(), upload["previous"][0]["value"].clone()), (20.into(), "MiB".into(), 10.into()));
     let menus = find(&m["limits"], "context_menu_commands");
     assert_eq!((menus["max"].clone(), menus["previous"][0]["value"].clone()), (15.into(), 5.into()));
-    for (id, max) in [("voice_channel_status_length", 500), ("lobby_messages_returned", 200), ("lobby_members_per_bulk_request", 25), ("file_upload_component_file_count", 10)] {
+    for (id, max) in [
+        ("voice_channel_status_length", 500),
+        ("lobby_messages_returned", 200),
+        ("lobby_members_per_bulk_request", 25),
+        ("file_upload_component_file_count", 10),
+    ] {
         assert_eq!(find(&m["limits"], id)["max"], max, "{id}");
     }
     assert_eq!(find(&m["limits"], "shard_parameter")["max"]["field"], "get_gateway_bot.max_concurrency");

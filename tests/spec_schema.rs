@@ -37,7 +37,10 @@ fn valid_specs() -> Vec<PathBuf> {
 /// `.venv/bin/python3`, or a loud failure saying how to get it.
 fn python() -> PathBuf {
     let venv = root().join(".venv/bin/python3");
-    assert!(venv.is_file(), "the test virtual environment is missing: run `./scripts/test.sh`, or `python3 -m venv .venv && .venv/bin/pip install -r scripts/requirements-test.txt`");
+    assert!(
+        venv.is_file(),
+        "the test virtual environment is missing: run `./scripts/test.sh`, or `python3 -m venv .venv && .venv/bin/pip install -r scripts/requirements-test.txt`"
+    );
     venv
 }
 
@@ -84,7 +87,8 @@ fn every_spec_file_names_the_schema_on_its_first_line() {
     for file in files {
         let text = std::fs::read_to_string(&file).expect("a readable file");
         let first = text.lines().next().unwrap_or_default();
-        let target = first.strip_prefix("# yaml-language-server: $schema=").unwrap_or_else(|| panic!("{}: the first line names no schema: {first}", file.display()));
+        let target =
+            first.strip_prefix("# yaml-language-server: $schema=").unwrap_or_else(|| panic!("{}: the first line names no schema: {first}", file.display()));
         let resolved = file.parent().expect("a directory").join(target);
         assert_eq!(
             std::fs::canonicalize(&resolved).ok(),
@@ -101,7 +105,8 @@ fn the_shipped_spec_and_every_fixture_spec_are_valid() {
     assert!(files.len() > 100, "the shipped spec, the fixture and the diff cases: {}", files.len());
     let instances: Vec<_> = files.iter().map(|f| instance(f).unwrap_or_else(|e| panic!("{}: {e}", f.display()))).collect();
     let errors = validate(&instances);
-    let failures: Vec<String> = files.iter().zip(&errors).filter(|(_, e)| !e.is_empty()).map(|(f, e)| format!("{}:\n  {}", f.display(), e.join("\n  "))).collect();
+    let failures: Vec<String> =
+        files.iter().zip(&errors).filter(|(_, e)| !e.is_empty()).map(|(f, e)| format!("{}:\n  {}", f.display(), e.join("\n  "))).collect();
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 

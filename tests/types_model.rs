@@ -52,7 +52,8 @@ fn missing(rule: &PermissionRule, now: &str, holds: &Holds) -> Vec<String> {
 
 #[test]
 fn every_change_is_in_effect_exactly_from_its_date() {
-    let spec = platform_codegen::load_spec(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("spec"), "spec").unwrap_or_else(|_| panic!("spec/ is invalid"));
+    let spec =
+        platform_codegen::load_spec(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("spec"), "spec").unwrap_or_else(|_| panic!("spec/ is invalid"));
     assert_eq!(changes::ALL.len(), spec.model.changes.len());
     for (change, from_spec) in changes::ALL.iter().zip(&spec.model.changes) {
         assert_eq!(change.id, from_spec.meta.id);
@@ -230,10 +231,7 @@ fn the_presence_update_case_names_its_conditions_and_checks_the_omission() {
         ["profile_privacy(FRIENDS_ONLY)", "profile_privacy(FRIENDS_AND_SMALL_SERVERS_ONLY)", "guild_larger_than_profile_privacy_size"]
     );
     // Friends & Small Servers Only omits the custom status only in a guild of more than 200 members.
-    let small_servers = Holds {
-        conditions: vec![Condition::ProfilePrivacy { setting: "FRIENDS_AND_SMALL_SERVERS_ONLY" }],
-        ..Holds::default()
-    };
+    let small_servers = Holds { conditions: vec![Condition::ProfilePrivacy { setting: "FRIENDS_AND_SMALL_SERVERS_ONLY" }], ..Holds::default() };
     assert!(!PresenceUpdate::CUSTOM_STATUS_OMITTED.missing(&small_servers).is_empty());
     let large_guild = Holds {
         conditions: vec![Condition::ProfilePrivacy { setting: "FRIENDS_AND_SMALL_SERVERS_ONLY" }, Condition::GuildLargerThanProfilePrivacySize],

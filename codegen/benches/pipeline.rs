@@ -12,9 +12,7 @@ fn spec_dir() -> std::path::PathBuf {
 
 fn load(c: &mut Criterion) {
     let dir = spec_dir();
-    c.bench_function("load+validate shipped spec", |b| {
-        b.iter(|| black_box(platform_codegen::load_spec(&dir, "spec").map(|l| l.model.endpoints.len()).ok()))
-    });
+    c.bench_function("load+validate shipped spec", |b| b.iter(|| black_box(platform_codegen::load_spec(&dir, "spec").map(|l| l.model.endpoints.len()).ok())));
 }
 
 fn emit(c: &mut Criterion) {

@@ -486,7 +486,8 @@ mod tests {
     fn whole_file(sources: &Sources, d: &Diagnostic) -> String {
         let (span, label) = d.primary.as_ref().unwrap();
         let file = sources.file(span.file);
-        let mut snippet = Snippet::source(file.text.as_str()).path(file.path.as_str()).annotation(AnnotationKind::Primary.span(range(sources, *span)).label(label.as_str()));
+        let mut snippet =
+            Snippet::source(file.text.as_str()).path(file.path.as_str()).annotation(AnnotationKind::Primary.span(range(sources, *span)).label(label.as_str()));
         for (other, label) in &d.secondary {
             snippet = snippet.annotation(AnnotationKind::Context.span(range(sources, *other)).label(label.as_str()));
         }

@@ -48,7 +48,11 @@ impl Report {
                 let of = |list: &[String]| files.iter().filter(|f| f.artifact == a && list.contains(&f.path)).count();
                 let changed = of(&self.stale) + of(&self.missing);
                 let same = of(&self.unchanged);
-                if changed == 0 { format!("{a}: unchanged ({same} file{})", if same == 1 { "" } else { "s" }) } else { format!("{a}: {changed} {verb}, {same} unchanged") }
+                if changed == 0 {
+                    format!("{a}: unchanged ({same} file{})", if same == 1 { "" } else { "s" })
+                } else {
+                    format!("{a}: {changed} {verb}, {same} unchanged")
+                }
             })
             .collect()
     }

@@ -63,8 +63,7 @@ pub fn find(dir: &Path) -> io::Result<Option<Anchor>> {
             Err(e) if e.kind() == io::ErrorKind::NotFound => continue,
             Err(e) => return Err(io::Error::new(e.kind(), format!("{}: {e}", manifest.display()))),
         };
-        let doc: toml::Table =
-            text.parse().map_err(|e| io::Error::new(io::ErrorKind::InvalidData, format!("{}: {e}", manifest.display())))?;
+        let doc: toml::Table = text.parse().map_err(|e| io::Error::new(io::ErrorKind::InvalidData, format!("{}: {e}", manifest.display())))?;
         let Some(workspace) = doc.get("workspace").and_then(toml::Value::as_table) else { continue };
         return anchor_of(candidate, workspace).map_err(|why| io::Error::new(io::ErrorKind::InvalidData, format!("{}: {why}", manifest.display())));
     }

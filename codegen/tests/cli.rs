@@ -144,7 +144,10 @@ fn the_timeline_guard_refuses_an_unannounced_break_and_accepts_it_announced() {
     assert_eq!(out.status.code(), Some(1), "{}", text(&out));
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(stdout.contains("error[field-removed]: field `channel.id` is removed"), "{stdout}");
-    assert!(stdout.contains("kind: removal") && stdout.contains("affects: [resource:channel]"), "the help drafts the entry (naming the resource: the field is gone):\n{stdout}");
+    assert!(
+        stdout.contains("kind: removal") && stdout.contains("affects: [resource:channel]"),
+        "the help drafts the entry (naming the resource: the field is gone):\n{stdout}"
+    );
 
     let changes = repo.path().join("spec/changes.yaml");
     let mut yaml = std::fs::read_to_string(&changes).unwrap();

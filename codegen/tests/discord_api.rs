@@ -54,12 +54,7 @@ fn test_crate() -> Vec<GeneratedFile> {
 /// Runs a command in `dir`, failing the test with its output when it fails.
 fn run(what: &str, cmd: &mut Command) {
     let out = cmd.output().unwrap_or_else(|e| panic!("{what}: cannot run: {e}"));
-    assert!(
-        out.status.success(),
-        "{what} failed:\n{}\n{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert!(out.status.success(), "{what} failed:\n{}\n{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
 }
 
 /// Cargo in the scratch workspace, with this run's target directory and the repository's
@@ -68,11 +63,7 @@ fn cargo(dir: &Path, args: &[&str]) -> Command {
     let mut cmd = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
     let path = std::env::var_os("PATH").unwrap_or_default();
     let paths = std::iter::once(root().join(".venv/bin")).chain(std::env::split_paths(&path));
-    cmd.args(args)
-        .current_dir(dir)
-        .env("CARGO_TARGET_DIR", target_dir())
-        .env("CARGO_INCREMENTAL", "0")
-        .env("PATH", std::env::join_paths(paths).unwrap());
+    cmd.args(args).current_dir(dir).env("CARGO_TARGET_DIR", target_dir()).env("CARGO_INCREMENTAL", "0").env("PATH", std::env::join_paths(paths).unwrap());
     cmd
 }
 
@@ -97,11 +88,19 @@ fn the_imported_discord_api_builds_clippy_clean_and_serves_its_mock() {
         let language = if compiler == "gcc" { "c" } else { "c++" };
         run(
             &format!("{compiler} -fsyntax-only {header}"),
-            Command::new(compiler).args([std, "-Wall", "-Wextra", "-Wpedantic", "-Werror", "-fsyntax-only", "-x", language]).arg(include.join(header)).arg("-I").arg(&include),
+            Command::new(compiler)
+                .args([std, "-Wall", "-Wextra", "-Wpedantic", "-Werror", "-fsyntax-only", "-x", language])
+                .arg(include.join(header))
+                .arg("-I")
+                .arg(&include),
         );
     }
     // The client alone: the types crate without the `server` feature the server turns on.
-    let client = generated.iter().find(|f| f.path == "client/Cargo.toml").and_then(|f| f.contents.lines().find_map(|l| l.strip_prefix("name = "))).expect("the client's manifest names it");
+    let client = generated
+        .iter()
+        .find(|f| f.path == "client/Cargo.toml")
+        .and_then(|f| f.contents.lines().find_map(|l| l.strip_prefix("name = ")))
+        .expect("the client's manifest names it");
     let client = format!("--package={}", client.trim_matches('"'));
     run("cargo clippy over the Discord client alone", &mut cargo(&dir, &["clippy", "--offline", &client, "--", "-D", "warnings"]));
     run("cargo clippy over the Discord crates", &mut cargo(&dir, &["clippy", "--offline", "--workspace", "--all-targets", "--", "-D", "warnings"]));

@@ -38,13 +38,7 @@ fn copy_spec(fixture: &str, to: &Path) {
 }
 
 fn generate_args<'a>(spec: &'a Path, out: &'a Path) -> [&'a str; 5] {
-    [
-        "--spec",
-        spec.to_str().unwrap(),
-        "--out",
-        out.to_str().unwrap(),
-        "generate",
-    ]
+    ["--spec", spec.to_str().unwrap(), "--out", out.to_str().unwrap(), "generate"]
 }
 
 fn generate(spec: &Path, out: &Path) -> Output {
@@ -283,7 +277,10 @@ fn a_full_disk_exits_2_and_changes_nothing_and_a_rerun_with_room_completes() {
         std::fs::create_dir_all(dir).unwrap();
     }
     let size = size.to_string();
-    let args: Vec<&str> = [out.to_str().unwrap(), snapshots.0.to_str().unwrap(), snapshots.1.to_str().unwrap(), size.as_str(), codegen()].into_iter().chain(generate_args(&case.new_spec, &out)).collect();
+    let args: Vec<&str> = [out.to_str().unwrap(), snapshots.0.to_str().unwrap(), snapshots.1.to_str().unwrap(), size.as_str(), codegen()]
+        .into_iter()
+        .chain(generate_args(&case.new_spec, &out))
+        .collect();
     let Some(ran) = in_mount_namespace(script, &args) else {
         eprintln!("no mount namespace here: the full disk is simulated by a file size limit instead");
         return a_write_limit_exits_2_and_changes_nothing(&case);

@@ -49,7 +49,13 @@ fn operations(path: &Path) -> usize {
     const METHODS: &[&str] = &["get", "put", "post", "delete", "options", "head", "patch", "trace"];
     let text = std::fs::read_to_string(path).unwrap();
     let doc: serde_json::Value = serde_saphyr::from_str(&text).unwrap();
-    doc["paths"].as_object().unwrap().values().filter_map(|item| item.as_object()).map(|item| item.keys().filter(|k| METHODS.contains(&k.as_str())).count()).sum()
+    doc["paths"]
+        .as_object()
+        .unwrap()
+        .values()
+        .filter_map(|item| item.as_object())
+        .map(|item| item.keys().filter(|k| METHODS.contains(&k.as_str())).count())
+        .sum()
 }
 
 #[test]

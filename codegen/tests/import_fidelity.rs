@@ -34,10 +34,7 @@ fn reported(warnings: &[platform_codegen::diag::Diagnostic]) -> Vec<(String, Str
 /// The reported construct a difference comes from: one at the place the difference sits, or
 /// inside it.
 fn reason<'a>(d: &Difference, reported: &'a [(String, String)]) -> Option<&'a str> {
-    reported
-        .iter()
-        .find(|(pointer, _)| pointer.starts_with(&d.pointer) || d.pointer.starts_with(pointer.as_str()))
-        .map(|(_, message)| message.as_str())
+    reported.iter().find(|(pointer, _)| pointer.starts_with(&d.pointer) || d.pointer.starts_with(pointer.as_str())).map(|(_, message)| message.as_str())
 }
 
 #[test]
@@ -79,5 +76,9 @@ fn export_of_the_import_matches_each_document_operation_by_operation() {
             failures.push(format!("docs/import.md lacks the row `{figure}`"));
         }
     }
-    assert!(failures.is_empty(), "{}\n\nrun `UPDATE_EXPECT=1 cargo test -p platform-codegen --test import_fidelity` if the change is intended", failures.join("\n\n"));
+    assert!(
+        failures.is_empty(),
+        "{}\n\nrun `UPDATE_EXPECT=1 cargo test -p platform-codegen --test import_fidelity` if the change is intended",
+        failures.join("\n\n")
+    );
 }

@@ -102,7 +102,11 @@ fn every_import_case_gives_its_expected_diagnostics_and_spec() {
             }
         }
     }
-    assert!(failures.is_empty(), "{}\n\nrun `UPDATE_EXPECT=1 cargo test -p platform-codegen --test import_openapi` if the change is intended", failures.join("\n\n"));
+    assert!(
+        failures.is_empty(),
+        "{}\n\nrun `UPDATE_EXPECT=1 cargo test -p platform-codegen --test import_openapi` if the change is intended",
+        failures.join("\n\n")
+    );
 }
 
 #[test]
@@ -149,7 +153,8 @@ fn the_real_documents_import_pass_check_and_list_what_they_leave_out() {
         let (_spec, loaded) = check_spec(&imported.files);
         assert!(loaded.warnings.is_empty(), "{name}: the imported spec has warnings: {:?}", loaded.warnings);
         let doc: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(dir.join(file)).unwrap()).unwrap();
-        let operations: usize = doc["paths"].as_object().unwrap().values().map(|item| item.as_object().unwrap().keys().filter(|k| *k != "parameters").count()).sum();
+        let operations: usize =
+            doc["paths"].as_object().unwrap().values().map(|item| item.as_object().unwrap().keys().filter(|k| *k != "parameters").count()).sum();
         assert_eq!(loaded.model.endpoints.len(), operations, "{name}: every operation is an endpoint");
         expect_file(&dir.join("unmapped.txt"), &ledger(&imported), &mut failures);
         // Every construct not imported is a gap `coverage` lists, with its pointer.
@@ -162,7 +167,11 @@ fn the_real_documents_import_pass_check_and_list_what_they_leave_out() {
         let row = format!("| {name} | {operations} | {} |", imported.warnings.iter().filter(|d| not_imported(d)).count());
         assert!(readme.contains(&row), "README.md lacks the row `{row}` (operations, constructs not imported)");
     }
-    assert!(failures.is_empty(), "{}\n\nrun `UPDATE_EXPECT=1 cargo test -p platform-codegen --test import_openapi` if the change is intended", failures.join("\n\n"));
+    assert!(
+        failures.is_empty(),
+        "{}\n\nrun `UPDATE_EXPECT=1 cargo test -p platform-codegen --test import_openapi` if the change is intended",
+        failures.join("\n\n")
+    );
 }
 
 #[test]

@@ -23,6 +23,7 @@ fn workspace_profiles_match_the_root_manifest() {
     let manifest = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../Cargo.toml")).unwrap();
     // The root manifest's profile tables, comments left out, in the order they are written.
     let profiles: Vec<&str> = manifest.split("\n[").filter(|t| t.starts_with("profile.")).collect();
-    let written: Vec<String> = profiles.iter().map(|t| format!("[{}", t.lines().filter(|l| !l.starts_with('#')).collect::<Vec<_>>().join("\n").trim_end())).collect();
+    let written: Vec<String> =
+        profiles.iter().map(|t| format!("[{}", t.lines().filter(|l| !l.starts_with('#')).collect::<Vec<_>>().join("\n").trim_end())).collect();
     assert_eq!(written.join("\n\n") + "\n", PROFILES, "the generated workspace's profiles differ from the root manifest's");
 }

@@ -23,8 +23,8 @@ use platform_server::types::auth::{Credential, Intent, Scope, TokenKind};
 use platform_server::types::clock::FixedClock;
 use platform_server::types::deprecations;
 use platform_server::types::endpoints::{
-    bulk_update_lobby_members, create_or_join_lobby, get_current_user_connections, get_guild_channels, get_lobby_messages,
-    send_lobby_message, set_voice_channel_status, token,
+    bulk_update_lobby_members, create_or_join_lobby, get_current_user_connections, get_guild_channels, get_lobby_messages, send_lobby_message,
+    set_voice_channel_status, token,
 };
 use platform_server::types::enums::{GrantType, GuildFeature};
 use platform_server::types::errors::{self, ApiError};
@@ -238,9 +238,7 @@ impl Caller {
     fn user(&self) -> Result<u64, ApiError> {
         match self {
             Self::Account { user, .. } => Ok(*user),
-            Self::Application => {
-                Err(ApiError::new(&errors::UNAUTHORIZED).with_message("client credentials authenticate only at the token endpoint"))
-            }
+            Self::Application => Err(ApiError::new(&errors::UNAUTHORIZED).with_message("client credentials authenticate only at the token endpoint")),
         }
     }
 }
@@ -580,10 +578,7 @@ impl Api for Reference {
         Ok(lobby.messages.iter().rev().take(most).cloned().collect())
     }
 
-    async fn bulk_update_lobby_members(
-        &self,
-        call: Call<Caller, bulk_update_lobby_members::Request>,
-    ) -> Result<bulk_update_lobby_members::Response, ApiError> {
+    async fn bulk_update_lobby_members(&self, call: Call<Caller, bulk_update_lobby_members::Request>) -> Result<bulk_update_lobby_members::Response, ApiError> {
         call.caller.user()?;
         let mut state = self.state();
         let lobby = state.lobbies.iter_mut().find(|l| l.id == call.input.path.lobby_id.get()).ok_or_else(|| ApiError::new(&errors::UNKNOWN_LOBBY))?;

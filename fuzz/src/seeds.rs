@@ -34,7 +34,8 @@ pub fn all() -> &'static [Seed] {
 }
 
 fn subdirs(dir: &Path) -> Vec<PathBuf> {
-    let mut out: Vec<PathBuf> = std::fs::read_dir(dir).expect("the seed directories exist").map(|e| e.expect("readable").path()).filter(|p| p.is_dir()).collect();
+    let mut out: Vec<PathBuf> =
+        std::fs::read_dir(dir).expect("the seed directories exist").map(|e| e.expect("readable").path()).filter(|p| p.is_dir()).collect();
     out.sort();
     out
 }

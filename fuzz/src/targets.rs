@@ -94,7 +94,10 @@ pub fn debug_shape(text: &str) -> Option<String> {
     }
     for word in &words {
         let (head, tail) = word.split_once('(').unwrap_or((word, ""));
-        let camel = head.len() > 1 && head.chars().next().is_some_and(|c| c.is_ascii_uppercase()) && head.chars().any(|c| c.is_ascii_lowercase()) && head.chars().all(|c| c.is_ascii_alphanumeric());
+        let camel = head.len() > 1
+            && head.chars().next().is_some_and(|c| c.is_ascii_uppercase())
+            && head.chars().any(|c| c.is_ascii_lowercase())
+            && head.chars().all(|c| c.is_ascii_alphanumeric());
         if camel && word.contains('(') && !tail.is_empty() {
             return Some((*word).to_owned());
         }

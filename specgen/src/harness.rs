@@ -130,10 +130,8 @@ fn package_name(manifest: &Path) -> String {
 /// The workspace root listing every generated crate of `members`, with this repository's lock
 /// file beside it.
 pub fn write_workspace(root: &Path, members: &[Member], repo: &Path) {
-    let list: Vec<String> = members
-        .iter()
-        .flat_map(|m| platform_codegen::emit::cargo::CRATES.iter().map(move |c| format!("  \"{}/{c}\",", relative(root, &m.out))))
-        .collect();
+    let list: Vec<String> =
+        members.iter().flat_map(|m| platform_codegen::emit::cargo::CRATES.iter().map(move |c| format!("  \"{}/{c}\",", relative(root, &m.out)))).collect();
     let manifest = format!("[workspace]\nresolver = \"3\"\nmembers = [\n{}\n]\n", list.join("\n"));
     std::fs::write(root.join("Cargo.toml"), manifest).expect("write the scratch workspace manifest");
     seed_lock(root, repo);

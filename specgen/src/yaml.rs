@@ -173,7 +173,16 @@ mod tests {
             let text = w.text.lines().nth(line - 1).unwrap();
             match mark {
                 Mark::Item(_) => assert!(text.contains("\"id\":"), "{text}"),
-                Mark::Field(p) => assert!(text.contains(&format!("{:?}:", match p.last() { Some(Seg::Key(k)) => k.as_str(), _ => "" })), "{text}"),
+                Mark::Field(p) => assert!(
+                    text.contains(&format!(
+                        "{:?}:",
+                        match p.last() {
+                            Some(Seg::Key(k)) => k.as_str(),
+                            _ => "",
+                        }
+                    )),
+                    "{text}"
+                ),
                 Mark::Param(_) => assert!(text.trim_start().starts_with("- "), "{text}"),
             }
         }

@@ -13,9 +13,8 @@
 
 use shapes_server::types::auth::{Credential, Scope, TokenKind};
 use shapes_server::types::endpoints::{
-    create_document, create_note, delete_note, evaluate, export_notes, get_archive, get_attachment, get_document, get_me, get_note, get_note_export,
-    get_status, import_notes, list_categories, list_notes, poll_gateway, send_feedback, send_feedback_form, update_profile, upload_attachment,
-    amend_feedback,
+    amend_feedback, create_document, create_note, delete_note, evaluate, export_notes, get_archive, get_attachment, get_document, get_me, get_note,
+    get_note_export, get_status, import_notes, list_categories, list_notes, poll_gateway, send_feedback, send_feedback_form, update_profile, upload_attachment,
 };
 use shapes_server::types::enums::Locale;
 use shapes_server::types::errors::{self, ApiError};
@@ -180,7 +179,10 @@ impl Api for Shapes {
         })
     }
 
-    async fn get_note_export(&self, call: Call<Option<Caller>, get_note_export::Request, (), (), Option<Credential>>) -> Result<get_note_export::Response, ApiError> {
+    async fn get_note_export(
+        &self,
+        call: Call<Option<Caller>, get_note_export::Request, (), (), Option<Credential>>,
+    ) -> Result<get_note_export::Response, ApiError> {
         let path = call.input.path;
         Ok(get_note_export::Response::Ok(format!("note {} as {}", path.note_id, path.format)))
     }
@@ -189,15 +191,24 @@ impl Api for Shapes {
         Ok(get_archive::Response::Ok(format!("archive {}", call.input.path.archive)))
     }
 
-    async fn send_feedback_form(&self, _call: Call<Option<Caller>, send_feedback_form::Request, (), (), Option<Credential>>) -> Result<send_feedback_form::Response, ApiError> {
+    async fn send_feedback_form(
+        &self,
+        _call: Call<Option<Caller>, send_feedback_form::Request, (), (), Option<Credential>>,
+    ) -> Result<send_feedback_form::Response, ApiError> {
         Ok(send_feedback_form::Response::NoContent)
     }
 
-    async fn amend_feedback(&self, _call: Call<Option<Caller>, amend_feedback::Request, (), (), Option<Credential>>) -> Result<amend_feedback::Response, ApiError> {
+    async fn amend_feedback(
+        &self,
+        _call: Call<Option<Caller>, amend_feedback::Request, (), (), Option<Credential>>,
+    ) -> Result<amend_feedback::Response, ApiError> {
         Ok(amend_feedback::Response::NoContent)
     }
 
-    async fn send_feedback(&self, _call: Call<Option<Caller>, send_feedback::Request, (), (), Option<Credential>>) -> Result<send_feedback::Response, ApiError> {
+    async fn send_feedback(
+        &self,
+        _call: Call<Option<Caller>, send_feedback::Request, (), (), Option<Credential>>,
+    ) -> Result<send_feedback::Response, ApiError> {
         Ok(send_feedback::Response::NoContent)
     }
 
@@ -366,10 +377,7 @@ impl Api for Shapes {
     }
 
     async fn poll_gateway(&self, _call: Call<Caller, poll_gateway::Request>) -> Result<Vec<GatewayPayload>, ApiError> {
-        let mut out = vec![
-            GatewayPayload::Hello(Hello { op: 10, heartbeat_interval: 41_250 }),
-            GatewayPayload::Heartbeat(Heartbeat { op: 1, seq: None }),
-        ];
+        let mut out = vec![GatewayPayload::Hello(Hello { op: 10, heartbeat_interval: 41_250 }), GatewayPayload::Heartbeat(Heartbeat { op: 1, seq: None })];
         if self.newer_payloads {
             let raw = serde_json::json!({ "op": 99, "shard": [0, 1] });
             out.push(GatewayPayload::Unknown { tag: 99, raw });

@@ -95,7 +95,11 @@ impl Gen {
             prop_oneof![proptest::sample::select(named), "\\PC{0,12}".prop_map(Value::from)].boxed()
         } else {
             let named: Vec<Value> = e.values.iter().filter_map(|v| v.value).map(Value::from).collect();
-            if named.is_empty() { any::<i64>().prop_map(Value::from).boxed() } else { prop_oneof![proptest::sample::select(named), any::<i64>().prop_map(Value::from)].boxed() }
+            if named.is_empty() {
+                any::<i64>().prop_map(Value::from).boxed()
+            } else {
+                prop_oneof![proptest::sample::select(named), any::<i64>().prop_map(Value::from)].boxed()
+            }
         }
     }
 
@@ -143,9 +147,11 @@ impl Gen {
     /// a JSON value of another kind). A tag sits first or last.
     pub fn union(self, u: &'static Union, depth: u32) -> BoxedStrategy<Value> {
         // Past the depth, only variants that end the recursion.
-        let variants: Vec<&'static Field> = u.variants.iter().filter(|v| depth <= DEPTH || !matches!(v.ty, Some(TypeRef::Object(_) | TypeRef::Union(_)))).collect();
+        let variants: Vec<&'static Field> =
+            u.variants.iter().filter(|v| depth <= DEPTH || !matches!(v.ty, Some(TypeRef::Object(_) | TypeRef::Union(_)))).collect();
         let Some(d) = &u.discriminator else {
-            let mut options: Vec<BoxedStrategy<Value>> = variants.iter().map(|v| self.value(v.ty.as_ref().expect("a typed variant"), v.items.as_ref(), depth)).collect();
+            let mut options: Vec<BoxedStrategy<Value>> =
+                variants.iter().map(|v| self.value(v.ty.as_ref().expect("a typed variant"), v.items.as_ref(), depth)).collect();
             options.push(prop_oneof![any::<bool>().prop_map(Value::from), Just(json!({ "unlisted": [1, 2] }))].boxed());
             return proptest::strategy::Union::new(options).boxed();
         };
@@ -239,7 +245,9 @@ fn primitive(p: Primitive) -> BoxedStrategy<Value> {
         Primitive::Timestamp => (0i64..4_102_444_800).prop_map(|s| Value::from(jiff::Timestamp::from_second(s).unwrap().to_string())).boxed(),
         Primitive::Date => (1i16..=9999, 1i8..=12, 1i8..=28).prop_map(|(y, m, d)| Value::from(format!("{y:04}-{m:02}-{d:02}"))).boxed(),
         Primitive::Uuid => any::<u128>().prop_map(|n| Value::from(uuid_text(n))).boxed(),
-        Primitive::Bytes => proptest::collection::vec(any::<u8>(), 0..12).prop_map(|b| Value::from(base64::engine::general_purpose::STANDARD.encode(b))).boxed(),
+        Primitive::Bytes => {
+            proptest::collection::vec(any::<u8>(), 0..12).prop_map(|b| Value::from(base64::engine::general_purpose::STANDARD.encode(b))).boxed()
+        }
         Primitive::Null => Just(Value::Null).boxed(),
         Primitive::File => ("\\PC{0,8}", proptest::collection::vec(any::<u8>(), 0..4)).prop_map(|(t, b)| json!({ "content_type": t, "bytes": b })).boxed(),
         Primitive::Json => any_json(),

@@ -11,9 +11,9 @@
 //!
 //! Emitters read no files and no environment; [`crate::files`] writes what they return.
 
+mod c;
 pub mod cargo;
 pub mod case;
-mod c;
 mod docs;
 mod model_json;
 pub mod names;
@@ -102,19 +102,23 @@ pub fn emit_openapi(model: &Model, opts: &EmitOptions) -> GeneratedFile {
 /// output stays byte-identical.
 pub fn emit_all(model: &Model, opts: &EmitOptions) -> Vec<GeneratedFile> {
     use Cost::{Large, Small};
-    let mut files = in_parallel(model, opts, &[
-        (model_json::emit, Small),
-        (spec_schema::emit, Small),
-        (rust::types::emit, Large),
-        (rust::server::emit, Large),
-        (rust::client::emit, Large),
-        (c::header::emit, Small),
-        (c::cpp::emit, Small),
-        (c::sdk::emit, Small),
-        (docs::reference::emit, Large),
-        (docs::feed::emit, Small),
-        (docs::openapi::emit, Small),
-    ]);
+    let mut files = in_parallel(
+        model,
+        opts,
+        &[
+            (model_json::emit, Small),
+            (spec_schema::emit, Small),
+            (rust::types::emit, Large),
+            (rust::server::emit, Large),
+            (rust::client::emit, Large),
+            (c::header::emit, Small),
+            (c::cpp::emit, Small),
+            (c::sdk::emit, Small),
+            (docs::reference::emit, Large),
+            (docs::feed::emit, Small),
+            (docs::openapi::emit, Small),
+        ],
+    );
     files.extend(cargo::workspace_root(opts));
     files
 }
@@ -142,13 +146,9 @@ fn in_parallel(model: &Model, opts: &EmitOptions, emitters: &[(Emitter, Cost)]) 
     let take = || order.get(next.fetch_add(1, std::sync::atomic::Ordering::Relaxed)).copied();
     let workers = std::thread::available_parallelism().map_or(1, std::num::NonZero::get).min(emitters.len());
     let mut done: Vec<(usize, Vec<GeneratedFile>)> = std::thread::scope(|scope| {
-        let running: Vec<_> = (0..workers)
-            .map(|_| scope.spawn(|| std::iter::from_fn(take).map(|i| (i, emitters[i].0(model, opts))).collect::<Vec<_>>()))
-            .collect();
-        running
-            .into_iter()
-            .flat_map(|thread| thread.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)))
-            .collect()
+        let running: Vec<_> =
+            (0..workers).map(|_| scope.spawn(|| std::iter::from_fn(take).map(|i| (i, emitters[i].0(model, opts))).collect::<Vec<_>>())).collect();
+        running.into_iter().flat_map(|thread| thread.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))).collect()
     });
     done.sort_by_key(|(i, _)| *i);
     done.into_iter().flat_map(|(_, files)| files).collect()

@@ -8,8 +8,8 @@
 //! from the workspace with the versions and features this repository's own workspace gives
 //! them ([`DEPENDENCIES`]; a test keeps the two in step).
 
-use super::rust::shared::{crate_stem, package};
 use super::cargo::{self, Layout};
+use super::rust::shared::{crate_stem, package};
 use super::{EmitOptions, GeneratedFile, emit_all};
 use crate::model::Model;
 

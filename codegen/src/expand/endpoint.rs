@@ -34,7 +34,9 @@ pub fn endpoint(spec: &Loaded, attr: TokenStream, item: TokenStream) -> syn::Res
         let missing = if endpoint.method.is_none() { "method" } else { "path" };
         return Err(syn::Error::new(
             id_token.span(),
-            format!("endpoint `{id}` has no route: its {missing} is not shown in the source (defined at {place})\n\nhelp: only endpoints with a known method and path can have handlers"),
+            format!(
+                "endpoint `{id}` has no route: its {missing} is not shown in the source (defined at {place})\n\nhelp: only endpoints with a known method and path can have handlers"
+            ),
         ));
     };
     check_params(spec, endpoint, &func, &place)?;
@@ -116,10 +118,9 @@ fn check_params(spec: &Loaded, endpoint: &Endpoint, func: &ItemFn, place: &str) 
                 match did_you_mean(&name_str, inputs.iter().map(|(n, ..)| n.as_str())) {
                     Some(best) => message.push_str(&format!("\n\nhelp: did you mean `{best}`?")),
                     None if inputs.is_empty() => message.push_str("\n\nhelp: the endpoint takes no path, query or body inputs"),
-                    None => message.push_str(&format!(
-                        "\n\nhelp: its inputs are {}",
-                        inputs.iter().map(|(n, ..)| format!("`{n}`")).collect::<Vec<_>>().join(", ")
-                    )),
+                    None => {
+                        message.push_str(&format!("\n\nhelp: its inputs are {}", inputs.iter().map(|(n, ..)| format!("`{n}`")).collect::<Vec<_>>().join(", ")))
+                    }
                 }
                 errors.push(syn::Error::new(name.ident.span(), message));
             }
@@ -169,7 +170,11 @@ fn check_proof(spec: &Loaded, endpoint: &Endpoint, func: &ItemFn, proof: Option<
             (arg.as_deref() != Some(marker.as_str())).then(|| {
                 syn::Error::new(
                     ty.span(),
-                    format!("expected `{PROOF}<{marker}>`: the proof must be for endpoint `{}` (defined at {})", endpoint.meta.id, at(spec, endpoint.meta.id_span)),
+                    format!(
+                        "expected `{PROOF}<{marker}>`: the proof must be for endpoint `{}` (defined at {})",
+                        endpoint.meta.id,
+                        at(spec, endpoint.meta.id_span)
+                    ),
                 )
             })
         }
@@ -241,9 +246,13 @@ mod tests {
     #[test]
     fn header_parameters_are_inputs() {
         let spec = shapes();
-        let handler = quote!(fn h(ids: Option<Vec<u64>>, tags: Option<Vec<String>>, limit: Option<i64>, request_id: Option<String>, locale: String) {});
+        let handler = quote!(
+            fn h(ids: Option<Vec<u64>>, tags: Option<Vec<String>>, limit: Option<i64>, request_id: Option<String>, locale: String) {}
+        );
         assert!(endpoint(&spec, quote!(list_notes), handler).is_ok());
-        let lacking = quote!(fn h(ids: Option<Vec<u64>>, tags: Option<Vec<String>>, limit: Option<i64>, request_id: Option<String>) {});
+        let lacking = quote!(
+            fn h(ids: Option<Vec<u64>>, tags: Option<Vec<String>>, limit: Option<i64>, request_id: Option<String>) {}
+        );
         let error = endpoint(&spec, quote!(list_notes), lacking).unwrap_err().to_string();
         assert!(error.contains("lacks the header parameter `locale`"), "{error}");
     }
@@ -251,11 +260,24 @@ mod tests {
     #[test]
     fn parts_are_inputs_and_a_body_of_several_formats_is_one() {
         let spec = shapes();
-        let parts = quote!(fn h(file: FilePart, meta: ImportMeta, labels: Option<Vec<String>>) {});
+        let parts = quote!(
+            fn h(file: FilePart, meta: ImportMeta, labels: Option<Vec<String>>) {}
+        );
         assert!(endpoint(&spec, quote!(import_notes), parts).is_ok());
-        let wrong = quote!(fn h(file: String, meta: ImportMeta, labels: Option<Vec<String>>) {});
+        let wrong = quote!(
+            fn h(file: String, meta: ImportMeta, labels: Option<Vec<String>>) {}
+        );
         let error = endpoint(&spec, quote!(import_notes), wrong).unwrap_err().to_string();
         assert!(error.contains("multipart part `file`"), "{error}");
-        assert!(endpoint(&spec, quote!(create_note), quote!(fn h(body: Body) {})).is_ok());
+        assert!(
+            endpoint(
+                &spec,
+                quote!(create_note),
+                quote!(
+                    fn h(body: Body) {}
+                )
+            )
+            .is_ok()
+        );
     }
 }

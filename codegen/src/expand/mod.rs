@@ -143,10 +143,7 @@ pub fn error_code(spec: &Loaded, input: TokenStream) -> syn::Result<TokenStream>
         return Err(unknown(spec, &ident, "error", &id, model.errors.iter().map(|e| &e.meta)));
     };
     if error.code.is_none() {
-        return Err(syn::Error::new(
-            ident.span(),
-            format!("error `{id}` has no numeric code (defined at {})", at(spec, error.meta.id_span)),
-        ));
+        return Err(syn::Error::new(ident.span(), format!("error `{id}` has no numeric code (defined at {})", at(spec, error.meta.id_span))));
     }
     let name = respan(names::error_variant(error), ident.span());
     let krate = krate();

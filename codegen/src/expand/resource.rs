@@ -75,11 +75,9 @@ impl UnrawString for syn::Ident {
 
 /// The `#[resource(id)]` attribute.
 fn resource_attr(input: &DeriveInput) -> syn::Result<(String, syn::Ident)> {
-    let attr = input
-        .attrs
-        .iter()
-        .find(|a| a.path().is_ident("resource"))
-        .ok_or_else(|| syn::Error::new(input.ident.span(), "missing `#[resource(id)]`: name the spec resource this struct reads, e.g. `#[resource(channel)]`"))?;
+    let attr = input.attrs.iter().find(|a| a.path().is_ident("resource")).ok_or_else(|| {
+        syn::Error::new(input.ident.span(), "missing `#[resource(id)]`: name the spec resource this struct reads, e.g. `#[resource(channel)]`")
+    })?;
     let ident: syn::Ident = attr.parse_args().map_err(|e| syn::Error::new(e.span(), "expected `#[resource(id)]` with one resource id"))?;
     Ok((ident.to_string(), ident))
 }
@@ -131,11 +129,7 @@ fn match_type(model: &Model, spec_ty: &TypeRef, ty: &Type) -> Result<(), String>
     }
     let last = last_segment(ty).unwrap_or_default();
     let accepted = accepted(model, spec_ty);
-    if accepted.contains(&last) || last == "Value" {
-        Ok(())
-    } else {
-        Err(accepted.iter().map(|a| format!("`{a}`")).collect::<Vec<_>>().join(" or "))
-    }
+    if accepted.contains(&last) || last == "Value" { Ok(()) } else { Err(accepted.iter().map(|a| format!("`{a}`")).collect::<Vec<_>>().join(" or ")) }
 }
 
 /// Rust type names (last path segment) that hold a spec type.

@@ -88,8 +88,18 @@ fn child(ctx: Ctx, at: &str, key: &str) -> Ctx {
         },
         Ctx::Schema => match key {
             "properties" | "patternProperties" | "$defs" | "definitions" | "dependentSchemas" => Ctx::SchemaMap,
-            "items" | "additionalProperties" | "not" | "contains" | "if" | "then" | "else" | "propertyNames" | "unevaluatedProperties"
-            | "unevaluatedItems" | "additionalItems" | "contentSchema" => Ctx::Schema,
+            "items"
+            | "additionalProperties"
+            | "not"
+            | "contains"
+            | "if"
+            | "then"
+            | "else"
+            | "propertyNames"
+            | "unevaluatedProperties"
+            | "unevaluatedItems"
+            | "additionalItems"
+            | "contentSchema" => Ctx::Schema,
             "allOf" | "oneOf" | "anyOf" | "prefixItems" => Ctx::SchemaList,
             "discriminator" => Ctx::Discriminator,
             _ => Ctx::Stop,
@@ -112,7 +122,8 @@ type Kind = &'static str;
 /// The kinds of component a reference outside schemas may stand in the place of, by the member
 /// that holds the reference (`responses/401`, `parameters/0`, `headers/x-id`, `requestBody`,
 /// `examples/ok`).
-const KINDS: &[(&str, Kind)] = &[("responses", "responses"), ("parameters", "parameters"), ("headers", "headers"), ("requestBody", "requestBodies"), ("examples", "examples")];
+const KINDS: &[(&str, Kind)] =
+    &[("responses", "responses"), ("parameters", "parameters"), ("headers", "headers"), ("requestBody", "requestBodies"), ("examples", "examples")];
 
 /// The kind of component a reference at `at` (outside schemas) stands for, if any.
 fn kind_at(at: &str) -> Option<Kind> {
@@ -222,7 +233,9 @@ impl Bundler<'_> {
     fn mapping(&mut self, cx: &mut Diagnostics, v: &mut Value, at: &str, base: &Path) {
         let Some(mapping) = v.get_mut("mapping").and_then(Value::as_object_mut) else { return };
         for (key, value) in mapping.iter_mut() {
-            let Some(r) = value.as_str().filter(|r| is_relative(r) && (r.contains('/') || r.contains('#') || r.contains('.'))).map(str::to_owned) else { continue };
+            let Some(r) = value.as_str().filter(|r| is_relative(r) && (r.contains('/') || r.contains('#') || r.contains('.'))).map(str::to_owned) else {
+                continue;
+            };
             let at = format!("{at}/mapping/{}", escape(key));
             if let Some(local) = self.component_ref(cx, "schemas", &r, &at, base) {
                 *value = Value::String(local);
@@ -357,7 +370,10 @@ impl Bundler<'_> {
         let loaded = self.files.get(path)?.as_ref()?;
         let Some(value) = loaded.value.pointer(pointer).cloned() else {
             let shown = self.shown(&(path.clone(), pointer.clone()));
-            cx.push(Diagnostic::error(codes::IMPORT_UNRESOLVED_REF, format!("`{shown}`, referred to at `#{at}`, names nothing")).at(self.span(at), "no value at this pointer"));
+            cx.push(
+                Diagnostic::error(codes::IMPORT_UNRESOLVED_REF, format!("`{shown}`, referred to at `#{at}`, names nothing"))
+                    .at(self.span(at), "no value at this pointer"),
+            );
             return None;
         };
         for (p, span) in &loaded.spans {
@@ -391,7 +407,8 @@ fn only_ref(schema: &Value) -> Option<&str> {
 /// Whether a reference names a file of this document (not `https://...` or `urn:...`).
 fn is_relative(reference: &str) -> bool {
     let scheme = reference.split_once(':').map(|(s, _)| s);
-    !reference.starts_with("//") && !scheme.is_some_and(|s| !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || "+-.".contains(c)) && !s.contains('/') && !s.contains('#'))
+    !reference.starts_with("//")
+        && !scheme.is_some_and(|s| !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || "+-.".contains(c)) && !s.contains('/') && !s.contains('#'))
 }
 
 /// `a/./b/../c` as `a/c`, without asking the file system (a missing file is reported when read).

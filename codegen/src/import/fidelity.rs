@@ -100,11 +100,37 @@ enum C {
     Never,
     Null,
     Bool(Option<BTreeSet<bool>>),
-    Int { min: i128, max: i128, values: Option<BTreeSet<i128>> },
-    Num { min: Option<(f64, bool)>, max: Option<(f64, bool)>, float: bool, values: Option<Vec<f64>> },
-    Str { min: u64, max: Option<u64>, pattern: Option<String>, format: Option<String>, values: Option<BTreeSet<String>> },
-    Array { items: Rc<N>, min: u64, max: Option<u64>, unique: bool },
-    Object { props: BTreeMap<String, Rc<N>>, required: BTreeSet<String>, additional: Option<Rc<N>>, min: u64, max: Option<u64> },
+    Int {
+        min: i128,
+        max: i128,
+        values: Option<BTreeSet<i128>>,
+    },
+    Num {
+        min: Option<(f64, bool)>,
+        max: Option<(f64, bool)>,
+        float: bool,
+        values: Option<Vec<f64>>,
+    },
+    Str {
+        min: u64,
+        max: Option<u64>,
+        pattern: Option<String>,
+        format: Option<String>,
+        values: Option<BTreeSet<String>>,
+    },
+    Array {
+        items: Rc<N>,
+        min: u64,
+        max: Option<u64>,
+        unique: bool,
+    },
+    Object {
+        props: BTreeMap<String, Rc<N>>,
+        required: BTreeSet<String>,
+        additional: Option<Rc<N>>,
+        min: u64,
+        max: Option<u64>,
+    },
     Union(Vec<Rc<N>>),
     /// A keyword the comparison does not read; never equal to anything.
     Other(String),
@@ -128,7 +154,22 @@ fn annotation(key: &str) -> bool {
     key.starts_with("x-")
         || matches!(
             key,
-            "description" | "title" | "summary" | "example" | "examples" | "default" | "deprecated" | "readOnly" | "writeOnly" | "$comment" | "externalDocs" | "xml" | "discriminator" | "contentMediaType" | "$schema" | "$id"
+            "description"
+                | "title"
+                | "summary"
+                | "example"
+                | "examples"
+                | "default"
+                | "deprecated"
+                | "readOnly"
+                | "writeOnly"
+                | "$comment"
+                | "externalDocs"
+                | "xml"
+                | "discriminator"
+                | "contentMediaType"
+                | "$schema"
+                | "$id"
         )
 }
 
@@ -222,9 +263,34 @@ impl<'d> Canon<'d> {
             .filter(|k| {
                 !matches!(
                     k.as_str(),
-                    "$ref" | "allOf" | "oneOf" | "anyOf" | "type" | "nullable" | "enum" | "const" | "format" | "minimum" | "maximum" | "exclusiveMinimum"
-                        | "exclusiveMaximum" | "minLength" | "maxLength" | "pattern" | "contentEncoding" | "items" | "minItems" | "maxItems" | "uniqueItems"
-                        | "properties" | "required" | "additionalProperties" | "minProperties" | "maxProperties" | "propertyNames" | "unevaluatedProperties"
+                    "$ref"
+                        | "allOf"
+                        | "oneOf"
+                        | "anyOf"
+                        | "type"
+                        | "nullable"
+                        | "enum"
+                        | "const"
+                        | "format"
+                        | "minimum"
+                        | "maximum"
+                        | "exclusiveMinimum"
+                        | "exclusiveMaximum"
+                        | "minLength"
+                        | "maxLength"
+                        | "pattern"
+                        | "contentEncoding"
+                        | "items"
+                        | "minItems"
+                        | "maxItems"
+                        | "uniqueItems"
+                        | "properties"
+                        | "required"
+                        | "additionalProperties"
+                        | "minProperties"
+                        | "maxProperties"
+                        | "propertyNames"
+                        | "unevaluatedProperties"
                 )
             })
             .collect();
@@ -501,11 +567,14 @@ fn intersect(a: &Rc<N>, b: &Rc<N>) -> Rc<N> {
         (C::Union(alts), _) => union(at, alts.iter().map(|x| intersect(x, b)).collect()),
         (_, C::Union(alts)) => union(at, alts.iter().map(|x| intersect(a, x)).collect()),
         (C::Null, C::Null) => a.clone(),
-        (C::Bool(x), C::Bool(y)) => node(at, C::Bool(match (x, y) {
-            (Some(x), Some(y)) => Some(x.intersection(y).copied().collect()),
-            (x, None) => x.clone(),
-            (None, y) => y.clone(),
-        })),
+        (C::Bool(x), C::Bool(y)) => node(
+            at,
+            C::Bool(match (x, y) {
+                (Some(x), Some(y)) => Some(x.intersection(y).copied().collect()),
+                (x, None) => x.clone(),
+                (None, y) => y.clone(),
+            }),
+        ),
         (C::Int { min, max, values }, C::Int { min: min2, max: max2, values: v2 }) => {
             let (lo, hi) = ((*min).max(*min2), (*max).min(*max2));
             let values = match (values, v2) {
@@ -559,10 +628,7 @@ fn intersect(a: &Rc<N>, b: &Rc<N>) -> Rc<N> {
                 (Some(x), Some(y)) => Some(intersect(x, y)),
                 (x, y) => x.clone().or_else(|| y.clone()),
             };
-            node(
-                at,
-                C::Object { props: merged, required: required.union(r2).cloned().collect(), additional, min: (*min).max(*m2), max: min_opt(*max, *x2) },
-            )
+            node(at, C::Object { props: merged, required: required.union(r2).cloned().collect(), additional, min: (*min).max(*m2), max: min_opt(*max, *x2) })
         }
         (C::Other(_), _) => a.clone(),
         (_, C::Other(_)) => b.clone(),
@@ -592,9 +658,16 @@ fn describe(n: &N) -> String {
         C::Num { min, max, float, .. } => format!("a {} number from {min:?} to {max:?}", if *float { "32-bit" } else { "64-bit" }),
         C::Str { values: Some(v), .. } => format!("one of the texts {v:?}"),
         C::Str { min, max, pattern, format, .. } => {
-            format!("a text (length {min}..{}, pattern {}, format {})", max.map_or("".into(), |m| m.to_string()), pattern.as_deref().unwrap_or("none"), format.as_deref().unwrap_or("none"))
+            format!(
+                "a text (length {min}..{}, pattern {}, format {})",
+                max.map_or("".into(), |m| m.to_string()),
+                pattern.as_deref().unwrap_or("none"),
+                format.as_deref().unwrap_or("none")
+            )
         }
-        C::Array { min, max, unique, .. } => format!("an array ({min}..{} items{})", max.map_or("".into(), |m| m.to_string()), if *unique { ", unique" } else { "" }),
+        C::Array { min, max, unique, .. } => {
+            format!("an array ({min}..{} items{})", max.map_or("".into(), |m| m.to_string()), if *unique { ", unique" } else { "" })
+        }
         C::Object { props, .. } => format!("an object with {} members", props.len()),
         C::Union(alts) => format!("one of {} alternatives", alts.len()),
         C::Other(what) => what.clone(),
@@ -669,7 +742,15 @@ impl<'d> Comparison<'d> {
             };
             let required = |p: &Value| place == "path" || p.get("required").and_then(Value::as_bool) == Some(true);
             if required(p) != required(q) {
-                self.differ(&where_, at, format!("the parameter is {}required in the document and {}required in the export", if required(p) { "" } else { "not " }, if required(q) { "" } else { "not " }));
+                self.differ(
+                    &where_,
+                    at,
+                    format!(
+                        "the parameter is {}required in the document and {}required in the export",
+                        if required(p) { "" } else { "not " },
+                        if required(q) { "" } else { "not " }
+                    ),
+                );
             }
             let (a, b) = (p.get("schema").cloned().unwrap_or(Value::Bool(true)), q.get("schema").cloned().unwrap_or(Value::Bool(true)));
             self.parameter_schemas(&where_, &a, &format!("{at}/schema"), &b, &format!("{their_at}/schema"));
@@ -699,7 +780,15 @@ impl<'d> Comparison<'d> {
         let ((body, at), (their_body, their_at)) = (ours, theirs);
         let required = |b: &Value| b.get("required").and_then(Value::as_bool) == Some(true);
         if required(body) != required(their_body) {
-            self.differ("requestBody", &at, format!("the body is {}required in the document and {}required in the export", if required(body) { "" } else { "not " }, if required(their_body) { "" } else { "not " }));
+            self.differ(
+                "requestBody",
+                &at,
+                format!(
+                    "the body is {}required in the document and {}required in the export",
+                    if required(body) { "" } else { "not " },
+                    if required(their_body) { "" } else { "not " }
+                ),
+            );
         }
         self.content("requestBody", body, &at, their_body, &their_at);
     }
@@ -783,7 +872,15 @@ impl<'d> Comparison<'d> {
             };
             let required = |h: &Value| h.get("required").and_then(Value::as_bool) == Some(true);
             if required(h) != required(g) {
-                self.differ(&where_, at, format!("the header is {}required in the document and {}required in the export", if required(h) { "" } else { "not " }, if required(g) { "" } else { "not " }));
+                self.differ(
+                    &where_,
+                    at,
+                    format!(
+                        "the header is {}required in the document and {}required in the export",
+                        if required(h) { "" } else { "not " },
+                        if required(g) { "" } else { "not " }
+                    ),
+                );
             }
             let (x, y) = (h.get("schema").cloned().unwrap_or(Value::Bool(true)), g.get("schema").cloned().unwrap_or(Value::Bool(true)));
             self.schemas(&where_, &x, &format!("{at}/schema"), &y, &format!("{their_at}/schema"));
@@ -813,7 +910,13 @@ impl<'d> Comparison<'d> {
         let strip = |n: &Rc<N>| match &n.c {
             C::Object { props, required, additional, min, max } => node(
                 &n.at,
-                C::Object { props: props.iter().map(|(k, v)| (k.clone(), without_null(v))).collect(), required: required.clone(), additional: additional.clone(), min: *min, max: *max },
+                C::Object {
+                    props: props.iter().map(|(k, v)| (k.clone(), without_null(v))).collect(),
+                    required: required.clone(),
+                    additional: additional.clone(),
+                    min: *min,
+                    max: *max,
+                },
             ),
             _ => n.clone(),
         };
@@ -856,7 +959,9 @@ fn equal(a: &N, b: &N, path: &str, seen: &mut BTreeSet<(usize, usize)>) -> Vec<M
             }
             Vec::new()
         }
-        (C::Num { min, max, float, values }, C::Num { min: m2, max: x2, float: f2, values: v2 }) if min == m2 && max == x2 && float == f2 && values == v2 => Vec::new(),
+        (C::Num { min, max, float, values }, C::Num { min: m2, max: x2, float: f2, values: v2 }) if min == m2 && max == x2 && float == f2 && values == v2 => {
+            Vec::new()
+        }
         (C::Str { min, max, pattern, format, values }, C::Str { min: m2, max: x2, pattern: p2, format: f2, values: v2 })
             if min == m2 && max == x2 && pattern == p2 && format == f2 && values == v2 =>
         {
@@ -885,7 +990,9 @@ fn equal(a: &N, b: &N, path: &str, seen: &mut BTreeSet<(usize, usize)>) -> Vec<M
             match (additional, a2) {
                 (None, None) => {}
                 (Some(x), Some(y)) => out.extend(equal(x, y, &format!("{path}/*"), seen)),
-                (Some(x), None) => out.push((format!("{path}/*"), x.at.clone(), format!("other members are {} in the document and anything in the export", describe(x)))),
+                (Some(x), None) => {
+                    out.push((format!("{path}/*"), x.at.clone(), format!("other members are {} in the document and anything in the export", describe(x))))
+                }
                 (None, Some(y)) => out.extend(differ(format!("other members are anything in the document and {} in the export", describe(y)))),
             }
             for (name, x) in props {

@@ -71,7 +71,14 @@ impl Importer<'_> {
             let meta = Meta { id: "base_url".into(), description: first.get("description").and_then(Value::as_str).map(str::to_owned), ..Default::default() };
             placeholders.push(Item { meta, extra });
             if first.get("variables").is_some() {
-                let gap = self.unmapped(cx, codes::IMPORT_UNMAPPED, "/servers/0/variables", "hosts", "server variables", "the address is one placeholder with one example");
+                let gap = self.unmapped(
+                    cx,
+                    codes::IMPORT_UNMAPPED,
+                    "/servers/0/variables",
+                    "hosts",
+                    "server variables",
+                    "the address is one placeholder with one example",
+                );
                 self.platform_gaps.push(gap);
             }
         }
@@ -85,11 +92,13 @@ impl Importer<'_> {
             placeholders.push(Item { meta, extra });
         }
         for i in 1..servers.len() {
-            let gap = self.unmapped(cx, codes::IMPORT_UNMAPPED, &format!("/servers/{i}"), "hosts", "a further server", "the platform's address is the first server");
+            let gap =
+                self.unmapped(cx, codes::IMPORT_UNMAPPED, &format!("/servers/{i}"), "hosts", "a further server", "the platform's address is the first server");
             self.platform_gaps.push(gap);
         }
         let parts = self.platform_parts(!placeholders.is_empty());
-        let platform = spec::Platform { name: title, description: info.get("description").and_then(Value::as_str).map(str::to_owned), prefixes, placeholders, parts };
+        let platform =
+            spec::Platform { name: title, description: info.get("description").and_then(Value::as_str).map(str::to_owned), prefixes, placeholders, parts };
         let gaps: Vec<Item> = std::mem::take(&mut self.platform_gaps)
             .into_iter()
             .map(|g| {
@@ -164,7 +173,12 @@ impl Importer<'_> {
             let mut meta = Meta { description: scheme.get("description").and_then(Value::as_str).map(str::to_owned), ..Default::default() };
             let kind = scheme.get("type").and_then(Value::as_str).unwrap_or("");
             let word = match kind {
-                "apiKey" if scheme.get("in").and_then(Value::as_str) == Some("header") && scheme.get("name").and_then(Value::as_str).is_some_and(|n| n.eq_ignore_ascii_case("authorization")) => None,
+                "apiKey"
+                    if scheme.get("in").and_then(Value::as_str) == Some("header")
+                        && scheme.get("name").and_then(Value::as_str).is_some_and(|n| n.eq_ignore_ascii_case("authorization")) =>
+                {
+                    None
+                }
                 "http" => match scheme.get("scheme").and_then(Value::as_str).map(str::to_ascii_lowercase).as_deref() {
                     Some("bearer") => Some("Bearer".to_owned()),
                     Some("basic") => Some("Basic".to_owned()),
@@ -174,7 +188,14 @@ impl Importer<'_> {
                 "oauth2" | "openIdConnect" => Some("Bearer".to_owned()),
                 _ => {
                     let what = format!("security scheme `{name}` ({kind})");
-                    let gap = self.unmapped(cx, codes::IMPORT_UNMAPPED_SECURITY, &pointer, "scheme", &what, "a token kind is a credential in the `Authorization` header");
+                    let gap = self.unmapped(
+                        cx,
+                        codes::IMPORT_UNMAPPED_SECURITY,
+                        &pointer,
+                        "scheme",
+                        &what,
+                        "a token kind is a credential in the `Authorization` header",
+                    );
                     self.platform_gaps.push(gap);
                     continue;
                 }
@@ -187,7 +208,14 @@ impl Importer<'_> {
             };
             if let Some(obj) = scheme.as_object() {
                 for key in obj.keys().filter(|k| !known.contains(&k.as_str())) {
-                    let gap = self.unmapped(cx, codes::IMPORT_UNMAPPED_SECURITY, &format!("{pointer}/{}", escape(key)), "details", &format!("`{key}` of a security scheme"), "a token kind has a scheme word and a description");
+                    let gap = self.unmapped(
+                        cx,
+                        codes::IMPORT_UNMAPPED_SECURITY,
+                        &format!("{pointer}/{}", escape(key)),
+                        "details",
+                        &format!("`{key}` of a security scheme"),
+                        "a token kind has a scheme word and a description",
+                    );
                     meta.not_shown.push(gap);
                 }
             }
@@ -198,7 +226,14 @@ impl Importer<'_> {
                     }
                     for key in spec.as_object().into_iter().flatten().map(|(k, _)| k).filter(|k| *k != "scopes") {
                         let at = format!("{pointer}/flows/{}/{}", escape(flow), escape(key));
-                        let gap = self.unmapped(cx, codes::IMPORT_UNMAPPED_SECURITY, &at, "details", &format!("`{key}` of the OAuth2 `{flow}` flow"), "the spec's authorization server is described apart from the token kinds");
+                        let gap = self.unmapped(
+                            cx,
+                            codes::IMPORT_UNMAPPED_SECURITY,
+                            &at,
+                            "details",
+                            &format!("`{key}` of the OAuth2 `{flow}` flow"),
+                            "the spec's authorization server is described apart from the token kinds",
+                        );
                         meta.not_shown.push(gap);
                     }
                 }
@@ -286,8 +321,22 @@ impl Importer<'_> {
         if !composite && !["file", "csv", "json", "null", ""].contains(&ty.as_str()) {
             return;
         }
-        let gap = self.unmapped(cx, codes::IMPORT_UNMAPPED, pointer, "details", &format!("a header of type `{}`", if ty.is_empty() { "json" } else { &ty }), "a header carries one scalar value; it is read as text");
-        *f = Field { ty: Some("string".into()), optional: f.optional, wire_name: f.wire_name.take(), description: f.description.take(), not_shown: std::mem::take(&mut f.not_shown), ..Default::default() };
+        let gap = self.unmapped(
+            cx,
+            codes::IMPORT_UNMAPPED,
+            pointer,
+            "details",
+            &format!("a header of type `{}`", if ty.is_empty() { "json" } else { &ty }),
+            "a header carries one scalar value; it is read as text",
+        );
+        *f = Field {
+            ty: Some("string".into()),
+            optional: f.optional,
+            wire_name: f.wire_name.take(),
+            description: f.description.take(),
+            not_shown: std::mem::take(&mut f.not_shown),
+            ..Default::default()
+        };
         f.not_shown.push(gap);
     }
 
@@ -296,7 +345,14 @@ impl Importer<'_> {
         if let Some(schema) = used_take(used, obj, "schema") {
             return self.field(cx, schema, &format!("{pointer}/schema"), site);
         }
-        let gap = self.unmapped(cx, codes::IMPORT_UNMAPPED, pointer, "type", "a parameter without `schema`", "parameters are typed by a schema; the value is read as text");
+        let gap = self.unmapped(
+            cx,
+            codes::IMPORT_UNMAPPED,
+            pointer,
+            "type",
+            "a parameter without `schema`",
+            "parameters are typed by a schema; the value is read as text",
+        );
         let _ = used_take(used, obj, "content");
         Field { ty: Some("string".into()), notes: vec![gap.detail], ..Default::default() }
     }
@@ -335,10 +391,24 @@ impl Importer<'_> {
                 pointer = p;
             }
             let Some(obj) = item.as_object() else { continue };
-            let shared: Vec<(String, Value)> = obj.get("parameters").and_then(Value::as_array).into_iter().flatten().enumerate().map(|(i, p)| (format!("{pointer}/parameters/{i}"), p.clone())).collect();
+            let shared: Vec<(String, Value)> = obj
+                .get("parameters")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+                .enumerate()
+                .map(|(i, p)| (format!("{pointer}/parameters/{i}"), p.clone()))
+                .collect();
             let mut path_gaps = Vec::new();
             for key in obj.keys().filter(|k| !METHODS.contains(&k.as_str()) && !["parameters", "summary", "description", "$ref"].contains(&k.as_str())) {
-                let gap = self.unmapped(cx, codes::IMPORT_UNMAPPED, &format!("{pointer}/{}", escape(key)), "details", &format!("`{key}` of a path item"), "a path item's operations are the spec's endpoints");
+                let gap = self.unmapped(
+                    cx,
+                    codes::IMPORT_UNMAPPED,
+                    &format!("{pointer}/{}", escape(key)),
+                    "details",
+                    &format!("`{key}` of a path item"),
+                    "a path item's operations are the spec's endpoints",
+                );
                 path_gaps.push(gap);
             }
             for (method, op) in obj.iter().filter(|(k, _)| METHODS.contains(&k.as_str())) {
@@ -357,7 +427,14 @@ impl Importer<'_> {
 
     /// One operation: `route` is its path and method, `path_item` the path item's parameters
     /// (with their pointers) and members.
-    fn operation(&mut self, cx: &mut Diagnostics, route: (&str, &str), op: &Value, pointer: &str, path_item: (&[(String, Value)], &Map<String, Value>)) -> Endpoint {
+    fn operation(
+        &mut self,
+        cx: &mut Diagnostics,
+        route: (&str, &str),
+        op: &Value,
+        pointer: &str,
+        path_item: (&[(String, Value)], &Map<String, Value>),
+    ) -> Endpoint {
         let ((path, method), (shared, item)) = (route, path_item);
         let obj = op.as_object().cloned().unwrap_or_default();
         let mut used = Used::default();
@@ -367,7 +444,8 @@ impl Importer<'_> {
         };
         let id = self.claim("endpoint", &wanted);
         let mut e = Endpoint { meta: Meta { id: id.clone(), ..Default::default() }, ..Default::default() };
-        let tags: Vec<String> = used_take(&mut used, &obj, "tags").and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_str).map(str::to_owned).collect();
+        let tags: Vec<String> =
+            used_take(&mut used, &obj, "tags").and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_str).map(str::to_owned).collect();
         e.meta.part = match tags.first() {
             Some(t) => self.part_ids.get(t).cloned(),
             None => self.part_ids.get("API").cloned(),
@@ -386,13 +464,26 @@ impl Importer<'_> {
         if ["GET", "POST", "PUT", "PATCH", "DELETE"].contains(&upper.as_str()) {
             e.method = upper;
         } else {
-            let gap = self.unmapped(cx, codes::IMPORT_UNMAPPED, pointer, "method", &format!("method `{upper}`"), "the spec routes GET, POST, PUT, PATCH and DELETE; the endpoint is kept without a route");
+            let gap = self.unmapped(
+                cx,
+                codes::IMPORT_UNMAPPED,
+                pointer,
+                "method",
+                &format!("method `{upper}`"),
+                "the spec routes GET, POST, PUT, PATCH and DELETE; the endpoint is kept without a route",
+            );
             e.meta.not_shown.push(Gap { facet: "method", detail: gap.detail });
         }
         e.path = self.path_without_query(path, pointer, &mut e);
         e.pointer = pointer.to_owned();
         let site = Site::new("", &id);
-        let own: Vec<(String, Value)> = used_take(&mut used, &obj, "parameters").and_then(Value::as_array).into_iter().flatten().enumerate().map(|(i, p)| (format!("{pointer}/parameters/{i}"), p.clone())).collect();
+        let own: Vec<(String, Value)> = used_take(&mut used, &obj, "parameters")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .enumerate()
+            .map(|(i, p)| (format!("{pointer}/parameters/{i}"), p.clone()))
+            .collect();
         self.parameters(cx, shared, &own, &site, &mut e);
         Self::undeclared_placeholders(&mut e);
         if let Some(body) = used_take(&mut used, &obj, "requestBody") {
@@ -404,7 +495,14 @@ impl Importer<'_> {
                 let key = status.to_ascii_uppercase().replace("DEFAULT", "default");
                 if !is_status(&key) {
                     let what = format!("response `{status}`, which is no status");
-                    let gap = self.unmapped(cx, codes::IMPORT_UNMAPPED, &at, "response", &what, "a response is keyed by a status from 100 through 599, a range `1XX` through `5XX`, or `default`");
+                    let gap = self.unmapped(
+                        cx,
+                        codes::IMPORT_UNMAPPED,
+                        &at,
+                        "response",
+                        &what,
+                        "a response is keyed by a status from 100 through 599, a range `1XX` through `5XX`, or `default`",
+                    );
                     e.meta.not_shown.push(gap);
                     continue;
                 }
@@ -474,13 +572,27 @@ impl Importer<'_> {
                 "query" => "query",
                 "header" => "headers",
                 _ => {
-                    let gap = self.unmapped(cx, codes::IMPORT_UNMAPPED, &pointer, "parameters", &format!("{place} parameter `{name}`"), "the spec's parameters are in the path, the query or a header");
+                    let gap = self.unmapped(
+                        cx,
+                        codes::IMPORT_UNMAPPED,
+                        &pointer,
+                        "parameters",
+                        &format!("{place} parameter `{name}`"),
+                        "the spec's parameters are in the path, the query or a header",
+                    );
                     e.meta.not_shown.push(gap);
                     continue;
                 }
             };
             if section == "headers" && OWNED_HEADERS.contains(&name.to_ascii_lowercase().as_str()) {
-                let gap = self.unmapped(cx, codes::IMPORT_UNMAPPED, &pointer, "parameters", &format!("header parameter `{name}`"), "the generated client and server write this header themselves");
+                let gap = self.unmapped(
+                    cx,
+                    codes::IMPORT_UNMAPPED,
+                    &pointer,
+                    "parameters",
+                    &format!("header parameter `{name}`"),
+                    "the generated client and server write this header themselves",
+                );
                 e.meta.not_shown.push(gap);
                 continue;
             }
@@ -506,19 +618,40 @@ impl Importer<'_> {
                 ("query", None | Some("form"), _) => {}
                 ("path" | "headers", Some("simple") | None, _) => {}
                 _ => {
-                    let gap = self.unmapped(cx, codes::IMPORT_UNMAPPED, &format!("{pointer}/style"), "parameters", "a parameter style", "query arrays travel repeated or comma-separated; other parameters are plain text");
+                    let gap = self.unmapped(
+                        cx,
+                        codes::IMPORT_UNMAPPED,
+                        &format!("{pointer}/style"),
+                        "parameters",
+                        "a parameter style",
+                        "query arrays travel repeated or comma-separated; other parameters are plain text",
+                    );
                     f.not_shown.push(gap);
                 }
             }
             if used_take(&mut used, &obj, "allowEmptyValue").is_some() {
-                let gap = self.unmapped(cx, codes::IMPORT_UNMAPPED, &format!("{pointer}/allowEmptyValue"), "parameters", "`allowEmptyValue`", "an empty value is read as the type reads it");
+                let gap = self.unmapped(
+                    cx,
+                    codes::IMPORT_UNMAPPED,
+                    &format!("{pointer}/allowEmptyValue"),
+                    "parameters",
+                    "`allowEmptyValue`",
+                    "an empty value is read as the type reads it",
+                );
                 f.not_shown.push(gap);
             }
             let gaps = self.leftovers(cx, &obj, &pointer, &used);
             f.not_shown.extend(gaps);
             match section {
                 "path" if !placeholders(&e.path).contains(&name.as_str()) => {
-                    let gap = self.unmapped(cx, codes::IMPORT_UNMAPPED, &pointer, "parameters", &format!("path parameter `{name}`, which the path does not hold"), "a path parameter fills a `{placeholder}` of the path");
+                    let gap = self.unmapped(
+                        cx,
+                        codes::IMPORT_UNMAPPED,
+                        &pointer,
+                        "parameters",
+                        &format!("path parameter `{name}`, which the path does not hold"),
+                        "a path parameter fills a `{placeholder}` of the path",
+                    );
                     e.meta.not_shown.push(gap);
                 }
                 "path" => {
@@ -605,12 +738,26 @@ impl Importer<'_> {
         for (media, m) in &content {
             let at = format!("{pointer}/content/{}", escape(media));
             let Some(format) = body_format(media) else {
-                let gap = self.unmapped(cx, codes::IMPORT_UNMAPPED, &at, "request_body", &format!("request media type `{media}`"), "request bodies are JSON, forms, multipart, CSV or bytes");
+                let gap = self.unmapped(
+                    cx,
+                    codes::IMPORT_UNMAPPED,
+                    &at,
+                    "request_body",
+                    &format!("request media type `{media}`"),
+                    "request bodies are JSON, forms, multipart, CSV or bytes",
+                );
                 e.meta.not_shown.push(gap);
                 continue;
             };
             if formats.contains(&format) {
-                let gap = self.unmapped(cx, codes::IMPORT_UNMAPPED, &at, "request_body", &format!("a second `{format}` media type `{media}`"), "each body format is listed once");
+                let gap = self.unmapped(
+                    cx,
+                    codes::IMPORT_UNMAPPED,
+                    &at,
+                    "request_body",
+                    &format!("a second `{format}` media type `{media}`"),
+                    "each body format is listed once",
+                );
                 e.meta.not_shown.push(gap);
                 continue;
             }
@@ -623,7 +770,14 @@ impl Importer<'_> {
                     None => shared = Some((format!("{at}/schema"), schema)),
                     Some((_, first)) if *first == schema => {}
                     Some(_) => {
-                        let gap = self.unmapped(cx, codes::IMPORT_UNMAPPED, &format!("{at}/schema"), "request_body", &format!("a `{media}` body unlike the first one"), "the formats of a body share one shape");
+                        let gap = self.unmapped(
+                            cx,
+                            codes::IMPORT_UNMAPPED,
+                            &format!("{at}/schema"),
+                            "request_body",
+                            &format!("a `{media}` body unlike the first one"),
+                            "the formats of a body share one shape",
+                        );
                         e.meta.not_shown.push(gap);
                         continue;
                     }
@@ -646,7 +800,14 @@ impl Importer<'_> {
         if let Some((at, media)) = &multipart {
             let mapped = self.parts(cx, media, at, site, e);
             if mapped && e.parts.is_empty() && formats.len() > 1 {
-                let gap = self.unmapped(cx, codes::IMPORT_UNMAPPED, at, "request_body", "a multipart body without parts beside other formats", "a multipart body shares no fields with the other formats: it is made of parts");
+                let gap = self.unmapped(
+                    cx,
+                    codes::IMPORT_UNMAPPED,
+                    at,
+                    "request_body",
+                    "a multipart body without parts beside other formats",
+                    "a multipart body shares no fields with the other formats: it is made of parts",
+                );
                 e.meta.not_shown.push(gap);
             }
             if !mapped || (e.parts.is_empty() && formats.len() > 1) {
@@ -672,7 +833,8 @@ impl Importer<'_> {
                 "encoding" => "an encoding applies to multipart parts",
                 _ => "the spec format has no such member",
             };
-            let gap = self.unmapped(cx, codes::IMPORT_UNMAPPED, &format!("{pointer}/{}", escape(key)), "request_body", &format!("`{key}` of a media type"), why);
+            let gap =
+                self.unmapped(cx, codes::IMPORT_UNMAPPED, &format!("{pointer}/{}", escape(key)), "request_body", &format!("`{key}` of a media type"), why);
             gaps.push(gap);
         }
     }
@@ -685,7 +847,8 @@ impl Importer<'_> {
             && !admits_null(schema);
         // Named fields make a body required when one of them is (that is what the export
         // says); a body required with none of its fields, or optional with some, is a type.
-        let members: Vec<String> = schema.get("required").and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_str).map(str::to_owned).collect();
+        let members: Vec<String> =
+            schema.get("required").and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_str).map(str::to_owned).collect();
         if inline_object && required != members.is_empty() {
             let obj = schema.as_object().cloned().unwrap_or_default();
             let required = members;
@@ -703,7 +866,14 @@ impl Importer<'_> {
         f.optional = !required;
         if f.nullable {
             f.nullable = false;
-            let gap = self.unmapped(cx, codes::IMPORT_UNMAPPED, pointer, "request_body", "a request body that may be `null`", "a body is a value of its type; an absent body stands for `null`");
+            let gap = self.unmapped(
+                cx,
+                codes::IMPORT_UNMAPPED,
+                pointer,
+                "request_body",
+                "a request body that may be `null`",
+                "a body is a value of its type; an absent body stands for `null`",
+            );
             f.not_shown.push(gap);
         }
         e.body_schema = Some(f);
@@ -717,7 +887,14 @@ impl Importer<'_> {
         let mut members: IndexMap<String, (String, Value)> = IndexMap::new();
         let mut required: Vec<String> = Vec::new();
         if let Err(at) = self.collect_members(cx, &schema, &format!("{pointer}/schema"), &mut members, &mut required, 0) {
-            let gap = self.unmapped(cx, codes::IMPORT_UNMAPPED, &at, "request_body", "a multipart body that is not one object of named members", "multipart parts are the named members of one object");
+            let gap = self.unmapped(
+                cx,
+                codes::IMPORT_UNMAPPED,
+                &at,
+                "request_body",
+                "a multipart body that is not one object of named members",
+                "multipart parts are the named members of one object",
+            );
             e.meta.not_shown.push(gap);
             return false;
         }
@@ -733,15 +910,29 @@ impl Importer<'_> {
                     consumed.push(format!("{base}[{i}]"));
                 }
                 let element = self.field(cx, s, at, &psite.child(&base));
-                let mut f = Field { ty: Some(format!("array<{}>", element.ty.clone().unwrap_or_else(|| "file".into()))), optional: true, style: Some("indexed"), ..Default::default() };
+                let mut f = Field {
+                    ty: Some(format!("array<{}>", element.ty.clone().unwrap_or_else(|| "file".into()))),
+                    optional: true,
+                    style: Some("indexed"),
+                    ..Default::default()
+                };
                 f.rules.max_items = Some(Number::from(count as u64));
                 f.description = element.description.clone();
                 f.not_shown = element.not_shown.clone();
-                if let Some(ct) = element.content_type.clone().or_else(|| encoding.get(name).and_then(|e| e.get("contentType")).and_then(Value::as_str).map(str::to_owned)) {
+                if let Some(ct) =
+                    element.content_type.clone().or_else(|| encoding.get(name).and_then(|e| e.get("contentType")).and_then(Value::as_str).map(str::to_owned))
+                {
                     if is_media_type(&ct) {
                         f.content_type = Some(ct);
                     } else {
-                        let gap = self.unmapped(cx, codes::IMPORT_UNMAPPED, at, "request_body", &format!("part content type `{ct}`, which is no media type"), "a part's media type is `type/subtype`");
+                        let gap = self.unmapped(
+                            cx,
+                            codes::IMPORT_UNMAPPED,
+                            at,
+                            "request_body",
+                            &format!("part content type `{ct}`, which is no media type"),
+                            "a part's media type is `type/subtype`",
+                        );
                         f.not_shown.push(gap);
                     }
                 }
@@ -769,12 +960,26 @@ impl Importer<'_> {
                                 f.content_type = Some(format!("{}/*", kinds[0]));
                             }
                             let at = format!("{pointer}/encoding/{}/{}", escape(name), escape(key));
-                            let gap = self.unmapped(cx, codes::IMPORT_UNMAPPED, &at, "request_body", "a list of media types for one part", "a part has one media type (or `type/*`); the list is read as the widest it allows");
+                            let gap = self.unmapped(
+                                cx,
+                                codes::IMPORT_UNMAPPED,
+                                &at,
+                                "request_body",
+                                "a list of media types for one part",
+                                "a part has one media type (or `type/*`); the list is read as the widest it allows",
+                            );
                             f.not_shown.push(gap);
                         }
                         _ => {
                             let at = format!("{pointer}/encoding/{}/{}", escape(name), escape(key));
-                            let gap = self.unmapped(cx, codes::IMPORT_UNMAPPED, &at, "request_body", &format!("`{key}` of a part's encoding"), "a part has a media type and nothing more");
+                            let gap = self.unmapped(
+                                cx,
+                                codes::IMPORT_UNMAPPED,
+                                &at,
+                                "request_body",
+                                &format!("`{key}` of a part's encoding"),
+                                "a part has a media type and nothing more",
+                            );
                             f.not_shown.push(gap);
                         }
                     }
@@ -784,7 +989,14 @@ impl Importer<'_> {
                 f.content_type = None;
             }
             if let Some(ct) = f.content_type.take_if(|ct| !is_media_type(ct)) {
-                let gap = self.unmapped(cx, codes::IMPORT_UNMAPPED, at, "request_body", &format!("part content type `{ct}`, which is no media type"), "a part's media type is `type/subtype`");
+                let gap = self.unmapped(
+                    cx,
+                    codes::IMPORT_UNMAPPED,
+                    at,
+                    "request_body",
+                    &format!("part content type `{ct}`, which is no media type"),
+                    "a part's media type is `type/subtype`",
+                );
                 f.not_shown.push(gap);
             }
             e.parts.insert(name.clone(), f);
@@ -794,7 +1006,15 @@ impl Importer<'_> {
 
     /// The members of an object schema, through references and `allOf`; `Err` with the
     /// pointer of a `oneOf`/`anyOf` that makes it one of several shapes.
-    fn collect_members(&mut self, cx: &mut Diagnostics, schema: &Value, pointer: &str, out: &mut IndexMap<String, (String, Value)>, required: &mut Vec<String>, depth: usize) -> Result<(), String> {
+    fn collect_members(
+        &mut self,
+        cx: &mut Diagnostics,
+        schema: &Value,
+        pointer: &str,
+        out: &mut IndexMap<String, (String, Value)>,
+        required: &mut Vec<String>,
+        depth: usize,
+    ) -> Result<(), String> {
         if depth > 8 {
             return Ok(());
         }
@@ -832,7 +1052,14 @@ impl Importer<'_> {
             for (name, h) in headers {
                 let at = format!("{pointer}/headers/{}", escape(name));
                 if OWNED_HEADERS.contains(&name.to_ascii_lowercase().as_str()) {
-                    let gap = self.unmapped(cx, codes::IMPORT_UNMAPPED, &at, "response", &format!("response header `{name}`"), "the generated server writes this header itself");
+                    let gap = self.unmapped(
+                        cx,
+                        codes::IMPORT_UNMAPPED,
+                        &at,
+                        "response",
+                        &format!("response header `{name}`"),
+                        "the generated server writes this header itself",
+                    );
                     out.not_shown.push(gap);
                     continue;
                 }
@@ -861,7 +1088,14 @@ impl Importer<'_> {
             for (i, (media, m)) in content.iter().enumerate() {
                 let at = format!("{pointer}/content/{}", escape(media));
                 if !is_media_type(media) {
-                    let gap = self.unmapped(cx, codes::IMPORT_UNMAPPED, &at, "response", &format!("response content `{media}`, which is no media type"), "a media type is `type/subtype`");
+                    let gap = self.unmapped(
+                        cx,
+                        codes::IMPORT_UNMAPPED,
+                        &at,
+                        "response",
+                        &format!("response content `{media}`, which is no media type"),
+                        "a media type is `type/subtype`",
+                    );
                     out.not_shown.push(gap);
                     continue;
                 }
@@ -892,7 +1126,8 @@ impl Importer<'_> {
                     && schema.as_object().is_some_and(|o| o.keys().all(|k| ["type", "properties", "required", "description", "title"].contains(&k.as_str())))
                     && !admits_null(schema);
                 if inline_object {
-                    let required: Vec<String> = schema.get("required").and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_str).map(str::to_owned).collect();
+                    let required: Vec<String> =
+                        schema.get("required").and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_str).map(str::to_owned).collect();
                     for (name, s) in schema.get("properties").and_then(Value::as_object).into_iter().flatten() {
                         let mut f = self.field(cx, s, &format!("{pointer}/properties/{}", escape(name)), &site.child(name));
                         f.optional = !required.contains(name);
@@ -917,7 +1152,14 @@ impl Importer<'_> {
                 out.ty = Some(if f.nullable && ty != "json" && ty != "null" { format!("{ty} | null") } else { ty });
                 let constrained = f.rules != spec::Rules::default() || f.items.is_some() || f.constant.is_some() || !f.subset.is_empty();
                 if constrained {
-                    let gap = self.unmapped(cx, codes::IMPORT_UNMAPPED, pointer, "response", "constraints on a whole response body", "a response body is a type; its fields carry constraints");
+                    let gap = self.unmapped(
+                        cx,
+                        codes::IMPORT_UNMAPPED,
+                        pointer,
+                        "response",
+                        "constraints on a whole response body",
+                        "a response body is a type; its fields carry constraints",
+                    );
                     out.not_shown.push(gap);
                 }
                 out.not_shown.extend(f.not_shown);
@@ -958,7 +1200,14 @@ impl Importer<'_> {
                 continue;
             }
             if obj.len() > 1 {
-                let gap = self.unmapped(cx, codes::IMPORT_UNMAPPED_SECURITY, &format!("{pointer}/{i}"), "details", "a requirement of several schemes at once", "an endpoint accepts any one of its token kinds; the first scheme is kept");
+                let gap = self.unmapped(
+                    cx,
+                    codes::IMPORT_UNMAPPED_SECURITY,
+                    &format!("{pointer}/{i}"),
+                    "details",
+                    "a requirement of several schemes at once",
+                    "an endpoint accepts any one of its token kinds; the first scheme is kept",
+                );
                 e.meta.not_shown.push(gap);
             }
             let (name, scopes) = obj.iter().next().expect("BUG: checked non-empty");
@@ -975,7 +1224,14 @@ impl Importer<'_> {
                     }
                 }
                 None => {
-                    let gap = self.unmapped(cx, codes::IMPORT_UNMAPPED_SECURITY, &format!("{pointer}/{i}"), "details", &format!("security scheme `{name}`"), "the scheme is not one the spec has a token kind for");
+                    let gap = self.unmapped(
+                        cx,
+                        codes::IMPORT_UNMAPPED_SECURITY,
+                        &format!("{pointer}/{i}"),
+                        "details",
+                        &format!("security scheme `{name}`"),
+                        "the scheme is not one the spec has a token kind for",
+                    );
                     e.meta.not_shown.push(gap);
                 }
             }
@@ -1026,7 +1282,13 @@ fn used_take<'a>(used: &mut Used, obj: &'a Map<String, Value>, key: &str) -> Opt
 
 /// Where a parameter's or header's example is written: `example`, or its `examples`.
 fn example_pointer(obj: &Map<String, Value>, pointer: &str) -> String {
-    let at = if obj.contains_key("example") { "example" } else if obj.contains_key("examples") { "examples" } else { "schema" };
+    let at = if obj.contains_key("example") {
+        "example"
+    } else if obj.contains_key("examples") {
+        "examples"
+    } else {
+        "schema"
+    };
     format!("{pointer}/{at}")
 }
 
@@ -1067,7 +1329,11 @@ impl Importer<'_> {
                     continue;
                 }
                 let response = self.followed(response);
-                let schema = response.get("content").and_then(Value::as_object).and_then(|c| c.iter().find(|(m, _)| body_format(m) == Some("json"))).and_then(|(_, m)| m.get("schema"));
+                let schema = response
+                    .get("content")
+                    .and_then(Value::as_object)
+                    .and_then(|c| c.iter().find(|(m, _)| body_format(m) == Some("json")))
+                    .and_then(|(_, m)| m.get("schema"));
                 let name = schema.and_then(|s| s.get("$ref")).and_then(Value::as_str).and_then(|r| r.strip_prefix("#/components/schemas/"));
                 if let Some(name) = name {
                     *counts.entry(name.replace("~1", "/").replace("~0", "~")).or_default() += 1;

@@ -315,7 +315,14 @@ impl<'d> Importer<'d> {
                     "pathItems" => "shared path items are not referenced by operations the importer reads",
                     _ => "the spec format has no such component",
                 };
-                let gap = self.unmapped(cx, codes::IMPORT_UNMAPPED, &format!("/components/{}", document::escape(key)), "details", &format!("`components.{key}`"), why);
+                let gap = self.unmapped(
+                    cx,
+                    codes::IMPORT_UNMAPPED,
+                    &format!("/components/{}", document::escape(key)),
+                    "details",
+                    &format!("`components.{key}`"),
+                    why,
+                );
                 self.platform_gaps.push(gap);
             }
         }

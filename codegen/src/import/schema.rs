@@ -237,7 +237,14 @@ impl Importer<'_> {
             Value::Object(obj) => obj,
             Value::Bool(true) => return Field { ty: Some("json".into()), ..Default::default() },
             _ => {
-                let gap = self.unmapped(cx, codes::IMPORT_UNMAPPED, pointer, "details", "a schema that is not an object", "only schema objects and `true` describe values the spec can type");
+                let gap = self.unmapped(
+                    cx,
+                    codes::IMPORT_UNMAPPED,
+                    pointer,
+                    "details",
+                    "a schema that is not an object",
+                    "only schema objects and `true` describe values the spec can type",
+                );
                 return Field { ty: Some("json".into()), not_shown: vec![gap], ..Default::default() };
             }
         };
@@ -386,7 +393,14 @@ impl Importer<'_> {
             Some("base64") => return "bytes".into(),
             Some("binary") => return "file".into(),
             Some(other) => {
-                let gap = self.unmapped(cx, codes::IMPORT_UNMAPPED, &format!("{pointer}/contentEncoding"), "format", &format!("content encoding `{other}`"), "texts are base64 (`bytes`), binary (`file`) or plain");
+                let gap = self.unmapped(
+                    cx,
+                    codes::IMPORT_UNMAPPED,
+                    &format!("{pointer}/contentEncoding"),
+                    "format",
+                    &format!("content encoding `{other}`"),
+                    "texts are base64 (`bytes`), binary (`file`) or plain",
+                );
                 f.not_shown.push(gap);
             }
             None => {}
@@ -455,7 +469,14 @@ impl Importer<'_> {
                 }
                 Err(_) => {
                     used.mark("pattern");
-                    let gap = self.unmapped(cx, codes::IMPORT_UNMAPPED, &format!("{pointer}/pattern"), "format", "a pattern the `regex` crate does not accept", "patterns are checked with the `regex` crate, which has no look-around or backreferences");
+                    let gap = self.unmapped(
+                        cx,
+                        codes::IMPORT_UNMAPPED,
+                        &format!("{pointer}/pattern"),
+                        "format",
+                        "a pattern the `regex` crate does not accept",
+                        "patterns are checked with the `regex` crate, which has no look-around or backreferences",
+                    );
                     f.not_shown.push(gap);
                 }
             }
@@ -616,7 +637,14 @@ impl Importer<'_> {
                         meta.not_shown.extend(gaps);
                     }
                     _ => {
-                        let gap = self.unmapped(cx, codes::IMPORT_UNMAPPED, &at, "fields", "a part of `allOf` that is neither a resource nor an object", "a resource extends resources and adds fields");
+                        let gap = self.unmapped(
+                            cx,
+                            codes::IMPORT_UNMAPPED,
+                            &at,
+                            "fields",
+                            "a part of `allOf` that is neither a resource nor an object",
+                            "a resource extends resources and adds fields",
+                        );
                         meta.not_shown.push(gap);
                     }
                 }
@@ -664,8 +692,17 @@ impl Importer<'_> {
 
     /// The fields of `properties`, each optional unless `required` names it; returns the
     /// required names (some may be fields of a base).
-    fn properties(&mut self, cx: &mut Diagnostics, obj: &Map<String, Value>, pointer: &str, site: &Site, used: &mut Used, out: &mut IndexMap<String, Field>) -> Vec<String> {
-        let required: Vec<String> = used.take(obj, "required").and_then(Value::as_array).map(|l| l.iter().filter_map(Value::as_str).map(str::to_owned).collect()).unwrap_or_default();
+    fn properties(
+        &mut self,
+        cx: &mut Diagnostics,
+        obj: &Map<String, Value>,
+        pointer: &str,
+        site: &Site,
+        used: &mut Used,
+        out: &mut IndexMap<String, Field>,
+    ) -> Vec<String> {
+        let required: Vec<String> =
+            used.take(obj, "required").and_then(Value::as_array).map(|l| l.iter().filter_map(Value::as_str).map(str::to_owned).collect()).unwrap_or_default();
         if let Some(props) = used.take(obj, "properties").and_then(Value::as_object) {
             for (name, schema) in props {
                 let at = format!("{pointer}/properties/{}", escape(name));
@@ -806,7 +843,15 @@ impl Importer<'_> {
     /// A union item from `oneOf`/`anyOf`: tagged when every variant is an object with a
     /// required constant member of the same name (OpenAPI's `discriminator`, or inferred), else
     /// tried in order.
-    pub(super) fn union_item(&mut self, cx: &mut Diagnostics, obj: &Map<String, Value>, pointer: &str, id: String, site: &Site, used: &mut Used) -> spec::Union {
+    pub(super) fn union_item(
+        &mut self,
+        cx: &mut Diagnostics,
+        obj: &Map<String, Value>,
+        pointer: &str,
+        id: String,
+        site: &Site,
+        used: &mut Used,
+    ) -> spec::Union {
         let (key, list) = alternatives(obj).unwrap_or(("oneOf", Vec::new()));
         used.mark(key);
         used.mark("type");
@@ -852,7 +897,8 @@ impl Importer<'_> {
     /// `json`; a variant that an earlier unconstrained one decodes whole (the same type, or two
     /// texts) would never be chosen, and is left out with its pointer.
     fn untagged_order(&mut self, cx: &mut Diagnostics, variants: IndexMap<String, Field>, places: &[String], meta: &mut Meta) -> IndexMap<String, Field> {
-        let mut list: Vec<(String, Field, String)> = variants.into_iter().enumerate().map(|(i, (n, f))| (n, f, places.get(i).cloned().unwrap_or_default())).collect();
+        let mut list: Vec<(String, Field, String)> =
+            variants.into_iter().enumerate().map(|(i, (n, f))| (n, f, places.get(i).cloned().unwrap_or_default())).collect();
         list.sort_by_key(|(_, f, _)| variant_rank(f));
         let mut kept: IndexMap<String, Field> = IndexMap::new();
         for (name, f, at) in list {
@@ -878,7 +924,8 @@ impl Importer<'_> {
             for (i, u) in file.unions.iter().enumerate() {
                 let Some(d) = &u.discriminator else { continue };
                 let carried = u.variants.values().all(|v| {
-                    let member = v.ty.as_deref().and_then(|t| t.strip_prefix("object<")).and_then(|t| t.strip_suffix('>')).and_then(|id| self.member(id, &d.field, 0));
+                    let member =
+                        v.ty.as_deref().and_then(|t| t.strip_prefix("object<")).and_then(|t| t.strip_suffix('>')).and_then(|id| self.member(id, &d.field, 0));
                     member.is_some_and(|f| f.ty.as_deref() == Some(d.ty.as_str()) && !f.nullable && (v.tag.is_some() || f.constant.is_some()))
                 });
                 if !carried {
@@ -893,7 +940,14 @@ impl Importer<'_> {
             let (pointer, places) = self.tagged.get(&id).cloned().unwrap_or_default();
             let mut meta = std::mem::take(&mut self.files[&path].unions[i].meta);
             let what = format!("discriminator `{field}`, which not every variant carries as a constant of one type");
-            let gap = self.unmapped(cx, codes::IMPORT_UNMAPPED, &pointer, "details", &what, "a tagged union's variants each hold the tag; the union is tried in order instead");
+            let gap = self.unmapped(
+                cx,
+                codes::IMPORT_UNMAPPED,
+                &pointer,
+                "details",
+                &what,
+                "a tagged union's variants each hold the tag; the union is tried in order instead",
+            );
             meta.not_shown.push(gap);
             let variants = variants.into_iter().map(|(n, mut f)| {
                 f.tag = None;
@@ -1044,7 +1098,14 @@ impl Importer<'_> {
     /// A shape with no item of its own, written out where it is used.
     fn expand(&mut self, cx: &mut Diagnostics, key: &str, target: &Value, pointer: &str, site: &Site) -> Field {
         if self.expanding.iter().any(|k| k == key) || self.expanding.len() > 32 {
-            let gap = self.unmapped(cx, codes::IMPORT_UNMAPPED, pointer, "type", "a shape that contains itself without a name", "recursion needs a named resource or union; the inner value is untyped JSON");
+            let gap = self.unmapped(
+                cx,
+                codes::IMPORT_UNMAPPED,
+                pointer,
+                "type",
+                "a shape that contains itself without a name",
+                "recursion needs a named resource or union; the inner value is untyped JSON",
+            );
             return Field { ty: Some("json".into()), notes: vec![gap.detail], ..Default::default() };
         }
         self.expanding.push(key.to_owned());
@@ -1097,7 +1158,14 @@ impl Importer<'_> {
                 used.mark("enum");
                 let ids: Vec<String> = values.iter().filter_map(|v| self.enum_value_id(enum_id, v)).collect();
                 if ids.len() != values.len() {
-                    let gap = self.unmapped(cx, codes::IMPORT_UNMAPPED, &format!("{pointer}/enum"), "values", "a value its enum does not have", "a field of an enum takes only the enum's values");
+                    let gap = self.unmapped(
+                        cx,
+                        codes::IMPORT_UNMAPPED,
+                        &format!("{pointer}/enum"),
+                        "values",
+                        "a value its enum does not have",
+                        "a field of an enum takes only the enum's values",
+                    );
                     base.not_shown.push(gap);
                 } else if ids.len() == 1 {
                     base.constant = Some(Value::String(ids[0].clone()));
@@ -1125,7 +1193,8 @@ impl Importer<'_> {
 
     /// The id of the value of enum `enum_id` whose wire value is `v`.
     fn enum_value_id(&self, enum_id: &str, v: &Value) -> Option<String> {
-        let (_, schema) = self.root().pointer("/components/schemas")?.as_object()?.iter().find(|(name, _)| self.component_id(name).as_deref() == Some(enum_id))?;
+        let (_, schema) =
+            self.root().pointer("/components/schemas")?.as_object()?.iter().find(|(name, _)| self.component_id(name).as_deref() == Some(enum_id))?;
         let obj = schema.as_object()?;
         if let Some(list) = obj.get("enum").and_then(Value::as_array) {
             return list.iter().any(|x| x == v).then(|| match v {
@@ -1137,7 +1206,9 @@ impl Importer<'_> {
         let branch = list.iter().find(|(_, b)| branch_const(b) == Some(v))?.1;
         match v {
             Value::String(s) => Some(s.clone()),
-            other => Some(branch.get("title").and_then(Value::as_str).map_or_else(|| format!("VALUE_{}", other.to_string().replace('-', "MINUS_")), str::to_owned)),
+            other => {
+                Some(branch.get("title").and_then(Value::as_str).map_or_else(|| format!("VALUE_{}", other.to_string().replace('-', "MINUS_")), str::to_owned))
+            }
         }
     }
 
@@ -1210,7 +1281,8 @@ impl Importer<'_> {
     /// value id), else in words.
     fn default_value(&mut self, d: &Value, f: &mut Field) {
         let ty = f.ty.clone().unwrap_or_default();
-        let scalar = ["string", "integer", "int32", "uint32", "uint64", "number", "float32", "boolean", "uri", "email", "uuid", "date", "timestamp", "snowflake"];
+        let scalar =
+            ["string", "integer", "int32", "uint32", "uint64", "number", "float32", "boolean", "uri", "email", "uuid", "date", "timestamp", "snowflake"];
         if let Some(enum_id) = ty.strip_prefix("enum<").and_then(|t| t.strip_suffix('>')) {
             match self.enum_value_id(enum_id, d) {
                 Some(id) => f.default = Some(Value::String(id)),
@@ -1260,16 +1332,24 @@ impl Importer<'_> {
             let why = match key.as_str() {
                 k if k.starts_with("x-") => "extensions have no meaning the spec format knows".to_owned(),
                 k if META_KEYS.contains(&k) => "schemas are read as the document's own dialect".to_owned(),
-                "not" | "if" | "then" | "else" | "dependentRequired" | "dependentSchemas" | "patternProperties" | "unevaluatedProperties" | "unevaluatedItems" | "propertyNames" => {
+                "not"
+                | "if"
+                | "then"
+                | "else"
+                | "dependentRequired"
+                | "dependentSchemas"
+                | "patternProperties"
+                | "unevaluatedProperties"
+                | "unevaluatedItems"
+                | "propertyNames" => "the spec format has no such constraint; the generated checks do not apply it".to_owned(),
+                "multipleOf" | "prefixItems" | "contains" | "minContains" | "maxContains" => {
                     "the spec format has no such constraint; the generated checks do not apply it".to_owned()
                 }
-                "multipleOf" | "prefixItems" | "contains" | "minContains" | "maxContains" => "the spec format has no such constraint; the generated checks do not apply it".to_owned(),
                 "xml" | "externalDocs" => "the spec format has no XML mapping or outside documentation".to_owned(),
                 "discriminator" => "a discriminator outside `oneOf` or `anyOf` has nothing to tag".to_owned(),
                 "enum" | "const" => "a fixed set of values on this type".to_owned(),
-                "minLength" | "maxLength" | "pattern" | "minimum" | "maximum" | "exclusiveMinimum" | "exclusiveMaximum" | "minItems" | "maxItems" | "uniqueItems" | "minProperties" | "maxProperties" | "format" => {
-                    "a constraint that does not apply to the value's type in the spec".to_owned()
-                }
+                "minLength" | "maxLength" | "pattern" | "minimum" | "maximum" | "exclusiveMinimum" | "exclusiveMaximum" | "minItems" | "maxItems"
+                | "uniqueItems" | "minProperties" | "maxProperties" | "format" => "a constraint that does not apply to the value's type in the spec".to_owned(),
                 _ => "the spec format has no such keyword".to_owned(),
             };
             let facet = if key == "format" { "format" } else { "details" };

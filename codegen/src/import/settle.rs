@@ -14,9 +14,9 @@
 
 use super::document::Document;
 use super::spec::{Endpoint, Enum, Field, Gap, HeaderUse, Resource, Response, ResponseUse, SpecFile, Union};
-use crate::model::{Piece, path_segments, route_shape};
 use crate::diag::{Diagnostic, Diagnostics, codes};
 use crate::emit::case;
+use crate::model::{Piece, path_segments, route_shape};
 use indexmap::IndexMap;
 use std::collections::{BTreeSet, HashMap};
 
@@ -61,7 +61,8 @@ fn unroute_what_the_router_cannot_serve(cx: &mut Diagnostics, doc: &Document, fi
         let why = match path_segments(&e.path) {
             Err(why) => Some(why),
             Ok(segments) => {
-                let names: Vec<Option<String>> = segments.iter().map(|s| s.iter().find_map(|p| if let Piece::Param(n) = p { Some((*n).to_owned()) } else { None })).collect();
+                let names: Vec<Option<String>> =
+                    segments.iter().map(|s| s.iter().find_map(|p| if let Piece::Param(n) = p { Some((*n).to_owned()) } else { None })).collect();
                 let shape = route_shape(&e.path);
                 if let Some(first) = routes.get(&(e.method.clone(), shape.clone())) {
                     Some(format!("`{} {}` has the shape of `{first}`'s route, and the router tells routes apart by method and path alone", e.method, e.path))
@@ -109,7 +110,8 @@ fn flatten_narrowing_bases(files: &mut IndexMap<String, SpecFile>) {
         files.values().flat_map(|f| &f.resources).map(|r| (r.meta.id.clone(), (r.extends.clone(), r.fields.clone()))).collect();
     for r in files.values_mut().flat_map(|f| &mut f.resources).filter(|r| !r.extends.is_empty()) {
         let inherited = inherited_fields(&by_id, &r.meta.id, &mut BTreeSet::new());
-        let narrowed: Vec<&String> = r.fields.iter().filter(|(k, f)| inherited.get(*k).is_some_and(|b| b.ty.is_some() && f.ty.is_some() && b.ty != f.ty)).map(|(k, _)| k).collect();
+        let narrowed: Vec<&String> =
+            r.fields.iter().filter(|(k, f)| inherited.get(*k).is_some_and(|b| b.ty.is_some() && f.ty.is_some() && b.ty != f.ty)).map(|(k, _)| k).collect();
         if narrowed.is_empty() {
             continue;
         }
@@ -141,11 +143,7 @@ fn required_default(f: &mut Field) {
 
 /// The collision keys of each resource's fields, with those of the resources it extends.
 fn inherited_keys(files: &IndexMap<String, SpecFile>) -> HashMap<String, BTreeSet<String>> {
-    let by_id: HashMap<&str, &Resource> = files
-        .values()
-        .flat_map(|f| &f.resources)
-        .map(|r| (r.meta.id.as_str(), r))
-        .collect();
+    let by_id: HashMap<&str, &Resource> = files.values().flat_map(|f| &f.resources).map(|r| (r.meta.id.as_str(), r)).collect();
     let mut out = HashMap::new();
     for r in by_id.values() {
         let mut keys = BTreeSet::new();
@@ -155,11 +153,7 @@ fn inherited_keys(files: &IndexMap<String, SpecFile>) -> HashMap<String, BTreeSe
             let Some(b) = by_id.get(base).filter(|_| seen.insert(base)) else {
                 continue;
             };
-            keys.extend(
-                b.fields
-                    .iter()
-                    .map(|(name, f)| key(f.rust_name.as_deref().unwrap_or(name))),
-            );
+            keys.extend(b.fields.iter().map(|(name, f)| key(f.rust_name.as_deref().unwrap_or(name))));
             stack.extend(b.extends.iter().map(String::as_str));
         }
         out.insert(r.meta.id.clone(), keys);
@@ -210,10 +204,7 @@ fn fresh(id: &str, taken: &BTreeSet<String>) -> String {
     if !taken.contains(&key(&spelled)) && !key(&spelled).is_empty() {
         return spelled;
     }
-    (2..)
-        .map(|n| format!("{spelled}_{n}"))
-        .find(|name| !taken.contains(&key(name)))
-        .expect("BUG: some suffix is free")
+    (2..).map(|n| format!("{spelled}_{n}")).find(|name| !taken.contains(&key(name))).expect("BUG: some suffix is free")
 }
 
 /// Renames the later of siblings that share a key; `taken` starts with keys already used in
@@ -233,40 +224,20 @@ fn siblings<'a>(
         }
         let name = fresh(id, &taken);
         taken.insert(key(&name));
-        let other = owner
-            .get(&k)
-            .map_or_else(|| "an inherited field".to_owned(), |o| format!("`{o}`"));
+        let other = owner.get(&k).map_or_else(|| "an inherited field".to_owned(), |o| format!("`{o}`"));
         cx.push(
-            Diagnostic::warning(
-                codes::IMPORT_RENAMED,
-                format!(
-                    "`{id}` and {other} in {scope} are one identifier in generated code (`{k}`)"
-                ),
-            )
-            .note(format!(
-                "`{id}` is given `rust_name: {name}` and `c_name: {name}`; the wire keeps its name"
-            ))
-            .help("rename it in the imported spec if another name reads better"),
+            Diagnostic::warning(codes::IMPORT_RENAMED, format!("`{id}` and {other} in {scope} are one identifier in generated code (`{k}`)"))
+                .note(format!("`{id}` is given `rust_name: {name}` and `c_name: {name}`; the wire keeps its name"))
+                .help("rename it in the imported spec if another name reads better"),
         );
         *rust_name = Some(name.clone());
         *c_name = Some(name);
     }
 }
 
-fn fields(
-    cx: &mut Diagnostics,
-    scope: &str,
-    taken: BTreeSet<String>,
-    map: &mut IndexMap<String, Field>,
-) {
+fn fields(cx: &mut Diagnostics, scope: &str, taken: BTreeSet<String>, map: &mut IndexMap<String, Field>) {
     map.values_mut().for_each(required_default);
-    siblings(
-        cx,
-        scope,
-        taken,
-        map.iter_mut()
-            .map(|(id, f)| (id.as_str(), &mut f.rust_name, &mut f.c_name)),
-    );
+    siblings(cx, scope, taken, map.iter_mut().map(|(id, f)| (id.as_str(), &mut f.rust_name, &mut f.c_name)));
     for (id, f) in map.iter_mut() {
         nested(cx, &format!("`{id}` of {scope}"), f);
     }
@@ -281,100 +252,40 @@ fn nested(cx: &mut Diagnostics, scope: &str, f: &mut Field) {
 
 fn enum_values(cx: &mut Diagnostics, e: &mut Enum) {
     let scope = format!("the values of enum `{}`", e.meta.id);
-    siblings(
-        cx,
-        &scope,
-        BTreeSet::new(),
-        e.values.iter_mut().map(|v| {
-            (
-                v.meta.id.as_str(),
-                &mut v.meta.rust_name,
-                &mut v.meta.c_name,
-            )
-        }),
-    );
+    siblings(cx, &scope, BTreeSet::new(), e.values.iter_mut().map(|v| (v.meta.id.as_str(), &mut v.meta.rust_name, &mut v.meta.c_name)));
 }
 
 fn union(cx: &mut Diagnostics, u: &mut Union) {
-    fields(
-        cx,
-        &format!("the variants of union `{}`", u.meta.id),
-        BTreeSet::new(),
-        &mut u.variants,
-    );
+    fields(cx, &format!("the variants of union `{}`", u.meta.id), BTreeSet::new(), &mut u.variants);
 }
 
 fn resource(cx: &mut Diagnostics, r: &mut Resource, inherited: &HashMap<String, BTreeSet<String>>) {
     let taken = inherited.get(&r.meta.id).cloned().unwrap_or_default();
-    fields(
-        cx,
-        &format!("the fields of resource `{}`", r.meta.id),
-        taken,
-        &mut r.fields,
-    );
+    fields(cx, &format!("the fields of resource `{}`", r.meta.id), taken, &mut r.fields);
 }
 
 fn response(cx: &mut Diagnostics, scope: &str, r: &mut Response) {
-    fields(
-        cx,
-        &format!("the body of {scope}"),
-        BTreeSet::new(),
-        &mut r.fields,
-    );
+    fields(cx, &format!("the body of {scope}"), BTreeSet::new(), &mut r.fields);
     let headers = r.headers.iter_mut().filter_map(|(id, h)| match h {
         HeaderUse::Inline(f) => Some((id.as_str(), &mut f.rust_name, &mut f.c_name)),
         HeaderUse::Named(_) => None,
     });
-    siblings(
-        cx,
-        &format!("the headers of {scope}"),
-        BTreeSet::new(),
-        headers,
-    );
+    siblings(cx, &format!("the headers of {scope}"), BTreeSet::new(), headers);
 }
 
 fn endpoint(cx: &mut Diagnostics, e: &mut Endpoint) {
     let id = e.meta.id.clone();
-    fields(
-        cx,
-        &format!("the path parameters of endpoint `{id}`"),
-        BTreeSet::new(),
-        &mut e.path_params,
-    );
-    fields(
-        cx,
-        &format!("the query parameters of endpoint `{id}`"),
-        BTreeSet::new(),
-        &mut e.query,
-    );
-    fields(
-        cx,
-        &format!("the header parameters of endpoint `{id}`"),
-        BTreeSet::new(),
-        &mut e.headers,
-    );
-    fields(
-        cx,
-        &format!("the body of endpoint `{id}`"),
-        BTreeSet::new(),
-        &mut e.body,
-    );
-    fields(
-        cx,
-        &format!("the parts of endpoint `{id}`"),
-        BTreeSet::new(),
-        &mut e.parts,
-    );
+    fields(cx, &format!("the path parameters of endpoint `{id}`"), BTreeSet::new(), &mut e.path_params);
+    fields(cx, &format!("the query parameters of endpoint `{id}`"), BTreeSet::new(), &mut e.query);
+    fields(cx, &format!("the header parameters of endpoint `{id}`"), BTreeSet::new(), &mut e.headers);
+    fields(cx, &format!("the body of endpoint `{id}`"), BTreeSet::new(), &mut e.body);
+    fields(cx, &format!("the parts of endpoint `{id}`"), BTreeSet::new(), &mut e.parts);
     if let Some(b) = &mut e.body_schema {
         nested(cx, &format!("the body of endpoint `{id}`"), b);
     }
     for (status, r) in &mut e.responses {
         if let ResponseUse::Inline(r) = r {
-            response(
-                cx,
-                &format!("the `{status}` response of endpoint `{id}`"),
-                r,
-            );
+            response(cx, &format!("the `{status}` response of endpoint `{id}`"), r);
         }
     }
 }

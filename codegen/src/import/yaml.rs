@@ -269,7 +269,8 @@ mod tests {
             value = json!({ "x": [value] });
         }
         let text = file("", &value);
-        let back: Value = serde_saphyr::from_str_with_options(&text, serde_saphyr::options! { budget: serde_saphyr::budget! { max_depth: 1000 } }).unwrap_or_else(|e| panic!("{e}"));
+        let back: Value = serde_saphyr::from_str_with_options(&text, serde_saphyr::options! { budget: serde_saphyr::budget! { max_depth: 1000 } })
+            .unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(back, value);
     }
 

@@ -234,12 +234,7 @@ fn classify(message: &str) -> Diagnostic {
     if let Some(rest) = message.strip_prefix("unknown field ") {
         let (name, expected) = rest.split_once(", expected").unwrap_or((rest, ""));
         let name = name.trim_matches('`');
-        let expected: Vec<&str> = expected
-            .trim_start_matches(" one of")
-            .split(',')
-            .map(|s| s.trim().trim_matches('`'))
-            .filter(|s| !s.is_empty())
-            .collect();
+        let expected: Vec<&str> = expected.trim_start_matches(" one of").split(',').map(|s| s.trim().trim_matches('`')).filter(|s| !s.is_empty()).collect();
         let mut d = Diagnostic::error(codes::UNKNOWN_KEY, format!("unknown key `{name}`")).suggest(name, expected.iter().copied());
         if !expected.is_empty() && d.help.is_empty() {
             d = d.help(format!("expected one of {}", expected.iter().map(|e| format!("`{e}`")).collect::<Vec<_>>().join(", ")));
@@ -253,8 +248,7 @@ fn classify(message: &str) -> Diagnostic {
     }
     if message.starts_with("missing field ") {
         let name = message.trim_start_matches("missing field ").trim_matches('`');
-        return Diagnostic::error(codes::WRONG_TYPE, format!("missing required key `{name}`"))
-            .help(format!("add `{name}:` to this mapping"));
+        return Diagnostic::error(codes::WRONG_TYPE, format!("missing required key `{name}`")).help(format!("add `{name}:` to this mapping"));
     }
     Diagnostic::error(codes::WRONG_TYPE, format!("wrong type: {}", lowercase_first(message)))
 }
@@ -331,7 +325,9 @@ mod tests {
     fn nesting_up_to_the_limit_fits_a_small_stack() {
         let spec = |depth: usize| {
             let rule = format!("{}PIN_MESSAGES{}", "{ all: [".repeat(depth), "] }".repeat(depth));
-            let text = format!("platform:\n  name: Case\n  prefixes: {{ c_type: Case_, c_macro: CASE_, cpp_namespace: casepp, c_header: ccase.h, cpp_header: casepp.h }}\npermissions:\n  - {{ id: PIN_MESSAGES, bit: 51 }}\npermission_rules:\n  - id: pin\n    rule: {rule}\n");
+            let text = format!(
+                "platform:\n  name: Case\n  prefixes: {{ c_type: Case_, c_macro: CASE_, cpp_namespace: casepp, c_header: ccase.h, cpp_header: casepp.h }}\npermissions:\n  - {{ id: PIN_MESSAGES, bit: 51 }}\npermission_rules:\n  - id: pin\n    rule: {rule}\n"
+            );
             vec![("spec/spec.yaml".to_owned(), text)]
         };
         // The rule sits 3 levels down (file, `permission_rules`, the item), each `all` adds two.

@@ -103,10 +103,33 @@ fn items(m: &mut Model, present: &dyn Fn(&Meta) -> bool) {
         ($($list:expr),* $(,)?) => {{ $($list.retain(|x| present(Item::meta(x)));)* }};
     }
     retain!(
-        m.platform.placeholders, m.platform.parts, m.features, m.constants, m.gaps, m.permissions, m.resources, m.unions,
-        m.enums, m.flags, m.endpoints, m.opcodes, m.commands, m.conditions, m.intents, m.scopes, m.scope_sets,
-        m.token_kinds, m.permission_rules, m.auth_rules, m.events, m.errors, m.limits, m.state_machines, m.classes,
-        m.sdk_calls, m.releases,
+        m.platform.placeholders,
+        m.platform.parts,
+        m.features,
+        m.constants,
+        m.gaps,
+        m.permissions,
+        m.resources,
+        m.unions,
+        m.enums,
+        m.flags,
+        m.endpoints,
+        m.opcodes,
+        m.commands,
+        m.conditions,
+        m.intents,
+        m.scopes,
+        m.scope_sets,
+        m.token_kinds,
+        m.permission_rules,
+        m.auth_rules,
+        m.events,
+        m.errors,
+        m.limits,
+        m.state_machines,
+        m.classes,
+        m.sdk_calls,
+        m.releases,
     );
     m.enums.iter_mut().for_each(|e| retain!(e.values));
     m.flags.iter_mut().for_each(|f| retain!(f.values));
@@ -183,11 +206,8 @@ fn field_lists(m: &mut Model) -> Vec<&mut Vec<Field>> {
 /// The variant in force, without bounds (the first one if the spec's variants do not tile the
 /// timeline, which validation reports).
 fn resolve_variants(rule: &mut PermissionRule, live: &dyn Fn(&str) -> bool) {
-    let in_force = rule
-        .variants
-        .iter()
-        .position(|v| v.since.as_ref().is_none_or(|s| live(&s.id)) && v.until.as_ref().is_none_or(|u| !live(&u.id)))
-        .unwrap_or(0);
+    let in_force =
+        rule.variants.iter().position(|v| v.since.as_ref().is_none_or(|s| live(&s.id)) && v.until.as_ref().is_none_or(|u| !live(&u.id))).unwrap_or(0);
     if rule.variants.is_empty() {
         return;
     }
@@ -272,10 +292,34 @@ fn for_each_meta(m: &mut Model, f: &mut dyn FnMut(&mut Meta)) {
         ($($list:expr),* $(,)?) => {{ $(for x in $list.iter_mut() { f(&mut x.meta); })* }};
     }
     each!(
-        m.platform.placeholders, m.platform.parts, m.features, m.constants, m.gaps, m.permissions, m.resources, m.unions,
-        m.enums, m.flags, m.endpoints, m.opcodes, m.commands, m.conditions, m.intents, m.scopes, m.scope_sets,
-        m.token_kinds, m.permission_rules, m.auth_rules, m.events, m.errors, m.limits, m.changes, m.state_machines,
-        m.classes, m.sdk_calls, m.releases,
+        m.platform.placeholders,
+        m.platform.parts,
+        m.features,
+        m.constants,
+        m.gaps,
+        m.permissions,
+        m.resources,
+        m.unions,
+        m.enums,
+        m.flags,
+        m.endpoints,
+        m.opcodes,
+        m.commands,
+        m.conditions,
+        m.intents,
+        m.scopes,
+        m.scope_sets,
+        m.token_kinds,
+        m.permission_rules,
+        m.auth_rules,
+        m.events,
+        m.errors,
+        m.limits,
+        m.changes,
+        m.state_machines,
+        m.classes,
+        m.sdk_calls,
+        m.releases,
     );
     for e in &mut m.enums {
         each!(e.values);

@@ -1,16 +1,45 @@
 //! Gaps and assumptions: a facet is given, or declared not shown, never silently missing.
 
 use super::refs::{all_fields, all_metas};
-use crate::model::field_keys;
 use crate::diag::{Diagnostic, Diagnostics, Span, codes};
+use crate::model::field_keys;
 use crate::model::*;
 
 /// Facet names `not_shown` and `assumed` may use.
 pub const FACETS: &[&str] = &[
-    "method", "path", "request_body", "response", "parameters", "bit", "value", "values", "fields", "members", "payload",
-    "name", "code", "status", "message", "states", "transitions", "type", "header_scheme", "rate_limits", "delivery",
-    "structure", "versions", "hosts", "details", "id", "effective", "scheme", "example", "default", "availability",
-    "format", "unit",
+    "method",
+    "path",
+    "request_body",
+    "response",
+    "parameters",
+    "bit",
+    "value",
+    "values",
+    "fields",
+    "members",
+    "payload",
+    "name",
+    "code",
+    "status",
+    "message",
+    "states",
+    "transitions",
+    "type",
+    "header_scheme",
+    "rate_limits",
+    "delivery",
+    "structure",
+    "versions",
+    "hosts",
+    "details",
+    "id",
+    "effective",
+    "scheme",
+    "example",
+    "default",
+    "availability",
+    "format",
+    "unit",
 ];
 
 /// A required or checkable facet of one item: its name, whether it is given, whether the
@@ -61,7 +90,11 @@ fn checked_items(model: &Model) -> Vec<(&'static str, &Meta, Vec<Facet>)> {
         out.push((
             "error",
             &e.meta,
-            vec![facet("status", e.status.is_some(), true), facet("code", e.code.is_some() || e.oauth_error.is_some(), false), facet("message", e.message.is_some(), false)],
+            vec![
+                facet("status", e.status.is_some(), true),
+                facet("code", e.code.is_some() || e.oauth_error.is_some(), false),
+                facet("message", e.message.is_some(), false),
+            ],
         ));
     }
     for e in &model.events {
@@ -71,11 +104,7 @@ fn checked_items(model: &Model) -> Vec<(&'static str, &Meta, Vec<Facet>)> {
         out.push(("class", &c.meta, vec![facet("members", !c.fields.is_empty() || !c.methods.is_empty(), true)]));
     }
     for m in &model.state_machines {
-        out.push((
-            "state machine",
-            &m.meta,
-            vec![facet("states", !m.states.is_empty(), true), facet("transitions", !m.transitions.is_empty(), true)],
-        ));
+        out.push(("state machine", &m.meta, vec![facet("states", !m.states.is_empty(), true), facet("transitions", !m.transitions.is_empty(), true)]));
     }
     for r in &model.resources {
         out.push(("resource", &r.meta, vec![facet("fields", !r.fields.is_empty(), false)]));

@@ -82,12 +82,18 @@ pub fn check_response_bodies(cx: &mut Diagnostics, model: &Model) {
         let text = |t: &TypeRef| matches!(t, TypeRef::Primitive(Primitive::Csv | Primitive::String));
         let explicit = r.format_span.is_some();
         match (r.format.as_str(), &r.ty, r.fields.is_empty()) {
-            (_, Some(_), false) => report("a response gives both `type` and `fields`".into(), "keep `type` for a whole body, or `fields` for an object of named fields"),
-            ("json", None, true) if explicit => report("a `json` response has no body".into(), "give `type` or `fields`, or remove `format` for a response without a body"),
+            (_, Some(_), false) => {
+                report("a response gives both `type` and `fields`".into(), "keep `type` for a whole body, or `fields` for an object of named fields")
+            }
+            ("json", None, true) if explicit => {
+                report("a `json` response has no body".into(), "give `type` or `fields`, or remove `format` for a response without a body")
+            }
             ("csv" | "text" | "binary" | "none", _, false) => {
                 report(format!("a `{}` response cannot have `fields`", r.format), "`fields` make a JSON object: remove `format`, or `fields`")
             }
-            ("csv" | "text", Some(t), _) if !text(t) => report(format!("a `{}` response is text, not `{t}`", r.format), "write `type: string` (or `csv`), or omit `type`"),
+            ("csv" | "text", Some(t), _) if !text(t) => {
+                report(format!("a `{}` response is text, not `{t}`", r.format), "write `type: string` (or `csv`), or omit `type`")
+            }
             ("binary", Some(t), _) if *t != TypeRef::Primitive(Primitive::File) => {
                 report(format!("a `binary` response is bytes, not `{t}`"), "write `type: file`, or omit `type`")
             }
@@ -208,10 +214,13 @@ pub fn check_anonymous_endpoints(cx: &mut Diagnostics, model: &Model) {
         let none = e.auth.iter().find(|a| a.id == ANONYMOUS).expect("BUG: filtered on `none`");
         if let Some(rule) = model.rules_for(&e.meta.id).first() {
             cx.push(
-                Diagnostic::error(codes::ANONYMOUS_NEEDS_CALLER, format!("endpoint `{}` accepts anonymous calls but is guarded by permission rule `{}`", e.meta.id, rule.meta.id))
-                    .at(none.span, "anonymous calls accepted here")
-                    .also(rule.meta.id_span, "the rule needs a caller")
-                    .help("remove `none` from `auth`, or the endpoint from the rule"),
+                Diagnostic::error(
+                    codes::ANONYMOUS_NEEDS_CALLER,
+                    format!("endpoint `{}` accepts anonymous calls but is guarded by permission rule `{}`", e.meta.id, rule.meta.id),
+                )
+                .at(none.span, "anonymous calls accepted here")
+                .also(rule.meta.id_span, "the rule needs a caller")
+                .help("remove `none` from `auth`, or the endpoint from the rule"),
             );
         }
         let inputs = e.path_params.iter().chain(&e.query).chain(&e.headers).chain(&e.body).chain(&e.body_schema);
@@ -219,10 +228,13 @@ pub fn check_anonymous_endpoints(cx: &mut Diagnostics, model: &Model) {
             let runtime_bound = f.constraints.all().into_iter().any(|(_, b)| matches!(b, Bound::Field { .. }));
             if f.required_when.is_some() || runtime_bound {
                 cx.push(
-                    Diagnostic::error(codes::ANONYMOUS_NEEDS_CALLER, format!("endpoint `{}` accepts anonymous calls but `{}` is checked for the caller", e.meta.id, f.name))
-                        .at(f.span, "checked against the caller")
-                        .also(none.span, "anonymous calls accepted here")
-                        .help("remove `none` from `auth`, or the caller-dependent check"),
+                    Diagnostic::error(
+                        codes::ANONYMOUS_NEEDS_CALLER,
+                        format!("endpoint `{}` accepts anonymous calls but `{}` is checked for the caller", e.meta.id, f.name),
+                    )
+                    .at(f.span, "checked against the caller")
+                    .also(none.span, "anonymous calls accepted here")
+                    .help("remove `none` from `auth`, or the caller-dependent check"),
                 );
             }
         }
@@ -249,11 +261,7 @@ pub fn carries_scopes(kind: &TokenKind) -> bool {
 /// The token kinds an endpoint accepts: those it names, or every kind when it names none.
 pub fn accepted_kinds<'m>(model: &'m Model, e: &Endpoint) -> Vec<&'m TokenKind> {
     let named: Vec<&str> = e.token_kinds().map(|r| r.id.as_str()).collect();
-    if e.auth.is_empty() {
-        model.token_kinds.iter().collect()
-    } else {
-        model.token_kinds.iter().filter(|t| named.contains(&t.meta.id.as_str())).collect()
-    }
+    if e.auth.is_empty() { model.token_kinds.iter().collect() } else { model.token_kinds.iter().filter(|t| named.contains(&t.meta.id.as_str())).collect() }
 }
 
 /// Scopes are granted to OAuth2 access tokens, so an endpoint that requires scopes accepts a
@@ -277,9 +285,7 @@ pub fn check_endpoint_scopes(cx: &mut Diagnostics, model: &Model) {
 pub fn check_array_styles(cx: &mut Diagnostics, model: &Model) {
     let report = |cx: &mut Diagnostics, f: &Field, style: &Text, why: &str, help: &str| {
         cx.push(
-            Diagnostic::error(codes::ARRAY_STYLE, format!("style `{}` of `{}` {why}", style.id, f.name))
-                .at(style.span, "this style")
-                .help(help.to_owned()),
+            Diagnostic::error(codes::ARRAY_STYLE, format!("style `{}` of `{}` {why}", style.id, f.name)).at(style.span, "this style").help(help.to_owned()),
         );
     };
     // Query parameters and parts are checked where they sit; any other styled field is misplaced.

@@ -62,20 +62,14 @@ fn help(ns: &Namespace) -> String {
 }
 
 fn twice(ns: &Namespace, ident: &str, first: &Entry, second: &Entry) -> Diagnostic {
-    Diagnostic::error(
-        codes::IDENTIFIER_COLLISION,
-        format!("{} and {} are both `{ident}` in {} ({})", first.what, second.what, ns.scope, ns.language),
-    )
-    .at(second.span, format!("becomes `{ident}`"))
-    .also(first.span, format!("also becomes `{ident}`"))
-    .help(help(ns))
+    Diagnostic::error(codes::IDENTIFIER_COLLISION, format!("{} and {} are both `{ident}` in {} ({})", first.what, second.what, ns.scope, ns.language))
+        .at(second.span, format!("becomes `{ident}`"))
+        .also(first.span, format!("also becomes `{ident}`"))
+        .help(help(ns))
 }
 
 fn reserved(ns: &Namespace, ident: &str, item: &Entry) -> Diagnostic {
-    Diagnostic::error(
-        codes::IDENTIFIER_COLLISION,
-        format!("{} is `{ident}` in {} ({}), a name the generator declares there", item.what, ns.scope, ns.language),
-    )
-    .at(item.span, format!("becomes `{ident}`"))
-    .help(format!("give it a `{}`: its {} identifiers are then made from that name instead of its id", ns.override_key, ns.language))
+    Diagnostic::error(codes::IDENTIFIER_COLLISION, format!("{} is `{ident}` in {} ({}), a name the generator declares there", item.what, ns.scope, ns.language))
+        .at(item.span, format!("becomes `{ident}`"))
+        .help(format!("give it a `{}`: its {} identifiers are then made from that name instead of its id", ns.override_key, ns.language))
 }

@@ -321,9 +321,7 @@ pub fn check_references(cx: &mut Diagnostics, model: &Model, index: &Index) {
 
 fn unresolved(index: &Index, kind: &str, id: &str, span: crate::diag::Span) -> Diagnostic {
     let noun = kind.replace('_', " ");
-    Diagnostic::error(codes::UNRESOLVED, format!("unknown {noun} `{id}`"))
-        .at(span, format!("no {noun} has this id"))
-        .suggest(id, index.ids(kind))
+    Diagnostic::error(codes::UNRESOLVED, format!("unknown {noun} `{id}`")).at(span, format!("no {noun} has this id")).suggest(id, index.ids(kind))
 }
 
 /// `{field: endpoint.field}` bounds name a field of that endpoint's response.

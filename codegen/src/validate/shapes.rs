@@ -391,9 +391,12 @@ pub fn check_class_fields_cross_c(cx: &mut Diagnostics, model: &Model) {
         for f in &c.fields {
             let Some(ty) = f.ty.as_ref().filter(|t| !t.crosses_c_abi()) else { continue };
             cx.push(
-                Diagnostic::warning(codes::NO_C_MAPPING, format!("field `{}` of class `{}` has type `{ty}`, which the C ABI does not carry", f.name, c.meta.id))
-                    .at(f.type_span, "left out of the C and C++ headers")
-                    .help("the headers say so on the class; give the field a scalar, text, enum, flag or class type for C callers to reach it"),
+                Diagnostic::warning(
+                    codes::NO_C_MAPPING,
+                    format!("field `{}` of class `{}` has type `{ty}`, which the C ABI does not carry", f.name, c.meta.id),
+                )
+                .at(f.type_span, "left out of the C and C++ headers")
+                .help("the headers say so on the class; give the field a scalar, text, enum, flag or class type for C callers to reach it"),
             );
         }
     }
@@ -500,14 +503,16 @@ pub fn check_extends_redefinitions(cx: &mut Diagnostics, model: &Model) {
                     && a != t
                 {
                     cx.push(
-                        Diagnostic::error(codes::EXTENDS_REDEFINED, format!("field `{}` of `{}` is `{t}`, but `{a}` in its base `{}`", own.name, r.meta.id, b.meta.id))
-                            .at(own.type_span, "type here")
-                            .also(inherited.type_span, "base's type")
-                            .help("keep the base's type (constraints may narrow it), or rename the field"),
+                        Diagnostic::error(
+                            codes::EXTENDS_REDEFINED,
+                            format!("field `{}` of `{}` is `{t}`, but `{a}` in its base `{}`", own.name, r.meta.id, b.meta.id),
+                        )
+                        .at(own.type_span, "type here")
+                        .also(inherited.type_span, "base's type")
+                        .help("keep the base's type (constraints may narrow it), or rename the field"),
                     );
                 }
             }
         }
     }
 }
-

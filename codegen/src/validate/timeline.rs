@@ -66,17 +66,35 @@ pub fn check_rule_variants(cx: &mut Diagnostics, model: &Model) {
         let first = variants[0];
         let last = variants[variants.len() - 1];
         if let Some(since) = &first.since {
-            push_variant(cx, rule, since.span, "the first variant starts at a change, leaving the time before it without a rule", "remove `since` from the earliest variant");
+            push_variant(
+                cx,
+                rule,
+                since.span,
+                "the first variant starts at a change, leaving the time before it without a rule",
+                "remove `since` from the earliest variant",
+            );
         }
         if let Some(until) = &last.until {
-            push_variant(cx, rule, until.span, "the last variant ends at a change, leaving the time after it without a rule", "remove `until` from the latest variant or add the variant that follows");
+            push_variant(
+                cx,
+                rule,
+                until.span,
+                "the last variant ends at a change, leaving the time after it without a rule",
+                "remove `until` from the latest variant or add the variant that follows",
+            );
         }
         for pair in variants.windows(2) {
             let (a, b) = (pair[0], pair[1]);
             let joined = matches!((&a.until, &b.since), (Some(u), Some(s)) if u.id == s.id);
             if !joined {
                 let span = b.since.as_ref().map_or(b.span, |s| s.span);
-                push_variant(cx, rule, span, "consecutive variants do not meet: each `until` must be the next variant's `since`", "bound both variants by the same change");
+                push_variant(
+                    cx,
+                    rule,
+                    span,
+                    "consecutive variants do not meet: each `until` must be the next variant's `since`",
+                    "bound both variants by the same change",
+                );
             }
         }
     }
@@ -84,9 +102,7 @@ pub fn check_rule_variants(cx: &mut Diagnostics, model: &Model) {
 
 fn push_variant(cx: &mut Diagnostics, rule: &PermissionRule, span: Span, why: &str, help: &str) {
     cx.push(
-        Diagnostic::error(codes::VARIANT_TIMELINE, format!("variants of permission rule `{}` leave a gap or overlap", rule.meta.id))
-            .at(span, why)
-            .help(help),
+        Diagnostic::error(codes::VARIANT_TIMELINE, format!("variants of permission rule `{}` leave a gap or overlap", rule.meta.id)).at(span, why).help(help),
     );
 }
 

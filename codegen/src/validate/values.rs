@@ -236,8 +236,22 @@ pub const RESPONSE_FORMATS: &[&str] = &["json", "csv", "text", "binary", "none"]
 pub const METHODS: &[&str] = &["GET", "POST", "PUT", "PATCH", "DELETE"];
 /// Units of limits.
 pub const UNITS: &[&str] = &[
-    "bytes", "KiB", "MiB", "GiB", "characters", "items", "files", "commands", "members", "users", "messages", "uses",
-    "hours", "years", "minor_versions", "versions",
+    "bytes",
+    "KiB",
+    "MiB",
+    "GiB",
+    "characters",
+    "items",
+    "files",
+    "commands",
+    "members",
+    "users",
+    "messages",
+    "uses",
+    "hours",
+    "years",
+    "minor_versions",
+    "versions",
 ];
 /// Kinds of dated change.
 pub const CHANGE_KINDS: &[&str] = &["addition", "removal", "rename", "requirement", "shape", "behavior", "deprecation", "correction"];
@@ -259,7 +273,6 @@ pub fn check_routes(cx: &mut Diagnostics, model: &Model) {
         );
     });
 }
-
 
 /// Every path is one the generated router can serve. The router matches whole segments, then
 /// the handler splits a segment that mixes placeholders and text (`{Sid}.json`), so a path
@@ -289,9 +302,12 @@ pub fn check_path_templates(cx: &mut Diagnostics, model: &Model) {
             };
             if alias && segments.iter().any(|s| is_mixed(s)) {
                 cx.push(
-                    Diagnostic::error(codes::PATH_TEMPLATE, format!("alias path `{}` of `{}` mixes a placeholder with text in one segment", path.id, e.meta.id))
-                        .at(path.span, "a mixed segment in an alias")
-                        .help("an alias answers through its endpoint's handler; give the alias whole-segment placeholders, or make it an endpoint"),
+                    Diagnostic::error(
+                        codes::PATH_TEMPLATE,
+                        format!("alias path `{}` of `{}` mixes a placeholder with text in one segment", path.id, e.meta.id),
+                    )
+                    .at(path.span, "a mixed segment in an alias")
+                    .help("an alias answers through its endpoint's handler; give the alias whole-segment placeholders, or make it an endpoint"),
                 );
                 continue;
             }
@@ -302,10 +318,18 @@ pub fn check_path_templates(cx: &mut Diagnostics, model: &Model) {
                 Some((first, span)) => {
                     if let Some(i) = renamed_segment(first, &segments) {
                         cx.push(
-                            Diagnostic::error(codes::PATH_TEMPLATE, format!("segment {} of path `{}` of `{}` names its placeholders apart from another route of its shape", i + 1, path.id, e.meta.id))
-                                .at(path.span, "placeholders named differently here")
-                                .also(*span, "the route of the same shape")
-                                .help("the router names a segment once for every route of one shape: use the same placeholder names"),
+                            Diagnostic::error(
+                                codes::PATH_TEMPLATE,
+                                format!(
+                                    "segment {} of path `{}` of `{}` names its placeholders apart from another route of its shape",
+                                    i + 1,
+                                    path.id,
+                                    e.meta.id
+                                ),
+                            )
+                            .at(path.span, "placeholders named differently here")
+                            .also(*span, "the route of the same shape")
+                            .help("the router names a segment once for every route of one shape: use the same placeholder names"),
                         );
                     }
                 }
@@ -497,7 +521,11 @@ pub fn check_constraint_types(cx: &mut Diagnostics, model: &Model) {
                 _ => true,
             };
             if !fits {
-                let on = if set.nested { format!("the items of field `{}`, of type `{ty}`", set.field.name) } else { format!("field `{}` of type `{ty}`", set.field.name) };
+                let on = if set.nested {
+                    format!("the items of field `{}`, of type `{ty}`", set.field.name)
+                } else {
+                    format!("field `{}` of type `{ty}`", set.field.name)
+                };
                 cx.push(
                     Diagnostic::error(codes::CONSTRAINT_TYPE, format!("`{key}` does not apply to {on}"))
                         .at(span, "this constraint")
@@ -536,9 +564,12 @@ pub fn check_error_body_fields(cx: &mut Diagnostics, model: &Model) {
         let Some(ty @ (TypeRef::Enum(_) | TypeRef::Object(_) | TypeRef::Union(_))) = &f.ty else { continue };
         if required {
             cx.push(
-                Diagnostic::error(codes::UNFILLED_ERROR_FIELD, format!("field `{}` of the error body is required, but errors carry no value of type `{ty}`", f.name))
-                    .at(f.type_span, "no empty value of this type")
-                    .help("make the field `optional: true`: the errors the server makes leave it out"),
+                Diagnostic::error(
+                    codes::UNFILLED_ERROR_FIELD,
+                    format!("field `{}` of the error body is required, but errors carry no value of type `{ty}`", f.name),
+                )
+                .at(f.type_span, "no empty value of this type")
+                .help("make the field `optional: true`: the errors the server makes leave it out"),
             );
         }
     }
@@ -553,10 +584,13 @@ pub fn check_wire_names(cx: &mut Diagnostics, model: &Model) {
         for f in fields {
             match seen.iter().find(|s| s.wire() == f.wire()) {
                 Some(first) => cx.push(
-                    Diagnostic::error(codes::DUPLICATE_WIRE_NAME, format!("fields `{}` and `{}` of {what} are both `{}` on the wire", first.name, f.name, f.wire()))
-                        .at(f.span, "this field")
-                        .also(first.span, "and this one")
-                        .help("give one of them another `wire_name`, or remove it"),
+                    Diagnostic::error(
+                        codes::DUPLICATE_WIRE_NAME,
+                        format!("fields `{}` and `{}` of {what} are both `{}` on the wire", first.name, f.name, f.wire()),
+                    )
+                    .at(f.span, "this field")
+                    .also(first.span, "and this one")
+                    .help("give one of them another `wire_name`, or remove it"),
                 ),
                 None => seen.push(f),
             }
@@ -637,9 +671,12 @@ pub fn check_case_facts(cx: &mut Diagnostics, model: &Model) {
             for fact in &case.fields {
                 let Some(field) = fields.iter().find(|f| f.name == fact.field.id) else {
                     cx.push(
-                        Diagnostic::error(codes::CASE_FACT, format!("case `{}` names `{}`, which is not a field of {kind} `{owner}`", case.meta.id, fact.field.id))
-                            .at(fact.field.span, "no such field")
-                            .suggest(&fact.field.id, fields.iter().map(|f| f.name.as_str())),
+                        Diagnostic::error(
+                            codes::CASE_FACT,
+                            format!("case `{}` names `{}`, which is not a field of {kind} `{owner}`", case.meta.id, fact.field.id),
+                        )
+                        .at(fact.field.span, "no such field")
+                        .suggest(&fact.field.id, fields.iter().map(|f| f.name.as_str())),
                     );
                     continue;
                 };
@@ -671,7 +708,12 @@ fn case_fact_fits(cx: &mut Diagnostics, model: &Model, case: &str, fact: &CaseFi
                     .suggest(&flag.id, names);
                 cx.push(d);
             }
-            None => misfit(cx, flag.span, format!("`contains` on field `{}`, which is not a flag set", field.name), "`contains` lists flags of a `flags<...>` field".into()),
+            None => misfit(
+                cx,
+                flag.span,
+                format!("`contains` on field `{}`, which is not a flag set", field.name),
+                "`contains` lists flags of a `flags<...>` field".into(),
+            ),
         }
     }
     for value in &fact.omits {
@@ -684,7 +726,8 @@ fn case_fact_fits(cx: &mut Diagnostics, model: &Model, case: &str, fact: &CaseFi
                 cx,
                 value.span,
                 format!("`omits: {}` does not name a value of an enum field `{}` carries", value.id, field.name),
-                "name `enum_id.VALUE` of the enum the field's elements have (directly or as one of their fields), a value with a number for an integer enum".into(),
+                "name `enum_id.VALUE` of the enum the field's elements have (directly or as one of their fields), a value with a number for an integer enum"
+                    .into(),
             );
         }
     }
@@ -697,9 +740,9 @@ fn case_fact_fits(cx: &mut Diagnostics, model: &Model, case: &str, fact: &CaseFi
 fn carries_enum(model: &Model, ty: &TypeRef, enum_id: &str) -> bool {
     match ty {
         TypeRef::Enum(id) => id == enum_id,
-        TypeRef::Object(id) => model
-            .resource(id)
-            .is_some_and(|r| r.fields.iter().any(|f| matches!(f.ty.as_ref().map(TypeRef::element), Some(TypeRef::Enum(e)) if e == enum_id))),
+        TypeRef::Object(id) => {
+            model.resource(id).is_some_and(|r| r.fields.iter().any(|f| matches!(f.ty.as_ref().map(TypeRef::element), Some(TypeRef::Enum(e)) if e == enum_id)))
+        }
         _ => false,
     }
 }
@@ -721,9 +764,12 @@ pub fn check_response_constraints(cx: &mut Diagnostics, model: &Model) {
             && e.response_format != "csv"
         {
             cx.push(
-                Diagnostic::error(codes::CONSTRAINT_TYPE, format!("`response_columns` of `{}` describe a CSV response, but it answers `{}`", e.meta.id, e.response_format))
-                    .at(first.span, "columns declared here")
-                    .help("add `response_format: csv`, or remove the columns"),
+                Diagnostic::error(
+                    codes::CONSTRAINT_TYPE,
+                    format!("`response_columns` of `{}` describe a CSV response, but it answers `{}`", e.meta.id, e.response_format),
+                )
+                .at(first.span, "columns declared here")
+                .help("add `response_format: csv`, or remove the columns"),
             );
         }
     }

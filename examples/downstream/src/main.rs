@@ -39,7 +39,7 @@ fn main() {
     let retry_later = platform::error_code!(search_index_not_ready);
     assert_eq!(retry_later.value(), 110000);
 
-    let pins = platform::change!(pin-messages-required);
+    let pins = platform::change!(pin - messages - required);
     let clock = FixedClock::parse("2026-03-01T00:00:00Z").expect("a valid instant");
     assert!(pins.is_in_effect(clock.now()), "PIN_MESSAGES is required from 2026-02-23");
 

@@ -19,7 +19,9 @@ fn main() -> ExitCode {
     };
     let seeds: Vec<(String, Vec<u8>)> = match target.as_str() {
         "load_spec" => seeds::all().iter().map(|s| (s.name.clone(), archive::pack(&s.files))).collect(),
-        "import_openapi" => seeds::documents().iter().filter(|d| d.text.len() <= seeds::MAX_SEED).map(|d| (d.name.clone(), archive::document(&d.name, &d.text))).collect(),
+        "import_openapi" => {
+            seeds::documents().iter().filter(|d| d.text.len() <= seeds::MAX_SEED).map(|d| (d.name.clone(), archive::document(&d.name, &d.text))).collect()
+        }
         _ => {
             eprintln!("error: unknown target `{target}` (known: load_spec, import_openapi)");
             return ExitCode::from(2);

@@ -136,12 +136,45 @@ pub struct Builder {
 pub type Files = Vec<(String, Map<String, Value>)>;
 
 pub(super) const PRIMITIVES: &[&str] = &[
-    "string", "boolean", "integer", "int32", "uint32", "uint64", "number", "float32", "snowflake", "timestamp", "date_time", "date",
-    "uuid", "email", "string_integer", "url", "uri", "bytes", "file", "csv", "json",
+    "string",
+    "boolean",
+    "integer",
+    "int32",
+    "uint32",
+    "uint64",
+    "number",
+    "float32",
+    "snowflake",
+    "timestamp",
+    "date_time",
+    "date",
+    "uuid",
+    "email",
+    "string_integer",
+    "url",
+    "uri",
+    "bytes",
+    "file",
+    "csv",
+    "json",
 ];
 const UNITS: &[&str] = &[
-    "bytes", "KiB", "MiB", "GiB", "characters", "items", "files", "commands", "members", "users", "messages", "uses", "hours", "years",
-    "minor_versions", "versions",
+    "bytes",
+    "KiB",
+    "MiB",
+    "GiB",
+    "characters",
+    "items",
+    "files",
+    "commands",
+    "members",
+    "users",
+    "messages",
+    "uses",
+    "hours",
+    "years",
+    "minor_versions",
+    "versions",
 ];
 const CHANGE_KINDS: &[&str] = &["addition", "removal", "rename", "requirement", "shape", "behavior", "deprecation", "correction"];
 const CHANNELS: &[&str] = &["gateway", "audit_log", "webhook", "rpc", "social_sdk"];
@@ -952,10 +985,11 @@ impl Builder {
             for _ in 0..self.rng.range(0, 5) {
                 let name = self.name(&names);
                 names.push(name.clone());
-                let mut choices: Vec<String> = ["string", "boolean", "integer", "int32", "uint32", "uint64", "number", "float32", "snowflake", "timestamp", "json", "file"]
-                    .iter()
-                    .map(|s| s.to_string())
-                    .collect();
+                let mut choices: Vec<String> =
+                    ["string", "boolean", "integer", "int32", "uint32", "uint64", "number", "float32", "snowflake", "timestamp", "json", "file"]
+                        .iter()
+                        .map(|s| s.to_string())
+                        .collect();
                 choices.extend(mappable.iter().map(|e| format!("enum<{e}>")));
                 choices.extend(self.made.flags.iter().map(|f| format!("flags<{f}>")));
                 choices.extend(self.made.holdable_classes.iter().map(|c| format!("class<{c}>")));
@@ -977,9 +1011,8 @@ impl Builder {
                 f.extend(meta);
                 fields.insert(name, Value::Object(f));
             }
-            let methods: Vec<Value> = (0..self.rng.range(0, 2))
-                .map(|i| json!({ "id": format!("Method{i}"), "returns": "string", "description": "Does something." }))
-                .collect();
+            let methods: Vec<Value> =
+                (0..self.rng.range(0, 2)).map(|i| json!({ "id": format!("Method{i}"), "returns": "string", "description": "Does something." })).collect();
             if fields.is_empty() && methods.is_empty() {
                 c.insert("not_shown".into(), json!(["members"]));
             }

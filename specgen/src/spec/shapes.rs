@@ -70,7 +70,8 @@ impl Builder {
         }
         if let Some(id) = ty.strip_prefix("enum<").and_then(|t| t.strip_suffix('>')) {
             // Values the wire carries: a value of an integer enum without a number has none.
-            let values: Vec<String> = self.made.enum_values.iter().find(|(e, _, _)| e == id)?.2.iter().filter(|(_, wire)| *wire).map(|(v, _)| v.clone()).collect();
+            let values: Vec<String> =
+                self.made.enum_values.iter().find(|(e, _, _)| e == id)?.2.iter().filter(|(_, wire)| *wire).map(|(v, _)| v.clone()).collect();
             return (!values.is_empty()).then(|| json!(self.rng.pick(&values)));
         }
         if let Some(id) = ty.strip_prefix("flags<").and_then(|t| t.strip_suffix('>')) {
@@ -155,8 +156,13 @@ impl Builder {
         if let Some(id) = element.strip_prefix("enum<").and_then(|t| t.strip_suffix('>'))
             && self.rng.chance(25)
         {
-            let values: Vec<String> =
-                self.made.enum_values.iter().find(|(e, _, _)| e == id).map(|(_, _, v)| v.iter().filter(|(_, wire)| *wire).map(|(v, _)| v.clone()).collect()).unwrap_or_default();
+            let values: Vec<String> = self
+                .made
+                .enum_values
+                .iter()
+                .find(|(e, _, _)| e == id)
+                .map(|(_, _, v)| v.iter().filter(|(_, wire)| *wire).map(|(v, _)| v.clone()).collect())
+                .unwrap_or_default();
             let subset = self.rng.subset(&values, 3);
             if !subset.is_empty() {
                 f.insert("subset".into(), json!(subset));

@@ -219,9 +219,23 @@ fn check_permission_rules(cx: &mut Cx<'_>) {
         let (tighter, looser) = compare(cx, o, n);
         let id = &n.meta.id;
         if tighter {
-            cx.push(&PERMISSION_RULE_TIGHTENED, &s, Audiences::new(B, U, U), format!("permission rule `{id}` refuses callers it let through"), Some(words(o)), Some(words(n)));
+            cx.push(
+                &PERMISSION_RULE_TIGHTENED,
+                &s,
+                Audiences::new(B, U, U),
+                format!("permission rule `{id}` refuses callers it let through"),
+                Some(words(o)),
+                Some(words(n)),
+            );
         } else if looser {
-            cx.push(&PERMISSION_RULE_LOOSENED, &s, Audiences::new(C, U, U), format!("permission rule `{id}` lets through callers it refused"), Some(words(o)), Some(words(n)));
+            cx.push(
+                &PERMISSION_RULE_LOOSENED,
+                &s,
+                Audiences::new(C, U, U),
+                format!("permission rule `{id}` lets through callers it refused"),
+                Some(words(o)),
+                Some(words(n)),
+            );
         }
         let eps = pair(&o.endpoints, &n.endpoints, |e| e.id.clone());
         for e in eps.added {
@@ -229,14 +243,28 @@ fn check_permission_rules(cx: &mut Cx<'_>) {
             s.path = format!("permission_rule:{id}.endpoints.{}", e.id);
             s.claims.push(format!("endpoint:{}", e.id));
             let rust = if new.endpoint(&e.id).is_some_and(Endpoint::is_routed) { B } else { U };
-            cx.push(&PERMISSION_RULE_ENDPOINT_ADDED, &s, Audiences::new(B, rust, U), format!("permission rule `{id}` now guards endpoint `{}`", e.id), None, some(&e.id));
+            cx.push(
+                &PERMISSION_RULE_ENDPOINT_ADDED,
+                &s,
+                Audiences::new(B, rust, U),
+                format!("permission rule `{id}` now guards endpoint `{}`", e.id),
+                None,
+                some(&e.id),
+            );
         }
         for e in eps.removed {
             let mut s = s.child("");
             s.path = format!("permission_rule:{id}.endpoints.{}", e.id);
             s.claims.push(format!("endpoint:{}", e.id));
             let rust = if old.endpoint(&e.id).is_some_and(Endpoint::is_routed) { B } else { U };
-            cx.push(&PERMISSION_RULE_ENDPOINT_REMOVED, &s, Audiences::new(C, rust, U), format!("permission rule `{id}` no longer guards endpoint `{}`", e.id), some(&e.id), None);
+            cx.push(
+                &PERMISSION_RULE_ENDPOINT_REMOVED,
+                &s,
+                Audiences::new(C, rust, U),
+                format!("permission rule `{id}` no longer guards endpoint `{}`", e.id),
+                some(&e.id),
+                None,
+            );
         }
     }
 }
@@ -378,7 +406,14 @@ fn check_intents(cx: &mut Cx<'_>) {
     for (o, n) in pair(&cx.old.intents, &cx.new.intents, |i| i.meta.id.clone()).both {
         if !o.privileged && n.privileged {
             let s = Subject::item("intent", &n.meta.id, &[], Some(&o.meta), Some(&n.meta));
-            cx.push(&INTENT_BECAME_PRIVILEGED, &s, Audiences::new(B, U, U), format!("intent `{}` becomes privileged", n.meta.id), some("not privileged"), some("privileged"));
+            cx.push(
+                &INTENT_BECAME_PRIVILEGED,
+                &s,
+                Audiences::new(B, U, U),
+                format!("intent `{}` becomes privileged", n.meta.id),
+                some("not privileged"),
+                some("privileged"),
+            );
         }
     }
 }

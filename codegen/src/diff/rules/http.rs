@@ -5,38 +5,150 @@ use super::{B, C, Cx, Subject, U, pair, some};
 use crate::diff::Audiences;
 use crate::model::*;
 
-rule!("http", ENDPOINT_METHOD_CHANGED, "endpoint-method-changed", "an endpoint answers another HTTP method", ["rename", "removal"], Info,
-    "oasdiff `api-removed-without-deprecation` (the old operation is gone)");
-rule!("http", ENDPOINT_PATH_CHANGED, "endpoint-path-changed", "an endpoint moves to another path (compatible while an alias keeps the old one)", ["rename", "removal"], Info,
-    "oasdiff `api-path-removed-without-deprecation`");
-rule!("http", ENDPOINT_UNROUTED, "endpoint-unrouted", "an endpoint loses its route (its method or path is no longer given)", ["removal", "correction"], Info,
-    "oasdiff `api-removed-without-deprecation`");
-rule!("http", ENDPOINT_ROUTED, "endpoint-routed", "an endpoint gets a route: the server trait and the client gain a method", ["addition", "correction"], Info,
-    "oasdiff `endpoint-added` (info); cargo-semver-checks `trait_method_added`");
-rule!("http", ENDPOINT_RESPONSE_CHANGED, "endpoint-response-changed", "an endpoint's response type changes", ["shape"], Info,
-    "oasdiff `response-body-type-changed`; smithy-diff `ChangedMemberTarget` (output)");
-rule!("http", ENDPOINT_BODY_FORMAT_CHANGED, "endpoint-body-format-changed", "the body format clients send by default changes, and the old one is still accepted", ["shape"], Info,
-    "oasdiff `request-body-media-type-added` (info: the old one stays)");
-rule!("http", ENDPOINT_BODY_FORMAT_ADDED, "endpoint-body-format-added", "an endpoint accepts its body in a format (media type) it did not", ["addition", "shape"], Info,
-    "oasdiff `request-body-media-type-added` (info)");
-rule!("http", ENDPOINT_BODY_FORMAT_REMOVED, "endpoint-body-format-removed", "an endpoint stops accepting its body in a format (media type)", ["removal", "deprecation", "shape"], Info,
-    "oasdiff `request-body-media-type-removed` (error)");
-rule!("http", ENDPOINT_RESPONSE_FORMAT_CHANGED, "endpoint-response-format-changed", "an endpoint answers in another media type", ["shape"], Info,
-    "oasdiff `response-media-type-removed`");
-rule!("http", BEHAVIOUR_ADDED, "behaviour-added", "an endpoint behaves in a way it did not (filters, orders or refuses differently)", ["behavior"], Info,
-    "the dated-change notes' `visibility-filter-changed`: behaviour no schema shows, so no schema differ sees it");
-rule!("http", BEHAVIOUR_REMOVED, "behaviour-removed", "an endpoint stops behaving in a way it did", ["behavior", "removal"], Info,
-    "the dated-change notes' `visibility-filter-changed`");
-rule!("http", BEHAVIOUR_GATE_CHANGED, "behaviour-gate-changed", "a behaviour gains or loses its runtime gate, which handlers receive", ["behavior"], Info,
-    "cargo-semver-checks (the handler's `Call` type changes)");
-rule!("http", ERROR_CODE_CHANGED, "error-code-changed", "an error keeps its id and gets another numeric code", [], Info,
-    "buf `ENUM_VALUE_SAME_NAME` (codes identify errors)");
-rule!("http", ERROR_STATUS_CHANGED, "error-status-changed", "an error is answered with another HTTP status", ["behavior", "shape"], Info,
-    "oasdiff `response-success-status-removed` / `response-non-success-status-removed`; smithy-diff `TraitBreakingChange` (the `httpError` trait)");
-rule!("http", ERROR_OAUTH_ERROR_CHANGED, "error-oauth-error-changed", "an error carries another OAuth2 error string", ["behavior", "shape"], Info,
-    "oasdiff `response-property-enum-value-removed` (of the error member)");
-rule!("http", ENDPOINT_ERROR_ADDED, "endpoint-error-added", "an endpoint may return an error it did not: clients may not handle it", ["behavior"], Warning,
-    "oasdiff `response-non-success-status-added` (info); smithy-diff `AddedOperationError` (warning)");
+rule!(
+    "http",
+    ENDPOINT_METHOD_CHANGED,
+    "endpoint-method-changed",
+    "an endpoint answers another HTTP method",
+    ["rename", "removal"],
+    Info,
+    "oasdiff `api-removed-without-deprecation` (the old operation is gone)"
+);
+rule!(
+    "http",
+    ENDPOINT_PATH_CHANGED,
+    "endpoint-path-changed",
+    "an endpoint moves to another path (compatible while an alias keeps the old one)",
+    ["rename", "removal"],
+    Info,
+    "oasdiff `api-path-removed-without-deprecation`"
+);
+rule!(
+    "http",
+    ENDPOINT_UNROUTED,
+    "endpoint-unrouted",
+    "an endpoint loses its route (its method or path is no longer given)",
+    ["removal", "correction"],
+    Info,
+    "oasdiff `api-removed-without-deprecation`"
+);
+rule!(
+    "http",
+    ENDPOINT_ROUTED,
+    "endpoint-routed",
+    "an endpoint gets a route: the server trait and the client gain a method",
+    ["addition", "correction"],
+    Info,
+    "oasdiff `endpoint-added` (info); cargo-semver-checks `trait_method_added`"
+);
+rule!(
+    "http",
+    ENDPOINT_RESPONSE_CHANGED,
+    "endpoint-response-changed",
+    "an endpoint's response type changes",
+    ["shape"],
+    Info,
+    "oasdiff `response-body-type-changed`; smithy-diff `ChangedMemberTarget` (output)"
+);
+rule!(
+    "http",
+    ENDPOINT_BODY_FORMAT_CHANGED,
+    "endpoint-body-format-changed",
+    "the body format clients send by default changes, and the old one is still accepted",
+    ["shape"],
+    Info,
+    "oasdiff `request-body-media-type-added` (info: the old one stays)"
+);
+rule!(
+    "http",
+    ENDPOINT_BODY_FORMAT_ADDED,
+    "endpoint-body-format-added",
+    "an endpoint accepts its body in a format (media type) it did not",
+    ["addition", "shape"],
+    Info,
+    "oasdiff `request-body-media-type-added` (info)"
+);
+rule!(
+    "http",
+    ENDPOINT_BODY_FORMAT_REMOVED,
+    "endpoint-body-format-removed",
+    "an endpoint stops accepting its body in a format (media type)",
+    ["removal", "deprecation", "shape"],
+    Info,
+    "oasdiff `request-body-media-type-removed` (error)"
+);
+rule!(
+    "http",
+    ENDPOINT_RESPONSE_FORMAT_CHANGED,
+    "endpoint-response-format-changed",
+    "an endpoint answers in another media type",
+    ["shape"],
+    Info,
+    "oasdiff `response-media-type-removed`"
+);
+rule!(
+    "http",
+    BEHAVIOUR_ADDED,
+    "behaviour-added",
+    "an endpoint behaves in a way it did not (filters, orders or refuses differently)",
+    ["behavior"],
+    Info,
+    "the dated-change notes' `visibility-filter-changed`: behaviour no schema shows, so no schema differ sees it"
+);
+rule!(
+    "http",
+    BEHAVIOUR_REMOVED,
+    "behaviour-removed",
+    "an endpoint stops behaving in a way it did",
+    ["behavior", "removal"],
+    Info,
+    "the dated-change notes' `visibility-filter-changed`"
+);
+rule!(
+    "http",
+    BEHAVIOUR_GATE_CHANGED,
+    "behaviour-gate-changed",
+    "a behaviour gains or loses its runtime gate, which handlers receive",
+    ["behavior"],
+    Info,
+    "cargo-semver-checks (the handler's `Call` type changes)"
+);
+rule!(
+    "http",
+    ERROR_CODE_CHANGED,
+    "error-code-changed",
+    "an error keeps its id and gets another numeric code",
+    [],
+    Info,
+    "buf `ENUM_VALUE_SAME_NAME` (codes identify errors)"
+);
+rule!(
+    "http",
+    ERROR_STATUS_CHANGED,
+    "error-status-changed",
+    "an error is answered with another HTTP status",
+    ["behavior", "shape"],
+    Info,
+    "oasdiff `response-success-status-removed` / `response-non-success-status-removed`; smithy-diff `TraitBreakingChange` (the `httpError` trait)"
+);
+rule!(
+    "http",
+    ERROR_OAUTH_ERROR_CHANGED,
+    "error-oauth-error-changed",
+    "an error carries another OAuth2 error string",
+    ["behavior", "shape"],
+    Info,
+    "oasdiff `response-property-enum-value-removed` (of the error member)"
+);
+rule!(
+    "http",
+    ENDPOINT_ERROR_ADDED,
+    "endpoint-error-added",
+    "an endpoint may return an error it did not: clients may not handle it",
+    ["behavior"],
+    Warning,
+    "oasdiff `response-non-success-status-added` (info); smithy-diff `AddedOperationError` (warning)"
+);
 
 pub fn check(cx: &mut Cx<'_>) {
     check_routes(cx);
@@ -72,12 +184,21 @@ fn check_routes(cx: &mut Cx<'_>) {
             (true, true) => {}
         }
         let (om, nm, op, np) = (text(&o.method), text(&n.method), text(&o.path), text(&n.path));
-        let aliased = n.aliases.iter().any(|a| a.path.id == op.clone().unwrap_or_default() && a.method.as_ref().map_or(nm.clone(), |m| Some(m.id.clone())) == om);
+        let aliased =
+            n.aliases.iter().any(|a| a.path.id == op.clone().unwrap_or_default() && a.method.as_ref().map_or(nm.clone(), |m| Some(m.id.clone())) == om);
         if om != nm {
-            cx.push(&ENDPOINT_METHOD_CHANGED, &s.child(".method"), Audiences::new(if aliased { C } else { B }, C, U), format!("endpoint `{id}` answers another method"), om.clone(), nm.clone());
+            cx.push(
+                &ENDPOINT_METHOD_CHANGED,
+                &s.child(".method"),
+                Audiences::new(if aliased { C } else { B }, C, U),
+                format!("endpoint `{id}` answers another method"),
+                om.clone(),
+                nm.clone(),
+            );
         }
         if op != np {
-            let message = if aliased { format!("endpoint `{id}` moves; an alias keeps the old path") } else { format!("endpoint `{id}` moves to another path") };
+            let message =
+                if aliased { format!("endpoint `{id}` moves; an alias keeps the old path") } else { format!("endpoint `{id}` moves to another path") };
             cx.push(&ENDPOINT_PATH_CHANGED, &s.child(".path"), Audiences::new(if aliased { C } else { B }, C, U), message, op, np);
         }
     }
@@ -90,11 +211,25 @@ fn check_formats(cx: &mut Cx<'_>) {
         let s = subject(o, n);
         if o.response.is_some() && o.response != n.response {
             let show = |t: &Option<TypeRef>| t.as_ref().map(ToString::to_string);
-            cx.push(&ENDPOINT_RESPONSE_CHANGED, &s.child(".response"), Audiences::new(B, B, U), format!("the response of endpoint `{id}` changes type"), show(&o.response), show(&n.response));
+            cx.push(
+                &ENDPOINT_RESPONSE_CHANGED,
+                &s.child(".response"),
+                Audiences::new(B, B, U),
+                format!("the response of endpoint `{id}` changes type"),
+                show(&o.response),
+                show(&n.response),
+            );
         }
         check_body_formats(cx, &s.child(".body_format"), o, n);
         if o.response_format != n.response_format {
-            cx.push(&ENDPOINT_RESPONSE_FORMAT_CHANGED, &s.child(".response_format"), Audiences::new(B, B, U), format!("endpoint `{id}` answers in another media type"), some(&o.response_format), some(&n.response_format));
+            cx.push(
+                &ENDPOINT_RESPONSE_FORMAT_CHANGED,
+                &s.child(".response_format"),
+                Audiences::new(B, B, U),
+                format!("endpoint `{id}` answers in another media type"),
+                some(&o.response_format),
+                some(&n.response_format),
+            );
         }
     }
 }
@@ -108,14 +243,29 @@ fn check_body_formats(cx: &mut Cx<'_>, s: &Subject, o: &Endpoint, n: &Endpoint) 
         ("json", Some(m)) => format!("json ({})", m.id),
         _ => f.to_owned(),
     };
-    let formats = |e: &Endpoint| if e.body_formats.is_empty() { vec![named(e, "json")] } else { e.body_formats.iter().map(|f| named(e, &f.id)).collect::<Vec<_>>() };
+    let formats =
+        |e: &Endpoint| if e.body_formats.is_empty() { vec![named(e, "json")] } else { e.body_formats.iter().map(|f| named(e, &f.id)).collect::<Vec<_>>() };
     let (was, is) = (formats(o), formats(n));
     let (old_v, new_v) = (some(was.join(", ")), some(is.join(", ")));
     for gone in was.iter().filter(|f| !is.contains(f)) {
-        cx.push(&ENDPOINT_BODY_FORMAT_REMOVED, s, Audiences::new(B, B, U), format!("endpoint `{id}` no longer takes its body as {gone}"), old_v.clone(), new_v.clone());
+        cx.push(
+            &ENDPOINT_BODY_FORMAT_REMOVED,
+            s,
+            Audiences::new(B, B, U),
+            format!("endpoint `{id}` no longer takes its body as {gone}"),
+            old_v.clone(),
+            new_v.clone(),
+        );
     }
     for added in is.iter().filter(|f| !was.contains(f)) {
-        cx.push(&ENDPOINT_BODY_FORMAT_ADDED, s, Audiences::new(C, C, U), format!("endpoint `{id}` also takes its body as {added}"), old_v.clone(), new_v.clone());
+        cx.push(
+            &ENDPOINT_BODY_FORMAT_ADDED,
+            s,
+            Audiences::new(C, C, U),
+            format!("endpoint `{id}` also takes its body as {added}"),
+            old_v.clone(),
+            new_v.clone(),
+        );
     }
     if was[0] != is[0] && is.contains(&was[0]) {
         let message = format!("clients send the body of endpoint `{id}` as {} by default", is[0]);
@@ -137,11 +287,25 @@ fn check_behaviours(cx: &mut Cx<'_>) {
         let gate = |g: bool| if g { B } else { C };
         for b in p.added {
             let message = format!("endpoint `{id}` gains behaviour `{}`", b.meta.id);
-            cx.push(&BEHAVIOUR_ADDED, &sub(b, None, Some(b)), Audiences::new(B, gate(b.gate), U), message, None, b.meta.description.clone().or(some(&b.meta.id)));
+            cx.push(
+                &BEHAVIOUR_ADDED,
+                &sub(b, None, Some(b)),
+                Audiences::new(B, gate(b.gate), U),
+                message,
+                None,
+                b.meta.description.clone().or(some(&b.meta.id)),
+            );
         }
         for b in p.removed {
             let message = format!("endpoint `{id}` loses behaviour `{}`", b.meta.id);
-            cx.push(&BEHAVIOUR_REMOVED, &sub(b, Some(b), None), Audiences::new(B, gate(b.gate), U), message, b.meta.description.clone().or(some(&b.meta.id)), None);
+            cx.push(
+                &BEHAVIOUR_REMOVED,
+                &sub(b, Some(b), None),
+                Audiences::new(B, gate(b.gate), U),
+                message,
+                b.meta.description.clone().or(some(&b.meta.id)),
+                None,
+            );
         }
         for (a, b) in p.both {
             if a.gate != b.gate {
@@ -168,10 +332,24 @@ fn check_errors(cx: &mut Cx<'_>) {
         if let (Some(a), Some(b)) = (o.status, n.status)
             && a != b
         {
-            cx.push(&ERROR_STATUS_CHANGED, &s.child(".status"), Audiences::new(B, C, C), format!("error `{id}` is answered with another status"), some(a), some(b));
+            cx.push(
+                &ERROR_STATUS_CHANGED,
+                &s.child(".status"),
+                Audiences::new(B, C, C),
+                format!("error `{id}` is answered with another status"),
+                some(a),
+                some(b),
+            );
         }
         if o.oauth_error.is_some() && o.oauth_error != n.oauth_error {
-            cx.push(&ERROR_OAUTH_ERROR_CHANGED, &s.child(".oauth_error"), Audiences::new(B, C, U), format!("error `{id}` carries another OAuth2 error"), o.oauth_error.clone(), n.oauth_error.clone());
+            cx.push(
+                &ERROR_OAUTH_ERROR_CHANGED,
+                &s.child(".oauth_error"),
+                Audiences::new(B, C, U),
+                format!("error `{id}` carries another OAuth2 error"),
+                o.oauth_error.clone(),
+                n.oauth_error.clone(),
+            );
         }
         for e in pair(&o.endpoints, &n.endpoints, |r| r.id.clone()).added {
             let mut s = s.child(&format!(".endpoints.{}", e.id));

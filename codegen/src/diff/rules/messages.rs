@@ -12,20 +12,69 @@ use super::{B, C, Cx, Subject, U, pair, some};
 use crate::diff::Audiences;
 use crate::model::*;
 
-rule!("http", RESPONSE_STATUS_ADDED, "response-status-added", "an endpoint declares a status it did not: the Rust `Response` enum gains a variant", ["addition", "behavior", "shape"], Info,
-    "oasdiff `response-success-status-added`, `response-non-success-status-added` (info); cargo-semver-checks `enum_variant_added`");
-rule!("http", RESPONSE_STATUS_REMOVED, "response-status-removed", "an endpoint no longer declares a status (breaking on the wire for a success status clients expect)", ["removal", "behavior", "shape"], Info,
-    "oasdiff `response-success-status-removed` (error), `response-non-success-status-removed`");
-rule!("http", RESPONSE_BODY_CHANGED, "response-body-changed", "the body of one status of an endpoint changes type, format or media type", ["shape"], Info,
-    "oasdiff `response-body-type-changed`, `response-media-type-removed`; smithy-diff `ChangedMemberTarget` (output)");
-rule!("http", RESPONSE_HEADER_ADDED, "response-header-added", "a response gains a header", ["addition", "shape"], Info,
-    "cargo-semver-checks `constructible_struct_adds_field` (the status's response struct); smithy-diff `AddedShape` (an `httpHeader` member)");
-rule!("http", RESPONSE_HEADER_REMOVED, "response-header-removed", "a response loses a header (breaking on the wire when it was always sent)", ["removal", "deprecation", "shape"], Info,
-    "oasdiff `required-response-header-removed` (error), `optional-response-header-removed` (info)");
-rule!("http", REQUEST_HEADER_ADDED_REQUIRED, "request-header-added-required", "an endpoint requires a header parameter it did not read", ["requirement", "shape"], Info,
-    "oasdiff `new-required-request-parameter` (a header parameter); smithy-diff `AddedRequiredMember`");
-rule!("http", REQUEST_HEADER_REMOVED, "request-header-removed", "an endpoint stops reading a header parameter: clients may still send it, the Rust request loses a member", ["removal", "deprecation", "shape"], Info,
-    "oasdiff `request-parameter-removed` (a header parameter: warning)");
+rule!(
+    "http",
+    RESPONSE_STATUS_ADDED,
+    "response-status-added",
+    "an endpoint declares a status it did not: the Rust `Response` enum gains a variant",
+    ["addition", "behavior", "shape"],
+    Info,
+    "oasdiff `response-success-status-added`, `response-non-success-status-added` (info); cargo-semver-checks `enum_variant_added`"
+);
+rule!(
+    "http",
+    RESPONSE_STATUS_REMOVED,
+    "response-status-removed",
+    "an endpoint no longer declares a status (breaking on the wire for a success status clients expect)",
+    ["removal", "behavior", "shape"],
+    Info,
+    "oasdiff `response-success-status-removed` (error), `response-non-success-status-removed`"
+);
+rule!(
+    "http",
+    RESPONSE_BODY_CHANGED,
+    "response-body-changed",
+    "the body of one status of an endpoint changes type, format or media type",
+    ["shape"],
+    Info,
+    "oasdiff `response-body-type-changed`, `response-media-type-removed`; smithy-diff `ChangedMemberTarget` (output)"
+);
+rule!(
+    "http",
+    RESPONSE_HEADER_ADDED,
+    "response-header-added",
+    "a response gains a header",
+    ["addition", "shape"],
+    Info,
+    "cargo-semver-checks `constructible_struct_adds_field` (the status's response struct); smithy-diff `AddedShape` (an `httpHeader` member)"
+);
+rule!(
+    "http",
+    RESPONSE_HEADER_REMOVED,
+    "response-header-removed",
+    "a response loses a header (breaking on the wire when it was always sent)",
+    ["removal", "deprecation", "shape"],
+    Info,
+    "oasdiff `required-response-header-removed` (error), `optional-response-header-removed` (info)"
+);
+rule!(
+    "http",
+    REQUEST_HEADER_ADDED_REQUIRED,
+    "request-header-added-required",
+    "an endpoint requires a header parameter it did not read",
+    ["requirement", "shape"],
+    Info,
+    "oasdiff `new-required-request-parameter` (a header parameter); smithy-diff `AddedRequiredMember`"
+);
+rule!(
+    "http",
+    REQUEST_HEADER_REMOVED,
+    "request-header-removed",
+    "an endpoint stops reading a header parameter: clients may still send it, the Rust request loses a member",
+    ["removal", "deprecation", "shape"],
+    Info,
+    "oasdiff `request-parameter-removed` (a header parameter: warning)"
+);
 
 pub fn check(cx: &mut Cx<'_>) {
     let (old, new) = (cx.old, cx.new);

@@ -102,7 +102,15 @@ impl Cx<'_> {
     }
 
     /// Records a finding of `rule` about `subject` with its values.
-    pub fn push(&mut self, rule: &'static RuleDef, subject: &Subject, audiences: Audiences, message: impl Into<String>, old: Option<String>, new: Option<String>) {
+    pub fn push(
+        &mut self,
+        rule: &'static RuleDef,
+        subject: &Subject,
+        audiences: Audiences,
+        message: impl Into<String>,
+        old: Option<String>,
+        new: Option<String>,
+    ) {
         let f = self.finding(rule, subject, audiences, message);
         self.report(f, old, new);
     }

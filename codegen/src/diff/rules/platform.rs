@@ -4,15 +4,39 @@
 use super::{B, C, Cx, Subject, U, pair, some};
 use crate::diff::Audiences;
 
-rule!("platform", LIMIT_DECREASED, "limit-decreased", "a limit accepts less: its maximum decreases or its minimum increases", ["requirement", "behavior", "shape"],
-    "oasdiff `request-property-max-decreased` (for every field bounded by the limit)");
-rule!("platform", LIMIT_INCREASED, "limit-increased", "a limit accepts more: its maximum increases or its minimum decreases", ["requirement", "behavior", "shape"],
-    "oasdiff `request-property-max-increased` (info)");
+rule!(
+    "platform",
+    LIMIT_DECREASED,
+    "limit-decreased",
+    "a limit accepts less: its maximum decreases or its minimum increases",
+    ["requirement", "behavior", "shape"],
+    "oasdiff `request-property-max-decreased` (for every field bounded by the limit)"
+);
+rule!(
+    "platform",
+    LIMIT_INCREASED,
+    "limit-increased",
+    "a limit accepts more: its maximum increases or its minimum decreases",
+    ["requirement", "behavior", "shape"],
+    "oasdiff `request-property-max-increased` (info)"
+);
 rule!("platform", LIMIT_UNIT_CHANGED, "limit-unit-changed", "a limit is counted in another unit", ["shape"], "smithy-diff `ChangedRangeTrait`");
-rule!("platform", CONSTANT_VALUE_CHANGED, "constant-value-changed", "a named constant gets another value", ["shape", "behavior"],
-    "buf `FIELD_SAME_DEFAULT` (a value both sides read changes meaning; no Rust lint sees it: the `const` keeps its type)");
-rule!("platform", PREFIX_CHANGED, "prefix-changed", "a naming prefix of the generated artifacts changes (C names, C++ namespace, header names)", ["rename"],
-    "cargo-semver-checks `struct_missing` (every C name moves)");
+rule!(
+    "platform",
+    CONSTANT_VALUE_CHANGED,
+    "constant-value-changed",
+    "a named constant gets another value",
+    ["shape", "behavior"],
+    "buf `FIELD_SAME_DEFAULT` (a value both sides read changes meaning; no Rust lint sees it: the `const` keeps its type)"
+);
+rule!(
+    "platform",
+    PREFIX_CHANGED,
+    "prefix-changed",
+    "a naming prefix of the generated artifacts changes (C names, C++ namespace, header names)",
+    ["rename"],
+    "cargo-semver-checks `struct_missing` (every C name moves)"
+);
 
 pub fn check(cx: &mut Cx<'_>) {
     check_limits(cx);
@@ -28,7 +52,14 @@ fn check_limits(cx: &mut Cx<'_>) {
         let id = &n.meta.id;
         let s = Subject::item("limit", id, &[], Some(&o.meta), Some(&n.meta));
         if o.unit.id != n.unit.id {
-            cx.push(&LIMIT_UNIT_CHANGED, &s.child(".unit"), Audiences::all(B), format!("limit `{id}` is counted in another unit"), some(&o.unit.id), some(&n.unit.id));
+            cx.push(
+                &LIMIT_UNIT_CHANGED,
+                &s.child(".unit"),
+                Audiences::all(B),
+                format!("limit `{id}` is counted in another unit"),
+                some(&o.unit.id),
+                some(&n.unit.id),
+            );
             continue;
         }
         let unit = &n.unit.id;
@@ -59,7 +90,13 @@ fn check_constants(cx: &mut Cx<'_>) {
 
 fn check_prefixes(cx: &mut Cx<'_>) {
     let (a, b) = (&cx.old.platform.prefixes, &cx.new.platform.prefixes);
-    let pairs = [("c_type", &a.c_type, &b.c_type), ("c_macro", &a.c_macro, &b.c_macro), ("cpp_namespace", &a.cpp_namespace, &b.cpp_namespace), ("c_header", &a.c_header, &b.c_header), ("cpp_header", &a.cpp_header, &b.cpp_header)];
+    let pairs = [
+        ("c_type", &a.c_type, &b.c_type),
+        ("c_macro", &a.c_macro, &b.c_macro),
+        ("cpp_namespace", &a.cpp_namespace, &b.cpp_namespace),
+        ("c_header", &a.c_header, &b.c_header),
+        ("cpp_header", &a.cpp_header, &b.cpp_header),
+    ];
     for (key, o, n) in pairs {
         if o != n {
             let mut s = Subject::new(format!("platform.prefixes.{key}"), &[]);

@@ -5,14 +5,34 @@ use super::{B, C, Cx, Subject, U, items::ITEM_ADDED, pair, some};
 use crate::diff::Audiences;
 use crate::model::*;
 
-rule!("sdk", COMMAND_RENAMED, "command-renamed", "a command gets a new id and keeps its former name as an alias", ["rename"], Info,
-    "TypeSpec `@renamedFrom`; buf `FIELD_SAME_NAME` (the name is what callers send)");
-rule!("sdk", ALIAS_REMOVED, "alias-removed", "a former name of a command stops being accepted before its `until`", ["removal"], Info,
-    "oasdiff `api-removed-before-sunset`");
-rule!("sdk", COMMAND_SCOPE_ADDED, "command-scope-added", "a command needs a scope it did not", ["requirement"], Info,
-    "oasdiff `api-security-scope-added`");
-rule!("sdk", SDK_CALL_SIGNATURE_CHANGED, "sdk-call-signature-changed", "a social SDK call changes its C++ signature", ["shape", "rename"], Info,
-    "cargo-semver-checks `function_parameter_count_changed` (for the C and C++ ABI)");
+rule!(
+    "sdk",
+    COMMAND_RENAMED,
+    "command-renamed",
+    "a command gets a new id and keeps its former name as an alias",
+    ["rename"],
+    Info,
+    "TypeSpec `@renamedFrom`; buf `FIELD_SAME_NAME` (the name is what callers send)"
+);
+rule!(
+    "sdk",
+    ALIAS_REMOVED,
+    "alias-removed",
+    "a former name of a command stops being accepted before its `until`",
+    ["removal"],
+    Info,
+    "oasdiff `api-removed-before-sunset`"
+);
+rule!("sdk", COMMAND_SCOPE_ADDED, "command-scope-added", "a command needs a scope it did not", ["requirement"], Info, "oasdiff `api-security-scope-added`");
+rule!(
+    "sdk",
+    SDK_CALL_SIGNATURE_CHANGED,
+    "sdk-call-signature-changed",
+    "a social SDK call changes its C++ signature",
+    ["shape", "rename"],
+    Info,
+    "cargo-semver-checks `function_parameter_count_changed` (for the C and C++ ABI)"
+);
 
 /// Commands removed under their id whose id is now an alias of another command:
 /// `(old id, new id)`.
@@ -84,7 +104,14 @@ fn check_calls(cx: &mut Cx<'_>) {
         if o.signature != n.signature {
             let id = &n.meta.id;
             let s = Subject::item("sdk_call", id, &[], Some(&o.meta), Some(&n.meta));
-            cx.push(&SDK_CALL_SIGNATURE_CHANGED, &s.child(".signature"), Audiences::new(U, U, B), format!("SDK call `{id}` changes signature"), some(&o.signature), some(&n.signature));
+            cx.push(
+                &SDK_CALL_SIGNATURE_CHANGED,
+                &s.child(".signature"),
+                Audiences::new(U, U, B),
+                format!("SDK call `{id}` changes signature"),
+                some(&o.signature),
+                some(&n.signature),
+            );
         }
     }
 }

@@ -14,68 +14,269 @@ use super::{B, C, Cx, Subject, U, pair, some, values};
 use crate::diff::{Audiences, Impact};
 use crate::model::*;
 
-rule!("shapes", FIELD_ADDED, "field-added", "an optional field, or a field the platform writes, is added", ["addition", "shape"], Info,
-    "oasdiff `response-optional-property-added`, `response-required-property-added`, `new-optional-request-property` (info); cargo-semver-checks `constructible_struct_adds_field`");
-rule!("shapes", REQUEST_FIELD_ADDED_REQUIRED, "request-field-added-required", "a required field is added to something clients send", ["requirement", "shape"], Info,
-    "oasdiff `new-required-request-property`; smithy-diff `AddedRequiredMember`");
-rule!("shapes", FIELD_REMOVED, "field-removed", "a field is removed", ["removal", "deprecation", "shape"], Info,
-    "oasdiff `response-required-property-removed`, `response-optional-property-removed`, `request-property-removed`; buf `FIELD_NO_DELETE`; smithy-diff `RemovedShape` (member)");
-rule!("shapes", FIELD_RENAMED, "field-renamed", "a field gets another key and keeps its wire name", ["rename"], Info,
-    "buf `FIELD_SAME_NAME`; TypeSpec `@renamedFrom`");
-rule!("shapes", FIELD_TYPE_CHANGED, "field-type-changed", "a field's type changes", ["shape"], Info,
-    "oasdiff `response-property-type-changed`, `request-property-type-changed`; buf `FIELD_SAME_TYPE`; smithy-diff `ChangedMemberTarget`");
-rule!("shapes", FIELD_BECAME_OPTIONAL, "field-became-optional", "a field may now be absent (the Rust type is [`field-presence-changed`]'s)", ["shape"], Info,
-    "oasdiff `response-property-became-optional`; smithy-diff `ChangedNullability`");
-rule!("shapes", FIELD_BECAME_REQUIRED, "field-became-required", "a field must now be present", ["requirement", "shape"], Info,
-    "oasdiff `request-property-became-required`; smithy-diff `ChangedNullability`");
-rule!("shapes", FIELD_BECAME_NULLABLE, "field-became-nullable", "a field may now be null", ["shape"], Info,
-    "oasdiff `response-property-became-nullable`; smithy-diff `ChangedNullability`");
-rule!("shapes", FIELD_BECAME_NON_NULLABLE, "field-became-non-nullable", "a field may no longer be null", ["requirement", "shape"], Info,
-    "oasdiff `request-property-became-not-nullable`");
-rule!("shapes", FIELD_WIRE_NAME_CHANGED, "field-wire-name-changed", "a field keeps its key and changes its name on the wire", ["rename"], Info,
-    "buf `FIELD_SAME_JSON_NAME`; smithy-diff `TraitBreakingChange` (the `jsonName` trait)");
-rule!("shapes", FIELD_REQUIRED_WHEN_ADDED, "field-required-when-added", "a field clients send becomes required under a condition", ["requirement"], Info,
-    "oasdiff `request-property-became-required` (conditionally)");
-rule!("shapes", FIELD_SCOPE_REQUIRED, "field-scope-required", "a field carries its real value only for tokens with a scope it did not need", ["requirement"], Info,
-    "oasdiff `api-security-scope-added` (per field)");
-rule!("shapes", FIELD_DEFAULT_CHANGED, "field-default-changed", "a field's default changes", ["shape", "behavior"], Info,
-    "buf `FIELD_SAME_DEFAULT`; smithy-diff `ChangedDefault`");
-rule!("shapes", REQUEST_MAX_DECREASED, "request-max-decreased", "a maximum (value, length, items, size) of something clients send decreases", ["requirement", "shape"], Info,
-    "oasdiff `request-property-max-decreased`, `request-property-max-length-decreased`, `request-parameter-max-items-decreased`; smithy-diff `ChangedLengthTrait`, `ChangedRangeTrait`");
-rule!("shapes", REQUEST_MIN_INCREASED, "request-min-increased", "a minimum (value, length, items) of something clients send increases", ["requirement", "shape"], Info,
-    "oasdiff `request-property-min-increased`, `request-property-min-length-increased`, `request-property-min-items-increased`");
-rule!("shapes", REQUEST_BOUND_ADDED, "request-bound-added", "something clients send gets a bound it did not have", ["requirement", "shape"], Info,
-    "oasdiff `request-property-max-set`, `request-property-min-set`");
-rule!("shapes", REQUEST_BOUND_LOOSENED, "request-bound-loosened", "a bound of something clients send is raised, lowered or removed so more is accepted", ["requirement", "shape"], Info,
-    "oasdiff `request-property-max-increased` (info)");
-rule!("shapes", RESPONSE_BOUND_LOOSENED, "response-bound-loosened", "a bound of something the platform writes is loosened: clients may see values they did not", ["shape"], Warning,
-    "oasdiff `response-property-max-increased` (warn)");
-rule!("shapes", RESOURCE_EXTENDS_CHANGED, "resource-extends-changed", "a resource takes its first fields from other bases (the fields it gains or loses are findings of their own)", ["shape"], Info,
-    "oasdiff `request-body-all-of-added`, `response-body-all-of-removed`");
-rule!("shapes", RESOURCE_DIRECTION_CHANGED, "resource-direction-changed", "a resource stops being sent or received the way it was", ["shape", "removal"], Info,
-    "oasdiff `request-body-removed`, `response-media-type-removed`");
-rule!("shapes", ENUM_REPR_CHANGED, "enum-repr-changed", "an enum switches between integer and string values", ["shape"], Info,
-    "buf `FIELD_SAME_TYPE`; smithy-diff `ChangedShapeType`");
-rule!("shapes", ENUM_VALUE_ADDED, "enum-value-added", "an enum value is added (open enums keep the wire compatible; the Rust enum is exhaustive)", ["addition"], Info,
-    "oasdiff `response-property-enum-value-added` (warn; info for open enums); smithy-diff `ChangedEnumTrait` (appended); cargo-semver-checks `enum_variant_added`");
-rule!("shapes", ENUM_VALUE_REMOVED, "enum-value-removed", "an enum value is removed", ["removal", "deprecation"], Info,
-    "oasdiff `request-property-enum-value-removed`; buf `ENUM_VALUE_NO_DELETE`; smithy-diff `ChangedEnumTrait` (removed)");
-rule!("shapes", ENUM_VALUE_RENUMBERED, "enum-value-renumbered", "an enum value keeps its id and gets another number", [], Info,
-    "buf `ENUM_VALUE_SAME_NAME` (numbers identify values); smithy-diff `ChangedEnumTrait` (value changed)");
-rule!("shapes", ENUM_VALUE_RENAMED, "enum-value-renamed", "an enum value keeps its number under a new id", ["rename"], Info,
-    "buf `ENUM_VALUE_SAME_NAME`; smithy-diff `ChangedEnumTrait` (renamed)");
-rule!("shapes", FLAGS_REPR_CHANGED, "flags-repr-changed", "a flag set switches between an integer and a decimal string", ["shape"], Info,
-    "buf `FIELD_SAME_TYPE`");
-rule!("shapes", FLAGS_WIDTH_CHANGED, "flags-width-changed", "a flag set changes width (32 or 64 bits)", ["shape"], Info,
-    "buf `FIELD_WIRE_COMPATIBLE_TYPE`; cargo-semver-checks (type changed)");
-rule!("shapes", FLAG_ADDED, "flag-added", "a flag is added to a set", ["addition"], Info,
-    "smithy-diff `ChangedEnumTrait` (appended): unknown bits are kept, so compatible");
-rule!("shapes", FLAG_REMOVED, "flag-removed", "a flag is removed from a set", ["removal", "deprecation"], Info,
-    "buf `ENUM_VALUE_NO_DELETE`");
-rule!("shapes", FLAG_BIT_CHANGED, "flag-bit-changed", "a flag keeps its id and moves to another bit", [], Info,
-    "buf `ENUM_VALUE_SAME_NAME` (numbers identify values)");
-rule!("shapes", FLAG_RENAMED, "flag-renamed", "a flag keeps its bit under a new id", ["rename"], Info,
-    "buf `ENUM_VALUE_SAME_NAME`");
+rule!(
+    "shapes",
+    FIELD_ADDED,
+    "field-added",
+    "an optional field, or a field the platform writes, is added",
+    ["addition", "shape"],
+    Info,
+    "oasdiff `response-optional-property-added`, `response-required-property-added`, `new-optional-request-property` (info); cargo-semver-checks `constructible_struct_adds_field`"
+);
+rule!(
+    "shapes",
+    REQUEST_FIELD_ADDED_REQUIRED,
+    "request-field-added-required",
+    "a required field is added to something clients send",
+    ["requirement", "shape"],
+    Info,
+    "oasdiff `new-required-request-property`; smithy-diff `AddedRequiredMember`"
+);
+rule!(
+    "shapes",
+    FIELD_REMOVED,
+    "field-removed",
+    "a field is removed",
+    ["removal", "deprecation", "shape"],
+    Info,
+    "oasdiff `response-required-property-removed`, `response-optional-property-removed`, `request-property-removed`; buf `FIELD_NO_DELETE`; smithy-diff `RemovedShape` (member)"
+);
+rule!(
+    "shapes",
+    FIELD_RENAMED,
+    "field-renamed",
+    "a field gets another key and keeps its wire name",
+    ["rename"],
+    Info,
+    "buf `FIELD_SAME_NAME`; TypeSpec `@renamedFrom`"
+);
+rule!(
+    "shapes",
+    FIELD_TYPE_CHANGED,
+    "field-type-changed",
+    "a field's type changes",
+    ["shape"],
+    Info,
+    "oasdiff `response-property-type-changed`, `request-property-type-changed`; buf `FIELD_SAME_TYPE`; smithy-diff `ChangedMemberTarget`"
+);
+rule!(
+    "shapes",
+    FIELD_BECAME_OPTIONAL,
+    "field-became-optional",
+    "a field may now be absent (the Rust type is [`field-presence-changed`]'s)",
+    ["shape"],
+    Info,
+    "oasdiff `response-property-became-optional`; smithy-diff `ChangedNullability`"
+);
+rule!(
+    "shapes",
+    FIELD_BECAME_REQUIRED,
+    "field-became-required",
+    "a field must now be present",
+    ["requirement", "shape"],
+    Info,
+    "oasdiff `request-property-became-required`; smithy-diff `ChangedNullability`"
+);
+rule!(
+    "shapes",
+    FIELD_BECAME_NULLABLE,
+    "field-became-nullable",
+    "a field may now be null",
+    ["shape"],
+    Info,
+    "oasdiff `response-property-became-nullable`; smithy-diff `ChangedNullability`"
+);
+rule!(
+    "shapes",
+    FIELD_BECAME_NON_NULLABLE,
+    "field-became-non-nullable",
+    "a field may no longer be null",
+    ["requirement", "shape"],
+    Info,
+    "oasdiff `request-property-became-not-nullable`"
+);
+rule!(
+    "shapes",
+    FIELD_WIRE_NAME_CHANGED,
+    "field-wire-name-changed",
+    "a field keeps its key and changes its name on the wire",
+    ["rename"],
+    Info,
+    "buf `FIELD_SAME_JSON_NAME`; smithy-diff `TraitBreakingChange` (the `jsonName` trait)"
+);
+rule!(
+    "shapes",
+    FIELD_REQUIRED_WHEN_ADDED,
+    "field-required-when-added",
+    "a field clients send becomes required under a condition",
+    ["requirement"],
+    Info,
+    "oasdiff `request-property-became-required` (conditionally)"
+);
+rule!(
+    "shapes",
+    FIELD_SCOPE_REQUIRED,
+    "field-scope-required",
+    "a field carries its real value only for tokens with a scope it did not need",
+    ["requirement"],
+    Info,
+    "oasdiff `api-security-scope-added` (per field)"
+);
+rule!(
+    "shapes",
+    FIELD_DEFAULT_CHANGED,
+    "field-default-changed",
+    "a field's default changes",
+    ["shape", "behavior"],
+    Info,
+    "buf `FIELD_SAME_DEFAULT`; smithy-diff `ChangedDefault`"
+);
+rule!(
+    "shapes",
+    REQUEST_MAX_DECREASED,
+    "request-max-decreased",
+    "a maximum (value, length, items, size) of something clients send decreases",
+    ["requirement", "shape"],
+    Info,
+    "oasdiff `request-property-max-decreased`, `request-property-max-length-decreased`, `request-parameter-max-items-decreased`; smithy-diff `ChangedLengthTrait`, `ChangedRangeTrait`"
+);
+rule!(
+    "shapes",
+    REQUEST_MIN_INCREASED,
+    "request-min-increased",
+    "a minimum (value, length, items) of something clients send increases",
+    ["requirement", "shape"],
+    Info,
+    "oasdiff `request-property-min-increased`, `request-property-min-length-increased`, `request-property-min-items-increased`"
+);
+rule!(
+    "shapes",
+    REQUEST_BOUND_ADDED,
+    "request-bound-added",
+    "something clients send gets a bound it did not have",
+    ["requirement", "shape"],
+    Info,
+    "oasdiff `request-property-max-set`, `request-property-min-set`"
+);
+rule!(
+    "shapes",
+    REQUEST_BOUND_LOOSENED,
+    "request-bound-loosened",
+    "a bound of something clients send is raised, lowered or removed so more is accepted",
+    ["requirement", "shape"],
+    Info,
+    "oasdiff `request-property-max-increased` (info)"
+);
+rule!(
+    "shapes",
+    RESPONSE_BOUND_LOOSENED,
+    "response-bound-loosened",
+    "a bound of something the platform writes is loosened: clients may see values they did not",
+    ["shape"],
+    Warning,
+    "oasdiff `response-property-max-increased` (warn)"
+);
+rule!(
+    "shapes",
+    RESOURCE_EXTENDS_CHANGED,
+    "resource-extends-changed",
+    "a resource takes its first fields from other bases (the fields it gains or loses are findings of their own)",
+    ["shape"],
+    Info,
+    "oasdiff `request-body-all-of-added`, `response-body-all-of-removed`"
+);
+rule!(
+    "shapes",
+    RESOURCE_DIRECTION_CHANGED,
+    "resource-direction-changed",
+    "a resource stops being sent or received the way it was",
+    ["shape", "removal"],
+    Info,
+    "oasdiff `request-body-removed`, `response-media-type-removed`"
+);
+rule!(
+    "shapes",
+    ENUM_REPR_CHANGED,
+    "enum-repr-changed",
+    "an enum switches between integer and string values",
+    ["shape"],
+    Info,
+    "buf `FIELD_SAME_TYPE`; smithy-diff `ChangedShapeType`"
+);
+rule!(
+    "shapes",
+    ENUM_VALUE_ADDED,
+    "enum-value-added",
+    "an enum value is added (open enums keep the wire compatible; the Rust enum is exhaustive)",
+    ["addition"],
+    Info,
+    "oasdiff `response-property-enum-value-added` (warn; info for open enums); smithy-diff `ChangedEnumTrait` (appended); cargo-semver-checks `enum_variant_added`"
+);
+rule!(
+    "shapes",
+    ENUM_VALUE_REMOVED,
+    "enum-value-removed",
+    "an enum value is removed",
+    ["removal", "deprecation"],
+    Info,
+    "oasdiff `request-property-enum-value-removed`; buf `ENUM_VALUE_NO_DELETE`; smithy-diff `ChangedEnumTrait` (removed)"
+);
+rule!(
+    "shapes",
+    ENUM_VALUE_RENUMBERED,
+    "enum-value-renumbered",
+    "an enum value keeps its id and gets another number",
+    [],
+    Info,
+    "buf `ENUM_VALUE_SAME_NAME` (numbers identify values); smithy-diff `ChangedEnumTrait` (value changed)"
+);
+rule!(
+    "shapes",
+    ENUM_VALUE_RENAMED,
+    "enum-value-renamed",
+    "an enum value keeps its number under a new id",
+    ["rename"],
+    Info,
+    "buf `ENUM_VALUE_SAME_NAME`; smithy-diff `ChangedEnumTrait` (renamed)"
+);
+rule!(
+    "shapes",
+    FLAGS_REPR_CHANGED,
+    "flags-repr-changed",
+    "a flag set switches between an integer and a decimal string",
+    ["shape"],
+    Info,
+    "buf `FIELD_SAME_TYPE`"
+);
+rule!(
+    "shapes",
+    FLAGS_WIDTH_CHANGED,
+    "flags-width-changed",
+    "a flag set changes width (32 or 64 bits)",
+    ["shape"],
+    Info,
+    "buf `FIELD_WIRE_COMPATIBLE_TYPE`; cargo-semver-checks (type changed)"
+);
+rule!(
+    "shapes",
+    FLAG_ADDED,
+    "flag-added",
+    "a flag is added to a set",
+    ["addition"],
+    Info,
+    "smithy-diff `ChangedEnumTrait` (appended): unknown bits are kept, so compatible"
+);
+rule!("shapes", FLAG_REMOVED, "flag-removed", "a flag is removed from a set", ["removal", "deprecation"], Info, "buf `ENUM_VALUE_NO_DELETE`");
+rule!(
+    "shapes",
+    FLAG_BIT_CHANGED,
+    "flag-bit-changed",
+    "a flag keeps its id and moves to another bit",
+    [],
+    Info,
+    "buf `ENUM_VALUE_SAME_NAME` (numbers identify values)"
+);
+rule!("shapes", FLAG_RENAMED, "flag-renamed", "a flag keeps its bit under a new id", ["rename"], Info, "buf `ENUM_VALUE_SAME_NAME`");
 
 pub fn check(cx: &mut Cx<'_>) {
     check_resources(cx);
@@ -193,8 +394,7 @@ impl<'a> Fields<'a> {
 /// Compares two lists of fields with every field rule.
 pub fn compare_fields(cx: &mut Cx<'_>, f: &Fields<'_>) {
     let p = pair(f.old, f.new, |x| x.name.clone());
-    let renamed: Vec<(&Field, &Field)> =
-        p.removed.iter().filter_map(|o| p.added.iter().find(|n| n.wire() == o.wire()).map(|n| (*o, *n))).collect();
+    let renamed: Vec<(&Field, &Field)> = p.removed.iter().filter_map(|o| p.added.iter().find(|n| n.wire() == o.wire()).map(|n| (*o, *n))).collect();
     for (o, n) in &renamed {
         let s = f.subject(&o.name, Some(o), Some(n));
         let message = format!("field `{}` is renamed `{}` (the wire name `{}` is kept)", f.show(&o.name), n.name, n.wire());
@@ -208,7 +408,9 @@ pub fn compare_fields(cx: &mut Cx<'_>, f: &Fields<'_>) {
                 let message = format!("required header `{name}` is added to what clients send");
                 cx.push(&REQUEST_HEADER_ADDED_REQUIRED, &s, f.audiences(B, B, C), message, None, Some(describe(n)));
             }
-            ListKind::ResponseHeaders => cx.push(&RESPONSE_HEADER_ADDED, &s, f.audiences(C, B, C), format!("header `{name}` is added"), None, Some(describe(n))),
+            ListKind::ResponseHeaders => {
+                cx.push(&RESPONSE_HEADER_ADDED, &s, f.audiences(C, B, C), format!("header `{name}` is added"), None, Some(describe(n)))
+            }
             _ if required && f.dir.request() => {
                 let message = format!("required field `{name}` is added to what clients send");
                 cx.push(&REQUEST_FIELD_ADDED_REQUIRED, &s, f.audiences(B, B, C), message, None, Some(describe(n)));
@@ -261,17 +463,46 @@ fn compare_field(cx: &mut Cx<'_>, f: &Fields<'_>, o: &Field, n: &Field) {
     // The Rust side of presence is one finding of its own (`field-presence-changed`): a field
     // may become optional and keep its Rust type (a default stands in for absence).
     match (o.optional, n.optional) {
-        (false, true) => cx.push(&FIELD_BECAME_OPTIONAL, &s, f.audiences(f.wire_if(false, true), U, B), format!("field `{name}` may now be absent"), some("required"), some("optional")),
-        (true, false) => cx.push(&FIELD_BECAME_REQUIRED, &s, f.audiences(f.wire_if(true, false), U, B), format!("field `{name}` must now be present"), some("optional"), some("required")),
+        (false, true) => cx.push(
+            &FIELD_BECAME_OPTIONAL,
+            &s,
+            f.audiences(f.wire_if(false, true), U, B),
+            format!("field `{name}` may now be absent"),
+            some("required"),
+            some("optional"),
+        ),
+        (true, false) => cx.push(
+            &FIELD_BECAME_REQUIRED,
+            &s,
+            f.audiences(f.wire_if(true, false), U, B),
+            format!("field `{name}` must now be present"),
+            some("optional"),
+            some("required"),
+        ),
         _ => {}
     }
     match (o.nullable, n.nullable) {
-        (false, true) => cx.push(&FIELD_BECAME_NULLABLE, &s, f.audiences(f.wire_if(false, true), U, B), format!("field `{name}` may now be null"), some("not nullable"), some("nullable")),
-        (true, false) => cx.push(&FIELD_BECAME_NON_NULLABLE, &s, f.audiences(f.wire_if(true, false), U, B), format!("field `{name}` may no longer be null"), some("nullable"), some("not nullable")),
+        (false, true) => cx.push(
+            &FIELD_BECAME_NULLABLE,
+            &s,
+            f.audiences(f.wire_if(false, true), U, B),
+            format!("field `{name}` may now be null"),
+            some("not nullable"),
+            some("nullable"),
+        ),
+        (true, false) => cx.push(
+            &FIELD_BECAME_NON_NULLABLE,
+            &s,
+            f.audiences(f.wire_if(true, false), U, B),
+            format!("field `{name}` may no longer be null"),
+            some("nullable"),
+            some("not nullable"),
+        ),
         _ => {}
     }
     values::compare_presence(cx, f, &s, &name, o, n);
-    if o.required_when.is_none() && f.dir.request()
+    if o.required_when.is_none()
+        && f.dir.request()
         && let Some(c) = &n.required_when
     {
         let cond = c.named().0.id.clone();
@@ -296,14 +527,22 @@ fn check_resources(cx: &mut Cx<'_>) {
         if a != b {
             let s = Subject::item("resource", id, &[], Some(&o.meta), Some(&n.meta)).child(".direction");
             let wire = if lost { B } else { C };
-            cx.push(&RESOURCE_DIRECTION_CHANGED, &s, Audiences::new(wire, U, U), format!("resource `{id}` changes direction"), some(&o.direction), some(&n.direction));
+            cx.push(
+                &RESOURCE_DIRECTION_CHANGED,
+                &s,
+                Audiences::new(wire, U, U),
+                format!("resource `{id}` changes direction"),
+                some(&o.direction),
+                some(&n.direction),
+            );
         }
         let bases = |r: &Resource| r.extends.iter().map(|b| b.id.as_str()).collect::<Vec<_>>().join(", ");
         if bases(o) != bases(n) {
             let s = Subject::item("resource", id, &[], Some(&o.meta), Some(&n.meta)).child(".extends");
             cx.push(&RESOURCE_EXTENDS_CHANGED, &s, Audiences::all(U), format!("resource `{id}` extends other bases"), some(bases(o)), some(bases(n)));
         }
-        let same_base = |f: &Field, other: &[Field]| f.inherited_from.is_some() && other.iter().any(|g| g.name == f.name && g.inherited_from == f.inherited_from);
+        let same_base =
+            |f: &Field, other: &[Field]| f.inherited_from.is_some() && other.iter().any(|g| g.name == f.name && g.inherited_from == f.inherited_from);
         let own = |fields: &[Field], other: &[Field]| fields.iter().filter(|f| !same_base(f, other)).cloned().collect::<Vec<_>>();
         let (of, nf) = (own(&o.fields, &n.fields), own(&n.fields, &o.fields));
         let fields = Fields { typed_fields: true, ..Fields::members(b, format!("field:{id}."), vec![format!("resource:{id}")], &of, &nf) };
@@ -352,7 +591,8 @@ fn check_payload_fields(cx: &mut Cx<'_>) {
     }
     for (o, n) in pair(&old.classes, &new.classes, |e| e.meta.id.clone()).both {
         let id = &n.meta.id;
-        let fields = Fields { seen: (false, false, true), ..Fields::members(Dir::Both, format!("class:{id}."), vec![format!("class:{id}")], &o.fields, &n.fields) };
+        let fields =
+            Fields { seen: (false, false, true), ..Fields::members(Dir::Both, format!("class:{id}."), vec![format!("class:{id}")], &o.fields, &n.fields) };
         compare_fields(cx, &fields);
     }
     if let (Some(o), Some(n)) = (&old.error_body, &new.error_body) {
@@ -384,11 +624,25 @@ fn check_enums(cx: &mut Cx<'_>) {
         }
         for b in p.added.iter().filter(|b| !renamed.iter().any(|(_, r)| r.meta.id == b.meta.id)) {
             let s = Subject::item("enum_value", &v(b), &outer, None, Some(&b.meta));
-            cx.push(&ENUM_VALUE_ADDED, &s, Audiences::new(C, B, C), format!("enum value `{}` is added", v(b)), None, b.value.map(|x| x.to_string()).or(some(&b.meta.id)));
+            cx.push(
+                &ENUM_VALUE_ADDED,
+                &s,
+                Audiences::new(C, B, C),
+                format!("enum value `{}` is added", v(b)),
+                None,
+                b.value.map(|x| x.to_string()).or(some(&b.meta.id)),
+            );
         }
         for a in p.removed.iter().filter(|a| !renamed.iter().any(|(r, _)| r.meta.id == a.meta.id)) {
             let s = Subject::item("enum_value", &v(a), &outer, Some(&a.meta), None);
-            cx.push(&ENUM_VALUE_REMOVED, &s, Audiences::all(B), format!("enum value `{}` is removed", v(a)), a.value.map(|x| x.to_string()).or(some(&a.meta.id)), None);
+            cx.push(
+                &ENUM_VALUE_REMOVED,
+                &s,
+                Audiences::all(B),
+                format!("enum value `{}` is removed", v(a)),
+                a.value.map(|x| x.to_string()).or(some(&a.meta.id)),
+                None,
+            );
         }
         for (a, b) in p.both {
             if let (Some(x), Some(y)) = (a.value, b.value)

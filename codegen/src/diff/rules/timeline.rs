@@ -4,21 +4,57 @@
 //!
 //! These rules compare the two specs' entries directly, not projections.
 
-use crate::diff::{Audiences, Finding, Impact, RuleDef, Severity};
 use crate::diff::DiffOptions;
+use crate::diff::{Audiences, Finding, Impact, RuleDef, Severity};
 use crate::model::project::At;
 use crate::model::*;
 
 rule!("timeline", CHANGE_ADDED, "change-added", "a change entry is added to the timeline", false, Info, "Cadwyn `VersionChange` (a new migration)");
-rule!("timeline", CHANGE_REMOVED, "change-removed", "a change entry is removed: an error for one in effect (history), a warning for a withdrawn future one", false, Warning,
-    "oasdiff `sunset-deleted`");
-rule!("timeline", CHANGE_HISTORY_REWRITTEN, "change-history-rewritten", "a change entry in effect gets another date or kind", false, Error,
-    "oasdiff `api-sunset-date-changed-too-small`; Cadwyn (version changes are immutable records)");
-rule!("timeline", CHANGE_RESCHEDULED, "change-rescheduled", "a change entry not yet in effect gets another date or kind", false, Warning,
-    "oasdiff `api-sunset-date-changed-too-small` (warns when a sunset moves)");
-rule!("timeline", CHANGE_RETROACTIVE, "change-retroactive", "a new change entry takes effect before the day the check runs", false, Error,
-    "oasdiff `api-sunset-date-too-small`");
-rule!("timeline", CHANGE_SUMMARY_EDITED, "change-summary-edited", "a change entry's summary is reworded", false, Info, "smithy-diff `ModifiedTrait` (documentation)");
+rule!(
+    "timeline",
+    CHANGE_REMOVED,
+    "change-removed",
+    "a change entry is removed: an error for one in effect (history), a warning for a withdrawn future one",
+    false,
+    Warning,
+    "oasdiff `sunset-deleted`"
+);
+rule!(
+    "timeline",
+    CHANGE_HISTORY_REWRITTEN,
+    "change-history-rewritten",
+    "a change entry in effect gets another date or kind",
+    false,
+    Error,
+    "oasdiff `api-sunset-date-changed-too-small`; Cadwyn (version changes are immutable records)"
+);
+rule!(
+    "timeline",
+    CHANGE_RESCHEDULED,
+    "change-rescheduled",
+    "a change entry not yet in effect gets another date or kind",
+    false,
+    Warning,
+    "oasdiff `api-sunset-date-changed-too-small` (warns when a sunset moves)"
+);
+rule!(
+    "timeline",
+    CHANGE_RETROACTIVE,
+    "change-retroactive",
+    "a new change entry takes effect before the day the check runs",
+    false,
+    Error,
+    "oasdiff `api-sunset-date-too-small`"
+);
+rule!(
+    "timeline",
+    CHANGE_SUMMARY_EDITED,
+    "change-summary-edited",
+    "a change entry's summary is reworded",
+    false,
+    Info,
+    "smithy-diff `ModifiedTrait` (documentation)"
+);
 
 /// Whether an entry is history as of `today`: in effect already (without a day, only entries
 /// `already_in_effect` are known to be).
@@ -61,7 +97,8 @@ pub fn check(old: &Model, new: &Model, opts: &DiffOptions) -> Vec<Finding> {
             if before_today && n.kind.id != "correction" {
                 let mut f = finding(&CHANGE_RETROACTIVE, n, Severity::Error, format!("change `{id}` takes effect before today"), None, Some(n));
                 if let Some(t) = today {
-                    f.help.push(format!("date it {t} or later; only a `correction` (the spec was wrong, the platform did not change) may be in effect already"));
+                    f.help
+                        .push(format!("date it {t} or later; only a `correction` (the spec was wrong, the platform did not change) may be in effect already"));
                 }
                 out.push(f);
             }

@@ -12,18 +12,60 @@ use super::{B, C, Cx, Subject, U, pair, some, values};
 use crate::diff::Audiences;
 use crate::model::*;
 
-rule!("shapes", UNION_VARIANT_ADDED, "union-variant-added", "a union gains a variant: clients reading it meet a shape they do not know, and the Rust enum gains a variant", ["addition", "shape"], Info,
-    "oasdiff `response-property-one-of-added` (error), `request-property-one-of-added` (info); smithy-diff `AddedShape` (a union member); cargo-semver-checks `enum_variant_added`");
-rule!("shapes", UNION_VARIANT_REMOVED, "union-variant-removed", "a union loses a variant", ["removal", "deprecation", "shape"], Info,
-    "oasdiff `request-property-one-of-removed` (error), `response-property-one-of-removed` (info); smithy-diff `RemovedShape` (a union member)");
-rule!("shapes", UNION_VARIANT_TYPE_CHANGED, "union-variant-type-changed", "a variant of a union carries another type", ["shape"], Info,
-    "smithy-diff `ChangedMemberTarget`; buf `FIELD_SAME_TYPE` (a `oneof` member)");
-rule!("shapes", UNION_VARIANT_TAG_CHANGED, "union-variant-tag-changed", "a variant of a tagged union is named by another discriminator value", [], Info,
-    "oasdiff `response-body-discriminator-mapping-changed`, `request-body-discriminator-mapping-changed`; buf `ENUM_VALUE_SAME_NAME` (values identify)");
-rule!("shapes", UNION_DISCRIMINATOR_CHANGED, "union-discriminator-changed", "a union is tagged by another field or type, or becomes tagged or untagged", ["shape"], Info,
-    "oasdiff `request-body-discriminator-property-name-changed`, `response-body-discriminator-property-name-changed`, `...-discriminator-added`, `...-discriminator-removed`");
-rule!("shapes", UNION_VARIANTS_REORDERED, "union-variants-reordered", "an untagged union tries its variants in another order, so a value may decode as another variant", ["shape"], Warning,
-    "smithy-diff `ChangedMemberOrder` (danger)");
+rule!(
+    "shapes",
+    UNION_VARIANT_ADDED,
+    "union-variant-added",
+    "a union gains a variant: clients reading it meet a shape they do not know, and the Rust enum gains a variant",
+    ["addition", "shape"],
+    Info,
+    "oasdiff `response-property-one-of-added` (error), `request-property-one-of-added` (info); smithy-diff `AddedShape` (a union member); cargo-semver-checks `enum_variant_added`"
+);
+rule!(
+    "shapes",
+    UNION_VARIANT_REMOVED,
+    "union-variant-removed",
+    "a union loses a variant",
+    ["removal", "deprecation", "shape"],
+    Info,
+    "oasdiff `request-property-one-of-removed` (error), `response-property-one-of-removed` (info); smithy-diff `RemovedShape` (a union member)"
+);
+rule!(
+    "shapes",
+    UNION_VARIANT_TYPE_CHANGED,
+    "union-variant-type-changed",
+    "a variant of a union carries another type",
+    ["shape"],
+    Info,
+    "smithy-diff `ChangedMemberTarget`; buf `FIELD_SAME_TYPE` (a `oneof` member)"
+);
+rule!(
+    "shapes",
+    UNION_VARIANT_TAG_CHANGED,
+    "union-variant-tag-changed",
+    "a variant of a tagged union is named by another discriminator value",
+    [],
+    Info,
+    "oasdiff `response-body-discriminator-mapping-changed`, `request-body-discriminator-mapping-changed`; buf `ENUM_VALUE_SAME_NAME` (values identify)"
+);
+rule!(
+    "shapes",
+    UNION_DISCRIMINATOR_CHANGED,
+    "union-discriminator-changed",
+    "a union is tagged by another field or type, or becomes tagged or untagged",
+    ["shape"],
+    Info,
+    "oasdiff `request-body-discriminator-property-name-changed`, `response-body-discriminator-property-name-changed`, `...-discriminator-added`, `...-discriminator-removed`"
+);
+rule!(
+    "shapes",
+    UNION_VARIANTS_REORDERED,
+    "union-variants-reordered",
+    "an untagged union tries its variants in another order, so a value may decode as another variant",
+    ["shape"],
+    Warning,
+    "smithy-diff `ChangedMemberOrder` (danger)"
+);
 
 pub fn check(cx: &mut Cx<'_>) {
     let (old, new) = (cx.old, cx.new);
@@ -48,7 +90,14 @@ fn check_discriminator(cx: &mut Cx<'_>, union: &Subject, o: &Union, n: &Union) {
     let (a, b) = (tagging(o), tagging(n));
     if a != b {
         let id = &n.meta.id;
-        cx.push(&UNION_DISCRIMINATOR_CHANGED, &union.child(".discriminator"), Audiences::new(B, U, U), format!("union `{id}` is told apart another way"), some(a), some(b));
+        cx.push(
+            &UNION_DISCRIMINATOR_CHANGED,
+            &union.child(".discriminator"),
+            Audiences::new(B, U, U),
+            format!("union `{id}` is told apart another way"),
+            some(a),
+            some(b),
+        );
     }
 }
 
@@ -63,11 +112,25 @@ fn check_variants(cx: &mut Cx<'_>, dir: Dir, union: &Subject, o: &Union, n: &Uni
     let p = pair(&o.variants, &n.variants, |v| v.name.clone());
     for v in &p.added {
         let wire = if dir.response() { B } else { C };
-        cx.push(&UNION_VARIANT_ADDED, &variant(v, None, Some(v)), Audiences::new(wire, B, U), format!("union `{id}` gains variant `{}`", v.name), None, Some(describe(v)));
+        cx.push(
+            &UNION_VARIANT_ADDED,
+            &variant(v, None, Some(v)),
+            Audiences::new(wire, B, U),
+            format!("union `{id}` gains variant `{}`", v.name),
+            None,
+            Some(describe(v)),
+        );
     }
     for v in &p.removed {
         let wire = if dir.request() { B } else { C };
-        cx.push(&UNION_VARIANT_REMOVED, &variant(v, Some(v), None), Audiences::new(wire, B, U), format!("union `{id}` loses variant `{}`", v.name), Some(describe(v)), None);
+        cx.push(
+            &UNION_VARIANT_REMOVED,
+            &variant(v, Some(v), None),
+            Audiences::new(wire, B, U),
+            format!("union `{id}` loses variant `{}`", v.name),
+            Some(describe(v)),
+            None,
+        );
     }
     let fields = Fields::members(dir, format!("{}.", union.path), union.claims.clone(), &o.variants, &n.variants);
     for (a, b) in p.both {
@@ -85,7 +148,14 @@ fn check_variants(cx: &mut Cx<'_>, dir: Dir, union: &Subject, o: &Union, n: &Uni
         if let (Some(x), Some(y)) = (cx.old.variant_tag(o, a), cx.new.variant_tag(n, b))
             && x != y
         {
-            cx.push(&UNION_VARIANT_TAG_CHANGED, &s.child(".tag"), Audiences::new(B, U, U), format!("variant `{name}` is tagged {y} instead of {x}"), some(&x), some(&y));
+            cx.push(
+                &UNION_VARIANT_TAG_CHANGED,
+                &s.child(".tag"),
+                Audiences::new(B, U, U),
+                format!("variant `{name}` is tagged {y} instead of {x}"),
+                some(&x),
+                some(&y),
+            );
         }
         values::compare_values(cx, &fields, &s, &name, a, b);
     }
@@ -97,11 +167,19 @@ fn check_order(cx: &mut Cx<'_>, union: &Subject, o: &Union, n: &Union) {
     if o.discriminator.is_some() || n.discriminator.is_some() {
         return;
     }
-    let kept = |u: &Union, other: &Union| u.variants.iter().filter(|v| other.variants.iter().any(|w| w.name == v.name)).map(|v| v.name.clone()).collect::<Vec<_>>();
+    let kept =
+        |u: &Union, other: &Union| u.variants.iter().filter(|v| other.variants.iter().any(|w| w.name == v.name)).map(|v| v.name.clone()).collect::<Vec<_>>();
     let (a, b) = (kept(o, n), kept(n, o));
     if a != b {
         let id = &n.meta.id;
-        cx.push(&UNION_VARIANTS_REORDERED, &union.child(".variants"), Audiences::new(C, U, U), format!("union `{id}` tries its variants in another order"), some(a.join(", ")), some(b.join(", ")));
+        cx.push(
+            &UNION_VARIANTS_REORDERED,
+            &union.child(".variants"),
+            Audiences::new(C, U, U),
+            format!("union `{id}` tries its variants in another order"),
+            some(a.join(", ")),
+            some(b.join(", ")),
+        );
     }
 }
 

@@ -6,38 +6,122 @@
 //! less breaks what clients send, accepting more breaks what clients read.
 
 use super::shapes::{
-    Fields, FIELD_BECAME_NON_NULLABLE, FIELD_BECAME_NULLABLE, FIELD_DEFAULT_CHANGED, FIELD_TYPE_CHANGED, REQUEST_BOUND_ADDED,
-    REQUEST_BOUND_LOOSENED, REQUEST_MAX_DECREASED, REQUEST_MIN_INCREASED, RESPONSE_BOUND_LOOSENED,
+    FIELD_BECAME_NON_NULLABLE, FIELD_BECAME_NULLABLE, FIELD_DEFAULT_CHANGED, FIELD_TYPE_CHANGED, Fields, REQUEST_BOUND_ADDED, REQUEST_BOUND_LOOSENED,
+    REQUEST_MAX_DECREASED, REQUEST_MIN_INCREASED, RESPONSE_BOUND_LOOSENED,
 };
 use super::{B, C, Cx, Subject, U, some};
 use crate::model::types::Primitive;
 use crate::model::*;
 use std::collections::BTreeSet;
 
-rule!("shapes", FIELD_TYPE_GENERALIZED, "field-type-generalized", "a field's type accepts every value it did and more (`int32` to `integer`, `email` to `string`)", ["shape"], Info,
-    "oasdiff `request-property-type-generalized` (info), `response-property-type-generalized` (error)");
-rule!("shapes", FIELD_TYPE_SPECIALIZED, "field-type-specialized", "a field's type accepts only some of the values it did (`string` to `uuid`, `number` to `float32`)", ["shape", "requirement"], Info,
-    "oasdiff `request-property-type-changed` (error), `response-property-type-specialized` (info)");
-rule!("shapes", MAP_KEY_TYPE_CHANGED, "map-key-type-changed", "the keys of a map field change type", ["shape"], Info,
-    "buf `FIELD_SAME_TYPE` (a map's key type); oasdiff `request-property-type-changed` (`propertyNames`)");
-rule!("shapes", MAP_VALUE_TYPE_CHANGED, "map-value-type-changed", "the values of a map field change type", ["shape"], Info,
-    "buf `FIELD_SAME_TYPE` (a map's value type); oasdiff `response-property-type-changed` (`additionalProperties`)");
-rule!("shapes", FIELD_PRESENCE_CHANGED, "field-presence-changed", "a field's Rust type changes between `T`, `Option<T>` and `Presence<T>` (absent, null or a value)", ["shape"], Info,
-    "smithy-diff `ChangedNullability` (the generated member's nullability); cargo-semver-checks (a public field's type changes)");
-rule!("shapes", FIELD_DEFAULT_ADDED, "field-default-added", "a field that may be absent gets a default that stands for absence", ["shape", "behavior"], Info,
-    "oasdiff `request-property-default-value-added`, `response-property-default-value-added` (info); smithy-diff `ChangedDefault` (added: danger)");
-rule!("shapes", FIELD_DEFAULT_REMOVED, "field-default-removed", "a field loses its default: absence no longer stands for a value", ["shape", "behavior"], Info,
-    "oasdiff `request-property-default-value-removed`; smithy-diff `ChangedDefault` (removed: error)");
-rule!("shapes", FIELD_PATTERN_ADDED, "field-pattern-added", "a text field gets a pattern its values must match", ["requirement", "shape"], Info,
-    "oasdiff `request-property-pattern-added`, `request-parameter-pattern-added`");
-rule!("shapes", FIELD_PATTERN_CHANGED, "field-pattern-changed", "a text field's pattern changes: whether it accepts more or less cannot be decided", ["requirement", "shape"], Warning,
-    "oasdiff `request-property-pattern-changed` (error), `request-parameter-pattern-changed`");
-rule!("shapes", FIELD_CONSTANT_CHANGED, "field-constant-changed", "the one value a field takes (`const`) is set, changes or is lifted", ["shape"], Info,
-    "oasdiff `request-body-const-added`, `request-body-const-changed`, `request-property-const-removed`");
-rule!("shapes", FIELD_ENUM_SUBSET_NARROWED, "field-enum-subset-narrowed", "a field accepts fewer of its enum's values", ["requirement", "shape"], Info,
-    "oasdiff `request-property-enum-value-removed`, `request-parameter-enum-value-removed`");
-rule!("shapes", FIELD_ENUM_SUBSET_WIDENED, "field-enum-subset-widened", "a field accepts more of its enum's values", ["shape"], Info,
-    "oasdiff `response-property-enum-value-added`");
+rule!(
+    "shapes",
+    FIELD_TYPE_GENERALIZED,
+    "field-type-generalized",
+    "a field's type accepts every value it did and more (`int32` to `integer`, `email` to `string`)",
+    ["shape"],
+    Info,
+    "oasdiff `request-property-type-generalized` (info), `response-property-type-generalized` (error)"
+);
+rule!(
+    "shapes",
+    FIELD_TYPE_SPECIALIZED,
+    "field-type-specialized",
+    "a field's type accepts only some of the values it did (`string` to `uuid`, `number` to `float32`)",
+    ["shape", "requirement"],
+    Info,
+    "oasdiff `request-property-type-changed` (error), `response-property-type-specialized` (info)"
+);
+rule!(
+    "shapes",
+    MAP_KEY_TYPE_CHANGED,
+    "map-key-type-changed",
+    "the keys of a map field change type",
+    ["shape"],
+    Info,
+    "buf `FIELD_SAME_TYPE` (a map's key type); oasdiff `request-property-type-changed` (`propertyNames`)"
+);
+rule!(
+    "shapes",
+    MAP_VALUE_TYPE_CHANGED,
+    "map-value-type-changed",
+    "the values of a map field change type",
+    ["shape"],
+    Info,
+    "buf `FIELD_SAME_TYPE` (a map's value type); oasdiff `response-property-type-changed` (`additionalProperties`)"
+);
+rule!(
+    "shapes",
+    FIELD_PRESENCE_CHANGED,
+    "field-presence-changed",
+    "a field's Rust type changes between `T`, `Option<T>` and `Presence<T>` (absent, null or a value)",
+    ["shape"],
+    Info,
+    "smithy-diff `ChangedNullability` (the generated member's nullability); cargo-semver-checks (a public field's type changes)"
+);
+rule!(
+    "shapes",
+    FIELD_DEFAULT_ADDED,
+    "field-default-added",
+    "a field that may be absent gets a default that stands for absence",
+    ["shape", "behavior"],
+    Info,
+    "oasdiff `request-property-default-value-added`, `response-property-default-value-added` (info); smithy-diff `ChangedDefault` (added: danger)"
+);
+rule!(
+    "shapes",
+    FIELD_DEFAULT_REMOVED,
+    "field-default-removed",
+    "a field loses its default: absence no longer stands for a value",
+    ["shape", "behavior"],
+    Info,
+    "oasdiff `request-property-default-value-removed`; smithy-diff `ChangedDefault` (removed: error)"
+);
+rule!(
+    "shapes",
+    FIELD_PATTERN_ADDED,
+    "field-pattern-added",
+    "a text field gets a pattern its values must match",
+    ["requirement", "shape"],
+    Info,
+    "oasdiff `request-property-pattern-added`, `request-parameter-pattern-added`"
+);
+rule!(
+    "shapes",
+    FIELD_PATTERN_CHANGED,
+    "field-pattern-changed",
+    "a text field's pattern changes: whether it accepts more or less cannot be decided",
+    ["requirement", "shape"],
+    Warning,
+    "oasdiff `request-property-pattern-changed` (error), `request-parameter-pattern-changed`"
+);
+rule!(
+    "shapes",
+    FIELD_CONSTANT_CHANGED,
+    "field-constant-changed",
+    "the one value a field takes (`const`) is set, changes or is lifted",
+    ["shape"],
+    Info,
+    "oasdiff `request-body-const-added`, `request-body-const-changed`, `request-property-const-removed`"
+);
+rule!(
+    "shapes",
+    FIELD_ENUM_SUBSET_NARROWED,
+    "field-enum-subset-narrowed",
+    "a field accepts fewer of its enum's values",
+    ["requirement", "shape"],
+    Info,
+    "oasdiff `request-property-enum-value-removed`, `request-parameter-enum-value-removed`"
+);
+rule!(
+    "shapes",
+    FIELD_ENUM_SUBSET_WIDENED,
+    "field-enum-subset-widened",
+    "a field accepts more of its enum's values",
+    ["shape"],
+    Info,
+    "oasdiff `response-property-enum-value-added`"
+);
 
 /// A field's type: a map's key and value compared apart, a scalar or array that accepts more
 /// or less told apart from one that accepts other values.
@@ -56,7 +140,14 @@ pub fn compare_type(cx: &mut Cx<'_>, f: &Fields<'_>, s: &Subject, name: &str, o:
                 cx.push(&MAP_KEY_TYPE_CHANGED, &s.child(".keys"), f.audiences(B, B, B), format!("the keys of map `{name}` change type"), some(k1), some(k2));
             }
             if v1 != v2 {
-                cx.push(&MAP_VALUE_TYPE_CHANGED, &s.child(".values"), f.audiences(B, B, B), format!("the values of map `{name}` change type"), some(v1), some(v2));
+                cx.push(
+                    &MAP_VALUE_TYPE_CHANGED,
+                    &s.child(".values"),
+                    f.audiences(B, B, B),
+                    format!("the values of map `{name}` change type"),
+                    some(v1),
+                    some(v2),
+                );
             }
         }
         _ if includes(b, a) => {
@@ -156,7 +247,14 @@ pub fn compare_constraints(cx: &mut Cx<'_>, f: &Fields<'_>, s: &Subject, name: &
         }
         (Some(a), Some(b)) if a != b => {
             let s = s.child(".pattern");
-            cx.push(&FIELD_PATTERN_CHANGED, &s, f.audiences(f.wire_if(true, false), U, U), format!("field `{name}` must match another pattern"), Some(a), Some(b));
+            cx.push(
+                &FIELD_PATTERN_CHANGED,
+                &s,
+                f.audiences(f.wire_if(true, false), U, U),
+                format!("field `{name}` must match another pattern"),
+                Some(a),
+                Some(b),
+            );
         }
         (Some(a), None) => report_bound(cx, f, s, &Bounded { key: "pattern", name, tighter: false, added: false, upper: false }, Some(a), None),
         _ => {}
@@ -233,8 +331,22 @@ fn compare_items(cx: &mut Cx<'_>, f: &Fields<'_>, s: &Subject, name: &str, o: Op
     let none = Items::default();
     let (a, b) = (o.unwrap_or(&none), n.unwrap_or(&none));
     match (a.nullable, b.nullable) {
-        (false, true) => cx.push(&FIELD_BECAME_NULLABLE, s, f.audiences(f.wire_if(false, true), B, B), format!("elements of field `{name}` may now be null"), some("not nullable"), some("nullable")),
-        (true, false) => cx.push(&FIELD_BECAME_NON_NULLABLE, s, f.audiences(f.wire_if(true, false), B, B), format!("elements of field `{name}` may no longer be null"), some("nullable"), some("not nullable")),
+        (false, true) => cx.push(
+            &FIELD_BECAME_NULLABLE,
+            s,
+            f.audiences(f.wire_if(false, true), B, B),
+            format!("elements of field `{name}` may now be null"),
+            some("not nullable"),
+            some("nullable"),
+        ),
+        (true, false) => cx.push(
+            &FIELD_BECAME_NON_NULLABLE,
+            s,
+            f.audiences(f.wire_if(true, false), B, B),
+            format!("elements of field `{name}` may no longer be null"),
+            some("nullable"),
+            some("not nullable"),
+        ),
         _ => {}
     }
     compare_constraints(cx, f, s, &format!("{name} (elements)"), &a.constraints, &b.constraints);
@@ -288,7 +400,12 @@ fn compare_bounds(cx: &mut Cx<'_>, f: &Fields<'_>, s: &Subject, name: &str, old:
     let mut keys: Vec<&str> = o_all.iter().chain(&n_all).map(|(k, _)| *k).collect();
     keys.dedup();
     let mut seen = Vec::new();
-    keys.retain(|k| !seen.contains(k) && { seen.push(*k); true });
+    keys.retain(|k| {
+        !seen.contains(k) && {
+            seen.push(*k);
+            true
+        }
+    });
     for key in keys {
         let a = o_all.iter().find(|(k, _)| *k == key).map(|(_, b)| *b);
         let b = n_all.iter().find(|(k, _)| *k == key).map(|(_, b)| *b);
@@ -344,4 +461,3 @@ fn report_bound(cx: &mut Cx<'_>, f: &Fields<'_>, s: &Subject, b: &Bounded<'_>, o
         cx.push(rule, &s, f.audiences(C, U, U), format!("`{key}` of field `{name}` accepts more"), old, new);
     }
 }
-

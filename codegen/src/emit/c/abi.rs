@@ -711,24 +711,12 @@ fn class<'m>(model: &'m Model, c: &'m Class, enums: &[AbiEnum]) -> AbiClass<'m> 
     }
     for m in &c.methods {
         let what = m.meta.description.as_deref().map(|d| format!(" ({})", d.trim_end_matches('.'))).unwrap_or_default();
-        let why = if m.meta.not_shown.is_empty() {
-            "the spec describes no behaviour the library could implement".to_string()
-        } else {
-            gap_text(&m.meta.not_shown)
-        };
+        let why =
+            if m.meta.not_shown.is_empty() { "the spec describes no behaviour the library could implement".to_string() } else { gap_text(&m.meta.not_shown) };
         left_out.push(format!("Left out, method {}{what}: {why}.", m.meta.id));
     }
     let namespace = if c.namespace.is_empty() { model.platform.prefixes.cpp_namespace.clone() } else { c.namespace.clone() };
-    AbiClass {
-        source: c,
-        name: c_pascal(c.meta.c()),
-        namespace,
-        accessors,
-        doc: item_doc(model, &c.meta),
-        left_out,
-        deprecated,
-        semantics: Semantics::of(c),
-    }
+    AbiClass { source: c, name: c_pascal(c.meta.c()), namespace, accessors, doc: item_doc(model, &c.meta), left_out, deprecated, semantics: Semantics::of(c) }
 }
 
 /// Whether class `from` holds class `target` through its class fields, at any depth.

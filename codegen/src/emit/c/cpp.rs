@@ -184,9 +184,7 @@ fn enumeration(w: &mut CWriter, abi: &Abi, e: &AbiEnum) {
 
 fn abi_compatible(w: &mut CWriter, abi: &Abi) {
     let (major, minor) = (abi.c_macro("ABI_VERSION_MAJOR"), abi.c_macro("ABI_VERSION_MINOR"));
-    w.doc(&[
-        "Whether the library linked in speaks the ABI this header describes: the same major version, at least its minor version.".into()
-    ]);
+    w.doc(&["Whether the library linked in speaks the ABI this header describes: the same major version, at least its minor version.".into()]);
     w.block("inline bool AbiCompatible() noexcept {", "}", |w| {
         w.line(format!("const std::uint32_t version = {}();", abi.c_name("GetAbiVersion")));
         w.line(format!("const std::uint32_t required = (std::uint32_t{{{major}}} << 16) | std::uint32_t{{{minor}}};"));
@@ -380,9 +378,7 @@ fn definitions(w: &mut CWriter, abi: &Abi, class: &AbiClass) {
     }
     if sem.move_ {
         w.blank();
-        w.line(format!(
-            "inline {name}::{name}({name}&& other) noexcept : instance_{{std::exchange(other.instance_, {handle}{{nullptr}})}} {{}}"
-        ));
+        w.line(format!("inline {name}::{name}({name}&& other) noexcept : instance_{{std::exchange(other.instance_, {handle}{{nullptr}})}} {{}}"));
     }
     if sem.copy {
         w.blank();

@@ -141,10 +141,7 @@ fn macros(w: &mut CWriter, abi: &Abi) {
     ));
     w.directive("#endif");
     w.blank();
-    w.doc(&[format!(
-        "The ABI version this header describes; `{}()` returns the library's as `(MAJOR << 16) | MINOR`.",
-        abi.c_name("GetAbiVersion")
-    )]);
+    w.doc(&[format!("The ABI version this header describes; `{}()` returns the library's as `(MAJOR << 16) | MINOR`.", abi.c_name("GetAbiVersion"))]);
     w.directive(format!("#define {} {}", m("ABI_VERSION_MAJOR"), ABI_VERSION.0));
     w.directive(format!("#define {} {}", m("ABI_VERSION_MINOR"), ABI_VERSION.1));
 }
@@ -215,11 +212,7 @@ fn shared_functions(w: &mut CWriter, abi: &Abi) {
     w.doc(&["Frees a string the library returned and zeroes it, so freeing it twice is harmless; NULL does nothing.".into()]);
     w.line(format!("{api} void {}({} *string);", abi.c_name("String_Free"), abi.c_name("String")));
     w.blank();
-    w.doc(&[format!(
-        "The library's ABI version, `({} << 16) | {}` as it was built.",
-        abi.c_macro("ABI_VERSION_MAJOR"),
-        abi.c_macro("ABI_VERSION_MINOR")
-    )]);
+    w.doc(&[format!("The library's ABI version, `({} << 16) | {}` as it was built.", abi.c_macro("ABI_VERSION_MAJOR"), abi.c_macro("ABI_VERSION_MINOR"))]);
     w.line(format!("{api} uint32_t {}(void);", abi.c_name("GetAbiVersion")));
 }
 
@@ -228,11 +221,7 @@ fn class_functions(w: &mut CWriter, abi: &Abi, class: &AbiClass) {
     let lifecycle = [
         ("Init", format!("{handle} *self"), "Writes a new handle holding the default values into `self`."),
         ("Drop", format!("{handle} *self"), "Frees the handle and sets it to NULL; an empty handle is left as it is."),
-        (
-            "Clone",
-            format!("{handle} *self, const {handle} *other"),
-            "Writes a deep copy of `other` into `self`, overwriting it without dropping it.",
-        ),
+        ("Clone", format!("{handle} *self, const {handle} *other"), "Writes a deep copy of `other` into `self`, overwriting it without dropping it."),
     ];
     for (function, params, doc) in lifecycle {
         w.blank();
@@ -279,14 +268,7 @@ fn accessor(w: &mut CWriter, abi: &Abi, class: &AbiClass, a: &Accessor) {
     setter_doc.extend(setter_rules(a));
     w.blank();
     w.doc(&setter_doc);
-    declare(
-        w,
-        abi,
-        a.deprecated.as_deref(),
-        "void",
-        &abi.c_fn(&class.name, &format!("Set{}", a.name)),
-        &format!("{handle} *self, {setter_param}"),
-    );
+    declare(w, abi, a.deprecated.as_deref(), "void", &abi.c_fn(&class.name, &format!("Set{}", a.name)), &format!("{handle} *self, {setter_param}"));
 }
 
 fn setter_rules(a: &Accessor) -> Vec<String> {

@@ -7,8 +7,8 @@
 //! as defined no-ops, and validates enum integers with `match`, never a transmute.
 
 use super::abi::{ABI_VERSION, Abi, AbiClass, AbiEnum, Accessor, Constant, IntTy, Kind, Value};
-use crate::emit::case;
 use crate::emit::cargo;
+use crate::emit::case;
 use crate::emit::rust::format::format_file;
 use crate::emit::rust::shared::package;
 use crate::emit::{EmitOptions, GeneratedFile};
@@ -36,10 +36,8 @@ pub fn emit(model: &Model, opts: &EmitOptions) -> Vec<GeneratedFile> {
 
 fn manifest(abi: &Abi, opts: &EmitOptions) -> Vec<GeneratedFile> {
     let description = format!("The C ABI of {}: the library behind the C and C++ headers", abi.model.platform.name);
-    let lib = [
-        "# A static and a dynamic library for C and C++ programs, an rlib for Rust users and tests.",
-        "crate-type = [\"staticlib\", \"cdylib\", \"rlib\"]",
-    ];
+    let lib =
+        ["# A static and a dynamic library for C and C++ programs, an rlib for Rust users and tests.", "crate-type = [\"staticlib\", \"cdylib\", \"rlib\"]"];
     let manifest = cargo::Manifest { lib: &lib, features: &[], dependencies: Vec::new() };
     cargo::crate_files(opts, "sdk", "sdk", &package(abi.model, "sdk"), &description, manifest)
 }
@@ -96,10 +94,8 @@ pub fn type_ident(name: &str) -> Ident {
 }
 
 fn lib(abi: &Abi) -> TokenStream {
-    let title = format!(
-        " The C ABI of {}: the library behind `include/{}` and `include/{}`.",
-        abi.model.platform.name, abi.prefixes.c_header, abi.prefixes.cpp_header
-    );
+    let title =
+        format!(" The C ABI of {}: the library behind `include/{}` and `include/{}`.", abi.model.platform.name, abi.prefixes.c_header, abi.prefixes.cpp_header);
     quote! {
         #![doc = #title]
         //!
@@ -381,10 +377,7 @@ fn rust_enum(e: &AbiEnum) -> TokenStream {
     let (from_body, to_body) = if variants.is_empty() {
         (quote!(Some(Self::Unknown(value))), quote!(let Self::Unknown(value) = self; value))
     } else {
-        (
-            quote!(match value { #(#numbers => Some(Self::#variants),)* #from_other }),
-            quote!(match self { #(Self::#variants => #numbers,)* #to_other }),
-        )
+        (quote!(match value { #(#numbers => Some(Self::#variants),)* #from_other }), quote!(match self { #(Self::#variants => #numbers,)* #to_other }))
     };
     quote! {
         #doc
@@ -573,8 +566,20 @@ fn functions(abi: &Abi) -> TokenStream {
     // Classes are named by path (`types::X`): a spec class may share a name with anything
     // imported here. Without classes there are no handles and no types to name.
     let (ffi_import, types_import) = match abi.classes.is_empty() {
-        true => (quote!(use crate::ffi;), quote!()),
-        false => (quote!(use crate::ffi::{self, Handle};), quote!(use crate::types;)),
+        true => (
+            quote!(
+                use crate::ffi;
+            ),
+            quote!(),
+        ),
+        false => (
+            quote!(
+                use crate::ffi::{self, Handle};
+            ),
+            quote!(
+                use crate::types;
+            ),
+        ),
     };
     quote! {
         //! The `extern "C"` functions the C header declares, one for one.

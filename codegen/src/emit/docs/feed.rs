@@ -25,10 +25,7 @@ const EPOCH: &str = "1970-01-01T00:00:00Z";
 /// Emits `docs/changelog.json` and `docs/changelog.xml`.
 pub fn emit(model: &Model, opts: &EmitOptions) -> Vec<GeneratedFile> {
     let feed = Feed::new(model);
-    vec![
-        GeneratedFile::new(ARTIFACT, "docs/changelog.json", json_feed(&feed, opts)),
-        GeneratedFile::new(ARTIFACT, "docs/changelog.xml", atom(&feed, opts)),
-    ]
+    vec![GeneratedFile::new(ARTIFACT, "docs/changelog.json", json_feed(&feed, opts)), GeneratedFile::new(ARTIFACT, "docs/changelog.xml", atom(&feed, opts))]
 }
 
 /// Everything both feeds say.

@@ -62,11 +62,7 @@ pub const EXTENSIONS: &[(&str, &str, &str)] = &[
         "Shapes the object takes when a condition holds: the condition as a rule expression and, per field, a literal, flags set, enum values left out or item counts.",
     ),
     ("x-csv-columns", "schema", "The columns of a CSV response in header order: `[{name, type, description}]`; the header line names them exactly."),
-    (
-        "x-dynamic-bounds",
-        "schema, parameter",
-        "Bounds known only at run time, from another endpoint's response: `{keyword: {endpoint, field, offset}}`.",
-    ),
+    ("x-dynamic-bounds", "schema, parameter", "Bounds known only at run time, from another endpoint's response: `{keyword: {endpoint, field, offset}}`."),
     ("x-max-size", "schema", "The largest accepted upload, in bytes (JSON Schema has no size keyword)."),
     ("x-required-when", "schema, parameter", "The condition under which an optional field is required."),
     ("x-requires-scope", "schema", "The OAuth2 scope a field's real value requires."),
@@ -267,13 +263,7 @@ impl<'a> Doc<'a> {
 
     /// Ids of the changes whose `affects` names `kind:id`.
     fn changes_of(&self, kind: &str, id: &str) -> Value {
-        let ids: Vec<&str> = self
-            .model
-            .changes
-            .iter()
-            .filter(|c| c.affects.iter().any(|a| a.kind == kind && a.id == id))
-            .map(|c| c.meta.id.as_str())
-            .collect();
+        let ids: Vec<&str> = self.model.changes.iter().filter(|c| c.affects.iter().any(|a| a.kind == kind && a.id == id)).map(|c| c.meta.id.as_str()).collect();
         json!(ids)
     }
 
@@ -471,10 +461,12 @@ impl<'a> Doc<'a> {
             map.insert("const".into(), self.wire_literal(f.ty.as_ref(), &c.value));
         }
         if !f.subset.is_empty() {
-            let enum_ty = f.ty.as_ref().map(|t| TypeRef::Enum(match t.element() {
-                TypeRef::Enum(id) => id.clone(),
-                _ => String::new(),
-            }));
+            let enum_ty = f.ty.as_ref().map(|t| {
+                TypeRef::Enum(match t.element() {
+                    TypeRef::Enum(id) => id.clone(),
+                    _ => String::new(),
+                })
+            });
             let values: Vec<Value> = f.subset.iter().map(|v| self.wire_literal(enum_ty.as_ref(), &json!(v.id))).collect();
             let target = match map.get_mut("items").and_then(Value::as_object_mut) {
                 Some(items) => items,

@@ -188,9 +188,7 @@ fn as_clause(description: &str) -> String {
     let text = description.trim().trim_end_matches('.');
     let mut chars = text.chars();
     match (chars.next(), chars.next()) {
-        (Some(first), Some(second)) if first.is_uppercase() && !second.is_uppercase() => {
-            first.to_lowercase().chain(text.chars().skip(1)).collect()
-        }
+        (Some(first), Some(second)) if first.is_uppercase() && !second.is_uppercase() => first.to_lowercase().chain(text.chars().skip(1)).collect(),
         _ => text.to_owned(),
     }
 }

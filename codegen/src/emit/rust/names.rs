@@ -15,8 +15,8 @@ use super::shared::{const_ident, item_ident, type_ident, value_ident};
 use crate::emit::names::{Entry, Namespace};
 use crate::model::*;
 use proc_macro2::Ident;
-use std::borrow::Cow;
 use quote::format_ident;
+use std::borrow::Cow;
 
 /// An identifier from a converted name, escaped when the generator reserves it in its scope.
 fn escaped(ident: Ident, reserved: &[&str]) -> Ident {
@@ -494,8 +494,19 @@ pub fn api_bound_hook(model: &Model, endpoint: &str, field: &str) -> Ident {
 
 /// What `router.rs` declares and imports beside the handlers.
 const ROUTER_RESERVED: &[&str] = &[
-    "router", "router_with", "not_found", "method_not_allowed", "respond", "deprecated", "authorize", "ask", "issuer_path",
-    "authorization_server_metadata", "runtime", "types", "handle",
+    "router",
+    "router_with",
+    "not_found",
+    "method_not_allowed",
+    "respond",
+    "deprecated",
+    "authorize",
+    "ask",
+    "issuer_path",
+    "authorization_server_metadata",
+    "runtime",
+    "types",
+    "handle",
 ];
 
 /// An endpoint's handler function in `router.rs`.
@@ -550,7 +561,10 @@ pub fn namespaces(model: &Model) -> Vec<Namespace> {
     }
     let responses = model.responses.iter().map(|n| Entry::new(format!("{}Response", response_stem(n)), format!("response `{}`", n.id), n.id_span));
     renamed.push(Namespace { language: "Rust", override_key: "", scope: "the types of `responses.rs`".into(), entries: responses.collect() });
-    ns("the constants of `headers.rs`".into(), model.headers.iter().map(|h| Entry::new(header_const(h).to_string(), format!("header `{}`", h.name), h.span)).collect());
+    ns(
+        "the constants of `headers.rs`".into(),
+        model.headers.iter().map(|h| Entry::new(header_const(h).to_string(), format!("header `{}`", h.name), h.span)).collect(),
+    );
     ns("the types of `enums.rs`".into(), model.enums.iter().map(|e| item("enum".into(), &e.meta, enum_type(e))).collect());
     ns("the types of `flags.rs`".into(), model.flags.iter().map(|f| item("flag set".into(), &f.meta, flags_type(f))).collect());
     for e in &model.enums {
@@ -566,8 +580,17 @@ pub fn namespaces(model: &Model) -> Vec<Namespace> {
     );
     ns("the variants of `Condition`".into(), model.conditions.iter().map(|c| item("condition".into(), &c.meta, condition_variant(c))).collect());
     for c in &model.conditions {
-        let params = c.params.iter().enumerate().map(|(i, p)| Entry::new(condition_param(p).to_string(), format!("parameter `{p}`"), c.param_spans.get(i).copied().unwrap_or(c.meta.id_span)));
-        renamed.push(Namespace { language: "Rust", override_key: "", scope: format!("the parameters of condition `{}`", c.meta.id), entries: params.collect() });
+        let params = c
+            .params
+            .iter()
+            .enumerate()
+            .map(|(i, p)| Entry::new(condition_param(p).to_string(), format!("parameter `{p}`"), c.param_spans.get(i).copied().unwrap_or(c.meta.id_span)));
+        renamed.push(Namespace {
+            language: "Rust",
+            override_key: "",
+            scope: format!("the parameters of condition `{}`", c.meta.id),
+            entries: params.collect(),
+        });
     }
     ns("the constants of `rules.rs`".into(), model.permission_rules.iter().map(|r| item("permission rule".into(), &r.meta, rule_const(r))).collect());
     ns("the variants of `Scope`".into(), model.scopes.iter().map(|s| item("scope".into(), &s.meta, scope_variant(s))).collect());
@@ -576,7 +599,10 @@ pub fn namespaces(model: &Model) -> Vec<Namespace> {
     ns("the variants of `TokenKind`".into(), model.token_kinds.iter().map(|k| item("token kind".into(), &k.meta, token_kind_variant(k))).collect());
     ns("the functions of `Credential`".into(), model.token_kinds.iter().map(|k| item("token kind".into(), &k.meta, token_kind_constructor(k))).collect());
     ns("the fields of `Placeholders`".into(), model.platform.placeholders.iter().map(|p| item("placeholder".into(), &p.meta, placeholder(p))).collect());
-    ns("the variants of `ErrorCode`".into(), model.errors.iter().filter(|e| e.code.is_some()).map(|e| item("error".into(), &e.meta, error_variant(e))).collect());
+    ns(
+        "the variants of `ErrorCode`".into(),
+        model.errors.iter().filter(|e| e.code.is_some()).map(|e| item("error".into(), &e.meta, error_variant(e))).collect(),
+    );
     ns("the variants of `OAuthError`".into(), model.errors.iter().filter_map(|e| Some(item("error".into(), &e.meta, oauth_variant(e)?))).collect());
     ns("the constants of `errors.rs`".into(), model.errors.iter().map(|e| item("error".into(), &e.meta, error_const(e))).collect());
     ns("the constants of `changes.rs`".into(), model.changes.iter().map(|c| item("change".into(), &c.meta, change_const(c))).collect());
@@ -585,7 +611,11 @@ pub fn namespaces(model: &Model) -> Vec<Namespace> {
     ns("the types of `events.rs`".into(), model.events.iter().map(|e| item("event".into(), &e.meta, event_payload(e))).collect());
     ns("the variants of `Opcode`".into(), model.opcodes.iter().map(|o| item("opcode".into(), &o.meta, opcode_variant(o))).collect());
     ns("the variants of `Command`".into(), model.commands.iter().map(|c| item("command".into(), &c.meta, command_variant(c))).collect());
-    let aliases = model.commands.iter().flat_map(|c| c.aliases.iter().map(move |a| Entry::new(command_alias_const(a).to_string(), format!("alias `{}` of command `{}`", a.meta.id, c.meta.id), a.meta.id_span)));
+    let aliases = model.commands.iter().flat_map(|c| {
+        c.aliases
+            .iter()
+            .map(move |a| Entry::new(command_alias_const(a).to_string(), format!("alias `{}` of command `{}`", a.meta.id, c.meta.id), a.meta.id_span))
+    });
     ns("the constants of `Command`".into(), aliases.collect());
     let machines = model.state_machines.iter().flat_map(|m| {
         let transitions = (!m.transitions.is_empty()).then(|| item("state machine".into(), &m.meta, machine_transitions(m)));
@@ -651,10 +681,18 @@ fn deprecation_consts(model: &Model) -> Vec<Entry> {
             out.push(Entry::new(deprecation_const("endpoint", &[id]).to_string(), format!("endpoint `{}`", e.meta.id), e.meta.id_span));
         }
         for a in e.aliases.iter().filter(|a| a.meta.deprecated.is_some()) {
-            out.push(Entry::new(deprecation_const("alias", &[id, a.meta.rust()]).to_string(), format!("alias `{}` of endpoint `{}`", a.meta.id, e.meta.id), a.meta.id_span));
+            out.push(Entry::new(
+                deprecation_const("alias", &[id, a.meta.rust()]).to_string(),
+                format!("alias `{}` of endpoint `{}`", a.meta.id, e.meta.id),
+                a.meta.id_span,
+            ));
         }
         for b in e.behaviours.iter().filter(|b| b.meta.deprecated.is_some()) {
-            out.push(Entry::new(deprecation_const("behaviour", &[id, b.meta.rust()]).to_string(), format!("behaviour `{}` of endpoint `{}`", b.meta.id, e.meta.id), b.meta.id_span));
+            out.push(Entry::new(
+                deprecation_const("behaviour", &[id, b.meta.rust()]).to_string(),
+                format!("behaviour `{}` of endpoint `{}`", b.meta.id, e.meta.id),
+                b.meta.id_span,
+            ));
         }
     }
     out

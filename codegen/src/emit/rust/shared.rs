@@ -4,9 +4,9 @@
 use crate::emit::case;
 use crate::model::types::Primitive;
 use crate::model::{Bound, Endpoint, Field, Items, Model, Status, TypeRef};
-use std::collections::BTreeSet;
 use proc_macro2::{Ident, Span, TokenStream};
 use quote::{format_ident, quote};
+use std::collections::BTreeSet;
 
 /// The name every generated crate starts with: the spec's C type prefix without its
 /// underscore, in snake case (`Platform_` gives `platform-types`, `Widget_` gives `widget-types`).
@@ -35,9 +35,45 @@ pub fn type_ident(id: &str) -> Ident {
 /// Names of the Rust 2024 prelude, which a generated item must not shadow: the generated code
 /// names them unqualified (`impl From<...>`, `Option<...>`, `impl Future`).
 const PRELUDE: &[&str] = &[
-    "Option", "Some", "None", "Vec", "String", "Box", "Result", "Ok", "Err", "Default", "Clone", "Copy", "Send", "Sync", "Sized", "Unpin",
-    "Drop", "Fn", "FnMut", "FnOnce", "ToOwned", "ToString", "PartialEq", "PartialOrd", "Eq", "Ord", "AsRef", "AsMut", "Into", "From",
-    "Iterator", "Extend", "IntoIterator", "DoubleEndedIterator", "ExactSizeIterator", "TryFrom", "TryInto", "FromIterator", "Future",
+    "Option",
+    "Some",
+    "None",
+    "Vec",
+    "String",
+    "Box",
+    "Result",
+    "Ok",
+    "Err",
+    "Default",
+    "Clone",
+    "Copy",
+    "Send",
+    "Sync",
+    "Sized",
+    "Unpin",
+    "Drop",
+    "Fn",
+    "FnMut",
+    "FnOnce",
+    "ToOwned",
+    "ToString",
+    "PartialEq",
+    "PartialOrd",
+    "Eq",
+    "Ord",
+    "AsRef",
+    "AsMut",
+    "Into",
+    "From",
+    "Iterator",
+    "Extend",
+    "IntoIterator",
+    "DoubleEndedIterator",
+    "ExactSizeIterator",
+    "TryFrom",
+    "TryInto",
+    "FromIterator",
+    "Future",
     "IntoFuture",
 ];
 
@@ -248,9 +284,7 @@ pub fn resolve(model: &Model, bound: &Bound, upper: bool, bytes: bool) -> Option
         Bound::Value(_, v) => Some(Resolved::Static(*v)),
         // Fractional bounds are literals of floating-point fields, compared as written.
         Bound::Float(..) => None,
-        Bound::Field { endpoint, field, offset } => {
-            Some(Resolved::Runtime { endpoint: endpoint.id.clone(), field: field.clone(), offset: *offset })
-        }
+        Bound::Field { endpoint, field, offset } => Some(Resolved::Runtime { endpoint: endpoint.id.clone(), field: field.clone(), offset: *offset }),
         Bound::Limit { limit, offset } => {
             let limit = model.limit(&limit.id)?;
             let side = if upper { limit.max.as_ref().or(limit.value.as_ref()) } else { limit.min.as_ref() };
@@ -366,18 +400,56 @@ fn until_words(e: crate::model::Effective) -> String {
 
 /// Reason phrases of RFC 9110 §15 (and RFC 6585's 428, 429, 431), as variant names.
 const REASONS: &[(u16, &str)] = &[
-    (100, "Continue"), (101, "SwitchingProtocols"), (200, "Ok"), (201, "Created"), (202, "Accepted"),
-    (203, "NonAuthoritativeInformation"), (204, "NoContent"), (205, "ResetContent"), (206, "PartialContent"),
-    (300, "MultipleChoices"), (301, "MovedPermanently"), (302, "Found"), (303, "SeeOther"), (304, "NotModified"),
-    (307, "TemporaryRedirect"), (308, "PermanentRedirect"), (400, "BadRequest"), (401, "Unauthorized"),
-    (402, "PaymentRequired"), (403, "Forbidden"), (404, "NotFound"), (405, "MethodNotAllowed"), (406, "NotAcceptable"),
-    (407, "ProxyAuthenticationRequired"), (408, "RequestTimeout"), (409, "Conflict"), (410, "Gone"),
-    (411, "LengthRequired"), (412, "PreconditionFailed"), (413, "ContentTooLarge"), (414, "UriTooLong"),
-    (415, "UnsupportedMediaType"), (416, "RangeNotSatisfiable"), (417, "ExpectationFailed"), (421, "MisdirectedRequest"),
-    (422, "UnprocessableContent"), (423, "Locked"), (424, "FailedDependency"), (425, "TooEarly"), (426, "UpgradeRequired"),
-    (428, "PreconditionRequired"), (429, "TooManyRequests"), (431, "RequestHeaderFieldsTooLarge"),
-    (451, "UnavailableForLegalReasons"), (500, "InternalServerError"), (501, "NotImplemented"), (502, "BadGateway"),
-    (503, "ServiceUnavailable"), (504, "GatewayTimeout"), (505, "HttpVersionNotSupported"),
+    (100, "Continue"),
+    (101, "SwitchingProtocols"),
+    (200, "Ok"),
+    (201, "Created"),
+    (202, "Accepted"),
+    (203, "NonAuthoritativeInformation"),
+    (204, "NoContent"),
+    (205, "ResetContent"),
+    (206, "PartialContent"),
+    (300, "MultipleChoices"),
+    (301, "MovedPermanently"),
+    (302, "Found"),
+    (303, "SeeOther"),
+    (304, "NotModified"),
+    (307, "TemporaryRedirect"),
+    (308, "PermanentRedirect"),
+    (400, "BadRequest"),
+    (401, "Unauthorized"),
+    (402, "PaymentRequired"),
+    (403, "Forbidden"),
+    (404, "NotFound"),
+    (405, "MethodNotAllowed"),
+    (406, "NotAcceptable"),
+    (407, "ProxyAuthenticationRequired"),
+    (408, "RequestTimeout"),
+    (409, "Conflict"),
+    (410, "Gone"),
+    (411, "LengthRequired"),
+    (412, "PreconditionFailed"),
+    (413, "ContentTooLarge"),
+    (414, "UriTooLong"),
+    (415, "UnsupportedMediaType"),
+    (416, "RangeNotSatisfiable"),
+    (417, "ExpectationFailed"),
+    (421, "MisdirectedRequest"),
+    (422, "UnprocessableContent"),
+    (423, "Locked"),
+    (424, "FailedDependency"),
+    (425, "TooEarly"),
+    (426, "UpgradeRequired"),
+    (428, "PreconditionRequired"),
+    (429, "TooManyRequests"),
+    (431, "RequestHeaderFieldsTooLarge"),
+    (451, "UnavailableForLegalReasons"),
+    (500, "InternalServerError"),
+    (501, "NotImplemented"),
+    (502, "BadGateway"),
+    (503, "ServiceUnavailable"),
+    (504, "GatewayTimeout"),
+    (505, "HttpVersionNotSupported"),
 ];
 
 /// The name of a status in an endpoint's `Response` enum: its reason phrase (`Ok`,

@@ -181,9 +181,7 @@ impl schemars::JsonSchema for Rule {
         let rule = generator.subschema_for::<Rule>();
         let rules = schemars::json_schema!({ "type": "array", "items": rule });
         let cond = generator.subschema_for::<Cond>();
-        let one = |key: &str, value: &schemars::Schema| {
-            schemars::json_schema!({ "type": "object", "properties": { key: value }, "required": [key], "additionalProperties": false })
-        };
+        let one = |key: &str, value: &schemars::Schema| schemars::json_schema!({ "type": "object", "properties": { key: value }, "required": [key], "additionalProperties": false });
         let id = schemars::json_schema!({ "type": "string" });
         schemars::json_schema!({
             "description": "A permission id, or a map with one of `all`, `any`, `when` (with `then`, optional `else`), `condition`, `intent` or `scope`.",

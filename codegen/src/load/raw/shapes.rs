@@ -236,7 +236,10 @@ pub enum Bound {
     Value(i64),
     /// A literal with a fraction or an exponent (`0.5`), for floating-point fields.
     Float(f64),
-    Ref { target: BoundRef, offset: i64 },
+    Ref {
+        target: BoundRef,
+        offset: i64,
+    },
 }
 
 /// What a [`Bound`] refers to.

@@ -29,11 +29,9 @@ impl Lower<'_> {
             raw::Rule::Permission(id) => Rule::Permission(Ref { id: id.clone(), span }),
             raw::Rule::All(list) => Rule::All(list.iter().map(|r| self.rule(r)).collect()),
             raw::Rule::Any(list) => Rule::Any(list.iter().map(|r| self.rule(r)).collect()),
-            raw::Rule::When { when, then, otherwise } => Rule::When {
-                when: self.cond(when),
-                then: Box::new(self.rule(then)),
-                otherwise: otherwise.as_ref().map(|o| Box::new(self.rule(o))),
-            },
+            raw::Rule::When { when, then, otherwise } => {
+                Rule::When { when: self.cond(when), then: Box::new(self.rule(then)), otherwise: otherwise.as_ref().map(|o| Box::new(self.rule(o))) }
+            }
             raw::Rule::Condition(c) => Rule::Condition(self.cond(c)),
             raw::Rule::Intent(i) => Rule::Intent(self.r#ref(i)),
             raw::Rule::Scope(i) => Rule::Scope(self.r#ref(i)),

@@ -188,9 +188,7 @@ impl Lower<'_> {
     fn typed_ref(&mut self, s: &S<String>) -> Option<TypedRef> {
         let span = self.span(s);
         match s.value.split_once(':') {
-            Some((kind, id)) if !kind.is_empty() && !id.is_empty() => {
-                Some(TypedRef { kind: kind.trim().to_owned(), id: id.trim().to_owned(), span })
-            }
+            Some((kind, id)) if !kind.is_empty() && !id.is_empty() => Some(TypedRef { kind: kind.trim().to_owned(), id: id.trim().to_owned(), span }),
             _ => {
                 self.cx.push(
                     Diagnostic::error(codes::WRONG_TYPE, format!("`{}` is not a typed reference", s.value))

@@ -34,8 +34,7 @@ impl Lower<'_> {
                     types::Primitive::ALL.iter().map(|(n, _)| format!("`{n}`")).collect::<Vec<_>>().join(", "),
                     types::CONSTRUCTORS.join("<...>`, `")
                 );
-                let mut d = Diagnostic::error(codes::INVALID_TYPE, format!("invalid type expression `{}`", s.value))
-                    .at(self.span(s), why);
+                let mut d = Diagnostic::error(codes::INVALID_TYPE, format!("invalid type expression `{}`", s.value)).at(self.span(s), why);
                 let candidates = types::Primitive::ALL.iter().chain(types::Primitive::ALIASES).map(|(n, _)| *n);
                 d = d.suggest(s.value.trim(), candidates).help(help);
                 self.cx.push(d);
@@ -87,7 +86,15 @@ impl Lower<'_> {
                 let id = path_id(path);
                 let lowered = self.fields(fields, path);
                 let meta = Meta { id: id.clone(), name: id.clone(), part: self.part.clone(), span, id_span: span, ..Meta::default() };
-                self.inline_resources.push(Resource { meta, direction: "both".to_owned(), extends: Vec::new(), fields: lowered, closed: false, inline: Some(path.to_owned()), cases: Vec::new() });
+                self.inline_resources.push(Resource {
+                    meta,
+                    direction: "both".to_owned(),
+                    extends: Vec::new(),
+                    fields: lowered,
+                    closed: false,
+                    inline: Some(path.to_owned()),
+                    cases: Vec::new(),
+                });
                 TypeRef::Object(id)
             }
             Expr::Alternatives(list) => {
@@ -119,9 +126,7 @@ impl Lower<'_> {
         match &s.value {
             raw::Bound::Value(v) => Bound::Value(span, *v),
             raw::Bound::Float(v) => Bound::Float(span, *v),
-            raw::Bound::Ref { target: raw::BoundRef::Limit(id), offset } => {
-                Bound::Limit { limit: Ref { id: id.clone(), span }, offset: *offset }
-            }
+            raw::Bound::Ref { target: raw::BoundRef::Limit(id), offset } => Bound::Limit { limit: Ref { id: id.clone(), span }, offset: *offset },
             raw::Bound::Ref { target: raw::BoundRef::Field(path), offset } => {
                 let (endpoint, field) = path.split_once('.').unwrap_or((path.as_str(), ""));
                 Bound::Field { endpoint: Ref { id: endpoint.to_owned(), span }, field: field.to_owned(), offset: *offset }

@@ -61,11 +61,7 @@ impl Lower<'_> {
             .iter()
             .map(|e| {
                 let espan = self.span(e);
-                Effect {
-                    meta: meta!(self, e.value, espan),
-                    event: self.opt_ref(e.value.event.as_ref()),
-                    error: self.opt_ref(e.value.error.as_ref()),
-                }
+                Effect { meta: meta!(self, e.value, espan), event: self.opt_ref(e.value.event.as_ref()), error: self.opt_ref(e.value.error.as_ref()) }
             })
             .collect();
         Transition {

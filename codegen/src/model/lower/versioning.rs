@@ -10,8 +10,7 @@ impl Lower<'_> {
             .iter()
             .map(|t| {
                 let tspan = self.span(t);
-                let dropped =
-                    t.value.dropped.as_ref().map(|d| VersionRange { from: d.value.from.value.clone(), to: d.value.to.value.clone() });
+                let dropped = t.value.dropped.as_ref().map(|d| VersionRange { from: d.value.from.value.clone(), to: d.value.to.value.clone() });
                 Toolkit { meta: meta!(self, t.value, tspan), minimum: t.value.minimum.value.clone(), dropped }
             })
             .collect();

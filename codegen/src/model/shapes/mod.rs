@@ -346,8 +346,15 @@ pub enum Bound {
     Value(Span, i64),
     /// A literal with a fraction, for floating-point fields.
     Float(Span, f64),
-    Limit { limit: Ref, offset: i64 },
-    Field { endpoint: Ref, field: String, offset: i64 },
+    Limit {
+        limit: Ref,
+        offset: i64,
+    },
+    Field {
+        endpoint: Ref,
+        field: String,
+        offset: i64,
+    },
 }
 
 impl Serialize for Bound {

@@ -60,11 +60,8 @@ pub fn layout(machine: &StateMachine) -> Diagram {
         x += w + GAP;
     }
     let index = |id: &str| machine.states.iter().position(|s| s.meta.id == id);
-    let arcs: Vec<(usize, usize, &str)> = machine
-        .transitions
-        .iter()
-        .filter_map(|t| Some((index(&t.from.id)?, index(&t.to.id)?, t.meta.name.as_str())))
-        .collect();
+    let arcs: Vec<(usize, usize, &str)> =
+        machine.transitions.iter().filter_map(|t| Some((index(&t.from.id)?, index(&t.to.id)?, t.meta.name.as_str()))).collect();
     let reach = |(a, b, _): &(usize, usize, &str)| a.abs_diff(*b).max(1) as f64;
     let up = arcs.iter().filter(|a| a.0 <= a.1).map(reach).fold(0.0, f64::max);
     let down = arcs.iter().filter(|a| a.0 > a.1).map(reach).fold(0.0, f64::max);
@@ -112,9 +109,7 @@ pub fn layout(machine: &StateMachine) -> Diagram {
 /// reads literally, since a code block is shown verbatim and cannot be escaped.
 pub fn mermaid(machine: &StateMachine) -> String {
     let id = |s: &str| s.chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '_' }).collect::<String>();
-    let label = |s: &str| {
-        s.chars().filter(|c| c.is_alphanumeric() || " ,.'()&/-".contains(*c)).collect::<String>().trim().to_owned()
-    };
+    let label = |s: &str| s.chars().filter(|c| c.is_alphanumeric() || " ,.'()&/-".contains(*c)).collect::<String>().trim().to_owned();
     let mut out = String::from("stateDiagram-v2\n");
     for s in &machine.states {
         out.push_str(&format!("    {}: {}\n", id(&s.meta.id), label(&s.meta.name)));

@@ -20,17 +20,9 @@ const TEMPLATES: &[(&str, &str)] = &[
 /// The environment with every docs template loaded.
 pub fn environment() -> Environment<'static> {
     let mut env = Environment::new();
-    env.set_syntax(
-        minijinja::syntax::SyntaxConfig::builder()
-            .trim_blocks(true)
-            .lstrip_blocks(true)
-            .build()
-            .expect("BUG: default delimiters are valid"),
-    );
+    env.set_syntax(minijinja::syntax::SyntaxConfig::builder().trim_blocks(true).lstrip_blocks(true).build().expect("BUG: default delimiters are valid"));
     env.set_undefined_behavior(minijinja::UndefinedBehavior::SemiStrict);
-    env.set_auto_escape_callback(|name| {
-        if name.ends_with(".md") { AutoEscape::Custom(MARKDOWN.into()) } else { AutoEscape::Html }
-    });
+    env.set_auto_escape_callback(|name| if name.ends_with(".md") { AutoEscape::Custom(MARKDOWN.into()) } else { AutoEscape::Html });
     env.set_formatter(format);
     env.add_filter("prose", prose);
     env.add_filter("code", code);

@@ -5,8 +5,8 @@ use super::sdk::{FieldSigs, Sig, Sigs};
 use super::view::{AssumedView, Badge, Cell, Cx, Facets, GapView, MetaView, rule_words, when};
 use crate::emit::docs::words::{self, Rich, Span, anchor, href};
 use crate::load::raw::ConstantValue;
-use crate::model::*;
 use crate::model::types::Primitive;
+use crate::model::*;
 use serde::Serialize;
 
 /// A field, parameter or body member.
@@ -238,7 +238,14 @@ fn encoding_words(f: &Field) -> Vec<Rich> {
             out.push(Rich::plain("sent as one value per item: ").append(Rich::code(format!("{name}=a&{name}=b"))).clone());
         }
         Some("indexed") => {
-            out.push(Rich::plain("one part per item, named ").append(Rich::code(format!("{name}[0]"))).text(", ").append(Rich::code(format!("{name}[1]"))).text(", ...").clone());
+            out.push(
+                Rich::plain("one part per item, named ")
+                    .append(Rich::code(format!("{name}[0]")))
+                    .text(", ")
+                    .append(Rich::code(format!("{name}[1]")))
+                    .text(", ...")
+                    .clone(),
+            );
         }
         _ => {}
     }
@@ -264,22 +271,12 @@ pub struct ResourceView {
 
 pub fn resource(cx: &Cx, r: &Resource) -> ResourceView {
     let owner = Owner::new("resource", &r.meta.id);
-    let fields = r
-        .fields
-        .iter()
-        .map(|f| field(cx, f, &owner, Some(anchor("field", &format!("{}.{}", r.meta.id, f.name)))))
-        .collect();
+    let fields = r.fields.iter().map(|f| field(cx, f, &owner, Some(anchor("field", &format!("{}.{}", r.meta.id, f.name))))).collect();
     let mut meta = cx.meta("resource", &r.meta.id, &r.meta);
     if r.closed {
         meta.notes.push("Closed: the object has no members but these; another one is refused.".to_owned());
     }
-    ResourceView {
-        meta,
-        direction: r.direction.clone(),
-        extends: cx.refs("resource", &r.extends),
-        fields,
-        cases: cases(cx, &r.meta.id, &r.fields, &r.cases),
-    }
+    ResourceView { meta, direction: r.direction.clone(), extends: cx.refs("resource", &r.extends), fields, cases: cases(cx, &r.meta.id, &r.fields, &r.cases) }
 }
 
 /// A shape an object takes when a condition holds: the condition in words and one line per
@@ -947,10 +944,7 @@ pub fn gap_item(cx: &Cx, g: &GapItem) -> SimpleView {
 
 pub fn sdk_call(cx: &Cx, c: &SdkCall) -> SimpleView {
     let f = Facets::of(&c.meta);
-    let facts = vec![
-        fact("signature", Cell { value: Rich::code(&c.signature), ..Cell::default() }),
-        fact("returns", returns_cell(f, c.returns.as_ref())),
-    ];
+    let facts = vec![fact("signature", Cell { value: Rich::code(&c.signature), ..Cell::default() }), fact("returns", returns_cell(f, c.returns.as_ref()))];
     SimpleView { meta: cx.meta("sdk_call", &c.meta.id, &c.meta), facts, links: cx.typed_all(&c.refs) }
 }
 
@@ -1045,11 +1039,7 @@ pub fn state_machine(cx: &Cx, m: &StateMachine) -> MachineView {
     MachineView {
         meta: cx.meta("state_machine", &m.meta.id, &m.meta),
         links,
-        states: m
-            .states
-            .iter()
-            .map(|s| StateView { meta: cx.meta("state", &format!("{}.{}", m.meta.id, s.meta.id), &s.meta), value: s.value })
-            .collect(),
+        states: m.states.iter().map(|s| StateView { meta: cx.meta("state", &format!("{}.{}", m.meta.id, s.meta.id), &s.meta), value: s.value }).collect(),
         transitions,
         diagram: diagram::layout(m),
         mermaid: diagram::mermaid(m),
@@ -1089,11 +1079,7 @@ pub struct ClassView {
 pub fn class(cx: &Cx, sigs: &Sigs, c: &Class) -> ClassView {
     let abi = sigs.class(c);
     let owner = Owner::new("class", &c.meta.id);
-    let fields = c
-        .fields
-        .iter()
-        .map(|f| ClassFieldView { field: field(cx, f, &owner, None), sigs: abi.and_then(|a| sigs.field(a, f)) })
-        .collect();
+    let fields = c.fields.iter().map(|f| ClassFieldView { field: field(cx, f, &owner, None), sigs: abi.and_then(|a| sigs.field(a, f)) }).collect();
     let methods = c
         .methods
         .iter()

@@ -32,11 +32,7 @@ pub fn emit(model: &Model, opts: &EmitOptions) -> Vec<GeneratedFile> {
         css => Value::from_safe_string(CSS.to_owned()),
         script => Value::from_safe_string(SCRIPT.to_owned()),
     };
-    let render = |name: &str| {
-        env.get_template(name)
-            .and_then(|t| t.render(&ctx))
-            .unwrap_or_else(|e| panic!("BUG: docs template {name} failed: {e:#}"))
-    };
+    let render = |name: &str| env.get_template(name).and_then(|t| t.render(&ctx)).unwrap_or_else(|e| panic!("BUG: docs template {name} failed: {e:#}"));
     // The two renderings are the longest single piece of `generate`: one runs beside the other.
     let (html, markdown) = std::thread::scope(|scope| {
         let markdown = scope.spawn(|| single_blank_lines(&render("reference.md")));

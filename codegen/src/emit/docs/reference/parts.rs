@@ -1,8 +1,8 @@
 //! The page body: one section per part of the platform, each holding its items grouped by kind.
 
 use super::items::{self, *};
-use super::timeline::{self, PolicyView, ReleaseLine};
 use super::sdk::Sigs;
+use super::timeline::{self, PolicyView, ReleaseLine};
 use super::view::Cx;
 use crate::emit::docs::words::{Span, anchor, href};
 use crate::model::{Item, Meta, Model};
@@ -165,11 +165,7 @@ fn http_part(m: &Model) -> &str {
 /// The part whose address the issuer names (`{auth_url}`).
 fn auth_server_part(m: &Model) -> &str {
     let Some(s) = &m.authorization_server else { return GENERAL };
-    m.platform
-        .parts
-        .iter()
-        .find(|p| p.address.as_ref().is_some_and(|a| s.issuer.contains(&format!("{{{}}}", a.id))))
-        .map_or(GENERAL, |p| p.meta.id.as_str())
+    m.platform.parts.iter().find(|p| p.address.as_ref().is_some_and(|a| s.issuer.contains(&format!("{{{}}}", a.id)))).map_or(GENERAL, |p| p.meta.id.as_str())
 }
 
 /// The part of the SDK releases, which the release policy governs.

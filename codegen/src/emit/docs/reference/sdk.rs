@@ -6,8 +6,8 @@
 //! export macro and the doc comments the headers add.
 
 use crate::emit::c::abi::{Abi, AbiClass, Accessor, Kind};
-use crate::model::{Class, Field, Model};
 use crate::emit::case;
+use crate::model::{Class, Field, Model};
 use serde::Serialize;
 
 /// One declaration in both languages (`c` is empty for a C++-only member).
@@ -80,7 +80,10 @@ impl<'m> Sigs<'m> {
     /// Getter and setter of a field, or `None` when the ABI does not carry it.
     pub fn field(&self, class: &AbiClass, field: &Field) -> Option<FieldSigs> {
         let a = class.accessors.iter().find(|a| a.name == case::pascal(&field.name))?;
-        Some(FieldSigs { getter: Sig { c: self.c_getter(class, a), cpp: self.cpp_getter(a) }, setter: Sig { c: self.c_setter(class, a), cpp: self.cpp_setter(a) } })
+        Some(FieldSigs {
+            getter: Sig { c: self.c_getter(class, a), cpp: self.cpp_getter(a) },
+            setter: Sig { c: self.c_setter(class, a), cpp: self.cpp_setter(a) },
+        })
     }
 
     /// The C type a getter returns or writes: strings as owned buffers.

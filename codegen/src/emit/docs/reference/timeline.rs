@@ -2,9 +2,9 @@
 //! the ledger of gaps and assumptions.
 
 use super::items::Fact;
-use crate::model::coverage::GENERAL;
 use super::view::{AssumedView, Cell, Cx, Facets, GapView, MetaView, coverage_anchor, when};
 use crate::emit::docs::words::{Rich, Span, href};
+use crate::model::coverage::GENERAL;
 use crate::model::coverage::{self, Entry};
 use crate::model::{Change, Effective, Release, ReleasePolicy};
 use serde::Serialize;
@@ -238,11 +238,7 @@ fn release(cx: &Cx, r: &Release) -> ReleaseView {
             dropped: t.dropped.clone(),
         })
         .collect();
-    let packaging = r
-        .packaging
-        .iter()
-        .map(|(k, v)| Fact { label: k.clone(), value: Cell { value: Rich::code(v), ..Cell::default() } })
-        .collect();
+    let packaging = r.packaging.iter().map(|(k, v)| Fact { label: k.clone(), value: Cell { value: Rich::code(v), ..Cell::default() } }).collect();
     ReleaseView { meta: cx.meta("release", &r.meta.id, &r.meta), date: r.date.clone(), toolkits, packaging }
 }
 
@@ -279,8 +275,7 @@ pub struct PolicyView {
 }
 
 pub fn policy(cx: &Cx, p: &ReleasePolicy) -> PolicyView {
-    const MONTHS: [&str; 12] =
-        ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"];
+    const MONTHS: [&str; 12] = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"];
     let months = p.release_months.iter().filter_map(|m| usize::try_from(*m).ok()?.checked_sub(1).and_then(|i| MONTHS.get(i)));
     let mut window = Rich::default();
     if let Some(l) = cx.model.limit(&p.support_window.id) {

@@ -195,13 +195,7 @@ impl<'a> Cx<'a> {
             };
             let item = Span { text: label.to_owned(), href: Some(format!("#{anchor}")), code: false };
             self.lifecycle.borrow_mut().push((c.meta.id.clone(), kind, item));
-            out.push(Badge {
-                kind,
-                text,
-                href: href("change", &c.meta.id),
-                title: format!("{}: {}", c.meta.id, c.summary),
-                date: date(c.effective),
-            });
+            out.push(Badge { kind, text, href: href("change", &c.meta.id), title: format!("{}: {}", c.meta.id, c.summary), date: date(c.effective) });
         }
         out
     }

@@ -6,7 +6,9 @@
 use crate::emit::rust::names;
 use crate::emit::rust::shared::{as_declared, status_name};
 use crate::emit::rust::types::checks::bind_value_in;
-use crate::emit::rust::types::endpoints::{ResponseKind, format_variant, has_body, is_file_part, module_ident, parts_body, raw_body, response_kind, several_formats};
+use crate::emit::rust::types::endpoints::{
+    ResponseKind, format_variant, has_body, is_file_part, module_ident, parts_body, raw_body, response_kind, several_formats,
+};
 use crate::emit::rust::types::responses::{self, header_fields};
 use crate::model::types::Primitive;
 use crate::model::{BodyKind, Endpoint, Field, Model, Response, Status, StatusResponse, TypeRef};
@@ -356,7 +358,10 @@ fn reads_headers(model: &Model) -> bool {
 /// Whether some answer may be the platform's error body: every status is covered where an
 /// endpoint declares `default`; elsewhere the others are errors.
 pub fn reads_error_body(model: &Model) -> bool {
-    model.routed_endpoints().filter(|e| needs_exchange(e)).any(|e| !e.has_status_responses() || !e.responses.iter().any(|r| r.status() == Some(Status::Default)))
+    model
+        .routed_endpoints()
+        .filter(|e| needs_exchange(e))
+        .any(|e| !e.has_status_responses() || !e.responses.iter().any(|r| r.status() == Some(Status::Default)))
 }
 
 /// The helpers the methods that go through `exchange` use.

@@ -6,8 +6,8 @@ mod exchange;
 use super::format::format_file;
 use super::names;
 use super::shared::{endpoint_address, lib_ident, module_decls, package};
-use crate::emit::cargo::{self, Manifest};
 use super::types::endpoints::{ResponseKind, checks_response, has_body, module_ident, optional_body, parts_body, raw_body, response_kind, several_formats};
+use crate::emit::cargo::{self, Manifest};
 use crate::emit::{EmitOptions, GeneratedFile};
 use crate::model::{Endpoint, Model};
 use proc_macro2::TokenStream;
@@ -29,11 +29,8 @@ fn cargo_toml(model: &Model, opts: &EmitOptions) -> Vec<GeneratedFile> {
     let description = format!("{}: an async client that checks requests before sending them", model.platform.name);
     let mut dependencies = vec![cargo::sibling(&package(model, "types"), "types")];
     dependencies.extend([cargo::REQWEST, cargo::SERDE, cargo::SERDE_JSON, cargo::SERDE_URLENCODED].iter().map(|d| d.line()));
-    let features = [
-        "default = []",
-        "# TLS through rustls for https:// addresses; off by default so a plain build stays small.",
-        "rustls = [\"reqwest/rustls\"]",
-    ];
+    let features =
+        ["default = []", "# TLS through rustls for https:// addresses; off by default so a plain build stays small.", "rustls = [\"reqwest/rustls\"]"];
     let manifest = Manifest { lib: &["path = \"src/lib.rs\""], features: &features, dependencies };
     cargo::crate_files(opts, ARTIFACT, "client", &package(model, ARTIFACT), &description, manifest)
 }
@@ -389,10 +386,13 @@ fn helpers(model: &Model) -> TokenStream {
 /// The address an endpoint's requests go to: its part's placeholder, or nothing when no part
 /// has an address (the request is made at its path alone).
 pub(super) fn address(model: &Model, e: &Endpoint) -> TokenStream {
-    endpoint_address(model, e).map_or_else(|| quote!(""), |id| {
-        let id = names::placeholder_id(model, id);
-        quote!(&self.placeholders.#id)
-    })
+    endpoint_address(model, e).map_or_else(
+        || quote!(""),
+        |id| {
+            let id = names::placeholder_id(model, id);
+            quote!(&self.placeholders.#id)
+        },
+    )
 }
 
 fn method(model: &Model, e: &Endpoint) -> TokenStream {

@@ -5,8 +5,8 @@
 use super::{parser_for, pointer_token};
 use crate::emit::rust::names;
 use crate::emit::rust::shared::{as_declared, int, status_name, type_tokens};
-use crate::emit::rust::types::endpoints::{format_variant, is_file_part, parts_body, several_formats};
 use crate::emit::rust::types::checks::bind_value_in;
+use crate::emit::rust::types::endpoints::{format_variant, is_file_part, parts_body, several_formats};
 use crate::emit::rust::types::responses::{self, header_fields};
 use crate::model::types::Primitive;
 use crate::model::{BodyKind, Endpoint, Field, Model, Response, Status, StatusResponse, TypeRef};

@@ -33,7 +33,11 @@ pub fn mock(model: &Model) -> TokenStream {
     let methods = methods(model, &mut values);
     let builders = values.builders();
     // The signatures name what `api.rs` has in scope: the proof of guarded endpoints too.
-    let granted = routed(model).iter().any(|e| super::guarded(model, e)).then(|| quote!(use crate::api::{Granted, granted};));
+    let granted = routed(model).iter().any(|e| super::guarded(model, e)).then(|| {
+        quote!(
+            use crate::api::{Granted, granted};
+        )
+    });
     quote! {
         //! A mock implementation of [`Api`] (feature `mock`): every credential is accepted, the
         //! caller holds every permission, intent and scope, named conditions do not hold, and
@@ -207,7 +211,11 @@ impl<'m> Values<'m> {
             BodyKind::Empty => None,
             BodyKind::Text => Some(if r.format == "csv" { quote!("\n".to_owned()) } else { quote!("ok".to_owned()) }),
             BodyKind::Binary => {
-                let media = r.media_type().unwrap_or("application/octet-stream").replace('*', "octet-stream").replace("octet-stream/octet-stream", "application/octet-stream");
+                let media = r
+                    .media_type()
+                    .unwrap_or("application/octet-stream")
+                    .replace('*', "octet-stream")
+                    .replace("octet-stream/octet-stream", "application/octet-stream");
                 Some(quote!(types::wire::RawBody { content_type: #media.to_owned(), bytes: Vec::new() }))
             }
             BodyKind::Json if !r.fields.is_empty() => {
@@ -301,7 +309,10 @@ impl<'m> Values<'m> {
             TypeRef::Enum(id) => {
                 let e = self.model.enum_(id).expect("BUG: validation resolves every enum");
                 let name = names::enum_type(e);
-                let first = f.and_then(|f| f.subset.first()).map(|r| r.id.clone()).or_else(|| e.values.iter().find(|v| e.repr == "string" || v.value.is_some()).map(|v| v.meta.id.clone()));
+                let first = f
+                    .and_then(|f| f.subset.first())
+                    .map(|r| r.id.clone())
+                    .or_else(|| e.values.iter().find(|v| e.repr == "string" || v.value.is_some()).map(|v| v.meta.id.clone()));
                 match first {
                     Some(v) => {
                         let variant = names::enum_variant_id(self.model, id, &v);

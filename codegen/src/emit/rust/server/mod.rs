@@ -8,10 +8,12 @@ mod runtime;
 use super::format::{Parts, format_file, format_parts};
 use super::names;
 use super::shared::{address_placeholders, as_declared, endpoint_address, lib_ident, module_decls, package, type_tokens};
-use crate::emit::cargo::{self, Manifest};
 use super::types::deprecations;
-use super::types::endpoints::{RuntimeInput, checks_response, gated, has_body, module_ident, optional_body, raw_body, response_kind, runtime_inputs, ResponseKind};
+use super::types::endpoints::{
+    ResponseKind, RuntimeInput, checks_response, gated, has_body, module_ident, optional_body, raw_body, response_kind, runtime_inputs,
+};
 use super::types::rules::condition_call;
+use crate::emit::cargo::{self, Manifest};
 use crate::emit::{EmitOptions, GeneratedFile};
 use crate::model::types::Primitive;
 use crate::model::{Endpoint, Field, Model, Piece, TypeRef, is_mixed, path_segments};
@@ -57,7 +59,11 @@ fn cargo_toml(model: &Model, opts: &EmitOptions) -> Vec<GeneratedFile> {
     // The body read timeout.
     third_party.push(cargo::TOKIO_TIME);
     dependencies.extend(third_party.iter().map(|d| d.line()));
-    let manifest = Manifest { lib: &["path = \"src/lib.rs\""], features: &["# `mock`: an implementation of `Api` answering values that meet the spec (src/mock.rs).", "mock = []"], dependencies };
+    let manifest = Manifest {
+        lib: &["path = \"src/lib.rs\""],
+        features: &["# `mock`: an implementation of `Api` answering values that meet the spec (src/mock.rs).", "mock = []"],
+        dependencies,
+    };
     cargo::crate_files(opts, ARTIFACT, "server", &package(model, ARTIFACT), &description, manifest)
 }
 
@@ -142,11 +148,7 @@ fn api(model: &Model) -> TokenStream {
         let v = names::endpoint_variant(e);
         let module = module_ident(e);
         let doc = route_doc(e);
-        if e.path_params.is_empty() {
-            quote!(#[doc = #doc] #v,)
-        } else {
-            quote!(#[doc = #doc] #v(types::endpoints::#module::Path),)
-        }
+        if e.path_params.is_empty() { quote!(#[doc = #doc] #v,) } else { quote!(#[doc = #doc] #v(types::endpoints::#module::Path),) }
     });
     let id_arms = routed.iter().map(|e| {
         let (v, id) = (names::endpoint_variant(e), &e.meta.id);
@@ -184,11 +186,8 @@ fn api(model: &Model) -> TokenStream {
     } else {
         quote!(#[doc = r" One call of an endpoint, after every check passed."])
     };
-    let caller_doc = if anonymous {
-        quote!(#[doc = r" The authenticated caller (`None` for an anonymous call)."])
-    } else {
-        quote!(#[doc = r" The authenticated caller."])
-    };
+    let caller_doc =
+        if anonymous { quote!(#[doc = r" The authenticated caller (`None` for an anonymous call)."]) } else { quote!(#[doc = r" The authenticated caller."]) };
     let credential_doc = if anonymous {
         quote!(#[doc = r" The credential it presented (`None` for an anonymous call)."])
     } else {
@@ -496,7 +495,11 @@ fn router(model: &Model) -> impl Iterator<Item = TokenStream> + '_ {
     // state) without a caller.
     let unused = routed(model).is_empty().then(|| quote!(#![allow(dead_code, unused_imports)]));
     let answers_json = routed(model).iter().any(|e| matches!(response_kind(e), ResponseKind::Json)) || model.authorization_server.is_some();
-    let status_code = answers_json.then(|| quote!(use axum::http::StatusCode;));
+    let status_code = answers_json.then(|| {
+        quote!(
+            use axum::http::StatusCode;
+        )
+    });
     let path_params = routed(model).iter().any(|e| !e.path_params.is_empty()).then(|| {
         quote! {
             use axum::extract::RawPathParams;
@@ -508,7 +511,15 @@ fn router(model: &Model) -> impl Iterator<Item = TokenStream> + '_ {
     // An operation and its context are made for rules (endpoints that need a caller) and for
     // the scopes of anonymous ones.
     let operations = routed(model).iter().any(|e| !e.accepts_anonymous() || !e.scopes.is_empty());
-    let api_uses = if operations || routed(model).is_empty() { quote!(use crate::api::{Api, Call, Notices, Operation, RuleContext};) } else { quote!(use crate::api::{Api, Call, Notices};) };
+    let api_uses = if operations || routed(model).is_empty() {
+        quote!(
+            use crate::api::{Api, Call, Notices, Operation, RuleContext};
+        )
+    } else {
+        quote!(
+            use crate::api::{Api, Call, Notices};
+        )
+    };
     let (limit_field, limit_init) = match reads_body {
         true => (quote!(body_limit: usize, body_timeout: Duration,), quote!(body_limit: options.body_limit, body_timeout: options.body_timeout,)),
         false => (quote!(), quote!()),
@@ -815,9 +826,8 @@ fn authorize(model: &Model) -> TokenStream {
     let asked = asked_conditions(model);
     // Conditions only a case of a payload names are the implementation's to evaluate when it
     // builds the payload; the router never asks them.
-    let unasked = (asked.len() < model.conditions.len()).then(|| {
-        quote!(other => unreachable!("BUG: the router asks only the conditions of rules and request fields, not `{other}`"))
-    });
+    let unasked = (asked.len() < model.conditions.len())
+        .then(|| quote!(other => unreachable!("BUG: the router asks only the conditions of rules and request fields, not `{other}`")));
     let arms = asked.into_iter().map(|c| {
         let v = names::condition_variant(c);
         let hook = names::api_hook(c);
@@ -865,11 +875,7 @@ fn authorize(model: &Model) -> TokenStream {
     if !routed(model).iter().any(|e| !e.accepts_anonymous()) && !routed(model).is_empty() {
         return metadata.unwrap_or_default();
     }
-    let ask = if arms.is_empty() {
-        quote!(let _ = (api, cx); match condition { #unasked })
-    } else {
-        quote!(match condition { #(#arms,)* #unasked })
-    };
+    let ask = if arms.is_empty() { quote!(let _ = (api, cx); match condition { #unasked }) } else { quote!(match condition { #(#arms,)* #unasked }) };
     quote! {
         use crate::types::rules::{Condition, Needs, PermissionRule};
 
@@ -1120,7 +1126,12 @@ fn handler(model: &Model, e: &Endpoint) -> TokenStream {
     let own_list = own.iter().map(|i| quote!(&types::deprecations::#i));
     let aliases = e.aliases.iter().enumerate().map(|(i, a)| {
         let alias = names::alias_handler(e, a);
-        let alias_doc = format!(" `{} {}`: an alias route of `{}`.", a.method.as_ref().or(e.method.as_ref()).map(|m| m.id.as_str()).unwrap_or_default(), a.path.id, e.meta.id);
+        let alias_doc = format!(
+            " `{} {}`: an alias route of `{}`.",
+            a.method.as_ref().or(e.method.as_ref()).map(|m| m.id.as_str()).unwrap_or_default(),
+            a.path.id,
+            e.meta.id
+        );
         let gone = lifetime(model, &e.meta).into_iter().chain(lifetime(model, &a.meta));
         let listed = deprecations::aliases(e).into_iter().find(|(j, _)| *j == i).map(|(_, w)| w.ident);
         let fixed = listed.iter().chain(own.iter()).map(|i| quote!(&types::deprecations::#i));

@@ -21,11 +21,7 @@ pub fn placeholders(model: &Model) -> TokenStream {
         }
         docs(Some(&summary(&p.meta)), &notes)
     });
-    let substitute = if list.is_empty() {
-        quote!(text.to_owned())
-    } else {
-        quote!(text #(.replace(#patterns, &self.#idents))*)
-    };
+    let substitute = if list.is_empty() { quote!(text.to_owned()) } else { quote!(text #(.replace(#patterns, &self.#idents))*) };
     let origin_fn = (!list.is_empty()).then(|| {
         quote! {
             /// Each placeholder's example with its scheme and authority replaced by `origin`

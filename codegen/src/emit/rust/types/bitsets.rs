@@ -171,7 +171,11 @@ pub fn flags(model: &Model) -> TokenStream {
         bitset(&name, set_docs, &int, string_wire, &bits)
     });
     let sets: Vec<TokenStream> = sets.collect();
-    let uses = (!sets.is_empty()).then(|| quote!(use std::fmt;));
+    let uses = (!sets.is_empty()).then(|| {
+        quote!(
+            use std::fmt;
+        )
+    });
     quote! {
         //! Flag sets: named bits, with the bits the spec does not name kept as received.
 

@@ -4,7 +4,7 @@
 use super::checks::{Rules, bind_value, is_given, value_checks};
 use super::fields::{docs, field_checks, lifecycle, meta_notes, request_part_tokens, struct_tokens, summary};
 use crate::emit::rust::names;
-use crate::emit::rust::shared::{Resolved, int, endpoint_address, field_type, resolve, type_tokens};
+use crate::emit::rust::shared::{Resolved, endpoint_address, field_type, int, resolve, type_tokens};
 use crate::model::types::Primitive;
 use crate::model::{Cond, Endpoint, Field, Model, TypeRef};
 use proc_macro2::{Ident, TokenStream};
@@ -319,7 +319,9 @@ fn several_bodies(model: &Model, e: &Endpoint) -> TokenStream {
     for f in &e.body_formats {
         let variant = format_variant(&f.id);
         let (ty, doc) = match f.id.as_str() {
-            "json" | "form" => (quote!(Fields), format!(" The fields, as {}.", if f.id == "json" { "JSON" } else { "a form (`application/x-www-form-urlencoded`)" })),
+            "json" | "form" => {
+                (quote!(Fields), format!(" The fields, as {}.", if f.id == "json" { "JSON" } else { "a form (`application/x-www-form-urlencoded`)" }))
+            }
             "multipart" => (quote!(Parts), " The parts of a `multipart/form-data` body.".to_owned()),
             other => (quote!(crate::wire::RawBody), format!(" The body, passed through unparsed ({other}).")),
         };
@@ -385,10 +387,17 @@ fn parts_struct(model: &Model, e: &Endpoint) -> TokenStream {
         let docs = super::fields::field_docs(model, f);
         quote!(#docs pub #ident: #ty,)
     });
-    let mut checks: Vec<TokenStream> = e.parts.iter().map(|f| field_checks(model, f, {
-        let ident = names::field(f);
-        quote!(self.#ident)
-    })).filter(|t| !t.is_empty()).collect();
+    let mut checks: Vec<TokenStream> = e
+        .parts
+        .iter()
+        .map(|f| {
+            field_checks(model, f, {
+                let ident = names::field(f);
+                quote!(self.#ident)
+            })
+        })
+        .filter(|t| !t.is_empty())
+        .collect();
     for f in e.parts.iter().filter(|f| is_file_part(f)) {
         let Some(expected) = &f.content_type else { continue };
         let (ident, wire, expected) = (names::field(f), f.wire(), &expected.id);
@@ -408,7 +417,9 @@ fn parts_struct(model: &Model, e: &Endpoint) -> TokenStream {
         });
     }
     let validate = if checks.is_empty() {
-        quote!(fn validate_at(&self, _pointer: &crate::validation::Pointer<'_>, _out: &mut Vec<crate::validation::Violation>) {})
+        quote!(
+            fn validate_at(&self, _pointer: &crate::validation::Pointer<'_>, _out: &mut Vec<crate::validation::Violation>) {}
+        )
     } else {
         quote!(fn validate_at(&self, pointer: &crate::validation::Pointer<'_>, out: &mut Vec<crate::validation::Violation>) { #(#checks)* })
     };
@@ -510,7 +521,9 @@ fn request(model: &Model, e: &Endpoint) -> TokenStream {
         })
         .collect();
     let validate_body = if checks.is_empty() {
-        quote!(fn validate_at(&self, _pointer: &crate::validation::Pointer<'_>, _out: &mut Vec<crate::validation::Violation>) {})
+        quote!(
+            fn validate_at(&self, _pointer: &crate::validation::Pointer<'_>, _out: &mut Vec<crate::validation::Violation>) {}
+        )
     } else {
         quote!(fn validate_at(&self, pointer: &crate::validation::Pointer<'_>, out: &mut Vec<crate::validation::Violation>) { #(#checks)* })
     };

@@ -29,8 +29,7 @@ fn enum_docs(model: &Model, e: &Enum) -> TokenStream {
 fn integer_enum(model: &Model, e: &Enum) -> TokenStream {
     let name = names::enum_type(e);
     let other = names::catch_all(e);
-    let known: Vec<(&crate::model::EnumValue, Ident, i64)> =
-        e.values.iter().filter_map(|v| Some((v, names::enum_variant(v), v.value?))).collect();
+    let known: Vec<(&crate::model::EnumValue, Ident, i64)> = e.values.iter().filter_map(|v| Some((v, names::enum_variant(v), v.value?))).collect();
     let variants = known.iter().map(|(v, ident, n)| {
         let mut notes = meta_notes(model, &v.meta);
         notes.push(format!("Wire value `{n}`."));

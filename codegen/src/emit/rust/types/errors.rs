@@ -233,8 +233,7 @@ fn error_codes(model: &Model) -> TokenStream {
 }
 
 fn oauth_errors(model: &Model) -> TokenStream {
-    let named: Vec<(&Error, Ident, &str)> =
-        model.errors.iter().filter_map(|e| Some((e, names::oauth_variant(e)?, e.oauth_error.as_deref()?))).collect();
+    let named: Vec<(&Error, Ident, &str)> = model.errors.iter().filter_map(|e| Some((e, names::oauth_variant(e)?, e.oauth_error.as_deref()?))).collect();
     let variants = named.iter().map(|(e, ident, _)| {
         let doc = docs(Some(&condition_doc(e)), &[format!("Error `{}`.", e.meta.id)]);
         quote!(#doc #ident,)
@@ -344,7 +343,8 @@ fn body_fields(model: &Model) -> Vec<Field> {
 fn error_body(model: &Model) -> TokenStream {
     let (description, notes) = match &model.error_body {
         Some(b) => {
-            let mut notes: Vec<String> = b.not_shown.iter().map(|g| format!("Not shown by the source: {}.", g.detail.clone().unwrap_or_else(|| format!("`{}`", g.facet)))).collect();
+            let mut notes: Vec<String> =
+                b.not_shown.iter().map(|g| format!("Not shown by the source: {}.", g.detail.clone().unwrap_or_else(|| format!("`{}`", g.facet)))).collect();
             notes.extend(b.assumed.iter().map(|(k, r)| format!("Assumed `{k}`: {r}")));
             (b.description.clone().unwrap_or_else(|| "The JSON body of an error response.".to_owned()), notes)
         }
@@ -440,10 +440,7 @@ fn body_conversions(fields: &[Field]) -> (TokenStream, TokenStream) {
     let violations = or(violations, quote!(Vec::new()));
     let missing = or(missing, quote!(Vec::new()));
     let oauth = or(oauth, quote!(None));
-    (
-        quote!(ErrorBody { #(#to)* }),
-        quote!(Self { status, code: #code, message: #message, violations: #violations, missing: #missing, oauth_error: #oauth }),
-    )
+    (quote!(ErrorBody { #(#to)* }), quote!(Self { status, code: #code, message: #message, violations: #violations, missing: #missing, oauth_error: #oauth }))
 }
 
 /// The condition an error's docs start with; the error's id where the spec leaves it blank.

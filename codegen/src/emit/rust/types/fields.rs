@@ -2,8 +2,8 @@
 //! attributes, defaults and docs; the validators their constraints compile to are
 //! [`super::checks`].
 
-pub use super::checks::{field_checks, validate_impl};
 use super::checks::{Rules, bind_field, value_checks};
+pub use super::checks::{field_checks, validate_impl};
 use super::literals::default_tokens;
 use crate::emit::rust::names;
 use crate::emit::rust::shared::{Shape, deprecated_attribute, field_type_boxed, needs_box};
@@ -201,7 +201,15 @@ pub fn request_part_tokens(model: &Model, name: &proc_macro2::Ident, docs: Token
 
 /// [`struct_tokens`] for the struct of a shape, whose fields that contain it again are boxed;
 /// a `closed` one refuses members it does not list.
-pub fn struct_tokens_of(model: &Model, name: &proc_macro2::Ident, docs: TokenStream, fields: &[Field], extra: bool, owner: Option<Shape<'_>>, closed: bool) -> TokenStream {
+pub fn struct_tokens_of(
+    model: &Model,
+    name: &proc_macro2::Ident,
+    docs: TokenStream,
+    fields: &[Field],
+    extra: bool,
+    owner: Option<Shape<'_>>,
+    closed: bool,
+) -> TokenStream {
     struct_with(model, name, docs, fields, Struct { extra, owner, closed, decode: Decode::Always })
 }
 
@@ -493,7 +501,10 @@ fn omits_check(model: &Model, field: &Field, value: &str, case: &str) -> TokenSt
     let (carries, at) = match ty.element() {
         TypeRef::Enum(_) => (quote!(*item == #omitted), None),
         TypeRef::Object(id) => {
-            let Some(f) = model.resource(id).and_then(|r| r.fields.iter().find(|f| matches!(f.ty.as_ref().map(TypeRef::element), Some(TypeRef::Enum(e)) if e == enum_id))) else {
+            let Some(f) = model
+                .resource(id)
+                .and_then(|r| r.fields.iter().find(|f| matches!(f.ty.as_ref().map(TypeRef::element), Some(TypeRef::Enum(e)) if e == enum_id)))
+            else {
                 return TokenStream::new();
             };
             let ident = names::field(f);

@@ -14,7 +14,14 @@ pub fn default_tokens(model: &Model, f: &Field, ty: &TypeRef, value: &Value, roo
     match (ty, f.items.as_ref()) {
         (TypeRef::Array(inner), Some(items)) if items.nullable => {
             let list = value.as_array().expect("BUG: a validated array literal is an array");
-            let items = list.iter().map(|v| if v.is_null() { quote!(None) } else { let t = literal_tokens(model, inner, v, root); quote!(Some(#t)) });
+            let items = list.iter().map(|v| {
+                if v.is_null() {
+                    quote!(None)
+                } else {
+                    let t = literal_tokens(model, inner, v, root);
+                    quote!(Some(#t))
+                }
+            });
             quote!(vec![#(#items),*])
         }
         _ => literal_tokens(model, ty, value, root),

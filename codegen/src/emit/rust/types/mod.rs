@@ -126,7 +126,11 @@ fn cargo_toml(model: &Model, opts: &EmitOptions) -> Vec<GeneratedFile> {
         third_party.push(cargo::REGEX);
     }
     third_party.extend([cargo::SERDE, cargo::SERDE_JSON]);
-    let features = &["# `server`: what only a server needs, reading requests (the `Deserialize` of each endpoint's", "# path, query, header and body parts). A client-only build compiles without it.", "server = []"];
+    let features = &[
+        "# `server`: what only a server needs, reading requests (the `Deserialize` of each endpoint's",
+        "# path, query, header and body parts). A client-only build compiles without it.",
+        "server = []",
+    ];
     let manifest = Manifest { lib: &["path = \"src/lib.rs\""], features, dependencies: third_party.iter().map(|d| d.line()).collect() };
     cargo::crate_files(opts, ARTIFACT, "types", &package(model, ARTIFACT), &description, manifest)
 }

@@ -68,8 +68,10 @@ pub fn response_items(model: &Model, r: &Response, names: &Names, what: &str) ->
     let doc = docs(Some(&format!("The headers of {what}.")), &[]);
     out.extend(struct_tokens(model, &names.headers, doc, &headers, false));
     let (header_ident, response_ident) = (&names.headers, &names.response);
-    let body = body_type(model, r, names, &quote!()).map(|ty| quote!(/// The body.
-        pub body: #ty,));
+    let body = body_type(model, r, names, &quote!()).map(|ty| {
+        quote!(/// The body.
+        pub body: #ty,)
+    });
     let doc = format!(" {what}: its body and headers.");
     out.extend(quote! {
         #[doc = #doc]
@@ -231,4 +233,3 @@ pub fn ordered(e: &Endpoint) -> Vec<&StatusResponse> {
     });
     list
 }
-

@@ -369,11 +369,7 @@ fn conditions(model: &Model) -> TokenStream {
         }
     });
     // A reference to an empty enum is not uninhabited to the compiler; its value is.
-    let display = if model.conditions.is_empty() {
-        quote!(let _ = f; match *self {})
-    } else {
-        quote!(match self { #(#display_arms,)* })
-    };
+    let display = if model.conditions.is_empty() { quote!(let _ = f; match *self {}) } else { quote!(match self { #(#display_arms,)* }) };
     quote! {
         /// A named condition as a rule asks it, with its arguments; the implementation answers it.
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

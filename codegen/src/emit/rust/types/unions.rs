@@ -247,46 +247,49 @@ fn tagged_deserialize(model: &Model, u: &Union, name: &Ident, arms: &[Arm], othe
 /// type decodes the value takes it, and its validator reports what the value breaks.
 fn untagged_deserialize(model: &Model, name: &Ident, arms: &[Arm], other: &Ident) -> TokenStream {
     let mut fallbacks = Vec::new();
-    let tries: Vec<TokenStream> = arms.iter().map(|a| {
-        let ident = &a.ident;
-        match &a.ty {
-            None => quote! {
-                if value.is_null() {
-                    return Ok(Self::#ident);
-                }
-            },
-            Some(ty) => {
-                let wrap = if a.boxed { quote!(Self::#ident(Box::new(v))) } else { quote!(Self::#ident(v)) };
-                let inner = if a.boxed { strip_box(ty) } else { ty.clone() };
-                let checks = a.field.ty.as_ref().map(|t| value_checks(model, &quote!(value), t, Rules::of(a.field), &quote!(pointer))).unwrap_or_default();
-                if checks.is_empty() {
-                    quote! {
-                        if let Ok(v) = <#inner as serde::Deserialize>::deserialize(&value) {
-                            return Ok(#wrap);
-                        }
+    let tries: Vec<TokenStream> = arms
+        .iter()
+        .map(|a| {
+            let ident = &a.ident;
+            match &a.ty {
+                None => quote! {
+                    if value.is_null() {
+                        return Ok(Self::#ident);
                     }
-                } else {
-                    fallbacks.push(quote! {
-                        if let Ok(v) = <#inner as serde::Deserialize>::deserialize(&value) {
-                            return Ok(#wrap);
-                        }
-                    });
-                    quote! {
-                        if let Ok(v) = <#inner as serde::Deserialize>::deserialize(&value) {
-                            let mut violations: Vec<crate::validation::Violation> = Vec::new();
-                            {
-                                let (value, pointer, out) = (&v, &crate::validation::Pointer::ROOT, &mut violations);
-                                #checks
-                            }
-                            if violations.is_empty() {
+                },
+                Some(ty) => {
+                    let wrap = if a.boxed { quote!(Self::#ident(Box::new(v))) } else { quote!(Self::#ident(v)) };
+                    let inner = if a.boxed { strip_box(ty) } else { ty.clone() };
+                    let checks = a.field.ty.as_ref().map(|t| value_checks(model, &quote!(value), t, Rules::of(a.field), &quote!(pointer))).unwrap_or_default();
+                    if checks.is_empty() {
+                        quote! {
+                            if let Ok(v) = <#inner as serde::Deserialize>::deserialize(&value) {
                                 return Ok(#wrap);
+                            }
+                        }
+                    } else {
+                        fallbacks.push(quote! {
+                            if let Ok(v) = <#inner as serde::Deserialize>::deserialize(&value) {
+                                return Ok(#wrap);
+                            }
+                        });
+                        quote! {
+                            if let Ok(v) = <#inner as serde::Deserialize>::deserialize(&value) {
+                                let mut violations: Vec<crate::validation::Violation> = Vec::new();
+                                {
+                                    let (value, pointer, out) = (&v, &crate::validation::Pointer::ROOT, &mut violations);
+                                    #checks
+                                }
+                                if violations.is_empty() {
+                                    return Ok(#wrap);
+                                }
                             }
                         }
                     }
                 }
             }
-        }
-    }).collect();
+        })
+        .collect();
     quote! {
         impl<'de> serde::Deserialize<'de> for #name {
             fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
