@@ -30,6 +30,10 @@ export PATH="$PWD/.venv/bin:$PATH"
 # A test run builds once; incremental caches would only double what it writes under target/.
 export CARGO_INCREMENTAL=0
 
+# The project's own Rust is rustfmt-clean (rustfmt.toml); generated files are prettyplease's.
+cargo fmt --version >/dev/null 2>&1 || rustup component add rustfmt
+cargo fmt --all --check
+
 # Drift first: `cargo build` of the workspace regenerates generated/ from spec/, so the
 # committed tree is compared before anything else is built.
 cargo run -q --locked -p platform-codegen -- generate --check
