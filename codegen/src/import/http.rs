@@ -1328,7 +1328,7 @@ impl Importer<'_> {
                 if !(status == "default" || status.starts_with('4') || status.starts_with('5')) {
                     continue;
                 }
-                let response = self.followed(response);
+                let response = self.resolved(response);
                 let schema = response
                     .get("content")
                     .and_then(Value::as_object)
@@ -1342,16 +1342,5 @@ impl Importer<'_> {
         }
         let most = counts.values().copied().max()?;
         counts.into_iter().find(|(_, n)| *n == most).map(|(name, _)| name)
-    }
-
-    /// A value with its local `$ref`s followed.
-    fn followed<'v>(&'v self, mut value: &'v Value) -> &'v Value {
-        for _ in 0..8 {
-            match value.get("$ref").and_then(Value::as_str).and_then(|r| r.strip_prefix('#')).and_then(|p| self.doc.at(&super::percent_decode(p))) {
-                Some(target) => value = target,
-                None => break,
-            }
-        }
-        value
     }
 }

@@ -999,8 +999,8 @@ impl Importer<'_> {
         }
     }
 
-    /// The schema a variant stands for, following a reference.
-    fn resolved<'v>(&'v self, schema: &'v Value) -> &'v Value {
+    /// The value a schema, response or other object stands for, its local references followed.
+    pub(super) fn resolved<'v>(&'v self, schema: &'v Value) -> &'v Value {
         let mut s = schema;
         for _ in 0..8 {
             match s.get("$ref").and_then(Value::as_str).and_then(local_pointer).and_then(|p| self.doc.at(&p)) {

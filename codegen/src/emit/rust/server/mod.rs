@@ -802,8 +802,7 @@ fn axum_path(e: &Endpoint, path: &str) -> String {
         let Some(close) = rest[open..].find('}') else { break };
         out.push('{');
         let name = &rest[open + 1..open + close];
-        let field = e.path_params.iter().find(|f| f.name == name).map_or_else(|| super::shared::value_ident(name), names::field);
-        out.push_str(field.to_string().trim_start_matches("r#"));
+        out.push_str(&segment_key(e, name));
         out.push('}');
         rest = &rest[open + close + 1..];
     }
