@@ -1,0 +1,30 @@
+//! The spec-independent runtime of the crates `platform-codegen` generates.
+//!
+//! Everything here reads the same whatever the spec says: the wire primitives every types crate
+//! uses, the constraint checks the server and the client share, the clock dated changes are read
+//! against, the request readers of a generated server and the C ABI's handles and strings. The
+//! generated crates depend on it and render only what their spec decides.
+//!
+//! The generator carries this crate's source and writes a byte copy of it beside the crates it
+//! generates (as `<prefix>-runtime`), so that a copy of its output builds anywhere without a
+//! registry; the features say which parts a spec's crates use.
+//!
+//! - [`wire`], [`validation`], [`clock`] (feature `model`): the types crate's foundation.
+//! - [`server`] (feature `server`) and [`multipart`] (feature `multipart`): the server's readers.
+//! - [`ffi`] (feature `ffi`): the C ABI's building blocks.
+#![warn(missing_docs)]
+#![deny(unsafe_code)]
+
+#[cfg(feature = "model")]
+pub mod clock;
+#[cfg(feature = "ffi")]
+#[allow(unsafe_code)]
+pub mod ffi;
+#[cfg(feature = "multipart")]
+pub mod multipart;
+#[cfg(feature = "server")]
+pub mod server;
+#[cfg(feature = "model")]
+pub mod validation;
+#[cfg(feature = "model")]
+pub mod wire;

@@ -1,0 +1,342 @@
+//! The spec-independent half of a generated server: reading a request's path, query, headers
+//! and body into typed values, and writing responses.
+//!
+//! Every reader reports a value it cannot read as a [`Violation`] at its JSON pointer and goes
+//! on, so a request is answered with all of its faults at once; a failure that stops the
+//! request is a [`Rejection`], which the generated server turns into the platform's error body.
+
+use crate::validation::Violation;
+use axum::body::{Body, Bytes};
+use axum::extract::RawPathParams;
+use axum::http::{HeaderMap, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use std::fmt;
+use std::time::Duration;
+
+/// Why a request cannot be answered by its handler, or a response not be sent as declared.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Rejection {
+    /// 400: values of the wrong type, or that break a constraint, each at its pointer.
+    Invalid(Vec<Violation>),
+    /// 400: a body that is not JSON at all.
+    NotJson(Violation),
+    /// 413: a body over the size limit, in bytes.
+    TooLarge {
+        /// The limit the body broke.
+        limit: usize,
+    },
+    /// 408: the body did not all arrive in time.
+    Timeout {
+        /// How long the server waited.
+        after: Duration,
+    },
+    /// 500: the implementation's answer breaks what the spec declares of it.
+    Broken(String),
+}
+
+impl Rejection {
+    /// The HTTP status the rejection is answered with.
+    pub const fn status(&self) -> u16 {
+        match self {
+            Self::Invalid(_) | Self::NotJson(_) => 400,
+            Self::TooLarge { .. } => 413,
+            Self::Timeout { .. } => 408,
+            Self::Broken(_) => 500,
+        }
+    }
+}
+
+impl fmt::Display for Rejection {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Invalid(violations) => write!(f, "{} invalid value(s)", violations.len()),
+            Self::NotJson(violation) => write!(f, "the body is not JSON: {}", violation.message),
+            Self::TooLarge { limit } => write!(f, "Request entity too large: the limit is {limit} bytes"),
+            Self::Timeout { after } => write!(f, "Request timeout: the body did not arrive within {} ms", after.as_millis()),
+            Self::Broken(message) => f.write_str(message),
+        }
+    }
+}
+
+impl std::error::Error for Rejection {}
+
+/// The path parameters, decoded.
+pub fn path_params(params: Result<RawPathParams, axum::extract::rejection::RawPathParamsRejection>) -> Result<RawPathParams, Rejection> {
+    params.map_err(|e| Rejection::Invalid(vec![Violation::new("/path", e.body_text())]))
+}
+
+/// A piece of a path segment that mixes placeholders and text (`{sid}.json`).
+#[derive(Clone, Copy, Debug)]
+pub enum Piece {
+    /// Literal text.
+    Text(&'static str),
+    /// A placeholder.
+    Param,
+}
+
+/// The placeholders' values of a segment the router matched whole (keyed `key`), split
+/// by its `pieces`: `None` (the path names no route) when its text does not fit them or a
+/// placeholder would be empty. A placeholder takes the text up to the first occurrence of
+/// the text after it, the last one up to the segment's final text.
+pub fn split_segment<'p>(params: &'p RawPathParams, key: &str, pieces: &[Piece]) -> Option<Vec<&'p str>> {
+    let mut rest = params.text(key)?;
+    let mut values = Vec::new();
+    let mut pieces = pieces.iter().peekable();
+    while let Some(piece) = pieces.next() {
+        match (piece, pieces.peek()) {
+            (Piece::Text(text), _) => rest = rest.strip_prefix(text)?,
+            (Piece::Param, None) => {
+                values.push(rest);
+                rest = "";
+            }
+            (Piece::Param, Some(Piece::Text(next))) => {
+                let end = if pieces.len() == 1 { rest.rfind(next)? } else { rest.find(next)? };
+                values.push(&rest[..end]);
+                rest = &rest[end..];
+            }
+            (Piece::Param, Some(Piece::Param)) => return None,
+        }
+    }
+    (rest.is_empty() && values.iter().all(|v| !v.is_empty())).then_some(values)
+}
+
+/// One placeholder's value parsed with `parse`; a violation when unparsable.
+pub fn segment_param<T>(text: &str, pointer: &str, out: &mut Vec<Violation>, parse: impl Fn(&str) -> Result<T, String>) -> Option<T> {
+    parse(text).map_err(|e| out.push(Violation::new(pointer, e))).ok()
+}
+
+/// Named texts a parameter is looked up in: the path parameters, the query's pairs, the
+/// headers' values.
+pub trait Pairs {
+    /// The text of the first pair named `name`.
+    fn text(&self, name: &str) -> Option<&str>;
+}
+
+impl Pairs for RawPathParams {
+    fn text(&self, name: &str) -> Option<&str> {
+        self.iter().find_map(|(k, v)| (k == name).then_some(v))
+    }
+}
+
+impl Pairs for Vec<(String, String)> {
+    fn text(&self, name: &str) -> Option<&str> {
+        self.iter().find_map(|(k, v)| (k == name).then_some(v.as_str()))
+    }
+}
+
+/// The query parameters, decoded.
+pub fn query_pairs(query: Option<&str>, out: &mut Vec<Violation>) -> Vec<(String, String)> {
+    serde_urlencoded::from_str(query.unwrap_or_default()).unwrap_or_else(|e: serde_urlencoded::de::Error| {
+        out.push(Violation::new("/query", e.to_string()));
+        Vec::new()
+    })
+}
+
+/// One parameter parsed with `parse`: `None` when absent (a violation when `required`)
+/// or unparsable (a violation).
+pub fn param<T>(
+    pairs: &impl Pairs,
+    name: &str,
+    pointer: &str,
+    required: bool,
+    out: &mut Vec<Violation>,
+    parse: impl Fn(&str) -> Result<T, String>,
+) -> Option<T> {
+    let Some(text) = pairs.text(name) else {
+        if required {
+            out.push(Violation::new(pointer, "is required"));
+        }
+        return None;
+    };
+    parse(text).map_err(|e| out.push(Violation::new(pointer, e))).ok()
+}
+
+/// Parses with `FromStr`, the error in words.
+pub fn from_str<T: std::str::FromStr>(text: &str) -> Result<T, String>
+where
+    T::Err: std::fmt::Display,
+{
+    text.parse().map_err(|e: T::Err| {
+        let message = e.to_string();
+        if message.contains(text) { message } else { format!("`{}`: {message}", text.chars().take(64).collect::<String>()) }
+    })
+}
+
+/// Parses JSON text (for parameters whose type is not a plain scalar).
+pub fn from_json<T: DeserializeOwned>(text: &str) -> Result<T, String> {
+    serde_json::from_str(text).map_err(|e| e.to_string())
+}
+
+/// Parses a parameter written as JSON, or as the text of a JSON string (the form
+/// clients write a union of texts in: `/disks/my-disk`, not `/disks/"my-disk"`).
+pub fn from_json_or_text<T: DeserializeOwned>(text: &str) -> Result<T, String> {
+    serde_json::from_str(text).or_else(|e: serde_json::Error| serde_json::from_value(serde_json::Value::String(text.to_owned())).map_err(|_| e.to_string()))
+}
+
+/// The body bytes, refused beyond `limit` (by its declared length first, so an oversized
+/// upload is answered before it is read) and when it has not all arrived within `timeout`.
+pub async fn read_body(headers: &HeaderMap, body: Body, limit: usize, timeout: Duration) -> Result<Bytes, Rejection> {
+    let declared = headers.get(header::CONTENT_LENGTH).and_then(|v| v.to_str().ok()).and_then(|v| v.parse::<u64>().ok());
+    if declared.is_some_and(|n| n > u64::try_from(limit).unwrap_or(u64::MAX)) {
+        return Err(Rejection::TooLarge { limit });
+    }
+    let Ok(read) = tokio::time::timeout(timeout, axum::body::to_bytes(body, limit)).await else {
+        return Err(Rejection::Timeout { after: timeout });
+    };
+    read.map_err(|e| {
+        let source = e.into_inner();
+        if source.downcast_ref::<http_body_util::LengthLimitError>().is_some() {
+            Rejection::TooLarge { limit }
+        } else {
+            Rejection::Invalid(vec![Violation::new("/body", format!("the body could not be read: {source}"))])
+        }
+    })
+}
+
+/// A JSON body: a syntax error refuses it ([`Rejection::NotJson`]); a value of the wrong
+/// shape is a violation at its JSON pointer (under `/body`), gathered with the others.
+pub fn json_body<T: DeserializeOwned>(bytes: &[u8], out: &mut Vec<Violation>) -> Result<Option<T>, Rejection> {
+    match serde_json::from_slice(bytes) {
+        Ok(value) => Ok(Some(value)),
+        Err(e) if e.is_data() => {
+            let mut deserializer = serde_json::Deserializer::from_slice(bytes);
+            let violation = match serde_path_to_error::deserialize::<_, T>(&mut deserializer) {
+                Err(e) => Violation::new(pointer("/body", e.path()), e.inner().to_string()),
+                Ok(_) => Violation::new("/body", e.to_string()),
+            };
+            out.push(violation);
+            Ok(None)
+        }
+        Err(e) => Err(Rejection::NotJson(Violation::new("/body", e.to_string()))),
+    }
+}
+
+/// A body the endpoint may go without: an empty one is absent, any other is read by
+/// `read` (the JSON or form reader of its format).
+pub fn optional_body<T, E>(bytes: &[u8], read: impl FnOnce(&[u8]) -> Result<Option<T>, E>) -> Result<Option<Option<T>>, E> {
+    if bytes.iter().all(u8::is_ascii_whitespace) {
+        return Ok(Some(None));
+    }
+    read(bytes).map(|value| value.map(Some))
+}
+
+/// A form body (`application/x-www-form-urlencoded`).
+pub fn form_body<T: DeserializeOwned>(bytes: &[u8], out: &mut Vec<Violation>) -> Option<T> {
+    serde_urlencoded::from_bytes(bytes).map_err(|e| out.push(Violation::new("/body", e.to_string()))).ok()
+}
+
+/// A body passed through unparsed, with its media type.
+pub fn raw_body(headers: &HeaderMap, bytes: Bytes) -> crate::wire::RawBody {
+    let content_type = headers.get(header::CONTENT_TYPE).and_then(|v| v.to_str().ok()).unwrap_or_default().to_owned();
+    crate::wire::RawBody { content_type, bytes: bytes.to_vec() }
+}
+
+/// A serde path as a JSON pointer under `root`.
+pub(crate) fn pointer(root: &str, path: &serde_path_to_error::Path) -> String {
+    use serde_path_to_error::Segment;
+    path.iter().fold(root.to_owned(), |p, segment| match segment {
+        Segment::Seq { index } => crate::validation::child(&p, &index.to_string()),
+        Segment::Map { key } => crate::validation::child(&p, key),
+        Segment::Enum { variant } => crate::validation::child(&p, variant),
+        Segment::Unknown => p,
+    })
+}
+
+/// The request headers as (lower-case name, value) pairs; a value that is not text is
+/// a violation.
+pub fn header_pairs(headers: &HeaderMap, out: &mut Vec<Violation>) -> Vec<(String, String)> {
+    let mut pairs = Vec::new();
+    for (name, value) in headers {
+        match value.to_str() {
+            Ok(text) => pairs.push((name.as_str().to_owned(), text.to_owned())),
+            Err(_) => out.push(Violation::new(format!("/headers/{name}"), "is not text")),
+        }
+    }
+    pairs
+}
+
+/// Every value of a list parameter, parsed with `parse`: the values of every `name=` pair,
+/// or of one comma-separated value when `comma`. `None` when absent (a violation when
+/// `required`) or when a value does not parse (a violation at its index).
+pub fn param_list<T>(
+    pairs: &[(String, String)],
+    name: &str,
+    pointer: &str,
+    required: bool,
+    comma: bool,
+    out: &mut Vec<Violation>,
+    parse: impl Fn(&str) -> Result<T, String>,
+) -> Option<Vec<T>> {
+    let mut texts: Vec<&str> = pairs.iter().filter(|(k, _)| k == name).map(|(_, v)| v.as_str()).collect();
+    if texts.is_empty() {
+        if required {
+            out.push(Violation::new(pointer, "is required"));
+        }
+        return None;
+    }
+    if comma {
+        texts = texts.iter().flat_map(|t| t.split(',')).collect();
+    }
+    let before = out.len();
+    let values: Vec<T> =
+        texts.iter().enumerate().filter_map(|(index, text)| parse(text).map_err(|e| out.push(Violation::new(format!("{pointer}/{index}"), e))).ok()).collect();
+    (out.len() == before).then_some(values)
+}
+
+/// The media type of the body, in lower case without parameters; `None` without a
+/// `Content-Type` header.
+pub fn media_type(headers: &HeaderMap) -> Option<String> {
+    let value = headers.get(header::CONTENT_TYPE)?.to_str().ok()?;
+    Some(value.split(';').next().unwrap_or_default().trim().to_ascii_lowercase())
+}
+
+/// The status code of a declared status (validated: 100 through 599).
+pub fn status_code(status: u16) -> StatusCode {
+    StatusCode::from_u16(status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR)
+}
+
+/// The status of a variant for a range, checked: a status outside the declared range is
+/// the implementation's mistake, answered with 500.
+pub fn in_range(status: u16, low: u16, high: u16) -> Result<u16, Rejection> {
+    if (low..=high).contains(&status) {
+        Ok(status)
+    } else {
+        Err(Rejection::Broken(format!("the implementation answered {status}, outside the declared {low}..={high}")))
+    }
+}
+
+/// A response without a body.
+pub fn status_response(status: u16) -> Response {
+    status_code(status).into_response()
+}
+
+/// A response whose body is `bytes` of `content_type`.
+pub fn bytes_response(status: u16, content_type: &str, bytes: Vec<u8>) -> Response {
+    let mut response = (status_code(status), bytes).into_response();
+    if let Ok(value) = axum::http::HeaderValue::from_str(content_type) {
+        response.headers_mut().insert(header::CONTENT_TYPE, value);
+    }
+    response
+}
+
+/// A response whose body is bytes of the media type they came with (`declared` when none).
+pub fn raw_response(status: u16, body: crate::wire::RawBody, declared: &str) -> Response {
+    let content_type = if body.content_type.is_empty() { declared.to_owned() } else { body.content_type };
+    bytes_response(status, &content_type, body.bytes)
+}
+
+/// Adds a header whose value is the text of `value`: a string as it is, a number or a
+/// boolean as JSON writes it. A value that cannot be a header is the implementation's
+/// mistake, answered with 500.
+pub fn set_header<T: Serialize>(response: &mut Response, name: &'static str, value: &T) -> Result<(), Rejection> {
+    let text = match serde_json::to_value(value) {
+        Ok(serde_json::Value::String(text)) => text,
+        Ok(other) => other.to_string(),
+        Err(e) => e.to_string(),
+    };
+    let value = axum::http::HeaderValue::from_str(&text).map_err(|_| Rejection::Broken(format!("the header {name} cannot carry {text:?}")))?;
+    response.headers_mut().insert(name, value);
+    Ok(())
+}
