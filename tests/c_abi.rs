@@ -333,10 +333,17 @@ fn c_program_runs_clean_against_both_libraries() {
 fn fixture_library_runs_clean_from_c() {
     let s = setup();
     let dir = out_dir("fixture_library");
-    let golden = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/minimal/expected/sdk");
+    let expected = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/minimal/expected");
+    let golden = expected.join("sdk");
     let rustc = std::env::var("RUSTC").unwrap_or_else(|_| "rustc".into());
+    // The runtime's C ABI helpers first (the feature the sdk crate's manifest turns on).
+    let mut cmd =
+        command(&rustc, &["--edition", "2024", "--crate-type", "rlib", "--crate-name", "widget_runtime", "--cfg", "feature=\"ffi\"", "-D", "warnings", "-g"]);
+    cmd.arg(expected.join("runtime/src/lib.rs")).arg("--out-dir").arg(&dir);
+    succeed("building the fixture's runtime", cmd, &dir);
     let mut cmd =
         command(&rustc, &["--edition", "2024", "--crate-type", "staticlib", "--crate-type", "cdylib", "--crate-name", "fixture_sdk", "-D", "warnings", "-g"]);
+    cmd.arg("--extern").arg(format!("widget_runtime={}", dir.join("libwidget_runtime.rlib").display()));
     cmd.arg(golden.join("src/lib.rs")).arg("--out-dir").arg(&dir);
     succeed("building the fixture's library", cmd, &dir);
     let libs = Libs { include: golden.join("include"), dir, name: "fixture_sdk".into() };

@@ -8,7 +8,7 @@
 use platform_codegen::emit::{EmitOptions, GeneratedFile, emit_all};
 use std::path::{Path, PathBuf};
 
-const ARTIFACTS: &[&str] = &["types", "server", "client"];
+const ARTIFACTS: &[&str] = &["runtime", "types", "server", "client"];
 
 fn fixture() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/minimal")

@@ -109,7 +109,9 @@ fn copies_beside_another_spec(root: &Path, manifest: &str) {
     std::fs::write(&limits, text.replacen("max: 500", "max: 499", 1)).unwrap();
     for krate in platform_codegen::emit::cargo::CRATES {
         copy_tree(&repo().join("generated").join(krate), &root.join("generated").join(krate));
-        assert!(root.join("generated").join(krate).join("build.rs").is_file(), "the shipped {krate} crate has a build script");
+        // The runtime reads no spec: the other crates' build scripts regenerate it with them.
+        let scripted = *krate != platform_codegen::emit::cargo::RUNTIME;
+        assert_eq!(root.join("generated").join(krate).join("build.rs").is_file(), scripted, "which shipped crates have a build script ({krate})");
     }
     std::fs::write(root.join("Cargo.toml"), manifest).unwrap();
     harness::seed_lock(root, repo());
@@ -119,7 +121,7 @@ fn copies_beside_another_spec(root: &Path, manifest: &str) {
 
 #[test]
 fn copies_of_the_generated_crates_build_elsewhere_and_write_nothing() {
-    let members = "members = [\"generated/types\", \"generated/server\", \"generated/client\", \"generated/sdk\"]";
+    let members = "members = [\"generated/runtime\", \"generated/types\", \"generated/server\", \"generated/client\", \"generated/sdk\"]";
     let manifests = [
         ("a workspace that names no output", format!("[workspace]\nresolver = \"3\"\n{members}\n")),
         (
@@ -153,16 +155,21 @@ fn packaged_crates_build_on_their_own() {
         let status = std::process::Command::new("tar").arg("xzf").arg(&archive).current_dir(&dir).status().expect("tar runs");
         assert!(status.success(), "cannot unpack {}", archive.display());
     }
-    // The published types crate, for the crates that depend on it: as if it came from a registry.
-    let types = dir.join("platform-types-0.1.0");
-    let patch = format!("patch.crates-io.platform-types.path={:?}", types.display().to_string());
+    // The published runtime and types crates, for the crates that depend on them: as if they
+    // came from a registry.
+    let patches: Vec<String> = ["runtime", "types"]
+        .iter()
+        .map(|k| format!("patch.crates-io.platform-{k}.path={:?}", dir.join(format!("platform-{k}-0.1.0")).display().to_string()))
+        .collect();
     for krate in platform_codegen::emit::cargo::CRATES {
         let unpacked = dir.join(format!("platform-{krate}-0.1.0"));
         let before = snapshot(&unpacked);
-        let stderr = if *krate == "types" || *krate == "sdk" {
+        let stderr = if *krate == platform_codegen::emit::cargo::RUNTIME {
             cargo_ok(&unpacked, &["build", "--locked"])
         } else {
-            cargo_ok(&unpacked, &["build", "--config", &patch])
+            let mut args = vec!["build"];
+            patches.iter().for_each(|p| args.extend(["--config", p.as_str()]));
+            cargo_ok(&unpacked, &args)
         };
         let after: BTreeMap<_, _> = snapshot(&unpacked).into_iter().filter(|(p, _)| !p.ends_with("Cargo.lock")).collect();
         let before: BTreeMap<_, _> = before.into_iter().filter(|(p, _)| !p.ends_with("Cargo.lock")).collect();

@@ -26,7 +26,10 @@ pub enum Layout {
 pub const ARTIFACT: &str = "workspace";
 
 /// The directories of the generated crates under the output directory, in build order.
-pub const CRATES: &[&str] = &["types", "server", "client", "sdk"];
+pub const CRATES: &[&str] = &[RUNTIME, "types", "server", "client", "sdk"];
+
+/// The directory (and package suffix) of the runtime crate every other generated crate uses.
+pub const RUNTIME: &str = "runtime";
 
 /// The version every generated crate has. The spec carries no version of its own, so the
 /// generated crates start where a new crate starts.

@@ -3,7 +3,7 @@
 //!
 //! - `model.json`: `model_json`;
 //! - `spec.schema.json`, the JSON Schema of spec files: [`spec_schema`];
-//! - Rust crates (`types/`, `server/`, `client/`): [`rust`];
+//! - Rust crates (`runtime/`, `types/`, `server/`, `client/`): [`rust`];
 //! - C header, C++ wrapper and the Rust library behind them (`sdk/`): `c`;
 //! - HTML and Markdown reference, changelog feeds and OpenAPI (`docs/`, `openapi.json`): `docs`;
 //! - the crates' manifests and build scripts, and the workspace root of standalone output
@@ -108,6 +108,7 @@ pub fn emit_all(model: &Model, opts: &EmitOptions) -> Vec<GeneratedFile> {
         &[
             (model_json::emit, Small),
             (spec_schema::emit, Small),
+            (rust::runtime::emit, Small),
             (rust::types::emit, Large),
             (rust::server::emit, Large),
             (rust::client::emit, Large),

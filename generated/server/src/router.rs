@@ -365,7 +365,7 @@ async fn handle_get_guild_channels<A: Api>(
         .await
         .ok_or_else(|| runtime::unauthorized("the credential is not known"))?;
     let mut violations = Vec::new();
-    let params = runtime::path_params(params)?;
+    let params = runtime::path_params(params).map_err(runtime::rejected)?;
     let path_guild_id = runtime::param(
         &params,
         "guild_id",
@@ -450,8 +450,10 @@ async fn handle_create_or_join_lobby<A: Api>(
             app.body_limit,
             app.body_timeout,
         )
-        .await?;
-    let body: Option<endpoint::Body> = runtime::json_body(&bytes, &mut violations)?;
+        .await
+        .map_err(runtime::rejected)?;
+    let body: Option<endpoint::Body> = runtime::json_body(&bytes, &mut violations)
+        .map_err(runtime::rejected)?;
     if !violations.is_empty() {
         return Err(runtime::invalid(violations));
     }
@@ -518,7 +520,7 @@ async fn handle_send_lobby_message<A: Api>(
         .await
         .ok_or_else(|| runtime::unauthorized("the credential is not known"))?;
     let mut violations = Vec::new();
-    let params = runtime::path_params(params)?;
+    let params = runtime::path_params(params).map_err(runtime::rejected)?;
     let path_lobby_id = runtime::param(
         &params,
         "lobby_id",
@@ -533,8 +535,10 @@ async fn handle_send_lobby_message<A: Api>(
             app.body_limit,
             app.body_timeout,
         )
-        .await?;
-    let body: Option<endpoint::Body> = runtime::json_body(&bytes, &mut violations)?;
+        .await
+        .map_err(runtime::rejected)?;
+    let body: Option<endpoint::Body> = runtime::json_body(&bytes, &mut violations)
+        .map_err(runtime::rejected)?;
     if !violations.is_empty() {
         return Err(runtime::invalid(violations));
     }
@@ -608,7 +612,7 @@ async fn handle_get_lobby_messages<A: Api>(
         .await
         .ok_or_else(|| runtime::unauthorized("the credential is not known"))?;
     let mut violations = Vec::new();
-    let params = runtime::path_params(params)?;
+    let params = runtime::path_params(params).map_err(runtime::rejected)?;
     let path_lobby_id = runtime::param(
         &params,
         "lobby_id",
@@ -693,7 +697,7 @@ async fn handle_bulk_update_lobby_members<A: Api>(
         .await
         .ok_or_else(|| runtime::unauthorized("the credential is not known"))?;
     let mut violations = Vec::new();
-    let params = runtime::path_params(params)?;
+    let params = runtime::path_params(params).map_err(runtime::rejected)?;
     let path_lobby_id = runtime::param(
         &params,
         "lobby_id",
@@ -708,8 +712,10 @@ async fn handle_bulk_update_lobby_members<A: Api>(
             app.body_limit,
             app.body_timeout,
         )
-        .await?;
-    let body: Option<endpoint::Body> = runtime::json_body(&bytes, &mut violations)?;
+        .await
+        .map_err(runtime::rejected)?;
+    let body: Option<endpoint::Body> = runtime::json_body(&bytes, &mut violations)
+        .map_err(runtime::rejected)?;
     if !violations.is_empty() {
         return Err(runtime::invalid(violations));
     }
@@ -783,7 +789,7 @@ async fn handle_set_voice_channel_status<A: Api>(
         .await
         .ok_or_else(|| runtime::unauthorized("the credential is not known"))?;
     let mut violations = Vec::new();
-    let params = runtime::path_params(params)?;
+    let params = runtime::path_params(params).map_err(runtime::rejected)?;
     let path_channel_id = runtime::param(
         &params,
         "channel_id",
@@ -798,8 +804,10 @@ async fn handle_set_voice_channel_status<A: Api>(
             app.body_limit,
             app.body_timeout,
         )
-        .await?;
-    let body: Option<endpoint::Body> = runtime::json_body(&bytes, &mut violations)?;
+        .await
+        .map_err(runtime::rejected)?;
+    let body: Option<endpoint::Body> = runtime::json_body(&bytes, &mut violations)
+        .map_err(runtime::rejected)?;
     if !violations.is_empty() {
         return Err(runtime::invalid(violations));
     }
@@ -875,7 +883,8 @@ async fn handle_token<A: Api>(
             app.body_limit,
             app.body_timeout,
         )
-        .await?;
+        .await
+        .map_err(runtime::rejected)?;
     let body: Option<endpoint::Body> = runtime::form_body(&bytes, &mut violations);
     if !violations.is_empty() {
         return Err(runtime::invalid(violations));

@@ -18,12 +18,7 @@
 #![allow(deprecated)]
 #![allow(clippy::deprecated_semver)]
 
-#[rustfmt::skip]
-pub mod wire;
-#[rustfmt::skip]
-pub mod validation;
-#[rustfmt::skip]
-pub mod clock;
+pub use platform_runtime::{clock, validation, wire};
 #[rustfmt::skip]
 pub mod placeholders;
 #[rustfmt::skip]

@@ -566,6 +566,10 @@ impl Builder {
             let id = if ids.is_empty() && self.rng.chance(40) { "bot".to_owned() } else { self.name(&taken) };
             ids.push(id.clone());
             let mut k = self.item(&id);
+            if id == "bot" && self.rng.chance(40) {
+                // The server's bot check names the variant as the naming layer does.
+                k.insert("rust_name".into(), json!("AutomatedAccount"));
+            }
             if self.rng.chance(35) {
                 // A bearer token carries OAuth2 scopes.
                 k.insert("scheme".into(), json!("Bearer"));

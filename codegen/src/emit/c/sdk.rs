@@ -38,7 +38,8 @@ fn manifest(abi: &Abi, opts: &EmitOptions) -> Vec<GeneratedFile> {
     let description = format!("The C ABI of {}: the library behind the C and C++ headers", abi.model.platform.name);
     let lib =
         ["# A static and a dynamic library for C and C++ programs, an rlib for Rust users and tests.", "crate-type = [\"staticlib\", \"cdylib\", \"rlib\"]"];
-    let manifest = cargo::Manifest { lib: &lib, features: &[], dependencies: Vec::new() };
+    let dependencies = vec![cargo::sibling_with(&package(abi.model, cargo::RUNTIME), cargo::RUNTIME, &["ffi"])];
+    let manifest = cargo::Manifest { lib: &lib, features: &[], dependencies };
     cargo::crate_files(opts, "sdk", "sdk", &package(abi.model, "sdk"), &description, manifest)
 }
 
@@ -116,209 +117,25 @@ fn lib(abi: &Abi) -> TokenStream {
 }
 
 fn ffi(abi: &Abi) -> TokenStream {
+    let runtime = format_ident!("{}", package(abi.model, cargo::RUNTIME).replace('-', "_"));
     let view = format_ident!("{}", abi.c_name("StringView"));
     let string = format_ident!("{}", abi.c_name("String"));
     let string_free = abi.c_name("String_Free");
-    let string_doc = format!(" Bytes the library hands to C: NUL-terminated, allocated with C `malloc`, freed by `{string_free}`.");
+    let view_doc = format!(" `{view}`: bytes borrowed from C for the duration of one call.");
+    let string_doc = format!(" `{string}`: bytes the library hands to C, NUL-terminated, freed by `{string_free}`.");
     quote! {
         //! Handles and strings as C sees them, the C allocator, and the guard that keeps panics
-        //! from crossing into C.
-        // The same building blocks serve every spec; a spec whose classes have no string or
-        // optional field leaves some unused.
-        #![allow(dead_code)]
+        //! from crossing into C: the runtime's, under the header's names.
 
-        use std::ffi::c_void;
-        use std::panic::{AssertUnwindSafe, catch_unwind};
+        pub use #runtime::ffi::*;
 
-        // Strings go out through C `malloc` so that freeing them needs only the pointer, as C
-        // callers expect.
-        unsafe extern "C" {
-            fn malloc(size: usize) -> *mut c_void;
-            fn free(ptr: *mut c_void);
-        }
-
-        /// Frees memory from [`malloc`]; NULL does nothing.
-        ///
-        /// # Safety
-        ///
-        /// `ptr` is NULL or came from this library's allocator and was not freed yet.
-        pub(crate) unsafe fn release(ptr: *mut c_void) {
-            unsafe { free(ptr) }
-        }
-
-        /// Runs `body`, turning a panic into the zero value so that no unwind crosses into C.
-        pub(crate) fn guard<R: Default>(body: impl FnOnce() -> R) -> R {
-            catch_unwind(AssertUnwindSafe(body)).unwrap_or_default()
-        }
-
-        /// Writes `value` through `out` unless `out` is NULL; returns whether there was a value.
-        ///
-        /// # Safety
-        ///
-        /// `out` is NULL or valid for writes.
-        pub(crate) unsafe fn write_opt<T>(out: *mut T, value: Option<T>) -> bool {
-            let Some(value) = value else { return false };
-            if !out.is_null() {
-                unsafe { out.write(value) };
-            }
-            true
-        }
-
-        /// An opaque handle: `struct { void *opaque; }` in C, owning a boxed `T` or empty (NULL).
-        #[repr(C)]
-        #[derive(Debug)]
-        pub struct Handle<T> {
-            /// The boxed value, or NULL.
-            pub opaque: *mut T,
-        }
-
-        impl<T> Handle<T> {
-            /// The value behind `handle`; `None` for a NULL or empty handle.
-            ///
-            /// # Safety
-            ///
-            /// `handle` is NULL or points to an empty or live handle.
-            pub(crate) unsafe fn get<'a>(handle: *const Self) -> Option<&'a T> {
-                unsafe { handle.as_ref()?.opaque.as_ref() }
-            }
-
-            /// The value behind `handle`, mutably.
-            ///
-            /// # Safety
-            ///
-            /// As for [`Handle::get`], and no other reference to the value is alive.
-            pub(crate) unsafe fn get_mut<'a>(handle: *mut Self) -> Option<&'a mut T> {
-                unsafe { handle.as_mut()?.opaque.as_mut() }
-            }
-
-            /// Writes a new handle owning `value` (an empty one for `None`) without reading what
-            /// `out` held; a NULL `out` drops the value.
-            ///
-            /// # Safety
-            ///
-            /// `out` is NULL or valid for writes.
-            pub(crate) unsafe fn write(out: *mut Self, value: Option<T>) {
-                if out.is_null() {
-                    return;
-                }
-                let opaque = value.map_or(std::ptr::null_mut(), |v| Box::into_raw(Box::new(v)));
-                unsafe { out.write(Handle { opaque }) };
-            }
-
-            /// [`Handle::write`] for an optional value; returns whether there was one.
-            ///
-            /// # Safety
-            ///
-            /// As for [`Handle::write`].
-            pub(crate) unsafe fn write_opt(out: *mut Self, value: Option<T>) -> bool {
-                let present = value.is_some();
-                if present {
-                    unsafe { Self::write(out, value) };
-                }
-                present
-            }
-
-            /// Frees the value and empties the handle; NULL and empty handles are left alone.
-            ///
-            /// # Safety
-            ///
-            /// `handle` is NULL or points to an empty or live handle that no alias drops again.
-            pub(crate) unsafe fn drop(handle: *mut Self) {
-                let Some(handle) = (unsafe { handle.as_mut() }) else { return };
-                let opaque = std::mem::replace(&mut handle.opaque, std::ptr::null_mut());
-                if !opaque.is_null() {
-                    drop(unsafe { Box::from_raw(opaque) });
-                }
-            }
-        }
-
-        /// Bytes borrowed from C for the duration of one call.
+        #[doc = #view_doc]
         #[allow(non_camel_case_types)]
-        #[repr(C)]
-        #[derive(Clone, Copy, Debug)]
-        pub struct #view {
-            /// The first byte; may be NULL when `size` is 0.
-            pub ptr: *const u8,
-            /// The number of bytes.
-            pub size: usize,
-        }
-
-        impl #view {
-            /// A copy of the bytes; NULL or a zero size is the empty string.
-            ///
-            /// # Safety
-            ///
-            /// `ptr` is NULL or valid for reading `size` bytes.
-            pub(crate) unsafe fn to_vec(self) -> Vec<u8> {
-                if self.ptr.is_null() || self.size == 0 {
-                    return Vec::new();
-                }
-                unsafe { std::slice::from_raw_parts(self.ptr, self.size) }.to_vec()
-            }
-
-            /// A copy of the bytes `view` points to; `None` for a NULL `view`.
-            ///
-            /// # Safety
-            ///
-            /// `view` is NULL or points to a view valid as for [`Self::to_vec`].
-            pub(crate) unsafe fn opt_to_vec(view: *const Self) -> Option<Vec<u8>> {
-                unsafe { view.as_ref().map(|v| v.to_vec()) }
-            }
-        }
+        pub type #view = StringView;
 
         #[doc = #string_doc]
         #[allow(non_camel_case_types)]
-        #[repr(C)]
-        #[derive(Debug)]
-        pub struct #string {
-            /// The first byte, or NULL for the empty value.
-            pub ptr: *mut u8,
-            /// The number of bytes, without the NUL.
-            pub size: usize,
-        }
-
-        impl #string {
-            /// A C copy of `bytes`; the empty value if allocation fails.
-            fn copy_of(bytes: &[u8]) -> Self {
-                let ptr = unsafe { malloc(bytes.len() + 1) }.cast::<u8>();
-                if ptr.is_null() {
-                    return Self { ptr, size: 0 };
-                }
-                // SAFETY: `ptr` holds `bytes.len() + 1` fresh bytes.
-                unsafe {
-                    ptr.copy_from_nonoverlapping(bytes.as_ptr(), bytes.len());
-                    ptr.add(bytes.len()).write(0);
-                }
-                Self { ptr, size: bytes.len() }
-            }
-
-            /// Writes a copy of `bytes` (the empty value for `None`) without reading what `out`
-            /// held; a NULL `out` is ignored.
-            ///
-            /// # Safety
-            ///
-            /// `out` is NULL or valid for writes.
-            pub(crate) unsafe fn write(out: *mut Self, bytes: Option<&[u8]>) {
-                if out.is_null() {
-                    return;
-                }
-                let value = bytes.map_or(Self { ptr: std::ptr::null_mut(), size: 0 }, Self::copy_of);
-                unsafe { out.write(value) };
-            }
-
-            /// [`Self::write`] for an optional value; returns whether there was one.
-            ///
-            /// # Safety
-            ///
-            /// As for [`Self::write`].
-            pub(crate) unsafe fn write_opt(out: *mut Self, bytes: Option<&[u8]>) -> bool {
-                let present = bytes.is_some();
-                if present {
-                    unsafe { Self::write(out, bytes) };
-                }
-                present
-            }
-        }
+        pub type #string = OwnedString;
     }
 }
 

@@ -1,11 +1,12 @@
-//! Rust artifacts: the `platform-types`, `platform-server` and `platform-client` crates, and the
-//! formatting and naming they share.
+//! Rust artifacts: the `platform-runtime`, `platform-types`, `platform-server` and `platform-client`
+//! crates, and the formatting and naming they share.
 
 pub mod format;
 pub mod names;
 pub(super) mod shared;
 
 pub(super) mod client;
+pub(super) mod runtime;
 pub(super) mod server;
 
 pub use server::routes as server_routes;

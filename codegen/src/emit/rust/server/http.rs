@@ -138,7 +138,7 @@ pub fn body_steps(model: &Model, e: &Endpoint) -> Option<TokenStream> {
         let variant = format_variant(&f.id);
         let media = body_media_type(e, &f.id);
         let value = match f.id.as_str() {
-            "json" => quote!(runtime::json_body(&bytes, &mut violations)?),
+            "json" => quote!(runtime::json_body(&bytes, &mut violations).map_err(runtime::rejected)?),
             "form" => quote!(runtime::form_body(&bytes, &mut violations)),
             "multipart" => {
                 let parse = parts_parse(model, e);
@@ -215,7 +215,7 @@ fn parts_parse(model: &Model, e: &Endpoint) -> TokenStream {
     let any_required = e.parts.iter().any(|f| !optional(f));
     let parts_value = if any_required { quote!((|| Some(endpoint::Parts { #(#members),* }))()) } else { quote!(Some(endpoint::Parts { #(#members),* })) };
     quote! {
-        let multipart = runtime::multipart(&parts.headers, bytes).await?;
+        let multipart = runtime::multipart(&parts.headers, bytes).await.map_err(runtime::rejected)?;
         #(#steps)*
         #parts_value
     }
@@ -255,7 +255,7 @@ fn respond_arm(model: &Model, r: &StatusResponse) -> TokenStream {
     let check = match status.codes() {
         (low, high) if low != high => {
             let (low, high) = (int(i64::from(low)), int(i64::from(high)));
-            quote!(let status = runtime::in_range(status, #low, #high)?;)
+            quote!(let status = runtime::in_range(status, #low, #high).map_err(runtime::rejected)?;)
         }
         _ => quote!(),
     };
@@ -298,7 +298,7 @@ fn header_writes(model: &Model, response: &Response) -> TokenStream {
         .iter()
         .map(|f| {
             let (ident, wire) = (names::field(f), f.wire());
-            let set = quote!(runtime::set_header(&mut response, #wire, value)?;);
+            let set = quote!(runtime::set_header(&mut response, #wire, value).map_err(runtime::rejected)?;);
             let set = bind_value_in(f, &quote!(value.headers.#ident), &set, &quote!(types));
             quote!({ #set })
         })
@@ -331,34 +331,8 @@ pub fn runtime_items(model: &Model) -> TokenStream {
             }
         });
     }
-    if routed.iter().any(|e| !e.headers.is_empty()) {
-        out.extend(quote! {
-            /// The request headers as (lower-case name, value) pairs; a value that is not text is
-            /// a violation.
-            pub fn header_pairs(headers: &HeaderMap, out: &mut Vec<Violation>) -> Vec<(String, String)> {
-                let mut pairs = Vec::new();
-                for (name, value) in headers {
-                    match value.to_str() {
-                        Ok(text) => pairs.push((name.as_str().to_owned(), text.to_owned())),
-                        Err(_) => out.push(Violation::new(format!("/headers/{name}"), "is not text")),
-                    }
-                }
-                pairs
-            }
-        });
-    }
-    if routed.iter().any(|e| e.query.iter().any(|f| matches!(f.ty, Some(TypeRef::Array(_))))) {
-        out.extend(list_param());
-    }
     if routed.iter().any(|e| several_formats(e)) {
         out.extend(quote! {
-            /// The media type of the body, in lower case without parameters; `None` without a
-            /// `Content-Type` header.
-            pub fn media_type(headers: &HeaderMap) -> Option<String> {
-                let value = headers.get(header::CONTENT_TYPE)?.to_str().ok()?;
-                Some(value.split(';').next().unwrap_or_default().trim().to_ascii_lowercase())
-            }
-
             /// 415: the body is in none of the formats the endpoint accepts.
             pub fn unsupported_media_type(got: &str, accepted: &[&str]) -> ApiError {
                 error(ids::GENERAL, 415)
@@ -367,209 +341,5 @@ pub fn runtime_items(model: &Model) -> TokenStream {
             }
         });
     }
-    if routed.iter().any(|e| !e.parts.is_empty()) {
-        out.extend(multipart());
-    }
-    if routed.iter().any(|e| e.has_status_responses()) {
-        out.extend(status_responses());
-    }
     out
-}
-
-fn list_param() -> TokenStream {
-    quote! {
-        /// Every value of a list parameter, parsed with `parse`: the values of every `name=` pair,
-        /// or of one comma-separated value when `comma`. `None` when absent (a violation when
-        /// `required`) or when a value does not parse (a violation at its index).
-        pub fn param_list<T>(pairs: &[(String, String)], name: &str, pointer: &str, required: bool, comma: bool, out: &mut Vec<Violation>, parse: impl Fn(&str) -> Result<T, String>) -> Option<Vec<T>> {
-            let mut texts: Vec<&str> = pairs.iter().filter(|(k, _)| k == name).map(|(_, v)| v.as_str()).collect();
-            if texts.is_empty() {
-                if required {
-                    out.push(Violation::new(pointer, "is required"));
-                }
-                return None;
-            }
-            if comma {
-                texts = texts.iter().flat_map(|t| t.split(',')).collect();
-            }
-            let before = out.len();
-            let values: Vec<T> = texts
-                .iter()
-                .enumerate()
-                .filter_map(|(index, text)| parse(text).map_err(|e| out.push(Violation::new(format!("{pointer}/{index}"), e))).ok())
-                .collect();
-            (out.len() == before).then_some(values)
-        }
-    }
-}
-
-fn multipart() -> TokenStream {
-    quote! {
-        /// One part of a multipart body.
-        #[derive(Debug)]
-        pub struct Part {
-            /// The part's name.
-            pub name: String,
-            /// The file name, for a file.
-            pub filename: Option<String>,
-            /// The media type it was sent with.
-            pub content_type: Option<String>,
-            /// Its bytes.
-            pub bytes: Bytes,
-        }
-
-        /// Every part of a `multipart/form-data` body; 400 when the body is not one.
-        pub async fn multipart(headers: &HeaderMap, bytes: Bytes) -> Result<Vec<Part>, ApiError> {
-            let refused = |message: String| invalid(vec![Violation::new("/body", message)]);
-            let content_type = headers.get(header::CONTENT_TYPE).and_then(|v| v.to_str().ok()).unwrap_or_default();
-            let boundary = multer::parse_boundary(content_type).map_err(|e| refused(format!("not a multipart body: {e}")))?;
-            // The body was read within the size limit already; the parser reads it from memory.
-            let stream = futures_util::stream::once(async move { Ok::<Bytes, std::convert::Infallible>(bytes) });
-            let mut reader = multer::Multipart::new(stream, boundary);
-            let mut parts = Vec::new();
-            while let Some(field) = reader.next_field().await.map_err(|e| refused(e.to_string()))? {
-                let name = field.name().unwrap_or_default().to_owned();
-                let filename = field.file_name().map(str::to_owned);
-                let content_type = field.content_type().map(ToString::to_string);
-                let bytes = field.bytes().await.map_err(|e| refused(e.to_string()))?;
-                parts.push(Part { name, filename, content_type, bytes });
-            }
-            Ok(parts)
-        }
-
-        /// The parts of an array: each part named `name` (`repeated`), or `name[0]`, `name[1]`, ...
-        /// in index order (`indexed`).
-        fn named<'a>(parts: &'a [Part], name: &str, indexed: bool) -> Vec<&'a Part> {
-            if !indexed {
-                return parts.iter().filter(|p| p.name == name).collect();
-            }
-            let index = |p: &Part| p.name.strip_prefix(name)?.strip_prefix('[')?.strip_suffix(']')?.parse::<usize>().ok();
-            let mut found: Vec<(usize, &Part)> = parts.iter().filter_map(|p| index(p).map(|i| (i, p))).collect();
-            found.sort_by_key(|(i, _)| *i);
-            found.into_iter().map(|(_, p)| p).collect()
-        }
-
-        fn absent<T>(pointer: &str, required: bool, out: &mut Vec<Violation>) -> Option<T> {
-            if required {
-                out.push(Violation::new(pointer, "is required"));
-            }
-            None
-        }
-
-        fn file(part: &Part) -> crate::types::wire::FilePart {
-            crate::types::wire::FilePart {
-                filename: part.filename.clone(),
-                content_type: part.content_type.clone().unwrap_or_else(|| "application/octet-stream".to_owned()),
-                bytes: part.bytes.to_vec(),
-            }
-        }
-
-        fn text<'a>(part: &'a Part, pointer: &str, out: &mut Vec<Violation>) -> Option<&'a str> {
-            std::str::from_utf8(&part.bytes).map_err(|_| out.push(Violation::new(pointer, "is not UTF-8 text"))).ok()
-        }
-
-        /// A file part.
-        pub fn part_file(parts: &[Part], name: &str, pointer: &str, required: bool, out: &mut Vec<Violation>) -> Option<crate::types::wire::FilePart> {
-            match parts.iter().find(|p| p.name == name) {
-                Some(part) => Some(file(part)),
-                None => absent(pointer, required, out),
-            }
-        }
-
-        /// The files of an array part.
-        pub fn part_files(parts: &[Part], name: &str, pointer: &str, required: bool, indexed: bool, out: &mut Vec<Violation>) -> Option<Vec<crate::types::wire::FilePart>> {
-            let found = named(parts, name, indexed);
-            if found.is_empty() {
-                return absent(pointer, required, out);
-            }
-            Some(found.into_iter().map(file).collect())
-        }
-
-        /// A text part, parsed with `parse`.
-        pub fn part_text<T>(parts: &[Part], name: &str, pointer: &str, required: bool, out: &mut Vec<Violation>, parse: impl Fn(&str) -> Result<T, String>) -> Option<T> {
-            let Some(part) = parts.iter().find(|p| p.name == name) else { return absent(pointer, required, out) };
-            let text = text(part, pointer, out)?;
-            parse(text).map_err(|e| out.push(Violation::new(pointer, e))).ok()
-        }
-
-        /// The text parts of an array, each parsed with `parse`.
-        pub fn part_texts<T>(parts: &[Part], name: &str, pointer: &str, required: bool, indexed: bool, out: &mut Vec<Violation>, parse: impl Fn(&str) -> Result<T, String>) -> Option<Vec<T>> {
-            let found = named(parts, name, indexed);
-            if found.is_empty() {
-                return absent(pointer, required, out);
-            }
-            let before = out.len();
-            let mut values = Vec::new();
-            for (index, part) in found.into_iter().enumerate() {
-                let at = format!("{pointer}/{index}");
-                if let Some(value) = text(part, &at, out).and_then(|t| parse(t).map_err(|e| out.push(Violation::new(&at, e))).ok()) {
-                    values.push(value);
-                }
-            }
-            (out.len() == before).then_some(values)
-        }
-
-        /// A JSON part; a value of the wrong shape is a violation at its JSON pointer.
-        pub fn part_json<T: DeserializeOwned>(parts: &[Part], name: &str, pointer: &str, required: bool, out: &mut Vec<Violation>) -> Option<T> {
-            let Some(part) = parts.iter().find(|p| p.name == name) else { return absent(pointer, required, out) };
-            let mut deserializer = serde_json::Deserializer::from_slice(&part.bytes);
-            let value = serde_path_to_error::deserialize(&mut deserializer).map_err(|e| out.push(Violation::new(self::pointer(pointer, e.path()), e.inner().to_string()))).ok()?;
-            deserializer.end().map_err(|e| out.push(Violation::new(pointer, e.to_string()))).ok()?;
-            Some(value)
-        }
-    }
-}
-
-fn status_responses() -> TokenStream {
-    quote! {
-        /// The status code of a declared status (validated: 100 through 599).
-        pub fn status_code(status: u16) -> StatusCode {
-            StatusCode::from_u16(status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR)
-        }
-
-        /// The status of a variant for a range, checked: a status outside the declared range is
-        /// the implementation's mistake, answered with 500.
-        pub fn in_range(status: u16, low: u16, high: u16) -> Result<u16, ApiError> {
-            if (low..=high).contains(&status) {
-                Ok(status)
-            } else {
-                Err(error(ids::GENERAL, 500).with_status(500).with_message(format!("the implementation answered {status}, outside the declared {low}..={high}")))
-            }
-        }
-
-        /// A response without a body.
-        pub fn status_response(status: u16) -> Response {
-            status_code(status).into_response()
-        }
-
-        /// A response whose body is `bytes` of `content_type`.
-        pub fn bytes_response(status: u16, content_type: &str, bytes: Vec<u8>) -> Response {
-            let mut response = (status_code(status), bytes).into_response();
-            if let Ok(value) = axum::http::HeaderValue::from_str(content_type) {
-                response.headers_mut().insert(header::CONTENT_TYPE, value);
-            }
-            response
-        }
-
-        /// A response whose body is bytes of the media type they came with (`declared` when none).
-        pub fn raw_response(status: u16, body: crate::types::wire::RawBody, declared: &str) -> Response {
-            let content_type = if body.content_type.is_empty() { declared.to_owned() } else { body.content_type };
-            bytes_response(status, &content_type, body.bytes)
-        }
-
-        /// Adds a header whose value is the text of `value`: a string as it is, a number or a
-        /// boolean as JSON writes it. A value that cannot be a header is the implementation's
-        /// mistake, answered with 500.
-        pub fn set_header<T: Serialize>(response: &mut Response, name: &'static str, value: &T) -> Result<(), ApiError> {
-            let text = match serde_json::to_value(value) {
-                Ok(serde_json::Value::String(text)) => text,
-                Ok(other) => other.to_string(),
-                Err(e) => e.to_string(),
-            };
-            let value = axum::http::HeaderValue::from_str(&text)
-                .map_err(|_| error(ids::GENERAL, 500).with_status(500).with_message(format!("the header {name} cannot carry {text:?}")))?;
-            response.headers_mut().insert(name, value);
-            Ok(())
-        }
-    }
 }

@@ -41,7 +41,7 @@ pub fn emit(model: &Model, opts: &EmitOptions) -> Vec<GeneratedFile> {
 
 /// `runtime.rs`: the fixed runtime and the spec's HTTP items.
 fn runtime_module(model: &Model) -> TokenStream {
-    let mut runtime = runtime::runtime();
+    let mut runtime = runtime::runtime(&lib_ident(model, cargo::RUNTIME), http::any_parts(model));
     runtime.extend(http::runtime_items(model));
     runtime
 }
@@ -49,15 +49,13 @@ fn runtime_module(model: &Model) -> TokenStream {
 fn cargo_toml(model: &Model, opts: &EmitOptions) -> Vec<GeneratedFile> {
     let description = format!("{}: an axum server that enforces the spec before your handlers run", model.platform.name);
     // The server reads requests: the types crate's `server` feature.
-    let mut dependencies = vec![cargo::sibling_with(&package(model, "types"), "types", &["server"])];
-    let mut third_party = vec![cargo::AXUM, cargo::HTTP_BODY_UTIL, cargo::SERDE, cargo::SERDE_JSON, cargo::SERDE_PATH_TO_ERROR, cargo::SERDE_URLENCODED];
-    // Multipart bodies are parsed by multer (what axum's own extractor uses), fed the bytes the
-    // router has already read within the body limit.
-    if http::any_parts(model) {
-        third_party.extend([cargo::FUTURES_UTIL, cargo::MULTER]);
-    }
-    // The body read timeout.
-    third_party.push(cargo::TOKIO_TIME);
+    // The runtime's request readers, with multipart bodies only for specs that have them.
+    let runtime: &[&str] = if http::any_parts(model) { &["server", "multipart"] } else { &["server"] };
+    let mut dependencies = vec![
+        cargo::sibling_with(&package(model, cargo::RUNTIME), cargo::RUNTIME, runtime),
+        cargo::sibling_with(&package(model, "types"), "types", &["server"]),
+    ];
+    let third_party = [cargo::AXUM, cargo::SERDE, cargo::SERDE_JSON];
     dependencies.extend(third_party.iter().map(|d| d.line()));
     let manifest = Manifest {
         lib: &["path = \"src/lib.rs\""],
@@ -966,7 +964,7 @@ fn handler(model: &Model, e: &Endpoint) -> TokenStream {
     let mut steps = Vec::new();
     let mut required: Vec<Ident> = Vec::new();
     if has_path {
-        steps.push(quote!(let params = runtime::path_params(params)?;));
+        steps.push(quote!(let params = runtime::path_params(params).map_err(runtime::rejected)?;));
         let mixed = mixed_segments(e);
         steps.extend(mixed.iter().map(split_step));
         for f in &e.path_params {
@@ -1000,19 +998,19 @@ fn handler(model: &Model, e: &Endpoint) -> TokenStream {
     }
     steps.extend(http::header_steps(model, e, &mut required));
     if has_body(e) {
-        steps.push(quote!(let bytes = runtime::read_body(&parts.headers, body, app.body_limit, app.body_timeout).await?;));
+        steps.push(quote!(let bytes = runtime::read_body(&parts.headers, body, app.body_limit, app.body_timeout).await.map_err(runtime::rejected)?;));
         steps.push(if let Some(body) = http::body_steps(model, e) {
             body
         } else if raw_body(e) {
             quote!(let body = Some(runtime::raw_body(&parts.headers, bytes));)
         } else if optional_body(e) && e.body_format() == "form" {
-            quote!(let body: Option<endpoint::Body> = runtime::optional_body(&bytes, |bytes| Ok(runtime::form_body(bytes, &mut violations)))?;)
+            quote!(let body: Option<endpoint::Body> = runtime::optional_body(&bytes, |bytes| Ok(runtime::form_body(bytes, &mut violations))).map_err(runtime::rejected)?;)
         } else if optional_body(e) {
-            quote!(let body: Option<endpoint::Body> = runtime::optional_body(&bytes, |bytes| runtime::json_body(bytes, &mut violations))?;)
+            quote!(let body: Option<endpoint::Body> = runtime::optional_body(&bytes, |bytes| runtime::json_body(bytes, &mut violations)).map_err(runtime::rejected)?;)
         } else if e.body_format() == "form" {
             quote!(let body: Option<endpoint::Body> = runtime::form_body(&bytes, &mut violations);)
         } else {
-            quote!(let body: Option<endpoint::Body> = runtime::json_body(&bytes, &mut violations)?;)
+            quote!(let body: Option<endpoint::Body> = runtime::json_body(&bytes, &mut violations).map_err(runtime::rejected)?;)
         });
         required.push(format_ident!("body"));
     }
@@ -1049,7 +1047,15 @@ fn handler(model: &Model, e: &Endpoint) -> TokenStream {
     let variant = names::endpoint_variant(e);
     let operation = if has_path { quote!(Operation::#variant(input.path.clone())) } else { quote!(Operation::#variant) };
     let runtime_checks = runtime_checks(model, e);
-    let bot = if model.token_kinds.iter().any(|k| k.meta.id == "bot") { quote!(credential.kind == types::auth::TokenKind::Bot) } else { quote!(false) };
+    // `applies_to: bots` means a call with the token kind whose id is `bot`, named as the naming
+    // layer names it (a `rust_name` renames it).
+    let bot = match model.token_kinds.iter().find(|k| k.meta.id == "bot") {
+        Some(kind) => {
+            let variant = names::token_kind_variant(kind);
+            quote!(credential.kind == types::auth::TokenKind::#variant)
+        }
+        None => quote!(false),
+    };
     let gates = if gated(e).is_empty() { quote!(()) } else { quote!(endpoint::Gates::at(now)) };
     // Made only here, after `authorize` returned: the proof follows the evaluation.
     let granted = if guarded(model, e) { quote!(crate::api::Granted::new()) } else { quote!(()) };

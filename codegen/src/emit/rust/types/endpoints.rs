@@ -436,48 +436,6 @@ fn parts_struct(model: &Model, e: &Endpoint) -> TokenStream {
     }
 }
 
-/// Items the `wire` module holds only for specs that use them: the file of a multipart part.
-pub fn wire_items(model: &Model) -> TokenStream {
-    if !model.endpoints.iter().any(|e| e.parts.iter().any(is_file_part)) {
-        return TokenStream::new();
-    }
-    quote! {
-        /// One file of a multipart body: the file name it was sent with, its media type and bytes.
-        #[derive(Clone, Debug, Default, PartialEq, Eq)]
-        pub struct FilePart {
-            /// The file name, when the sender gave one.
-            pub filename: Option<String>,
-            /// The media type it was sent with (`application/octet-stream` when none was given).
-            pub content_type: String,
-            /// The bytes as sent.
-            pub bytes: Vec<u8>,
-        }
-    }
-}
-
-/// Checks the `validation` module holds only for specs that use them: a file's media type.
-pub fn validation_items(model: &Model) -> TokenStream {
-    let declared = model.endpoints.iter().flat_map(|e| &e.parts).any(|f| is_file_part(f) && f.content_type.is_some());
-    if !declared {
-        return TokenStream::new();
-    }
-    quote! {
-        /// A file's media type is `expected`, where `*` stands for any type or subtype
-        /// (`image/*`); parameters (`; charset=utf-8`) and case do not matter.
-        pub fn content_type(out: &mut Vec<Violation>, pointer: &Pointer<'_>, actual: &str, expected: &str) {
-            let essence = |m: &str| m.split(';').next().unwrap_or_default().trim().to_ascii_lowercase();
-            let (actual, expected) = (essence(actual), essence(expected));
-            let matches = match (actual.split_once('/'), expected.split_once('/')) {
-                (Some((a, b)), Some((x, y))) => (x == "*" || a == x) && (y == "*" || b == y),
-                _ => false,
-            };
-            if !matches {
-                out.push(Violation::new(pointer, format!("must be of media type {expected} (got {actual})")));
-            }
-        }
-    }
-}
-
 /// The parts a request has, in order: (field name, pointer token).
 fn parts(e: &Endpoint) -> Vec<(&'static str, &'static str)> {
     let mut out = Vec::new();

@@ -376,20 +376,23 @@ fn type_has_default(model: &Model, ty: &TypeRef, path: &mut BTreeSet<String>) ->
     }
 }
 
-/// Which optional parts of `wire.rs` the generated types need.
-pub fn wire_needs(model: &Model) -> super::runtime::WireNeeds {
-    let mut needs = super::runtime::WireNeeds { tagged: model.unions.iter().any(|u| u.discriminator.is_some()), ..Default::default() };
-    for f in serde_struct_fields(model) {
-        needs.presence |= f.three_state();
-        needs.present |= f.may_be_absent() && !f.nullable && !f.defaulted();
-    }
+/// Which optional parts of the runtime's `wire` module the generated types need.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct WireNeeds {
+    /// A `bytes` value (base64 on the wire).
+    pub bytes: bool,
+    /// A `map<K, V>`.
+    pub map: bool,
+}
+
+/// Which optional parts of the runtime's `wire` module the generated types need.
+pub fn wire_needs(model: &Model) -> WireNeeds {
+    let mut needs = WireNeeds::default();
     let field_types = all_struct_fields(model).chain(model.unions.iter().flat_map(|u| &u.variants)).filter_map(|f| f.ty.as_ref());
     let body_types = model.endpoints.iter().flat_map(|e| e.response.iter().chain(responses(model, e).filter_map(|r| r.ty.as_ref())));
     for ty in field_types.chain(body_types).chain(model.responses.iter().filter_map(|r| r.response.ty.as_ref())) {
         ty.walk(&mut |t| match t {
-            TypeRef::Primitive(Primitive::Uuid) => needs.uuid = true,
             TypeRef::Primitive(Primitive::Bytes) => needs.bytes = true,
-            TypeRef::Primitive(Primitive::Date) => needs.date = true,
             TypeRef::Map(..) => needs.map = true,
             _ => {}
         });
@@ -567,16 +570,6 @@ fn all_struct_fields(model: &Model) -> impl Iterator<Item = &Field> {
         crate::model::HeaderUse::Named(_) => None,
     });
     lists.flatten().chain(model.endpoints.iter().filter_map(|e| e.body_schema.as_ref())).chain(headers).chain(&model.headers)
-}
-
-/// The fields of the structs serde reads and writes, whose attributes use `wire.rs`: not the
-/// multipart parts (read part by part) nor named headers no response lists.
-fn serde_struct_fields(model: &Model) -> Vec<Field> {
-    let parts: Vec<&Field> = model.endpoints.iter().flat_map(|e| &e.parts).chain(&model.headers).collect();
-    let mut out: Vec<Field> = all_struct_fields(model).filter(|f| !parts.iter().any(|p| std::ptr::eq(*p, *f))).cloned().collect();
-    let all_responses = model.endpoints.iter().flat_map(|e| responses(model, e)).chain(model.responses.iter().map(|r| &r.response));
-    out.extend(all_responses.flat_map(|r| super::responses::header_fields(model, r)));
-    out
 }
 
 /// The responses an endpoint declares per status, named ones resolved.

@@ -13,10 +13,10 @@ mod errors;
 mod events;
 pub(crate) mod fields;
 pub(crate) mod literals;
+mod patterns;
 mod resources;
 pub(crate) mod responses;
 pub(crate) mod rules;
-mod runtime;
 mod states;
 pub(crate) mod unions;
 
@@ -64,9 +64,6 @@ pub fn emit(model: &Model, opts: &EmitOptions) -> Vec<GeneratedFile> {
 
 fn modules(model: &Model) -> Vec<Module<'_>> {
     let mut out = vec![
-        Module::new("wire", move || with(runtime::wire(fields::wire_needs(model)), endpoints::wire_items(model))),
-        Module::new("validation", move || with(runtime::validation(), endpoints::validation_items(model))),
-        Module::new("clock", runtime::clock),
         Module::new("placeholders", move || auth::placeholders(model)),
         Module::new("changes", move || changes::emit(model)),
         Module::new("deprecations", move || deprecations::emit(model)),
@@ -81,7 +78,7 @@ fn modules(model: &Model) -> Vec<Module<'_>> {
     }
     let patterns = checks::patterns(model);
     if !patterns.is_empty() {
-        out.push(Module::new("patterns", move || runtime::patterns(patterns)));
+        out.push(Module::new("patterns", move || patterns::emit(patterns)));
     }
     out.extend([
         Module::new("auth", move || auth::emit(model)),
@@ -104,24 +101,14 @@ fn modules(model: &Model) -> Vec<Module<'_>> {
     out
 }
 
-/// A module's items followed by `extra`.
-fn with(mut tokens: TokenStream, extra: TokenStream) -> TokenStream {
-    tokens.extend(extra);
-    tokens
-}
-
 fn cargo_toml(model: &Model, opts: &EmitOptions) -> Vec<GeneratedFile> {
     let description = format!("{}: every resource, enum, flag, permission, error, limit and dated change of the spec, as Rust types", model.platform.name);
     // Crates only some shapes need are dependencies only of the crates whose spec has them.
     let needs = fields::wire_needs(model);
-    let mut third_party = Vec::new();
-    if needs.bytes {
-        third_party.push(cargo::BASE64);
-    }
-    if needs.map {
-        third_party.push(cargo::INDEXMAP);
-    }
-    third_party.push(cargo::JIFF);
+    let mut runtime = vec!["model"];
+    runtime.extend(needs.bytes.then_some("bytes"));
+    runtime.extend(needs.map.then_some("map"));
+    let mut third_party = vec![cargo::JIFF];
     if !checks::patterns(model).is_empty() {
         third_party.push(cargo::REGEX);
     }
@@ -131,7 +118,9 @@ fn cargo_toml(model: &Model, opts: &EmitOptions) -> Vec<GeneratedFile> {
         "# path, query, header and body parts). A client-only build compiles without it.",
         "server = []",
     ];
-    let manifest = Manifest { lib: &["path = \"src/lib.rs\""], features, dependencies: third_party.iter().map(|d| d.line()).collect() };
+    let mut dependencies = vec![cargo::sibling_with(&package(model, cargo::RUNTIME), cargo::RUNTIME, &runtime)];
+    dependencies.extend(third_party.iter().map(|d| d.line()));
+    let manifest = Manifest { lib: &["path = \"src/lib.rs\""], features, dependencies };
     cargo::crate_files(opts, ARTIFACT, "types", &package(model, ARTIFACT), &description, manifest)
 }
 
@@ -155,6 +144,7 @@ fn lib_rs(model: &Model, modules: &[Module<'_>]) -> TokenStream {
         " compiles without it.".to_owned(),
     ];
     let reexports = reexports(model);
+    let runtime = lib_ident(model, cargo::RUNTIME);
     quote! {
         #![doc = #title]
         #(#![doc = #intro])*
@@ -165,6 +155,9 @@ fn lib_rs(model: &Model, modules: &[Module<'_>]) -> TokenStream {
         #![allow(deprecated)]
         // `#[deprecated(since = ..)]` names the date of the deprecating change, not a crate version.
         #![allow(clippy::deprecated_semver)]
+
+        // The spec-independent foundation, from the runtime crate beside this one.
+        pub use #runtime::{clock, validation, wire};
 
         #decls
 

@@ -20,20 +20,13 @@ pub struct Violation {
 impl Violation {
     /// A violation at `pointer`.
     pub fn new(pointer: impl Into<String>, message: impl Into<String>) -> Self {
-        Self {
-            pointer: pointer.into(),
-            message: message.into(),
-        }
+        Self { pointer: pointer.into(), message: message.into() }
     }
 }
 
 impl fmt::Display for Violation {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.pointer.is_empty() {
-            f.write_str(&self.message)
-        } else {
-            write!(f, "{}: {}", self.pointer, self.message)
-        }
+        if self.pointer.is_empty() { f.write_str(&self.message) } else { write!(f, "{}: {}", self.pointer, self.message) }
     }
 }
 
@@ -79,7 +72,7 @@ impl fmt::Display for Pointer<'_> {
             Self::Key(parent, name) => write!(f, "{parent}/{}", Escaped(name)),
             Self::Index(parent, index) => write!(f, "{parent}/{index}"),
             Self::Entry(parent, key) => {
-                write!(f, "{parent}/{}", Escaped(& key.to_string()))
+                write!(f, "{parent}/{}", Escaped(&key.to_string()))
             }
         }
     }
@@ -153,230 +146,119 @@ pub fn child(pointer: &str, token: &str) -> String {
 }
 
 /// A text has at least `min` characters (Unicode scalar values).
-pub fn min_length(
-    out: &mut Vec<Violation>,
-    pointer: &Pointer<'_>,
-    value: &str,
-    min: i64,
-) {
+pub fn min_length(out: &mut Vec<Violation>, pointer: &Pointer<'_>, value: &str, min: i64) {
     let len = value.chars().count();
     if i128::try_from(len).unwrap_or(i128::MAX) < i128::from(min) {
-        out.push(
-            Violation::new(
-                pointer,
-                format!("must be at least {min} characters long (got {len})"),
-            ),
-        );
+        out.push(Violation::new(pointer, format!("must be at least {min} characters long (got {len})")));
     }
 }
 
 /// A text has at most `max` characters (Unicode scalar values).
-pub fn max_length(
-    out: &mut Vec<Violation>,
-    pointer: &Pointer<'_>,
-    value: &str,
-    max: i64,
-) {
+pub fn max_length(out: &mut Vec<Violation>, pointer: &Pointer<'_>, value: &str, max: i64) {
     let len = value.chars().count();
     if i128::try_from(len).unwrap_or(i128::MAX) > i128::from(max) {
-        out.push(
-            Violation::new(
-                pointer,
-                format!("must be at most {max} characters long (got {len})"),
-            ),
-        );
+        out.push(Violation::new(pointer, format!("must be at most {max} characters long (got {len})")));
     }
 }
 
 /// A list has at least `min` items.
 pub fn min_items(out: &mut Vec<Violation>, pointer: &Pointer<'_>, len: usize, min: i64) {
     if i128::try_from(len).unwrap_or(i128::MAX) < i128::from(min) {
-        out.push(
-            Violation::new(
-                pointer,
-                format!("must have at least {min} items (got {len})"),
-            ),
-        );
+        out.push(Violation::new(pointer, format!("must have at least {min} items (got {len})")));
     }
 }
 
 /// A list has at most `max` items.
 pub fn max_items(out: &mut Vec<Violation>, pointer: &Pointer<'_>, len: usize, max: i64) {
     if i128::try_from(len).unwrap_or(i128::MAX) > i128::from(max) {
-        out.push(
-            Violation::new(pointer, format!("must have at most {max} items (got {len})")),
-        );
+        out.push(Violation::new(pointer, format!("must have at most {max} items (got {len})")));
     }
 }
 
 /// A number is at least `min`.
 pub fn min(out: &mut Vec<Violation>, pointer: &Pointer<'_>, value: i128, min: i64) {
     if value < i128::from(min) {
-        out.push(
-            Violation::new(pointer, format!("must be at least {min} (got {value})")),
-        );
+        out.push(Violation::new(pointer, format!("must be at least {min} (got {value})")));
     }
 }
 
 /// A number is at most `max`.
 pub fn max(out: &mut Vec<Violation>, pointer: &Pointer<'_>, value: i128, max: i64) {
     if value > i128::from(max) {
-        out.push(
-            Violation::new(pointer, format!("must be at most {max} (got {value})")),
-        );
+        out.push(Violation::new(pointer, format!("must be at most {max} (got {value})")));
     }
 }
 
 /// A number is below `bound`.
-pub fn max_exclusive(
-    out: &mut Vec<Violation>,
-    pointer: &Pointer<'_>,
-    value: i128,
-    bound: i64,
-) {
+pub fn max_exclusive(out: &mut Vec<Violation>, pointer: &Pointer<'_>, value: i128, bound: i64) {
     if value >= i128::from(bound) {
-        out.push(
-            Violation::new(pointer, format!("must be less than {bound} (got {value})")),
-        );
+        out.push(Violation::new(pointer, format!("must be less than {bound} (got {value})")));
     }
 }
 
 /// A number is above `bound`.
-pub fn min_exclusive(
-    out: &mut Vec<Violation>,
-    pointer: &Pointer<'_>,
-    value: i128,
-    bound: i64,
-) {
+pub fn min_exclusive(out: &mut Vec<Violation>, pointer: &Pointer<'_>, value: i128, bound: i64) {
     if value <= i128::from(bound) {
-        out.push(
-            Violation::new(
-                pointer,
-                format!("must be greater than {bound} (got {value})"),
-            ),
-        );
+        out.push(Violation::new(pointer, format!("must be greater than {bound} (got {value})")));
     }
 }
 
 /// A floating-point number is at least `min`.
-pub fn min_number(
-    out: &mut Vec<Violation>,
-    pointer: &Pointer<'_>,
-    value: f64,
-    min: f64,
-) {
+pub fn min_number(out: &mut Vec<Violation>, pointer: &Pointer<'_>, value: f64, min: f64) {
     if value.is_nan() || value < min {
-        out.push(
-            Violation::new(pointer, format!("must be at least {min} (got {value})")),
-        );
+        out.push(Violation::new(pointer, format!("must be at least {min} (got {value})")));
     }
 }
 
 /// A floating-point number is at most `max`.
-pub fn max_number(
-    out: &mut Vec<Violation>,
-    pointer: &Pointer<'_>,
-    value: f64,
-    max: f64,
-) {
+pub fn max_number(out: &mut Vec<Violation>, pointer: &Pointer<'_>, value: f64, max: f64) {
     if value.is_nan() || value > max {
-        out.push(
-            Violation::new(pointer, format!("must be at most {max} (got {value})")),
-        );
+        out.push(Violation::new(pointer, format!("must be at most {max} (got {value})")));
     }
 }
 
 /// A floating-point number is above `bound`.
-pub fn min_exclusive_number(
-    out: &mut Vec<Violation>,
-    pointer: &Pointer<'_>,
-    value: f64,
-    bound: f64,
-) {
+pub fn min_exclusive_number(out: &mut Vec<Violation>, pointer: &Pointer<'_>, value: f64, bound: f64) {
     if value.is_nan() || value <= bound {
-        out.push(
-            Violation::new(
-                pointer,
-                format!("must be greater than {bound} (got {value})"),
-            ),
-        );
+        out.push(Violation::new(pointer, format!("must be greater than {bound} (got {value})")));
     }
 }
 
 /// A floating-point number is below `bound`.
-pub fn max_exclusive_number(
-    out: &mut Vec<Violation>,
-    pointer: &Pointer<'_>,
-    value: f64,
-    bound: f64,
-) {
+pub fn max_exclusive_number(out: &mut Vec<Violation>, pointer: &Pointer<'_>, value: f64, bound: f64) {
     if value.is_nan() || value >= bound {
-        out.push(
-            Violation::new(pointer, format!("must be less than {bound} (got {value})")),
-        );
+        out.push(Violation::new(pointer, format!("must be less than {bound} (got {value})")));
     }
 }
 
 /// A map has at least `min` entries.
-pub fn min_entries(
-    out: &mut Vec<Violation>,
-    pointer: &Pointer<'_>,
-    len: usize,
-    min: i64,
-) {
+pub fn min_entries(out: &mut Vec<Violation>, pointer: &Pointer<'_>, len: usize, min: i64) {
     if i128::try_from(len).unwrap_or(i128::MAX) < i128::from(min) {
-        out.push(
-            Violation::new(
-                pointer,
-                format!("must have at least {min} entries (got {len})"),
-            ),
-        );
+        out.push(Violation::new(pointer, format!("must have at least {min} entries (got {len})")));
     }
 }
 
 /// A map has at most `max` entries.
-pub fn max_entries(
-    out: &mut Vec<Violation>,
-    pointer: &Pointer<'_>,
-    len: usize,
-    max: i64,
-) {
+pub fn max_entries(out: &mut Vec<Violation>, pointer: &Pointer<'_>, len: usize, max: i64) {
     if i128::try_from(len).unwrap_or(i128::MAX) > i128::from(max) {
-        out.push(
-            Violation::new(
-                pointer,
-                format!("must have at most {max} entries (got {len})"),
-            ),
-        );
+        out.push(Violation::new(pointer, format!("must have at most {max} entries (got {len})")));
     }
 }
 
 /// No two items of a list are equal: each repeat is reported at its own index.
-pub fn unique_items<T: PartialEq>(
-    out: &mut Vec<Violation>,
-    pointer: &Pointer<'_>,
-    items: &[T],
-) {
+pub fn unique_items<T: PartialEq>(out: &mut Vec<Violation>, pointer: &Pointer<'_>, items: &[T]) {
     for (index, item) in items.iter().enumerate() {
         if let Some(first) = items[..index].iter().position(|earlier| earlier == item) {
-            out.push(
-                Violation::new(
-                    &Pointer::index(pointer, index),
-                    format!("repeats item {first}: items must be unique"),
-                ),
-            );
+            out.push(Violation::new(&Pointer::index(pointer, index), format!("repeats item {first}: items must be unique")));
         }
     }
 }
 
 /// A text has the shape of an email address: a local part, one `@`, a domain, no spaces.
 pub fn email(out: &mut Vec<Violation>, pointer: &Pointer<'_>, value: &str) {
-    let shaped = value
-        .split_once('@')
-        .is_some_and(|(local, domain)| {
-            !local.is_empty() && !domain.is_empty() && !domain.contains('@')
-                && !value.chars().any(|c| c.is_whitespace() || c.is_control())
-        });
+    let shaped = value.split_once('@').is_some_and(|(local, domain)| {
+        !local.is_empty() && !domain.is_empty() && !domain.contains('@') && !value.chars().any(|c| c.is_whitespace() || c.is_control())
+    });
     if !shaped {
         out.push(Violation::new(pointer, "must be an email address (local@domain)"));
     }
@@ -384,59 +266,31 @@ pub fn email(out: &mut Vec<Violation>, pointer: &Pointer<'_>, value: &str) {
 
 /// A text is an absolute URI: a scheme (`https`, `mailto`, ...), `:`, and no spaces.
 pub fn uri(out: &mut Vec<Violation>, pointer: &Pointer<'_>, value: &str) {
-    let scheme_ok = value
-        .split_once(':')
-        .is_some_and(|(scheme, _)| {
-            scheme.starts_with(|c: char| c.is_ascii_alphabetic())
-                && scheme.chars().all(|c| c.is_ascii_alphanumeric() || "+-.".contains(c))
-        });
+    let scheme_ok = value.split_once(':').is_some_and(|(scheme, _)| {
+        scheme.starts_with(|c: char| c.is_ascii_alphabetic()) && scheme.chars().all(|c| c.is_ascii_alphanumeric() || "+-.".contains(c))
+    });
     if !scheme_ok || value.chars().any(|c| c.is_whitespace() || c.is_control()) {
         out.push(Violation::new(pointer, "must be an absolute URI (scheme:...)"));
     }
 }
 
 /// A value of an open enum is one the spec names: unknown values are read, never sent.
-pub fn known(
-    out: &mut Vec<Violation>,
-    pointer: &Pointer<'_>,
-    is_known: bool,
-    enum_id: &str,
-    got: impl fmt::Display,
-) {
+pub fn known(out: &mut Vec<Violation>, pointer: &Pointer<'_>, is_known: bool, enum_id: &str, got: impl fmt::Display) {
     if !is_known {
-        out.push(
-            Violation::new(pointer, format!("is not a value of `{enum_id}` (got {got})")),
-        );
+        out.push(Violation::new(pointer, format!("is not a value of `{enum_id}` (got {got})")));
     }
 }
 
 /// A value is one of those a field accepts (a subset of its enum).
-pub fn one_of(
-    out: &mut Vec<Violation>,
-    pointer: &Pointer<'_>,
-    accepted: bool,
-    allowed: &[&str],
-    got: impl fmt::Display,
-) {
+pub fn one_of(out: &mut Vec<Violation>, pointer: &Pointer<'_>, accepted: bool, allowed: &[&str], got: impl fmt::Display) {
     if !accepted {
         let names: Vec<String> = allowed.iter().map(|a| format!("`{a}`")).collect();
-        out.push(
-            Violation::new(
-                pointer,
-                format!("must be one of {} (got {got})", names.join(", ")),
-            ),
-        );
+        out.push(Violation::new(pointer, format!("must be one of {} (got {got})", names.join(", "))));
     }
 }
 
 /// A value is the one a field is fixed to.
-pub fn constant(
-    out: &mut Vec<Violation>,
-    pointer: &Pointer<'_>,
-    equal: bool,
-    expected: &str,
-    got: impl fmt::Display,
-) {
+pub fn constant(out: &mut Vec<Violation>, pointer: &Pointer<'_>, equal: bool, expected: &str, got: impl fmt::Display) {
     if !equal {
         out.push(Violation::new(pointer, format!("must be {expected} (got {got})")));
     }
@@ -444,61 +298,35 @@ pub fn constant(
 
 /// A union's value is one of its variants: a value read from a newer peer is kept, never
 /// sent.
-pub fn unknown_variant(
-    out: &mut Vec<Violation>,
-    pointer: &Pointer<'_>,
-    union_id: &str,
-    detail: impl fmt::Display,
-) {
-    out.push(
-        Violation::new(pointer, format!("is no variant of `{union_id}` ({detail})")),
-    );
+pub fn unknown_variant(out: &mut Vec<Violation>, pointer: &Pointer<'_>, union_id: &str, detail: impl fmt::Display) {
+    out.push(Violation::new(pointer, format!("is no variant of `{union_id}` ({detail})")));
 }
 
 /// A file is at most `max` bytes.
 pub fn max_size(out: &mut Vec<Violation>, pointer: &Pointer<'_>, len: usize, max: i64) {
     if i128::try_from(len).unwrap_or(i128::MAX) > i128::from(max) {
-        out.push(
-            Violation::new(pointer, format!("must be at most {max} bytes (got {len})")),
-        );
+        out.push(Violation::new(pointer, format!("must be at most {max} bytes (got {len})")));
     }
 }
 
 /// A value that a condition makes mandatory is present.
-pub fn required(
-    out: &mut Vec<Violation>,
-    pointer: &Pointer<'_>,
-    present: bool,
-    condition: &str,
-) {
+pub fn required(out: &mut Vec<Violation>, pointer: &Pointer<'_>, present: bool, condition: &str) {
     if !present {
         out.push(Violation::new(pointer, format!("is required when {condition}")));
     }
 }
 
 /// A fact a case states of a value holds (`message` says it when it does not).
-pub fn fact(
-    out: &mut Vec<Violation>,
-    pointer: &Pointer<'_>,
-    holds: bool,
-    message: &str,
-) {
+pub fn fact(out: &mut Vec<Violation>, pointer: &Pointer<'_>, holds: bool, message: &str) {
     if !holds {
         out.push(Violation::new(pointer, message));
     }
 }
 
 /// A text is exactly `expected`.
-pub fn literal(
-    out: &mut Vec<Violation>,
-    pointer: &Pointer<'_>,
-    value: &str,
-    expected: &str,
-) {
+pub fn literal(out: &mut Vec<Violation>, pointer: &Pointer<'_>, value: &str, expected: &str) {
     if value != expected {
-        out.push(
-            Violation::new(pointer, format!("must be `{expected}` (got `{value}`)")),
-        );
+        out.push(Violation::new(pointer, format!("must be `{expected}` (got `{value}`)")));
     }
 }
 
@@ -516,32 +344,15 @@ pub struct CsvColumn {
 /// A CSV text has exactly `columns`: the header line names them in order, and every
 /// further line has one accepted cell per column. Pointers are `/<line>` (the header is
 /// line 0) and `/<line>/<column>`.
-pub fn csv(
-    out: &mut Vec<Violation>,
-    pointer: &Pointer<'_>,
-    text: &str,
-    columns: &[CsvColumn],
-) {
+pub fn csv(out: &mut Vec<Violation>, pointer: &Pointer<'_>, text: &str, columns: &[CsvColumn]) {
     let mut lines = text.lines();
     let header: Vec<&str> = columns.iter().map(|c| c.name).collect();
     let expected = header.join(",");
     match lines.next() {
         Some(first) if first.trim_end_matches('\r') == expected => {}
-        Some(first) => {
-            out.push(
-                Violation::new(
-                    &Pointer::index(pointer, 0),
-                    format!("the header must be exactly `{expected}` (got `{first}`)"),
-                ),
-            )
-        }
+        Some(first) => out.push(Violation::new(&Pointer::index(pointer, 0), format!("the header must be exactly `{expected}` (got `{first}`)"))),
         None => {
-            out.push(
-                Violation::new(
-                    pointer,
-                    format!("must start with the header `{expected}`"),
-                ),
-            );
+            out.push(Violation::new(pointer, format!("must start with the header `{expected}`")));
             return;
         }
     }
@@ -553,25 +364,27 @@ pub fn csv(
         let row = Pointer::index(pointer, index + 1);
         let cells: Vec<&str> = line.split(',').collect();
         if cells.len() != columns.len() {
-            out.push(
-                Violation::new(
-                    &row,
-                    format!("must have {} cell(s) (got {})", columns.len(), cells.len()),
-                ),
-            );
+            out.push(Violation::new(&row, format!("must have {} cell(s) (got {})", columns.len(), cells.len())));
             continue;
         }
         for (column, (cell, spec)) in cells.iter().zip(columns).enumerate() {
             if !(spec.accepts)(cell) {
-                out.push(
-                    Violation::new(
-                        &Pointer::index(&row, column),
-                        format!(
-                            "`{}` must be {} (got `{cell}`)", spec.name, spec.expects
-                        ),
-                    ),
-                );
+                out.push(Violation::new(&Pointer::index(&row, column), format!("`{}` must be {} (got `{cell}`)", spec.name, spec.expects)));
             }
         }
+    }
+}
+
+/// A file's media type is `expected`, where `*` stands for any type or subtype
+/// (`image/*`); parameters (`; charset=utf-8`) and case do not matter.
+pub fn content_type(out: &mut Vec<Violation>, pointer: &Pointer<'_>, actual: &str, expected: &str) {
+    let essence = |m: &str| m.split(';').next().unwrap_or_default().trim().to_ascii_lowercase();
+    let (actual, expected) = (essence(actual), essence(expected));
+    let matches = match (actual.split_once('/'), expected.split_once('/')) {
+        (Some((a, b)), Some((x, y))) => (x == "*" || a == x) && (y == "*" || b == y),
+        _ => false,
+    };
+    if !matches {
+        out.push(Violation::new(pointer, format!("must be of media type {expected} (got {actual})")));
     }
 }

@@ -1,0 +1,68 @@
+//! `runtime/`: the runtime crate the other generated crates depend on, as a byte copy of the
+//! hand-written crate `runtime/` of this repository under the output's package name
+//! (`platform-runtime`, `widget-runtime`).
+//!
+//! The runtime is ordinary Rust, formatted, linted and tested where it lives; the generator only
+//! carries its text, so an output directory builds anywhere without a registry (the precedent is a
+//! vendored dependency). Each file gains the `@generated` line; nothing else changes.
+
+use super::shared::package;
+use crate::emit::cargo;
+use crate::emit::{EmitOptions, GeneratedFile};
+use crate::model::Model;
+
+/// The artifact name in summaries.
+pub const ARTIFACT: &str = "runtime";
+
+/// The package name the hand-written manifest carries, replaced by the output's.
+const SOURCE_PACKAGE: &str = "platform-codegen-runtime";
+
+/// The manifest: its leading comment and its dev-dependencies serve the source crate and are not
+/// copied.
+const MANIFEST: &str = include_str!("../../../../runtime/Cargo.toml");
+
+/// The sources, by path under `src/`.
+const SOURCES: &[(&str, &str)] = &[
+    ("lib.rs", include_str!("../../../../runtime/src/lib.rs")),
+    ("clock.rs", include_str!("../../../../runtime/src/clock.rs")),
+    ("ffi.rs", include_str!("../../../../runtime/src/ffi.rs")),
+    ("multipart.rs", include_str!("../../../../runtime/src/multipart.rs")),
+    ("server.rs", include_str!("../../../../runtime/src/server.rs")),
+    ("validation.rs", include_str!("../../../../runtime/src/validation.rs")),
+    ("wire.rs", include_str!("../../../../runtime/src/wire.rs")),
+];
+
+/// Emits `runtime/Cargo.toml` and `runtime/src/*.rs`.
+pub fn emit(model: &Model, opts: &EmitOptions) -> Vec<GeneratedFile> {
+    let notice = opts.notice();
+    let mut files = vec![GeneratedFile::new(ARTIFACT, format!("{}/Cargo.toml", cargo::RUNTIME), manifest(model, &notice))];
+    files.extend(SOURCES.iter().map(|(path, text)| GeneratedFile::new(ARTIFACT, format!("{}/src/{path}", cargo::RUNTIME), format!("// {notice}\n\n{text}"))));
+    files
+}
+
+fn manifest(model: &Model, notice: &str) -> String {
+    let body = MANIFEST.trim_start_matches(|c| c != '[');
+    let body = body.split("\n[dev-dependencies]").next().unwrap_or(body);
+    let kept: Vec<&str> = body.lines().collect();
+    let end = kept.iter().rposition(|l| !l.trim().is_empty() && !l.starts_with('#')).map_or(0, |i| i + 1);
+    let body = kept[..end].join("\n");
+    let from = format!("name = \"{SOURCE_PACKAGE}\"");
+    assert!(body.contains(&from), "BUG: runtime/Cargo.toml names the package {SOURCE_PACKAGE}");
+    format!("# {notice}\n\n{}", body.replacen(&from, &format!("name = \"{}\"", package(model, ARTIFACT)), 1))
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    /// Every source file of the runtime crate is carried: a new module cannot be left behind.
+    #[test]
+    fn every_runtime_source_is_carried() {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../runtime/src");
+        let mut on_disk: Vec<String> = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+        on_disk.sort();
+        let mut carried: Vec<String> = super::SOURCES.iter().map(|(p, _)| (*p).to_owned()).collect();
+        carried.sort();
+        assert_eq!(carried, on_disk);
+    }
+}

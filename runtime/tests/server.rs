@@ -1,0 +1,138 @@
+//! The server's readers: every fault of a request found at once, refusals with what they
+//! refused, and no panic on any input.
+
+use axum::body::{Body, Bytes};
+use axum::http::{HeaderMap, HeaderValue, header};
+use platform_codegen_runtime::server::{self, Piece, Rejection};
+use platform_codegen_runtime::validation::Violation;
+use std::time::Duration;
+
+#[derive(serde::Deserialize, Debug, PartialEq)]
+struct Note {
+    text: String,
+    pins: Vec<u8>,
+}
+
+#[test]
+fn json_bodies_refuse_syntax_and_locate_shape_errors() {
+    let mut out = Vec::new();
+    let note: Option<Note> = server::json_body(br#"{"text":"a","pins":[1]}"#, &mut out).unwrap();
+    assert_eq!(note, Some(Note { text: "a".into(), pins: vec![1] }));
+    let wrong: Option<Note> = server::json_body(br#"{"text":"a","pins":[1,"x"]}"#, &mut out).unwrap();
+    assert_eq!(wrong, None);
+    assert_eq!(out.len(), 1);
+    assert_eq!(out[0].pointer, "/body/pins/1");
+    let refused = server::json_body::<Note>(b"{not json", &mut out).unwrap_err();
+    assert!(matches!(refused, Rejection::NotJson(_)), "{refused:?}");
+    assert_eq!(refused.status(), 400);
+}
+
+#[test]
+fn an_empty_optional_body_is_absent() {
+    let read = |bytes: &[u8]| server::json_body::<Note>(bytes, &mut Vec::new());
+    assert_eq!(server::optional_body(b" \n", read).unwrap(), Some(None));
+    assert!(server::optional_body(b"[", read).is_err());
+}
+
+#[test]
+fn parameters_report_absence_and_parse_errors() {
+    let mut out: Vec<Violation> = Vec::new();
+    let pairs = server::query_pairs(Some("limit=5&limit=6&after=x"), &mut out);
+    assert_eq!(server::param(&pairs, "limit", "/query/limit", true, &mut out, server::from_str::<u8>), Some(5));
+    assert_eq!(server::param(&pairs, "after", "/query/after", false, &mut out, server::from_str::<u64>), None);
+    assert_eq!(server::param(&pairs, "before", "/query/before", true, &mut out, server::from_str::<u64>), None);
+    let pointers: Vec<&str> = out.iter().map(|v| v.pointer.as_str()).collect();
+    assert_eq!(pointers, ["/query/after", "/query/before"]);
+    let list = server::param_list(&[("ids".into(), "1,2,x".into())], "ids", "/query/ids", true, true, &mut out, server::from_str::<u8>);
+    assert_eq!(list, None);
+    assert_eq!(out.last().map(|v| v.pointer.as_str()), Some("/query/ids/2"));
+}
+
+#[test]
+fn mixed_segments_split_by_their_text() {
+    let pieces = [Piece::Param, Piece::Text("."), Piece::Param];
+    let split = |text: &str| split_one(text, &pieces);
+    assert_eq!(split("report.tar.gz"), Some(vec!["report".to_owned(), "tar.gz".to_owned()]));
+    assert_eq!(split("report"), None);
+    assert_eq!(split(".gz"), None, "a placeholder is never empty");
+}
+
+/// `split_segment` over a path whose one segment is `text`, matched by axum's router.
+fn split_one(text: &str, pieces: &[Piece]) -> Option<Vec<String>> {
+    use axum::extract::RawPathParams;
+    let runtime = tokio::runtime::Builder::new_current_thread().build().unwrap();
+    let pieces = pieces.to_vec();
+    let app = axum::Router::new().route(
+        "/{segment}",
+        axum::routing::get(move |params: RawPathParams| async move {
+            let values = server::split_segment(&params, "segment", &pieces).map(|v| v.iter().map(|s| (*s).to_owned()).collect::<Vec<_>>());
+            serde_json::to_string(&values).unwrap_or_default()
+        }),
+    );
+    runtime.block_on(async {
+        use tower_service::Service as _;
+        let request = axum::http::Request::get(format!("/{text}")).body(Body::empty()).unwrap();
+        let response = app.clone().call(request).await.unwrap();
+        let bytes = axum::body::to_bytes(response.into_body(), 1 << 16).await.unwrap();
+        serde_json::from_slice(&bytes).unwrap()
+    })
+}
+
+#[tokio::test]
+async fn bodies_over_the_limit_are_refused_before_they_are_read() {
+    let mut headers = HeaderMap::new();
+    headers.insert(header::CONTENT_LENGTH, HeaderValue::from_static("11"));
+    let refused = server::read_body(&headers, Body::from("hello world"), 10, Duration::from_secs(1)).await.unwrap_err();
+    assert_eq!(refused, Rejection::TooLarge { limit: 10 });
+    // Without a declared length, the limit stops the read.
+    let refused = server::read_body(&HeaderMap::new(), Body::from("hello world"), 10, Duration::from_secs(1)).await.unwrap_err();
+    assert_eq!(refused.status(), 413);
+    let read = server::read_body(&HeaderMap::new(), Body::from("hello"), 10, Duration::from_secs(1)).await.unwrap();
+    assert_eq!(read, Bytes::from_static(b"hello"));
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_body_that_never_arrives_times_out() {
+    let (_sender, body) = body_that_never_ends();
+    let refused = server::read_body(&HeaderMap::new(), body, 10, Duration::from_secs(30)).await.unwrap_err();
+    assert_eq!(refused, Rejection::Timeout { after: Duration::from_secs(30) });
+    assert_eq!(refused.status(), 408);
+    assert!(refused.to_string().contains("30000 ms"), "{refused}");
+}
+
+/// A body whose sender is kept and never sends: the read waits until the timeout.
+fn body_that_never_ends() -> (tokio::sync::mpsc::Sender<Result<Bytes, std::io::Error>>, Body) {
+    let (sender, receiver) = tokio::sync::mpsc::channel(1);
+    let stream = futures_util::stream::unfold(receiver, |mut r| async move { r.recv().await.map(|item| (item, r)) });
+    (sender, Body::from_stream(stream))
+}
+
+#[tokio::test]
+async fn multipart_parts_are_read_by_name() {
+    use platform_codegen_runtime::multipart;
+    let body = "--b\r\nContent-Disposition: form-data; name=\"payload_json\"\r\n\r\n{\"text\":\"a\",\"pins\":[]}\r\n--b\r\nContent-Disposition: form-data; name=\"files[1]\"; filename=\"b.png\"\r\nContent-Type: image/png\r\n\r\nB\r\n--b\r\nContent-Disposition: form-data; name=\"files[0]\"; filename=\"a.png\"\r\n\r\nA\r\n--b--\r\n";
+    let mut headers = HeaderMap::new();
+    headers.insert(header::CONTENT_TYPE, HeaderValue::from_static("multipart/form-data; boundary=b"));
+    let parts = multipart::multipart(&headers, Bytes::from(body)).await.unwrap();
+    let mut out = Vec::new();
+    let note: Option<Note> = multipart::part_json(&parts, "payload_json", "/body/payload_json", true, &mut out);
+    assert_eq!(note, Some(Note { text: "a".into(), pins: vec![] }));
+    let files = multipart::part_files(&parts, "files", "/body/files", true, true, &mut out).unwrap();
+    let names: Vec<Option<&str>> = files.iter().map(|f| f.filename.as_deref()).collect();
+    assert_eq!(names, [Some("a.png"), Some("b.png")], "indexed parts in index order");
+    assert_eq!(files[0].content_type, "application/octet-stream");
+    assert!(out.is_empty(), "{out:?}");
+    let not_multipart = multipart::multipart(&HeaderMap::new(), Bytes::from_static(b"x")).await.unwrap_err();
+    assert_eq!(not_multipart.status(), 400);
+}
+
+#[test]
+fn responses_outside_their_declared_range_are_the_implementations_fault() {
+    assert_eq!(server::in_range(204, 200, 299), Ok(204));
+    let broken = server::in_range(404, 200, 299).unwrap_err();
+    assert_eq!(broken.status(), 500);
+    let mut response = server::status_response(200);
+    assert!(server::set_header(&mut response, "x-count", &3).is_ok());
+    assert_eq!(response.headers()["x-count"], "3");
+    assert_eq!(server::set_header(&mut response, "x-bad", &"line\nbreak").unwrap_err().status(), 500);
+}
