@@ -337,7 +337,7 @@ fn import_openapi(cli: &Cli, file: &std::path::Path) -> ExitCode {
 
 /// `mock`: writes a workspace of the spec's crates with a runner, then runs it with Cargo.
 fn mock(cli: &Cli, loaded: &Loaded, listen: &str) -> ExitCode {
-    use platform_codegen::emit::workspace::{WorkspaceOptions, workspace};
+    use platform_codegen::emit::workspace::{WorkspaceOptions, mock_runner_package, workspace};
     let out = cli.out.clone().unwrap_or_else(|| PathBuf::from("target/platform-mock"));
     let options = WorkspaceOptions { members: Vec::new(), mock_runner: true };
     let files = workspace(&loaded.model, &EmitOptions::default(), &options);
@@ -347,11 +347,7 @@ fn mock(cli: &Cli, loaded: &Loaded, listen: &str) -> ExitCode {
         eprintln!("error: {e}");
         return ExitCode::from(2);
     }
-    let runner = files
-        .iter()
-        .find(|f| f.path == "mock-server/Cargo.toml")
-        .and_then(|f| f.contents.lines().find_map(|l| l.strip_prefix("name = ")).map(|n| n.trim_matches('"').to_owned()))
-        .expect("BUG: the workspace has the mock runner");
+    let runner = mock_runner_package(&loaded.model);
     // Cargo's own target directory when the caller names one (scratch builds share one), else
     // one beside the workspace.
     let target = std::env::var_os("CARGO_TARGET_DIR").map(PathBuf::from).unwrap_or_else(|| out.join("target"));

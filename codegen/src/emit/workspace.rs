@@ -59,7 +59,7 @@ pub fn workspace(model: &Model, opts: &EmitOptions, ws: &WorkspaceOptions) -> Ve
     let mut members: Vec<String> = cargo::CRATES.iter().map(|s| (*s).to_owned()).collect();
     if ws.mock_runner {
         members.push("mock-server".to_owned());
-        files.extend(mock_runner(model));
+        files.extend(mock_runner(model, &opts.notice()));
     }
     members.extend(ws.members.iter().cloned());
     files.push(GeneratedFile::new(cargo::ARTIFACT, "Cargo.toml", manifest(&members, &opts.notice())));
@@ -81,15 +81,20 @@ fn manifest(members: &[String], notice: &str) -> String {
 /// rather than through `axum::serve`, which sets no timer on its connections: a client sending
 /// its head a byte at a time would hold a connection for as long as it liked. The router itself
 /// bounds the wait for a request body (`Options::body_timeout`).
-fn mock_runner(model: &Model) -> Vec<GeneratedFile> {
+fn mock_runner(model: &Model, notice: &str) -> Vec<GeneratedFile> {
     let server = package(model, "server");
-    let runner = format!("{}-mock-server", crate_stem(model).replace('_', "-"));
+    let runner = mock_runner_package(model);
     let server_lib = server.replace('-', "_");
     let manifest = format!(
-        "[package]\nname = {runner:?}\ndescription = \"Serves the mock implementation of the spec's server\"\nedition.workspace = true\nversion.workspace = true\nlicense.workspace = true\npublish.workspace = true\n\n[dependencies]\n{server} = {{ path = \"../server\", features = [\"mock\"] }}\nhyper.workspace = true\nhyper-util.workspace = true\ntokio = {{ workspace = true, features = [\"rt-multi-thread\", \"macros\", \"net\", \"time\"] }}\n"
+        "# {notice}\n\n[package]\nname = {runner:?}\ndescription = \"Serves the mock implementation of the spec's server\"\nedition.workspace = true\nversion.workspace = true\nlicense.workspace = true\npublish.workspace = true\n\n[dependencies]\n{server} = {{ path = \"../server\", features = [\"mock\"] }}\nhyper.workspace = true\nhyper-util.workspace = true\ntokio = {{ workspace = true, features = [\"rt-multi-thread\", \"macros\", \"net\", \"time\"] }}\n"
     );
-    let main = RUNNER_MAIN.replace("{server_lib}", &server_lib);
+    let main = format!("// {notice}\n\n{}", RUNNER_MAIN.replace("{server_lib}", &server_lib));
     vec![GeneratedFile::new("mock", "mock-server/Cargo.toml", manifest), GeneratedFile::new("mock", "mock-server/src/main.rs", main)]
+}
+
+/// The package name of the mock runner (`platform-mock-server`).
+pub fn mock_runner_package(model: &Model) -> String {
+    format!("{}-mock-server", crate_stem(model).replace('_', "-"))
 }
 
 /// The runner's `main.rs`, with `{server_lib}` standing for the server crate's library name.

@@ -27,11 +27,6 @@ pub fn files_at(dir: &Path, rev: &str, display_root: &str) -> Result<Vec<(String
         .collect()
 }
 
-/// Whether `rev` names a commit of the repository holding `dir`.
-pub fn has_revision(dir: &Path, rev: &str) -> bool {
-    git(dir, &["rev-parse", "--verify", "--quiet", &format!("{rev}^{{commit}}")]).is_ok()
-}
-
 fn git(dir: &Path, args: &[&str]) -> Result<String, IoError> {
     let out = Command::new("git")
         .args(args)

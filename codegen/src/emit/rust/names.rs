@@ -211,11 +211,6 @@ pub fn permission_const(p: &Permission) -> Ident {
     escaped(const_ident(p.meta.rust()), BITSET_RESERVED)
 }
 
-/// The one-bit constant of the permission with this id.
-pub fn permission_const_id(model: &Model, id: &str) -> Ident {
-    escaped(const_ident(stem(&model.permissions, id)), BITSET_RESERVED)
-}
-
 /// A condition's variant of `Condition`.
 pub fn condition_variant(c: &Condition) -> Ident {
     type_ident(c.meta.rust())
