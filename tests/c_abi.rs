@@ -555,8 +555,8 @@ fn deprecations_warn_where_they_are_used_and_nowhere_else() {
     let (model, class, field, summary) = deprecated_fixture_headers(&dir);
     let p = &model.platform.prefixes;
     let class = &model.classes[class];
-    let field = platform_codegen::emit::case::pascal(&class.fields[field].name);
-    let class_name = platform_codegen::emit::case::pascal(&class.meta.id);
+    let field = platform_codegen::plan::case::pascal(&class.fields[field].name);
+    let class_name = platform_codegen::plan::case::pascal(&class.meta.id);
     let compile_tu = |name: &str, compiler: &str, std: &str, strict: &[&str], text: String| {
         let tu = dir.join(name);
         std::fs::write(&tu, text).unwrap();

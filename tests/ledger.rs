@@ -6,8 +6,8 @@
 //! statement begins, every item it names resolves in the model of `spec/`, and every item of the
 //! spec is named by some entry or marks its id as assumed.
 
+use platform_codegen::model::Index;
 use platform_codegen::model::{Field, Model};
-use platform_codegen::validate::Index;
 use serde::Deserialize;
 use std::collections::BTreeSet;
 use std::path::Path;

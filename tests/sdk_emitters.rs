@@ -3,9 +3,9 @@
 //!
 //! Bless new golden files with `UPDATE_EXPECT=1 cargo test --test sdk_emitters`.
 
-use platform_codegen::emit::case::{pascal, screaming};
 use platform_codegen::emit::{EmitOptions, GeneratedFile, emit_all};
 use platform_codegen::model::{Model, TypeRef};
+use platform_codegen::plan::case::{pascal, screaming};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 

@@ -18,6 +18,8 @@ pub mod load;
 #[allow(missing_docs)]
 pub mod model;
 #[allow(missing_docs)]
+pub mod plan;
+#[allow(missing_docs)]
 pub mod validate;
 pub mod workspace;
 
@@ -87,6 +89,10 @@ fn check_loaded(mut cx: Diagnostics, sources: Sources, raw: load::RawSpec) -> Re
     let model = model::lower(&mut cx, &sources, raw);
     if !cx.has_errors() {
         validate::validate(&mut cx, &model);
+    }
+    // Identifiers are made from a model whose references resolve.
+    if !cx.has_errors() {
+        plan::check_identifier_collisions(&mut cx, &model);
     }
     match cx.finish() {
         Ok(warnings) => Ok(Loaded { model, sources, warnings }),

@@ -14,9 +14,21 @@
 //! workspace Cargo builds the crate in must name exactly the directory the crate sits in. A
 //! crate copied anywhere else, or packaged, finds no such declaration and writes nothing.
 
-use crate::emit::Layout;
 use std::io;
 use std::path::{Path, PathBuf};
+
+/// Where the generated crates live, in Cargo's terms.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Layout {
+    /// On their own: a generated `Cargo.toml` workspace root lists the crates, so `cargo build`
+    /// in the output directory builds them all; no crate has a build script.
+    #[default]
+    Standalone,
+    /// Members of the workspace whose `[workspace.metadata.platform-codegen]` names the output
+    /// directory (see [`crate::workspace`]): each crate's build script regenerates the output
+    /// when the spec changes, using the `platform-codegen` of `[workspace.dependencies]`.
+    Anchored,
+}
 
 /// The metadata table that anchors generated output in a workspace.
 pub const METADATA: &str = "platform-codegen";

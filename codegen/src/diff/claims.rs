@@ -95,7 +95,7 @@ fn draft(f: &Finding, new: &Model) -> String {
         At::Date(d) => d.to_string(),
         At::Start | At::End => "already_in_effect".to_owned(),
     };
-    let index = crate::validate::Index::build(new);
+    let index = crate::model::Index::build(new);
     let affects = f.claims.iter().find(|c| c.split_once(':').is_some_and(|(k, id)| index.has(k, id)));
     let mut lines = vec![
         "announce it in the new spec's `changes:`, for example:".to_owned(),

@@ -9,18 +9,7 @@
 
 use super::{EmitOptions, GeneratedFile};
 
-/// Where the generated crates live, in Cargo's terms.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Layout {
-    /// On their own: a generated `Cargo.toml` workspace root lists the crates, so `cargo build`
-    /// in the output directory builds them all; no crate has a build script.
-    #[default]
-    Standalone,
-    /// Members of the workspace whose `[workspace.metadata.platform-codegen]` names the output
-    /// directory (see [`crate::workspace`]): each crate's build script regenerates the output
-    /// when the spec changes, using the `platform-codegen` of `[workspace.dependencies]`.
-    Anchored,
-}
+pub use crate::workspace::Layout;
 
 /// The artifact name of the workspace root in summaries.
 pub const ARTIFACT: &str = "workspace";

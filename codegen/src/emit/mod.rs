@@ -13,10 +13,8 @@
 
 mod c;
 pub mod cargo;
-pub mod case;
 mod docs;
 mod model_json;
-pub mod names;
 pub mod rust;
 pub mod spec_schema;
 pub mod workspace;

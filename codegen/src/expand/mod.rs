@@ -15,8 +15,8 @@ pub use resource::derive_resource;
 
 use crate::Loaded;
 use crate::diag::{Span, did_you_mean};
-use crate::emit::rust::names;
 use crate::model::{Bound, Meta};
+use crate::plan::rust as names;
 use proc_macro2::{Ident, TokenStream, TokenTree};
 use quote::quote;
 use syn::parse::Parser;

@@ -4,10 +4,10 @@
 use super::{at, combine, krate, unknown};
 use crate::Loaded;
 use crate::diag::did_you_mean;
-use crate::emit::case;
-use crate::emit::rust::names;
 use crate::model::types::Primitive;
 use crate::model::{Field, Model, TypeRef};
+use crate::plan::case;
+use crate::plan::rust as names;
 use proc_macro2::TokenStream;
 use quote::quote;
 use syn::spanned::Spanned;

@@ -7,7 +7,7 @@ use super::schema::{Used, admits_null};
 use super::spec::{self, Endpoint, Field, Gap, HeaderUse, Item, Meta, Response, ResponseUse};
 use super::{Component, Importer, PLATFORM_FILE, SCHEMAS_FILE, Site, UNTAGGED_PART};
 use crate::diag::{Diagnostics, codes};
-use crate::emit::case;
+use crate::plan::case;
 use indexmap::IndexMap;
 use serde_json::{Map, Number, Value, json};
 

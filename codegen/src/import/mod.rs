@@ -30,7 +30,8 @@ pub mod spec;
 pub mod yaml;
 
 use crate::diag::{Diagnostic, Diagnostics, Sources, codes};
-use crate::emit::{GeneratedFile, case};
+use crate::emit::GeneratedFile;
+use crate::plan::case;
 use document::Document;
 use indexmap::IndexMap;
 use serde_json::Value;

@@ -9,7 +9,7 @@ use super::document::escape;
 use super::spec::{self, Field, Gap, Items, Meta};
 use super::{Component, DEPRECATED_CHANGE, Importer, SCHEMAS_FILE, Site, last_token, local_pointer};
 use crate::diag::{Diagnostic, Diagnostics, codes};
-use crate::emit::case;
+use crate::plan::case;
 use indexmap::IndexMap;
 use serde_json::{Map, Number, Value};
 use std::collections::BTreeSet;

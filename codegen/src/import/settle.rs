@@ -15,8 +15,8 @@
 use super::document::Document;
 use super::spec::{Endpoint, Enum, Field, Gap, HeaderUse, Resource, Response, ResponseUse, SpecFile, Union};
 use crate::diag::{Diagnostic, Diagnostics, codes};
-use crate::emit::case;
 use crate::model::{Piece, path_segments, route_shape};
+use crate::plan::case;
 use indexmap::IndexMap;
 use std::collections::{BTreeSet, HashMap};
 

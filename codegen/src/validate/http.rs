@@ -1,7 +1,6 @@
 //! Rules about the HTTP shape of endpoints: responses per status, headers, auth and scopes, body
 //! formats, multipart parts and array styles.
 
-use super::refs::all_responses;
 use crate::diag::{Diagnostic, Diagnostics, Span, codes};
 use crate::model::types::Primitive;
 use crate::model::*;
@@ -74,7 +73,7 @@ pub fn check_bodiless_statuses(cx: &mut Diagnostics, model: &Model) {
 /// JSON object, `csv` and `text` bodies are text (`csv` or `string`), a `binary` body is bytes
 /// (`file`), `json` needs a body and `none` has none.
 pub fn check_response_bodies(cx: &mut Diagnostics, model: &Model) {
-    for r in all_responses(model) {
+    for r in model.all_responses() {
         let at = r.type_span.or(r.format_span).unwrap_or(r.span);
         let mut report = |message: String, help: &str| {
             cx.push(Diagnostic::error(codes::RESPONSE_BODY, message).at(at, "this response").help(help.to_owned()));
@@ -151,7 +150,7 @@ pub fn check_null_parameters(cx: &mut Diagnostics, model: &Model) {
 fn all_headers(model: &Model) -> Vec<&Field> {
     let mut out: Vec<&Field> = model.endpoints.iter().flat_map(|e| &e.headers).collect();
     out.extend(&model.headers);
-    for r in all_responses(model) {
+    for r in model.all_responses() {
         out.extend(r.headers.iter().filter_map(|h| match &h.header {
             HeaderUse::Inline(f) => Some(&**f),
             HeaderUse::Named(_) => None,
@@ -200,7 +199,7 @@ pub fn check_header_names(cx: &mut Diagnostics, model: &Model) {
     for e in &model.endpoints {
         check_list(cx, e.headers.iter().map(|f| (f.wire().to_owned(), f.span)).collect());
     }
-    for r in all_responses(model) {
+    for r in model.all_responses() {
         let list = r.headers.iter().filter_map(|h| model.header_field(h).map(|f| (f.wire().to_owned(), h.span))).collect();
         check_list(cx, list);
     }
@@ -252,23 +251,11 @@ pub fn check_reserved_token_kind(cx: &mut Diagnostics, model: &Model) {
     }
 }
 
-/// Whether a token kind presents an OAuth2 access token (the `Bearer` scheme), the only kind
-/// that carries scopes.
-pub fn carries_scopes(kind: &TokenKind) -> bool {
-    kind.scheme.as_deref().is_some_and(|s| s.eq_ignore_ascii_case("bearer"))
-}
-
-/// The token kinds an endpoint accepts: those it names, or every kind when it names none.
-pub fn accepted_kinds<'m>(model: &'m Model, e: &Endpoint) -> Vec<&'m TokenKind> {
-    let named: Vec<&str> = e.token_kinds().map(|r| r.id.as_str()).collect();
-    if e.auth.is_empty() { model.token_kinds.iter().collect() } else { model.token_kinds.iter().filter(|t| named.contains(&t.meta.id.as_str())).collect() }
-}
-
 /// Scopes are granted to OAuth2 access tokens, so an endpoint that requires scopes accepts a
 /// token kind with the `Bearer` scheme (other kinds, such as bot tokens, are not scoped).
 pub fn check_endpoint_scopes(cx: &mut Diagnostics, model: &Model) {
     for e in model.endpoints.iter().filter(|e| !e.scopes.is_empty()) {
-        if !accepted_kinds(model, e).into_iter().any(carries_scopes) {
+        if !model.accepted_kinds(e).into_iter().any(TokenKind::carries_scopes) {
             cx.push(
                 Diagnostic::error(codes::SCOPES_WITHOUT_BEARER, format!("endpoint `{}` requires scopes but accepts no bearer token", e.meta.id))
                     .at(e.scopes[0].span, "scopes required here")
@@ -383,7 +370,7 @@ pub fn check_media_types(cx: &mut Diagnostics, model: &Model) {
             }
         }
     }
-    for r in all_responses(model) {
+    for r in model.all_responses() {
         if let Some(m) = r.media_type.as_ref().filter(|m| !valid(&m.id)) {
             bad(cx, m);
         }

@@ -1,160 +1,22 @@
-//! Ids of every kind of item, for resolving references and finding duplicates.
+//! Ids are unique within their kind.
 
-use crate::diag::{Diagnostic, Diagnostics, Span, codes};
-use crate::model::{Item, Meta, Model};
-use indexmap::IndexMap;
-
-/// Every id by kind, in spec order, with all the places each was defined.
-#[derive(Debug, Default)]
-pub struct Index {
-    kinds: IndexMap<&'static str, IndexMap<String, Vec<Span>>>,
-}
-
-/// The kinds a typed reference (`kind:id`) may name.
-pub const KINDS: &[&str] = &[
-    "part",
-    "placeholder",
-    "feature",
-    "constant",
-    "gap",
-    "permission",
-    "resource",
-    "union",
-    "field",
-    "enum",
-    "enum_value",
-    "flags",
-    "flag",
-    "endpoint",
-    "opcode",
-    "command",
-    "condition",
-    "intent",
-    "scope",
-    "scope_set",
-    "token_kind",
-    "permission_rule",
-    "auth_rule",
-    "event",
-    "error",
-    "limit",
-    "change",
-    "state_machine",
-    "class",
-    "sdk_call",
-    "release",
-    "case",
-    "header",
-    "response",
-];
-
-impl Index {
-    /// Indexes every item of the model.
-    pub fn build(model: &Model) -> Index {
-        let mut ix = Index::default();
-        for kind in KINDS {
-            ix.kinds.insert(kind, IndexMap::new());
-        }
-        ix.add_all("part", &model.platform.parts);
-        ix.add_all("placeholder", &model.platform.placeholders);
-        ix.add_all("feature", &model.features);
-        ix.add_all("constant", &model.constants);
-        ix.add_all("gap", &model.gaps);
-        ix.add_all("permission", &model.permissions);
-        ix.add_all("resource", &model.resources);
-        ix.add_all("union", &model.unions);
-        ix.add_all("enum", &model.enums);
-        ix.add_all("flags", &model.flags);
-        ix.add_all("endpoint", &model.endpoints);
-        ix.add_all("opcode", &model.opcodes);
-        ix.add_all("command", &model.commands);
-        ix.add_all("condition", &model.conditions);
-        ix.add_all("intent", &model.intents);
-        ix.add_all("scope", &model.scopes);
-        ix.add_all("scope_set", &model.scope_sets);
-        ix.add_all("token_kind", &model.token_kinds);
-        ix.add_all("permission_rule", &model.permission_rules);
-        ix.add_all("auth_rule", &model.auth_rules);
-        ix.add_all("event", &model.events);
-        ix.add_all("error", &model.errors);
-        ix.add_all("limit", &model.limits);
-        ix.add_all("change", &model.changes);
-        ix.add_all("state_machine", &model.state_machines);
-        ix.add_all("class", &model.classes);
-        ix.add_all("sdk_call", &model.sdk_calls);
-        ix.add_all("release", &model.releases);
-        for h in &model.headers {
-            ix.add("header", h.name.clone(), h.span);
-        }
-        for r in &model.responses {
-            ix.add("response", r.id.clone(), r.id_span);
-        }
-        for r in &model.resources {
-            for f in r.own_fields() {
-                ix.add("field", format!("{}.{}", r.meta.id, f.name), f.span);
-            }
-        }
-        for e in &model.enums {
-            for v in &e.values {
-                ix.add("enum_value", format!("{}.{}", e.meta.id, v.meta.id), v.meta.id_span);
-            }
-        }
-        for f in &model.flags {
-            for v in &f.values {
-                ix.add("flag", format!("{}.{}", f.meta.id, v.meta.id), v.meta.id_span);
-            }
-        }
-        for (_, cases, owner, _) in super::refs::all_cases(model) {
-            for c in cases {
-                ix.add("case", format!("{owner}.{}", c.meta.id), c.meta.id_span);
-            }
-        }
-        ix
-    }
-
-    fn add_all<T: Item>(&mut self, kind: &'static str, items: &[T]) {
-        for item in items {
-            let meta: &Meta = item.meta();
-            self.add(kind, meta.id.clone(), meta.id_span);
-        }
-    }
-
-    fn add(&mut self, kind: &'static str, id: String, span: Span) {
-        self.kinds.entry(kind).or_default().entry(id).or_default().push(span);
-    }
-
-    /// Whether `id` names an item of `kind`.
-    pub fn has(&self, kind: &str, id: &str) -> bool {
-        self.kinds.get(kind).is_some_and(|m| m.contains_key(id))
-    }
-
-    /// The ids of a kind, in spec order.
-    pub fn ids(&self, kind: &str) -> impl Iterator<Item = &str> {
-        self.kinds.get(kind).into_iter().flat_map(|m| m.keys().map(String::as_str))
-    }
-
-    /// Where an item was defined.
-    pub fn span(&self, kind: &str, id: &str) -> Option<Span> {
-        self.kinds.get(kind)?.get(id)?.first().copied()
-    }
-}
+use crate::diag::{Diagnostic, Diagnostics, codes};
+use crate::model::Index;
 
 /// Ids are unique within their kind; a reference must name exactly one item.
 ///
 /// Enum values are unique within their enum and flags within their set (both are indexed as
 /// `set.VALUE`), so two enums may each have an `UNKNOWN`.
 pub fn check_duplicate_ids(cx: &mut Diagnostics, index: &Index) {
-    for (kind, ids) in &index.kinds {
-        for (id, spans) in ids {
-            let Some((first, rest)) = spans.split_first() else { continue };
-            for span in rest {
-                cx.push(
-                    Diagnostic::error(codes::DUPLICATE_ID, format!("duplicate {} id `{id}`", kind.replace('_', " ")))
-                        .at(*span, "defined again here")
-                        .also(*first, "first defined here")
-                        .help(format!("ids are unique within their kind and never reused; rename one of the `{kind}` items")),
-                );
-            }
+    for (kind, id, spans) in index.entries() {
+        let Some((first, rest)) = spans.split_first() else { continue };
+        for span in rest {
+            cx.push(
+                Diagnostic::error(codes::DUPLICATE_ID, format!("duplicate {} id `{id}`", kind.replace('_', " ")))
+                    .at(*span, "defined again here")
+                    .also(*first, "first defined here")
+                    .help(format!("ids are unique within their kind and never reused; rename one of the `{kind}` items")),
+            );
         }
     }
 }

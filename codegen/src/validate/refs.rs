@@ -1,8 +1,8 @@
 //! References: every id written in one item that names another must resolve.
 
-use super::index::{Index, KINDS};
 use crate::diag::{Diagnostic, Diagnostics, codes};
 use crate::model::*;
+use crate::model::{Index, KINDS};
 
 /// One reference in the model and the kind of item it must name.
 pub struct Reference<'a> {
@@ -70,20 +70,8 @@ pub fn all_metas(model: &Model) -> Vec<&Meta> {
     for r in &model.releases {
         push(&mut out, &r.toolkits);
     }
-    for cases in all_cases(model) {
+    for cases in model.all_cases() {
         push(&mut out, cases.1);
-    }
-    out
-}
-
-/// The cases of every object that has some: `(owner kind, owner id, owner fields, cases)`.
-pub fn all_cases(model: &Model) -> Vec<(&'static str, &[Case], &str, &[Field])> {
-    let mut out: Vec<(&'static str, &[Case], &str, &[Field])> = Vec::new();
-    for r in model.resources.iter().filter(|r| !r.cases.is_empty()) {
-        out.push(("resource", &r.cases, &r.meta.id, &r.fields));
-    }
-    for e in model.events.iter().filter(|e| !e.cases.is_empty()) {
-        out.push(("event", &e.cases, &e.meta.id, &e.fields));
     }
     out
 }
@@ -136,15 +124,6 @@ fn response_fields(r: &Response) -> impl Iterator<Item = &Field> {
     r.fields.iter().chain(headers)
 }
 
-/// Every response of the model, inline (per endpoint) and named.
-pub fn all_responses(model: &Model) -> Vec<&Response> {
-    let inline = model.endpoints.iter().flat_map(|e| &e.responses).filter_map(|r| match &r.response {
-        ResponseUse::Inline(r) => Some(&**r),
-        ResponseUse::Named(_) => None,
-    });
-    inline.chain(model.responses.iter().map(|r| &r.response)).collect()
-}
-
 /// Every plain reference in the model with the kind it must name.
 pub fn all_references<'a>(model: &'a Model) -> Vec<Reference<'a>> {
     let mut out = Vec::new();
@@ -170,7 +149,7 @@ pub fn all_references<'a>(model: &'a Model) -> Vec<Reference<'a>> {
             }
         }
     }
-    for r in all_responses(model) {
+    for r in model.all_responses() {
         for h in &r.headers {
             if let HeaderUse::Named(id) = &h.header {
                 add("header", id);
@@ -180,7 +159,7 @@ pub fn all_references<'a>(model: &'a Model) -> Vec<Reference<'a>> {
     for r in &model.resources {
         r.extends.iter().for_each(|b| add("resource", b));
     }
-    for (_, cases, ..) in all_cases(model) {
+    for (_, cases, ..) in model.all_cases() {
         for case in cases {
             rule_references(&case.when, add);
             for f in &case.fields {
@@ -288,7 +267,7 @@ fn type_references<'a>(model: &'a Model) -> Vec<(&'static str, &'a str, crate::d
     for e in &model.endpoints {
         e.response.iter().for_each(|t| add(t, e.response_span));
     }
-    for r in all_responses(model) {
+    for r in model.all_responses() {
         r.ty.iter().for_each(|t| add(t, r.type_span.unwrap_or(r.span)));
     }
     for c in &model.classes {
@@ -395,7 +374,7 @@ pub fn check_condition_arity(cx: &mut Diagnostics, model: &Model, index: &Index)
         }
     }
     uses.extend(super::refs::all_fields(model).into_iter().filter_map(|f| f.required_when.as_ref()));
-    for (_, cases, ..) in all_cases(model) {
+    for (_, cases, ..) in model.all_cases() {
         uses.extend(cases.iter().flat_map(|c| c.when.conditions()));
     }
     for cond in uses {

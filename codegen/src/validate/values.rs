@@ -666,7 +666,7 @@ pub fn check_class_value_semantics(cx: &mut Diagnostics, model: &Model) {
 /// `contains` flags of the field's flag set, `omits` values of the enum its elements carry,
 /// item counts on arrays.
 pub fn check_case_facts(cx: &mut Diagnostics, model: &Model) {
-    for (kind, cases, owner, fields) in super::refs::all_cases(model) {
+    for (kind, cases, owner, fields) in model.all_cases() {
         for case in cases {
             for fact in &case.fields {
                 let Some(field) = fields.iter().find(|f| f.name == fact.field.id) else {

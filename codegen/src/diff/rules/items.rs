@@ -5,7 +5,7 @@
 //! except where a kind keeps a number that identifies it across a rename (permission bits,
 //! commands' aliases): those renames are their own rules and are left out here.
 
-use super::{B, C, Cx, Subject, U, access, sdk};
+use super::{B, C, Cx, Subject, U, access};
 use crate::diag::Span;
 use crate::diff::{Audiences, RuleDef, Severity};
 use crate::model::*;
@@ -182,7 +182,7 @@ pub fn check(cx: &mut Cx<'_>) {
     let renamed: Vec<(String, String)> = access::renamed_permissions(cx.old, cx.new)
         .into_iter()
         .map(|(o, n)| (format!("permission:{o}"), format!("permission:{n}")))
-        .chain(sdk::renamed_commands(cx.old, cx.new).into_iter().map(|(o, n)| (format!("command:{o}"), format!("command:{n}"))))
+        .chain(super::renamed_commands(cx.old, cx.new).into_iter().map(|(o, n)| (format!("command:{o}"), format!("command:{n}"))))
         .collect();
     let find = |list: &'_ [Entry<'_>], typed: &str| list.iter().position(|e| e.typed() == typed);
     for n in &new {

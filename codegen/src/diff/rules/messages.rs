@@ -7,7 +7,8 @@
 //! endpoint with a variant per status, and one struct per status with its headers: a status or
 //! a header added or removed changes those Rust types.
 
-use super::shapes::{Dir, Fields, ListKind, compare_fields};
+use super::fields::{Dir, Fields, ListKind};
+use super::shapes::compare_fields;
 use super::{B, C, Cx, Subject, U, pair, some};
 use crate::diff::Audiences;
 use crate::model::*;
@@ -39,43 +40,6 @@ rule!(
     Info,
     "oasdiff `response-body-type-changed`, `response-media-type-removed`; smithy-diff `ChangedMemberTarget` (output)"
 );
-rule!(
-    "http",
-    RESPONSE_HEADER_ADDED,
-    "response-header-added",
-    "a response gains a header",
-    ["addition", "shape"],
-    Info,
-    "cargo-semver-checks `constructible_struct_adds_field` (the status's response struct); smithy-diff `AddedShape` (an `httpHeader` member)"
-);
-rule!(
-    "http",
-    RESPONSE_HEADER_REMOVED,
-    "response-header-removed",
-    "a response loses a header (breaking on the wire when it was always sent)",
-    ["removal", "deprecation", "shape"],
-    Info,
-    "oasdiff `required-response-header-removed` (error), `optional-response-header-removed` (info)"
-);
-rule!(
-    "http",
-    REQUEST_HEADER_ADDED_REQUIRED,
-    "request-header-added-required",
-    "an endpoint requires a header parameter it did not read",
-    ["requirement", "shape"],
-    Info,
-    "oasdiff `new-required-request-parameter` (a header parameter); smithy-diff `AddedRequiredMember`"
-);
-rule!(
-    "http",
-    REQUEST_HEADER_REMOVED,
-    "request-header-removed",
-    "an endpoint stops reading a header parameter: clients may still send it, the Rust request loses a member",
-    ["removal", "deprecation", "shape"],
-    Info,
-    "oasdiff `request-parameter-removed` (a header parameter: warning)"
-);
-
 pub fn check(cx: &mut Cx<'_>) {
     let (old, new) = (cx.old, cx.new);
     for (o, n) in pair(&old.endpoints, &new.endpoints, |e| e.meta.id.clone()).both {

@@ -36,6 +36,7 @@ macro_rules! rule {
 
 pub mod access;
 pub mod events;
+pub mod fields;
 pub mod http;
 pub mod items;
 pub mod messages;
@@ -57,6 +58,8 @@ pub fn run(old: &Model, new: &Model, at: At) -> Vec<Finding> {
     items::check(&mut cx);
     access::check(&mut cx);
     shapes::check(&mut cx);
+    unions::check(&mut cx);
+    messages::check(&mut cx);
     http::check(&mut cx);
     events::check(&mut cx);
     sdk::check(&mut cx);
@@ -192,4 +195,17 @@ pub const U: Impact = Impact::Unaffected;
 /// `Some(text)`.
 pub fn some(text: impl ToString) -> Option<String> {
     Some(text.to_string())
+}
+
+/// Commands removed under their id whose id is now an alias of another command:
+/// `(old id, new id)`.
+pub fn renamed_commands(old: &Model, new: &Model) -> Vec<(String, String)> {
+    let p = pair(&old.commands, &new.commands, |c| c.meta.id.clone());
+    p.removed
+        .iter()
+        .filter_map(|o| {
+            let n = p.added.iter().find(|n| n.aliases.iter().any(|a| a.meta.id == o.meta.id || a.meta.name == o.meta.name))?;
+            Some((o.meta.id.clone(), n.meta.id.clone()))
+        })
+        .collect()
 }

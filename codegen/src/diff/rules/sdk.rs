@@ -1,9 +1,8 @@
 //! SDK surfaces: embedded-app commands renamed with their former names kept as aliases,
 //! aliases removed, the scopes commands need, and social SDK call signatures.
 
-use super::{B, C, Cx, Subject, U, items::ITEM_ADDED, pair, some};
+use super::{B, C, Cx, Subject, U, items::ITEM_ADDED, pair, renamed_commands, some};
 use crate::diff::Audiences;
-use crate::model::*;
 
 rule!(
     "sdk",
@@ -33,19 +32,6 @@ rule!(
     Info,
     "cargo-semver-checks `function_parameter_count_changed` (for the C and C++ ABI)"
 );
-
-/// Commands removed under their id whose id is now an alias of another command:
-/// `(old id, new id)`.
-pub fn renamed_commands(old: &Model, new: &Model) -> Vec<(String, String)> {
-    let p = pair(&old.commands, &new.commands, |c| c.meta.id.clone());
-    p.removed
-        .iter()
-        .filter_map(|o| {
-            let n = p.added.iter().find(|n| n.aliases.iter().any(|a| a.meta.id == o.meta.id || a.meta.name == o.meta.name))?;
-            Some((o.meta.id.clone(), n.meta.id.clone()))
-        })
-        .collect()
-}
 
 pub fn check(cx: &mut Cx<'_>) {
     check_renames(cx);

@@ -9,9 +9,10 @@
 //! now be absent or null) breaks clients that relied on it. Resources used both ways get both
 //! rules (oasdiff's request-/response- rule pairs).
 
-use super::messages::{REQUEST_HEADER_ADDED_REQUIRED, REQUEST_HEADER_REMOVED, RESPONSE_HEADER_ADDED, RESPONSE_HEADER_REMOVED};
+use super::fields::{Dir, Fields, ListKind, REQUEST_HEADER_ADDED_REQUIRED, REQUEST_HEADER_REMOVED, RESPONSE_HEADER_ADDED, RESPONSE_HEADER_REMOVED, describe};
+use super::values::{FIELD_BECAME_NON_NULLABLE, FIELD_BECAME_NULLABLE};
 use super::{B, C, Cx, Subject, U, pair, some, values};
-use crate::diff::{Audiences, Impact};
+use crate::diff::Audiences;
 use crate::model::*;
 
 rule!(
@@ -52,15 +53,6 @@ rule!(
 );
 rule!(
     "shapes",
-    FIELD_TYPE_CHANGED,
-    "field-type-changed",
-    "a field's type changes",
-    ["shape"],
-    Info,
-    "oasdiff `response-property-type-changed`, `request-property-type-changed`; buf `FIELD_SAME_TYPE`; smithy-diff `ChangedMemberTarget`"
-);
-rule!(
-    "shapes",
     FIELD_BECAME_OPTIONAL,
     "field-became-optional",
     "a field may now be absent (the Rust type is [`field-presence-changed`]'s)",
@@ -76,24 +68,6 @@ rule!(
     ["requirement", "shape"],
     Info,
     "oasdiff `request-property-became-required`; smithy-diff `ChangedNullability`"
-);
-rule!(
-    "shapes",
-    FIELD_BECAME_NULLABLE,
-    "field-became-nullable",
-    "a field may now be null",
-    ["shape"],
-    Info,
-    "oasdiff `response-property-became-nullable`; smithy-diff `ChangedNullability`"
-);
-rule!(
-    "shapes",
-    FIELD_BECAME_NON_NULLABLE,
-    "field-became-non-nullable",
-    "a field may no longer be null",
-    ["requirement", "shape"],
-    Info,
-    "oasdiff `request-property-became-not-nullable`"
 );
 rule!(
     "shapes",
@@ -121,60 +95,6 @@ rule!(
     ["requirement"],
     Info,
     "oasdiff `api-security-scope-added` (per field)"
-);
-rule!(
-    "shapes",
-    FIELD_DEFAULT_CHANGED,
-    "field-default-changed",
-    "a field's default changes",
-    ["shape", "behavior"],
-    Info,
-    "buf `FIELD_SAME_DEFAULT`; smithy-diff `ChangedDefault`"
-);
-rule!(
-    "shapes",
-    REQUEST_MAX_DECREASED,
-    "request-max-decreased",
-    "a maximum (value, length, items, size) of something clients send decreases",
-    ["requirement", "shape"],
-    Info,
-    "oasdiff `request-property-max-decreased`, `request-property-max-length-decreased`, `request-parameter-max-items-decreased`; smithy-diff `ChangedLengthTrait`, `ChangedRangeTrait`"
-);
-rule!(
-    "shapes",
-    REQUEST_MIN_INCREASED,
-    "request-min-increased",
-    "a minimum (value, length, items) of something clients send increases",
-    ["requirement", "shape"],
-    Info,
-    "oasdiff `request-property-min-increased`, `request-property-min-length-increased`, `request-property-min-items-increased`"
-);
-rule!(
-    "shapes",
-    REQUEST_BOUND_ADDED,
-    "request-bound-added",
-    "something clients send gets a bound it did not have",
-    ["requirement", "shape"],
-    Info,
-    "oasdiff `request-property-max-set`, `request-property-min-set`"
-);
-rule!(
-    "shapes",
-    REQUEST_BOUND_LOOSENED,
-    "request-bound-loosened",
-    "a bound of something clients send is raised, lowered or removed so more is accepted",
-    ["requirement", "shape"],
-    Info,
-    "oasdiff `request-property-max-increased` (info)"
-);
-rule!(
-    "shapes",
-    RESPONSE_BOUND_LOOSENED,
-    "response-bound-loosened",
-    "a bound of something the platform writes is loosened: clients may see values they did not",
-    ["shape"],
-    Warning,
-    "oasdiff `response-property-max-increased` (warn)"
 );
 rule!(
     "shapes",
@@ -281,114 +201,9 @@ rule!("shapes", FLAG_RENAMED, "flag-renamed", "a flag keeps its bit under a new 
 pub fn check(cx: &mut Cx<'_>) {
     check_resources(cx);
     check_endpoint_fields(cx);
-    super::unions::check(cx);
-    super::messages::check(cx);
     check_payload_fields(cx);
     check_enums(cx);
     check_flags(cx);
-}
-
-/// Who writes a list of fields.
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub enum Dir {
-    /// Clients write it (request bodies, parameters, opcodes clients send).
-    Request,
-    /// The platform writes it (responses, events).
-    Response,
-    /// Both, or neither in particular (resources used both ways, SDK class members).
-    Both,
-}
-
-impl Dir {
-    pub fn of(direction: &str) -> Dir {
-        match direction {
-            "request" | "send" => Dir::Request,
-            "response" | "receive" => Dir::Response,
-            _ => Dir::Both,
-        }
-    }
-
-    /// Whether clients write it.
-    pub fn request(self) -> bool {
-        self != Dir::Response
-    }
-
-    /// Whether the platform writes it.
-    pub fn response(self) -> bool {
-        self != Dir::Request
-    }
-
-    /// Who writes something written by both `self`'s and `other`'s writers.
-    pub fn and(self, other: Dir) -> Dir {
-        if self == other { self } else { Dir::Both }
-    }
-}
-
-/// What a list of fields is, where added and removed members have rules of their own.
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub enum ListKind {
-    /// Members of an object, parameters, parts, variants.
-    Members,
-    /// An endpoint's request header parameters.
-    RequestHeaders,
-    /// The headers of a response.
-    ResponseHeaders,
-}
-
-/// A list of fields and what the findings about them need: who writes them, which audiences
-/// see them, and how to name a field.
-pub struct Fields<'a> {
-    pub dir: Dir,
-    /// Which audiences see the fields at all: `(wire, rust, c)`.
-    pub seen: (bool, bool, bool),
-    /// Prefix of a field's path (`field:widget.`, `endpoint:rename_widget.body.`).
-    pub prefix: String,
-    /// Typed references that claim every field of the list.
-    pub claims: Vec<String>,
-    /// Whether a field is named as a typed reference of its own (`field:resource.name`).
-    pub typed_fields: bool,
-    pub kind: ListKind,
-    pub old: &'a [Field],
-    pub new: &'a [Field],
-}
-
-impl<'a> Fields<'a> {
-    /// Members of an object, parameters or parts at `prefix`, claimed by `claims`, seen on the
-    /// wire and in Rust.
-    pub fn members(dir: Dir, prefix: String, claims: Vec<String>, old: &'a [Field], new: &'a [Field]) -> Self {
-        Fields { dir, seen: (true, true, false), prefix, claims, typed_fields: false, kind: ListKind::Members, old, new }
-    }
-
-    pub fn audiences(&self, wire: Impact, rust: Impact, c: Impact) -> Audiences {
-        let mask = |seen: bool, i: Impact| if seen { i } else { U };
-        Audiences::new(mask(self.seen.0, wire), mask(self.seen.1, rust), mask(self.seen.2, c))
-    }
-
-    pub fn subject(&self, name: &str, old: Option<&Field>, new: Option<&Field>) -> Subject {
-        let path = format!("{}{name}", self.prefix);
-        let mut claims = Vec::new();
-        if self.typed_fields {
-            claims.push(path.clone());
-        }
-        claims.extend(self.claims.iter().cloned());
-        let mut s = Subject::new(path, &claims);
-        s.old_span = old.map(|f| f.span);
-        s.new_span = new.map(|f| f.span);
-        s
-    }
-
-    /// A field's name in messages: its path without the kind (`widget.label`,
-    /// `rename_widget.body.tags`).
-    pub fn show(&self, name: &str) -> String {
-        let prefix = self.prefix.split_once(':').map_or(self.prefix.as_str(), |(_, rest)| rest);
-        format!("{prefix}{name}")
-    }
-
-    /// Breaking on the wire when clients write it (`request`) or the platform does
-    /// (`response`), compatible otherwise.
-    pub fn wire_if(&self, request: bool, response: bool) -> Impact {
-        if (request && self.dir.request()) || (response && self.dir.response()) { B } else { C }
-    }
 }
 
 /// Compares two lists of fields with every field rule.
@@ -432,20 +247,6 @@ pub fn compare_fields(cx: &mut Cx<'_>, f: &Fields<'_>) {
     for (o, n) in p.both {
         compare_field(cx, f, o, n);
     }
-}
-
-/// `snowflake`, `optional string`, `nullable integer`.
-pub fn describe(f: &Field) -> String {
-    let ty = f.ty.as_ref().map_or_else(|| "untyped".to_owned(), ToString::to_string);
-    let mut words = Vec::new();
-    if f.optional {
-        words.push("optional");
-    }
-    if f.nullable {
-        words.push("nullable");
-    }
-    words.push(&ty);
-    words.join(" ")
 }
 
 fn compare_field(cx: &mut Cx<'_>, f: &Fields<'_>, o: &Field, n: &Field) {

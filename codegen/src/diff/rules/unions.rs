@@ -7,7 +7,7 @@
 //! of a union is exhaustive (its `Unknown` variant keeps values the spec does not describe), so
 //! either breaks a `match`. The C ABI does not carry unions.
 
-use super::shapes::{Dir, Fields, describe};
+use super::fields::{Dir, Fields, describe};
 use super::{B, C, Cx, Subject, U, pair, some, values};
 use crate::diff::Audiences;
 use crate::model::*;

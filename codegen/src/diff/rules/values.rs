@@ -5,14 +5,93 @@
 //! Like [`super::shapes`], a change's wire impact depends on who writes the value: accepting
 //! less breaks what clients send, accepting more breaks what clients read.
 
-use super::shapes::{
-    FIELD_BECAME_NON_NULLABLE, FIELD_BECAME_NULLABLE, FIELD_DEFAULT_CHANGED, FIELD_TYPE_CHANGED, Fields, REQUEST_BOUND_ADDED, REQUEST_BOUND_LOOSENED,
-    REQUEST_MAX_DECREASED, REQUEST_MIN_INCREASED, RESPONSE_BOUND_LOOSENED,
-};
+use super::fields::Fields;
 use super::{B, C, Cx, Subject, U, some};
 use crate::model::types::Primitive;
 use crate::model::*;
 use std::collections::BTreeSet;
+
+rule!(
+    "shapes",
+    FIELD_TYPE_CHANGED,
+    "field-type-changed",
+    "a field's type changes",
+    ["shape"],
+    Info,
+    "oasdiff `response-property-type-changed`, `request-property-type-changed`; buf `FIELD_SAME_TYPE`; smithy-diff `ChangedMemberTarget`"
+);
+rule!(
+    "shapes",
+    FIELD_BECAME_NULLABLE,
+    "field-became-nullable",
+    "a field may now be null",
+    ["shape"],
+    Info,
+    "oasdiff `response-property-became-nullable`; smithy-diff `ChangedNullability`"
+);
+rule!(
+    "shapes",
+    FIELD_BECAME_NON_NULLABLE,
+    "field-became-non-nullable",
+    "a field may no longer be null",
+    ["requirement", "shape"],
+    Info,
+    "oasdiff `request-property-became-not-nullable`"
+);
+rule!(
+    "shapes",
+    FIELD_DEFAULT_CHANGED,
+    "field-default-changed",
+    "a field's default changes",
+    ["shape", "behavior"],
+    Info,
+    "buf `FIELD_SAME_DEFAULT`; smithy-diff `ChangedDefault`"
+);
+rule!(
+    "shapes",
+    REQUEST_MAX_DECREASED,
+    "request-max-decreased",
+    "a maximum (value, length, items, size) of something clients send decreases",
+    ["requirement", "shape"],
+    Info,
+    "oasdiff `request-property-max-decreased`, `request-property-max-length-decreased`, `request-parameter-max-items-decreased`; smithy-diff `ChangedLengthTrait`, `ChangedRangeTrait`"
+);
+rule!(
+    "shapes",
+    REQUEST_MIN_INCREASED,
+    "request-min-increased",
+    "a minimum (value, length, items) of something clients send increases",
+    ["requirement", "shape"],
+    Info,
+    "oasdiff `request-property-min-increased`, `request-property-min-length-increased`, `request-property-min-items-increased`"
+);
+rule!(
+    "shapes",
+    REQUEST_BOUND_ADDED,
+    "request-bound-added",
+    "something clients send gets a bound it did not have",
+    ["requirement", "shape"],
+    Info,
+    "oasdiff `request-property-max-set`, `request-property-min-set`"
+);
+rule!(
+    "shapes",
+    REQUEST_BOUND_LOOSENED,
+    "request-bound-loosened",
+    "a bound of something clients send is raised, lowered or removed so more is accepted",
+    ["requirement", "shape"],
+    Info,
+    "oasdiff `request-property-max-increased` (info)"
+);
+rule!(
+    "shapes",
+    RESPONSE_BOUND_LOOSENED,
+    "response-bound-loosened",
+    "a bound of something the platform writes is loosened: clients may see values they did not",
+    ["shape"],
+    Warning,
+    "oasdiff `response-property-max-increased` (warn)"
+);
 
 rule!(
     "shapes",

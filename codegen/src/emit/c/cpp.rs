@@ -8,10 +8,10 @@
 //! value whatever their order in the spec. Everything is `inline`, so any number of translation
 //! units may include the header with no "implementation" macro.
 
-use super::abi::{Abi, AbiClass, AbiEnum, Accessor, Constant, Kind, Value};
 use super::writer::{CWriter, string_literal};
 use crate::emit::{EmitOptions, GeneratedFile};
 use crate::model::Model;
+use crate::plan::c::abi::{Abi, AbiClass, AbiEnum, Accessor, Constant, Kind, Value};
 
 /// Emits the C++ header.
 pub fn emit(model: &Model, opts: &EmitOptions) -> Vec<GeneratedFile> {
@@ -143,7 +143,7 @@ fn constant(w: &mut CWriter, abi: &Abi, c: &Constant) {
     w.doc(&c.doc);
     let (ty, value) = match &c.value {
         Value::Bit { bit, ty } => (ty.cpp(), format!("{}{{1}} << {bit}", ty.cpp())),
-        Value::Int { value, ty } => (ty.cpp(), super::abi::int_literal(*value, &ty.cpp())),
+        Value::Int { value, ty } => (ty.cpp(), crate::plan::c::abi::int_literal(*value, &ty.cpp())),
         Value::Str(s) => ("std::string_view".to_string(), string_literal(s)),
     };
     let unit = c.unit.as_ref().map(|u| format!(" /* {u} */")).unwrap_or_default();

@@ -6,10 +6,10 @@
 //! strings as pointer + length, enums with a `_forceint` sentinel. Bit flags stay macros: before
 //! C23 an enum constant must fit an `int`.
 
-use super::abi::{ABI_VERSION, Abi, AbiClass, AbiEnum, Accessor, Constant, Kind, Value};
 use super::writer::{CWriter, string_literal};
 use crate::emit::{EmitOptions, GeneratedFile};
 use crate::model::Model;
+use crate::plan::c::abi::{ABI_VERSION, Abi, AbiClass, AbiEnum, Accessor, Constant, Kind, Value};
 
 /// Emits the C header.
 pub fn emit(model: &Model, opts: &EmitOptions) -> Vec<GeneratedFile> {

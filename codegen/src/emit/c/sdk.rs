@@ -6,13 +6,13 @@
 //! declaration. Every exported function runs inside a panic guard, treats NULL and empty handles
 //! as defined no-ops, and validates enum integers with `match`, never a transmute.
 
-use super::abi::{ABI_VERSION, Abi, AbiClass, AbiEnum, Accessor, Constant, IntTy, Kind, Value};
 use crate::emit::cargo;
-use crate::emit::case;
 use crate::emit::rust::format::format_file;
 use crate::emit::rust::shared::package;
 use crate::emit::{EmitOptions, GeneratedFile};
 use crate::model::Model;
+use crate::plan::c::abi::{ABI_VERSION, Abi, AbiClass, AbiEnum, Accessor, Constant, IntTy, Kind, Value};
+use crate::plan::case;
 use proc_macro2::{Ident, Literal, TokenStream};
 use quote::{format_ident, quote};
 

@@ -20,9 +20,10 @@
 
 mod http;
 
-use crate::emit::{EmitOptions, GeneratedFile, case};
+use crate::emit::{EmitOptions, GeneratedFile};
 use crate::model::types::Primitive;
 use crate::model::*;
+use crate::plan::case;
 use serde_json::{Map, Value, json};
 use std::collections::{BTreeMap, BTreeSet};
 

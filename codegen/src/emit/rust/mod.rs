@@ -2,7 +2,6 @@
 //! crates, and the formatting and naming they share.
 
 pub mod format;
-pub mod names;
 pub(super) mod shared;
 
 pub(super) mod client;

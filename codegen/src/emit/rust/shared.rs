@@ -1,96 +1,12 @@
-//! What the three Rust emitters (types, server, client) agree on: crate names, identifiers,
-//! type expressions, constraint bounds and the manifest layout.
+//! What the three Rust emitters (types, server, client) agree on: type expressions, constraint
+//! bounds and the manifest layout; crate names and identifiers are the plan's ([`crate::plan::idents`]).
 
-use crate::emit::case;
 use crate::model::types::Primitive;
 use crate::model::{Bound, Endpoint, Field, Items, Model, Status, TypeRef};
+pub use crate::plan::idents::{crate_stem, lib_ident, package, type_ident, unshadowed, value_ident};
 use proc_macro2::{Ident, Span, TokenStream};
-use quote::{format_ident, quote};
+use quote::quote;
 use std::collections::BTreeSet;
-
-/// The name every generated crate starts with: the spec's C type prefix without its
-/// underscore, in snake case (`Platform_` gives `platform-types`, `Widget_` gives `widget-types`).
-pub fn crate_stem(model: &Model) -> String {
-    let stem = case::snake(model.platform.prefixes.c_type.trim_matches('_'));
-    if stem.is_empty() { "platform".to_owned() } else { stem }
-}
-
-/// The package name of one generated crate: `platform-types`.
-pub fn package(model: &Model, artifact: &str) -> String {
-    format!("{}-{artifact}", crate_stem(model).replace('_', "-"))
-}
-
-/// The library identifier of one generated crate: `platform_types`.
-pub fn lib_ident(model: &Model, artifact: &str) -> Ident {
-    format_ident!("{}_{artifact}", crate_stem(model))
-}
-
-/// A type or variant name for a spec id (`PIN_MESSAGES` -> `PinMessages`).
-pub fn type_ident(id: &str) -> Ident {
-    let name = case::pascal(id);
-    let name = if name.is_empty() || name.starts_with(|c: char| c.is_ascii_digit()) { format!("V{name}") } else { name };
-    case::rust_ident(&name)
-}
-
-/// Names of the Rust 2024 prelude, which a generated item must not shadow: the generated code
-/// names them unqualified (`impl From<...>`, `Option<...>`, `impl Future`).
-const PRELUDE: &[&str] = &[
-    "Option",
-    "Some",
-    "None",
-    "Vec",
-    "String",
-    "Box",
-    "Result",
-    "Ok",
-    "Err",
-    "Default",
-    "Clone",
-    "Copy",
-    "Send",
-    "Sync",
-    "Sized",
-    "Unpin",
-    "Drop",
-    "Fn",
-    "FnMut",
-    "FnOnce",
-    "ToOwned",
-    "ToString",
-    "PartialEq",
-    "PartialOrd",
-    "Eq",
-    "Ord",
-    "AsRef",
-    "AsMut",
-    "Into",
-    "From",
-    "Iterator",
-    "Extend",
-    "IntoIterator",
-    "DoubleEndedIterator",
-    "ExactSizeIterator",
-    "TryFrom",
-    "TryInto",
-    "FromIterator",
-    "Future",
-    "IntoFuture",
-];
-
-/// The name of a generated item (struct, enum): a type name that never shadows the prelude
-/// (`string` -> `StringType`) nor a type parameter of the generated code, which are single
-/// letters (`D` of `Deserialize`, `A` of `Api`: `a` -> `AType`).
-pub fn item_ident(id: &str) -> Ident {
-    let ident = type_ident(id);
-    let text = ident.to_string();
-    if PRELUDE.contains(&text.as_str()) || text.len() == 1 { format_ident!("{ident}Type") } else { ident }
-}
-
-/// A type name already in PascalCase (a C++ class), as a Rust item that never shadows the
-/// prelude (`Option` -> `OptionType`).
-pub fn unshadowed(name: &str) -> String {
-    if PRELUDE.contains(&name) || name.len() == 1 { format!("{name}Type") } else { name.to_owned() }
-}
 
 /// `match self` over a reference to an enum, or `match *self` when the enum has no variant:
 /// a match on a reference to an empty enum needs an arm rustc cannot be given.
@@ -104,20 +20,6 @@ pub fn int(value: i64) -> TokenStream {
     if value < 0 { quote!(-#literal) } else { quote!(#literal) }
 }
 
-/// A field, function or module name for a spec id (`guild.id` -> `guild_id`).
-pub fn value_ident(id: &str) -> Ident {
-    let name = case::snake(id);
-    let name = if name.is_empty() || name.starts_with(|c: char| c.is_ascii_digit()) { format!("v{name}") } else { name };
-    case::rust_ident(&name)
-}
-
-/// A constant name for a spec id (`pin-messages-required` -> `PIN_MESSAGES_REQUIRED`).
-pub fn const_ident(id: &str) -> Ident {
-    let name = case::screaming(id);
-    let name = if name.is_empty() || name.starts_with(|c: char| c.is_ascii_digit()) { format!("V{name}") } else { name };
-    Ident::new(&name, Span::call_site())
-}
-
 /// The Rust type of a type expression; `root` is the path of the types crate (`crate` inside
 /// it, `crate::types` in the server and client).
 pub fn type_tokens(model: &Model, ty: &TypeRef, root: &TokenStream) -> TokenStream {
@@ -128,19 +30,19 @@ pub fn type_tokens(model: &Model, ty: &TypeRef, root: &TokenStream) -> TokenStre
             quote!(Vec<#inner>)
         }
         TypeRef::Enum(id) => {
-            let name = super::names::enum_id(model, id);
+            let name = crate::plan::rust::enum_id(model, id);
             quote!(#root::enums::#name)
         }
         TypeRef::Flags(id) => {
-            let name = super::names::flags_id(model, id);
+            let name = crate::plan::rust::flags_id(model, id);
             quote!(#root::flags::#name)
         }
         TypeRef::Object(id) => {
-            let name = super::names::resource_id(model, id);
+            let name = crate::plan::rust::resource_id(model, id);
             quote!(#root::resources::#name)
         }
         TypeRef::Union(id) => {
-            let name = super::names::union_id(model, id);
+            let name = crate::plan::rust::union_id(model, id);
             quote!(#root::unions::#name)
         }
         TypeRef::Map(key, value) => {
@@ -214,22 +116,6 @@ pub fn field_type_boxed(model: &Model, field: &Field, root: &TokenStream, boxed:
 /// [`field_type_boxed`] for a field whose shape does not contain its owner.
 pub fn field_type(model: &Model, field: &Field, root: &TokenStream) -> TokenStream {
     field_type_boxed(model, field, root, false)
-}
-
-/// A parameter, part or header read into an `Option` (`None` when absent), as its field declares
-/// it: a `Presence` for a field that may be absent or `null` (text on the wire is never `null`),
-/// the spec's default in place of absence for a defaulted one, else unchanged.
-pub fn as_declared(model: &Model, f: &Field, root: &TokenStream, value: TokenStream) -> TokenStream {
-    match (&f.ty, &f.default) {
-        _ if f.three_state() => quote!(#root::wire::Presence::from(#value.map(Some))),
-        (Some(ty), Some(d)) if f.defaulted() => {
-            let default = crate::emit::rust::types::literals::default_tokens(model, f, ty, &d.value, root);
-            // A literal or a unit variant costs nothing to make (and clippy asks for it eagerly);
-            // anything built by a call is made only when the value is absent.
-            if default.to_string().contains('(') { quote!(#value.unwrap_or_else(|| #default)) } else { quote!(#value.unwrap_or(#default)) }
-        }
-        _ => value,
-    }
 }
 
 /// A shape that holds fields: a resource or a union.

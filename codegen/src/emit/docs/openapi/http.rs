@@ -6,7 +6,6 @@
 use super::{Doc, honesty, insert, prose};
 use crate::model::types::Primitive;
 use crate::model::*;
-use crate::validate::{accepted_kinds, carries_scopes};
 use serde_json::{Map, Value, json};
 
 /// `style` and `explode` of a list query parameter: `form` either way, exploded (`?id=1&id=2`)
@@ -252,7 +251,7 @@ impl Doc<'_> {
         if !e.accepts_anonymous() && e.scopes.is_empty() {
             return None;
         }
-        let kinds = if e.token_kinds().next().is_none() && !e.auth.is_empty() { Vec::new() } else { accepted_kinds(self.model, e) };
+        let kinds = if e.token_kinds().next().is_none() && !e.auth.is_empty() { Vec::new() } else { self.model.accepted_kinds(e) };
         if e.accepts_anonymous() && kinds.is_empty() {
             // No requirement at all: the operation is public.
             return Some(json!([]));
@@ -263,7 +262,7 @@ impl Doc<'_> {
             out.push(json!({}));
         }
         for k in kinds {
-            let required = if carries_scopes(k) { scopes.clone() } else { Vec::new() };
+            let required = if k.carries_scopes() { scopes.clone() } else { Vec::new() };
             out.push(json!({ k.meta.id.clone(): required }));
         }
         Some(Value::Array(out))

@@ -5,9 +5,9 @@
 //! name a function the headers lack. This module only spells the declarations, without the
 //! export macro and the doc comments the headers add.
 
-use crate::emit::c::abi::{Abi, AbiClass, Accessor, Kind};
-use crate::emit::case;
 use crate::model::{Class, Field, Model};
+use crate::plan::c::abi::{Abi, AbiClass, Accessor, Kind};
+use crate::plan::case;
 use serde::Serialize;
 
 /// One declaration in both languages (`c` is empty for a C++-only member).

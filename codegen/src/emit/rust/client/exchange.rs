@@ -3,15 +3,16 @@
 //! parameters, bodies in several formats and multipart parts. They go through
 //! `Client::exchange`, which returns any answer with its status and headers.
 
-use crate::emit::rust::names;
-use crate::emit::rust::shared::{as_declared, status_name};
+use crate::emit::rust::shared::status_name;
 use crate::emit::rust::types::checks::bind_value_in;
 use crate::emit::rust::types::endpoints::{
     ResponseKind, format_variant, has_body, is_file_part, module_ident, parts_body, raw_body, response_kind, several_formats,
 };
-use crate::emit::rust::types::responses::{self, header_fields};
+use crate::emit::rust::types::literals::as_declared;
+use crate::emit::rust::types::responses;
 use crate::model::types::Primitive;
 use crate::model::{BodyKind, Endpoint, Field, Model, Response, Status, StatusResponse, TypeRef};
+use crate::plan::rust as names;
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
@@ -285,7 +286,7 @@ fn payload(model: &Model, r: &Response, names: &responses::Names, path: &TokenSt
     if r.headers.is_empty() {
         return body;
     }
-    let reads = header_fields(model, r).into_iter().map(|f| {
+    let reads = model.header_fields(r).into_iter().map(|f| {
         let (ident, wire) = (names::field(&f), f.wire().to_owned());
         let read = if f.may_be_absent() || f.nullable {
             as_declared(model, &f, &quote!(types), quote!(optional_header(&answer, #wire)?))
@@ -427,7 +428,7 @@ pub fn helpers(model: &Model) -> TokenStream {
             }
         });
     }
-    let headers: Vec<Field> = responses.iter().flat_map(|r| header_fields(model, r)).collect();
+    let headers: Vec<Field> = responses.iter().flat_map(|r| model.header_fields(r)).collect();
     if headers.iter().any(|f| !(f.may_be_absent() || f.nullable)) {
         out.extend(quote! {
             /// A header the answer must carry, read from its text.

@@ -4,12 +4,12 @@
 mod exchange;
 
 use super::format::format_file;
-use super::names;
 use super::shared::{endpoint_address, lib_ident, module_decls, package};
 use super::types::endpoints::{ResponseKind, checks_response, has_body, module_ident, optional_body, parts_body, raw_body, response_kind, several_formats};
 use crate::emit::cargo::{self, Manifest};
 use crate::emit::{EmitOptions, GeneratedFile};
 use crate::model::{Endpoint, Model};
+use crate::plan::rust as names;
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 

@@ -3,14 +3,14 @@
 //! typed multipart parts, and responses by status with their headers.
 
 use super::{parser_for, pointer_token};
-use crate::emit::rust::names;
-use crate::emit::rust::shared::{as_declared, int, status_name, type_tokens};
+use crate::emit::rust::shared::{int, status_name, type_tokens};
 use crate::emit::rust::types::checks::bind_value_in;
 use crate::emit::rust::types::endpoints::{format_variant, is_file_part, parts_body, several_formats};
-use crate::emit::rust::types::responses::{self, header_fields};
+use crate::emit::rust::types::literals::as_declared;
+use crate::emit::rust::types::responses;
 use crate::model::types::Primitive;
 use crate::model::{BodyKind, Endpoint, Field, Model, Response, Status, StatusResponse, TypeRef};
-use crate::validate::{accepted_kinds, carries_scopes};
+use crate::plan::rust as names;
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
 
@@ -49,7 +49,7 @@ pub fn scope_check(model: &Model, e: &Endpoint, operation: &TokenStream) -> Toke
     if e.scopes.is_empty() {
         return TokenStream::new();
     }
-    let kinds: Vec<Ident> = accepted_kinds(model, e).into_iter().filter(|k| carries_scopes(k)).map(names::token_kind_variant).collect();
+    let kinds: Vec<Ident> = model.accepted_kinds(e).into_iter().filter(|k| k.carries_scopes()).map(names::token_kind_variant).collect();
     let scoped = quote!(matches!(credential.kind, #(types::auth::TokenKind::#kinds)|*));
     if e.accepts_anonymous() {
         return quote! {
@@ -294,7 +294,8 @@ fn answer(response: &Response, code: &TokenStream, body: &TokenStream) -> TokenS
 }
 
 fn header_writes(model: &Model, response: &Response) -> TokenStream {
-    header_fields(model, response)
+    model
+        .header_fields(response)
         .iter()
         .map(|f| {
             let (ident, wire) = (names::field(f), f.wire());

@@ -13,13 +13,13 @@
 //! take a depth, and past it arrays are empty and unions take a variant that holds no shape.
 
 use super::{asked_conditions, bound_hooks, endpoint_method, hooks, routed};
-use crate::emit::rust::names;
 use crate::emit::rust::shared::{Resolved, Shape, needs_box, resolve, status_name, value_ident};
 use crate::emit::rust::types::fields::keeps_extra;
 use crate::emit::rust::types::literals::literal_tokens;
-use crate::emit::rust::types::responses::{Names, header_fields, resolve_at};
+use crate::emit::rust::types::responses::{Names, resolve_at};
 use crate::model::types::Primitive;
 use crate::model::*;
+use crate::plan::rust as names;
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
 use std::collections::BTreeSet;
@@ -232,7 +232,7 @@ impl<'m> Values<'m> {
         if r.headers.is_empty() {
             return body;
         }
-        let headers = header_fields(self.model, r);
+        let headers = self.model.header_fields(r);
         let members = self.members(&headers, None, quote!(depth));
         let (h, resp) = (&names.headers, &names.response);
         let body = body.map(|b| quote!(body: #b,));

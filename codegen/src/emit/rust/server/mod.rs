@@ -6,17 +6,18 @@ mod mock;
 mod runtime;
 
 use super::format::{Parts, format_file, format_parts};
-use super::names;
-use super::shared::{address_placeholders, as_declared, endpoint_address, lib_ident, module_decls, package, type_tokens};
+use super::shared::{address_placeholders, endpoint_address, lib_ident, module_decls, package, type_tokens};
 use super::types::deprecations;
 use super::types::endpoints::{
     ResponseKind, RuntimeInput, checks_response, gated, has_body, module_ident, optional_body, raw_body, response_kind, runtime_inputs,
 };
+use super::types::literals::as_declared;
 use super::types::rules::condition_call;
 use crate::emit::cargo::{self, Manifest};
 use crate::emit::{EmitOptions, GeneratedFile};
 use crate::model::types::Primitive;
 use crate::model::{Endpoint, Field, Model, Piece, TypeRef, is_mixed, path_segments};
+use crate::plan::rust as names;
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
 
@@ -412,7 +413,7 @@ fn param_value(model: &Model, enum_id: Option<&str>, arg: &TokenStream) -> Token
         }
         Some(e) => {
             let ty = type_tokens(model, &TypeRef::Enum(e.meta.id.clone()), &quote!(types));
-            let other = super::names::catch_all(e);
+            let other = names::catch_all(e);
             quote!(#ty::KNOWN.iter().copied().find(|v| v.id() == Some(#arg)).unwrap_or(#ty::#other(0)))
         }
         None => quote!(#arg.to_owned()),

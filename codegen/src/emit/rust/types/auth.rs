@@ -1,9 +1,9 @@
 //! `placeholders.rs` (addresses) and `auth.rs` (scopes, intents, token kinds, credentials and the
 //! authorization server metadata).
 
-use super::fields::{docs, meta_docs, meta_notes, summary};
-use crate::emit::rust::names;
+use super::docs::{docs, meta_docs, meta_notes, summary};
 use crate::model::Model;
+use crate::plan::rust as names;
 use proc_macro2::{Ident, TokenStream};
 use quote::quote;
 

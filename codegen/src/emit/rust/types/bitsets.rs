@@ -1,10 +1,10 @@
 //! `permissions.rs` and `flags.rs`: named bits and open bit sets that keep bits the spec does
 //! not name.
 
-use super::fields::{docs, meta_docs, meta_notes, summary};
-use crate::emit::rust::names;
+use super::docs::{docs, meta_docs, meta_notes, summary};
 use crate::emit::rust::shared::{deprecated_attribute, int};
 use crate::model::Model;
+use crate::plan::rust as names;
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
 

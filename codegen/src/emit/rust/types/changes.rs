@@ -1,10 +1,10 @@
 //! `changes.rs` (the timeline as constants with gates) and `limits.rs` (limits as typed
 //! constants).
 
-use super::fields::{docs, meta_notes};
-use crate::emit::rust::names;
+use super::docs::{docs, meta_notes};
 use crate::emit::rust::shared::{int, type_ident};
 use crate::model::{Bound, Change, Effective, Limit, Model};
+use crate::plan::rust as names;
 use proc_macro2::TokenStream;
 use quote::quote;
 

@@ -6,10 +6,10 @@
 //! runs on every request and the client before sending, reports it.
 
 use super::literals::literal_tokens;
-use crate::emit::rust::names;
 use crate::emit::rust::shared::{Resolved, int, resolve};
 use crate::model::types::Primitive;
 use crate::model::{Bound, Constraints, Field, Items, Literal, Model, Ref, TypeRef};
+use crate::plan::rust as names;
 use proc_macro2::{Ident, TokenStream};
 use quote::quote;
 use std::collections::BTreeSet;
@@ -303,9 +303,9 @@ fn gather_patterns(model: &Model) -> Vec<String> {
         e.headers.iter().chain(&e.parts).for_each(&mut add_field);
     }
     model.headers.iter().for_each(&mut add_field);
-    for r in crate::validate::all_responses(model) {
+    for r in model.all_responses() {
         r.fields.iter().for_each(&mut add_field);
-        super::responses::header_fields(model, r).iter().for_each(&mut add_field);
+        model.header_fields(r).iter().for_each(&mut add_field);
     }
     out
 }

@@ -2,8 +2,8 @@
 //! aliases, behaviours), the headers that say so, `Deprecation` (RFC 9745), `Sunset` (RFC 8594)
 //! and a `Link` to the change's entry in the docs, and the notice a client reads back from them.
 
-use crate::emit::rust::names;
 use crate::model::{Endpoint, Meta, Model, Ref};
+use crate::plan::rust as names;
 use proc_macro2::{Ident, TokenStream};
 use quote::quote;
 

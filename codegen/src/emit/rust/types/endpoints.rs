@@ -2,11 +2,12 @@
 //! checks of its constraints, so the server and the client agree by construction.
 
 use super::checks::{Rules, bind_value, is_given, value_checks};
-use super::fields::{docs, field_checks, lifecycle, meta_notes, request_part_tokens, struct_tokens, summary};
-use crate::emit::rust::names;
+use super::docs::{docs, lifecycle, meta_notes, summary};
+use super::fields::{field_checks, request_part_tokens, struct_tokens};
 use crate::emit::rust::shared::{Resolved, endpoint_address, field_type, int, resolve, type_tokens};
 use crate::model::types::Primitive;
 use crate::model::{Cond, Endpoint, Field, Model, TypeRef};
+use crate::plan::rust as names;
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
 
@@ -51,7 +52,7 @@ pub fn parts_body(e: &Endpoint) -> bool {
 
 /// The variant of `Body` a format is carried in, when the body comes in several formats.
 pub fn format_variant(format: &str) -> Ident {
-    format_ident!("{}", crate::emit::case::pascal(format))
+    format_ident!("{}", crate::plan::case::pascal(format))
 }
 
 /// The module name of an endpoint.

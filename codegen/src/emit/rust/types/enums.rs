@@ -1,9 +1,9 @@
 //! `enums.rs`: open enums. A value the spec does not name round-trips as `Unknown`.
 
-use super::fields::{docs, meta_docs, meta_notes, summary};
-use crate::emit::rust::names;
+use super::docs::{docs, meta_docs, meta_notes, summary};
 use crate::emit::rust::shared::{deprecated_attribute, int};
 use crate::model::{Enum, Model};
+use crate::plan::rust as names;
 use proc_macro2::{Ident, TokenStream};
 use quote::quote;
 

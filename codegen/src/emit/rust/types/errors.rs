@@ -4,11 +4,12 @@
 //! the spec's, filled by name: `code`, `message`, `errors` (violations), `missing` (what a
 //! caller lacks) and `error` (the OAuth2 error); any other field gets its default.
 
-use super::fields::{docs, meta_notes, struct_tokens};
-use crate::emit::rust::names;
+use super::docs::{docs, meta_notes};
+use super::fields::struct_tokens;
 use crate::emit::rust::shared::int;
 use crate::model::types::Primitive;
 use crate::model::{Error, Field, Model, TypeRef};
+use crate::plan::rust as names;
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
 

@@ -1,10 +1,11 @@
 //! `events.rs` (every event and the payloads the spec gives), `gateway.rs` (opcodes) and
 //! `commands.rs` (embedded app SDK commands and their aliases).
 
-use super::fields::{cases_tokens, docs, keeps_extra, meta_docs, meta_notes, struct_tokens, summary};
-use crate::emit::rust::names;
+use super::docs::{docs, meta_docs, meta_notes, summary};
+use super::fields::{cases_tokens, keeps_extra, struct_tokens};
 use crate::emit::rust::shared::{deprecated_attribute, int, type_ident};
 use crate::model::Model;
+use crate::plan::rust as names;
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
 

@@ -1,9 +1,9 @@
 //! Values written in the spec (`default`, `const`) as Rust expressions of the field's type.
 
-use crate::emit::rust::names;
 use crate::emit::rust::shared::int;
 use crate::model::types::Primitive;
 use crate::model::{Field, Model, TypeRef};
+use crate::plan::rust as names;
 use proc_macro2::{Literal, TokenStream};
 use quote::quote;
 use serde_json::Value;
@@ -107,5 +107,21 @@ fn primitive(p: Primitive, value: &Value, root: &TokenStream) -> TokenStream {
             quote!(serde_json::from_str(#json).expect("BUG: the spec's literal is JSON"))
         }
         Primitive::Bytes | Primitive::File => unreachable!("BUG: validation admits no literal of type `{}`", p.name()),
+    }
+}
+
+/// A parameter, part or header read into an `Option` (`None` when absent), as its field declares
+/// it: a `Presence` for a field that may be absent or `null` (text on the wire is never `null`),
+/// the spec's default in place of absence for a defaulted one, else unchanged.
+pub fn as_declared(model: &Model, f: &Field, root: &TokenStream, value: TokenStream) -> TokenStream {
+    match (&f.ty, &f.default) {
+        _ if f.three_state() => quote!(#root::wire::Presence::from(#value.map(Some))),
+        (Some(ty), Some(d)) if f.defaulted() => {
+            let default = default_tokens(model, f, ty, &d.value, root);
+            // A literal or a unit variant costs nothing to make (and clippy asks for it eagerly);
+            // anything built by a call is made only when the value is absent.
+            if default.to_string().contains('(') { quote!(#value.unwrap_or_else(|| #default)) } else { quote!(#value.unwrap_or(#default)) }
+        }
+        _ => value,
     }
 }

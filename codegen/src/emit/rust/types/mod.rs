@@ -7,6 +7,7 @@ mod bitsets;
 mod changes;
 pub(crate) mod checks;
 pub(crate) mod deprecations;
+pub(crate) mod docs;
 pub(crate) mod endpoints;
 pub(crate) mod enums;
 mod errors;
@@ -185,10 +186,10 @@ fn reexports(model: &Model) -> TokenStream {
         ("auth", quote::format_ident!("Credential")),
         ("auth", quote::format_ident!("TokenKind")),
     ];
-    names.extend(model.resources.iter().map(|r| ("resources", super::names::resource(r))));
-    names.extend(model.unions.iter().map(|u| ("unions", super::names::union_type(u))));
-    names.extend(model.enums.iter().map(|e| ("enums", super::names::enum_type(e))));
-    names.extend(model.flags.iter().map(|f| ("flags", super::names::flags_type(f))));
+    names.extend(model.resources.iter().map(|r| ("resources", crate::plan::rust::resource(r))));
+    names.extend(model.unions.iter().map(|u| ("unions", crate::plan::rust::union_type(u))));
+    names.extend(model.enums.iter().map(|e| ("enums", crate::plan::rust::enum_type(e))));
+    names.extend(model.flags.iter().map(|f| ("flags", crate::plan::rust::flags_type(f))));
     let mut counts = std::collections::BTreeMap::new();
     for (_, n) in &names {
         *counts.entry(n.to_string()).or_insert(0) += 1;

@@ -1,9 +1,10 @@
 //! `resources.rs`: one serde struct per resource, with its validator.
 
-use super::fields::{cases_tokens, keeps_extra, meta_notes, struct_tokens_of};
-use crate::emit::rust::names;
+use super::docs::meta_notes;
+use super::fields::{cases_tokens, keeps_extra, struct_tokens_of};
 use crate::emit::rust::shared::Shape;
 use crate::model::Model;
+use crate::plan::rust as names;
 use proc_macro2::TokenStream;
 use quote::quote;
 
@@ -19,7 +20,7 @@ pub fn emit(model: &Model) -> impl Iterator<Item = TokenStream> + '_ {
         let mut notes = meta_notes(model, &r.meta);
         notes.push(format!("Direction: {}.", r.direction));
         let description = r.meta.description.clone().unwrap_or_else(|| r.meta.name.clone());
-        let docs = super::fields::docs(Some(&description), &notes);
+        let docs = super::docs::docs(Some(&description), &notes);
         let name = names::resource(r);
         let body = struct_tokens_of(model, &name, docs, &r.fields, keeps_extra(&r.meta.not_shown), Some(Shape::Resource(&r.meta.id)), r.closed);
         let cases = cases_tokens(model, &name, &r.fields, &r.cases);

@@ -2,10 +2,11 @@
 //! status, each carrying the body and the headers of its response; and the named responses and
 //! headers endpoints share (`responses.rs`, `headers.rs`).
 
-use super::fields::{docs, keeps_extra, struct_tokens};
-use crate::emit::rust::names;
+use super::docs::docs;
+use super::fields::{keeps_extra, struct_tokens};
 use crate::emit::rust::shared::{int, status_name, type_tokens};
-use crate::model::{BodyKind, Endpoint, Field, Model, Response, ResponseUse, Status, StatusResponse};
+use crate::model::{BodyKind, Endpoint, Model, Response, ResponseUse, Status, StatusResponse};
+use crate::plan::rust as names;
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
 
@@ -21,11 +22,6 @@ impl Names {
     pub fn new(prefix: &str) -> Self {
         Self { body: format_ident!("{prefix}Body"), headers: format_ident!("{prefix}Headers"), response: format_ident!("{prefix}Response") }
     }
-}
-
-/// The header fields of a response, each named as the response names it.
-pub fn header_fields(model: &Model, r: &Response) -> Vec<Field> {
-    r.headers.iter().map(|h| model.header_field(h).expect("BUG: validation resolves every header")).collect()
 }
 
 /// The Rust type of a response's body, `None` when it has none; `path` leads to where its
@@ -64,7 +60,7 @@ pub fn response_items(model: &Model, r: &Response, names: &Names, what: &str) ->
     if r.headers.is_empty() {
         return out;
     }
-    let headers = header_fields(model, r);
+    let headers = model.header_fields(r);
     let doc = docs(Some(&format!("The headers of {what}.")), &[]);
     out.extend(struct_tokens(model, &names.headers, doc, &headers, false));
     let (header_ident, response_ident) = (&names.headers, &names.response);

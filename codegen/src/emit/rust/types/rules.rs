@@ -1,9 +1,9 @@
 //! `rules.rs`: conditions, permission rules as constant data, and their evaluation at an instant.
 
-use super::fields::{docs, meta_docs, meta_notes, summary};
-use crate::emit::rust::names;
+use super::docs::{docs, meta_docs, meta_notes, summary};
 use crate::emit::rust::shared::type_ident;
 use crate::model::{Cond, Model, PermissionRule, Rule};
+use crate::plan::rust as names;
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
 

@@ -1,10 +1,10 @@
 //! `states.rs`: each state machine as a state enum, a transition enum and a transition function
 //! that returns the side effects the spec lists.
 
-use super::fields::{docs, meta_docs, meta_notes, summary};
-use crate::emit::rust::names;
+use super::docs::{docs, meta_docs, meta_notes, summary};
 use crate::emit::rust::shared::int;
 use crate::model::{Model, StateMachine};
+use crate::plan::rust as names;
 use proc_macro2::{Ident, TokenStream};
 use quote::quote;
 

@@ -6,11 +6,12 @@
 //! way. Both write back what they read, and both fail validation when unknown (strict on write).
 
 use super::checks::{Rules, value_checks};
-use super::fields::{docs, field_docs, meta_notes};
-use crate::emit::rust::names;
+use super::docs::{docs, meta_notes};
+use super::fields::field_docs;
 use crate::emit::rust::shared::{Shape, int, needs_box, value_tokens};
 use crate::model::types::Primitive;
 use crate::model::{Field, Model, TagValue, TypeRef, Union};
+use crate::plan::rust as names;
 use proc_macro2::{Ident, TokenStream};
 use quote::quote;
 

@@ -9,11 +9,11 @@
 //! Names the generator itself gives in a scope (`Unknown`, `ALL`, `KNOWN`, the server's
 //! `authenticate` hook, the router's helper functions, ...) never clash with a spec item's: an
 //! item whose identifier would be one of them gets a trailing `_`
-//! ([`crate::emit::case::escape`]), which no converted id has.
+//! ([`crate::plan::case::escape`]), which no converted id has.
 
-use super::shared::{const_ident, item_ident, type_ident, value_ident};
-use crate::emit::names::{Entry, Namespace};
+use super::idents::{const_ident, item_ident, type_ident, value_ident};
 use crate::model::*;
+use crate::plan::{Entry, Namespace};
 use proc_macro2::Ident;
 use quote::format_ident;
 use std::borrow::Cow;
@@ -731,13 +731,13 @@ fn field_lists(model: &Model) -> Vec<(String, Cow<'_, [Field]>)> {
             if let ResponseUse::Inline(response) = &r.response {
                 let at = format!("the `{}` response of endpoint `{id}`", r.status.id);
                 out.push((format!("the fields of {at}"), Cow::from(&response.fields[..])));
-                out.push((format!("the headers of {at}"), Cow::from(crate::emit::rust::types::responses::header_fields(model, response))));
+                out.push((format!("the headers of {at}"), Cow::from(model.header_fields(response))));
             }
         }
     }
     for n in &model.responses {
         out.push((format!("the fields of response `{}`", n.id), Cow::from(&n.response.fields[..])));
-        out.push((format!("the headers of response `{}`", n.id), Cow::from(crate::emit::rust::types::responses::header_fields(model, &n.response))));
+        out.push((format!("the headers of response `{}`", n.id), Cow::from(model.header_fields(&n.response))));
     }
     if let Some(b) = &model.error_body {
         out.push(("the fields of the error body".into(), Cow::from(&b.fields[..])));

@@ -8,9 +8,9 @@
 //! reported, to be renamed with `c_name`.
 
 use super::abi::{Abi, Origin};
-use crate::emit::names::{Entry, Namespace};
-use crate::emit::rust::shared::unshadowed;
 use crate::model::Model;
+use crate::plan::idents::unshadowed;
+use crate::plan::{Entry, Namespace};
 
 /// Macros of the C header besides the constants (without the macro prefix).
 const MACROS: &[&str] = &["API", "STATIC", "BUILDING", "DEPRECATED", "STATIC_ASSERT", "ABI_VERSION_MAJOR", "ABI_VERSION_MINOR"];

@@ -6,10 +6,10 @@
 //! collected as `left_out` text for the comments that say why it is missing.
 
 use crate::diag::Span;
-use crate::emit::case;
 use crate::load::raw::ConstantValue;
 use crate::model::types::Primitive;
 use crate::model::{Bound, Class, Effective, Enum, Field, Gap, Limit, Meta, Model, Prefixes, Ref, TypeRef};
+use crate::plan::case;
 
 /// Version of the ABI's conventions: handle layout, string structs and ownership rules.
 ///
