@@ -51,23 +51,7 @@ fn shapes() -> Outputs {
 
 /// Compares with a golden file, or rewrites it when `UPDATE_EXPECT` is set.
 fn golden(name: &str, actual: &str) {
-    let path = fixture_dir().join("expected/docs").join(name);
-    if std::env::var_os("UPDATE_EXPECT").is_some() {
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(&path, actual).unwrap();
-        return;
-    }
-    let expected = std::fs::read_to_string(&path).unwrap_or_default();
-    if expected != actual {
-        let line = expected.lines().zip(actual.lines()).position(|(a, b)| a != b).unwrap_or(expected.lines().count().min(actual.lines().count()));
-        panic!(
-            "{} differs from the output, first at line {}:\n- {}\n+ {}\n\nrun `UPDATE_EXPECT=1 cargo test --test docs` if the change is intended",
-            path.display(),
-            line + 1,
-            expected.lines().nth(line).unwrap_or("<end of file>"),
-            actual.lines().nth(line).unwrap_or("<end of file>"),
-        );
-    }
+    platform_specgen::golden::compare_file(&fixture_dir().join("expected/docs").join(name), actual, "docs");
 }
 
 #[test]

@@ -135,15 +135,5 @@ fn the_fixture_feeds_parse_with_one_entry_per_change() {
 /// The fixture's feeds as `tests/fixtures/minimal/expected/docs/<name>`; bless with
 /// `UPDATE_EXPECT=1 cargo test --test feeds`.
 fn golden(name: &str, actual: &str) {
-    let path = root().join("tests/fixtures/minimal/expected/docs").join(name);
-    if std::env::var_os("UPDATE_EXPECT").is_some() {
-        std::fs::write(&path, actual).expect("write the golden");
-        return;
-    }
-    let expected = std::fs::read_to_string(&path).unwrap_or_default();
-    assert!(
-        expected == actual,
-        "{} differs from the output; run `UPDATE_EXPECT=1 cargo test --test feeds` if the change is intended\n{actual}",
-        path.display()
-    );
+    platform_specgen::golden::compare_file(&root().join("tests/fixtures/minimal/expected/docs").join(name), actual, "feeds");
 }

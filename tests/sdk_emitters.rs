@@ -6,8 +6,9 @@
 use platform_codegen::emit::{EmitOptions, GeneratedFile, emit_all};
 use platform_codegen::model::{Model, TypeRef};
 use platform_codegen::plan::case::{pascal, screaming};
+use platform_specgen::golden;
 use std::collections::BTreeSet;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -26,45 +27,11 @@ fn file<'a>(files: &'a [GeneratedFile], path: &str) -> &'a str {
     &files.iter().find(|f| f.path == path).unwrap_or_else(|| panic!("no {path} among the sdk files")).contents
 }
 
-fn files_under(dir: &Path) -> BTreeSet<PathBuf> {
-    let mut out = BTreeSet::new();
-    for entry in std::fs::read_dir(dir).into_iter().flatten() {
-        let path = entry.unwrap().path();
-        if path.is_dir() {
-            out.extend(files_under(&path));
-        } else {
-            out.insert(path);
-        }
-    }
-    out
-}
-
 #[test]
 fn fixture_output_matches_the_golden_files() {
     let files = sdk_files(&load(&root().join("tests/fixtures/minimal")));
-    let expected_dir = root().join("tests/fixtures/minimal/expected");
-    let bless = std::env::var_os("UPDATE_EXPECT").is_some();
-    let mut failures = Vec::new();
-    for f in &files {
-        let path = expected_dir.join(&f.path);
-        if bless {
-            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-            std::fs::write(&path, &f.contents).unwrap();
-            continue;
-        }
-        let expected = std::fs::read_to_string(&path).unwrap_or_default();
-        if expected != f.contents {
-            failures.push(format!("--- {}: expected\n{expected}\n+++ got\n{}", f.path, f.contents));
-        }
-    }
-    let produced: BTreeSet<PathBuf> = files.iter().map(|f| expected_dir.join(&f.path)).collect();
-    let stale: Vec<PathBuf> = files_under(&expected_dir.join("sdk")).difference(&produced).cloned().collect();
-    if bless {
-        stale.iter().for_each(|p| std::fs::remove_file(p).unwrap());
-    } else if !stale.is_empty() {
-        failures.push(format!("golden files no emitter produces any more: {stale:?}"));
-    }
-    assert!(failures.is_empty(), "{}\n\nrun `UPDATE_EXPECT=1 cargo test --test sdk_emitters` if the change is intended", failures.join("\n"));
+    let texts = files.iter().map(|f| (f.path.as_str(), f.contents.as_str()));
+    golden::compare_tree(&root().join("tests/fixtures/minimal/expected"), texts, &["sdk"], "sdk_emitters");
 }
 
 /// Lines of `after` that are not in `before`.

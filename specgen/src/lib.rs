@@ -11,6 +11,7 @@
 //! [`harness::C_STRICT`] and [`harness::CXX_STRICT`]. `tests/random_specs.rs` runs a few fixed
 //! seeds; `scripts/random-specs.sh` runs fifty.
 
+pub mod golden;
 pub mod harness;
 mod harvest;
 pub mod pool;
