@@ -8,5 +8,5 @@ pub(super) mod client;
 pub(super) mod runtime;
 pub(super) mod server;
 
-pub use server::routes as server_routes;
+pub use server::router::routes as server_routes;
 pub(super) mod types;

@@ -2,7 +2,7 @@
 //! credential, scopes, header parameters, array query parameters, bodies in several formats,
 //! typed multipart parts, and responses by status with their headers.
 
-use super::{parser_for, pointer_token};
+use super::pointer_token;
 use crate::emit::rust::shared::{int, status_name, type_tokens};
 use crate::emit::rust::types::checks::bind_value_in;
 use crate::emit::rust::types::endpoints::{format_variant, is_file_part, parts_body, several_formats};
@@ -343,4 +343,24 @@ pub fn runtime_items(model: &Model) -> TokenStream {
         });
     }
     out
+}
+
+/// The closure that parses a parameter's text into its type.
+pub(super) fn parser(model: &Model, f: &Field) -> TokenStream {
+    parser_for(model, f.ty.as_ref())
+}
+
+/// The closure that parses text into a value of `ty`.
+pub(super) fn parser_for(model: &Model, ty: Option<&TypeRef>) -> TokenStream {
+    let root = quote!(types);
+    let Some(ty) = ty else { return quote!(runtime::from_json::<serde_json::Value>) };
+    let rust = type_tokens(model, ty, &root);
+    match ty {
+        TypeRef::Primitive(Primitive::String | Primitive::Url | Primitive::Csv) => quote!(|text: &str| Ok::<_, String>(text.to_owned())),
+        TypeRef::Primitive(Primitive::Json | Primitive::File) => quote!(runtime::from_json::<#rust>),
+        TypeRef::Primitive(_) => quote!(runtime::from_str::<#rust>),
+        TypeRef::Enum(id) if model.enum_(id).is_some_and(|e| e.repr == "string") => quote!(|text: &str| Ok::<_, String>(#rust::from(text))),
+        TypeRef::Enum(_) => quote!(|text: &str| runtime::from_str::<i64>(text).map(#rust::from_value)),
+        _ => quote!(runtime::from_json_or_text::<#rust>),
+    }
 }

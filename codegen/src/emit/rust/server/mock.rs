@@ -12,7 +12,8 @@
 //! members are left out, which keeps answers small and every cycle of shapes finite; builders
 //! take a depth, and past it arrays are empty and unions take a variant that holds no shape.
 
-use super::{asked_conditions, bound_hooks, endpoint_method, hooks, routed};
+use super::api::{asked_conditions, bound_hooks, endpoint_method, guarded, hooks};
+use super::routed;
 use crate::emit::rust::shared::{Resolved, Shape, needs_box, resolve, status_name, value_ident};
 use crate::emit::rust::types::fields::keeps_extra;
 use crate::emit::rust::types::literals::literal_tokens;
@@ -33,7 +34,7 @@ pub fn mock(model: &Model) -> TokenStream {
     let methods = methods(model, &mut values);
     let builders = values.builders();
     // The signatures name what `api.rs` has in scope: the proof of guarded endpoints too.
-    let granted = routed(model).iter().any(|e| super::guarded(model, e)).then(|| {
+    let granted = routed(model).iter().any(|e| guarded(model, e)).then(|| {
         quote!(
             use crate::api::{Granted, granted};
         )

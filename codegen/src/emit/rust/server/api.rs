@@ -1,0 +1,379 @@
+//! `api.rs` of the server crate: the `Api` trait (one method per routed endpoint, the hooks
+//! rules ask), `Call`, `Granted` and the operation list.
+
+use super::http;
+use super::{lowercase_first, routed};
+use crate::emit::rust::shared::type_tokens;
+use crate::emit::rust::types::deprecations;
+use crate::emit::rust::types::endpoints::{RuntimeInput, gated, module_ident, runtime_inputs};
+use crate::model::{Endpoint, Model, TypeRef};
+use crate::plan::rust as names;
+use proc_macro2::{Ident, TokenStream};
+use quote::quote;
+
+/// The hook that reads a response field of another endpoint (`get_gateway_bot_max_concurrency`).
+pub(super) fn bound_hooks(model: &Model) -> Vec<(Ident, String, String)> {
+    let mut out: Vec<(Ident, String, String)> = Vec::new();
+    for e in routed(model) {
+        for input in runtime_inputs(model, e) {
+            if let RuntimeInput::Bound { endpoint, field, .. } = input {
+                let hook = names::api_bound_hook(model, &endpoint, &field);
+                if !out.iter().any(|(n, _, _)| *n == hook) {
+                    out.push((hook, endpoint, field));
+                }
+            }
+        }
+    }
+    out
+}
+
+pub(super) fn api(model: &Model) -> TokenStream {
+    let routed = routed(model);
+    let variants = routed.iter().map(|e| {
+        let v = names::endpoint_variant(e);
+        let module = module_ident(e);
+        let doc = route_doc(e);
+        if e.path_params.is_empty() { quote!(#[doc = #doc] #v,) } else { quote!(#[doc = #doc] #v(types::endpoints::#module::Path),) }
+    });
+    let id_arms = routed.iter().map(|e| {
+        let (v, id) = (names::endpoint_variant(e), &e.meta.id);
+        if e.path_params.is_empty() { quote!(Self::#v => #id) } else { quote!(Self::#v(_) => #id) }
+    });
+    let hooks = hooks(model);
+    let match_self = crate::emit::rust::shared::match_ref(routed.is_empty());
+    let methods: Vec<TokenStream> = routed.iter().map(|e| endpoint_method(model, e)).collect();
+    let markers = routed.iter().filter(|e| guarded(model, e)).map(|e| {
+        let marker = names::endpoint_variant(e);
+        let doc = format!(" Endpoint `{}`: {}", e.meta.id, route_doc(e).trim());
+        quote!(#[doc = #doc] #[derive(Debug)] pub enum #marker {})
+    });
+    let delegation = delegation(&hooks, &methods);
+    // Only a spec with a guarded endpoint has a proof to make.
+    let granted_new = routed.iter().any(|e| guarded(model, e)).then(|| {
+        quote! {
+            impl<E> Granted<E> {
+                /// Only the router grants.
+                pub(crate) fn new() -> Self {
+                    Self { endpoint: ::std::marker::PhantomData }
+                }
+            }
+        }
+    });
+    // With endpoints that accept anonymous calls, the credential is a parameter of `Call` too:
+    // those endpoints' calls carry `Option<Credential>` (and an optional caller).
+    let anonymous = http::any_anonymous(model);
+    let (credential_param, credential_type) = if anonymous { (quote!(, K = Credential), quote!(K)) } else { (quote!(), quote!(Credential)) };
+    let call_doc = if anonymous {
+        quote! {
+            /// One call of an endpoint, after every check passed. An endpoint that accepts
+            /// anonymous calls gets `Call<Option<Caller>, Request, G, P, Option<Credential>>`.
+        }
+    } else {
+        quote!(#[doc = r" One call of an endpoint, after every check passed."])
+    };
+    let caller_doc =
+        if anonymous { quote!(#[doc = r" The authenticated caller (`None` for an anonymous call)."]) } else { quote!(#[doc = r" The authenticated caller."]) };
+    let credential_doc = if anonymous {
+        quote!(#[doc = r" The credential it presented (`None` for an anonymous call)."])
+    } else {
+        quote!(#[doc = r" The credential it presented."])
+    };
+    quote! {
+        //! The trait an implementation provides: one method per routed endpoint, and the hooks
+        //! that permission rules and run-time checks ask.
+
+        use crate::types;
+        use crate::types::auth::Credential;
+        use crate::types::clock::Timestamp;
+        use crate::types::errors::ApiError;
+        use std::future::Future;
+
+        /// Which operation a request is for, with its path parameters.
+        #[derive(Clone, Debug, PartialEq)]
+        pub enum Operation {
+            #(#variants)*
+        }
+
+        impl Operation {
+            /// The endpoint's id.
+            pub const fn id(&self) -> &'static str {
+                #match_self {
+                    #(#id_arms,)*
+                }
+            }
+        }
+
+        /// What a hook is asked about: who calls, for which operation, at which instant.
+        #[derive(Debug)]
+        pub struct RuleContext<'a, C> {
+            /// The authenticated caller.
+            pub caller: &'a C,
+            /// The credential it presented.
+            pub credential: &'a Credential,
+            /// The operation and its path parameters.
+            pub operation: &'a Operation,
+            /// The request's instant, read once.
+            pub now: Timestamp,
+        }
+
+        /// Proof that the permission rule of endpoint `E` held for a call, at the call's instant.
+        ///
+        /// Only the router makes one, after evaluating the rule, so a function that takes a
+        /// `Granted<E>` cannot run unless the rule was evaluated (`#[endpoint]` requires it of
+        /// handlers of guarded endpoints).
+        pub struct Granted<E> {
+            endpoint: ::std::marker::PhantomData<fn() -> E>,
+        }
+
+        #granted_new
+
+        impl<E> ::std::fmt::Debug for Granted<E> {
+            fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+                f.write_str(::std::any::type_name::<Self>())
+            }
+        }
+
+        /// The endpoints guarded by a permission rule, as the type parameter of [`Granted`].
+        pub mod granted {
+            #(#markers)*
+        }
+
+        #call_doc
+        #[derive(Debug)]
+        pub struct Call<C, I, G = (), P = () #credential_param> {
+            #caller_doc
+            pub caller: C,
+            #credential_doc
+            pub credential: #credential_type,
+            /// The request's instant, read once: the same instant the rules were evaluated at.
+            pub now: Timestamp,
+            /// The parsed and checked request.
+            pub input: I,
+            /// The gates of the endpoint's dated behaviour at `now`.
+            pub gates: G,
+            /// For an endpoint with a permission rule, the proof that it held at `now`.
+            pub granted: P,
+            /// Where the handler reports a deprecated behaviour it carried out, so the answer
+            /// says so.
+            pub deprecations: Notices,
+        }
+
+        /// What a call used that is deprecated: the router adds `Deprecation`, `Sunset` and
+        /// `Link` headers for each to the answer.
+        #[derive(Clone, Debug, Default)]
+        pub struct Notices(std::sync::Arc<std::sync::Mutex<Vec<&'static types::deprecations::Deprecated>>>);
+
+        impl Notices {
+            /// Records that the call carried out `deprecated` (a constant of
+            /// `types::deprecations`, usually a deprecated behaviour of the endpoint).
+            pub fn used(&self, deprecated: &'static types::deprecations::Deprecated) {
+                let mut list = self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+                if !list.contains(&deprecated) {
+                    list.push(deprecated);
+                }
+            }
+
+            /// Everything recorded, in the order it was reported.
+            pub fn list(&self) -> Vec<&'static types::deprecations::Deprecated> {
+                self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner).clone()
+            }
+        }
+
+        /// A platform implementation. Methods return futures that are `Send`; implement them
+        /// with `async fn`.
+        pub trait Api: Send + Sync + 'static {
+            /// Who a credential belongs to.
+            type Caller: Send + Sync + 'static;
+
+            /// The caller a credential authenticates; `None` answers 401.
+            fn authenticate(&self, credential: &Credential) -> impl Future<Output = Option<Self::Caller>> + Send;
+
+            #hooks
+
+            #(#methods)*
+        }
+
+        /// A shared implementation is an implementation, so its owner can keep a handle to it.
+        impl<T: Api> Api for std::sync::Arc<T> {
+            type Caller = T::Caller;
+
+            fn authenticate(&self, credential: &Credential) -> impl Future<Output = Option<Self::Caller>> + Send {
+                T::authenticate(self, credential)
+            }
+
+            #delegation
+        }
+    }
+}
+
+/// The `Arc<T>` forwarding bodies of trait method declarations: each `fn name(&self, a: A, ..) -> R;`
+/// becomes `fn name(&self, a: A, ..) -> R { T::name(self, a, ..) }` (docs dropped).
+pub(super) fn delegation(hooks: &TokenStream, methods: &[TokenStream]) -> TokenStream {
+    let mut all = hooks.clone();
+    all.extend(methods.iter().cloned());
+    let items: syn::File = syn::parse2(quote!(trait T { #all })).expect("BUG: trait items parse");
+    let Some(syn::Item::Trait(t)) = items.items.first() else { unreachable!("BUG: one trait was parsed") };
+    t.items
+        .iter()
+        .filter_map(|item| {
+            let syn::TraitItem::Fn(f) = item else { return None };
+            let sig = &f.sig;
+            let name = &sig.ident;
+            let args = sig.inputs.iter().filter_map(|arg| match arg {
+                syn::FnArg::Typed(t) => Some(&t.pat),
+                syn::FnArg::Receiver(_) => None,
+            });
+            Some(quote! {
+                #sig {
+                    T::#name(self #(, #args)*)
+                }
+            })
+        })
+        .collect()
+}
+
+pub(super) fn route_doc(e: &Endpoint) -> String {
+    match (&e.method, &e.path) {
+        (Some(m), Some(p)) => format!(" `{} {}`: {}.", m.id, p.id, if e.meta.name.is_empty() { &e.meta.id } else { &e.meta.name }),
+        _ => format!(" `{}`.", e.meta.id),
+    }
+}
+
+pub(super) fn hooks(model: &Model) -> TokenStream {
+    let mut out = quote! {
+        /// The permissions the caller holds where the operation acts.
+        fn permissions(&self, cx: &RuleContext<'_, Self::Caller>) -> impl Future<Output = Result<Vec<types::permissions::Permission>, ApiError>> + Send;
+    };
+    if !model.intents.is_empty() {
+        out.extend(quote! {
+            /// The intents of the caller's app.
+            fn intents(&self, cx: &RuleContext<'_, Self::Caller>) -> impl Future<Output = Result<Vec<types::auth::Intent>, ApiError>> + Send;
+        });
+    }
+    if !model.scopes.is_empty() {
+        out.extend(quote! {
+            /// The scopes of the caller's token.
+            fn scopes(&self, cx: &RuleContext<'_, Self::Caller>) -> impl Future<Output = Result<Vec<types::auth::Scope>, ApiError>> + Send;
+        });
+    }
+    for c in asked_conditions(model) {
+        let name = names::api_hook(c);
+        let doc = match &c.meta.description {
+            Some(d) => format!(" Whether `{}` holds ({}).", c.meta.id, lowercase_first(d.trim_end_matches('.'))),
+            None => format!(" Whether `{}` holds.", c.meta.id),
+        };
+        let params = c.params.iter().enumerate().map(|(i, p)| {
+            let ident = names::condition_param(p);
+            let ty = param_type(model, c.param_enums.get(i).map(|r| r.id.as_str()));
+            quote!(#ident: #ty)
+        });
+        out.extend(quote! {
+            #[doc = #doc]
+            fn #name(&self, cx: &RuleContext<'_, Self::Caller> #(, #params)*) -> impl Future<Output = Result<bool, ApiError>> + Send;
+        });
+    }
+    for (name, endpoint, field) in bound_hooks(model) {
+        let doc = format!(" `{field}` of the endpoint `{endpoint}` for the caller: a bound some routed endpoint checks.");
+        out.extend(quote! {
+            #[doc = #doc]
+            fn #name(&self, cx: &RuleContext<'_, Self::Caller>) -> impl Future<Output = Result<i64, ApiError>> + Send;
+        });
+    }
+    out
+}
+
+/// The type a condition's argument is passed as: its enum's type, else text.
+pub(super) fn param_type(model: &Model, enum_id: Option<&str>) -> TokenStream {
+    match enum_id.and_then(|id| model.enum_(id)) {
+        Some(e) => type_tokens(model, &TypeRef::Enum(e.meta.id.clone()), &quote!(types)),
+        None => quote!(String),
+    }
+}
+
+/// The value a condition's argument (an enum value id) is passed as.
+pub(super) fn param_value(model: &Model, enum_id: Option<&str>, arg: &TokenStream) -> TokenStream {
+    match enum_id.and_then(|id| model.enum_(id)) {
+        Some(e) if e.repr == "string" => {
+            let ty = type_tokens(model, &TypeRef::Enum(e.meta.id.clone()), &quote!(types));
+            quote!(#ty::from(#arg))
+        }
+        Some(e) => {
+            let ty = type_tokens(model, &TypeRef::Enum(e.meta.id.clone()), &quote!(types));
+            let other = names::catch_all(e);
+            quote!(#ty::KNOWN.iter().copied().find(|v| v.id() == Some(#arg)).unwrap_or(#ty::#other(0)))
+        }
+        None => quote!(#arg.to_owned()),
+    }
+}
+
+pub(super) fn gates_type(e: &Endpoint) -> Option<TokenStream> {
+    let module = module_ident(e);
+    (!gated(e).is_empty()).then(|| quote!(types::endpoints::#module::Gates))
+}
+
+/// Whether a permission rule guards the endpoint.
+pub(super) fn guarded(model: &Model, e: &Endpoint) -> bool {
+    !model.rules_for(&e.meta.id).is_empty()
+}
+
+/// The `Call` type parameters after the input: gates and proof, each only when needed.
+pub(super) fn call_extras(model: &Model, e: &Endpoint) -> TokenStream {
+    let gates = gates_type(e);
+    if e.accepts_anonymous() {
+        // Never guarded (validation makes sure): no proof, an optional credential.
+        let gates = gates.unwrap_or_else(|| quote!(()));
+        return quote!(, #gates, (), Option<Credential>);
+    }
+    if guarded(model, e) {
+        let marker = names::endpoint_variant(e);
+        let gates = gates.unwrap_or_else(|| quote!(()));
+        quote!(, #gates, Granted<granted::#marker>)
+    } else {
+        gates.map(|g| quote!(, #g)).unwrap_or_default()
+    }
+}
+
+pub(super) fn endpoint_method(model: &Model, e: &Endpoint) -> TokenStream {
+    let name = names::api_method(e);
+    let module = module_ident(e);
+    let gates = call_extras(model, e);
+    let mut lines = vec![route_doc(e)];
+    if let Some(d) = &e.meta.description {
+        lines.push(String::new());
+        lines.extend(crate::emit::rust::format::doc_text_lines(d).into_iter().map(|l| format!(" {l}")));
+    }
+    for b in gated(e) {
+        lines.push(String::new());
+        lines.extend(crate::emit::rust::format::led_lines(&format!("Gate `{}`: ", names::gate(b)), b.meta.description.as_deref().unwrap_or_default()));
+    }
+    if let Some(w) = deprecations::endpoint(e) {
+        lines.push(String::new());
+        lines.push(format!(" Deprecated by change `{}`: the router says so in every answer.", w.by.id));
+    }
+    for w in deprecations::behaviours(e) {
+        let konst = &w.ident;
+        lines.push(String::new());
+        lines.push(format!(" Deprecated behaviour (change `{}`): report it with `call.deprecations.used(&types::deprecations::{konst})` when the call carries it out, so the answer says so.", w.by.id));
+    }
+    let caller = if e.accepts_anonymous() { quote!(Option<Self::Caller>) } else { quote!(Self::Caller) };
+    quote! {
+        #(#[doc = #lines])*
+        fn #name(&self, call: Call<#caller, types::endpoints::#module::Request #gates>) -> impl Future<Output = Result<types::endpoints::#module::Response, ApiError>> + Send;
+    }
+}
+
+/// The conditions the router may ask: those of permission rules and of endpoint inputs
+/// (`required_when`), in spec order. The implementation gets one hook for each.
+pub(super) fn asked_conditions(model: &Model) -> Vec<&crate::model::Condition> {
+    let mut ids: Vec<&str> = Vec::new();
+    for rule in &model.permission_rules {
+        for v in &rule.variants {
+            ids.extend(v.rule.conditions().into_iter().map(|c| c.named().0.id.as_str()));
+        }
+    }
+    for e in &model.endpoints {
+        let inputs = e.path_params.iter().chain(&e.query).chain(&e.body).chain(&e.body_schema);
+        ids.extend(inputs.filter_map(|f| f.required_when.as_ref()).map(|c| c.named().0.id.as_str()));
+    }
+    model.conditions.iter().filter(|c| ids.contains(&c.meta.id.as_str())).collect()
+}
