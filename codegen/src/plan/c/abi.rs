@@ -5,10 +5,11 @@
 //! disagree on a name, a value or which field is optional. What the spec declares not shown is
 //! collected as `left_out` text for the comments that say why it is missing.
 
+use super::docs::{deprecation, field_doc, gap_text, item_doc, with_notes};
 use crate::diag::Span;
 use crate::load::raw::ConstantValue;
 use crate::model::types::Primitive;
-use crate::model::{Bound, Class, Effective, Enum, Field, Gap, Limit, Meta, Model, Prefixes, Ref, TypeRef};
+use crate::model::{Bound, Class, Enum, Limit, Meta, Model, Prefixes, TypeRef};
 use crate::plan::case;
 
 /// Version of the ABI's conventions: handle layout, string structs and ownership rules.
@@ -358,72 +359,6 @@ impl<'m> Abi<'m> {
     pub fn class_named(&self, name: &str) -> &AbiClass<'m> {
         self.classes.iter().find(|c| c.name == name).expect("BUG: accessor names a class the ABI does not have")
     }
-}
-
-/// The summary of the change `deprecated` names.
-fn deprecation(model: &Model, deprecated: Option<&Ref>) -> Option<String> {
-    deprecated.map(|r| model.change(&r.id).map_or_else(|| format!("deprecated by `{}`", r.id), |c| c.summary.clone()))
-}
-
-/// Doc lines of an item: its description, its place on the timeline, what the spec assumed, then
-/// its notes as a list.
-pub fn item_doc(model: &Model, meta: &Meta) -> Vec<String> {
-    let mut lines = Vec::new();
-    lines.extend(meta.description.iter().cloned());
-    lines.extend(timeline(model, meta.since.as_ref(), meta.until.as_ref()));
-    lines.extend(assumptions(&meta.assumed));
-    with_notes(lines, &meta.notes)
-}
-
-fn field_doc(model: &Model, field: &Field) -> Vec<String> {
-    let mut lines = Vec::new();
-    lines.extend(field.description.iter().cloned());
-    if let Some(default) = &field.default {
-        lines.push(format!("Defaults to `{}`.", default.value));
-    }
-    if let Some(default) = &field.default_text {
-        lines.push(format!("Defaults to {default}."));
-    }
-    lines.extend(timeline(model, field.since.as_ref(), field.until.as_ref()));
-    lines.extend(assumptions(&field.assumed));
-    with_notes(lines, &field.notes)
-}
-
-fn timeline(model: &Model, since: Option<&Ref>, until: Option<&Ref>) -> Vec<String> {
-    let label = |r: &Ref| match model.change(&r.id).map(|c| c.effective) {
-        Some(Effective::Date(date)) => format!("`{}` ({date})", r.id),
-        Some(Effective::AlreadyInEffect) => format!("`{}` (already in effect)", r.id),
-        Some(Effective::Unscheduled) => format!("`{}` (unscheduled)", r.id),
-        None => format!("`{}`", r.id),
-    };
-    let mut out = Vec::new();
-    if let Some(r) = since {
-        out.push(format!("Since {}.", label(r)));
-    }
-    if let Some(r) = until {
-        out.push(format!("Until {}.", label(r)));
-    }
-    out
-}
-
-fn assumptions(assumed: &indexmap::IndexMap<String, String>) -> Vec<String> {
-    assumed.iter().map(|(key, why)| format!("Assumed {key}: {why}")).collect()
-}
-
-fn with_notes(mut lines: Vec<String>, notes: &[String]) -> Vec<String> {
-    if !notes.is_empty() {
-        if !lines.is_empty() {
-            lines.push(String::new());
-        }
-        lines.extend(notes.iter().map(|n| format!("- {n}")));
-    }
-    lines
-}
-
-/// `not shown: the C++ names of the settings` for gaps, bare facets by their name.
-fn gap_text<'a>(gaps: impl IntoIterator<Item = &'a Gap>) -> String {
-    let parts: Vec<&str> = gaps.into_iter().map(|g| g.detail.as_deref().unwrap_or(&g.facet)).collect();
-    format!("not shown: {}", parts.join("; "))
 }
 
 fn constant(model: &Model, what: &str, meta: &Meta, name: String, value: Value) -> Constant {

@@ -2,4 +2,5 @@
 //! identifiers meet in.
 
 pub mod abi;
+mod docs;
 pub mod names;
