@@ -1,0 +1,454 @@
+//! The HTTP side of a document: the platform (`info`, `servers`, `tags`), security schemes as
+//! token kinds and scopes, named headers and responses, and the operations with their
+//! parameters, bodies per media type, responses per status and security.
+
+mod bodies;
+mod platform;
+mod responses;
+
+use super::document::escape;
+use super::schema::{Used, admits_null};
+use super::spec::{self, Endpoint, Field, Gap, HeaderUse, Item, Meta, Response, ResponseUse};
+use super::{Component, Importer, PLATFORM_FILE, SCHEMAS_FILE, Site, UNTAGGED_PART};
+use crate::diag::{Diagnostics, codes};
+use crate::plan::case;
+use indexmap::IndexMap;
+use serde_json::{Map, Number, Value, json};
+
+/// The methods the spec routes.
+const METHODS: &[&str] = &["get", "put", "post", "delete", "options", "head", "patch", "trace"];
+/// Headers the generated server and client own: a document's header of one of these names is
+/// what the generated code already writes.
+const OWNED_HEADERS: &[&str] = &["authorization", "content-type", "content-length", "accept", "transfer-encoding", "host", "connection"];
+
+/// A media type's body format, and whether the spec can carry it.
+fn body_format(media: &str) -> Option<&'static str> {
+    let base = media.split(';').next().unwrap_or(media).trim().to_ascii_lowercase();
+    match base.as_str() {
+        "application/json" => Some("json"),
+        m if m.starts_with("application/") && m.ends_with("+json") => Some("json"),
+        "application/x-www-form-urlencoded" => Some("form"),
+        "multipart/form-data" => Some("multipart"),
+        "application/octet-stream" => Some("binary"),
+        "text/csv" => Some("csv"),
+        _ => None,
+    }
+}
+
+/// The first alphanumeric word of a title (`Discord HTTP API` -> `Discord`).
+fn first_word(title: &str) -> String {
+    let word: String = title.chars().skip_while(|c| !c.is_ascii_alphanumeric()).take_while(|c| c.is_ascii_alphanumeric()).collect();
+    if word.is_empty() || word.starts_with(|c: char| c.is_ascii_digit()) { format!("Api{word}") } else { word }
+}
+
+impl Importer<'_> {
+    /// The schema of a parameter or header (`schema`, or `content` with one media type).
+    fn parameter_schema(&mut self, cx: &mut Diagnostics, obj: &Map<String, Value>, pointer: &str, site: &Site, used: &mut Used) -> Field {
+        if let Some(schema) = used_take(used, obj, "schema") {
+            return self.field(cx, schema, &format!("{pointer}/schema"), site);
+        }
+        let gap = self.unmapped(
+            cx,
+            codes::IMPORT_UNMAPPED,
+            pointer,
+            "type",
+            "a parameter without `schema`",
+            "parameters are typed by a schema; the value is read as text",
+        );
+        let _ = used_take(used, obj, "content");
+        Field { ty: Some("string".into()), notes: vec![gap.detail], ..Default::default() }
+    }
+
+    /// Description, deprecation and examples of a parameter or header.
+    fn parameter_annotations(&mut self, _cx: &mut Diagnostics, obj: &Map<String, Value>, _pointer: &str, used: &mut Used, f: &mut Field) {
+        if let Some(d) = used_take(used, obj, "description").and_then(Value::as_str) {
+            f.description = Some(d.to_owned());
+        }
+        if used_take(used, obj, "deprecated").and_then(Value::as_bool) == Some(true) {
+            f.deprecated = Some(self.deprecation());
+        }
+        if let Some(e) = used_take(used, obj, "example") {
+            f.example = Some(e.clone());
+        }
+        if let Some(list) = used_take(used, obj, "examples").and_then(Value::as_object) {
+            for (_, ex) in list {
+                match ex.get("value") {
+                    Some(v) if f.example.is_none() => f.example = Some(v.clone()),
+                    Some(v) => f.notes.push(format!("Example: `{v}`.")),
+                    None => {}
+                }
+            }
+        }
+    }
+
+    /// Every operation, in document order, into the file of its first tag.
+    pub(super) fn operations(&mut self, cx: &mut Diagnostics) {
+        let Some(paths) = self.root().get("paths").and_then(Value::as_object).cloned() else { return };
+        for (path, item) in &paths {
+            let mut pointer = format!("/paths/{}", escape(path));
+            let mut item = item.clone();
+            if let Some(r) = item.get("$ref").and_then(Value::as_str).map(str::to_owned) {
+                let Some(p) = self.resolve_ref(cx, &r, &format!("{pointer}/$ref")) else { continue };
+                item = self.doc.at(&p).cloned().unwrap_or_default();
+                pointer = p;
+            }
+            let Some(obj) = item.as_object() else { continue };
+            let shared: Vec<(String, Value)> = obj
+                .get("parameters")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+                .enumerate()
+                .map(|(i, p)| (format!("{pointer}/parameters/{i}"), p.clone()))
+                .collect();
+            let mut path_gaps = Vec::new();
+            for key in obj.keys().filter(|k| !METHODS.contains(&k.as_str()) && !["parameters", "summary", "description", "$ref"].contains(&k.as_str())) {
+                let gap = self.unmapped(
+                    cx,
+                    codes::IMPORT_UNMAPPED,
+                    &format!("{pointer}/{}", escape(key)),
+                    "details",
+                    &format!("`{key}` of a path item"),
+                    "a path item's operations are the spec's endpoints",
+                );
+                path_gaps.push(gap);
+            }
+            for (method, op) in obj.iter().filter(|(k, _)| METHODS.contains(&k.as_str())) {
+                let at = format!("{pointer}/{method}");
+                let mut e = self.operation(cx, (path, method), op, &at, (&shared, obj));
+                e.meta.not_shown.extend(path_gaps.iter().cloned());
+                let part = e.meta.part.clone().unwrap_or_else(|| UNTAGGED_PART.to_owned());
+                let file = format!("endpoints/{part}.yaml");
+                let f = self.file(&file);
+                f.part = Some(part);
+                e.meta.part = None;
+                f.endpoints.push(e);
+            }
+        }
+    }
+
+    /// One operation: `route` is its path and method, `path_item` the path item's parameters
+    /// (with their pointers) and members.
+    fn operation(
+        &mut self,
+        cx: &mut Diagnostics,
+        route: (&str, &str),
+        op: &Value,
+        pointer: &str,
+        path_item: (&[(String, Value)], &Map<String, Value>),
+    ) -> Endpoint {
+        let ((path, method), (shared, item)) = (route, path_item);
+        let obj = op.as_object().cloned().unwrap_or_default();
+        let mut used = Used::default();
+        let wanted = match used_take(&mut used, &obj, "operationId").and_then(Value::as_str) {
+            Some(id) => id.to_owned(),
+            None => format!("{method} {path}"),
+        };
+        let id = self.claim("endpoint", &wanted);
+        let mut e = Endpoint { meta: Meta { id: id.clone(), ..Default::default() }, ..Default::default() };
+        let tags: Vec<String> =
+            used_take(&mut used, &obj, "tags").and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_str).map(str::to_owned).collect();
+        e.meta.part = match tags.first() {
+            Some(t) => self.part_ids.get(t).cloned(),
+            None => self.part_ids.get("API").cloned(),
+        };
+        if tags.len() > 1 {
+            e.meta.notes.push(format!("Also tagged {}.", tags[1..].iter().map(|t| format!("`{t}`")).collect::<Vec<_>>().join(", ")));
+        }
+        let summary = used_take(&mut used, &obj, "summary").and_then(Value::as_str).or_else(|| item.get("summary").and_then(Value::as_str));
+        let description = used_take(&mut used, &obj, "description").and_then(Value::as_str).or_else(|| item.get("description").and_then(Value::as_str));
+        e.meta.name = summary.map(str::to_owned);
+        e.meta.description = description.map(str::to_owned);
+        if used_take(&mut used, &obj, "deprecated").and_then(Value::as_bool) == Some(true) {
+            e.meta.deprecated = Some(self.deprecation());
+        }
+        let upper = method.to_ascii_uppercase();
+        if ["GET", "POST", "PUT", "PATCH", "DELETE"].contains(&upper.as_str()) {
+            e.method = upper;
+        } else {
+            let gap = self.unmapped(
+                cx,
+                codes::IMPORT_UNMAPPED,
+                pointer,
+                "method",
+                &format!("method `{upper}`"),
+                "the spec routes GET, POST, PUT, PATCH and DELETE; the endpoint is kept without a route",
+            );
+            e.meta.not_shown.push(Gap { facet: "method", detail: gap.detail });
+        }
+        e.path = self.path_without_query(path, pointer, &mut e);
+        e.pointer = pointer.to_owned();
+        let site = Site::new("", &id);
+        let own: Vec<(String, Value)> = used_take(&mut used, &obj, "parameters")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .enumerate()
+            .map(|(i, p)| (format!("{pointer}/parameters/{i}"), p.clone()))
+            .collect();
+        self.parameters(cx, shared, &own, &site, &mut e);
+        Self::undeclared_placeholders(&mut e);
+        if let Some(body) = used_take(&mut used, &obj, "requestBody") {
+            self.request_body(cx, body, &format!("{pointer}/requestBody"), &site, &mut e);
+        }
+        if let Some(responses) = used_take(&mut used, &obj, "responses").and_then(Value::as_object) {
+            for (status, r) in responses {
+                let at = format!("{pointer}/responses/{}", escape(status));
+                let key = status.to_ascii_uppercase().replace("DEFAULT", "default");
+                if !is_status(&key) {
+                    let what = format!("response `{status}`, which is no status");
+                    let gap = self.unmapped(
+                        cx,
+                        codes::IMPORT_UNMAPPED,
+                        &at,
+                        "response",
+                        &what,
+                        "a response is keyed by a status from 100 through 599, a range `1XX` through `5XX`, or `default`",
+                    );
+                    e.meta.not_shown.push(gap);
+                    continue;
+                }
+                let value = match r.get("$ref").and_then(Value::as_str) {
+                    Some(reference) => match self.resolve_ref(cx, reference, &format!("{at}/$ref")) {
+                        Some(p) => match self.named_responses.get(&p) {
+                            Some(named) => ResponseUse::Named(named.clone()),
+                            None => {
+                                let target = self.doc.at(&p).cloned().unwrap_or_default();
+                                ResponseUse::Inline(Box::new(self.response(cx, &target, &p, &site.child("response").child(&key), &key)))
+                            }
+                        },
+                        None => continue,
+                    },
+                    None => ResponseUse::Inline(Box::new(self.response(cx, r, &at, &site.child("response").child(&key), &key))),
+                };
+                e.responses.insert(key, value);
+            }
+        }
+        // An operation without `security` has the document's.
+        let (security, security_pointer) = match used_take(&mut used, &obj, "security") {
+            Some(s) => (Some(s.clone()), format!("{pointer}/security")),
+            None => (self.root().get("security").cloned(), "/security".to_owned()),
+        };
+        self.auth(cx, security.as_ref(), &security_pointer, &mut e);
+        let gaps = self.leftovers(cx, &obj, pointer, &used);
+        e.meta.not_shown.extend(gaps.into_iter().map(|g| Gap { facet: "details", detail: g.detail }));
+        // Shapes declared in the operation are written beside it, in its part's file.
+        let part = e.meta.part.clone().unwrap_or_else(|| UNTAGGED_PART.to_owned());
+        self.move_hoisted(&format!("endpoints/{part}.yaml"));
+        e
+    }
+
+    /// Shapes an operation declared were written to the file `""` (its file was not known
+    /// yet); they move to `file`.
+    fn move_hoisted(&mut self, file: &str) {
+        let Some(pending) = self.files.shift_remove("") else { return };
+        let target = self.file(file);
+        target.enums.extend(pending.enums);
+        target.unions.extend(pending.unions);
+        target.resources.extend(pending.resources);
+    }
+
+    /// Path, query and header parameters (the path item's, then the operation's, which
+    /// replace those of the same name and place).
+    fn parameters(&mut self, cx: &mut Diagnostics, shared: &[(String, Value)], own: &[(String, Value)], site: &Site, e: &mut Endpoint) {
+        let mut list: IndexMap<(String, String), (String, Value)> = IndexMap::new();
+        for (pointer, p) in shared.iter().chain(own) {
+            let (pointer, p) = match p.get("$ref").and_then(Value::as_str) {
+                Some(r) => match self.resolve_ref(cx, r, &format!("{pointer}/$ref")) {
+                    Some(target) => (target.clone(), self.doc.at(&target).cloned().unwrap_or_default()),
+                    None => continue,
+                },
+                None => (pointer.clone(), p.clone()),
+            };
+            let name = p.get("name").and_then(Value::as_str).unwrap_or_default().to_owned();
+            let place = p.get("in").and_then(Value::as_str).unwrap_or_default().to_owned();
+            list.insert((name, place), (pointer, p));
+        }
+        for ((name, place), (pointer, p)) in list {
+            let obj = p.as_object().cloned().unwrap_or_default();
+            let mut used = Used::default();
+            used.mark("name");
+            used.mark("in");
+            let section = match place.as_str() {
+                "path" => "path",
+                "query" => "query",
+                "header" => "headers",
+                _ => {
+                    let gap = self.unmapped(
+                        cx,
+                        codes::IMPORT_UNMAPPED,
+                        &pointer,
+                        "parameters",
+                        &format!("{place} parameter `{name}`"),
+                        "the spec's parameters are in the path, the query or a header",
+                    );
+                    e.meta.not_shown.push(gap);
+                    continue;
+                }
+            };
+            if section == "headers" && OWNED_HEADERS.contains(&name.to_ascii_lowercase().as_str()) {
+                let gap = self.unmapped(
+                    cx,
+                    codes::IMPORT_UNMAPPED,
+                    &pointer,
+                    "parameters",
+                    &format!("header parameter `{name}`"),
+                    "the generated client and server write this header themselves",
+                );
+                e.meta.not_shown.push(gap);
+                continue;
+            }
+            let psite = site.child(section).child(&name);
+            let mut f = self.parameter_schema(cx, &obj, &pointer, &psite, &mut used);
+            let required = used_take(&mut used, &obj, "required").and_then(Value::as_bool) == Some(true);
+            f.optional = section != "path" && !required;
+            self.parameter_annotations(cx, &obj, &pointer, &mut used, &mut f);
+            if f.nullable {
+                // A parameter is text on the wire, where `null` has no spelling: an absent
+                // parameter is how it is sent, so nothing is lost.
+                f.nullable = false;
+                f.optional = section != "path";
+            }
+            Self::null_as_text(&mut f);
+            self.settle_example(cx, &example_pointer(&obj, &pointer), &mut f);
+            let array = f.ty.as_deref().is_some_and(|t| t.starts_with("array<"));
+            let style = used_take(&mut used, &obj, "style").and_then(Value::as_str).map(str::to_owned);
+            let explode = used_take(&mut used, &obj, "explode").and_then(Value::as_bool);
+            match (section, style.as_deref(), explode) {
+                (_, None | Some("simple"), None) if section != "query" => {}
+                ("query", None | Some("form"), e) if array => f.style = Some(if e == Some(false) { "comma" } else { "repeated" }).filter(|_| e.is_some()),
+                ("query", None | Some("form"), _) => {}
+                ("path" | "headers", Some("simple") | None, _) => {}
+                _ => {
+                    let gap = self.unmapped(
+                        cx,
+                        codes::IMPORT_UNMAPPED,
+                        &format!("{pointer}/style"),
+                        "parameters",
+                        "a parameter style",
+                        "query arrays travel repeated or comma-separated; other parameters are plain text",
+                    );
+                    f.not_shown.push(gap);
+                }
+            }
+            if used_take(&mut used, &obj, "allowEmptyValue").is_some() {
+                let gap = self.unmapped(
+                    cx,
+                    codes::IMPORT_UNMAPPED,
+                    &format!("{pointer}/allowEmptyValue"),
+                    "parameters",
+                    "`allowEmptyValue`",
+                    "an empty value is read as the type reads it",
+                );
+                f.not_shown.push(gap);
+            }
+            let gaps = self.leftovers(cx, &obj, &pointer, &used);
+            f.not_shown.extend(gaps);
+            match section {
+                "path" if !placeholders(&e.path).contains(&name.as_str()) => {
+                    let gap = self.unmapped(
+                        cx,
+                        codes::IMPORT_UNMAPPED,
+                        &pointer,
+                        "parameters",
+                        &format!("path parameter `{name}`, which the path does not hold"),
+                        "a path parameter fills a `{placeholder}` of the path",
+                    );
+                    e.meta.not_shown.push(gap);
+                }
+                "path" => {
+                    e.path_params.insert(name, f);
+                }
+                "query" => {
+                    e.query.insert(name, f);
+                }
+                _ => {
+                    f.wire_name = Some(name.clone());
+                    self.header_as_text(cx, &pointer, &mut f);
+                    let mut key = case::snake(&name);
+                    if e.headers.contains_key(&key) {
+                        key = format!("{key}_{}", e.headers.len());
+                    }
+                    e.headers.insert(key, f);
+                }
+            }
+        }
+    }
+
+    /// A parameter or part of type `null` (only ever absent) is text on the wire, which has no
+    /// spelling for `null`: it is read as text that may be left out.
+    fn null_as_text(f: &mut Field) {
+        if f.ty.as_deref() == Some("null") {
+            f.ty = Some("string".into());
+            f.assumed.insert("type".into(), "the document types it `null`, which a parameter cannot carry".into());
+        }
+    }
+
+    /// The placeholders of the path that no parameter declares: text, as the path carries them.
+    /// The path of an operation without what a path cannot hold: a query written into it
+    /// (`/responses/{id}?beta=true`, how documents tell apart operations of one path) becomes
+    /// required query parameters fixed to their values; a fragment (`#get_shared_link`) is
+    /// never sent, and is kept as a note.
+    fn path_without_query(&mut self, path: &str, pointer: &str, e: &mut Endpoint) -> String {
+        let (rest, fragment) = path.split_once('#').map_or((path, None), |(p, f)| (p, Some(f)));
+        let (clean, query) = rest.split_once('?').map_or((rest, None), |(p, q)| (p, Some(q)));
+        if let Some(f) = fragment {
+            e.meta.notes.push(format!("The document writes the path with the fragment `#{f}`, which is never sent."));
+        }
+        for pair in query.into_iter().flat_map(|q| q.split('&')).filter(|p| !p.is_empty()) {
+            let (name, value) = pair.split_once('=').unwrap_or((pair, ""));
+            let f = Field {
+                ty: Some("string".into()),
+                constant: Some(Value::String(value.to_owned())),
+                description: Some(format!("Written into the document's path (`{path}`) at `#{pointer}`.")),
+                ..Default::default()
+            };
+            e.query.insert(name.to_owned(), f);
+        }
+        clean.to_owned()
+    }
+
+    fn undeclared_placeholders(e: &mut Endpoint) {
+        let missing: Vec<String> = placeholders(&e.path).into_iter().filter(|p| !e.path_params.contains_key(*p)).map(str::to_owned).collect();
+        for name in missing {
+            let mut f = Field { ty: Some("string".into()), ..Default::default() };
+            f.assumed.insert("type".into(), "the document declares no parameter for this placeholder of the path".into());
+            e.path_params.insert(name, f);
+        }
+    }
+}
+
+/// The `{placeholder}` names of a path, in order (the way the model reads them).
+fn placeholders(path: &str) -> Vec<&str> {
+    path.split('{').skip(1).filter_map(|s| s.split_once('}').map(|(name, _)| name)).collect()
+}
+
+/// Whether `media` is a media type the spec reads: `type/subtype` (either may be `*`), with
+/// parameters after `;`.
+fn is_media_type(media: &str) -> bool {
+    let token = |s: &str| !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || "!#$&-^_.+*".contains(c));
+    media.split_once('/').is_some_and(|(a, b)| token(a) && token(b.split(';').next().unwrap_or_default().trim()))
+}
+
+/// Whether a response key is one the spec reads: a code from 100 through 599, a range `1XX`
+/// through `5XX`, or `default`.
+fn is_status(key: &str) -> bool {
+    let b = key.as_bytes();
+    key == "default" || (b.len() == 3 && (b'1'..=b'5').contains(&b[0]) && (b[1..].iter().all(u8::is_ascii_digit) || &b[1..] == b"XX"))
+}
+
+fn used_take<'a>(used: &mut Used, obj: &'a Map<String, Value>, key: &str) -> Option<&'a Value> {
+    used.take(obj, key)
+}
+
+/// Where a parameter's or header's example is written: `example`, or its `examples`.
+fn example_pointer(obj: &Map<String, Value>, pointer: &str) -> String {
+    let at = if obj.contains_key("example") {
+        "example"
+    } else if obj.contains_key("examples") {
+        "examples"
+    } else {
+        "schema"
+    };
+    format!("{pointer}/{at}")
+}
