@@ -6,7 +6,7 @@ use platform::auth::{Intent, Scope, TokenKind};
 use platform::changes::{self, Effective};
 use platform::endpoints::{get_current_user_guilds, get_guild_channels};
 use platform::placeholders::Placeholders;
-use platform::rules::{self, Condition, Facts, PermissionRule};
+use platform::rules::{self, Condition, Facts, PermissionRule, SpecVocabulary};
 use platform::states::{AccountLink, AccountLinkTransition, ChannelVisibility, ChannelVisibilityTransition};
 use platform::validation::Validate;
 use platform::{Credential, Permission, commands, errors, limits};
@@ -31,7 +31,7 @@ impl Holds {
     }
 }
 
-impl Facts for Holds {
+impl Facts<SpecVocabulary> for Holds {
     fn has_permission(&self, p: Permission) -> bool {
         self.permissions.contains(&p)
     }

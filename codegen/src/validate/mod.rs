@@ -13,6 +13,8 @@ mod shapes;
 mod timeline;
 mod values;
 
+pub use values::CHANGE_KINDS;
+
 use crate::diag::Diagnostics;
 use crate::model::{Index, Model};
 

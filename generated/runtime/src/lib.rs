@@ -11,9 +11,12 @@
 //! generates (as `<prefix>-runtime`), so that a copy of its output builds anywhere without a
 //! registry; the features say which parts a spec's crates use.
 //!
-//! - [`wire`], [`validation`], [`clock`] (feature `model`): the types crate's foundation.
-//! - [`server`] (feature `server`) and [`multipart`] (feature `multipart`): the server's readers.
-//! - [`ffi`] (feature `ffi`): the C ABI's building blocks.
+//! Each part is behind the feature that names it, so the modules are written as plain names here:
+//!
+//! - `wire`, `validation`, `clock`, `timeline`, `rules` (feature `model`): the types crate's
+//!   foundation.
+//! - `server` (feature `server`) and `multipart` (feature `multipart`): the server's readers.
+//! - `ffi` (feature `ffi`): the C ABI's building blocks.
 #![warn(missing_docs)]
 #![deny(unsafe_code)]
 
@@ -24,8 +27,12 @@ pub mod clock;
 pub mod ffi;
 #[cfg(feature = "multipart")]
 pub mod multipart;
+#[cfg(feature = "model")]
+pub mod rules;
 #[cfg(feature = "server")]
 pub mod server;
+#[cfg(feature = "model")]
+pub mod timeline;
 #[cfg(feature = "model")]
 pub mod validation;
 #[cfg(feature = "model")]

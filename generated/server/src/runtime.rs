@@ -10,7 +10,7 @@ pub use platform_runtime::server::*;
 use crate::types::auth::{Credential, Intent, Scope, TokenKind};
 use crate::types::errors::{self, ApiError};
 use crate::types::permissions::Permission;
-use crate::types::rules::{Condition, Facts, Requirement};
+use crate::types::rules::{Condition, Facts, Requirement, SpecVocabulary};
 use crate::types::validation::Violation;
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
@@ -191,7 +191,7 @@ pub struct Answers {
     pub conditions: Vec<Condition>,
 }
 
-impl Facts for Answers {
+impl Facts<SpecVocabulary> for Answers {
     fn has_permission(&self, permission: Permission) -> bool {
         self.permissions.contains(&permission)
     }

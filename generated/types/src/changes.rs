@@ -4,90 +4,7 @@
 //!
 //! A date-only effective date means 00:00 UTC that day.
 
-use jiff::Timestamp;
-
-/// When a change takes effect.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Effective {
-    /// In effect before any instant a caller can ask about.
-    AlreadyInEffect,
-    /// In effect from this instant on.
-    At(Timestamp),
-    /// Announced without a date: not in effect yet.
-    Unscheduled,
-}
-
-/// What a change does.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum ChangeKind {
-    /// Something is added.
-    Addition,
-    /// Something is removed.
-    Removal,
-    /// Something is renamed; the old name stays as an alias until it is removed.
-    Rename,
-    /// A requirement (permission, intent, scope, parameter) is added or tightened.
-    Requirement,
-    /// The shape of a value changes.
-    Shape,
-    /// Behaviour changes with no change of shape; code that carries it out asks a gate.
-    Behavior,
-    /// Something is deprecated.
-    Deprecation,
-    /// The spec was wrong and is corrected; the API itself did not change.
-    Correction,
-}
-
-impl ChangeKind {
-    /// The kind's spec spelling.
-    pub const fn id(self) -> &'static str {
-        match self {
-            Self::Addition => "addition",
-            Self::Removal => "removal",
-            Self::Rename => "rename",
-            Self::Requirement => "requirement",
-            Self::Shape => "shape",
-            Self::Behavior => "behavior",
-            Self::Deprecation => "deprecation",
-            Self::Correction => "correction",
-        }
-    }
-}
-
-/// A dated change: the only thing that moves an item along its timeline.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Change {
-    /// The stable id (`pin-messages-required`).
-    pub id: &'static str,
-    /// When it takes effect.
-    pub effective: Effective,
-    /// What it does.
-    pub kind: ChangeKind,
-    /// One sentence saying what changes.
-    pub summary: &'static str,
-    /// Whether hand-written code asks it at run time (behaviour only the implementation carries out).
-    pub gate: bool,
-}
-
-impl Change {
-    /// Whether the change is in effect at `now`: from its effective instant on, always
-    /// when already in effect, never while unscheduled.
-    pub fn is_in_effect(&self, now: Timestamp) -> bool {
-        match self.effective {
-            Effective::AlreadyInEffect => true,
-            Effective::At(at) => now >= at,
-            Effective::Unscheduled => false,
-        }
-    }
-
-    /// The effective instant, when the change has one.
-    pub const fn effective_at(&self) -> Option<Timestamp> {
-        match self.effective {
-            Effective::At(at) => Some(at),
-            Effective::AlreadyInEffect | Effective::Unscheduled => None,
-        }
-    }
-}
+pub use platform_runtime::timeline::{Change, ChangeKind, Effective};
 
 /// PIN_MESSAGES is required to pin messages; MANAGE_MESSAGES alone is insufficient.
 ///
@@ -97,7 +14,7 @@ impl Change {
 /// - Affects `permission:PIN_MESSAGES`.
 pub const PIN_MESSAGES_REQUIRED: Change = Change {
     id: "pin-messages-required",
-    effective: Effective::At(Timestamp::constant(1771804800, 0)),
+    effective: Effective::At(jiff::Timestamp::constant(1771804800, 0)),
     kind: ChangeKind::Requirement,
     summary: "PIN_MESSAGES is required to pin messages; MANAGE_MESSAGES alone is insufficient.",
     gate: true,
@@ -111,7 +28,7 @@ pub const PIN_MESSAGES_REQUIRED: Change = Change {
 /// - Affects `permission:BYPASS_SLOWMODE`.
 pub const BYPASS_SLOWMODE_REQUIRED: Change = Change {
     id: "bypass-slowmode-required",
-    effective: Effective::At(Timestamp::constant(1771804800, 0)),
+    effective: Effective::At(jiff::Timestamp::constant(1771804800, 0)),
     kind: ChangeKind::Requirement,
     summary: "BYPASS_SLOWMODE is required for users to bypass slowmode, split from MANAGE_MESSAGES, MANAGE_CHANNELS and MANAGE_THREADS.",
     gate: true,
@@ -125,7 +42,7 @@ pub const BYPASS_SLOWMODE_REQUIRED: Change = Change {
 /// - Affects `permission:CREATE_GUILD_EXPRESSIONS`.
 pub const CREATE_GUILD_EXPRESSIONS_REQUIRED: Change = Change {
     id: "create-guild-expressions-required",
-    effective: Effective::At(Timestamp::constant(1771804800, 0)),
+    effective: Effective::At(jiff::Timestamp::constant(1771804800, 0)),
     kind: ChangeKind::Requirement,
     summary: "Bots need CREATE_GUILD_EXPRESSIONS to create custom emoji or stickers; MANAGE_GUILD_EXPRESSIONS alone is insufficient.",
     gate: true,
@@ -139,7 +56,7 @@ pub const CREATE_GUILD_EXPRESSIONS_REQUIRED: Change = Change {
 /// - Affects `permission:CREATE_EVENTS`.
 pub const CREATE_EVENTS_REQUIRED: Change = Change {
     id: "create-events-required",
-    effective: Effective::At(Timestamp::constant(1771804800, 0)),
+    effective: Effective::At(jiff::Timestamp::constant(1771804800, 0)),
     kind: ChangeKind::Requirement,
     summary: "Bots need CREATE_EVENTS to create scheduled events; MANAGE_EVENTS alone is insufficient.",
     gate: true,
@@ -152,7 +69,7 @@ pub const CREATE_EVENTS_REQUIRED: Change = Change {
 /// - Affects `endpoint:get_current_user_connections`.
 pub const PUBLISHER_LEGACY_CONNECTIONS_HIDDEN: Change = Change {
     id: "publisher-legacy-connections-hidden",
-    effective: Effective::At(Timestamp::constant(1783641600, 0)),
+    effective: Effective::At(jiff::Timestamp::constant(1783641600, 0)),
     kind: ChangeKind::Behavior,
     summary: "Legacy game-publisher connections, including the one for a specific game, stop being returned by Get Current User Connections.",
     gate: true,
@@ -165,7 +82,7 @@ pub const PUBLISHER_LEGACY_CONNECTIONS_HIDDEN: Change = Change {
 /// - Affects `endpoint:get_current_user_connections`.
 pub const LAUNCHER_EXISTING_CONNECTIONS_HIDDEN: Change = Change {
     id: "launcher-existing-connections-hidden",
-    effective: Effective::At(Timestamp::constant(1790035200, 0)),
+    effective: Effective::At(jiff::Timestamp::constant(1790035200, 0)),
     kind: ChangeKind::Behavior,
     summary: "Existing game-launcher connections stop being returned by Get Current User Connections.",
     gate: true,
@@ -178,7 +95,7 @@ pub const LAUNCHER_EXISTING_CONNECTIONS_HIDDEN: Change = Change {
 /// - Affects `endpoint:get_guild_channels`.
 pub const GUILD_CHANNELS_OMIT_UNVIEWABLE: Change = Change {
     id: "guild-channels-omit-unviewable",
-    effective: Effective::At(Timestamp::constant(1794787200, 0)),
+    effective: Effective::At(jiff::Timestamp::constant(1794787200, 0)),
     kind: ChangeKind::Behavior,
     summary: "Get Guild Channels omits channels on which the bot lacks VIEW_CHANNEL.",
     gate: true,

@@ -27,7 +27,9 @@ const SOURCES: &[(&str, &str)] = &[
     ("clock.rs", include_str!("../../../../runtime/src/clock.rs")),
     ("ffi.rs", include_str!("../../../../runtime/src/ffi.rs")),
     ("multipart.rs", include_str!("../../../../runtime/src/multipart.rs")),
+    ("rules.rs", include_str!("../../../../runtime/src/rules.rs")),
     ("server.rs", include_str!("../../../../runtime/src/server.rs")),
+    ("timeline.rs", include_str!("../../../../runtime/src/timeline.rs")),
     ("validation.rs", include_str!("../../../../runtime/src/validation.rs")),
     ("wire.rs", include_str!("../../../../runtime/src/wire.rs")),
 ];
@@ -64,5 +66,14 @@ mod tests {
         let mut carried: Vec<String> = super::SOURCES.iter().map(|(p, _)| (*p).to_owned()).collect();
         carried.sort();
         assert_eq!(carried, on_disk);
+    }
+
+    /// The runtime's `ChangeKind` has a variant for every kind of change the format accepts.
+    #[test]
+    fn the_runtime_knows_every_change_kind() {
+        let timeline = super::SOURCES.iter().find(|(p, _)| *p == "timeline.rs").map(|(_, t)| *t).unwrap_or_default();
+        for kind in crate::validate::CHANGE_KINDS {
+            assert!(timeline.contains(&format!("=> \"{kind}\"")), "runtime/src/timeline.rs has no `ChangeKind` for `{kind}`");
+        }
     }
 }

@@ -2,23 +2,11 @@
 //! constants).
 
 use super::docs::{docs, meta_notes};
-use crate::emit::rust::shared::{int, type_ident};
+use crate::emit::rust::shared::{int, lib_ident, type_ident};
 use crate::model::{Bound, Change, Effective, Limit, Model};
 use crate::plan::rust as names;
 use proc_macro2::TokenStream;
 use quote::quote;
-
-/// The change kinds of the spec format, in its order, with what each means.
-const CHANGE_KINDS: &[(&str, &str)] = &[
-    ("addition", "Something is added."),
-    ("removal", "Something is removed."),
-    ("rename", "Something is renamed; the old name stays as an alias until it is removed."),
-    ("requirement", "A requirement (permission, intent, scope, parameter) is added or tightened."),
-    ("shape", "The shape of a value changes."),
-    ("behavior", "Behaviour changes with no change of shape; code that carries it out asks a gate."),
-    ("deprecation", "Something is deprecated."),
-    ("correction", "The spec was wrong and is corrected; the API itself did not change."),
-];
 
 /// The units of the spec format, in its order, with what each counts.
 const UNITS: &[(&str, &str)] = &[
@@ -42,14 +30,7 @@ const UNITS: &[(&str, &str)] = &[
 
 /// `changes.rs`.
 pub fn emit(model: &Model) -> TokenStream {
-    let kinds = CHANGE_KINDS.iter().map(|(k, doc)| {
-        let (k, doc) = (type_ident(k), format!(" {doc}"));
-        quote!(#[doc = #doc] #k,)
-    });
-    let kind_ids = CHANGE_KINDS.iter().map(|(k, _)| {
-        let v = type_ident(k);
-        quote!(Self::#v => #k)
-    });
+    let runtime = lib_ident(model, crate::emit::cargo::RUNTIME);
     let consts = model.changes.iter().map(|c| change_const(model, c));
     let all = model.changes.iter().map(names::change_const);
     quote! {
@@ -57,68 +38,7 @@ pub fn emit(model: &Model) -> TokenStream {
         //!
         //! A date-only effective date means 00:00 UTC that day.
 
-        use jiff::Timestamp;
-
-        /// When a change takes effect.
-        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-        pub enum Effective {
-            /// In effect before any instant a caller can ask about.
-            AlreadyInEffect,
-            /// In effect from this instant on.
-            At(Timestamp),
-            /// Announced without a date: not in effect yet.
-            Unscheduled,
-        }
-
-        /// What a change does.
-        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-        pub enum ChangeKind {
-            #(#kinds)*
-        }
-
-        impl ChangeKind {
-            /// The kind's spec spelling.
-            pub const fn id(self) -> &'static str {
-                match self {
-                    #(#kind_ids,)*
-                }
-            }
-        }
-
-        /// A dated change: the only thing that moves an item along its timeline.
-        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-        pub struct Change {
-            /// The stable id (`pin-messages-required`).
-            pub id: &'static str,
-            /// When it takes effect.
-            pub effective: Effective,
-            /// What it does.
-            pub kind: ChangeKind,
-            /// One sentence saying what changes.
-            pub summary: &'static str,
-            /// Whether hand-written code asks it at run time (behaviour only the implementation carries out).
-            pub gate: bool,
-        }
-
-        impl Change {
-            /// Whether the change is in effect at `now`: from its effective instant on, always
-            /// when already in effect, never while unscheduled.
-            pub fn is_in_effect(&self, now: Timestamp) -> bool {
-                match self.effective {
-                    Effective::AlreadyInEffect => true,
-                    Effective::At(at) => now >= at,
-                    Effective::Unscheduled => false,
-                }
-            }
-
-            /// The effective instant, when the change has one.
-            pub const fn effective_at(&self) -> Option<Timestamp> {
-                match self.effective {
-                    Effective::At(at) => Some(at),
-                    Effective::AlreadyInEffect | Effective::Unscheduled => None,
-                }
-            }
-        }
+        pub use #runtime::timeline::{Change, ChangeKind, Effective};
 
         #(#consts)*
 
@@ -144,7 +64,7 @@ fn change_const(model: &Model, c: &Change) -> TokenStream {
         Effective::Date(d) => {
             let seconds = d.to_zoned(jiff::tz::TimeZone::UTC).map(|z| z.timestamp().as_second()).expect("BUG: a civil date is a valid instant");
             let seconds = int(seconds);
-            (quote!(Effective::At(Timestamp::constant(#seconds, 0))), format!("In effect from {d}T00:00:00Z."))
+            (quote!(Effective::At(jiff::Timestamp::constant(#seconds, 0))), format!("In effect from {d}T00:00:00Z."))
         }
     };
     let mut notes = vec![when, format!("Kind: `{}`.", c.kind.id)];
