@@ -458,6 +458,8 @@ pub mod codes {
     /// A path the router cannot serve: a query or fragment in it, unpaired braces, two
     /// placeholders side by side, placeholders named apart where routes meet.
     pub const PATH_TEMPLATE: &str = "E0163";
+    /// A rule for bots or for users in a spec with no token kind `bot`: no caller counts as a bot.
+    pub const AUDIENCE_WITHOUT_BOT: &str = "W0164";
     /// A required error-body field of a type errors have no value for (an enum, a union, a resource).
     pub const UNFILLED_ERROR_FIELD: &str = "E0170";
     /// Two fields of one object that have the same name on the wire.

@@ -31,6 +31,7 @@ pub fn validate(cx: &mut Diagnostics, model: &Model) {
     values::check_enum_values(cx, model);
     values::check_prefixes(cx, model);
     values::check_vocabularies(cx, model);
+    values::check_audience_token_kind(cx, model);
     values::check_routes(cx, model);
     values::check_path_templates(cx, model);
     values::check_path_params(cx, model);

@@ -774,3 +774,23 @@ pub fn check_response_constraints(cx: &mut Diagnostics, model: &Model) {
         }
     }
 }
+
+/// `applies_to: bots` and `applies_to: users` tell callers apart by the token they present: a
+/// call with the token kind whose id is `bot` is a bot's. Without such a kind no caller is a
+/// bot, so a rule for bots never applies and a rule for users always does; that is said, not
+/// left silent.
+pub fn check_audience_token_kind(cx: &mut Diagnostics, model: &Model) {
+    if model.token_kinds.iter().any(|k| k.meta.id == "bot") {
+        return;
+    }
+    for r in model.permission_rules.iter().filter(|r| r.applies_to == "bots" || r.applies_to == "users") {
+        cx.push(
+            Diagnostic::warning(
+                codes::AUDIENCE_WITHOUT_BOT,
+                format!("permission rule `{}` applies to {} but no token kind has the id `bot`", r.meta.id, r.applies_to),
+            )
+            .at(r.meta.id_span, "this rule tells bots and users apart")
+            .help("a call presenting the token kind `bot` is a bot's; add `{ id: bot, scheme: Bot }` to `token_kinds`, or make the rule apply to `all`"),
+        );
+    }
+}
