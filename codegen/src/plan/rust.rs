@@ -235,11 +235,6 @@ pub fn rule_const(r: &PermissionRule) -> Ident {
     escaped(const_ident(r.meta.rust()), LIST_RESERVED)
 }
 
-/// The constant of the permission rule with this id.
-pub fn rule_const_id(model: &Model, id: &str) -> Ident {
-    escaped(const_ident(stem(&model.permission_rules, id)), LIST_RESERVED)
-}
-
 /// A scope's variant of `Scope`.
 pub fn scope_variant(s: &Scope) -> Ident {
     type_ident(s.meta.rust())
@@ -452,11 +447,6 @@ pub fn state(s: &State) -> Ident {
     type_ident(s.meta.rust())
 }
 
-/// The variant of the state of `m` with this id.
-pub fn state_id(m: &StateMachine, id: &str) -> Ident {
-    type_ident(stem(&m.states, id))
-}
-
 /// A transition's variant.
 pub fn transition(t: &Transition) -> Ident {
     type_ident(t.meta.rust())
@@ -475,11 +465,6 @@ pub fn api_method(e: &Endpoint) -> Ident {
 /// A condition's hook of the server's `Api` trait.
 pub fn api_hook(c: &Condition) -> Ident {
     escaped(value_ident(c.meta.rust()), API_RESERVED)
-}
-
-/// The hook of the condition with this id.
-pub fn api_hook_id(model: &Model, id: &str) -> Ident {
-    escaped(value_ident(stem(&model.conditions, id)), API_RESERVED)
 }
 
 /// A run-time bound's hook of the server's `Api` trait.
