@@ -312,7 +312,7 @@ fn type_has_default(model: &Model, ty: &TypeRef, path: &mut BTreeSet<String>) ->
     }
 }
 
-/// Which optional parts of the runtime's `wire` module the generated types need.
+/// The runtime features the generated types need beyond `model`.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct WireNeeds {
     /// A `bytes` value (base64 on the wire).
