@@ -20,6 +20,7 @@ pub mod spec_schema;
 pub mod workspace;
 
 use crate::model::Model;
+use crate::plan::rust::Plan;
 pub use cargo::Layout;
 
 /// One output file, relative to the output directory, with the artifact it belongs to.
@@ -100,30 +101,32 @@ pub fn emit_openapi(model: &Model, opts: &EmitOptions) -> GeneratedFile {
 /// output stays byte-identical.
 pub fn emit_all(model: &Model, opts: &EmitOptions) -> Vec<GeneratedFile> {
     use Cost::{Large, Small};
+    let plan = Plan::new(model);
     let mut files = in_parallel(
-        model,
+        &plan,
         opts,
         &[
-            (model_json::emit, Small),
-            (spec_schema::emit, Small),
-            (rust::runtime::emit, Small),
+            (|plan, opts| model_json::emit(plan, opts), Small),
+            (|plan, opts| spec_schema::emit(plan, opts), Small),
+            (|plan, opts| rust::runtime::emit(plan, opts), Small),
             (rust::types::emit, Large),
             (rust::server::emit, Large),
             (rust::client::emit, Large),
-            (c::header::emit, Small),
-            (c::cpp::emit, Small),
-            (c::sdk::emit, Small),
-            (docs::reference::emit, Large),
-            (docs::feed::emit, Small),
-            (docs::openapi::emit, Small),
+            (|plan, opts| c::header::emit(plan, opts), Small),
+            (|plan, opts| c::cpp::emit(plan, opts), Small),
+            (|plan, opts| c::sdk::emit(plan, opts), Small),
+            (|plan, opts| docs::reference::emit(plan, opts), Large),
+            (|plan, opts| docs::feed::emit(plan, opts), Small),
+            (|plan, opts| docs::openapi::emit(plan, opts), Small),
         ],
     );
     files.extend(cargo::workspace_root(opts));
     files
 }
 
-/// An emitter of a whole artifact.
-type Emitter = fn(&Model, &EmitOptions) -> Vec<GeneratedFile>;
+/// An emitter of a whole artifact. The Rust emitters render the plan; the others read the
+/// model it derefs to.
+type Emitter = fn(&Plan, &EmitOptions) -> Vec<GeneratedFile>;
 
 /// How much work an emitter is, for the order [`in_parallel`] starts them in.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -138,7 +141,7 @@ enum Cost {
 /// runs at once each take the next emitter, the large ones first so none is left alone at the
 /// end; bounding the threads bounds the memory, since each emitter holds its token streams and
 /// syntax trees while it runs. A panic in one is resumed on the caller's thread.
-fn in_parallel(model: &Model, opts: &EmitOptions, emitters: &[(Emitter, Cost)]) -> Vec<GeneratedFile> {
+fn in_parallel(plan: &Plan, opts: &EmitOptions, emitters: &[(Emitter, Cost)]) -> Vec<GeneratedFile> {
     let mut order: Vec<usize> = (0..emitters.len()).collect();
     order.sort_by_key(|&i| emitters[i].1);
     let next = std::sync::atomic::AtomicUsize::new(0);
@@ -146,7 +149,7 @@ fn in_parallel(model: &Model, opts: &EmitOptions, emitters: &[(Emitter, Cost)]) 
     let workers = std::thread::available_parallelism().map_or(1, std::num::NonZero::get).min(emitters.len());
     let mut done: Vec<(usize, Vec<GeneratedFile>)> = std::thread::scope(|scope| {
         let running: Vec<_> =
-            (0..workers).map(|_| scope.spawn(|| std::iter::from_fn(take).map(|i| (i, emitters[i].0(model, opts))).collect::<Vec<_>>())).collect();
+            (0..workers).map(|_| scope.spawn(|| std::iter::from_fn(take).map(|i| (i, emitters[i].0(plan, opts))).collect::<Vec<_>>())).collect();
         running.into_iter().flat_map(|thread| thread.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))).collect()
     });
     done.sort_by_key(|(i, _)| *i);

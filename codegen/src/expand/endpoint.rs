@@ -6,7 +6,7 @@ use super::{at, combine, single_id, unknown};
 use crate::Loaded;
 use crate::diag::did_you_mean;
 use crate::model::{Endpoint, Field};
-use crate::plan::rust as names;
+use crate::plan::rust::names;
 use proc_macro2::TokenStream;
 use quote::quote;
 use syn::spanned::Spanned;

@@ -16,7 +16,7 @@ pub use resource::derive_resource;
 use crate::Loaded;
 use crate::diag::{Span, did_you_mean};
 use crate::model::{Bound, Meta};
-use crate::plan::rust as names;
+use crate::plan::rust::names;
 use proc_macro2::{Ident, TokenStream, TokenTree};
 use quote::quote;
 use syn::parse::Parser;

@@ -7,7 +7,7 @@ use crate::diag::did_you_mean;
 use crate::model::types::Primitive;
 use crate::model::{Field, Model, TypeRef};
 use crate::plan::case;
-use crate::plan::rust as names;
+use crate::plan::rust::names;
 use proc_macro2::TokenStream;
 use quote::quote;
 use syn::spanned::Spanned;
@@ -133,6 +133,11 @@ fn match_type(model: &Model, spec_ty: &TypeRef, ty: &Type) -> Result<(), String>
 }
 
 /// Rust type names (last path segment) that hold a spec type.
+/// A generated type's name, and `Value` for a field that keeps any JSON.
+fn named(ident: Option<proc_macro2::Ident>) -> Vec<String> {
+    ident.map(|i| vec![i.to_string(), "Value".into()]).unwrap_or_default()
+}
+
 fn accepted(model: &Model, spec_ty: &TypeRef) -> Vec<String> {
     let names: &[&str] = match spec_ty {
         TypeRef::Primitive(p) => match p {
@@ -150,10 +155,11 @@ fn accepted(model: &Model, spec_ty: &TypeRef) -> Vec<String> {
             Primitive::Json => &["Value"],
             Primitive::Null => &["()"],
         },
-        TypeRef::Enum(id) => return vec![names::enum_id(model, id).to_string(), "Value".into()],
-        TypeRef::Flags(id) => return vec![names::flags_id(model, id).to_string(), "Value".into()],
-        TypeRef::Object(id) => return vec![names::resource_id(model, id).to_string(), "Value".into()],
-        TypeRef::Union(id) => return vec![names::union_id(model, id).to_string(), "Value".into()],
+        // Validation resolved every reference; an unknown one accepts no type.
+        TypeRef::Enum(id) => return named(model.enum_(id).map(names::enum_type)),
+        TypeRef::Flags(id) => return named(model.flag_set(id).map(names::flags_type)),
+        TypeRef::Object(id) => return named(model.resource(id).map(names::resource)),
+        TypeRef::Union(id) => return named(model.union(id).map(names::union_type)),
         TypeRef::Class(id) => return vec![case::pascal(id), "Value".into()],
         TypeRef::Array(_) => &["Vec"],
         TypeRef::Map(..) => &["IndexMap", "HashMap", "BTreeMap"],

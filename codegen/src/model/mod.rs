@@ -10,6 +10,7 @@
 //! re-exported here: `model::Field` names a field whichever module declares it.
 
 mod access;
+pub mod bounds;
 pub mod coverage;
 mod events;
 mod http;
@@ -37,20 +38,6 @@ pub use versioning::*;
 use crate::diag::Span;
 use indexmap::IndexMap;
 use serde::Serialize;
-
-/// Facts derived from a whole model, each computed on first use and kept. A model is not changed
-/// once it is emitted; a clone starts empty, since a model is cloned to be changed.
-#[derive(Debug, Default)]
-pub struct Memo {
-    /// Every distinct `pattern`, in the order first written (`emit::rust::types::checks`).
-    pub patterns: std::sync::OnceLock<Vec<String>>,
-}
-
-impl Clone for Memo {
-    fn clone(&self) -> Self {
-        Self::default()
-    }
-}
 
 /// The whole platform.
 #[derive(Clone, Debug, Default, Serialize)]
@@ -95,9 +82,6 @@ pub struct Model {
     /// The display paths of the spec files the model came from, in load order.
     #[serde(skip)]
     pub files: Vec<String>,
-    /// What the emitters derive from the whole model and ask for many times, computed once.
-    #[serde(skip)]
-    pub memo: Memo,
 }
 
 /// A reference to another item by id, with where it was written.

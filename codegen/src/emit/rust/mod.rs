@@ -8,5 +8,10 @@ pub(super) mod client;
 pub(super) mod runtime;
 pub(super) mod server;
 
-pub use server::router::routes as server_routes;
 pub(super) mod types;
+
+/// The routes of the generated server, as (address placeholder, path, methods): what the
+/// router gives axum, for checking it builds.
+pub fn server_routes(model: &crate::model::Model) -> Vec<(String, String, Vec<String>)> {
+    server::router::routes(&crate::plan::rust::Plan::new(model))
+}

@@ -84,9 +84,9 @@ impl Doc<'_> {
             };
             if indexed {
                 // `files[0]` .. `files[n-1]`, each one part of the element's type.
-                let max = f.constraints.max_items.as_ref().and_then(|b| crate::emit::rust::shared::resolve(self.model, b, true, false));
+                let max = f.constraints.max_items.as_ref().and_then(|b| crate::model::bounds::resolve(self.model, b, true, false));
                 let count = match max {
-                    Some(crate::emit::rust::shared::Resolved::Static(n)) => n.max(0),
+                    Some(crate::model::bounds::Resolved::Static(n)) => n.max(0),
                     _ => 0,
                 };
                 for index in 0..count {

@@ -3,18 +3,16 @@
 //! parameters, bodies in several formats and multipart parts. They go through
 //! `Client::exchange`, which returns any answer with its status and headers.
 
-use crate::emit::rust::shared::status_name;
 use crate::emit::rust::types::checks::bind_value_in;
-use crate::emit::rust::types::endpoints::{
-    ResponseKind, format_variant, has_body, is_file_part, module_ident, parts_body, raw_body, response_kind, several_formats,
-};
+use crate::emit::rust::types::endpoints::is_file_part;
 use crate::emit::rust::types::literals::as_declared;
 use crate::emit::rust::types::responses;
 use crate::model::types::Primitive;
-use crate::model::{BodyKind, Endpoint, Field, Model, Response, Status, StatusResponse, TypeRef};
-use crate::plan::rust as names;
+use crate::model::{BodyKind, Endpoint, Field, Response, Status, StatusResponse, TypeRef};
+use crate::plan::rust::ResponseKind;
+use crate::plan::rust::{Plan, names};
 use proc_macro2::TokenStream;
-use quote::{format_ident, quote};
+use quote::quote;
 
 /// Whether a query parameter is a list.
 fn is_list(f: &Field) -> bool {
@@ -27,23 +25,23 @@ pub fn list_query(e: &Endpoint) -> bool {
 }
 
 /// Whether a method goes through `exchange` rather than the plain `send`.
-pub fn needs_exchange(e: &Endpoint) -> bool {
+pub fn needs_exchange(plan: &Plan, e: &Endpoint) -> bool {
     e.has_status_responses()
         || e.accepts_anonymous()
         || !e.headers.is_empty()
-        || several_formats(e)
-        || parts_body(e)
+        || plan.facts(e).several_formats
+        || plan.facts(e).parts_body
         || list_query(e)
         || e.body_format() == "binary"
 }
 
 /// The method of an endpoint that goes through `exchange`.
-pub fn method(model: &Model, e: &Endpoint) -> TokenStream {
+pub fn method(plan: &Plan, e: &Endpoint) -> TokenStream {
     let name = names::client_method(e);
-    let module = module_ident(e);
-    let address = super::address(model, e);
+    let module = names::endpoint_module(e);
+    let address = super::address(plan, e);
     let id = &e.meta.id;
-    let http_method = format_ident!("{}", e.method.as_ref().map(|m| m.id.to_uppercase()).unwrap_or_default());
+    let http_method = names::method_const(e.method.as_ref().map_or("", |m| m.id.as_str()));
     let path = e.path.as_ref().map(|p| p.id.as_str()).unwrap_or_default();
     let title = if e.meta.name.is_empty() { e.meta.id.as_str() } else { e.meta.name.as_str() };
     let mut lines = vec![format!(" `{} {path}`: {title}.", e.method.as_ref().map(|m| m.id.as_str()).unwrap_or_default())];
@@ -57,9 +55,9 @@ pub fn method(model: &Model, e: &Endpoint) -> TokenStream {
     }
     let query = query(e);
     let headers = headers(e);
-    let body = body(e);
+    let body = body(plan, e);
     let anonymous = e.accepts_anonymous();
-    let answer = if e.has_status_responses() { decode_by_status(model, e) } else { decode_success(e) };
+    let answer = if e.has_status_responses() { decode_by_status(plan, e) } else { decode_success(plan, e) };
     quote! {
         #(#[doc = #lines])*
         pub async fn #name(&self, request: &types::endpoints::#module::Request) -> Result<types::endpoints::#module::Response, Error> {
@@ -125,22 +123,22 @@ fn headers(e: &Endpoint) -> TokenStream {
     }
 }
 
-fn body(e: &Endpoint) -> TokenStream {
-    if !has_body(e) {
+fn body(plan: &Plan, e: &Endpoint) -> TokenStream {
+    if !plan.facts(e).has_body {
         return quote!(None);
     }
-    if raw_body(e) {
+    if plan.facts(e).raw_body {
         return quote!(Some(Outgoing { content_type: request.body.content_type.clone(), bytes: request.body.bytes.clone() }));
     }
-    if parts_body(e) {
+    if plan.facts(e).parts_body {
         let encode = multipart(e, &quote!(request.body));
         return quote!(Some({ #encode }));
     }
-    if !several_formats(e) {
-        return if e.body_format() == "form" { super::encoded(e, quote!(form)) } else { super::encoded(e, quote!(json)) };
+    if !plan.facts(e).several_formats {
+        return if e.body_format() == "form" { super::encoded(plan, e, quote!(form)) } else { super::encoded(plan, e, quote!(json)) };
     }
     let arms = e.body_formats.iter().map(|f| {
-        let variant = format_variant(&f.id);
+        let variant = names::format_variant(&f.id);
         match f.id.as_str() {
             "json" => match &e.body_media_type {
                 Some(m) => {
@@ -200,8 +198,8 @@ fn is_text(ty: &TypeRef) -> bool {
 }
 
 /// The answer of an endpoint with the single-response shorthand: the body of a 2xx.
-fn decode_success(e: &Endpoint) -> TokenStream {
-    match response_kind(e) {
+fn decode_success(plan: &Plan, e: &Endpoint) -> TokenStream {
+    match plan.facts(e).response {
         ResponseKind::Json => quote! {
             let bytes = success(answer)?;
             serde_json::from_slice(&bytes).map_err(|e| Error::Decode { status: 200, message: e.to_string() })
@@ -219,20 +217,20 @@ fn decode_success(e: &Endpoint) -> TokenStream {
 
 /// The answer of an endpoint with responses by status: each declared status decoded into its
 /// variant, any other an error.
-fn decode_by_status(model: &Model, e: &Endpoint) -> TokenStream {
+fn decode_by_status(plan: &Plan, e: &Endpoint) -> TokenStream {
     let ordered = responses::ordered(e);
     // A `default` alone takes every status: a binding, not a match of one arm.
     if let [only] = ordered.as_slice()
         && only.status() == Some(Status::Default)
     {
-        let (_, value) = arm(model, only);
+        let (_, value) = arm(plan, only);
         return quote! {
             let status = answer.status;
             Ok(#value)
         };
     }
     let has_default = ordered.iter().any(|r| r.status() == Some(Status::Default));
-    let arms = ordered.into_iter().map(|r| decode_arm(model, r));
+    let arms = ordered.into_iter().map(|r| decode_arm(plan, r));
     let rest = (!has_default).then(|| quote!(_ => Err(undeclared(&answer)),));
     quote! {
         match answer.status {
@@ -242,17 +240,17 @@ fn decode_by_status(model: &Model, e: &Endpoint) -> TokenStream {
     }
 }
 
-fn decode_arm(model: &Model, r: &StatusResponse) -> TokenStream {
-    let (pattern, value) = arm(model, r);
+fn decode_arm(plan: &Plan, r: &StatusResponse) -> TokenStream {
+    let (pattern, value) = arm(plan, r);
     quote!(#pattern => Ok(#value),)
 }
 
 /// The pattern of a response's status and the `Response` value it decodes to.
-fn arm(model: &Model, r: &StatusResponse) -> (TokenStream, TokenStream) {
+fn arm(plan: &Plan, r: &StatusResponse) -> (TokenStream, TokenStream) {
     let status = r.status().expect("BUG: validation parses every status");
-    let (response, names, path) = responses::resolve_at(model, r, quote!(endpoint::), quote!(types::responses::));
-    let variant = format_ident!("{}", status_name(status));
-    let payload = payload(model, response, &names, &path);
+    let (response, names, path) = responses::resolve_at(plan, r, quote!(endpoint::), quote!(types::responses::));
+    let variant = names::status_variant(status);
+    let payload = payload(plan, response, &names, &path);
     match status {
         Status::Code(code) => {
             let code = crate::emit::rust::shared::int(i64::from(code));
@@ -276,7 +274,7 @@ fn arm(model: &Model, r: &StatusResponse) -> (TokenStream, TokenStream) {
 }
 
 /// The expression of a response's payload, read from `answer`.
-fn payload(model: &Model, r: &Response, names: &responses::Names, path: &TokenStream) -> Option<TokenStream> {
+fn payload(plan: &Plan, r: &Response, names: &crate::plan::rust::names::ResponseNames, path: &TokenStream) -> Option<TokenStream> {
     let body = match r.body_kind() {
         BodyKind::Empty => None,
         BodyKind::Json => Some(quote!(decode_answer(&answer)?)),
@@ -286,10 +284,10 @@ fn payload(model: &Model, r: &Response, names: &responses::Names, path: &TokenSt
     if r.headers.is_empty() {
         return body;
     }
-    let reads = model.header_fields(r).into_iter().map(|f| {
+    let reads = plan.header_fields(r).into_iter().map(|f| {
         let (ident, wire) = (names::field(&f), f.wire().to_owned());
         let read = if f.may_be_absent() || f.nullable {
-            as_declared(model, &f, &quote!(types), quote!(optional_header(&answer, #wire)?))
+            as_declared(plan, &f, &quote!(types), quote!(optional_header(&answer, #wire)?))
         } else {
             quote!(header(&answer, #wire)?)
         };
@@ -301,11 +299,11 @@ fn payload(model: &Model, r: &Response, names: &responses::Names, path: &TokenSt
 }
 
 /// `Client::exchange`, when some method needs it.
-pub fn exchange_method(model: &Model) -> TokenStream {
-    if !model.routed_endpoints().any(needs_exchange) {
+pub fn exchange_method(plan: &Plan) -> TokenStream {
+    if !plan.routed_endpoints().any(|e| needs_exchange(plan, e)) {
         return TokenStream::new();
     }
-    let reads = reads_headers(model);
+    let reads = reads_headers(plan);
     let keep_headers = reads.then(|| quote!(let headers = response.headers().clone();));
     let headers_field = reads.then(|| quote!(headers,));
     quote! {
@@ -346,32 +344,31 @@ pub fn exchange_method(model: &Model) -> TokenStream {
 }
 
 /// The responses of the endpoints that go through `exchange`.
-fn exchanged_responses(model: &Model) -> Vec<&Response> {
-    model.routed_endpoints().filter(|e| needs_exchange(e)).flat_map(|e| &e.responses).filter_map(|r| model.response_of(&r.response)).collect()
+fn exchanged_responses<'p>(plan: &'p Plan<'p>) -> Vec<&'p Response> {
+    plan.routed_endpoints().filter(|e| needs_exchange(plan, e)).flat_map(|e| &e.responses).filter_map(|r| plan.response_of(&r.response)).collect()
 }
 
 /// Whether some answer's headers are read: a header a response declares, or the media type of
 /// a binary body. Otherwise an answer keeps none.
-fn reads_headers(model: &Model) -> bool {
-    exchanged_responses(model).iter().any(|r| r.body_kind() == BodyKind::Binary || !r.headers.is_empty())
+fn reads_headers(plan: &Plan) -> bool {
+    exchanged_responses(plan).iter().any(|r| r.body_kind() == BodyKind::Binary || !r.headers.is_empty())
 }
 
 /// Whether some answer may be the platform's error body: every status is covered where an
 /// endpoint declares `default`; elsewhere the others are errors.
-pub fn reads_error_body(model: &Model) -> bool {
-    model
-        .routed_endpoints()
-        .filter(|e| needs_exchange(e))
+pub fn reads_error_body(plan: &Plan) -> bool {
+    plan.routed_endpoints()
+        .filter(|e| needs_exchange(plan, e))
         .any(|e| !e.has_status_responses() || !e.responses.iter().any(|r| r.status() == Some(Status::Default)))
 }
 
 /// The helpers the methods that go through `exchange` use.
-pub fn helpers(model: &Model) -> TokenStream {
-    let routed: Vec<&Endpoint> = model.routed_endpoints().filter(|e| needs_exchange(e)).collect();
+pub fn helpers(plan: &Plan) -> TokenStream {
+    let routed: Vec<&Endpoint> = plan.routed_endpoints().filter(|e| needs_exchange(plan, e)).collect();
     if routed.is_empty() {
         return TokenStream::new();
     }
-    let headers_field = reads_headers(model).then(|| quote!(headers: reqwest::header::HeaderMap,));
+    let headers_field = reads_headers(plan).then(|| quote!(headers: reqwest::header::HeaderMap,));
     let mut out = quote! {
         /// An answer: its status, headers and body.
         struct Answer {
@@ -380,7 +377,7 @@ pub fn helpers(model: &Model) -> TokenStream {
             bytes: Vec<u8>,
         }
     };
-    if reads_error_body(model) {
+    if reads_error_body(plan) {
         out.extend(quote! {
             /// The error of an answer no declared status covers: the platform's error body, or an
             /// undecodable answer.
@@ -402,7 +399,7 @@ pub fn helpers(model: &Model) -> TokenStream {
             }
         });
     }
-    let responses = exchanged_responses(model);
+    let responses = exchanged_responses(plan);
     if responses.iter().any(|r| r.body_kind() == BodyKind::Json) {
         out.extend(quote! {
             /// Decodes a JSON answer.
@@ -428,7 +425,7 @@ pub fn helpers(model: &Model) -> TokenStream {
             }
         });
     }
-    let headers: Vec<Field> = responses.iter().flat_map(|r| model.header_fields(r)).collect();
+    let headers: Vec<Field> = responses.iter().flat_map(|r| plan.header_fields(r)).collect();
     if headers.iter().any(|f| !(f.may_be_absent() || f.nullable)) {
         out.extend(quote! {
             /// A header the answer must carry, read from its text.

@@ -5,39 +5,40 @@ mod exchange;
 
 use super::format::format_file;
 use super::shared::{endpoint_address, lib_ident, module_decls, package};
-use super::types::endpoints::{ResponseKind, checks_response, has_body, module_ident, optional_body, parts_body, raw_body, response_kind, several_formats};
+use crate::plan::rust::ResponseKind;
+
 use crate::emit::cargo::{self, Manifest};
 use crate::emit::{EmitOptions, GeneratedFile};
-use crate::model::{Endpoint, Model};
-use crate::plan::rust as names;
+use crate::model::Endpoint;
+use crate::plan::rust::{Plan, names};
 use proc_macro2::TokenStream;
-use quote::{format_ident, quote};
+use quote::quote;
 
 /// The artifact name in summaries.
 pub const ARTIFACT: &str = "client";
 
 /// Emits `client/Cargo.toml` and `client/src/*.rs`.
-pub fn emit(model: &Model, opts: &EmitOptions) -> Vec<GeneratedFile> {
+pub fn emit(plan: &Plan, opts: &EmitOptions) -> Vec<GeneratedFile> {
     let notice = opts.notice();
-    let mut files = cargo_toml(model, opts);
-    files.push(GeneratedFile::new(ARTIFACT, "client/src/lib.rs", format_file(&notice, lib_rs(model))));
-    files.push(GeneratedFile::new(ARTIFACT, "client/src/client.rs", format_file(&notice, client(model))));
+    let mut files = cargo_toml(plan, opts);
+    files.push(GeneratedFile::new(ARTIFACT, "client/src/lib.rs", format_file(&notice, lib_rs(plan))));
+    files.push(GeneratedFile::new(ARTIFACT, "client/src/client.rs", format_file(&notice, client(plan))));
     files
 }
 
-fn cargo_toml(model: &Model, opts: &EmitOptions) -> Vec<GeneratedFile> {
-    let description = format!("{}: an async client that checks requests before sending them", model.platform.name);
-    let mut dependencies = vec![cargo::sibling(&package(model, "types"), "types")];
+fn cargo_toml(plan: &Plan, opts: &EmitOptions) -> Vec<GeneratedFile> {
+    let description = format!("{}: an async client that checks requests before sending them", plan.platform.name);
+    let mut dependencies = vec![cargo::sibling(&package(plan, "types"), "types")];
     dependencies.extend([cargo::REQWEST, cargo::SERDE, cargo::SERDE_JSON, cargo::SERDE_URLENCODED].iter().map(|d| d.line()));
     let features =
         ["default = []", "# TLS through rustls for https:// addresses; off by default so a plain build stays small.", "rustls = [\"reqwest/rustls\"]"];
     let manifest = Manifest { lib: &["path = \"src/lib.rs\""], features: &features, dependencies };
-    cargo::crate_files(opts, ARTIFACT, "client", &package(model, ARTIFACT), &description, manifest)
+    cargo::crate_files(opts, ARTIFACT, "client", &package(plan, ARTIFACT), &description, manifest)
 }
 
-fn lib_rs(model: &Model) -> TokenStream {
-    let types = lib_ident(model, "types");
-    let title = format!(" {}: the client side, generated from the spec.", model.platform.name);
+fn lib_rs(plan: &Plan) -> TokenStream {
+    let types = lib_ident(plan, "types");
+    let title = format!(" {}: the client side, generated from the spec.", plan.platform.name);
     let intro = [
         "",
         " [`Client`] has one async method per routed endpoint. Each runs the same validators as the",
@@ -73,17 +74,17 @@ fn lib_rs(model: &Model) -> TokenStream {
     }
 }
 
-fn client(model: &Model) -> TokenStream {
-    let methods = model.routed_endpoints().map(|e| method(model, e));
-    let mut helpers = helpers(model);
-    helpers.extend(exchange::helpers(model));
-    let exchange_method = exchange::exchange_method(model);
-    let new = new_client(model);
+fn client(plan: &Plan) -> TokenStream {
+    let methods = plan.routed_endpoints().map(|e| method(plan, e));
+    let mut helpers = helpers(plan);
+    helpers.extend(exchange::helpers(plan));
+    let exchange_method = exchange::exchange_method(plan);
+    let new = new_client(plan);
     // Without a routed endpoint nothing sends (nor is told of deprecations), and without one
     // that takes the simple path nothing calls `send`: those parts would be dead code.
-    let routed = model.routed_endpoints().next().is_some();
-    let sends = model.routed_endpoints().any(|e| !exchange::needs_exchange(e));
-    let errors = if sends || exchange::reads_error_body(model) { quote!({ApiError, ErrorBody}) } else { quote!(ApiError) };
+    let routed = plan.routed_endpoints().next().is_some();
+    let sends = plan.routed_endpoints().any(|e| !exchange::needs_exchange(plan, e));
+    let errors = if sends || exchange::reads_error_body(plan) { quote!({ApiError, ErrorBody}) } else { quote!(ApiError) };
     let uses = if routed {
         quote! {
             use crate::types;
@@ -306,8 +307,8 @@ fn client(model: &Model) -> TokenStream {
 
 /// `Client::new`. When some endpoint declares a redirect (3xx) among its responses, redirects
 /// are not followed, so the answer comes back as its variant.
-fn new_client(model: &Model) -> TokenStream {
-    let redirects = model.routed_endpoints().flat_map(|e| &e.responses).filter_map(|r| r.status()).any(|s| {
+fn new_client(plan: &Plan) -> TokenStream {
+    let redirects = plan.routed_endpoints().flat_map(|e| &e.responses).filter_map(|r| r.status()).any(|s| {
         let (low, high) = s.codes();
         low <= 399 && high >= 300 && s != crate::model::Status::Default
     });
@@ -331,20 +332,23 @@ fn new_client(model: &Model) -> TokenStream {
 }
 
 /// Whether an endpoint's body is sent as JSON in some format it accepts.
-fn sends_json(e: &Endpoint) -> bool {
-    has_body(e) && !raw_body(e) && !parts_body(e) && (if several_formats(e) { e.accepts_format("json") } else { e.body_format() != "form" })
+fn sends_json(plan: &Plan, e: &Endpoint) -> bool {
+    plan.facts(e).has_body
+        && !plan.facts(e).raw_body
+        && !plan.facts(e).parts_body
+        && (if plan.facts(e).several_formats { e.accepts_format("json") } else { e.body_format() != "form" })
 }
 
 /// Whether an endpoint's body is sent as a form in some format it accepts.
-fn sends_form(e: &Endpoint) -> bool {
-    has_body(e) && !raw_body(e) && e.accepts_format("form")
+fn sends_form(plan: &Plan, e: &Endpoint) -> bool {
+    plan.facts(e).has_body && !plan.facts(e).raw_body && e.accepts_format("form")
 }
 
 /// The encoders and decoders some routed endpoint uses.
-fn helpers(model: &Model) -> TokenStream {
-    let routed: Vec<&Endpoint> = model.routed_endpoints().collect();
+fn helpers(plan: &Plan) -> TokenStream {
+    let routed: Vec<&Endpoint> = plan.routed_endpoints().collect();
     let mut out = TokenStream::new();
-    if routed.iter().any(|e| sends_json(e)) {
+    if routed.iter().any(|e| sends_json(plan, e)) {
         out.extend(quote! {
             /// A JSON body.
             fn json<T: serde::Serialize>(value: &T) -> Result<Outgoing, Error> {
@@ -353,7 +357,7 @@ fn helpers(model: &Model) -> TokenStream {
             }
         });
     }
-    if routed.iter().any(|e| sends_form(e)) {
+    if routed.iter().any(|e| sends_form(plan, e)) {
         out.extend(quote! {
             /// A form body.
             fn form<T: serde::Serialize>(value: &T) -> Result<Outgoing, Error> {
@@ -372,7 +376,7 @@ fn helpers(model: &Model) -> TokenStream {
         });
     }
     // Endpoints that go through `exchange` decode their answers there.
-    if routed.iter().any(|e| !exchange::needs_exchange(e) && matches!(response_kind(e), ResponseKind::Json)) {
+    if routed.iter().any(|e| !exchange::needs_exchange(plan, e) && matches!(plan.facts(e).response, ResponseKind::Json)) {
         out.extend(quote! {
             /// Decodes a JSON answer.
             fn decode<T: serde::de::DeserializeOwned>(bytes: &[u8]) -> Result<T, Error> {
@@ -385,24 +389,24 @@ fn helpers(model: &Model) -> TokenStream {
 
 /// The address an endpoint's requests go to: its part's placeholder, or nothing when no part
 /// has an address (the request is made at its path alone).
-pub(super) fn address(model: &Model, e: &Endpoint) -> TokenStream {
-    endpoint_address(model, e).map_or_else(
+pub(super) fn address(plan: &Plan, e: &Endpoint) -> TokenStream {
+    endpoint_address(plan, e).map_or_else(
         || quote!(""),
         |id| {
-            let id = names::placeholder_id(model, id);
+            let id = plan.placeholder(id);
             quote!(&self.placeholders.#id)
         },
     )
 }
 
-fn method(model: &Model, e: &Endpoint) -> TokenStream {
-    if exchange::needs_exchange(e) {
-        return exchange::method(model, e);
+fn method(plan: &Plan, e: &Endpoint) -> TokenStream {
+    if exchange::needs_exchange(plan, e) {
+        return exchange::method(plan, e);
     }
     let name = names::client_method(e);
-    let module = module_ident(e);
-    let address = address(model, e);
-    let http_method = format_ident!("{}", e.method.as_ref().map(|m| m.id.to_uppercase()).unwrap_or_default());
+    let module = names::endpoint_module(e);
+    let address = address(plan, e);
+    let http_method = names::method_const(e.method.as_ref().map_or("", |m| m.id.as_str()));
     let path = e.path.as_ref().map(|p| p.id.as_str()).unwrap_or_default();
     let title = if e.meta.name.is_empty() { e.meta.id.as_str() } else { e.meta.name.as_str() };
     let mut lines = vec![format!(" `{} {path}`: {title}.", e.method.as_ref().map(|m| m.id.as_str()).unwrap_or_default())];
@@ -411,18 +415,18 @@ fn method(model: &Model, e: &Endpoint) -> TokenStream {
         lines.extend(crate::emit::rust::format::doc_text_lines(d).into_iter().map(|l| format!(" {l}")));
     }
     let query = (!e.query.is_empty()).then(|| quote!(let url = with_query(url, &request.query)?;));
-    let body = if !has_body(e) {
+    let body = if !plan.facts(e).has_body {
         quote!(None)
-    } else if raw_body(e) {
+    } else if plan.facts(e).raw_body {
         quote!(Some(Outgoing { content_type: request.body.content_type.clone(), bytes: request.body.bytes.clone() }))
     } else if e.body_format() == "form" {
-        encoded(e, quote!(form))
+        encoded(plan, e, quote!(form))
     } else {
-        encoded(e, quote!(json))
+        encoded(plan, e, quote!(json))
     };
     let id = &e.meta.id;
     let send = quote!(self.send(#id, reqwest::Method::#http_method, url, endpoint::AUTH, #body).await?);
-    let check = checks_response(e).then(|| {
+    let check = plan.facts(e).checks_response.then(|| {
         quote! {
             let violations = endpoint::check_response(&response);
             if !violations.is_empty() {
@@ -430,7 +434,7 @@ fn method(model: &Model, e: &Endpoint) -> TokenStream {
             }
         }
     });
-    let answer = match response_kind(e) {
+    let answer = match plan.facts(e).response {
         ResponseKind::Json if check.is_some() => quote! {
             let bytes = #send;
             let response: endpoint::Response = decode(&bytes)?;
@@ -456,7 +460,7 @@ fn method(model: &Model, e: &Endpoint) -> TokenStream {
             Ok(())
         },
     };
-    let deprecated = super::shared::deprecated_attribute(model, e.meta.deprecated.as_ref(), e.meta.until.as_ref(), None);
+    let deprecated = super::shared::deprecated_attribute(plan, e.meta.deprecated.as_ref(), e.meta.until.as_ref(), None);
     quote! {
         #(#[doc = #lines])*
         #deprecated
@@ -475,7 +479,7 @@ fn method(model: &Model, e: &Endpoint) -> TokenStream {
 
 /// The outgoing body of an endpoint whose body `encode` (`json` or `form`) writes: none for an
 /// optional body left out; a JSON body of another JSON media type sent as that type.
-pub(super) fn encoded(e: &Endpoint, encode: TokenStream) -> TokenStream {
+pub(super) fn encoded(plan: &Plan, e: &Endpoint, encode: TokenStream) -> TokenStream {
     let retyped = |value: TokenStream| match (&e.body_media_type, encode.to_string() == "json") {
         (Some(m), true) => {
             let media = &m.id;
@@ -483,9 +487,9 @@ pub(super) fn encoded(e: &Endpoint, encode: TokenStream) -> TokenStream {
         }
         _ => quote!(#encode(#value)),
     };
-    if optional_body(e) && e.body_media_type.is_none() {
+    if plan.facts(e).optional_body && e.body_media_type.is_none() {
         quote!(request.body.as_ref().map(#encode).transpose()?)
-    } else if optional_body(e) {
+    } else if plan.facts(e).optional_body {
         let each = retyped(quote!(body));
         quote!(request.body.as_ref().map(|body| #each).transpose()?)
     } else {

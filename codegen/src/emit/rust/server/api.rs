@@ -5,21 +5,22 @@ use super::http;
 use super::{lowercase_first, routed};
 use crate::emit::rust::shared::type_tokens;
 use crate::emit::rust::types::deprecations;
-use crate::emit::rust::types::endpoints::{RuntimeInput, gated, module_ident, runtime_inputs};
-use crate::model::{Endpoint, Model, TypeRef};
-use crate::plan::rust as names;
+use crate::plan::rust::RuntimeInput;
+
+use crate::model::{Endpoint, TypeRef};
+use crate::plan::rust::{Plan, names};
 use proc_macro2::{Ident, TokenStream};
 use quote::quote;
 
 /// The hook that reads a response field of another endpoint (`get_gateway_bot_max_concurrency`).
-pub(super) fn bound_hooks(model: &Model) -> Vec<(Ident, String, String)> {
+pub(super) fn bound_hooks(plan: &Plan) -> Vec<(Ident, String, String)> {
     let mut out: Vec<(Ident, String, String)> = Vec::new();
-    for e in routed(model) {
-        for input in runtime_inputs(model, e) {
+    for e in routed(plan) {
+        for input in &plan.facts(e).inputs {
             if let RuntimeInput::Bound { endpoint, field, .. } = input {
-                let hook = names::api_bound_hook(model, &endpoint, &field);
+                let hook = plan.api_bound_hook(endpoint, field);
                 if !out.iter().any(|(n, _, _)| *n == hook) {
-                    out.push((hook, endpoint, field));
+                    out.push((hook, endpoint.clone(), field.clone()));
                 }
             }
         }
@@ -27,11 +28,11 @@ pub(super) fn bound_hooks(model: &Model) -> Vec<(Ident, String, String)> {
     out
 }
 
-pub(super) fn api(model: &Model) -> TokenStream {
-    let routed = routed(model);
+pub(super) fn api(plan: &Plan) -> TokenStream {
+    let routed = routed(plan);
     let variants = routed.iter().map(|e| {
         let v = names::endpoint_variant(e);
-        let module = module_ident(e);
+        let module = names::endpoint_module(e);
         let doc = route_doc(e);
         if e.path_params.is_empty() { quote!(#[doc = #doc] #v,) } else { quote!(#[doc = #doc] #v(types::endpoints::#module::Path),) }
     });
@@ -39,17 +40,17 @@ pub(super) fn api(model: &Model) -> TokenStream {
         let (v, id) = (names::endpoint_variant(e), &e.meta.id);
         if e.path_params.is_empty() { quote!(Self::#v => #id) } else { quote!(Self::#v(_) => #id) }
     });
-    let hooks = hooks(model);
+    let hooks = hooks(plan);
     let match_self = crate::emit::rust::shared::match_ref(routed.is_empty());
-    let methods: Vec<TokenStream> = routed.iter().map(|e| endpoint_method(model, e)).collect();
-    let markers = routed.iter().filter(|e| guarded(model, e)).map(|e| {
+    let methods: Vec<TokenStream> = routed.iter().map(|e| endpoint_method(plan, e)).collect();
+    let markers = routed.iter().filter(|e| guarded(plan, e)).map(|e| {
         let marker = names::endpoint_variant(e);
         let doc = format!(" Endpoint `{}`: {}", e.meta.id, route_doc(e).trim());
         quote!(#[doc = #doc] #[derive(Debug)] pub enum #marker {})
     });
     let delegation = delegation(&hooks, &methods);
     // Only a spec with a guarded endpoint has a proof to make.
-    let granted_new = routed.iter().any(|e| guarded(model, e)).then(|| {
+    let granted_new = routed.iter().any(|e| guarded(plan, e)).then(|| {
         quote! {
             impl<E> Granted<E> {
                 /// Only the router grants.
@@ -61,7 +62,7 @@ pub(super) fn api(model: &Model) -> TokenStream {
     });
     // With endpoints that accept anonymous calls, the credential is a parameter of `Call` too:
     // those endpoints' calls carry `Option<Credential>` (and an optional caller).
-    let anonymous = http::any_anonymous(model);
+    let anonymous = http::any_anonymous(plan);
     let (credential_param, credential_type) = if anonymous { (quote!(, K = Credential), quote!(K)) } else { (quote!(), quote!(Credential)) };
     let call_doc = if anonymous {
         quote! {
@@ -239,24 +240,24 @@ pub(super) fn route_doc(e: &Endpoint) -> String {
     }
 }
 
-pub(super) fn hooks(model: &Model) -> TokenStream {
+pub(super) fn hooks(plan: &Plan) -> TokenStream {
     let mut out = quote! {
         /// The permissions the caller holds where the operation acts.
         fn permissions(&self, cx: &RuleContext<'_, Self::Caller>) -> impl Future<Output = Result<Vec<types::permissions::Permission>, ApiError>> + Send;
     };
-    if !model.intents.is_empty() {
+    if !plan.intents.is_empty() {
         out.extend(quote! {
             /// The intents of the caller's app.
             fn intents(&self, cx: &RuleContext<'_, Self::Caller>) -> impl Future<Output = Result<Vec<types::auth::Intent>, ApiError>> + Send;
         });
     }
-    if !model.scopes.is_empty() {
+    if !plan.scopes.is_empty() {
         out.extend(quote! {
             /// The scopes of the caller's token.
             fn scopes(&self, cx: &RuleContext<'_, Self::Caller>) -> impl Future<Output = Result<Vec<types::auth::Scope>, ApiError>> + Send;
         });
     }
-    for c in asked_conditions(model) {
+    for c in asked_conditions(plan) {
         let name = names::api_hook(c);
         let doc = match &c.meta.description {
             Some(d) => format!(" Whether `{}` holds ({}).", c.meta.id, lowercase_first(d.trim_end_matches('.'))),
@@ -264,7 +265,7 @@ pub(super) fn hooks(model: &Model) -> TokenStream {
         };
         let params = c.params.iter().enumerate().map(|(i, p)| {
             let ident = names::condition_param(p);
-            let ty = param_type(model, c.param_enums.get(i).map(|r| r.id.as_str()));
+            let ty = param_type(plan, c.param_enums.get(i).map(|r| r.id.as_str()));
             quote!(#ident: #ty)
         });
         out.extend(quote! {
@@ -272,7 +273,7 @@ pub(super) fn hooks(model: &Model) -> TokenStream {
             fn #name(&self, cx: &RuleContext<'_, Self::Caller> #(, #params)*) -> impl Future<Output = Result<bool, ApiError>> + Send;
         });
     }
-    for (name, endpoint, field) in bound_hooks(model) {
+    for (name, endpoint, field) in bound_hooks(plan) {
         let doc = format!(" `{field}` of the endpoint `{endpoint}` for the caller: a bound some routed endpoint checks.");
         out.extend(quote! {
             #[doc = #doc]
@@ -283,22 +284,22 @@ pub(super) fn hooks(model: &Model) -> TokenStream {
 }
 
 /// The type a condition's argument is passed as: its enum's type, else text.
-pub(super) fn param_type(model: &Model, enum_id: Option<&str>) -> TokenStream {
-    match enum_id.and_then(|id| model.enum_(id)) {
-        Some(e) => type_tokens(model, &TypeRef::Enum(e.meta.id.clone()), &quote!(types)),
+pub(super) fn param_type(plan: &Plan, enum_id: Option<&str>) -> TokenStream {
+    match enum_id.and_then(|id| plan.enum_(id)) {
+        Some(e) => type_tokens(plan, &TypeRef::Enum(e.meta.id.clone()), &quote!(types)),
         None => quote!(String),
     }
 }
 
 /// The value a condition's argument (an enum value id) is passed as.
-pub(super) fn param_value(model: &Model, enum_id: Option<&str>, arg: &TokenStream) -> TokenStream {
-    match enum_id.and_then(|id| model.enum_(id)) {
+pub(super) fn param_value(plan: &Plan, enum_id: Option<&str>, arg: &TokenStream) -> TokenStream {
+    match enum_id.and_then(|id| plan.enum_(id)) {
         Some(e) if e.repr == "string" => {
-            let ty = type_tokens(model, &TypeRef::Enum(e.meta.id.clone()), &quote!(types));
+            let ty = type_tokens(plan, &TypeRef::Enum(e.meta.id.clone()), &quote!(types));
             quote!(#ty::from(#arg))
         }
         Some(e) => {
-            let ty = type_tokens(model, &TypeRef::Enum(e.meta.id.clone()), &quote!(types));
+            let ty = type_tokens(plan, &TypeRef::Enum(e.meta.id.clone()), &quote!(types));
             let other = names::catch_all(e);
             quote!(#ty::KNOWN.iter().copied().find(|v| v.id() == Some(#arg)).unwrap_or(#ty::#other(0)))
         }
@@ -306,25 +307,25 @@ pub(super) fn param_value(model: &Model, enum_id: Option<&str>, arg: &TokenStrea
     }
 }
 
-pub(super) fn gates_type(e: &Endpoint) -> Option<TokenStream> {
-    let module = module_ident(e);
-    (!gated(e).is_empty()).then(|| quote!(types::endpoints::#module::Gates))
+pub(super) fn gates_type(plan: &Plan, e: &Endpoint) -> Option<TokenStream> {
+    let module = names::endpoint_module(e);
+    (!plan.facts(e).gates.is_empty()).then(|| quote!(types::endpoints::#module::Gates))
 }
 
 /// Whether a permission rule guards the endpoint.
-pub(super) fn guarded(model: &Model, e: &Endpoint) -> bool {
-    !model.rules_for(&e.meta.id).is_empty()
+pub(super) fn guarded(plan: &Plan, e: &Endpoint) -> bool {
+    !plan.rules_for(&e.meta.id).is_empty()
 }
 
 /// The `Call` type parameters after the input: gates and proof, each only when needed.
-pub(super) fn call_extras(model: &Model, e: &Endpoint) -> TokenStream {
-    let gates = gates_type(e);
+pub(super) fn call_extras(plan: &Plan, e: &Endpoint) -> TokenStream {
+    let gates = gates_type(plan, e);
     if e.accepts_anonymous() {
         // Never guarded (validation makes sure): no proof, an optional credential.
         let gates = gates.unwrap_or_else(|| quote!(()));
         return quote!(, #gates, (), Option<Credential>);
     }
-    if guarded(model, e) {
+    if guarded(plan, e) {
         let marker = names::endpoint_variant(e);
         let gates = gates.unwrap_or_else(|| quote!(()));
         quote!(, #gates, Granted<granted::#marker>)
@@ -333,16 +334,16 @@ pub(super) fn call_extras(model: &Model, e: &Endpoint) -> TokenStream {
     }
 }
 
-pub(super) fn endpoint_method(model: &Model, e: &Endpoint) -> TokenStream {
+pub(super) fn endpoint_method(plan: &Plan, e: &Endpoint) -> TokenStream {
     let name = names::api_method(e);
-    let module = module_ident(e);
-    let gates = call_extras(model, e);
+    let module = names::endpoint_module(e);
+    let gates = call_extras(plan, e);
     let mut lines = vec![route_doc(e)];
     if let Some(d) = &e.meta.description {
         lines.push(String::new());
         lines.extend(crate::emit::rust::format::doc_text_lines(d).into_iter().map(|l| format!(" {l}")));
     }
-    for b in gated(e) {
+    for b in &plan.facts(e).gates {
         lines.push(String::new());
         lines.extend(crate::emit::rust::format::led_lines(&format!("Gate `{}`: ", names::gate(b)), b.meta.description.as_deref().unwrap_or_default()));
     }
@@ -364,16 +365,16 @@ pub(super) fn endpoint_method(model: &Model, e: &Endpoint) -> TokenStream {
 
 /// The conditions the router may ask: those of permission rules and of endpoint inputs
 /// (`required_when`), in spec order. The implementation gets one hook for each.
-pub(super) fn asked_conditions(model: &Model) -> Vec<&crate::model::Condition> {
+pub(super) fn asked_conditions<'p>(plan: &'p Plan<'p>) -> Vec<&'p crate::model::Condition> {
     let mut ids: Vec<&str> = Vec::new();
-    for rule in &model.permission_rules {
+    for rule in &plan.permission_rules {
         for v in &rule.variants {
             ids.extend(v.rule.conditions().into_iter().map(|c| c.named().0.id.as_str()));
         }
     }
-    for e in &model.endpoints {
+    for e in &plan.endpoints {
         let inputs = e.path_params.iter().chain(&e.query).chain(&e.body).chain(&e.body_schema);
         ids.extend(inputs.filter_map(|f| f.required_when.as_ref()).map(|c| c.named().0.id.as_str()));
     }
-    model.conditions.iter().filter(|c| ids.contains(&c.meta.id.as_str())).collect()
+    plan.conditions.iter().filter(|c| ids.contains(&c.meta.id.as_str())).collect()
 }

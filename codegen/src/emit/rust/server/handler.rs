@@ -5,20 +5,19 @@ use super::api::{guarded, route_doc};
 use super::http::{self, parser};
 use super::{pointer_token, segment_key};
 use crate::emit::rust::types::deprecations;
-use crate::emit::rust::types::endpoints::{
-    ResponseKind, RuntimeInput, checks_response, gated, has_body, module_ident, optional_body, raw_body, response_kind, runtime_inputs,
-};
+use crate::plan::rust::{ResponseKind, RuntimeInput};
+
 use crate::emit::rust::types::literals::as_declared;
 use crate::emit::rust::types::rules::condition_call;
-use crate::model::{Endpoint, Field, Model, Piece, is_mixed, path_segments};
-use crate::plan::rust as names;
+use crate::model::{Endpoint, Field, Piece, is_mixed, path_segments};
+use crate::plan::rust::{Plan, names};
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
 
-pub(super) fn handler(model: &Model, e: &Endpoint) -> TokenStream {
+pub(super) fn handler(plan: &Plan, e: &Endpoint) -> TokenStream {
     let name = names::handler(e);
     let inner = names::inner_handler(e);
-    let module = module_ident(e);
+    let module = names::endpoint_module(e);
     let has_path = !e.path_params.is_empty();
     let params_arg = has_path.then(|| quote!(params: Result<RawPathParams, RawPathParamsRejection>,));
     let params_pass = has_path.then(|| quote!(params,));
@@ -31,7 +30,7 @@ pub(super) fn handler(model: &Model, e: &Endpoint) -> TokenStream {
         for f in &e.path_params {
             let ident = local("path", f);
             let (key, pointer) = (axum_name(f), format!("/path/{}", pointer_token(f.wire())));
-            let parse = parser(model, f);
+            let parse = parser(plan, f);
             match mixed.iter().find_map(|m| m.params.iter().position(|p| *p == f.name).map(|j| (m, j))) {
                 Some((m, j)) => {
                     let segment = format_ident!("segment{}", m.index);
@@ -48,25 +47,25 @@ pub(super) fn handler(model: &Model, e: &Endpoint) -> TokenStream {
             let ident = local("query", f);
             let (key, pointer) = (f.wire(), format!("/query/{}", pointer_token(f.wire())));
             let is_required = !(f.optional || f.required_when.is_some() || f.nullable);
-            let parse = parser(model, f);
-            let value = http::query_list(model, f).unwrap_or_else(|| quote!(runtime::param(&query, #key, #pointer, #is_required, &mut violations, #parse)));
-            let value = as_declared(model, f, &quote!(types), value);
+            let parse = parser(plan, f);
+            let value = http::query_list(plan, f).unwrap_or_else(|| quote!(runtime::param(&query, #key, #pointer, #is_required, &mut violations, #parse)));
+            let value = as_declared(plan, f, &quote!(types), value);
             steps.push(quote!(let #ident = #value;));
             if is_required {
                 required.push(ident);
             }
         }
     }
-    steps.extend(http::header_steps(model, e, &mut required));
-    if has_body(e) {
+    steps.extend(http::header_steps(plan, e, &mut required));
+    if plan.facts(e).has_body {
         steps.push(quote!(let bytes = runtime::read_body(&parts.headers, body, app.body_limit, app.body_timeout).await.map_err(runtime::rejected)?;));
-        steps.push(if let Some(body) = http::body_steps(model, e) {
+        steps.push(if let Some(body) = http::body_steps(plan, e) {
             body
-        } else if raw_body(e) {
+        } else if plan.facts(e).raw_body {
             quote!(let body = Some(runtime::raw_body(&parts.headers, bytes));)
-        } else if optional_body(e) && e.body_format() == "form" {
+        } else if plan.facts(e).optional_body && e.body_format() == "form" {
             quote!(let body: Option<endpoint::Body> = runtime::optional_body(&bytes, |bytes| Ok(runtime::form_body(bytes, &mut violations))).map_err(runtime::rejected)?;)
-        } else if optional_body(e) {
+        } else if plan.facts(e).optional_body {
             quote!(let body: Option<endpoint::Body> = runtime::optional_body(&bytes, |bytes| runtime::json_body(bytes, &mut violations)).map_err(runtime::rejected)?;)
         } else if e.body_format() == "form" {
             quote!(let body: Option<endpoint::Body> = runtime::form_body(&bytes, &mut violations);)
@@ -102,26 +101,26 @@ pub(super) fn handler(model: &Model, e: &Endpoint) -> TokenStream {
     if !e.headers.is_empty() {
         parts_init.push(http::headers_init(e));
     }
-    if has_body(e) {
+    if plan.facts(e).has_body {
         parts_init.push(quote!(body));
     }
     let variant = names::endpoint_variant(e);
     let operation = if has_path { quote!(Operation::#variant(input.path.clone())) } else { quote!(Operation::#variant) };
-    let runtime_checks = runtime_checks(model, e);
+    let runtime_checks = runtime_checks(plan, e);
     // `applies_to: bots` means a call with the token kind whose id is `bot`, named as the naming
     // layer names it (a `rust_name` renames it).
-    let bot = match model.token_kinds.iter().find(|k| k.meta.id == "bot") {
+    let bot = match plan.token_kinds.iter().find(|k| k.meta.id == "bot") {
         Some(kind) => {
             let variant = names::token_kind_variant(kind);
             quote!(credential.kind == types::auth::TokenKind::#variant)
         }
         None => quote!(false),
     };
-    let gates = if gated(e).is_empty() { quote!(()) } else { quote!(endpoint::Gates::at(now)) };
+    let gates = if plan.facts(e).gates.is_empty() { quote!(()) } else { quote!(endpoint::Gates::at(now)) };
     // Made only here, after `authorize` returned: the proof follows the evaluation.
-    let granted = if guarded(model, e) { quote!(crate::api::Granted::new()) } else { quote!(()) };
+    let granted = if guarded(plan, e) { quote!(crate::api::Granted::new()) } else { quote!(()) };
     let method = names::api_method(e);
-    let check = checks_response(e).then(|| {
+    let check = plan.facts(e).checks_response.then(|| {
         quote! {
             let broken = endpoint::check_response(&output);
             if !broken.is_empty() {
@@ -129,8 +128,8 @@ pub(super) fn handler(model: &Model, e: &Endpoint) -> TokenStream {
             }
         }
     });
-    let respond = match response_kind(e) {
-        _ if e.has_status_responses() => http::respond_by_status(model, e, &method),
+    let respond = match plan.facts(e).response {
+        _ if e.has_status_responses() => http::respond_by_status(plan, e, &method),
         ResponseKind::Json => quote! {
             let output = Api::#method(&app.api, call).await?;
             #check
@@ -146,9 +145,9 @@ pub(super) fn handler(model: &Model, e: &Endpoint) -> TokenStream {
             Ok(runtime::empty_response())
         },
     };
-    let parts_pattern = if has_body(e) { quote!((parts, body)) } else { quote!((parts, _)) };
+    let parts_pattern = if plan.facts(e).has_body { quote!((parts, body)) } else { quote!((parts, _)) };
     // A raw body is taken as it comes: only parameters and parsed bodies add violations.
-    let collects = has_path || !e.query.is_empty() || !e.headers.is_empty() || (has_body(e) && !raw_body(e));
+    let collects = has_path || !e.query.is_empty() || !e.headers.is_empty() || (plan.facts(e).has_body && !plan.facts(e).raw_body);
     let collecting = collects.then(|| quote!(mut));
     let parse = (!steps.is_empty()).then(|| {
         quote! {
@@ -162,7 +161,7 @@ pub(super) fn handler(model: &Model, e: &Endpoint) -> TokenStream {
     });
     let mutable = (!runtime_checks.is_empty()).then(|| quote!(mut));
     let credential = http::credential_steps(e);
-    let scopes = http::scope_check(model, e, &operation);
+    let scopes = http::scope_check(plan, e, &operation);
     // An endpoint that accepts anonymous calls has no rule and no check that needs a caller
     // (validation makes sure), so only its scopes are checked, for a bearer token.
     let checks = if e.accepts_anonymous() {
@@ -188,7 +187,7 @@ pub(super) fn handler(model: &Model, e: &Endpoint) -> TokenStream {
     };
     let doc = route_doc(e);
     let own = deprecations::endpoint(e).map(|w| w.ident);
-    let own_lifetime = lifetime(model, &e.meta);
+    let own_lifetime = lifetime(plan, &e.meta);
     let own_list = own.iter().map(|i| quote!(&types::deprecations::#i));
     let aliases = e.aliases.iter().enumerate().map(|(i, a)| {
         let alias = names::alias_handler(e, a);
@@ -198,7 +197,7 @@ pub(super) fn handler(model: &Model, e: &Endpoint) -> TokenStream {
             a.path.id,
             e.meta.id
         );
-        let gone = lifetime(model, &e.meta).into_iter().chain(lifetime(model, &a.meta));
+        let gone = lifetime(plan, &e.meta).into_iter().chain(lifetime(plan, &a.meta));
         let listed = deprecations::aliases(e).into_iter().find(|(j, _)| *j == i).map(|(_, w)| w.ident);
         let fixed = listed.iter().chain(own.iter()).map(|i| quote!(&types::deprecations::#i));
         quote! {
@@ -250,13 +249,13 @@ pub(super) fn axum_name(f: &Field) -> String {
 
 /// A route answers 404 outside its item's lifetime: before its `since` change takes effect and
 /// from its `until` change on, as if it were not routed at all.
-pub(super) fn lifetime(model: &Model, meta: &crate::model::Meta) -> Option<TokenStream> {
+pub(super) fn lifetime(plan: &Plan, meta: &crate::model::Meta) -> Option<TokenStream> {
     let since = meta.since.as_ref().map(|r| {
-        let c = names::change_const_id(model, &r.id);
+        let c = plan.change_const(&r.id);
         quote!(!types::changes::#c.is_in_effect(now))
     });
     let until = meta.until.as_ref().map(|r| {
-        let c = names::change_const_id(model, &r.id);
+        let c = plan.change_const(&r.id);
         quote!(types::changes::#c.is_in_effect(now))
     });
     let outside: Vec<TokenStream> = since.into_iter().chain(until).collect();
@@ -270,18 +269,20 @@ pub(super) fn lifetime(model: &Model, meta: &crate::model::Meta) -> Option<Token
 }
 
 /// The run-time checks of an endpoint: values asked of the implementation, then checked.
-pub(super) fn runtime_checks(model: &Model, e: &Endpoint) -> TokenStream {
-    let inputs = runtime_inputs(model, e);
+pub(super) fn runtime_checks(plan: &Plan, e: &Endpoint) -> TokenStream {
+    let inputs = &plan.facts(e).inputs;
     if inputs.is_empty() {
         return quote!();
     }
     let fields = inputs.iter().map(|i| match i {
-        RuntimeInput::Bound { name, endpoint, field } => {
-            let hook = names::api_bound_hook(model, endpoint, field);
+        RuntimeInput::Bound { endpoint, field, .. } => {
+            let name = i.name();
+            let hook = plan.api_bound_hook(endpoint, field);
             quote!(#name: Some(Api::#hook(&app.api, &cx).await?))
         }
-        RuntimeInput::Condition { name, cond } => {
-            let call = condition_call(model, cond);
+        RuntimeInput::Condition { cond, .. } => {
+            let name = i.name();
+            let call = condition_call(plan, cond);
             quote!(#name: ask(&app.api, &cx, #call).await?)
         }
     });

@@ -3,25 +3,25 @@
 //! typed multipart parts, and responses by status with their headers.
 
 use super::pointer_token;
-use crate::emit::rust::shared::{int, status_name, type_tokens};
+use crate::emit::rust::shared::{int, type_tokens};
 use crate::emit::rust::types::checks::bind_value_in;
-use crate::emit::rust::types::endpoints::{format_variant, is_file_part, parts_body, several_formats};
+use crate::emit::rust::types::endpoints::is_file_part;
 use crate::emit::rust::types::literals::as_declared;
 use crate::emit::rust::types::responses;
 use crate::model::types::Primitive;
-use crate::model::{BodyKind, Endpoint, Field, Model, Response, Status, StatusResponse, TypeRef};
-use crate::plan::rust as names;
+use crate::model::{BodyKind, Endpoint, Field, Response, Status, StatusResponse, TypeRef};
+use crate::plan::rust::{Plan, names};
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
 
 /// Whether some routed endpoint accepts anonymous calls.
-pub fn any_anonymous(model: &Model) -> bool {
-    model.routed_endpoints().any(Endpoint::accepts_anonymous)
+pub fn any_anonymous(plan: &Plan) -> bool {
+    plan.routed_endpoints().any(Endpoint::accepts_anonymous)
 }
 
 /// Whether some routed endpoint has typed multipart parts.
-pub fn any_parts(model: &Model) -> bool {
-    model.routed_endpoints().any(|e| !e.parts.is_empty())
+pub fn any_parts(plan: &Plan) -> bool {
+    plan.routed_endpoints().any(|e| !e.parts.is_empty())
 }
 
 /// The credential step: the caller, authenticated from the `Authorization` header. An endpoint
@@ -45,11 +45,11 @@ pub fn credential_steps(e: &Endpoint) -> TokenStream {
 
 /// The scope check: a bearer token holds every scope the endpoint requires (other token kinds
 /// are not scoped). `cx` is in scope for endpoints that need a caller.
-pub fn scope_check(model: &Model, e: &Endpoint, operation: &TokenStream) -> TokenStream {
+pub fn scope_check(plan: &Plan, e: &Endpoint, operation: &TokenStream) -> TokenStream {
     if e.scopes.is_empty() {
         return TokenStream::new();
     }
-    let kinds: Vec<Ident> = model.accepted_kinds(e).into_iter().filter(|k| k.carries_scopes()).map(names::token_kind_variant).collect();
+    let kinds: Vec<Ident> = plan.facts(e).accepts.iter().copied().filter(|k| k.carries_scopes()).map(names::token_kind_variant).collect();
     let scoped = quote!(matches!(credential.kind, #(types::auth::TokenKind::#kinds)|*));
     if e.accepts_anonymous() {
         return quote! {
@@ -81,7 +81,7 @@ pub fn header_local(f: &Field) -> Ident {
 }
 
 /// Parses the header parameters into locals; required ones join `required`.
-pub fn header_steps(model: &Model, e: &Endpoint, required: &mut Vec<Ident>) -> Vec<TokenStream> {
+pub fn header_steps(plan: &Plan, e: &Endpoint, required: &mut Vec<Ident>) -> Vec<TokenStream> {
     if e.headers.is_empty() {
         return Vec::new();
     }
@@ -90,9 +90,9 @@ pub fn header_steps(model: &Model, e: &Endpoint, required: &mut Vec<Ident>) -> V
     for f in &e.headers {
         let local = header_local(f);
         let (key, pointer) = (f.wire().to_ascii_lowercase(), format!("/headers/{}", pointer_token(f.wire())));
-        let parse = parser_for(model, f.ty.as_ref());
+        let parse = parser_for(plan, f.ty.as_ref());
         let is_required = !optional(f);
-        let value = as_declared(model, f, &quote!(types), quote!(runtime::param(&headers, #key, #pointer, #is_required, &mut violations, #parse)));
+        let value = as_declared(plan, f, &quote!(types), quote!(runtime::param(&headers, #key, #pointer, #is_required, &mut violations, #parse)));
         steps.push(quote!(let #local = #value;));
         if is_required {
             required.push(local);
@@ -112,36 +112,36 @@ pub fn headers_init(e: &Endpoint) -> TokenStream {
 
 /// A query parameter that is an array: every `name=` pair (`repeated`) or one comma-separated
 /// value (`comma`).
-pub fn query_list(model: &Model, f: &Field) -> Option<TokenStream> {
+pub fn query_list(plan: &Plan, f: &Field) -> Option<TokenStream> {
     let Some(TypeRef::Array(inner)) = &f.ty else { return None };
     let (key, pointer) = (f.wire(), format!("/query/{}", pointer_token(f.wire())));
     let comma = f.style.as_ref().is_some_and(|s| s.id == "comma");
-    let parse = parser_for(model, Some(inner));
+    let parse = parser_for(plan, Some(inner));
     let is_required = !optional(f);
     Some(quote!(runtime::param_list(&query, #key, #pointer, #is_required, #comma, &mut violations, #parse)))
 }
 
 /// The body steps of an endpoint whose body comes in several formats or as typed parts: they
 /// leave `body: Option<endpoint::Body>`.
-pub fn body_steps(model: &Model, e: &Endpoint) -> Option<TokenStream> {
-    if parts_body(e) {
-        let parse = parts_parse(model, e);
+pub fn body_steps(plan: &Plan, e: &Endpoint) -> Option<TokenStream> {
+    if plan.facts(e).parts_body {
+        let parse = parts_parse(plan, e);
         return Some(quote! {
             let body: Option<endpoint::Body> = { #parse };
         });
     }
-    if !several_formats(e) {
+    if !plan.facts(e).several_formats {
         return None;
     }
     let primary = body_media_type(e, e.body_format());
     let arms = e.body_formats.iter().map(|f| {
-        let variant = format_variant(&f.id);
+        let variant = names::format_variant(&f.id);
         let media = body_media_type(e, &f.id);
         let value = match f.id.as_str() {
             "json" => quote!(runtime::json_body(&bytes, &mut violations).map_err(runtime::rejected)?),
             "form" => quote!(runtime::form_body(&bytes, &mut violations)),
             "multipart" => {
-                let parse = parts_parse(model, e);
+                let parse = parts_parse(plan, e);
                 quote!({ #parse })
             }
             _ => quote!(Some(runtime::raw_body(&parts.headers, bytes))),
@@ -179,7 +179,7 @@ pub fn media_type(format: &str) -> &'static str {
 
 /// Reads the multipart parts of `bytes` into `Option<endpoint::Parts>`, each part by its kind:
 /// files, text parts (repeated or indexed for arrays), JSON parts for every other type.
-fn parts_parse(model: &Model, e: &Endpoint) -> TokenStream {
+fn parts_parse(plan: &Plan, e: &Endpoint) -> TokenStream {
     let mut steps = Vec::new();
     let mut members = Vec::new();
     for f in &e.parts {
@@ -193,19 +193,19 @@ fn parts_parse(model: &Model, e: &Endpoint) -> TokenStream {
                 quote!(runtime::part_files(&multipart, #name, #pointer, #is_required, #indexed, &mut violations))
             }
             Some(TypeRef::Array(inner)) if is_text(inner) => {
-                let parse = parser_for(model, Some(inner));
+                let parse = parser_for(plan, Some(inner));
                 quote!(runtime::part_texts(&multipart, #name, #pointer, #is_required, #indexed, &mut violations, #parse))
             }
             Some(ty) if is_text(ty) => {
-                let parse = parser_for(model, Some(ty));
+                let parse = parser_for(plan, Some(ty));
                 quote!(runtime::part_text(&multipart, #name, #pointer, #is_required, &mut violations, #parse))
             }
             ty => {
-                let rust = ty.as_ref().map_or_else(|| quote!(serde_json::Value), |t| type_tokens(model, t, &quote!(types)));
+                let rust = ty.as_ref().map_or_else(|| quote!(serde_json::Value), |t| type_tokens(plan, t, &quote!(types)));
                 quote!(runtime::part_json::<#rust>(&multipart, #name, #pointer, #is_required, &mut violations))
             }
         };
-        let value = as_declared(model, f, &quote!(types), value);
+        let value = as_declared(plan, f, &quote!(types), value);
         steps.push(quote!(let #local = #value;));
         let ident = names::field(f);
         members.push(if is_required { quote!(#ident: #local?) } else { quote!(#ident: #local) });
@@ -231,8 +231,8 @@ fn is_text(ty: &TypeRef) -> bool {
 }
 
 /// Answers the handler's result: the status, body and headers of the variant it returned.
-pub fn respond_by_status(model: &Model, e: &Endpoint, method: &Ident) -> TokenStream {
-    let arms = responses::ordered(e).into_iter().map(|r| respond_arm(model, r));
+pub fn respond_by_status(plan: &Plan, e: &Endpoint, method: &Ident) -> TokenStream {
+    let arms = responses::ordered(e).into_iter().map(|r| respond_arm(plan, r));
     quote! {
         let output = Api::#method(&app.api, call).await?;
         Ok(match output {
@@ -241,11 +241,11 @@ pub fn respond_by_status(model: &Model, e: &Endpoint, method: &Ident) -> TokenSt
     }
 }
 
-fn respond_arm(model: &Model, r: &StatusResponse) -> TokenStream {
+fn respond_arm(plan: &Plan, r: &StatusResponse) -> TokenStream {
     let status = r.status().expect("BUG: validation parses every status");
-    let (response, names, path) = responses::resolve(model, r);
-    let variant = format_ident!("{}", status_name(status));
-    let payload = responses::payload_type(model, response, &names, &path).is_some();
+    let (response, names, path) = responses::resolve(plan, r);
+    let variant = names::status_variant(status);
+    let payload = responses::payload_type(plan, response, &names, &path).is_some();
     let (pattern, code) = match (status, payload) {
         (Status::Code(c), true) => (quote!(endpoint::Response::#variant(value)), int(i64::from(c))),
         (Status::Code(c), false) => (quote!(endpoint::Response::#variant), int(i64::from(c))),
@@ -264,7 +264,7 @@ fn respond_arm(model: &Model, r: &StatusResponse) -> TokenStream {
     if response.headers.is_empty() {
         return quote!(#pattern => { #check #answer });
     }
-    let headers = header_writes(model, response);
+    let headers = header_writes(plan, response);
     quote! {
         #pattern => {
             #check
@@ -293,9 +293,8 @@ fn answer(response: &Response, code: &TokenStream, body: &TokenStream) -> TokenS
     }
 }
 
-fn header_writes(model: &Model, response: &Response) -> TokenStream {
-    model
-        .header_fields(response)
+fn header_writes(plan: &Plan, response: &Response) -> TokenStream {
+    plan.header_fields(response)
         .iter()
         .map(|f| {
             let (ident, wire) = (names::field(f), f.wire());
@@ -308,8 +307,8 @@ fn header_writes(model: &Model, response: &Response) -> TokenStream {
 
 /// The runtime items only some specs need: calls without a credential, scopes, header and list
 /// parameters, bodies in several formats, multipart parts, responses by status.
-pub fn runtime_items(model: &Model) -> TokenStream {
-    let routed: Vec<&Endpoint> = model.routed_endpoints().collect();
+pub fn runtime_items(plan: &Plan) -> TokenStream {
+    let routed: Vec<&Endpoint> = plan.routed_endpoints().collect();
     let mut out = TokenStream::new();
     if routed.iter().any(|e| e.accepts_anonymous()) {
         out.extend(quote! {
@@ -332,7 +331,7 @@ pub fn runtime_items(model: &Model) -> TokenStream {
             }
         });
     }
-    if routed.iter().any(|e| several_formats(e)) {
+    if routed.iter().any(|e| plan.facts(e).several_formats) {
         out.extend(quote! {
             /// 415: the body is in none of the formats the endpoint accepts.
             pub fn unsupported_media_type(got: &str, accepted: &[&str]) -> ApiError {
@@ -346,20 +345,20 @@ pub fn runtime_items(model: &Model) -> TokenStream {
 }
 
 /// The closure that parses a parameter's text into its type.
-pub(super) fn parser(model: &Model, f: &Field) -> TokenStream {
-    parser_for(model, f.ty.as_ref())
+pub(super) fn parser(plan: &Plan, f: &Field) -> TokenStream {
+    parser_for(plan, f.ty.as_ref())
 }
 
 /// The closure that parses text into a value of `ty`.
-pub(super) fn parser_for(model: &Model, ty: Option<&TypeRef>) -> TokenStream {
+pub(super) fn parser_for(plan: &Plan, ty: Option<&TypeRef>) -> TokenStream {
     let root = quote!(types);
     let Some(ty) = ty else { return quote!(runtime::from_json::<serde_json::Value>) };
-    let rust = type_tokens(model, ty, &root);
+    let rust = type_tokens(plan, ty, &root);
     match ty {
         TypeRef::Primitive(Primitive::String | Primitive::Url | Primitive::Csv) => quote!(|text: &str| Ok::<_, String>(text.to_owned())),
         TypeRef::Primitive(Primitive::Json | Primitive::File) => quote!(runtime::from_json::<#rust>),
         TypeRef::Primitive(_) => quote!(runtime::from_str::<#rust>),
-        TypeRef::Enum(id) if model.enum_(id).is_some_and(|e| e.repr == "string") => quote!(|text: &str| Ok::<_, String>(#rust::from(text))),
+        TypeRef::Enum(id) if plan.enum_(id).is_some_and(|e| e.repr == "string") => quote!(|text: &str| Ok::<_, String>(#rust::from(text))),
         TypeRef::Enum(_) => quote!(|text: &str| runtime::from_str::<i64>(text).map(#rust::from_value)),
         _ => quote!(runtime::from_json_or_text::<#rust>),
     }

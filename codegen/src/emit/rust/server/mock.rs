@@ -14,27 +14,29 @@
 
 use super::api::{asked_conditions, bound_hooks, endpoint_method, guarded, hooks};
 use super::routed;
-use crate::emit::rust::shared::{Resolved, Shape, needs_box, resolve, status_name, value_ident};
+use crate::emit::rust::shared::{Shape, needs_box};
 use crate::emit::rust::types::fields::keeps_extra;
 use crate::emit::rust::types::literals::literal_tokens;
-use crate::emit::rust::types::responses::{Names, resolve_at};
+use crate::emit::rust::types::responses::resolve_at;
+use crate::model::bounds::{Resolved, resolve};
 use crate::model::types::Primitive;
 use crate::model::*;
-use crate::plan::rust as names;
+use crate::plan::rust::names::ResponseNames as Names;
+use crate::plan::rust::{Plan, names};
 use proc_macro2::{Ident, TokenStream};
-use quote::{format_ident, quote};
+use quote::quote;
 use std::collections::BTreeSet;
 
 /// How deep builders nest shapes with elements before they stop adding elements.
 const DEPTH: u8 = 2;
 
 /// `mock.rs`.
-pub fn mock(model: &Model) -> TokenStream {
-    let mut values = Values { model, queue: Vec::new(), done: BTreeSet::new() };
-    let methods = methods(model, &mut values);
+pub fn mock(plan: &Plan) -> TokenStream {
+    let mut values = Values { plan, queue: Vec::new(), done: BTreeSet::new() };
+    let methods = methods(plan, &mut values);
     let builders = values.builders();
     // The signatures name what `api.rs` has in scope: the proof of guarded endpoints too.
-    let granted = routed(model).iter().any(|e| guarded(model, e)).then(|| {
+    let granted = routed(plan).iter().any(|e| guarded(plan, e)).then(|| {
         quote!(
             use crate::api::{Granted, granted};
         )
@@ -84,16 +86,16 @@ pub fn mock(model: &Model) -> TokenStream {
 }
 
 /// The trait's methods, each with its mock body, from the same signatures the trait declares.
-fn methods(model: &Model, values: &mut Values) -> TokenStream {
-    let mut all = hooks(model);
-    let endpoints = routed(model);
+fn methods(plan: &Plan, values: &mut Values) -> TokenStream {
+    let mut all = hooks(plan);
+    let endpoints = routed(plan);
     for e in &endpoints {
-        all.extend(endpoint_method(model, e));
+        all.extend(endpoint_method(plan, e));
     }
     let items: syn::File = syn::parse2(quote!(trait T { #all })).expect("BUG: trait items parse");
     let Some(syn::Item::Trait(t)) = items.items.first() else { unreachable!("BUG: one trait was parsed") };
-    let conditions: Vec<String> = asked_conditions(model).iter().map(|c| names::api_hook(c).to_string()).collect();
-    let bounds: Vec<String> = bound_hooks(model).iter().map(|(n, _, _)| n.to_string()).collect();
+    let conditions: Vec<String> = asked_conditions(plan).iter().map(|c| names::api_hook(c).to_string()).collect();
+    let bounds: Vec<String> = bound_hooks(plan).iter().map(|(n, _, _)| n.to_string()).collect();
     let mut out = TokenStream::new();
     for item in &t.items {
         let syn::TraitItem::Fn(f) = item else { continue };
@@ -148,7 +150,7 @@ fn future_output(ty: &syn::Type) -> Option<syn::Type> {
 
 /// The value builders: one function per resource and union an answer needs.
 struct Values<'m> {
-    model: &'m Model,
+    plan: &'m Plan<'m>,
     queue: Vec<(bool, String)>,
     done: BTreeSet<(bool, String)>,
 }
@@ -167,8 +169,8 @@ impl<'m> Values<'m> {
             .or_else(|| e.responses.first())
             .expect("BUG: an endpoint with responses by status has one");
         let status = chosen.status().expect("BUG: validation parses every status");
-        let (response, names, path) = resolve_at(self.model, chosen, quote!(types::endpoints::#module::), quote!(types::responses::));
-        let variant = format_ident!("{}", status_name(status));
+        let (response, names, path) = resolve_at(self.plan, chosen, quote!(types::endpoints::#module::), quote!(types::responses::));
+        let variant = names::status_variant(status);
         let payload = self.payload(response, &names, &path);
         let code = match status {
             Status::Code(c) => Some(c),
@@ -233,7 +235,7 @@ impl<'m> Values<'m> {
         if r.headers.is_empty() {
             return body;
         }
-        let headers = self.model.header_fields(r);
+        let headers = self.plan.header_fields(r);
         let members = self.members(&headers, None, quote!(depth));
         let (h, resp) = (&names.headers, &names.response);
         let body = body.map(|b| quote!(body: #b,));
@@ -246,7 +248,7 @@ impl<'m> Values<'m> {
         let mut out = TokenStream::new();
         for f in fields {
             let ident = names::field(f);
-            let boxed = owner.is_some_and(|o| f.ty.as_ref().is_some_and(|t| needs_box(self.model, o, t)));
+            let boxed = owner.is_some_and(|o| f.ty.as_ref().is_some_and(|t| needs_box(self.plan, o, t)));
             let value = self.member(f, boxed, depth.clone());
             out.extend(quote!(#ident: #value,));
         }
@@ -268,7 +270,7 @@ impl<'m> Values<'m> {
         }
         if f.defaulted() {
             let d = f.default.as_ref().expect("BUG: a defaulted field has a default");
-            return wrap(literal_tokens(self.model, ty, &d.value, &quote!(types)));
+            return wrap(literal_tokens(self.plan, ty, &d.value, &quote!(types)));
         }
         if f.may_be_absent() {
             return match self.example(f) {
@@ -291,14 +293,14 @@ impl<'m> Values<'m> {
     fn example(&mut self, f: &Field) -> Option<TokenStream> {
         let example = f.example.as_ref()?;
         let ty = f.ty.as_ref()?;
-        scalar_literal(self.model, ty, f, &example.value)
+        scalar_literal(self.plan, ty, f, &example.value)
     }
 
     /// A value of `ty` meeting the rules of `f` (its constraints, constant, subset, example).
     fn value(&mut self, ty: &TypeRef, f: Option<&Field>, depth: TokenStream) -> TokenStream {
         if let Some(f) = f {
             if let Some(c) = &f.constant {
-                return literal_tokens(self.model, ty, &c.value, &quote!(types));
+                return literal_tokens(self.plan, ty, &c.value, &quote!(types));
             }
             if let Some(v) = self.example(f) {
                 return v;
@@ -308,7 +310,7 @@ impl<'m> Values<'m> {
         match ty {
             TypeRef::Primitive(p) => self.primitive(*p, f),
             TypeRef::Enum(id) => {
-                let e = self.model.enum_(id).expect("BUG: validation resolves every enum");
+                let e = self.plan.enum_(id).expect("BUG: validation resolves every enum");
                 let name = names::enum_type(e);
                 let first = f
                     .and_then(|f| f.subset.first())
@@ -316,7 +318,7 @@ impl<'m> Values<'m> {
                     .or_else(|| e.values.iter().find(|v| e.repr == "string" || v.value.is_some()).map(|v| v.meta.id.clone()));
                 match first {
                     Some(v) => {
-                        let variant = names::enum_variant_id(self.model, id, &v);
+                        let variant = self.plan.enum_variant(id, &v);
                         quote!(types::enums::#name::#variant)
                     }
                     // An enum without a known value: its catch-all.
@@ -331,7 +333,7 @@ impl<'m> Values<'m> {
                 }
             }
             TypeRef::Flags(id) => {
-                let name = names::flags_id(self.model, id);
+                let name = self.plan.flags_type(id);
                 quote!(types::flags::#name::from_bits(0))
             }
             TypeRef::Object(id) => {
@@ -344,8 +346,8 @@ impl<'m> Values<'m> {
             }
             TypeRef::Class(_) => quote!(serde_json::Value::Null),
             TypeRef::Array(inner) => {
-                let min = c.and_then(|c| c.min_items.as_ref()).and_then(|b| static_bound(self.model, b, false)).unwrap_or(0).max(0);
-                let max = c.and_then(|c| c.max_items.as_ref()).and_then(|b| static_bound(self.model, b, true));
+                let min = c.and_then(|c| c.min_items.as_ref()).and_then(|b| static_bound(self.plan, b, false)).unwrap_or(0).max(0);
+                let max = c.and_then(|c| c.max_items.as_ref()).and_then(|b| static_bound(self.plan, b, true));
                 let unique = c.is_some_and(|c| c.unique_items);
                 let items = f.and_then(|f| f.items.as_ref());
                 let element = self.element(inner, items, depth.clone());
@@ -360,7 +362,7 @@ impl<'m> Values<'m> {
                 })
             }
             TypeRef::Map(key, value) => {
-                let min = c.and_then(|c| c.min_entries.as_ref()).and_then(|b| static_bound(self.model, b, false)).unwrap_or(0).max(0);
+                let min = c.and_then(|c| c.min_entries.as_ref()).and_then(|b| static_bound(self.plan, b, false)).unwrap_or(0).max(0);
                 if min == 0 {
                     return quote!(types::wire::IndexMap::new());
                 }
@@ -399,7 +401,7 @@ impl<'m> Values<'m> {
                 quote!(#n)
             }
             TypeRef::Enum(id) => {
-                let e = self.model.enum_(id).expect("BUG: validation resolves every enum");
+                let e = self.plan.enum_(id).expect("BUG: validation resolves every enum");
                 let name = names::enum_type(e);
                 let v = &e.values[(i as usize).min(e.values.len().saturating_sub(1))];
                 let variant = names::enum_variant(v);
@@ -419,20 +421,20 @@ impl<'m> Values<'m> {
                 if let Some(l) = f.and_then(|f| f.literal.as_ref()) {
                     return quote!(#l.to_owned());
                 }
-                let text = sample_text(self.model, c, "example");
+                let text = sample_text(self.plan, c, "example");
                 quote!(#text.to_owned())
             }
             Primitive::Url => {
-                let text = sample_text(self.model, c, "https://example.com/");
+                let text = sample_text(self.plan, c, "https://example.com/");
                 quote!(#text.to_owned())
             }
             Primitive::Email => {
-                let text = sample_text(self.model, c, "user@example.com");
+                let text = sample_text(self.plan, c, "user@example.com");
                 quote!(#text.to_owned())
             }
             Primitive::Boolean => quote!(false),
             Primitive::Integer | Primitive::Int32 | Primitive::Uint32 | Primitive::Uint64 => {
-                let n = integer_in(self.model, c, p);
+                let n = integer_in(self.plan, c, p);
                 let lit = proc_macro2::Literal::i128_unsuffixed(n);
                 quote!(#lit)
             }
@@ -466,7 +468,7 @@ impl<'m> Values<'m> {
             self.done.insert(key.clone());
             self.queue.push(key);
         }
-        builder_ident(union, id)
+        names::mock_builder(union, id)
     }
 
     /// Every queued builder, emitting those they queue in turn.
@@ -482,9 +484,9 @@ impl<'m> Values<'m> {
     }
 
     fn resource_builder(&mut self, id: &str) -> TokenStream {
-        let r = self.model.resource(id).expect("BUG: validation resolves every resource");
+        let r = self.plan.resource(id).expect("BUG: validation resolves every resource");
         let name = names::resource(r);
-        let fn_name = builder_ident(false, id);
+        let fn_name = names::mock_builder(false, id);
         let members = self.members(&r.fields, Some(Shape::Resource(id)), quote!(depth));
         let extra = keeps_extra(&r.meta.not_shown).then(|| {
             let e = crate::emit::rust::types::fields::extra_ident(&r.fields);
@@ -500,9 +502,9 @@ impl<'m> Values<'m> {
     }
 
     fn union_builder(&mut self, id: &str) -> TokenStream {
-        let u = self.model.union(id).expect("BUG: validation resolves every union");
+        let u = self.plan.union(id).expect("BUG: validation resolves every union");
         let name = names::union_type(u);
-        let fn_name = builder_ident(true, id);
+        let fn_name = names::mock_builder(true, id);
         // The first variant; past the depth, the first that holds no shape (ends a cycle).
         let first = &u.variants[0];
         let flat = u.variants.iter().find(|v| v.ty.as_ref().is_some_and(|t| !holds_shape(t)));
@@ -512,7 +514,7 @@ impl<'m> Values<'m> {
                 Some(TypeRef::Primitive(Primitive::Null)) => quote!(types::unions::#name::#ident),
                 Some(ty) => {
                     let value = this.value(ty, Some(v), quote!(depth));
-                    let boxed = needs_box(this.model, Shape::Union(id), ty);
+                    let boxed = needs_box(this.plan, Shape::Union(id), ty);
                     if boxed { quote!(types::unions::#name::#ident(Box::new(#value))) } else { quote!(types::unions::#name::#ident(#value)) }
                 }
                 None => quote!(types::unions::#name::#ident(serde_json::Value::Null)),
@@ -536,11 +538,6 @@ impl<'m> Values<'m> {
     }
 }
 
-fn builder_ident(union: bool, id: &str) -> Ident {
-    let kind = if union { "union" } else { "resource" };
-    format_ident!("{kind}_{}", value_ident(id).to_string().trim_start_matches("r#"))
-}
-
 /// Whether a value of `ty` holds a resource or union (directly, or in an array or a map).
 fn holds_shape(ty: &TypeRef) -> bool {
     match ty {
@@ -552,15 +549,15 @@ fn holds_shape(ty: &TypeRef) -> bool {
 }
 
 /// A bound known when generating.
-fn static_bound(model: &Model, b: &Bound, upper: bool) -> Option<i64> {
-    match resolve(model, b, upper, false)? {
+fn static_bound(plan: &Plan, b: &Bound, upper: bool) -> Option<i64> {
+    match resolve(plan, b, upper, false)? {
         Resolved::Static(v) => Some(v),
         Resolved::Runtime { .. } => None,
     }
 }
 
 /// The inclusive range the constraints (and the type) allow an integer.
-fn integer_bounds(model: &Model, c: Option<&Constraints>, p: Primitive) -> (i128, i128) {
+fn integer_bounds(plan: &Plan, c: Option<&Constraints>, p: Primitive) -> (i128, i128) {
     let (floor, ceiling) = match p {
         Primitive::Int32 => (i128::from(i32::MIN), i128::from(i32::MAX)),
         Primitive::Uint32 => (0, i128::from(u32::MAX)),
@@ -568,18 +565,18 @@ fn integer_bounds(model: &Model, c: Option<&Constraints>, p: Primitive) -> (i128
         _ => (i128::from(i64::MIN), i128::from(i64::MAX)),
     };
     let Some(c) = c else { return (floor, ceiling) };
-    let min = c.min.as_ref().and_then(|b| static_bound(model, b, false)).map(i128::from);
-    let min_ex = c.min_exclusive.as_ref().and_then(|b| static_bound(model, b, false)).map(|v| i128::from(v) + 1);
-    let max = c.max.as_ref().and_then(|b| static_bound(model, b, true)).map(i128::from);
-    let max_ex = c.max_exclusive.as_ref().and_then(|b| static_bound(model, b, true)).map(|v| i128::from(v) - 1);
+    let min = c.min.as_ref().and_then(|b| static_bound(plan, b, false)).map(i128::from);
+    let min_ex = c.min_exclusive.as_ref().and_then(|b| static_bound(plan, b, false)).map(|v| i128::from(v) + 1);
+    let max = c.max.as_ref().and_then(|b| static_bound(plan, b, true)).map(i128::from);
+    let max_ex = c.max_exclusive.as_ref().and_then(|b| static_bound(plan, b, true)).map(|v| i128::from(v) - 1);
     let low = min.into_iter().chain(min_ex).fold(floor, i128::max);
     let high = max.into_iter().chain(max_ex).fold(ceiling, i128::min);
     (low, high)
 }
 
 /// The integer closest to 0 the constraints allow.
-fn integer_in(model: &Model, c: Option<&Constraints>, p: Primitive) -> i128 {
-    let (low, high) = integer_bounds(model, c, p);
+fn integer_in(plan: &Plan, c: Option<&Constraints>, p: Primitive) -> i128 {
+    let (low, high) = integer_bounds(plan, c, p);
     0i128.clamp(low, high.max(low))
 }
 
@@ -620,9 +617,9 @@ fn number_in(c: Option<&Constraints>) -> f64 {
 }
 
 /// A text the constraints accept: `preferred` when it does, else one built from the pattern.
-fn sample_text(model: &Model, c: Option<&Constraints>, preferred: &str) -> String {
-    let min = c.and_then(|c| c.min_length.as_ref()).and_then(|b| static_bound(model, b, false)).unwrap_or(0).max(0) as usize;
-    let max = c.and_then(|c| c.max_length.as_ref()).and_then(|b| static_bound(model, b, true)).map(|m| m.max(0) as usize);
+fn sample_text(plan: &Plan, c: Option<&Constraints>, preferred: &str) -> String {
+    let min = c.and_then(|c| c.min_length.as_ref()).and_then(|b| static_bound(plan, b, false)).unwrap_or(0).max(0) as usize;
+    let max = c.and_then(|c| c.max_length.as_ref()).and_then(|b| static_bound(plan, b, true)).map(|m| m.max(0) as usize);
     let pattern = c.and_then(|c| c.pattern.as_ref()).map(|p| p.regex.as_str());
     text_matching(pattern, min, max, preferred).unwrap_or_else(|| fit_length(preferred, min, max))
 }
@@ -703,7 +700,7 @@ fn sample(hir: &regex_syntax::hir::Hir, reps: u32, out: &mut String) -> bool {
 }
 
 /// An example as a Rust value of a scalar type, when it meets the field's constraints.
-fn scalar_literal(model: &Model, ty: &TypeRef, f: &Field, value: &serde_json::Value) -> Option<TokenStream> {
+fn scalar_literal(plan: &Plan, ty: &TypeRef, f: &Field, value: &serde_json::Value) -> Option<TokenStream> {
     let c = &f.constraints;
     let p = match ty {
         TypeRef::Primitive(p) => *p,
@@ -711,15 +708,15 @@ fn scalar_literal(model: &Model, ty: &TypeRef, f: &Field, value: &serde_json::Va
     };
     match (p, value) {
         (Primitive::String | Primitive::Url | Primitive::Email, serde_json::Value::String(s)) => {
-            let min = c.min_length.as_ref().and_then(|b| static_bound(model, b, false)).unwrap_or(0).max(0) as usize;
-            let max = c.max_length.as_ref().and_then(|b| static_bound(model, b, true)).map(|m| m.max(0) as usize);
+            let min = c.min_length.as_ref().and_then(|b| static_bound(plan, b, false)).unwrap_or(0).max(0) as usize;
+            let max = c.max_length.as_ref().and_then(|b| static_bound(plan, b, true)).map(|m| m.max(0) as usize);
             let n = s.chars().count();
             let pattern_ok = c.pattern.as_ref().is_none_or(|p| regex::Regex::new(&p.regex).is_ok_and(|r| r.is_match(s)));
             (n >= min && max.is_none_or(|m| n <= m) && pattern_ok).then(|| quote!(#s.to_owned()))
         }
         (Primitive::Integer | Primitive::Int32 | Primitive::Uint32 | Primitive::Uint64, serde_json::Value::Number(n)) => {
             let v = i128::from(n.as_i64()?);
-            let (low, high) = integer_bounds(model, Some(c), p);
+            let (low, high) = integer_bounds(plan, Some(c), p);
             let lit = proc_macro2::Literal::i128_unsuffixed(v);
             (low <= v && v <= high).then(|| quote!(#lit))
         }

@@ -12,8 +12,8 @@ use super::format::{Parts, format_file, format_parts};
 use super::shared::{lib_ident, module_decls, package};
 use crate::emit::cargo::{self, Manifest};
 use crate::emit::{EmitOptions, GeneratedFile};
-use crate::model::{Endpoint, Model};
-use crate::plan::rust as names;
+use crate::model::Endpoint;
+use crate::plan::rust::{Plan, names};
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
 
@@ -21,15 +21,15 @@ use quote::{format_ident, quote};
 pub const ARTIFACT: &str = "server";
 
 /// Emits `server/Cargo.toml` and `server/src/*.rs`.
-pub fn emit(model: &Model, opts: &EmitOptions) -> Vec<GeneratedFile> {
+pub fn emit(plan: &Plan, opts: &EmitOptions) -> Vec<GeneratedFile> {
     let notice = opts.notice();
     // Each module is emitted when it is formatted, the router a handler at a time: the tokens
     // of one part are held at a time.
-    let whole = |items: fn(&Model) -> TokenStream| -> Parts<'_> { Box::new(std::iter::once(items(model))) };
+    let whole = |items: fn(&Plan) -> TokenStream| -> Parts<'_> { Box::new(std::iter::once(items(plan))) };
     let modules: [(&str, Parts<'_>); 4] =
-        [("api", whole(api::api)), ("router", Box::new(router::router(model))), ("runtime", whole(runtime_module)), ("mock", whole(mock::mock))];
-    let mut files = cargo_toml(model, opts);
-    files.push(GeneratedFile::new(ARTIFACT, "server/src/lib.rs", format_file(&notice, lib_rs(model))));
+        [("api", whole(api::api)), ("router", Box::new(router::router(plan))), ("runtime", whole(runtime_module)), ("mock", whole(mock::mock))];
+    let mut files = cargo_toml(plan, opts);
+    files.push(GeneratedFile::new(ARTIFACT, "server/src/lib.rs", format_file(&notice, lib_rs(plan))));
     for (name, items) in modules {
         files.push(GeneratedFile::new(ARTIFACT, format!("server/src/{name}.rs"), format_parts(&notice, items)));
     }
@@ -37,21 +37,19 @@ pub fn emit(model: &Model, opts: &EmitOptions) -> Vec<GeneratedFile> {
 }
 
 /// `runtime.rs`: the fixed runtime and the spec's HTTP items.
-fn runtime_module(model: &Model) -> TokenStream {
-    let mut runtime = runtime::runtime(&lib_ident(model, cargo::RUNTIME), http::any_parts(model));
-    runtime.extend(http::runtime_items(model));
+fn runtime_module(plan: &Plan) -> TokenStream {
+    let mut runtime = runtime::runtime(&lib_ident(plan, cargo::RUNTIME), http::any_parts(plan));
+    runtime.extend(http::runtime_items(plan));
     runtime
 }
 
-fn cargo_toml(model: &Model, opts: &EmitOptions) -> Vec<GeneratedFile> {
-    let description = format!("{}: an axum server that enforces the spec before your handlers run", model.platform.name);
+fn cargo_toml(plan: &Plan, opts: &EmitOptions) -> Vec<GeneratedFile> {
+    let description = format!("{}: an axum server that enforces the spec before your handlers run", plan.platform.name);
     // The server reads requests: the types crate's `server` feature.
     // The runtime's request readers, with multipart bodies only for specs that have them.
-    let runtime: &[&str] = if http::any_parts(model) { &["server", "multipart"] } else { &["server"] };
-    let mut dependencies = vec![
-        cargo::sibling_with(&package(model, cargo::RUNTIME), cargo::RUNTIME, runtime),
-        cargo::sibling_with(&package(model, "types"), "types", &["server"]),
-    ];
+    let runtime: &[&str] = if http::any_parts(plan) { &["server", "multipart"] } else { &["server"] };
+    let mut dependencies =
+        vec![cargo::sibling_with(&package(plan, cargo::RUNTIME), cargo::RUNTIME, runtime), cargo::sibling_with(&package(plan, "types"), "types", &["server"])];
     let third_party = [cargo::AXUM, cargo::SERDE, cargo::SERDE_JSON];
     dependencies.extend(third_party.iter().map(|d| d.line()));
     let manifest = Manifest {
@@ -59,12 +57,12 @@ fn cargo_toml(model: &Model, opts: &EmitOptions) -> Vec<GeneratedFile> {
         features: &["# `mock`: an implementation of `Api` answering values that meet the spec (src/mock.rs).", "mock = []"],
         dependencies,
     };
-    cargo::crate_files(opts, ARTIFACT, "server", &package(model, ARTIFACT), &description, manifest)
+    cargo::crate_files(opts, ARTIFACT, "server", &package(plan, ARTIFACT), &description, manifest)
 }
 
-fn lib_rs(model: &Model) -> TokenStream {
-    let types = lib_ident(model, "types");
-    let title = format!(" {}: the server side, generated from the spec.", model.platform.name);
+fn lib_rs(plan: &Plan) -> TokenStream {
+    let types = lib_ident(plan, "types");
+    let title = format!(" {}: the server side, generated from the spec.", plan.platform.name);
     let intro = [
         "",
         " Implement [`Api`]: one async method per routed endpoint, plus the hooks permission rules ask",
@@ -117,13 +115,13 @@ fn lib_rs(model: &Model) -> TokenStream {
 }
 
 /// Routed endpoints, in spec order.
-pub(super) fn routed(model: &Model) -> Vec<&Endpoint> {
-    model.routed_endpoints().collect()
+pub(super) fn routed<'p>(plan: &'p Plan<'p>) -> Vec<&'p Endpoint> {
+    plan.routed_endpoints().collect()
 }
 
 /// The key `RawPathParams` gives a placeholder (or the mixed segment it starts).
 pub(super) fn segment_key(e: &Endpoint, name: &str) -> String {
-    let field = e.path_params.iter().find(|f| f.name == name).map_or_else(|| crate::emit::rust::shared::value_ident(name), names::field);
+    let field = names::path_param(e, name);
     field.to_string().trim_start_matches("r#").to_owned()
 }
 
@@ -139,14 +137,14 @@ pub(super) fn pointer_token(name: &str) -> String {
 }
 
 /// The local holding the path of a placeholder's address (`prefix_base_url`).
-pub(super) fn prefix_local(model: &Model, placeholder: &str) -> Ident {
-    format_ident!("prefix_{}", names::placeholder_id(model, placeholder).to_string().trim_start_matches("r#"))
+pub(super) fn prefix_local(plan: &Plan, placeholder: &str) -> Ident {
+    format_ident!("prefix_{}", plan.placeholder(placeholder).to_string().trim_start_matches("r#"))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::{Bound, Cond, Ref};
+    use crate::model::{Bound, Cond, Model, Ref};
 
     /// The fixture spec, with a routed query parameter whose bound is another endpoint's response
     /// field and which a condition makes required: the shape of the shipped spec's `shard`,
@@ -169,14 +167,15 @@ mod tests {
     #[test]
     fn run_time_bounds_and_conditions_are_asked_of_the_implementation() {
         let model = model_with_runtime_checks();
-        let server = emit(&model, &EmitOptions::default());
+        let plan = Plan::new(&model);
+        let server = emit(&plan, &EmitOptions::default());
         let api = file(&server, "server/src/api.rs");
         assert!(api.contains("fn delete_widget_pages("), "a hook reads the bound:\n{api}");
         let router = file(&server, "server/src/router.rs");
         assert!(router.contains("delete_widget_pages: Some(Api::delete_widget_pages(&app.api, &cx).await?)"), "{router}");
         assert!(router.contains("caller_owns_widget: ask(&app.api, &cx, Condition::CallerOwnsWidget).await?"), "{router}");
         assert!(router.contains("violations.extend(input.validate_runtime(&runtime_values));"), "{router}");
-        let types = super::super::types::emit(&model, &EmitOptions::default());
+        let types = super::super::types::emit(&plan, &EmitOptions::default());
         let endpoints = file(&types, "types/src/endpoints.rs");
         assert!(endpoints.contains("pub delete_widget_pages: Option<i64>,"), "{endpoints}");
         assert!(endpoints.contains("\"is required\"") || endpoints.contains("crate::validation::required("), "{endpoints}");
@@ -186,7 +185,7 @@ mod tests {
     fn without_run_time_checks_no_hook_is_asked_for() {
         let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/minimal");
         let model = crate::load_spec(&dir, "spec").unwrap_or_else(|_| panic!("the fixture spec is invalid")).model;
-        let server = emit(&model, &EmitOptions::default());
+        let server = emit(&Plan::new(&model), &EmitOptions::default());
         assert!(!file(&server, "server/src/router.rs").contains("validate_runtime"));
     }
 }

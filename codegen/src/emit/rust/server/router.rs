@@ -5,47 +5,48 @@ use super::api::{asked_conditions, param_value};
 use super::handler::handler;
 use super::{prefix_local, routed, segment_key};
 use crate::emit::rust::shared::{address_placeholders, endpoint_address};
-use crate::emit::rust::types::endpoints::{ResponseKind, has_body, response_kind};
-use crate::model::{Endpoint, Model, Piece, is_mixed, path_segments};
-use crate::plan::rust as names;
+use crate::plan::rust::ResponseKind;
+
+use crate::model::{Endpoint, Piece, is_mixed, path_segments};
+use crate::plan::rust::{Plan, names};
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
 
 /// `router.rs`: the router and its machinery, then a handler per routed endpoint.
-pub(super) fn router(model: &Model) -> impl Iterator<Item = TokenStream> + '_ {
-    let placeholders = address_placeholders(model);
-    let used: Vec<&str> = routed(model).iter().filter_map(|e| endpoint_address(model, e)).collect();
+pub(super) fn router<'p>(plan: &'p Plan<'p>) -> impl Iterator<Item = TokenStream> + 'p {
+    let placeholders = address_placeholders(plan);
+    let used: Vec<&str> = routed(plan).iter().filter_map(|e| endpoint_address(plan, e)).collect();
     let prefixes = placeholders.iter().filter(|p| used.contains(p)).map(|p| {
-        let (field, local) = (names::placeholder_id(model, p), prefix_local(model, p));
+        let (field, local) = (plan.placeholder(p), prefix_local(plan, p));
         quote!(let #local = types::placeholders::path_of(&app.placeholders.#field).to_owned();)
     });
-    let routes = route_table(model);
-    let issuer = model.authorization_server.as_ref().map(|_| quote!(let issuer = issuer_path(&app.placeholders);));
-    let metadata = metadata_routes(model);
-    let handlers = routed(model).into_iter().map(|e| handler(model, e));
-    let (limit, limit_doc) = body_limit(model);
-    let authorize = authorize(model);
+    let routes = route_table(plan);
+    let issuer = plan.authorization_server.as_ref().map(|_| quote!(let issuer = issuer_path(&app.placeholders);));
+    let metadata = metadata_routes(plan);
+    let handlers = routed(plan).into_iter().map(|e| handler(plan, e));
+    let (limit, limit_doc) = body_limit(plan);
+    let authorize = authorize(plan);
     // A spec that routes no endpoint leaves the request machinery (parsing, rules, the app's
     // state) without a caller.
-    let unused = routed(model).is_empty().then(|| quote!(#![allow(dead_code, unused_imports)]));
-    let answers_json = routed(model).iter().any(|e| matches!(response_kind(e), ResponseKind::Json)) || model.authorization_server.is_some();
+    let unused = routed(plan).is_empty().then(|| quote!(#![allow(dead_code, unused_imports)]));
+    let answers_json = routed(plan).iter().any(|e| matches!(plan.facts(e).response, ResponseKind::Json)) || plan.authorization_server.is_some();
     let status_code = answers_json.then(|| {
         quote!(
             use axum::http::StatusCode;
         )
     });
-    let path_params = routed(model).iter().any(|e| !e.path_params.is_empty()).then(|| {
+    let path_params = routed(plan).iter().any(|e| !e.path_params.is_empty()).then(|| {
         quote! {
             use axum::extract::RawPathParams;
             use axum::extract::rejection::RawPathParamsRejection;
         }
     });
     // Only a route that reads a body needs the limit at run time.
-    let reads_body = routed(model).iter().any(|e| has_body(e));
+    let reads_body = routed(plan).iter().any(|e| plan.facts(e).has_body);
     // An operation and its context are made for rules (endpoints that need a caller) and for
     // the scopes of anonymous ones.
-    let operations = routed(model).iter().any(|e| !e.accepts_anonymous() || !e.scopes.is_empty());
-    let api_uses = if operations || routed(model).is_empty() {
+    let operations = routed(plan).iter().any(|e| !e.accepts_anonymous() || !e.scopes.is_empty());
+    let api_uses = if operations || routed(plan).is_empty() {
         quote!(
             use crate::api::{Api, Call, Notices, Operation, RuleContext};
         )
@@ -59,9 +60,9 @@ pub(super) fn router(model: &Model) -> impl Iterator<Item = TokenStream> + '_ {
         false => (quote!(), quote!()),
     };
     // Without a docs address there is no `Link` to write, and `app` is not needed.
-    let (app_arg, docs) = match &model.platform.docs {
+    let (app_arg, docs) = match &plan.platform.docs {
         Some(r) => {
-            let p = names::placeholder_id(model, &r.id);
+            let p = plan.placeholder(&r.id);
             (quote!(app), quote!(Some(app.placeholders.#p.as_str())))
         }
         None => (quote!(_app), quote!(None)),
@@ -199,8 +200,8 @@ pub(super) fn router(model: &Model) -> impl Iterator<Item = TokenStream> + '_ {
 }
 
 /// The default body limit: the largest size limit of the spec, else axum's 2 MiB.
-pub(super) fn body_limit(model: &Model) -> (TokenStream, String) {
-    let largest = model.limits.iter().filter_map(|l| l.upper_bytes().map(|b| (l, b))).max_by_key(|(_, b)| *b);
+pub(super) fn body_limit(plan: &Plan) -> (TokenStream, String) {
+    let largest = plan.limits.iter().filter_map(|l| l.upper_bytes().map(|b| (l, b))).max_by_key(|(_, b)| *b);
     match largest {
         Some((l, bytes)) => (
             quote!(#bytes as usize),
@@ -222,14 +223,14 @@ type RouteEntry = (String, String, Vec<(Ident, Ident)>);
 /// none), its axum path and its methods (lowercase), in the order the router declares them.
 /// The router is built from the same list, so a test can hold every spec to "the router builds"
 /// by giving the list to axum's own path router.
-pub fn routes(model: &Model) -> Vec<(String, String, Vec<String>)> {
-    route_entries(model).into_iter().map(|(address, path, handlers)| (address, path, handlers.iter().map(|(m, _)| m.to_string()).collect())).collect()
+pub fn routes(plan: &Plan) -> Vec<(String, String, Vec<String>)> {
+    route_entries(plan).into_iter().map(|(address, path, handlers)| (address, path, handlers.iter().map(|(m, _)| m.to_string()).collect())).collect()
 }
 
 /// `.route(...)` calls, one per distinct path (methods of one path share a route): every routed
 /// endpoint's own route and its alias routes.
-pub(super) fn route_table(model: &Model) -> TokenStream {
-    let paths = route_entries(model);
+pub(super) fn route_table(plan: &Plan) -> TokenStream {
+    let paths = route_entries(plan);
     paths
         .iter()
         .map(|(address, path, handlers)| {
@@ -240,7 +241,7 @@ pub(super) fn route_table(model: &Model) -> TokenStream {
             let route = match address.is_empty() {
                 true => quote!(#path),
                 false => {
-                    let prefix = prefix_local(model, address);
+                    let prefix = prefix_local(plan, address);
                     quote!(&[#prefix.as_str(), #path].concat())
                 }
             };
@@ -250,11 +251,11 @@ pub(super) fn route_table(model: &Model) -> TokenStream {
 }
 
 /// The routes of [`routes`], each with its handlers.
-pub(super) fn route_entries(model: &Model) -> Vec<RouteEntry> {
+pub(super) fn route_entries(plan: &Plan) -> Vec<RouteEntry> {
     let mut paths: Vec<RouteEntry> = Vec::new();
-    for e in routed(model) {
-        let address = endpoint_address(model, e).unwrap_or_default().to_owned();
-        let method = |m: Option<&crate::model::Text>| format_ident!("{}", m.or(e.method.as_ref()).map(|m| m.id.to_lowercase()).unwrap_or_default());
+    for e in routed(plan) {
+        let address = endpoint_address(plan, e).unwrap_or_default().to_owned();
+        let method = |m: Option<&crate::model::Text>| names::method_router(m.or(e.method.as_ref()).map_or("", |m| m.id.as_str()));
         let mut routes = vec![(axum_path(e, e.path.as_ref().map(|p| p.id.as_str()).unwrap_or_default()), method(None), names::handler(e))];
         for a in &e.aliases {
             routes.push((axum_path(e, &a.path.id), method(a.method.as_ref()), names::alias_handler(e, a)));
@@ -300,8 +301,8 @@ pub(super) fn axum_path(e: &Endpoint, path: &str) -> String {
 }
 
 /// The authorization server metadata (RFC 8414) and OpenID configuration routes.
-pub(super) fn metadata_routes(model: &Model) -> Option<TokenStream> {
-    model.authorization_server.as_ref()?;
+pub(super) fn metadata_routes(plan: &Plan) -> Option<TokenStream> {
+    plan.authorization_server.as_ref()?;
     Some(quote! {
         .route(&["/.well-known/oauth-authorization-server", issuer.as_str()].concat(), axum::routing::get(authorization_server_metadata::<A>))
         .route(&[issuer.as_str(), "/.well-known/openid-configuration"].concat(), axum::routing::get(authorization_server_metadata::<A>))
@@ -310,11 +311,11 @@ pub(super) fn metadata_routes(model: &Model) -> Option<TokenStream> {
 
 /// `authorize` (rules evaluated against the implementation's answers), `ask` (one condition)
 /// and, with an authorization server, its metadata handler.
-pub(super) fn authorize(model: &Model) -> TokenStream {
-    let asked = asked_conditions(model);
+pub(super) fn authorize(plan: &Plan) -> TokenStream {
+    let asked = asked_conditions(plan);
     // Conditions only a case of a payload names are the implementation's to evaluate when it
     // builds the payload; the router never asks them.
-    let unasked = (asked.len() < model.conditions.len())
+    let unasked = (asked.len() < plan.conditions.len())
         .then(|| quote!(other => unreachable!("BUG: the router asks only the conditions of rules and request fields, not `{other}`")));
     let arms = asked.into_iter().map(|c| {
         let v = names::condition_variant(c);
@@ -326,25 +327,25 @@ pub(super) fn authorize(model: &Model) -> TokenStream {
             // path, so no method of another trait (`into`) answers in its place.
             let params: Vec<Ident> = c.params.iter().map(|p| names::condition_param(p)).collect();
             let bound: Vec<Ident> = (0..params.len()).map(|i| format_ident!("value{i}")).collect();
-            let values = bound.iter().enumerate().map(|(i, p)| param_value(model, c.param_enums.get(i).map(|r| r.id.as_str()), &quote!(#p)));
+            let values = bound.iter().enumerate().map(|(i, p)| param_value(plan, c.param_enums.get(i).map(|r| r.id.as_str()), &quote!(#p)));
             quote!(Condition::#v { #(#params: #bound),* } => Api::#hook(api, cx #(, #values)*).await)
         }
     });
-    let intents = (!model.intents.is_empty()).then(|| {
+    let intents = (!plan.intents.is_empty()).then(|| {
         quote! {
             if needs.intents {
                 answers.intents = api.intents(cx).await?;
             }
         }
     });
-    let scopes = (!model.scopes.is_empty()).then(|| {
+    let scopes = (!plan.scopes.is_empty()).then(|| {
         quote! {
             if needs.scopes {
                 answers.scopes = api.scopes(cx).await?;
             }
         }
     });
-    let metadata = model.authorization_server.as_ref().map(|_| {
+    let metadata = plan.authorization_server.as_ref().map(|_| {
         quote! {
             /// The path of the issuer identifier.
             fn issuer_path(placeholders: &Placeholders) -> String {
@@ -360,7 +361,7 @@ pub(super) fn authorize(model: &Model) -> TokenStream {
     // signature.
     let arms: Vec<TokenStream> = arms.collect();
     // Rules guard only endpoints that need a caller: with none, nothing is authorized.
-    if !routed(model).iter().any(|e| !e.accepts_anonymous()) && !routed(model).is_empty() {
+    if !routed(plan).iter().any(|e| !e.accepts_anonymous()) && !routed(plan).is_empty() {
         return metadata.unwrap_or_default();
     }
     let ask = if arms.is_empty() { quote!(let _ = (api, cx); match condition { #unasked }) } else { quote!(match condition { #(#arms,)* #unasked }) };

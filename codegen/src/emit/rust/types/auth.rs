@@ -2,20 +2,19 @@
 //! authorization server metadata).
 
 use super::docs::{docs, meta_docs, meta_notes, summary};
-use crate::model::Model;
-use crate::plan::rust as names;
+use crate::plan::rust::{Plan, names};
 use proc_macro2::{Ident, TokenStream};
 use quote::quote;
 
 /// `placeholders.rs`.
-pub fn placeholders(model: &Model) -> TokenStream {
-    let list = &model.platform.placeholders;
+pub fn placeholders(plan: &Plan) -> TokenStream {
+    let list = &plan.platform.placeholders;
     let idents: Vec<Ident> = list.iter().map(names::placeholder).collect();
     let ids: Vec<&str> = list.iter().map(|p| p.meta.id.as_str()).collect();
     let patterns: Vec<String> = ids.iter().map(|id| format!("{{{id}}}")).collect();
     let examples: Vec<String> = list.iter().map(|p| p.example.clone().unwrap_or_default()).collect();
     let field_docs = list.iter().map(|p| {
-        let mut notes = meta_notes(model, &p.meta);
+        let mut notes = meta_notes(plan, &p.meta);
         if let Some(e) = &p.example {
             notes.push(format!("Defaults to the spec's example `{e}`."));
         }
@@ -133,11 +132,11 @@ fn name_enum(name: &Ident, kind: &str, doc: &str, variants: &[(Ident, String, To
 }
 
 /// `auth.rs`.
-pub fn emit(model: &Model) -> TokenStream {
-    let scopes = scopes(model);
-    let intents = intents(model);
-    let tokens = token_kinds(model);
-    let server = authorization_server(model);
+pub fn emit(plan: &Plan) -> TokenStream {
+    let scopes = scopes(plan);
+    let intents = intents(plan);
+    let tokens = token_kinds(plan);
+    let server = authorization_server(plan);
     quote! {
         //! Authorization vocabulary: scopes, scope sets, intents, token kinds, credentials and the
         //! authorization server metadata.
@@ -149,12 +148,12 @@ pub fn emit(model: &Model) -> TokenStream {
     }
 }
 
-fn scopes(model: &Model) -> TokenStream {
-    let variants: Vec<(Ident, String, TokenStream)> = model
+fn scopes(plan: &Plan) -> TokenStream {
+    let variants: Vec<(Ident, String, TokenStream)> = plan
         .scopes
         .iter()
         .map(|s| {
-            let mut notes = meta_notes(model, &s.meta);
+            let mut notes = meta_notes(plan, &s.meta);
             if let Some(a) = &s.availability {
                 notes.push(format!("Availability: {a}"));
             }
@@ -164,7 +163,7 @@ fn scopes(model: &Model) -> TokenStream {
             (names::scope_variant(s), s.meta.id.clone(), docs(Some(&summary(&s.meta)), &notes))
         })
         .collect();
-    let expanding: Vec<&Ident> = model.scopes.iter().zip(&variants).filter(|(s, _)| s.expands).map(|(_, v)| &v.0).collect();
+    let expanding: Vec<&Ident> = plan.scopes.iter().zip(&variants).filter(|(s, _)| s.expands).map(|(_, v)| &v.0).collect();
     let expands = quote! {
         /// Whether the scope expands automatically to the scopes the integration needs.
         pub const fn expands(self) -> bool {
@@ -182,15 +181,15 @@ fn scopes(model: &Model) -> TokenStream {
         expands
     };
     let scope_enum = name_enum(&quote::format_ident!("Scope"), "scope", " An OAuth2 scope the spec names.", &variants, expands);
-    let sets = model.scope_sets.iter().map(|set| {
+    let sets = plan.scope_sets.iter().map(|set| {
         let name = names::scope_set_const(set);
         let id = &set.meta.id;
-        let members = set.scopes.iter().map(|s| names::scope_variant_id(model, &s.id));
+        let members = set.scopes.iter().map(|s| plan.scope_variant(&s.id));
         let call = match &set.call {
             Some(c) => quote!(Some(#c)),
             None => quote!(None),
         };
-        let doc = meta_docs(model, &set.meta);
+        let doc = meta_docs(plan, &set.meta);
         quote! {
             #doc
             pub const #name: ScopeSet = ScopeSet { id: #id, scopes: &[#(Scope::#members),*], call: #call };
@@ -221,10 +220,10 @@ fn scopes(model: &Model) -> TokenStream {
     }
 }
 
-fn intents(model: &Model) -> TokenStream {
+fn intents(plan: &Plan) -> TokenStream {
     let variants: Vec<(Ident, String, TokenStream)> =
-        model.intents.iter().map(|i| (names::intent_variant(i), i.meta.id.clone(), meta_docs(model, &i.meta))).collect();
-    let privileged: Vec<&Ident> = model.intents.iter().zip(&variants).filter(|(i, _)| i.privileged).map(|(_, v)| &v.0).collect();
+        plan.intents.iter().map(|i| (names::intent_variant(i), i.meta.id.clone(), meta_docs(plan, &i.meta))).collect();
+    let privileged: Vec<&Ident> = plan.intents.iter().zip(&variants).filter(|(i, _)| i.privileged).map(|(_, v)| &v.0).collect();
     let body = if privileged.is_empty() { quote!(false) } else { quote!(matches!(self, #(Self::#privileged)|*)) };
     let extra = quote! {
         /// Whether apps must be approved for the intent.
@@ -235,10 +234,10 @@ fn intents(model: &Model) -> TokenStream {
     name_enum(&quote::format_ident!("Intent"), "intent", " A Gateway intent the spec names.", &variants, extra)
 }
 
-fn token_kinds(model: &Model) -> TokenStream {
+fn token_kinds(plan: &Plan) -> TokenStream {
     let variants: Vec<(Ident, String, TokenStream)> =
-        model.token_kinds.iter().map(|k| (names::token_kind_variant(k), k.meta.id.clone(), meta_docs(model, &k.meta))).collect();
-    let scheme_arms = model.token_kinds.iter().zip(&variants).map(|(k, (v, _, _))| match &k.scheme {
+        plan.token_kinds.iter().map(|k| (names::token_kind_variant(k), k.meta.id.clone(), meta_docs(plan, &k.meta))).collect();
+    let scheme_arms = plan.token_kinds.iter().zip(&variants).map(|(k, (v, _, _))| match &k.scheme {
         Some(s) => quote!(Self::#v => Some(#s)),
         None => quote!(Self::#v => None),
     });
@@ -251,7 +250,7 @@ fn token_kinds(model: &Model) -> TokenStream {
         }
     };
     // A spec without token kinds has no credential to read (and a `TokenKind` with no value).
-    let from_header = if model.token_kinds.is_empty() {
+    let from_header = if plan.token_kinds.is_empty() {
         quote! {
             let _ = (value, accepted);
             None
@@ -271,7 +270,7 @@ fn token_kinds(model: &Model) -> TokenStream {
         }
     };
     let kind_enum = name_enum(&quote::format_ident!("TokenKind"), "token kind", " A kind of token the platform accepts.", &variants, extra);
-    let constructors = model.token_kinds.iter().zip(&variants).map(|(k, (v, id, _))| {
+    let constructors = plan.token_kinds.iter().zip(&variants).map(|(k, (v, id, _))| {
         let f = names::token_kind_constructor(k);
         let doc = format!(" A credential of kind `{id}`.");
         quote! {
@@ -328,8 +327,8 @@ fn token_kinds(model: &Model) -> TokenStream {
     }
 }
 
-fn authorization_server(model: &Model) -> TokenStream {
-    let Some(server) = &model.authorization_server else { return TokenStream::new() };
+fn authorization_server(plan: &Plan) -> TokenStream {
+    let Some(server) = &plan.authorization_server else { return TokenStream::new() };
     let issuer = &server.issuer;
     let entries = server.metadata.iter().map(|(key, value)| {
         let value = json_tokens(value);

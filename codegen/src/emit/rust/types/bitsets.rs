@@ -3,8 +3,7 @@
 
 use super::docs::{docs, meta_docs, meta_notes, summary};
 use crate::emit::rust::shared::{deprecated_attribute, int};
-use crate::model::Model;
-use crate::plan::rust as names;
+use crate::plan::rust::{Plan, names};
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
 
@@ -17,33 +16,33 @@ struct Bit {
 }
 
 /// `permissions.rs`: the `Permission` names and the `Permissions` wire set.
-pub fn permissions(model: &Model) -> TokenStream {
-    let variants: Vec<Ident> = model.permissions.iter().map(names::permission_variant).collect();
-    let ids: Vec<&str> = model.permissions.iter().map(|p| p.meta.id.as_str()).collect();
-    let variant_docs = model.permissions.iter().map(|p| {
-        let mut notes = meta_notes(model, &p.meta);
+pub fn permissions(plan: &Plan) -> TokenStream {
+    let variants: Vec<Ident> = plan.permissions.iter().map(names::permission_variant).collect();
+    let ids: Vec<&str> = plan.permissions.iter().map(|p| p.meta.id.as_str()).collect();
+    let variant_docs = plan.permissions.iter().map(|p| {
+        let mut notes = meta_notes(plan, &p.meta);
         notes.push(match p.bit {
             Some(b) => format!("Bit {b} (`1 << {b}`)."),
             None => "Its bit is not shown by the source, so it has no place in a `Permissions` set.".to_owned(),
         });
-        let deprecated = deprecated_attribute(model, p.meta.deprecated.as_ref(), p.meta.until.as_ref(), None);
+        let deprecated = deprecated_attribute(plan, p.meta.deprecated.as_ref(), p.meta.until.as_ref(), None);
         let docs = docs(Some(&summary(&p.meta)), &notes);
         quote!(#docs #deprecated)
     });
-    let bit_arms = model.permissions.iter().zip(&variants).map(|(p, v)| match p.bit {
+    let bit_arms = plan.permissions.iter().zip(&variants).map(|(p, v)| match p.bit {
         Some(b) => {
             let b = int(i64::from(b));
             quote!(Self::#v => Some(#b))
         }
         None => quote!(Self::#v => None),
     });
-    let bits: Vec<Bit> = model
+    let bits: Vec<Bit> = plan
         .permissions
         .iter()
         .filter_map(|p| {
             let position = p.bit?;
             let doc = format!(" The one-bit set of [`Permission::{}`].", names::permission_variant(p));
-            let deprecated = deprecated_attribute(model, p.meta.deprecated.as_ref(), p.meta.until.as_ref(), None);
+            let deprecated = deprecated_attribute(plan, p.meta.deprecated.as_ref(), p.meta.until.as_ref(), None);
             Some(Bit { id: p.meta.id.clone(), constant: names::permission_const(p), position, docs: quote!(#[doc = #doc] #deprecated) })
         })
         .collect();
@@ -55,7 +54,7 @@ pub fn permissions(model: &Model) -> TokenStream {
         ],
     );
     let set = bitset(&format_ident!("Permissions"), set_docs, &quote!(u64), true, &bits);
-    let has_arms = model.permissions.iter().zip(&variants).map(|(p, v)| match p.bit {
+    let has_arms = plan.permissions.iter().zip(&variants).map(|(p, v)| match p.bit {
         Some(b) => {
             let b = int(i64::from(b));
             quote!(Permission::#v => self.0 & (1 << #b) != 0)
@@ -148,12 +147,12 @@ pub fn permissions(model: &Model) -> TokenStream {
 }
 
 /// `flags.rs`: one open bit set per flag set of the spec.
-pub fn flags(model: &Model) -> TokenStream {
-    let sets = model.flags.iter().map(|set| {
+pub fn flags(plan: &Plan) -> TokenStream {
+    let sets = plan.flags.iter().map(|set| {
         let name = names::flags_type(set);
         let int = if set.width <= 32 { quote!(u32) } else { quote!(u64) };
         let string_wire = set.repr == "string_integer";
-        let mut notes = meta_notes(model, &set.meta);
+        let mut notes = meta_notes(plan, &set.meta);
         let unnamed: Vec<String> = set.values.iter().filter(|v| v.bit.is_none()).map(|v| format!("`{}`", v.meta.id)).collect();
         if !unnamed.is_empty() {
             notes.push(format!("Also named, with bits not shown by the source: {}.", unnamed.join(", ")));
@@ -164,7 +163,7 @@ pub fn flags(model: &Model) -> TokenStream {
             .values
             .iter()
             .filter_map(|v| {
-                let (docs, deprecated) = (meta_docs(model, &v.meta), deprecated_attribute(model, v.meta.deprecated.as_ref(), v.meta.until.as_ref(), None));
+                let (docs, deprecated) = (meta_docs(plan, &v.meta), deprecated_attribute(plan, v.meta.deprecated.as_ref(), v.meta.until.as_ref(), None));
                 Some(Bit { id: v.meta.id.clone(), constant: names::flag_const(v), position: v.bit?, docs: quote!(#docs #deprecated) })
             })
             .collect();

@@ -2,9 +2,9 @@
 //! constants).
 
 use super::docs::{docs, meta_notes};
-use crate::emit::rust::shared::{int, lib_ident, type_ident};
-use crate::model::{Bound, Change, Effective, Limit, Model};
-use crate::plan::rust as names;
+use crate::emit::rust::shared::{int, lib_ident};
+use crate::model::{Bound, Change, Effective, Limit};
+use crate::plan::rust::{Plan, names};
 use proc_macro2::TokenStream;
 use quote::quote;
 
@@ -29,10 +29,10 @@ const UNITS: &[(&str, &str)] = &[
 ];
 
 /// `changes.rs`.
-pub fn emit(model: &Model) -> TokenStream {
-    let runtime = lib_ident(model, crate::emit::cargo::RUNTIME);
-    let consts = model.changes.iter().map(|c| change_const(model, c));
-    let all = model.changes.iter().map(names::change_const);
+pub fn emit(plan: &Plan) -> TokenStream {
+    let runtime = lib_ident(plan, crate::emit::cargo::RUNTIME);
+    let consts = plan.changes.iter().map(|c| change_const(plan, c));
+    let all = plan.changes.iter().map(names::change_const);
     quote! {
         //! The dated changes of the spec, one constant each, with gates to ask at an instant.
         //!
@@ -52,11 +52,11 @@ pub fn emit(model: &Model) -> TokenStream {
     }
 }
 
-fn change_const(model: &Model, c: &Change) -> TokenStream {
+fn change_const(plan: &Plan, c: &Change) -> TokenStream {
     let name = names::change_const(c);
     let id = &c.meta.id;
     let summary = &c.summary;
-    let kind = type_ident(&c.kind.id);
+    let kind = names::change_kind_variant(&c.kind.id);
     let gate = c.gate;
     let (effective, when) = match c.effective {
         Effective::AlreadyInEffect => (quote!(Effective::AlreadyInEffect), "Already in effect.".to_owned()),
@@ -69,7 +69,7 @@ fn change_const(model: &Model, c: &Change) -> TokenStream {
     };
     let mut notes = vec![when, format!("Kind: `{}`.", c.kind.id)];
     notes.extend(c.affects.iter().map(|a| format!("Affects `{}:{}`.", a.kind, a.id)));
-    notes.extend(meta_notes(model, &c.meta));
+    notes.extend(meta_notes(plan, &c.meta));
     let doc = docs(Some(summary), &notes);
     quote! {
         #doc
@@ -78,17 +78,17 @@ fn change_const(model: &Model, c: &Change) -> TokenStream {
 }
 
 /// `limits.rs`.
-pub fn limits(model: &Model) -> TokenStream {
+pub fn limits(plan: &Plan) -> TokenStream {
     let units = UNITS.iter().map(|(u, doc)| {
-        let (u, doc) = (type_ident(u), format!(" {doc}"));
+        let (u, doc) = (names::unit_variant(u), format!(" {doc}"));
         quote!(#[doc = #doc] #u,)
     });
     let unit_ids = UNITS.iter().map(|(u, _)| {
-        let v = type_ident(u);
+        let v = names::unit_variant(u);
         quote!(Self::#v => #u)
     });
-    let consts = model.limits.iter().map(|l| limit_const(model, l));
-    let all = model.limits.iter().map(names::limit_const);
+    let consts = plan.limits.iter().map(|l| limit_const(plan, l));
+    let all = plan.limits.iter().map(names::limit_const);
     quote! {
         //! The limits of the spec as typed constants.
 
@@ -219,37 +219,37 @@ pub fn limits(model: &Model) -> TokenStream {
     }
 }
 
-fn limit_const(model: &Model, l: &Limit) -> TokenStream {
+fn limit_const(plan: &Plan, l: &Limit) -> TokenStream {
     let name = names::limit_const(l);
     let id = &l.meta.id;
     let display = &l.meta.name;
     let bound = |b: &Option<Bound>| match b {
         None => quote!(None),
         Some(b) => {
-            let b = bound_tokens(model, b);
+            let b = bound_tokens(plan, b);
             quote!(Some(#b))
         }
     };
     let (value, min, max) = (bound(&l.value), bound(&l.min), bound(&l.max));
-    let unit = type_ident(&l.unit.id);
+    let unit = names::unit_variant(&l.unit.id);
     let per = match &l.per {
         Some(p) => quote!(Some(#p)),
         None => quote!(None),
     };
     let duration = match &l.duration {
         Some(q) => {
-            let (v, u) = (int(q.value), type_ident(&q.unit.id));
+            let (v, u) = (int(q.value), names::unit_variant(&q.unit.id));
             quote!(Some(Quantity { value: #v, unit: Unit::#u }))
         }
         None => quote!(None),
     };
     let applies = &l.applies_to;
     let previous = l.previous.iter().map(|p| {
-        let (v, until) = (int(p.value), names::change_const_id(model, &p.until.id));
+        let (v, until) = (int(p.value), plan.change_const(&p.until.id));
         quote!(Previous { value: #v, until: &crate::changes::#until })
     });
     let fallback = if l.meta.name.is_empty() { format!("The limit `{}`.", l.meta.id) } else { format!("{}.", l.meta.name) };
-    let doc = docs(Some(l.meta.description.as_deref().unwrap_or(&fallback)), &meta_notes(model, &l.meta));
+    let doc = docs(Some(l.meta.description.as_deref().unwrap_or(&fallback)), &meta_notes(plan, &l.meta));
     quote! {
         #doc
         pub const #name: Limit = Limit {
@@ -267,7 +267,7 @@ fn limit_const(model: &Model, l: &Limit) -> TokenStream {
     }
 }
 
-fn bound_tokens(model: &Model, b: &Bound) -> TokenStream {
+fn bound_tokens(plan: &Plan, b: &Bound) -> TokenStream {
     match b {
         Bound::Value(_, v) => {
             let v = int(*v);
@@ -275,7 +275,7 @@ fn bound_tokens(model: &Model, b: &Bound) -> TokenStream {
         }
         Bound::Float(..) => unreachable!("BUG: limits are integers (check_float_bounds)"),
         Bound::Limit { limit, offset } => {
-            let l = names::limit_const_id(model, &limit.id);
+            let l = plan.limit_const(&limit.id);
             let offset = int(*offset);
             quote!(Bound::Limit { limit: &#l, offset: #offset })
         }

@@ -6,10 +6,11 @@
 //! runs on every request and the client before sending, reports it.
 
 use super::literals::literal_tokens;
-use crate::emit::rust::shared::{Resolved, int, resolve};
+use crate::emit::rust::shared::int;
+use crate::model::bounds::{Resolved, resolve};
 use crate::model::types::Primitive;
-use crate::model::{Bound, Constraints, Field, Items, Literal, Model, Ref, TypeRef};
-use crate::plan::rust as names;
+use crate::model::{Bound, Constraints, Field, Items, Literal, Ref, TypeRef};
+use crate::plan::rust::{Plan, names};
 use proc_macro2::{Ident, TokenStream};
 use quote::quote;
 use std::collections::BTreeSet;
@@ -51,12 +52,12 @@ impl<'a> Rules<'a> {
 }
 
 /// `impl Validate` for a struct of `fields`.
-pub fn validate_impl(model: &Model, name: &Ident, fields: &[Field]) -> TokenStream {
+pub fn validate_impl(plan: &Plan, name: &Ident, fields: &[Field]) -> TokenStream {
     let checks: Vec<TokenStream> = fields
         .iter()
         .map(|f| {
             let ident = names::field(f);
-            field_checks(model, f, quote!(self.#ident))
+            field_checks(plan, f, quote!(self.#ident))
         })
         .filter(|t| !t.is_empty())
         .collect();
@@ -77,9 +78,9 @@ pub fn validate_impl(model: &Model, name: &Ident, fields: &[Field]) -> TokenStre
 }
 
 /// The static checks of one field, reading it through `access` (`self.status`).
-pub fn field_checks(model: &Model, f: &Field, access: TokenStream) -> TokenStream {
+pub fn field_checks(plan: &Plan, f: &Field, access: TokenStream) -> TokenStream {
     let Some(ty) = &f.ty else { return TokenStream::new() };
-    let mut body = value_checks(model, &quote!(value), ty, Rules::of(f), &quote!(&pointer));
+    let mut body = value_checks(plan, &quote!(value), ty, Rules::of(f), &quote!(&pointer));
     if let Some(literal) = &f.literal {
         body.extend(quote!(crate::validation::literal(out, &pointer, value, #literal);));
     }
@@ -131,18 +132,18 @@ pub fn is_given(f: &Field, access: &TokenStream) -> TokenStream {
 }
 
 /// A bound known when generating, as an integer.
-fn static_bound(model: &Model, key: &str, b: Option<&Bound>) -> Option<TokenStream> {
-    match resolve(model, b?, key.starts_with("max"), key == "max_size")? {
+fn static_bound(plan: &Plan, key: &str, b: Option<&Bound>) -> Option<TokenStream> {
+    match resolve(plan, b?, key.starts_with("max"), key == "max_size")? {
         Resolved::Static(v) => Some(int(v)),
         Resolved::Runtime { .. } => None,
     }
 }
 
 /// A bound known when generating, as a floating-point number.
-fn float_bound(model: &Model, key: &str, b: Option<&Bound>) -> Option<TokenStream> {
+fn float_bound(plan: &Plan, key: &str, b: Option<&Bound>) -> Option<TokenStream> {
     let value = match b? {
         Bound::Float(_, v) => *v,
-        other => match resolve(model, other, key.starts_with("max"), false)? {
+        other => match resolve(plan, other, key.starts_with("max"), false)? {
             Resolved::Static(v) => v as f64,
             Resolved::Runtime { .. } => return None,
         },
@@ -152,11 +153,11 @@ fn float_bound(model: &Model, key: &str, b: Option<&Bound>) -> Option<TokenStrea
 }
 
 /// Checks of a value of type `ty` (`value` is an expression of type `&T`).
-pub fn value_checks(model: &Model, value: &TokenStream, ty: &TypeRef, rules: Rules<'_>, pointer: &TokenStream) -> TokenStream {
+pub fn value_checks(plan: &Plan, value: &TokenStream, ty: &TypeRef, rules: Rules<'_>, pointer: &TokenStream) -> TokenStream {
     let c = rules.constraints;
     let mut out = TokenStream::new();
     let bounded = |key: &str, b: &Option<Bound>, check: TokenStream, measure: &TokenStream| -> TokenStream {
-        static_bound(model, key, b.as_ref()).map(|n| quote!(crate::validation::#check(out, #pointer, #measure, #n);)).unwrap_or_default()
+        static_bound(plan, key, b.as_ref()).map(|n| quote!(crate::validation::#check(out, #pointer, #measure, #n);)).unwrap_or_default()
     };
     match ty {
         TypeRef::Array(inner) => {
@@ -167,7 +168,7 @@ pub fn value_checks(model: &Model, value: &TokenStream, ty: &TypeRef, rules: Rul
                 out.extend(quote!(crate::validation::unique_items(out, #pointer, #value);));
             }
             let (element, nullable) = rules.elements();
-            let checks = bind_nullable(value_checks(model, &quote!(item), inner, element, &quote!(&item_pointer)), nullable);
+            let checks = bind_nullable(value_checks(plan, &quote!(item), inner, element, &quote!(&item_pointer)), nullable);
             if !checks.is_empty() {
                 out.extend(quote! {
                     for (index, item) in #value.iter().enumerate() {
@@ -182,10 +183,10 @@ pub fn value_checks(model: &Model, value: &TokenStream, ty: &TypeRef, rules: Rul
             out.extend(bounded("min_entries", &c.min_entries, quote!(min_entries), &len));
             out.extend(bounded("max_entries", &c.max_entries, quote!(max_entries), &len));
             let (element, nullable) = rules.elements();
-            let key_checks = value_checks(model, &quote!(key), key, Rules::none(), &quote!(&item_pointer));
-            let checks = bind_nullable(value_checks(model, &quote!(item), inner, Rules { subset: &[], ..element }, &quote!(&item_pointer)), nullable);
+            let key_checks = value_checks(plan, &quote!(key), key, Rules::none(), &quote!(&item_pointer));
+            let checks = bind_nullable(value_checks(plan, &quote!(item), inner, Rules { subset: &[], ..element }, &quote!(&item_pointer)), nullable);
             if !(checks.is_empty() && key_checks.is_empty()) {
-                let text = key_text(model, key);
+                let text = key_text(plan, key);
                 let item = if checks.is_empty() { quote!(_) } else { quote!(item) };
                 out.extend(quote! {
                     for (key, #item) in #value.iter() {
@@ -201,7 +202,7 @@ pub fn value_checks(model: &Model, value: &TokenStream, ty: &TypeRef, rules: Rul
             let text = quote!(#value);
             out.extend(bounded("min_length", &c.min_length, quote!(min_length), &text));
             out.extend(bounded("max_length", &c.max_length, quote!(max_length), &text));
-            out.extend(pattern_check(model, c, value, pointer));
+            out.extend(pattern_check(plan, c, value, pointer));
             match p {
                 Primitive::Email => out.extend(quote!(crate::validation::email(out, #pointer, #value);)),
                 Primitive::Url => out.extend(quote!(crate::validation::uri(out, #pointer, #value);)),
@@ -209,11 +210,11 @@ pub fn value_checks(model: &Model, value: &TokenStream, ty: &TypeRef, rules: Rul
             }
         }
         TypeRef::Primitive(Primitive::Snowflake) => {
-            out.extend(pattern_check(model, c, &quote!(&#value.to_string()), pointer));
+            out.extend(pattern_check(plan, c, &quote!(&#value.to_string()), pointer));
         }
         TypeRef::Primitive(p) if p.is_integer() => {
             if *p == Primitive::StringInteger {
-                out.extend(pattern_check(model, c, &quote!(&#value.to_string()), pointer));
+                out.extend(pattern_check(plan, c, &quote!(&#value.to_string()), pointer));
             }
             let number = if *p == Primitive::StringInteger { quote!(i128::from(#value.0)) } else { quote!(i128::from(*#value)) };
             out.extend(bounded("min", &c.min, quote!(min), &number));
@@ -230,7 +231,7 @@ pub fn value_checks(model: &Model, value: &TokenStream, ty: &TypeRef, rules: Rul
                 ("max_exclusive", &c.max_exclusive, quote!(max_exclusive_number)),
             ];
             for (key, b, check) in keys {
-                if let Some(n) = float_bound(model, key, b.as_ref()) {
+                if let Some(n) = float_bound(plan, key, b.as_ref()) {
                     out.extend(quote!(crate::validation::#check(out, #pointer, #number, #n);));
                 }
             }
@@ -238,15 +239,15 @@ pub fn value_checks(model: &Model, value: &TokenStream, ty: &TypeRef, rules: Rul
         TypeRef::Primitive(Primitive::File) => {
             out.extend(bounded("max_size", &c.max_size, quote!(max_size), &quote!(#value.bytes.len())));
         }
-        TypeRef::Enum(id) => out.extend(enum_checks(model, id, rules.subset, value, pointer)),
-        TypeRef::Object(id) if resource_has_checks(model, id, &mut BTreeSet::new()) => {
+        TypeRef::Enum(id) => out.extend(enum_checks(plan, id, rules.subset, value, pointer)),
+        TypeRef::Object(id) if resource_has_checks(plan, id, &mut BTreeSet::new()) => {
             out.extend(quote!(crate::validation::Validate::validate_at(#value, #pointer, out);));
         }
         TypeRef::Union(_) => out.extend(quote!(crate::validation::Validate::validate_at(#value, #pointer, out);)),
         _ => {}
     }
     if let Some(constant) = rules.constant {
-        out.extend(constant_check(model, ty, constant, value, pointer));
+        out.extend(constant_check(plan, ty, constant, value, pointer));
     }
     out
 }
@@ -257,92 +258,41 @@ fn bind_nullable(checks: TokenStream, nullable: bool) -> TokenStream {
 }
 
 /// A map key as what its entry's pointer displays (written out only when a violation is).
-fn key_text(model: &Model, key: &TypeRef) -> TokenStream {
+fn key_text(plan: &Plan, key: &TypeRef) -> TokenStream {
     match key {
-        TypeRef::Enum(id) if model.enum_(id).is_some_and(|e| e.repr != "string") => quote!(key.value()),
+        TypeRef::Enum(id) if plan.enum_(id).is_some_and(|e| e.repr != "string") => quote!(key.value()),
         _ => quote!(key),
     }
 }
 
 /// A `pattern`, matched by the regex compiled once in `patterns.rs`.
-fn pattern_check(model: &Model, c: &Constraints, value: &TokenStream, pointer: &TokenStream) -> TokenStream {
+fn pattern_check(plan: &Plan, c: &Constraints, value: &TokenStream, pointer: &TokenStream) -> TokenStream {
     let Some(p) = &c.pattern else { return TokenStream::new() };
-    let index = patterns(model).iter().position(|r| *r == p.regex).expect("BUG: every pattern is collected");
+    let index = plan.patterns().iter().position(|r| *r == p.regex).expect("BUG: every pattern is collected");
     let name = quote::format_ident!("PATTERN_{index}");
     let regex = &p.regex;
     quote!(crate::patterns::check(out, #pointer, #value, &crate::patterns::#name, #regex);)
 }
 
-/// Every distinct pattern of the spec, in the order first written: `patterns.rs` compiles each
-/// once. Each pattern check names its static by the index here, so the list is gathered once per
-/// model (it walks every field and response header).
-pub fn patterns(model: &Model) -> &[String] {
-    model.memo.patterns.get_or_init(|| gather_patterns(model))
-}
-
-fn gather_patterns(model: &Model) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
-    let mut add = |c: &Constraints| {
-        if let Some(p) = &c.pattern
-            && !out.contains(&p.regex)
-        {
-            out.push(p.regex.clone());
-        }
-    };
-    let mut add_field = |f: &Field| {
-        add(&f.constraints);
-        let mut items = f.items.as_ref();
-        while let Some(i) = items {
-            add(&i.constraints);
-            items = i.items.as_deref();
-        }
-    };
-    every_field(model).for_each(&mut add_field);
-    // Header parameters, multipart parts and responses are checked too.
-    for e in &model.endpoints {
-        e.headers.iter().chain(&e.parts).for_each(&mut add_field);
-    }
-    model.headers.iter().for_each(&mut add_field);
-    for r in model.all_responses() {
-        r.fields.iter().for_each(&mut add_field);
-        model.header_fields(r).iter().for_each(&mut add_field);
-    }
-    out
-}
-
-/// Every field a validator is generated for, inherited ones included.
-fn every_field(model: &Model) -> impl Iterator<Item = &Field> {
-    let lists = model
-        .resources
-        .iter()
-        .map(|r| &r.fields)
-        .chain(model.unions.iter().map(|u| &u.variants))
-        .chain(model.events.iter().map(|e| &e.fields))
-        .chain(model.opcodes.iter().map(|o| &o.fields))
-        .chain(model.endpoints.iter().flat_map(|e| [&e.path_params, &e.query, &e.body, &e.response_fields]))
-        .chain(model.error_body.iter().map(|b| &b.fields));
-    lists.flatten().chain(model.endpoints.iter().filter_map(|e| e.body_schema.as_ref()))
-}
-
 /// Whether every value of an enum has a wire value: only then is a value outside them unknown
 /// for sure (a value the source does not show may be any number).
-pub fn strict_enum(model: &Model, id: &str) -> bool {
-    model.enum_(id).is_some_and(|e| e.repr == "string" || e.values.iter().all(|v| v.value.is_some()))
+pub fn strict_enum(plan: &Plan, id: &str) -> bool {
+    plan.enum_(id).is_some_and(|e| e.repr == "string" || e.values.iter().all(|v| v.value.is_some()))
 }
 
 /// Strict on write: a subset names the values accepted; otherwise the value is a known one.
-fn enum_checks(model: &Model, id: &str, subset: &[Ref], value: &TokenStream, pointer: &TokenStream) -> TokenStream {
-    let Some(e) = model.enum_(id) else { return TokenStream::new() };
+fn enum_checks(plan: &Plan, id: &str, subset: &[Ref], value: &TokenStream, pointer: &TokenStream) -> TokenStream {
+    let Some(e) = plan.enum_(id) else { return TokenStream::new() };
     let name = names::enum_type(e);
     let got = if e.repr == "string" { quote!(#value) } else { quote!(#value.value()) };
     if !subset.is_empty() {
-        let variants = subset.iter().map(|v| names::enum_variant_id(model, id, &v.id));
+        let variants = subset.iter().map(|v| plan.enum_variant(id, &v.id));
         let ids = subset.iter().map(|v| v.id.as_str());
         return quote! {
             crate::validation::one_of(out, #pointer, matches!(#value, #(crate::enums::#name::#variants)|*), &[#(#ids),*], #got);
         };
     }
-    if !strict_enum(model, id) {
+    if !strict_enum(plan, id) {
         return TokenStream::new();
     }
     let known = if e.repr == "string" { quote!(#value.is_known()) } else { quote!(#value.id().is_some()) };
@@ -350,7 +300,7 @@ fn enum_checks(model: &Model, id: &str, subset: &[Ref], value: &TokenStream, poi
 }
 
 /// The check of a field fixed to one value.
-fn constant_check(model: &Model, ty: &TypeRef, constant: &Literal, value: &TokenStream, pointer: &TokenStream) -> TokenStream {
+fn constant_check(plan: &Plan, ty: &TypeRef, constant: &Literal, value: &TokenStream, pointer: &TokenStream) -> TokenStream {
     let expected = format!("`{}`", constant.value);
     let root = quote!(crate);
     let (equal, got) = match ty {
@@ -363,13 +313,13 @@ fn constant_check(model: &Model, ty: &TypeRef, constant: &Literal, value: &Token
             (quote!(#value.as_str() == #text), quote!(#value))
         }
         TypeRef::Enum(id) => {
-            let literal = literal_tokens(model, ty, &constant.value, &root);
-            let got = if model.enum_(id).is_some_and(|e| e.repr == "string") { quote!(#value) } else { quote!(#value.value()) };
+            let literal = literal_tokens(plan, ty, &constant.value, &root);
+            let got = if plan.enum_(id).is_some_and(|e| e.repr == "string") { quote!(#value) } else { quote!(#value.value()) };
             (quote!(*#value == #literal), got)
         }
         TypeRef::Primitive(Primitive::Json | Primitive::Null) => return TokenStream::new(),
         TypeRef::Primitive(_) => {
-            let literal = literal_tokens(model, ty, &constant.value, &root);
+            let literal = literal_tokens(plan, ty, &constant.value, &root);
             (quote!(*#value == #literal), quote!(#value))
         }
         _ => return TokenStream::new(),
@@ -378,15 +328,15 @@ fn constant_check(model: &Model, ty: &TypeRef, constant: &Literal, value: &Token
 }
 
 /// Whether a resource, or a shape it contains, declares something the validator checks.
-pub fn resource_has_checks(model: &Model, id: &str, seen: &mut BTreeSet<String>) -> bool {
+pub fn resource_has_checks(plan: &Plan, id: &str, seen: &mut BTreeSet<String>) -> bool {
     if !seen.insert(id.to_owned()) {
         return false;
     }
-    let Some(r) = model.resource(id) else { return false };
-    r.fields.iter().any(|f| field_has_checks(model, f, seen))
+    let Some(r) = plan.resource(id) else { return false };
+    r.fields.iter().any(|f| field_has_checks(plan, f, seen))
 }
 
-fn field_has_checks(model: &Model, f: &Field, seen: &mut BTreeSet<String>) -> bool {
+fn field_has_checks(plan: &Plan, f: &Field, seen: &mut BTreeSet<String>) -> bool {
     let items_constrained = {
         let mut items = f.items.as_ref();
         let mut any = false;
@@ -401,19 +351,19 @@ fn field_has_checks(model: &Model, f: &Field, seen: &mut BTreeSet<String>) -> bo
         || items_constrained
         || !f.subset.is_empty()
         || f.constant.is_some()
-        || f.ty.as_ref().is_some_and(|t| type_has_checks(model, t, seen))
+        || f.ty.as_ref().is_some_and(|t| type_has_checks(plan, t, seen))
 }
 
 /// Whether values of a type are checked whatever the field declares: formats, strict enums,
 /// unions, and shapes that contain them.
-fn type_has_checks(model: &Model, ty: &TypeRef, seen: &mut BTreeSet<String>) -> bool {
+fn type_has_checks(plan: &Plan, ty: &TypeRef, seen: &mut BTreeSet<String>) -> bool {
     match ty {
         TypeRef::Primitive(p) => matches!(p, Primitive::Email | Primitive::Url),
-        TypeRef::Enum(id) => strict_enum(model, id),
+        TypeRef::Enum(id) => strict_enum(plan, id),
         TypeRef::Union(_) => true,
-        TypeRef::Object(id) => resource_has_checks(model, id, seen),
-        TypeRef::Array(inner) => type_has_checks(model, inner, seen),
-        TypeRef::Map(k, v) => type_has_checks(model, k, seen) || type_has_checks(model, v, seen),
+        TypeRef::Object(id) => resource_has_checks(plan, id, seen),
+        TypeRef::Array(inner) => type_has_checks(plan, inner, seen),
+        TypeRef::Map(k, v) => type_has_checks(plan, k, seen) || type_has_checks(plan, v, seen),
         TypeRef::Flags(_) | TypeRef::Class(_) => false,
     }
 }

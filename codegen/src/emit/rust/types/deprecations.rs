@@ -2,8 +2,8 @@
 //! aliases, behaviours), the headers that say so, `Deprecation` (RFC 9745), `Sunset` (RFC 8594)
 //! and a `Link` to the change's entry in the docs, and the notice a client reads back from them.
 
-use crate::model::{Endpoint, Meta, Model, Ref};
-use crate::plan::rust as names;
+use crate::model::{Endpoint, Meta, Ref};
+use crate::plan::rust::{Plan, names};
 use proc_macro2::{Ident, TokenStream};
 use quote::quote;
 
@@ -44,9 +44,9 @@ pub fn behaviours(e: &Endpoint) -> Vec<Wired<'_>> {
 }
 
 /// Every deprecated endpoint, alias and behaviour of the model.
-pub fn all(model: &Model) -> Vec<Wired<'_>> {
+pub fn all<'p>(plan: &'p Plan<'p>) -> Vec<Wired<'p>> {
     let mut out = Vec::new();
-    for e in &model.endpoints {
+    for e in &plan.endpoints {
         out.extend(endpoint(e));
         out.extend(aliases(e).into_iter().map(|(_, w)| w));
         out.extend(behaviours(e));
@@ -55,13 +55,13 @@ pub fn all(model: &Model) -> Vec<Wired<'_>> {
 }
 
 /// The module's items.
-pub fn emit(model: &Model) -> TokenStream {
-    let list = all(model);
+pub fn emit(plan: &Plan) -> TokenStream {
+    let list = all(plan);
     let consts = list.iter().map(|w| {
-        let (ident, item, by) = (&w.ident, &w.item, names::change_const_id(model, &w.by.id));
+        let (ident, item, by) = (&w.ident, &w.item, plan.change_const(&w.by.id));
         let until = match w.until {
             Some(u) => {
-                let u = names::change_const_id(model, &u.id);
+                let u = plan.change_const(&u.id);
                 quote!(Some(&crate::changes::#u))
             }
             None => quote!(None),

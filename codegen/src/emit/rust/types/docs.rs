@@ -2,7 +2,8 @@
 //! item's notes, lifecycle (since, deprecated, until) and what the source does not show or the
 //! spec assumed.
 
-use crate::model::{Meta, Model, Ref};
+use crate::model::{Meta, Ref};
+use crate::plan::rust::Plan;
 use proc_macro2::TokenStream;
 
 /// `#[doc]` lines: a description, notes as a list, then lifecycle and assumptions.
@@ -11,16 +12,16 @@ pub fn docs(description: Option<&str>, extra: &[String]) -> TokenStream {
 }
 
 /// The notes of an item followed by its lifecycle and assumptions, one sentence each.
-pub fn meta_notes(model: &Model, meta: &Meta) -> Vec<String> {
+pub fn meta_notes(plan: &Plan, meta: &Meta) -> Vec<String> {
     let mut out: Vec<String> = meta.notes.clone();
-    out.extend(lifecycle(model, meta.since.as_ref(), meta.until.as_ref(), meta.deprecated.as_ref()));
+    out.extend(lifecycle(plan, meta.since.as_ref(), meta.until.as_ref(), meta.deprecated.as_ref()));
     out.extend(gaps_and_assumptions(meta));
     out
 }
 
 /// Docs of an item from its meta.
-pub fn meta_docs(model: &Model, meta: &Meta) -> TokenStream {
-    docs(Some(&summary(meta)), &meta_notes(model, meta))
+pub fn meta_docs(plan: &Plan, meta: &Meta) -> TokenStream {
+    docs(Some(&summary(meta)), &meta_notes(plan, meta))
 }
 
 /// The first doc line of an item: its description, else its display name, else its id. Every
@@ -34,9 +35,9 @@ pub fn summary(meta: &Meta) -> String {
 }
 
 /// "Since change `id` (its date)."-style sentences.
-pub fn lifecycle(model: &Model, since: Option<&Ref>, until: Option<&Ref>, deprecated: Option<&Ref>) -> Vec<String> {
+pub fn lifecycle(plan: &Plan, since: Option<&Ref>, until: Option<&Ref>, deprecated: Option<&Ref>) -> Vec<String> {
     let when = |r: &Ref| {
-        let effective = model.change(&r.id).map(|c| match c.effective {
+        let effective = plan.change(&r.id).map(|c| match c.effective {
             crate::model::Effective::Date(d) => d.to_string(),
             crate::model::Effective::AlreadyInEffect => "already in effect".to_owned(),
             crate::model::Effective::Unscheduled => "unscheduled".to_owned(),

@@ -4,15 +4,17 @@
 use super::checks::{Rules, bind_value, is_given, value_checks};
 use super::docs::{docs, lifecycle, meta_notes, summary};
 use super::fields::{field_checks, request_part_tokens, struct_tokens};
-use crate::emit::rust::shared::{Resolved, endpoint_address, field_type, int, resolve, type_tokens};
+use crate::emit::rust::shared::{endpoint_address, field_type, int, type_tokens};
+use crate::model::bounds::{Resolved, resolve};
 use crate::model::types::Primitive;
-use crate::model::{Cond, Endpoint, Field, Model, TypeRef};
-use crate::plan::rust as names;
+use crate::model::{Cond, Endpoint, Field, TypeRef};
+use crate::plan::rust::{Plan, names};
+use crate::plan::rust::{ResponseKind, RuntimeInput};
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
 
 /// `endpoints.rs`: its docs, then a module per endpoint.
-pub fn emit(model: &Model) -> impl Iterator<Item = TokenStream> + '_ {
+pub fn emit<'p>(plan: &'p Plan<'p>) -> impl Iterator<Item = TokenStream> + 'p {
     let docs = quote! {
         //! Endpoints: per endpoint, its request (path, query, body), its response, the rules and
         //! errors that apply, the gates of its dated behaviour and the checks of its constraints.
@@ -20,124 +22,22 @@ pub fn emit(model: &Model) -> impl Iterator<Item = TokenStream> + '_ {
         //! Endpoints whose method or path the source does not show are described too; they
         //! have no route.
     };
-    std::iter::once(docs).chain(model.endpoints.iter().map(|e| endpoint(model, e)))
+    std::iter::once(docs).chain(plan.endpoints.iter().map(|e| endpoint(plan, e)))
 }
 
-/// Whether the endpoint takes a body, and in which form.
-pub fn has_body(e: &Endpoint) -> bool {
-    e.body_schema.is_some() || !e.body.is_empty() || !e.parts.is_empty() || matches!(e.body_format(), "multipart" | "csv" | "binary")
-}
-
-/// Whether the endpoint's one body may be left out (its type is `Option` of the schema): an
-/// empty body is then absent, which the client sends for `None` and the server reads as it.
-pub fn optional_body(e: &Endpoint) -> bool {
-    e.body_schema.as_ref().is_some_and(|f| f.may_be_absent() && !f.nullable)
-}
-
-/// Whether the body is passed through unparsed: CSV files, bytes, and multipart forms whose
-/// parts are not typed.
-pub fn raw_body(e: &Endpoint) -> bool {
-    !several_formats(e) && (matches!(e.body_format(), "csv" | "binary") || (e.body_format() == "multipart" && e.parts.is_empty()))
-}
-
-/// Whether the body comes in one of several formats (`Body` is then an enum of them).
-pub fn several_formats(e: &Endpoint) -> bool {
-    e.body_formats.len() > 1
-}
-
-/// Whether the body is typed multipart parts in its only format.
-pub fn parts_body(e: &Endpoint) -> bool {
-    !several_formats(e) && e.body_format() == "multipart" && !e.parts.is_empty()
-}
-
-/// The variant of `Body` a format is carried in, when the body comes in several formats.
-pub fn format_variant(format: &str) -> Ident {
-    format_ident!("{}", crate::plan::case::pascal(format))
-}
-
-/// The module name of an endpoint.
-pub fn module_ident(e: &Endpoint) -> Ident {
-    names::endpoint_module(e)
-}
-
-/// Whether the response is decoded from JSON into a typed value.
-pub enum ResponseKind {
-    /// No body: `()`, answered 204.
-    Empty,
-    /// A JSON body.
-    Json,
-    /// A text body (CSV).
-    Text,
-}
-
-/// How an endpoint answers.
-pub fn response_kind(e: &Endpoint) -> ResponseKind {
-    match e.response_format.as_str() {
-        _ if !e.response_fields.is_empty() => ResponseKind::Json,
-        "none" => ResponseKind::Empty,
-        "csv" => ResponseKind::Text,
-        _ if e.response.is_some() || !e.response_fields.is_empty() => ResponseKind::Json,
-        _ => ResponseKind::Empty,
-    }
-}
-
-/// A value only the running service knows that a check needs.
-pub enum RuntimeInput {
-    /// A field of another endpoint's response (`get_gateway_bot.max_concurrency`).
-    Bound { name: Ident, endpoint: String, field: String },
-    /// Whether a condition holds.
-    Condition { name: Ident, cond: Cond },
-}
-
-impl RuntimeInput {
-    /// The field name in `Runtime`.
-    pub fn name(&self) -> &Ident {
-        match self {
-            Self::Bound { name, .. } | Self::Condition { name, .. } => name,
-        }
-    }
-}
-
-/// The run-time inputs an endpoint's checks need, without duplicates.
-pub fn runtime_inputs(model: &Model, e: &Endpoint) -> Vec<RuntimeInput> {
-    let mut out: Vec<RuntimeInput> = Vec::new();
-    for f in e.path_params.iter().chain(&e.query).chain(&e.headers).chain(&e.body).chain(e.body_schema.iter()) {
-        for (key, bound) in f.constraints.all() {
-            if let Some(Resolved::Runtime { endpoint, field, .. }) = resolve(model, bound, key.starts_with("max"), key == "max_size") {
-                let name = names::runtime_bound(model, &endpoint, &field);
-                if !out.iter().any(|i| *i.name() == name) {
-                    out.push(RuntimeInput::Bound { name, endpoint, field });
-                }
-            }
-        }
-        if let Some(cond) = &f.required_when {
-            let name = names::runtime_condition(model, cond);
-            if !out.iter().any(|i| *i.name() == name) {
-                out.push(RuntimeInput::Condition { name, cond: cond.clone() });
-            }
-        }
-    }
-    out
-}
-
-/// The behaviours that get a gate: dated ones marked `gate: true`.
-pub fn gated(e: &Endpoint) -> Vec<&crate::model::Behaviour> {
-    e.behaviours.iter().filter(|b| b.gate && (b.meta.since.is_some() || b.meta.until.is_some())).collect()
-}
-
-fn endpoint(model: &Model, e: &Endpoint) -> TokenStream {
-    let module = module_ident(e);
-    let docs = endpoint_docs(model, e);
-    let consts = endpoint_consts(model, e);
-    let path = (!e.path_params.is_empty()).then(|| part_struct(model, "Path", "The path parameters.", &e.path_params));
-    let query = (!e.query.is_empty()).then(|| part_struct(model, "Query", "The query parameters.", &e.query));
-    let headers = (!e.headers.is_empty()).then(|| part_struct(model, "Headers", "The header parameters.", &e.headers));
-    let body = has_body(e).then(|| body_items(model, e));
-    let request = request(model, e);
-    let response = response(model, e);
-    let response_check = response_check(model, e);
-    let gates = gates(model, e);
-    let runtime = runtime(model, e);
+fn endpoint(plan: &Plan, e: &Endpoint) -> TokenStream {
+    let module = names::endpoint_module(e);
+    let docs = endpoint_docs(plan, e);
+    let consts = endpoint_consts(plan, e);
+    let path = (!e.path_params.is_empty()).then(|| part_struct(plan, "Path", "The path parameters.", &e.path_params));
+    let query = (!e.query.is_empty()).then(|| part_struct(plan, "Query", "The query parameters.", &e.query));
+    let headers = (!e.headers.is_empty()).then(|| part_struct(plan, "Headers", "The header parameters.", &e.headers));
+    let body = plan.facts(e).has_body.then(|| body_items(plan, e));
+    let request = request(plan, e);
+    let response = response(plan, e);
+    let response_check = response_check(plan, e);
+    let gates = gates(plan, e);
+    let runtime = runtime(plan, e);
     quote! {
         #docs
         pub mod #module {
@@ -155,7 +55,7 @@ fn endpoint(model: &Model, e: &Endpoint) -> TokenStream {
     }
 }
 
-fn endpoint_docs(model: &Model, e: &Endpoint) -> TokenStream {
+fn endpoint_docs(plan: &Plan, e: &Endpoint) -> TokenStream {
     let title = if e.meta.name.is_empty() { e.meta.id.clone() } else { e.meta.name.clone() };
     let mut lines = vec![format!(" {title}.")];
     if let Some(d) = &e.meta.description {
@@ -167,10 +67,10 @@ fn endpoint_docs(model: &Model, e: &Endpoint) -> TokenStream {
         (Some(m), Some(p)) => format!(" `{} {}`", m.id, p.id),
         _ => " Not routed: the source does not show its method or path.".to_owned(),
     });
-    let mut notes = meta_notes(model, &e.meta);
+    let mut notes = meta_notes(plan, &e.meta);
     for b in &e.behaviours {
         let mut text = b.meta.description.clone().unwrap_or_else(|| b.meta.id.clone());
-        for l in lifecycle(model, b.meta.since.as_ref(), b.meta.until.as_ref(), None) {
+        for l in lifecycle(plan, b.meta.since.as_ref(), b.meta.until.as_ref(), None) {
             text.push(' ');
             text.push_str(&l);
         }
@@ -183,11 +83,11 @@ fn endpoint_docs(model: &Model, e: &Endpoint) -> TokenStream {
     lines.iter().map(|l| quote!(#[doc = #l])).collect()
 }
 
-fn endpoint_consts(model: &Model, e: &Endpoint) -> TokenStream {
+fn endpoint_consts(plan: &Plan, e: &Endpoint) -> TokenStream {
     let route = match (&e.method, &e.path) {
         (Some(m), Some(p)) => {
             let (m, p) = (&m.id, &p.id);
-            let address = endpoint_address(model, e).unwrap_or_default();
+            let address = endpoint_address(plan, e).unwrap_or_default();
             Some(quote! {
                 /// The HTTP method.
                 pub const METHOD: &str = #m;
@@ -202,9 +102,9 @@ fn endpoint_consts(model: &Model, e: &Endpoint) -> TokenStream {
         _ => None,
     };
     let kinds: Vec<Ident> = if e.auth.is_empty() {
-        model.token_kinds.iter().map(names::token_kind_variant).collect()
+        plan.token_kinds.iter().map(names::token_kind_variant).collect()
     } else {
-        e.token_kinds().map(|k| names::token_kind_variant_id(model, &k.id)).collect()
+        e.token_kinds().map(|k| plan.token_kind_variant(&k.id)).collect()
     };
     let (body_format, response_format) = (e.body_format(), &e.response_format);
     let anonymous = e.accepts_anonymous().then(|| {
@@ -214,13 +114,13 @@ fn endpoint_consts(model: &Model, e: &Endpoint) -> TokenStream {
         }
     });
     let scopes = (!e.scopes.is_empty()).then(|| {
-        let scopes = e.scopes.iter().map(|s| names::scope_variant_id(model, &s.id));
+        let scopes = e.scopes.iter().map(|s| plan.scope_variant(&s.id));
         quote! {
             /// The OAuth2 scopes a bearer token must hold to call it.
             pub const SCOPES: &[crate::auth::Scope] = &[#(crate::auth::Scope::#scopes),*];
         }
     });
-    let formats = several_formats(e).then(|| {
+    let formats = plan.facts(e).several_formats.then(|| {
         let all = e.body_formats.iter().map(|f| f.id.as_str());
         quote! {
             /// Every format the body may come in; clients send [`BODY_FORMAT`] unless told otherwise.
@@ -234,8 +134,8 @@ fn endpoint_consts(model: &Model, e: &Endpoint) -> TokenStream {
             pub const RESPONSE_FORMAT: &str = #response_format;
         }
     });
-    let rules = model.rules_for(&e.meta.id).into_iter().map(names::rule_const);
-    let errors = model.errors_for(&e.meta.id).into_iter().map(names::error_const);
+    let rules = plan.rules_for(&e.meta.id).into_iter().map(names::rule_const);
+    let errors = plan.errors_for(&e.meta.id).into_iter().map(names::error_const);
     quote! {
         #route
 
@@ -261,16 +161,16 @@ fn endpoint_consts(model: &Model, e: &Endpoint) -> TokenStream {
     }
 }
 
-fn part_struct(model: &Model, name: &str, doc: &str, fields: &[Field]) -> TokenStream {
-    request_part_tokens(model, &format_ident!("{name}"), docs(Some(doc), &[]), fields)
+fn part_struct(plan: &Plan, name: &str, doc: &str, fields: &[Field]) -> TokenStream {
+    request_part_tokens(plan, &format_ident!("{name}"), docs(Some(doc), &[]), fields)
 }
 
-fn body_items(model: &Model, e: &Endpoint) -> TokenStream {
-    if several_formats(e) {
-        return several_bodies(model, e);
+fn body_items(plan: &Plan, e: &Endpoint) -> TokenStream {
+    if plan.facts(e).several_formats {
+        return several_bodies(plan, e);
     }
-    if parts_body(e) {
-        let parts = parts_struct(model, e);
+    if plan.facts(e).parts_body {
+        let parts = parts_struct(plan, e);
         return quote! {
             #parts
 
@@ -278,8 +178,8 @@ fn body_items(model: &Model, e: &Endpoint) -> TokenStream {
             pub type Body = Parts;
         };
     }
-    if raw_body(e) {
-        let parts = (!e.body.is_empty()).then(|| part_struct(model, "Parts", "The named parts of the body.", &e.body));
+    if plan.facts(e).raw_body {
+        let parts = (!e.body.is_empty()).then(|| part_struct(plan, "Parts", "The named parts of the body.", &e.body));
         let doc = format!(" The body, passed through unparsed ({}).", e.body_format());
         return quote! {
             #parts
@@ -289,36 +189,36 @@ fn body_items(model: &Model, e: &Endpoint) -> TokenStream {
         };
     }
     if let Some(schema) = &e.body_schema {
-        let ty = field_type(model, schema, &quote!(crate));
-        let doc = super::fields::field_docs(model, schema);
+        let ty = field_type(plan, schema, &quote!(crate));
+        let doc = super::fields::field_docs(plan, schema);
         return quote! {
             #doc
             pub type Body = #ty;
         };
     }
-    part_struct(model, "Body", "The body.", &e.body)
+    part_struct(plan, "Body", "The body.", &e.body)
 }
 
 /// A body that comes in several formats: the fields `json` and `form` share, the parts of
 /// `multipart`, and an enum with one variant per format.
-fn several_bodies(model: &Model, e: &Endpoint) -> TokenStream {
+fn several_bodies(plan: &Plan, e: &Endpoint) -> TokenStream {
     let fields = match &e.body_schema {
         Some(schema) => {
-            let ty = field_type(model, schema, &quote!(crate));
-            let doc = super::fields::field_docs(model, schema);
+            let ty = field_type(plan, schema, &quote!(crate));
+            let doc = super::fields::field_docs(plan, schema);
             Some(quote! {
                 #doc
                 pub type Fields = #ty;
             })
         }
-        None if !e.body.is_empty() => Some(part_struct(model, "Fields", "The body's fields, in the `json` and `form` formats.", &e.body)),
+        None if !e.body.is_empty() => Some(part_struct(plan, "Fields", "The body's fields, in the `json` and `form` formats.", &e.body)),
         None => None,
     };
-    let parts = (!e.parts.is_empty()).then(|| parts_struct(model, e));
+    let parts = (!e.parts.is_empty()).then(|| parts_struct(plan, e));
     let mut variants = Vec::new();
     let mut checks = Vec::new();
     for f in &e.body_formats {
-        let variant = format_variant(&f.id);
+        let variant = names::format_variant(&f.id);
         let (ty, doc) = match f.id.as_str() {
             "json" | "form" => {
                 (quote!(Fields), format!(" The fields, as {}.", if f.id == "json" { "JSON" } else { "a form (`application/x-www-form-urlencoded`)" }))
@@ -330,7 +230,7 @@ fn several_bodies(model: &Model, e: &Endpoint) -> TokenStream {
         checks.push(match (f.id.as_str(), &e.body_schema) {
             ("json" | "form", Some(schema)) => {
                 // The whole body sits at the pointer itself, not under a member.
-                let check = schema.ty.as_ref().map(|ty| value_checks(model, &quote!(value), ty, Rules::of(schema), &quote!(pointer))).unwrap_or_default();
+                let check = schema.ty.as_ref().map(|ty| value_checks(plan, &quote!(value), ty, Rules::of(schema), &quote!(pointer))).unwrap_or_default();
                 // A body that is always there is already the reference the checks read.
                 let always = !schema.three_state() && (schema.defaulted() || !(schema.may_be_absent() || schema.nullable));
                 let bind = if always { check } else { bind_value(schema, &quote!(*value), &check) };
@@ -364,12 +264,12 @@ fn several_bodies(model: &Model, e: &Endpoint) -> TokenStream {
 
 /// The type of one multipart part: a file part is a [`crate::wire::FilePart`] (name, media type
 /// and bytes); any other part is its declared type, read from text or JSON.
-pub fn part_type(model: &Model, f: &Field) -> TokenStream {
+pub fn part_type(plan: &Plan, f: &Field) -> TokenStream {
     let file = quote!(crate::wire::FilePart);
     let inner = match &f.ty {
         Some(TypeRef::Primitive(Primitive::File)) => file,
         Some(TypeRef::Array(inner)) if **inner == TypeRef::Primitive(Primitive::File) => quote!(Vec<#file>),
-        _ => return field_type(model, f, &quote!(crate)),
+        _ => return field_type(plan, f, &quote!(crate)),
     };
     if f.may_be_absent() || f.nullable { quote!(Option<#inner>) } else { inner }
 }
@@ -381,18 +281,18 @@ pub fn is_file_part(f: &Field) -> bool {
 
 /// `Parts`: the typed parts of a multipart body, with the checks of their constraints and of
 /// the media types files declare.
-fn parts_struct(model: &Model, e: &Endpoint) -> TokenStream {
+fn parts_struct(plan: &Plan, e: &Endpoint) -> TokenStream {
     let members = e.parts.iter().map(|f| {
         let ident = names::field(f);
-        let ty = part_type(model, f);
-        let docs = super::fields::field_docs(model, f);
+        let ty = part_type(plan, f);
+        let docs = super::fields::field_docs(plan, f);
         quote!(#docs pub #ident: #ty,)
     });
     let mut checks: Vec<TokenStream> = e
         .parts
         .iter()
         .map(|f| {
-            field_checks(model, f, {
+            field_checks(plan, f, {
                 let ident = names::field(f);
                 quote!(self.#ident)
             })
@@ -438,7 +338,7 @@ fn parts_struct(model: &Model, e: &Endpoint) -> TokenStream {
 }
 
 /// The parts a request has, in order: (field name, pointer token).
-fn parts(e: &Endpoint) -> Vec<(&'static str, &'static str)> {
+fn parts(plan: &Plan, e: &Endpoint) -> Vec<(&'static str, &'static str)> {
     let mut out = Vec::new();
     if !e.path_params.is_empty() {
         out.push(("path", "Path"));
@@ -449,14 +349,14 @@ fn parts(e: &Endpoint) -> Vec<(&'static str, &'static str)> {
     if !e.headers.is_empty() {
         out.push(("headers", "Headers"));
     }
-    if has_body(e) {
+    if plan.facts(e).has_body {
         out.push(("body", "Body"));
     }
     out
 }
 
-fn request(model: &Model, e: &Endpoint) -> TokenStream {
-    let parts = parts(e);
+fn request(plan: &Plan, e: &Endpoint) -> TokenStream {
+    let parts = parts(plan, e);
     let members = parts.iter().map(|(field, ty)| {
         let (f, t) = (format_ident!("{field}"), format_ident!("{ty}"));
         let doc = format!(" The {field}.");
@@ -467,12 +367,12 @@ fn request(model: &Model, e: &Endpoint) -> TokenStream {
         .filter_map(|(field, _)| {
             let f = format_ident!("{field}");
             match (*field, &e.body_schema) {
-                ("body", _) if raw_body(e) => None,
-                ("body", Some(schema)) if !several_formats(e) => {
+                ("body", _) if plan.facts(e).raw_body => None,
+                ("body", Some(schema)) if !plan.facts(e).several_formats => {
                     let mut whole = schema.clone();
                     whole.name = "body".to_owned();
                     whole.wire_name = None;
-                    let checks = field_checks(model, &whole, quote!(self.body));
+                    let checks = field_checks(plan, &whole, quote!(self.body));
                     (!checks.is_empty()).then_some(checks)
                 }
                 _ => Some(quote!(crate::validation::Validate::validate_at(&self.#f, &crate::validation::Pointer::key(pointer, #field), out);)),
@@ -513,7 +413,7 @@ fn uri_path(e: &Endpoint) -> Option<TokenStream> {
         format.push_str(&rest[..open].replace('}', "}}"));
         let Some(close) = rest[open..].find('}') else { break };
         let name = &rest[open + 1..open + close];
-        let field = e.path_params.iter().find(|f| f.name == name).map_or_else(|| crate::emit::rust::shared::value_ident(name), names::field);
+        let field = names::path_param(e, name);
         let ty = e.path_params.iter().find(|f| f.name == name).and_then(|f| f.ty.as_ref());
         args.push(if ty.is_some_and(|t| matches!(t, TypeRef::Union(_) | TypeRef::Object(_) | TypeRef::Array(_) | TypeRef::Map(..))) {
             quote!(crate::wire::encode_path_segment(&crate::wire::param_text(&self.path.#field)))
@@ -535,21 +435,21 @@ fn uri_path(e: &Endpoint) -> Option<TokenStream> {
     })
 }
 
-fn response(model: &Model, e: &Endpoint) -> TokenStream {
+fn response(plan: &Plan, e: &Endpoint) -> TokenStream {
     if e.has_status_responses() {
-        return super::responses::endpoint_responses(model, e);
+        return super::responses::endpoint_responses(plan, e);
     }
     if !e.response_fields.is_empty() {
         let extra = e.meta.not_shown.iter().any(|g| g.facet == "response");
-        return struct_tokens(model, &format_ident!("Response"), docs(Some("The response body."), &[]), &e.response_fields, extra);
+        return struct_tokens(plan, &format_ident!("Response"), docs(Some("The response body."), &[]), &e.response_fields, extra);
     }
-    match (response_kind(e), &e.response) {
+    match (plan.facts(e).response, &e.response) {
         (ResponseKind::Text, _) => quote! {
             /// The response body, as text.
             pub type Response = String;
         },
         (ResponseKind::Json, Some(ty)) => {
-            let ty = type_tokens(model, ty, &quote!(crate));
+            let ty = type_tokens(plan, ty, &quote!(crate));
             quote! {
                 /// The response body.
                 pub type Response = #ty;
@@ -562,20 +462,14 @@ fn response(model: &Model, e: &Endpoint) -> TokenStream {
     }
 }
 
-/// Whether the spec bounds the endpoint's response (an item count, CSV columns), so that the
-/// server checks what its handler returns and the client what it receives.
-pub fn checks_response(e: &Endpoint) -> bool {
-    e.response_max_items.is_some() || !e.response_columns.is_empty()
-}
-
 /// `check_response`: the response's own constraints, run by the server on its handler's output
 /// and by the client on what it receives.
-fn response_check(model: &Model, e: &Endpoint) -> Option<TokenStream> {
-    if !checks_response(e) {
+fn response_check(plan: &Plan, e: &Endpoint) -> Option<TokenStream> {
+    if !plan.facts(e).checks_response {
         return None;
     }
     let mut checks = TokenStream::new();
-    if let Some(Resolved::Static(max)) = e.response_max_items.as_ref().and_then(|b| resolve(model, b, true, false)) {
+    if let Some(Resolved::Static(max)) = e.response_max_items.as_ref().and_then(|b| resolve(plan, b, true, false)) {
         let max = int(max);
         checks.extend(quote!(crate::validation::max_items(&mut out, &crate::validation::Pointer::ROOT, response.len(), #max);));
     }
@@ -607,24 +501,24 @@ fn csv_cell(ty: Option<&TypeRef>) -> (&'static str, TokenStream) {
     }
 }
 
-fn gates(model: &Model, e: &Endpoint) -> Option<TokenStream> {
-    let gated = gated(e);
+fn gates(plan: &Plan, e: &Endpoint) -> Option<TokenStream> {
+    let gated = &plan.facts(e).gates;
     if gated.is_empty() {
         return None;
     }
     let fields: Vec<Ident> = gated.iter().map(|b| names::gate(b)).collect();
     let field_docs = gated.iter().map(|b| {
         let mut notes = b.meta.notes.clone();
-        notes.extend(lifecycle(model, b.meta.since.as_ref(), b.meta.until.as_ref(), None));
+        notes.extend(lifecycle(plan, b.meta.since.as_ref(), b.meta.until.as_ref(), None));
         docs(Some(&summary(&b.meta)), &notes)
     });
     let values = gated.iter().map(|b| {
         let since = b.meta.since.as_ref().map(|c| {
-            let c = names::change_const_id(model, &c.id);
+            let c = plan.change_const(&c.id);
             quote!(crate::changes::#c.is_in_effect(now))
         });
         let until = b.meta.until.as_ref().map(|c| {
-            let c = names::change_const_id(model, &c.id);
+            let c = plan.change_const(&c.id);
             quote!(!crate::changes::#c.is_in_effect(now))
         });
         match (since, until) {
@@ -650,17 +544,19 @@ fn gates(model: &Model, e: &Endpoint) -> Option<TokenStream> {
     })
 }
 
-fn runtime(model: &Model, e: &Endpoint) -> Option<TokenStream> {
-    let inputs = runtime_inputs(model, e);
+fn runtime(plan: &Plan, e: &Endpoint) -> Option<TokenStream> {
+    let inputs = &plan.facts(e).inputs;
     if inputs.is_empty() {
         return None;
     }
     let members = inputs.iter().map(|i| match i {
-        RuntimeInput::Bound { name, endpoint, field } => {
+        RuntimeInput::Bound { endpoint, field, .. } => {
+            let name = i.name();
             let doc = format!(" `{field}` of the endpoint `{endpoint}`, when known (the check is skipped otherwise).");
             quote!(#[doc = #doc] pub #name: Option<i64>,)
         }
-        RuntimeInput::Condition { name, cond } => {
+        RuntimeInput::Condition { cond, .. } => {
+            let name = i.name();
             let (c, arg) = cond.named();
             let doc = format!(" Whether `{}{}` holds for the caller.", c.id, arg.map(|a| format!("({a})")).unwrap_or_default());
             quote!(#[doc = #doc] pub #name: bool,)
@@ -670,10 +566,10 @@ fn runtime(model: &Model, e: &Endpoint) -> Option<TokenStream> {
     for (part, fields) in [("path", &e.path_params), ("query", &e.query), ("headers", &e.headers)] {
         let part_ident = format_ident!("{part}");
         for f in fields.iter() {
-            checks.extend(runtime_field_checks(model, part, &quote!(self.#part_ident), f));
+            checks.extend(runtime_field_checks(plan, part, &quote!(self.#part_ident), f));
         }
     }
-    checks.extend(runtime_body_checks(model, e));
+    checks.extend(runtime_body_checks(plan, e));
     Some(quote! {
         /// Values the checks need that only the running service knows.
         #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -695,13 +591,13 @@ fn runtime(model: &Model, e: &Endpoint) -> Option<TokenStream> {
 
 /// The run-time checks of the body's fields. A body that comes in several formats holds its
 /// fields in the variant of each format that has them (`json`, `form`).
-fn runtime_body_checks(model: &Model, e: &Endpoint) -> Vec<TokenStream> {
-    let holder = if several_formats(e) { quote!(fields) } else { quote!(self.body) };
-    let checks: Vec<TokenStream> = e.body.iter().flat_map(|f| runtime_field_checks(model, "body", &holder, f)).collect();
-    if !several_formats(e) || checks.is_empty() {
+fn runtime_body_checks(plan: &Plan, e: &Endpoint) -> Vec<TokenStream> {
+    let holder = if plan.facts(e).several_formats { quote!(fields) } else { quote!(self.body) };
+    let checks: Vec<TokenStream> = e.body.iter().flat_map(|f| runtime_field_checks(plan, "body", &holder, f)).collect();
+    if !plan.facts(e).several_formats || checks.is_empty() {
         return checks;
     }
-    let variants: Vec<Ident> = e.body_formats.iter().filter(|f| f.id == "json" || f.id == "form").map(|f| format_variant(&f.id)).collect();
+    let variants: Vec<Ident> = e.body_formats.iter().filter(|f| f.id == "json" || f.id == "form").map(|f| names::format_variant(&f.id)).collect();
     // When every format has the fields, the pattern always matches.
     if variants.len() == e.body_formats.len() {
         return vec![quote! {
@@ -722,13 +618,13 @@ fn runtime_body_checks(model: &Model, e: &Endpoint) -> Vec<TokenStream> {
 }
 
 /// The run-time checks of one field of a part, read from `holder` (`self.query`).
-fn runtime_field_checks(model: &Model, part: &str, holder: &TokenStream, f: &Field) -> Vec<TokenStream> {
+fn runtime_field_checks(plan: &Plan, part: &str, holder: &TokenStream, f: &Field) -> Vec<TokenStream> {
     let ident = names::field(f);
     let pointer = format!("/{part}/{}", f.wire().replace('~', "~0").replace('/', "~1"));
     let access = quote!(#holder.#ident);
     let mut out = Vec::new();
     if let Some(cond) = &f.required_when {
-        let name = names::runtime_condition(model, cond);
+        let name = plan.runtime_condition(cond);
         let holds = if matches!(cond, Cond::Not(_)) { quote!(!runtime.#name) } else { quote!(runtime.#name) };
         let (c, arg) = cond.named();
         let text = format!("{}{}", c.id, arg.map(|a| format!("({a})")).unwrap_or_default());
@@ -741,8 +637,8 @@ fn runtime_field_checks(model: &Model, part: &str, holder: &TokenStream, f: &Fie
     }
     let Some(ty) = &f.ty else { return out };
     for (key, bound) in f.constraints.all() {
-        let Some(Resolved::Runtime { endpoint, field, offset }) = resolve(model, bound, key.starts_with("max"), key == "max_size") else { continue };
-        let name = names::runtime_bound(model, &endpoint, &field);
+        let Some(Resolved::Runtime { endpoint, field, offset }) = resolve(plan, bound, key.starts_with("max"), key == "max_size") else { continue };
+        let name = plan.runtime_bound(&endpoint, &field);
         let check = format_ident!("{key}");
         let value = match (key, ty) {
             ("min_length" | "max_length", _) => quote!(value),

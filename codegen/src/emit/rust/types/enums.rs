@@ -2,14 +2,14 @@
 
 use super::docs::{docs, meta_docs, meta_notes, summary};
 use crate::emit::rust::shared::{deprecated_attribute, int};
-use crate::model::{Enum, Model};
-use crate::plan::rust as names;
+use crate::model::Enum;
+use crate::plan::rust::{Plan, names};
 use proc_macro2::{Ident, TokenStream};
 use quote::quote;
 
 /// `enums.rs`.
-pub fn emit(model: &Model) -> TokenStream {
-    let enums = model.enums.iter().map(|e| if e.repr == "string" { string_enum(model, e) } else { integer_enum(model, e) });
+pub fn emit(plan: &Plan) -> TokenStream {
+    let enums = plan.enums.iter().map(|e| if e.repr == "string" { string_enum(plan, e) } else { integer_enum(plan, e) });
     quote! {
         //! Open enums: named values, and `Unknown` for values the spec does not name.
 
@@ -17,8 +17,8 @@ pub fn emit(model: &Model) -> TokenStream {
     }
 }
 
-fn enum_docs(model: &Model, e: &Enum) -> TokenStream {
-    let mut notes = meta_notes(model, &e.meta);
+fn enum_docs(plan: &Plan, e: &Enum) -> TokenStream {
+    let mut notes = meta_notes(plan, &e.meta);
     let unnamed: Vec<String> = e.values.iter().filter(|v| e.repr != "string" && v.value.is_none()).map(|v| format!("`{}`", v.meta.id)).collect();
     if !unnamed.is_empty() {
         notes.push(format!("Also named, with values not shown by the source (they arrive as `Unknown`): {}.", unnamed.join(", ")));
@@ -26,22 +26,22 @@ fn enum_docs(model: &Model, e: &Enum) -> TokenStream {
     docs(Some(&summary(&e.meta)), &notes)
 }
 
-fn integer_enum(model: &Model, e: &Enum) -> TokenStream {
+fn integer_enum(plan: &Plan, e: &Enum) -> TokenStream {
     let name = names::enum_type(e);
     let other = names::catch_all(e);
     let known: Vec<(&crate::model::EnumValue, Ident, i64)> = e.values.iter().filter_map(|v| Some((v, names::enum_variant(v), v.value?))).collect();
     let variants = known.iter().map(|(v, ident, n)| {
-        let mut notes = meta_notes(model, &v.meta);
+        let mut notes = meta_notes(plan, &v.meta);
         notes.push(format!("Wire value `{n}`."));
         let fallback = format!("`{}`.", v.meta.id);
         let d = docs(Some(v.meta.description.as_deref().unwrap_or(&fallback)), &notes);
-        let deprecated = deprecated_attribute(model, v.meta.deprecated.as_ref(), v.meta.until.as_ref(), None);
+        let deprecated = deprecated_attribute(plan, v.meta.deprecated.as_ref(), v.meta.until.as_ref(), None);
         quote!(#d #deprecated #ident,)
     });
     let idents: Vec<&Ident> = known.iter().map(|(_, i, _)| i).collect();
     let numbers: Vec<TokenStream> = known.iter().map(|(_, _, n)| int(*n)).collect();
     let ids: Vec<&str> = known.iter().map(|(v, _, _)| v.meta.id.as_str()).collect();
-    let doc = enum_docs(model, e);
+    let doc = enum_docs(plan, e);
     let from_value = from_value_body(&idents, &numbers, &other);
     quote! {
         #doc
@@ -104,17 +104,17 @@ fn integer_enum(model: &Model, e: &Enum) -> TokenStream {
     }
 }
 
-fn string_enum(model: &Model, e: &Enum) -> TokenStream {
+fn string_enum(plan: &Plan, e: &Enum) -> TokenStream {
     let name = names::enum_type(e);
     let other = names::catch_all(e);
     let idents: Vec<Ident> = e.values.iter().map(names::enum_variant).collect();
     let ids: Vec<&str> = e.values.iter().map(|v| v.meta.id.as_str()).collect();
     let variants = e.values.iter().zip(&idents).map(|(v, ident)| {
-        let d = meta_docs(model, &v.meta);
-        let deprecated = deprecated_attribute(model, v.meta.deprecated.as_ref(), v.meta.until.as_ref(), None);
+        let d = meta_docs(plan, &v.meta);
+        let deprecated = deprecated_attribute(plan, v.meta.deprecated.as_ref(), v.meta.until.as_ref(), None);
         quote!(#d #deprecated #ident,)
     });
-    let doc = enum_docs(model, e);
+    let doc = enum_docs(plan, e);
     let from_text = if ids.is_empty() {
         quote!(Self::#other(text.to_owned()))
     } else {

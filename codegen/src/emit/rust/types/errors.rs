@@ -8,8 +8,8 @@ use super::docs::{docs, meta_notes};
 use super::fields::struct_tokens;
 use crate::emit::rust::shared::int;
 use crate::model::types::Primitive;
-use crate::model::{Error, Field, Model, TypeRef};
-use crate::plan::rust as names;
+use crate::model::{Error, Field, TypeRef};
+use crate::plan::rust::{Plan, names};
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
 
@@ -17,14 +17,14 @@ use quote::{format_ident, quote};
 pub const GENERAL_ERROR: &str = "general_error";
 
 /// `errors.rs`.
-pub fn emit(model: &Model) -> TokenStream {
-    let codes = error_codes(model);
-    let oauth = oauth_errors(model);
-    let defs = model.errors.iter().map(|e| error_const(model, e));
-    let all = model.errors.iter().map(names::error_const);
-    let general = int(model.errors.iter().find(|e| e.meta.id == GENERAL_ERROR).and_then(|e| e.code).unwrap_or(0));
-    let body = error_body(model);
-    let fields = body_fields(model);
+pub fn emit(plan: &Plan) -> TokenStream {
+    let codes = error_codes(plan);
+    let oauth = oauth_errors(plan);
+    let defs = plan.errors.iter().map(|e| error_const(plan, e));
+    let all = plan.errors.iter().map(names::error_const);
+    let general = int(plan.errors.iter().find(|e| e.meta.id == GENERAL_ERROR).and_then(|e| e.code).unwrap_or(0));
+    let body = error_body(plan);
+    let fields = body_fields(plan);
     let (to_body, from_body) = body_conversions(&fields);
     // A body with none of the fields `ApiError` reads is not read at all.
     let body_param = if fields.iter().any(|f| known(f).is_some()) { quote!(body) } else { quote!(_body) };
@@ -169,13 +169,13 @@ pub fn emit(model: &Model) -> TokenStream {
     }
 }
 
-fn coded(model: &Model) -> Vec<(&Error, Ident, i64)> {
-    model.errors.iter().filter_map(|e| Some((e, names::error_variant(e), e.code?))).collect()
+fn coded<'p>(plan: &'p Plan<'p>) -> Vec<(&'p Error, Ident, i64)> {
+    plan.errors.iter().filter_map(|e| Some((e, names::error_variant(e), e.code?))).collect()
 }
 
-fn error_codes(model: &Model) -> TokenStream {
-    let coded = coded(model);
-    let other = names::error_catch_all(model);
+fn error_codes(plan: &Plan) -> TokenStream {
+    let coded = coded(plan);
+    let other = plan.error_catch_all();
     let variants = coded.iter().map(|(e, ident, n)| {
         let doc = docs(Some(&condition_doc(e)), &[format!("Code `{n}`, error `{}`.", e.meta.id)]);
         quote!(#doc #ident,)
@@ -233,8 +233,8 @@ fn error_codes(model: &Model) -> TokenStream {
     }
 }
 
-fn oauth_errors(model: &Model) -> TokenStream {
-    let named: Vec<(&Error, Ident, &str)> = model.errors.iter().filter_map(|e| Some((e, names::oauth_variant(e)?, e.oauth_error.as_deref()?))).collect();
+fn oauth_errors(plan: &Plan) -> TokenStream {
+    let named: Vec<(&Error, Ident, &str)> = plan.errors.iter().filter_map(|e| Some((e, names::oauth_variant(e)?, e.oauth_error.as_deref()?))).collect();
     let variants = named.iter().map(|(e, ident, _)| {
         let doc = docs(Some(&condition_doc(e)), &[format!("Error `{}`.", e.meta.id)]);
         quote!(#doc #ident,)
@@ -284,7 +284,7 @@ fn oauth_errors(model: &Model) -> TokenStream {
     }
 }
 
-fn error_const(model: &Model, e: &Error) -> TokenStream {
+fn error_const(plan: &Plan, e: &Error) -> TokenStream {
     let name = names::error_const(e);
     let id = &e.meta.id;
     let display = &e.meta.name;
@@ -310,7 +310,7 @@ fn error_const(model: &Model, e: &Error) -> TokenStream {
     let condition = &e.condition;
     let message = opt_str(e.message.as_deref());
     let endpoints = e.endpoints.iter().map(|r| r.id.as_str());
-    let doc = docs(Some(&condition_doc(e)), &meta_notes(model, &e.meta));
+    let doc = docs(Some(&condition_doc(e)), &meta_notes(plan, &e.meta));
     quote! {
         #doc
         pub const #name: ErrorDef = ErrorDef {
@@ -327,8 +327,8 @@ fn error_const(model: &Model, e: &Error) -> TokenStream {
 }
 
 /// The fields of the error body: the spec's, or `code` and `message` when it declares none.
-fn body_fields(model: &Model) -> Vec<Field> {
-    match &model.error_body {
+fn body_fields(plan: &Plan) -> Vec<Field> {
+    match &plan.error_body {
         Some(b) => b.fields.clone(),
         None => ["code", "message"]
             .into_iter()
@@ -341,8 +341,8 @@ fn body_fields(model: &Model) -> Vec<Field> {
     }
 }
 
-fn error_body(model: &Model) -> TokenStream {
-    let (description, notes) = match &model.error_body {
+fn error_body(plan: &Plan) -> TokenStream {
+    let (description, notes) = match &plan.error_body {
         Some(b) => {
             let mut notes: Vec<String> =
                 b.not_shown.iter().map(|g| format!("Not shown by the source: {}.", g.detail.clone().unwrap_or_else(|| format!("`{}`", g.facet)))).collect();
@@ -351,7 +351,7 @@ fn error_body(model: &Model) -> TokenStream {
         }
         None => ("The JSON body of an error response (the spec declares none; this is the default shape).".to_owned(), Vec::new()),
     };
-    struct_tokens(model, &format_ident!("ErrorBody"), docs(Some(&description), &notes), &body_fields(model), false)
+    struct_tokens(plan, &format_ident!("ErrorBody"), docs(Some(&description), &notes), &body_fields(plan), false)
 }
 
 /// How a known field is filled from an `ApiError` and read back.

@@ -3,9 +3,8 @@
 
 use super::docs::{docs, meta_docs, meta_notes, summary};
 use super::fields::{cases_tokens, keeps_extra, struct_tokens};
-use crate::emit::rust::shared::{deprecated_attribute, int, type_ident};
-use crate::model::Model;
-use crate::plan::rust as names;
+use crate::emit::rust::shared::{deprecated_attribute, int};
+use crate::plan::rust::{Plan, names};
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
 
@@ -19,13 +18,13 @@ const CHANNELS: &[(&str, &str)] = &[
 ];
 
 /// `events.rs`.
-pub fn events(model: &Model) -> TokenStream {
-    let kinds: Vec<Ident> = model.events.iter().map(names::event_variant).collect();
-    let kind_docs = model.events.iter().map(|e| meta_docs(model, &e.meta));
-    let ids = model.events.iter().map(|e| e.meta.id.as_str());
-    let names = model.events.iter().map(|e| e.meta.name.as_str());
-    let channels = model.events.iter().map(|e| type_ident(&e.channel.id));
-    let codes = model.events.iter().map(|e| match e.code {
+pub fn events(plan: &Plan) -> TokenStream {
+    let kinds: Vec<Ident> = plan.events.iter().map(names::event_variant).collect();
+    let kind_docs = plan.events.iter().map(|e| meta_docs(plan, &e.meta));
+    let ids = plan.events.iter().map(|e| e.meta.id.as_str());
+    let names = plan.events.iter().map(|e| e.meta.name.as_str());
+    let channels = plan.events.iter().map(|e| names::channel_variant(&e.channel.id));
+    let codes = plan.events.iter().map(|e| match e.code {
         Some(c) => {
             let c = int(c);
             quote!(Some(#c))
@@ -33,17 +32,17 @@ pub fn events(model: &Model) -> TokenStream {
         None => quote!(None),
     });
     let channel_variants = CHANNELS.iter().map(|(c, doc)| {
-        let (c, doc) = (type_ident(c), format!(" {doc}"));
+        let (c, doc) = (names::channel_variant(c), format!(" {doc}"));
         quote!(#[doc = #doc] #c,)
     });
-    let payloads = model.events.iter().filter(|e| !e.fields.is_empty() || keeps_extra(&e.meta.not_shown) && !e.meta.is_not_shown("payload")).map(|e| {
-        let docs = docs(Some(&format!("The payload of the event `{}`.", e.meta.id)), &meta_notes(model, &e.meta));
+    let payloads = plan.events.iter().filter(|e| !e.fields.is_empty() || keeps_extra(&e.meta.not_shown) && !e.meta.is_not_shown("payload")).map(|e| {
+        let docs = docs(Some(&format!("The payload of the event `{}`.", e.meta.id)), &meta_notes(plan, &e.meta));
         let name = names::event_payload(e);
-        let body = struct_tokens(model, &name, docs, &e.fields, keeps_extra(&e.meta.not_shown));
-        let cases = cases_tokens(model, &name, &e.fields, &e.cases);
+        let body = struct_tokens(plan, &name, docs, &e.fields, keeps_extra(&e.meta.not_shown));
+        let cases = cases_tokens(plan, &name, &e.fields, &e.cases);
         quote!(#body #cases)
     });
-    let code_enums = CHANNELS.iter().filter_map(|(channel, _)| code_enum(model, channel));
+    let code_enums = CHANNELS.iter().filter_map(|(channel, _)| code_enum(plan, channel));
     let kinds_ref = &kinds;
     quote! {
         //! Events: every event the spec names, the payloads it gives, and the numbered event
@@ -101,14 +100,14 @@ pub fn events(model: &Model) -> TokenStream {
 }
 
 /// An open enum of the numbered events of one channel (`AuditLogEventCode`).
-fn code_enum(model: &Model, channel: &str) -> Option<TokenStream> {
+fn code_enum(plan: &Plan, channel: &str) -> Option<TokenStream> {
     let numbered: Vec<(Ident, i64, &str)> =
-        model.events.iter().filter(|e| e.channel.id == channel).filter_map(|e| Some((names::event_variant(e), e.code?, e.meta.id.as_str()))).collect();
+        plan.events.iter().filter(|e| e.channel.id == channel).filter_map(|e| Some((names::event_variant(e), e.code?, e.meta.id.as_str()))).collect();
     if numbered.is_empty() {
         return None;
     }
-    let name = format_ident!("{}EventCode", type_ident(channel));
-    let other = names::event_code_catch_all(model, channel);
+    let name = names::event_code_enum(channel);
+    let other = plan.event_code_catch_all(channel);
     let idents: Vec<&Ident> = numbered.iter().map(|(i, _, _)| i).collect();
     let numbers: Vec<TokenStream> = numbered.iter().map(|(_, n, _)| int(*n)).collect();
     let docs = numbered.iter().map(|(_, n, id)| format!(" The event `{id}` (`{n}`)."));
@@ -163,28 +162,28 @@ fn code_enum(model: &Model, channel: &str) -> Option<TokenStream> {
 }
 
 /// `gateway.rs`.
-pub fn gateway(model: &Model) -> TokenStream {
-    let idents: Vec<Ident> = model.opcodes.iter().map(names::opcode_variant).collect();
-    let op_docs = model.opcodes.iter().map(|o| {
-        let mut notes = meta_notes(model, &o.meta);
+pub fn gateway(plan: &Plan) -> TokenStream {
+    let idents: Vec<Ident> = plan.opcodes.iter().map(names::opcode_variant).collect();
+    let op_docs = plan.opcodes.iter().map(|o| {
+        let mut notes = meta_notes(plan, &o.meta);
         notes.push(format!("Opcode `{}`, direction `{}`.", o.code, o.direction));
         if let Some(r) = &o.reply {
             notes.push(format!("Answered by the event `{}`.", r.id));
         }
         docs(Some(&summary(&o.meta)), &notes)
     });
-    let numbers: Vec<TokenStream> = model.opcodes.iter().map(|o| int(o.code)).collect();
-    let sends: Vec<bool> = model.opcodes.iter().map(|o| o.direction == "send").collect();
-    let replies = model.opcodes.iter().map(|o| match &o.reply {
+    let numbers: Vec<TokenStream> = plan.opcodes.iter().map(|o| int(o.code)).collect();
+    let sends: Vec<bool> = plan.opcodes.iter().map(|o| o.direction == "send").collect();
+    let replies = plan.opcodes.iter().map(|o| match &o.reply {
         Some(r) => {
-            let e = names::event_variant_id(model, &r.id);
+            let e = plan.event_variant(&r.id);
             quote!(Some(crate::events::EventKind::#e))
         }
         None => quote!(None),
     });
-    let payloads = model.opcodes.iter().filter(|o| !o.fields.is_empty() || keeps_extra(&o.meta.not_shown)).map(|o| {
+    let payloads = plan.opcodes.iter().filter(|o| !o.fields.is_empty() || keeps_extra(&o.meta.not_shown)).map(|o| {
         let docs = docs(Some(&format!("The payload of the opcode `{}` ({}).", o.meta.id, o.code)), &[]);
-        struct_tokens(model, &names::opcode_payload(o), docs, &o.fields, keeps_extra(&o.meta.not_shown))
+        struct_tokens(plan, &names::opcode_payload(o), docs, &o.fields, keeps_extra(&o.meta.not_shown))
     });
     let refs = &idents;
     let from_value = super::enums::from_value_body(&idents.iter().collect::<Vec<_>>(), &numbers, &format_ident!("Unknown"));
@@ -250,22 +249,22 @@ pub fn gateway(model: &Model) -> TokenStream {
 }
 
 /// `commands.rs`.
-pub fn commands(model: &Model) -> TokenStream {
-    let idents: Vec<Ident> = model.commands.iter().map(names::command_variant).collect();
-    let cmd_docs = model.commands.iter().map(|c| meta_docs(model, &c.meta));
-    let names: Vec<&str> = model.commands.iter().map(|c| if c.meta.name.is_empty() { c.meta.id.as_str() } else { c.meta.name.as_str() }).collect();
-    let scopes = model.commands.iter().map(|c| {
-        let s = c.scopes.iter().map(|s| names::scope_variant_id(model, &s.id));
+pub fn commands(plan: &Plan) -> TokenStream {
+    let idents: Vec<Ident> = plan.commands.iter().map(names::command_variant).collect();
+    let cmd_docs = plan.commands.iter().map(|c| meta_docs(plan, &c.meta));
+    let names: Vec<&str> = plan.commands.iter().map(|c| if c.meta.name.is_empty() { c.meta.id.as_str() } else { c.meta.name.as_str() }).collect();
+    let scopes = plan.commands.iter().map(|c| {
+        let s = c.scopes.iter().map(|s| plan.scope_variant(&s.id));
         quote!(&[#(crate::auth::Scope::#s),*])
     });
     let change = |r: Option<&crate::model::Ref>| match r {
         Some(r) => {
-            let c = names::change_const_id(model, &r.id);
+            let c = plan.change_const(&r.id);
             quote!(Some(&crate::changes::#c))
         }
         None => quote!(None),
     };
-    let aliases = model.commands.iter().map(|c| {
+    let aliases = plan.commands.iter().map(|c| {
         let list = c.aliases.iter().map(|a| {
             let name = if a.meta.name.is_empty() { a.meta.id.as_str() } else { a.meta.name.as_str() };
             let (deprecated, until) = (change(a.meta.deprecated.as_ref()), change(a.meta.until.as_ref()));
@@ -273,14 +272,14 @@ pub fn commands(model: &Model) -> TokenStream {
         });
         quote!(&[#(#list),*])
     });
-    let former = model.commands.iter().zip(&idents).flat_map(|(c, ident)| {
+    let former = plan.commands.iter().zip(&idents).flat_map(|(c, ident)| {
         let current = if c.meta.name.is_empty() { c.meta.id.as_str() } else { c.meta.name.as_str() };
         c.aliases.iter().map(move |a| {
             let name = if a.meta.name.is_empty() { a.meta.id.as_str() } else { a.meta.name.as_str() };
             let konst = names::command_alias_const(a);
             let doc = format!(" `{name}`, the former name of [`Command::{ident}`] (`{current}`).");
             let instead = format!("`Command::{ident}`");
-            let deprecated = deprecated_attribute(model, a.meta.deprecated.as_ref(), a.meta.until.as_ref(), Some(&instead));
+            let deprecated = deprecated_attribute(plan, a.meta.deprecated.as_ref(), a.meta.until.as_ref(), Some(&instead));
             quote! {
                 #[doc = #doc]
                 #deprecated

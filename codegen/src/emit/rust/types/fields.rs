@@ -8,8 +8,8 @@ use super::docs::{docs, lifecycle};
 use super::literals::default_tokens;
 use crate::emit::rust::shared::{Shape, deprecated_attribute, field_type_boxed, needs_box};
 use crate::model::types::Primitive;
-use crate::model::{Case, CaseField, Constraints, Field, Model, TypeRef};
-use crate::plan::rust as names;
+use crate::model::{Case, CaseField, Constraints, Field, TypeRef};
+use crate::plan::rust::{Plan, names};
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 use std::collections::BTreeSet;
@@ -20,7 +20,7 @@ pub fn root() -> TokenStream {
 }
 
 /// Docs of a field.
-pub fn field_docs(model: &Model, f: &Field) -> TokenStream {
+pub fn field_docs(plan: &Plan, f: &Field) -> TokenStream {
     let mut notes = f.notes.clone();
     if let Some(scope) = &f.requires_scope {
         notes.push(format!("Needs the scope `{}`.", scope.id));
@@ -62,7 +62,7 @@ pub fn field_docs(model: &Model, f: &Field) -> TokenStream {
         let (c, arg) = cond.named();
         notes.push(format!("Required when `{}{}`.", c.id, arg.map(|a| format!("({a})")).unwrap_or_default()));
     }
-    notes.extend(lifecycle(model, f.since.as_ref(), f.until.as_ref(), f.deprecated.as_ref()));
+    notes.extend(lifecycle(plan, f.since.as_ref(), f.until.as_ref(), f.deprecated.as_ref()));
     for g in &f.not_shown {
         notes.push(format!("Not shown by the source: {}.", g.detail.clone().unwrap_or_else(|| format!("`{}`", g.facet))));
     }
@@ -124,21 +124,21 @@ pub fn keeps_extra(meta_gaps: &[crate::model::Gap]) -> bool {
 }
 
 /// A serde struct with one field per spec field, its validator and its literal constants.
-pub fn struct_tokens(model: &Model, name: &proc_macro2::Ident, docs: TokenStream, fields: &[Field], extra: bool) -> TokenStream {
-    struct_tokens_of(model, name, docs, fields, extra, None, false)
+pub fn struct_tokens(plan: &Plan, name: &proc_macro2::Ident, docs: TokenStream, fields: &[Field], extra: bool) -> TokenStream {
+    struct_tokens_of(plan, name, docs, fields, extra, None, false)
 }
 
 /// [`struct_tokens`] for a part of a request (its path, query, headers or body fields): only a
 /// server reads one, so its `Deserialize` is compiled with the types crate's `server` feature and a
 /// client-only build skips it.
-pub fn request_part_tokens(model: &Model, name: &proc_macro2::Ident, docs: TokenStream, fields: &[Field]) -> TokenStream {
-    struct_with(model, name, docs, fields, Struct { decode: Decode::ServerOnly, ..Struct::default() })
+pub fn request_part_tokens(plan: &Plan, name: &proc_macro2::Ident, docs: TokenStream, fields: &[Field]) -> TokenStream {
+    struct_with(plan, name, docs, fields, Struct { decode: Decode::ServerOnly, ..Struct::default() })
 }
 
 /// [`struct_tokens`] for the struct of a shape, whose fields that contain it again are boxed;
 /// a `closed` one refuses members it does not list.
 pub fn struct_tokens_of(
-    model: &Model,
+    plan: &Plan,
     name: &proc_macro2::Ident,
     docs: TokenStream,
     fields: &[Field],
@@ -146,7 +146,7 @@ pub fn struct_tokens_of(
     owner: Option<Shape<'_>>,
     closed: bool,
 ) -> TokenStream {
-    struct_with(model, name, docs, fields, Struct { extra, owner, closed, decode: Decode::Always })
+    struct_with(plan, name, docs, fields, Struct { extra, owner, closed, decode: Decode::Always })
 }
 
 /// Who reads a struct from the wire, and so when its `Deserialize` is compiled.
@@ -171,11 +171,11 @@ struct Struct<'a> {
     decode: Decode,
 }
 
-fn struct_with(model: &Model, name: &proc_macro2::Ident, docs: TokenStream, fields: &[Field], how: Struct<'_>) -> TokenStream {
+fn struct_with(plan: &Plan, name: &proc_macro2::Ident, docs: TokenStream, fields: &[Field], how: Struct<'_>) -> TokenStream {
     let Struct { extra, owner, closed, decode } = how;
     let root = root();
-    let boxed = |f: &Field| owner.is_some_and(|o| f.ty.as_ref().is_some_and(|t| needs_box(model, o, t)));
-    let members = fields.iter().map(|f| field_member(model, name, f, &root, boxed(f)));
+    let boxed = |f: &Field| owner.is_some_and(|o| f.ty.as_ref().is_some_and(|t| needs_box(plan, o, t)));
+    let members = fields.iter().map(|f| field_member(plan, name, f, &root, boxed(f)));
     let extra_ident = extra.then(|| extra_ident(fields));
     let extra_member = extra_ident.as_ref().map(|ident| {
         quote! {
@@ -184,7 +184,7 @@ fn struct_with(model: &Model, name: &proc_macro2::Ident, docs: TokenStream, fiel
             pub #ident: serde_json::Map<String, serde_json::Value>,
         }
     });
-    let all_default = fields.iter().all(|f| has_default(model, f, &mut BTreeSet::new()));
+    let all_default = fields.iter().all(|f| has_default(plan, f, &mut BTreeSet::new()));
     let any_typed_default = fields.iter().any(Field::defaulted);
     let derive_default = (all_default && !any_typed_default).then(|| quote!(Default,));
     let mut consts: Vec<TokenStream> = fields
@@ -199,7 +199,7 @@ fn struct_with(model: &Model, name: &proc_macro2::Ident, docs: TokenStream, fiel
             })
         })
         .collect();
-    consts.extend(fields.iter().filter(|f| f.defaulted()).map(|f| default_fn(model, f, &root, boxed(f))));
+    consts.extend(fields.iter().filter(|f| f.defaulted()).map(|f| default_fn(plan, f, &root, boxed(f))));
     let literal_impl = (!consts.is_empty()).then(|| quote!(impl #name { #(#consts)* }));
     let default_impl = (all_default && any_typed_default).then(|| {
         let inits = fields.iter().map(|f| {
@@ -220,7 +220,7 @@ fn struct_with(model: &Model, name: &proc_macro2::Ident, docs: TokenStream, fiel
             }
         }
     });
-    let validate = validate_impl(model, name, fields);
+    let validate = validate_impl(plan, name, fields);
     let deny = (closed && !extra).then(|| quote!(#[serde(deny_unknown_fields)]));
     let (decode, decode_on_server) = match decode {
         Decode::Always => (Some(quote!(, serde::Deserialize)), None),
@@ -245,11 +245,11 @@ fn struct_with(model: &Model, name: &proc_macro2::Ident, docs: TokenStream, fiel
 }
 
 /// `fn default_<field>()`: the value an absent field stands for (serde's `default = "..."`).
-fn default_fn(model: &Model, f: &Field, root: &TokenStream, boxed: bool) -> TokenStream {
+fn default_fn(plan: &Plan, f: &Field, root: &TokenStream, boxed: bool) -> TokenStream {
     let ident = names::default_fn(f);
-    let ty = field_type_boxed(model, f, root, boxed);
+    let ty = field_type_boxed(plan, f, root, boxed);
     let (Some(t), Some(d)) = (&f.ty, &f.default) else { unreachable!("BUG: a defaulted field has a type and a default") };
-    let value = default_tokens(model, f, t, &d.value, root);
+    let value = default_tokens(plan, f, t, &d.value, root);
     let value = if boxed { quote!(Box::new(#value)) } else { value };
     let doc = format!(" The value an absent `{}` stands for: `{}`.", f.wire(), d.value);
     quote! {
@@ -260,10 +260,10 @@ fn default_fn(model: &Model, f: &Field, root: &TokenStream, boxed: bool) -> Toke
     }
 }
 
-fn field_member(model: &Model, owner: &proc_macro2::Ident, f: &Field, root: &TokenStream, boxed: bool) -> TokenStream {
+fn field_member(plan: &Plan, owner: &proc_macro2::Ident, f: &Field, root: &TokenStream, boxed: bool) -> TokenStream {
     let ident = names::field(f);
-    let ty = field_type_boxed(model, f, root, boxed);
-    let docs = field_docs(model, f);
+    let ty = field_type_boxed(plan, f, root, boxed);
+    let docs = field_docs(plan, f);
     let wire = f.wire();
     let rename = (ident.to_string().trim_start_matches("r#") != wire).then(|| quote!(rename = #wire,));
     let attrs = if f.three_state() {
@@ -278,7 +278,7 @@ fn field_member(model: &Model, owner: &proc_macro2::Ident, f: &Field, root: &Tok
     } else {
         quote!()
     };
-    let deprecated = deprecated_attribute(model, f.deprecated.as_ref(), f.until.as_ref(), None);
+    let deprecated = deprecated_attribute(plan, f.deprecated.as_ref(), f.until.as_ref(), None);
     quote! {
         #docs
         #deprecated
@@ -289,15 +289,15 @@ fn field_member(model: &Model, owner: &proc_macro2::Ident, f: &Field, root: &Tok
 
 /// Whether a field's type has a `Default` (open enums and unions do not: no value is a sensible
 /// default; nor does a resource that requires itself, whose default would never end).
-fn has_default(model: &Model, f: &Field, path: &mut BTreeSet<String>) -> bool {
+fn has_default(plan: &Plan, f: &Field, path: &mut BTreeSet<String>) -> bool {
     if f.optional || f.nullable || f.required_when.is_some() {
         return true;
     }
-    f.ty.as_ref().is_none_or(|t| type_has_default(model, t, path))
+    f.ty.as_ref().is_none_or(|t| type_has_default(plan, t, path))
 }
 
 /// `path` holds the resources being asked about, outermost first.
-fn type_has_default(model: &Model, ty: &TypeRef, path: &mut BTreeSet<String>) -> bool {
+fn type_has_default(plan: &Plan, ty: &TypeRef, path: &mut BTreeSet<String>) -> bool {
     match ty {
         TypeRef::Primitive(_) | TypeRef::Array(_) | TypeRef::Map(..) | TypeRef::Flags(_) | TypeRef::Class(_) => true,
         TypeRef::Enum(_) | TypeRef::Union(_) => false,
@@ -305,7 +305,7 @@ fn type_has_default(model: &Model, ty: &TypeRef, path: &mut BTreeSet<String>) ->
             if !path.insert(id.clone()) {
                 return false;
             }
-            let has = model.resource(id).is_none_or(|r| r.fields.iter().all(|f| has_default(model, f, path)));
+            let has = plan.resource(id).is_none_or(|r| r.fields.iter().all(|f| has_default(plan, f, path)));
             path.remove(id);
             has
         }
@@ -322,11 +322,11 @@ pub struct WireNeeds {
 }
 
 /// Which optional parts of the runtime's `wire` module the generated types need.
-pub fn wire_needs(model: &Model) -> WireNeeds {
+pub fn wire_needs(plan: &Plan) -> WireNeeds {
     let mut needs = WireNeeds::default();
-    let field_types = all_struct_fields(model).chain(model.unions.iter().flat_map(|u| &u.variants)).filter_map(|f| f.ty.as_ref());
-    let body_types = model.endpoints.iter().flat_map(|e| e.response.iter().chain(responses(model, e).filter_map(|r| r.ty.as_ref())));
-    for ty in field_types.chain(body_types).chain(model.responses.iter().filter_map(|r| r.response.ty.as_ref())) {
+    let field_types = all_struct_fields(plan).chain(plan.unions.iter().flat_map(|u| &u.variants)).filter_map(|f| f.ty.as_ref());
+    let body_types = plan.endpoints.iter().flat_map(|e| e.response.iter().chain(responses(plan, e).filter_map(|r| r.ty.as_ref())));
+    for ty in field_types.chain(body_types).chain(plan.responses.iter().filter_map(|r| r.response.ty.as_ref())) {
         ty.walk(&mut |t| match t {
             TypeRef::Primitive(Primitive::Bytes) => needs.bytes = true,
             TypeRef::Map(..) => needs.map = true,
@@ -339,13 +339,13 @@ pub fn wire_needs(model: &Model) -> WireNeeds {
 /// Per case of an object: the rule that says when it applies (`OBFUSCATED`), the literal values
 /// it gives (`OBFUSCATED_NAME`) and `check_obfuscated`, which checks a value against the case.
 /// Only the implementation knows whether a case's conditions hold, so it calls the check.
-pub fn cases_tokens(model: &Model, name: &proc_macro2::Ident, fields: &[Field], cases: &[Case]) -> TokenStream {
+pub fn cases_tokens(plan: &Plan, name: &proc_macro2::Ident, fields: &[Field], cases: &[Case]) -> TokenStream {
     if cases.is_empty() {
         return TokenStream::new();
     }
     let items = cases.iter().map(|c| {
         let when = names::case_const(c);
-        let rule = super::rules::rule_tokens(model, &c.when);
+        let rule = super::rules::rule_tokens(plan, &c.when);
         let when_doc = format!(" When case `{}` applies: the rule holds for the facts of the value's situation.", c.meta.id);
         let literals = c.fields.iter().filter_map(|fact| {
             let literal = fact.literal.as_ref()?;
@@ -359,7 +359,7 @@ pub fn cases_tokens(model: &Model, name: &proc_macro2::Ident, fields: &[Field], 
         let checks = c.fields.iter().filter_map(|fact| {
             let field = fields.iter().find(|f| f.name == fact.field.id)?;
             let ident = names::field(field);
-            Some(bind_field(field, quote!(self.#ident), case_fact_checks(model, field, fact, &c.meta.id)))
+            Some(bind_field(field, quote!(self.#ident), case_fact_checks(plan, field, fact, &c.meta.id)))
         });
         let checks: Vec<TokenStream> = checks.filter(|t| !t.is_empty()).collect();
         // A case whose facts leave nothing to check (no fact, or one about a field it cannot
@@ -402,15 +402,15 @@ pub fn cases_tokens(model: &Model, name: &proc_macro2::Ident, fields: &[Field], 
 }
 
 /// The checks of one case fact on `value` (the field's value, present).
-fn case_fact_checks(model: &Model, field: &Field, fact: &CaseField, case: &str) -> TokenStream {
+fn case_fact_checks(plan: &Plan, field: &Field, fact: &CaseField, case: &str) -> TokenStream {
     let mut out = TokenStream::new();
     if let Some(literal) = &fact.literal {
         out.extend(quote!(crate::validation::literal(out, &pointer, value, #literal);));
     }
     if let Some(TypeRef::Flags(set)) = &field.ty {
-        let set_ident = names::flags_id(model, set);
+        let set_ident = plan.flags_type(set);
         for flag in &fact.contains {
-            let bit = names::flag_const_id(model, set, &flag.id);
+            let bit = plan.flag_const(set, &flag.id);
             let message = format!("must contain {} in case `{case}`", flag.id);
             out.extend(quote! {
                 crate::validation::fact(out, &pointer, value.contains(crate::flags::#set_ident::#bit), #message);
@@ -418,31 +418,30 @@ fn case_fact_checks(model: &Model, field: &Field, fact: &CaseField, case: &str) 
         }
     }
     for omitted in &fact.omits {
-        out.extend(omits_check(model, field, &omitted.id, case));
+        out.extend(omits_check(plan, field, &omitted.id, case));
     }
     if let Some(ty) = &field.ty {
         // The field's `items` say whether its elements may be `null`.
         let rules = Rules { items: field.items.as_ref(), ..Rules::constraints(&fact.constraints) };
-        out.extend(value_checks(model, &quote!(value), ty, rules, &quote!(&pointer)));
+        out.extend(value_checks(plan, &quote!(value), ty, rules, &quote!(&pointer)));
     }
     out
 }
 
 /// No element of an array carries an enum value: the elements are of the enum, or objects
 /// with a field of it.
-fn omits_check(model: &Model, field: &Field, value: &str, case: &str) -> TokenStream {
+fn omits_check(plan: &Plan, field: &Field, value: &str, case: &str) -> TokenStream {
     let (enum_id, name) = value.split_once('.').unwrap_or((value, ""));
     let Some(ty) = &field.ty else { return TokenStream::new() };
-    let enum_ident = names::enum_id(model, enum_id);
-    let variant = names::enum_variant_id(model, enum_id, name);
+    let enum_ident = plan.enum_type(enum_id);
+    let variant = plan.enum_variant(enum_id, name);
     let omitted = quote!(crate::enums::#enum_ident::#variant);
     let message = format!("must leave out {value} in case `{case}`");
     let (carries, at) = match ty.element() {
         TypeRef::Enum(_) => (quote!(*item == #omitted), None),
         TypeRef::Object(id) => {
-            let Some(f) = model
-                .resource(id)
-                .and_then(|r| r.fields.iter().find(|f| matches!(f.ty.as_ref().map(TypeRef::element), Some(TypeRef::Enum(e)) if e == enum_id)))
+            let Some(f) =
+                plan.resource(id).and_then(|r| r.fields.iter().find(|f| matches!(f.ty.as_ref().map(TypeRef::element), Some(TypeRef::Enum(e)) if e == enum_id)))
             else {
                 return TokenStream::new();
             };
@@ -489,26 +488,26 @@ fn carries_value(f: &Field, access: TokenStream, omitted: &TokenStream) -> Token
 }
 
 /// Every field some generated struct declares.
-fn all_struct_fields(model: &Model) -> impl Iterator<Item = &Field> {
-    let lists = model
+fn all_struct_fields<'p>(plan: &'p Plan<'p>) -> impl Iterator<Item = &'p Field> {
+    let lists = plan
         .resources
         .iter()
         .map(|r| &r.fields)
-        .chain(model.events.iter().map(|e| &e.fields))
-        .chain(model.opcodes.iter().map(|o| &o.fields))
-        .chain(model.endpoints.iter().flat_map(|e| [&e.path_params, &e.query, &e.headers, &e.body, &e.parts, &e.response_fields]))
-        .chain(model.endpoints.iter().flat_map(|e| responses(model, e).map(|r| &r.fields)))
-        .chain(model.responses.iter().map(|r| &r.response.fields))
-        .chain(model.error_body.iter().map(|b| &b.fields));
-    let headers = model.endpoints.iter().flat_map(|e| responses(model, e)).chain(model.responses.iter().map(|r| &r.response)).flat_map(|r| r.headers.iter());
+        .chain(plan.events.iter().map(|e| &e.fields))
+        .chain(plan.opcodes.iter().map(|o| &o.fields))
+        .chain(plan.endpoints.iter().flat_map(|e| [&e.path_params, &e.query, &e.headers, &e.body, &e.parts, &e.response_fields]))
+        .chain(plan.endpoints.iter().flat_map(|e| responses(plan, e).map(|r| &r.fields)))
+        .chain(plan.responses.iter().map(|r| &r.response.fields))
+        .chain(plan.error_body.iter().map(|b| &b.fields));
+    let headers = plan.endpoints.iter().flat_map(|e| responses(plan, e)).chain(plan.responses.iter().map(|r| &r.response)).flat_map(|r| r.headers.iter());
     let headers = headers.filter_map(|h| match &h.header {
         crate::model::HeaderUse::Inline(f) => Some(&**f),
         crate::model::HeaderUse::Named(_) => None,
     });
-    lists.flatten().chain(model.endpoints.iter().filter_map(|e| e.body_schema.as_ref())).chain(headers).chain(&model.headers)
+    lists.flatten().chain(plan.endpoints.iter().filter_map(|e| e.body_schema.as_ref())).chain(headers).chain(&plan.headers)
 }
 
 /// The responses an endpoint declares per status, named ones resolved.
-fn responses<'m>(model: &'m Model, e: &'m crate::model::Endpoint) -> impl Iterator<Item = &'m crate::model::Response> {
-    e.responses.iter().filter_map(|r| model.response_of(&r.response))
+fn responses<'m>(plan: &'m Plan<'m>, e: &'m crate::model::Endpoint) -> impl Iterator<Item = &'m crate::model::Response> {
+    e.responses.iter().filter_map(|r| plan.response_of(&r.response))
 }

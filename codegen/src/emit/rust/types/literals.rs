@@ -2,15 +2,15 @@
 
 use crate::emit::rust::shared::int;
 use crate::model::types::Primitive;
-use crate::model::{Field, Model, TypeRef};
-use crate::plan::rust as names;
+use crate::model::{Field, TypeRef};
+use crate::plan::rust::{Plan, names};
 use proc_macro2::{Literal, TokenStream};
 use quote::quote;
 use serde_json::Value;
 
 /// The Rust expression of a field's default: a literal of its type whose array elements are
 /// `Option`s when its `items` are nullable.
-pub fn default_tokens(model: &Model, f: &Field, ty: &TypeRef, value: &Value, root: &TokenStream) -> TokenStream {
+pub fn default_tokens(plan: &Plan, f: &Field, ty: &TypeRef, value: &Value, root: &TokenStream) -> TokenStream {
     match (ty, f.items.as_ref()) {
         (TypeRef::Array(inner), Some(items)) if items.nullable => {
             let list = value.as_array().expect("BUG: a validated array literal is an array");
@@ -18,34 +18,34 @@ pub fn default_tokens(model: &Model, f: &Field, ty: &TypeRef, value: &Value, roo
                 if v.is_null() {
                     quote!(None)
                 } else {
-                    let t = literal_tokens(model, inner, v, root);
+                    let t = literal_tokens(plan, inner, v, root);
                     quote!(Some(#t))
                 }
             });
             quote!(vec![#(#items),*])
         }
-        _ => literal_tokens(model, ty, value, root),
+        _ => literal_tokens(plan, ty, value, root),
     }
 }
 
 /// The Rust expression of a literal of type `ty`. Validation has checked that the literal fits
 /// (`check_literal_values`), so a mismatch here is a bug.
-pub fn literal_tokens(model: &Model, ty: &TypeRef, value: &Value, root: &TokenStream) -> TokenStream {
+pub fn literal_tokens(plan: &Plan, ty: &TypeRef, value: &Value, root: &TokenStream) -> TokenStream {
     match ty {
         TypeRef::Primitive(p) => primitive(*p, value, root),
         TypeRef::Enum(id) => {
-            let name = names::enum_id(model, id);
-            let v = model.enum_value_of(id, value).expect("BUG: a validated enum literal names a value");
+            let name = plan.enum_type(id);
+            let v = plan.enum_value_of(id, value).expect("BUG: a validated enum literal names a value");
             let variant = names::enum_variant(v);
             quote!(#root::enums::#name::#variant)
         }
         TypeRef::Flags(id) => {
-            let name = names::flags_id(model, id);
+            let name = plan.flags_type(id);
             let bits = Literal::u64_unsuffixed(value.as_u64().expect("BUG: a validated flags literal is an integer"));
             quote!(#root::flags::#name::from_bits(#bits))
         }
         TypeRef::Array(inner) => {
-            let items = value.as_array().expect("BUG: a validated array literal is an array").iter().map(|v| literal_tokens(model, inner, v, root));
+            let items = value.as_array().expect("BUG: a validated array literal is an array").iter().map(|v| literal_tokens(plan, inner, v, root));
             quote!(vec![#(#items),*])
         }
         other => unreachable!("BUG: validation admits no literal of type `{other}`"),
@@ -113,11 +113,11 @@ fn primitive(p: Primitive, value: &Value, root: &TokenStream) -> TokenStream {
 /// A parameter, part or header read into an `Option` (`None` when absent), as its field declares
 /// it: a `Presence` for a field that may be absent or `null` (text on the wire is never `null`),
 /// the spec's default in place of absence for a defaulted one, else unchanged.
-pub fn as_declared(model: &Model, f: &Field, root: &TokenStream, value: TokenStream) -> TokenStream {
+pub fn as_declared(plan: &Plan, f: &Field, root: &TokenStream, value: TokenStream) -> TokenStream {
     match (&f.ty, &f.default) {
         _ if f.three_state() => quote!(#root::wire::Presence::from(#value.map(Some))),
         (Some(ty), Some(d)) if f.defaulted() => {
-            let default = default_tokens(model, f, ty, &d.value, root);
+            let default = default_tokens(plan, f, ty, &d.value, root);
             // A literal or a unit variant costs nothing to make (and clippy asks for it eagerly);
             // anything built by a call is made only when the value is absent.
             if default.to_string().contains('(') { quote!(#value.unwrap_or_else(|| #default)) } else { quote!(#value.unwrap_or(#default)) }

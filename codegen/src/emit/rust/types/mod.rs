@@ -25,7 +25,7 @@ use super::format::{Parts, format_file, format_parts};
 use super::shared::{lib_ident, module_decls, package};
 use crate::emit::cargo::{self, Manifest};
 use crate::emit::{EmitOptions, GeneratedFile};
-use crate::model::Model;
+use crate::plan::rust::Plan;
 use proc_macro2::TokenStream;
 use quote::quote;
 
@@ -52,65 +52,65 @@ impl<'a> Module<'a> {
 }
 
 /// Emits `types/Cargo.toml` and `types/src/*.rs`.
-pub fn emit(model: &Model, opts: &EmitOptions) -> Vec<GeneratedFile> {
+pub fn emit(plan: &Plan, opts: &EmitOptions) -> Vec<GeneratedFile> {
     let notice = opts.notice();
-    let modules = modules(model);
-    let mut files = cargo_toml(model, opts);
-    files.push(GeneratedFile::new(ARTIFACT, "types/src/lib.rs", format_file(&notice, lib_rs(model, &modules))));
+    let modules = modules(plan);
+    let mut files = cargo_toml(plan, opts);
+    files.push(GeneratedFile::new(ARTIFACT, "types/src/lib.rs", format_file(&notice, lib_rs(plan, &modules))));
     for m in modules {
         files.push(GeneratedFile::new(ARTIFACT, format!("types/src/{}.rs", m.name), format_parts(&notice, (m.items)())));
     }
     files
 }
 
-fn modules(model: &Model) -> Vec<Module<'_>> {
+fn modules<'p>(plan: &'p Plan<'p>) -> Vec<Module<'p>> {
     let mut out = vec![
-        Module::new("placeholders", move || auth::placeholders(model)),
-        Module::new("changes", move || changes::emit(model)),
-        Module::new("deprecations", move || deprecations::emit(model)),
-        Module::new("limits", move || changes::limits(model)),
-        Module::new("permissions", move || bitsets::permissions(model)),
-        Module::new("enums", move || enums::emit(model)),
-        Module::new("flags", move || bitsets::flags(model)),
-        Module::parts("resources", move || resources::emit(model)),
+        Module::new("placeholders", move || auth::placeholders(plan)),
+        Module::new("changes", move || changes::emit(plan)),
+        Module::new("deprecations", move || deprecations::emit(plan)),
+        Module::new("limits", move || changes::limits(plan)),
+        Module::new("permissions", move || bitsets::permissions(plan)),
+        Module::new("enums", move || enums::emit(plan)),
+        Module::new("flags", move || bitsets::flags(plan)),
+        Module::parts("resources", move || resources::emit(plan)),
     ];
-    if !model.unions.is_empty() {
-        out.push(Module::parts("unions", move || unions::emit(model)));
+    if !plan.unions.is_empty() {
+        out.push(Module::parts("unions", move || unions::emit(plan)));
     }
-    let patterns = checks::patterns(model);
+    let patterns = plan.patterns();
     if !patterns.is_empty() {
         out.push(Module::new("patterns", move || patterns::emit(patterns)));
     }
     out.extend([
-        Module::new("auth", move || auth::emit(model)),
-        Module::new("rules", move || rules::emit(model)),
-        Module::new("errors", move || errors::emit(model)),
-        Module::new("events", move || events::events(model)),
-        Module::new("gateway", move || events::gateway(model)),
+        Module::new("auth", move || auth::emit(plan)),
+        Module::new("rules", move || rules::emit(plan)),
+        Module::new("errors", move || errors::emit(plan)),
+        Module::new("events", move || events::events(plan)),
+        Module::new("gateway", move || events::gateway(plan)),
     ]);
-    if !model.commands.is_empty() {
-        out.push(Module::new("commands", move || events::commands(model)));
+    if !plan.commands.is_empty() {
+        out.push(Module::new("commands", move || events::commands(plan)));
     }
-    out.push(Module::new("states", move || states::emit(model)));
-    if !model.headers.is_empty() {
-        out.push(Module::new("headers", move || responses::named_headers(model)));
+    out.push(Module::new("states", move || states::emit(plan)));
+    if !plan.headers.is_empty() {
+        out.push(Module::new("headers", move || responses::named_headers(plan)));
     }
-    if !model.responses.is_empty() {
-        out.push(Module::new("responses", move || responses::named_responses(model)));
+    if !plan.responses.is_empty() {
+        out.push(Module::new("responses", move || responses::named_responses(plan)));
     }
-    out.push(Module::parts("endpoints", move || endpoints::emit(model)));
+    out.push(Module::parts("endpoints", move || endpoints::emit(plan)));
     out
 }
 
-fn cargo_toml(model: &Model, opts: &EmitOptions) -> Vec<GeneratedFile> {
-    let description = format!("{}: every resource, enum, flag, permission, error, limit and dated change of the spec, as Rust types", model.platform.name);
+fn cargo_toml(plan: &Plan, opts: &EmitOptions) -> Vec<GeneratedFile> {
+    let description = format!("{}: every resource, enum, flag, permission, error, limit and dated change of the spec, as Rust types", plan.platform.name);
     // Crates only some shapes need are dependencies only of the crates whose spec has them.
-    let needs = fields::wire_needs(model);
+    let needs = fields::wire_needs(plan);
     let mut runtime = vec!["model"];
     runtime.extend(needs.bytes.then_some("bytes"));
     runtime.extend(needs.map.then_some("map"));
     let mut third_party = vec![cargo::JIFF];
-    if !checks::patterns(model).is_empty() {
+    if !plan.patterns().is_empty() {
         third_party.push(cargo::REGEX);
     }
     third_party.extend([cargo::SERDE, cargo::SERDE_JSON]);
@@ -119,17 +119,17 @@ fn cargo_toml(model: &Model, opts: &EmitOptions) -> Vec<GeneratedFile> {
         "# path, query, header and body parts). A client-only build compiles without it.",
         "server = []",
     ];
-    let mut dependencies = vec![cargo::sibling_with(&package(model, cargo::RUNTIME), cargo::RUNTIME, &runtime)];
+    let mut dependencies = vec![cargo::sibling_with(&package(plan, cargo::RUNTIME), cargo::RUNTIME, &runtime)];
     dependencies.extend(third_party.iter().map(|d| d.line()));
     let manifest = Manifest { lib: &["path = \"src/lib.rs\""], features, dependencies };
-    cargo::crate_files(opts, ARTIFACT, "types", &package(model, ARTIFACT), &description, manifest)
+    cargo::crate_files(opts, ARTIFACT, "types", &package(plan, ARTIFACT), &description, manifest)
 }
 
-fn lib_rs(model: &Model, modules: &[Module<'_>]) -> TokenStream {
+fn lib_rs(plan: &Plan, modules: &[Module<'_>]) -> TokenStream {
     let names: Vec<&str> = modules.iter().map(|m| m.name).collect();
     let decls = module_decls(&names);
-    let title = format!(" {}: the typed model, generated from the spec.", model.platform.name);
-    let lib = lib_ident(model, ARTIFACT).to_string();
+    let title = format!(" {}: the typed model, generated from the spec.", plan.platform.name);
+    let lib = lib_ident(plan, ARTIFACT).to_string();
     let intro = [
         String::new(),
         " Every item mirrors one item of the spec, with the spec's description as its docs. Enums and".to_owned(),
@@ -144,8 +144,8 @@ fn lib_rs(model: &Model, modules: &[Module<'_>]) -> TokenStream {
         " each endpoint's path, query, header and body parts. The server crate turns it on; a client".to_owned(),
         " compiles without it.".to_owned(),
     ];
-    let reexports = reexports(model);
-    let runtime = lib_ident(model, cargo::RUNTIME);
+    let reexports = reexports(plan);
+    let runtime = lib_ident(plan, cargo::RUNTIME);
     quote! {
         #![doc = #title]
         #(#![doc = #intro])*
@@ -167,7 +167,7 @@ fn lib_rs(model: &Model, modules: &[Module<'_>]) -> TokenStream {
 }
 
 /// Root re-exports of the most used names, skipping any name two modules share.
-fn reexports(model: &Model) -> TokenStream {
+fn reexports(plan: &Plan) -> TokenStream {
     let mut names: Vec<(&str, proc_macro2::Ident)> = vec![
         ("wire", quote::format_ident!("Snowflake")),
         ("wire", quote::format_ident!("StringInteger")),
@@ -186,10 +186,10 @@ fn reexports(model: &Model) -> TokenStream {
         ("auth", quote::format_ident!("Credential")),
         ("auth", quote::format_ident!("TokenKind")),
     ];
-    names.extend(model.resources.iter().map(|r| ("resources", crate::plan::rust::resource(r))));
-    names.extend(model.unions.iter().map(|u| ("unions", crate::plan::rust::union_type(u))));
-    names.extend(model.enums.iter().map(|e| ("enums", crate::plan::rust::enum_type(e))));
-    names.extend(model.flags.iter().map(|f| ("flags", crate::plan::rust::flags_type(f))));
+    names.extend(plan.resources.iter().map(|r| ("resources", crate::plan::rust::names::resource(r))));
+    names.extend(plan.unions.iter().map(|u| ("unions", crate::plan::rust::names::union_type(u))));
+    names.extend(plan.enums.iter().map(|e| ("enums", crate::plan::rust::names::enum_type(e))));
+    names.extend(plan.flags.iter().map(|f| ("flags", crate::plan::rust::names::flags_type(f))));
     let mut counts = std::collections::BTreeMap::new();
     for (_, n) in &names {
         *counts.entry(n.to_string()).or_insert(0) += 1;

@@ -4,29 +4,16 @@
 
 use super::docs::docs;
 use super::fields::{keeps_extra, struct_tokens};
-use crate::emit::rust::shared::{int, status_name, type_tokens};
-use crate::model::{BodyKind, Endpoint, Model, Response, ResponseUse, Status, StatusResponse};
-use crate::plan::rust as names;
-use proc_macro2::{Ident, TokenStream};
-use quote::{format_ident, quote};
-
-/// The names of the items one response is emitted as: `<prefix>Body` (named fields),
-/// `<prefix>Headers` and `<prefix>Response` (body and headers together).
-pub struct Names {
-    pub body: Ident,
-    pub headers: Ident,
-    pub response: Ident,
-}
-
-impl Names {
-    pub fn new(prefix: &str) -> Self {
-        Self { body: format_ident!("{prefix}Body"), headers: format_ident!("{prefix}Headers"), response: format_ident!("{prefix}Response") }
-    }
-}
+use crate::emit::rust::shared::{int, type_tokens};
+use crate::model::{BodyKind, Endpoint, Response, ResponseUse, Status, StatusResponse};
+use crate::plan::rust::names::ResponseNames as Names;
+use crate::plan::rust::{Plan, names};
+use proc_macro2::TokenStream;
+use quote::quote;
 
 /// The Rust type of a response's body, `None` when it has none; `path` leads to where its
 /// `<prefix>Body` struct lives.
-pub fn body_type(model: &Model, r: &Response, names: &Names, path: &TokenStream) -> Option<TokenStream> {
+pub fn body_type(plan: &Plan, r: &Response, names: &Names, path: &TokenStream) -> Option<TokenStream> {
     match r.body_kind() {
         BodyKind::Empty => None,
         BodyKind::Text => Some(quote!(String)),
@@ -35,15 +22,15 @@ pub fn body_type(model: &Model, r: &Response, names: &Names, path: &TokenStream)
             let body = &names.body;
             Some(quote!(#path #body))
         }
-        BodyKind::Json => Some(r.ty.as_ref().map_or_else(|| quote!(serde_json::Value), |t| type_tokens(model, t, &quote!(crate)))),
+        BodyKind::Json => Some(r.ty.as_ref().map_or_else(|| quote!(serde_json::Value), |t| type_tokens(plan, t, &quote!(crate)))),
     }
 }
 
 /// What a response's variant carries: nothing, its body, or `<prefix>Response` when it has
 /// headers.
-pub fn payload_type(model: &Model, r: &Response, names: &Names, path: &TokenStream) -> Option<TokenStream> {
+pub fn payload_type(plan: &Plan, r: &Response, names: &Names, path: &TokenStream) -> Option<TokenStream> {
     if r.headers.is_empty() {
-        return body_type(model, r, names, path);
+        return body_type(plan, r, names, path);
     }
     let response = &names.response;
     Some(quote!(#path #response))
@@ -51,20 +38,20 @@ pub fn payload_type(model: &Model, r: &Response, names: &Names, path: &TokenStre
 
 /// The items one response needs: its body struct (named fields), its headers struct, and the
 /// struct holding both.
-pub fn response_items(model: &Model, r: &Response, names: &Names, what: &str) -> TokenStream {
+pub fn response_items(plan: &Plan, r: &Response, names: &Names, what: &str) -> TokenStream {
     let mut out = TokenStream::new();
     if r.body_kind() == BodyKind::Json && !r.fields.is_empty() {
         let doc = docs(Some(&format!("The body of {what}.")), &[]);
-        out.extend(struct_tokens(model, &names.body, doc, &r.fields, keeps_extra(&r.not_shown)));
+        out.extend(struct_tokens(plan, &names.body, doc, &r.fields, keeps_extra(&r.not_shown)));
     }
     if r.headers.is_empty() {
         return out;
     }
-    let headers = model.header_fields(r);
+    let headers = plan.header_fields(r);
     let doc = docs(Some(&format!("The headers of {what}.")), &[]);
-    out.extend(struct_tokens(model, &names.headers, doc, &headers, false));
+    out.extend(struct_tokens(plan, &names.headers, doc, &headers, false));
     let (header_ident, response_ident) = (&names.headers, &names.response);
-    let body = body_type(model, r, names, &quote!()).map(|ty| {
+    let body = body_type(plan, r, names, &quote!()).map(|ty| {
         quote!(/// The body.
         pub body: #ty,)
     });
@@ -83,20 +70,20 @@ pub fn response_items(model: &Model, r: &Response, names: &Names, what: &str) ->
 
 /// A response of an endpoint with where its items live: inline ones in the endpoint's module
 /// (`inline`, the path to it), named ones in `responses` (`named`, the path to it).
-pub fn resolve_at<'m>(model: &'m Model, r: &'m StatusResponse, inline: TokenStream, named: TokenStream) -> (&'m Response, Names, TokenStream) {
+pub fn resolve_at<'m>(plan: &'m Plan<'m>, r: &'m StatusResponse, inline: TokenStream, named: TokenStream) -> (&'m Response, Names, TokenStream) {
     let status = r.status().expect("BUG: validation parses every status");
     match &r.response {
-        ResponseUse::Inline(response) => (response, Names::new(&status_name(status)), inline),
+        ResponseUse::Inline(response) => (response, Names::new(&names::status_stem(status)), inline),
         ResponseUse::Named(id) => {
-            let response = model.named_response(&id.id).expect("BUG: validation resolves every response");
+            let response = plan.named_response(&id.id).expect("BUG: validation resolves every response");
             (&response.response, Names::new(&names::response_stem(response)), named)
         }
     }
 }
 
 /// [`resolve_at`] from inside the types crate's endpoint module.
-pub fn resolve<'m>(model: &'m Model, r: &'m StatusResponse) -> (&'m Response, Names, TokenStream) {
-    resolve_at(model, r, quote!(), quote!(crate::responses::))
+pub fn resolve<'m>(plan: &'m Plan<'m>, r: &'m StatusResponse) -> (&'m Response, Names, TokenStream) {
+    resolve_at(plan, r, quote!(), quote!(crate::responses::))
 }
 
 /// Variants of very different sizes, allowed: a decoded value is held in place, because boxing
@@ -107,19 +94,19 @@ pub fn large_variants_allowed() -> TokenStream {
 }
 
 /// The enum of an endpoint's responses, with the items of its inline responses.
-pub fn endpoint_responses(model: &Model, e: &Endpoint) -> TokenStream {
+pub fn endpoint_responses(plan: &Plan, e: &Endpoint) -> TokenStream {
     let mut items = TokenStream::new();
     let mut variants = Vec::new();
     let mut statuses = Vec::new();
     let mut carrying = 0;
     for r in &e.responses {
         let status = r.status().expect("BUG: validation parses every status");
-        let (response, names, path) = resolve(model, r);
+        let (response, names, path) = resolve(plan, r);
         if matches!(r.response, ResponseUse::Inline(_)) {
-            items.extend(response_items(model, response, &names, &format!("the `{status}` response")));
+            items.extend(response_items(plan, response, &names, &format!("the `{status}` response")));
         }
-        let variant = format_ident!("{}", status_name(status));
-        let payload = payload_type(model, response, &names, &path);
+        let variant = names::status_variant(status);
+        let payload = payload_type(plan, response, &names, &path);
         carrying += usize::from(payload.is_some());
         let doc = variant_doc(status, response, &r.response);
         let ranged = !matches!(status, Status::Code(_));
@@ -182,14 +169,14 @@ fn variant_doc(status: Status, r: &Response, used: &ResponseUse) -> Vec<String> 
 }
 
 /// `responses.rs`: the named responses.
-pub fn named_responses(model: &Model) -> TokenStream {
-    let items = model.responses.iter().map(|n| {
+pub fn named_responses(plan: &Plan) -> TokenStream {
+    let items = plan.responses.iter().map(|n| {
         let names = Names::new(&names::response_stem(n));
         let what = match &n.response.description {
             Some(d) => format!("the response `{}` ({})", n.id, d.trim_end_matches('.')),
             None => format!("the response `{}`", n.id),
         };
-        response_items(model, &n.response, &names, &what)
+        response_items(plan, &n.response, &names, &what)
     });
     quote! {
         //! Named responses: the bodies and headers of responses several endpoints share.
@@ -199,8 +186,8 @@ pub fn named_responses(model: &Model) -> TokenStream {
 }
 
 /// `headers.rs`: the names of the named headers, as sent on the wire.
-pub fn named_headers(model: &Model) -> TokenStream {
-    let consts = model.headers.iter().map(|h| {
+pub fn named_headers(plan: &Plan) -> TokenStream {
+    let consts = plan.headers.iter().map(|h| {
         let name = names::header_const(h);
         let wire = h.wire();
         let doc = format!(" `{wire}`: {}", h.description.clone().unwrap_or_else(|| format!("the header `{}`.", h.name)));

@@ -1,18 +1,18 @@
 //! `rules.rs`: conditions, permission rules as constant data, and their evaluation at an instant.
 
 use super::docs::{docs, meta_docs, meta_notes, summary};
-use crate::emit::rust::shared::{lib_ident, type_ident};
-use crate::model::{Cond, Model, PermissionRule, Rule};
-use crate::plan::rust as names;
+use crate::emit::rust::shared::lib_ident;
+use crate::model::{Cond, PermissionRule, Rule};
+use crate::plan::rust::{Plan, names};
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
 
 /// `rules.rs`.
-pub fn emit(model: &Model) -> TokenStream {
-    let runtime = lib_ident(model, crate::emit::cargo::RUNTIME);
-    let conditions = conditions(model);
-    let consts = model.permission_rules.iter().map(|r| rule_const(model, r));
-    let all = model.permission_rules.iter().map(names::rule_const);
+pub fn emit(plan: &Plan) -> TokenStream {
+    let runtime = lib_ident(plan, crate::emit::cargo::RUNTIME);
+    let conditions = conditions(plan);
+    let consts = plan.permission_rules.iter().map(|r| rule_const(plan, r));
+    let all = plan.permission_rules.iter().map(names::rule_const);
     quote! {
         //! Permission rules as data: each evaluated at an instant against what the caller holds.
         //!
@@ -59,10 +59,10 @@ pub fn emit(model: &Model) -> TokenStream {
     }
 }
 
-fn conditions(model: &Model) -> TokenStream {
-    let variants: Vec<Ident> = model.conditions.iter().map(names::condition_variant).collect();
-    let decls = model.conditions.iter().zip(&variants).map(|(c, v)| {
-        let doc = meta_docs(model, &c.meta);
+fn conditions(plan: &Plan) -> TokenStream {
+    let variants: Vec<Ident> = plan.conditions.iter().map(names::condition_variant).collect();
+    let decls = plan.conditions.iter().zip(&variants).map(|(c, v)| {
+        let doc = meta_docs(plan, &c.meta);
         if c.params.is_empty() {
             quote!(#doc #v,)
         } else {
@@ -74,11 +74,11 @@ fn conditions(model: &Model) -> TokenStream {
             quote!(#doc #v { #( #[doc = #param_docs] #params: &'static str, )* },)
         }
     });
-    let id_arms = model.conditions.iter().zip(&variants).map(|(c, v)| {
+    let id_arms = plan.conditions.iter().zip(&variants).map(|(c, v)| {
         let id = &c.meta.id;
         if c.params.is_empty() { quote!(Self::#v => #id) } else { quote!(Self::#v { .. } => #id) }
     });
-    let display_arms = model.conditions.iter().zip(&variants).map(|(c, v)| {
+    let display_arms = plan.conditions.iter().zip(&variants).map(|(c, v)| {
         let id = &c.meta.id;
         if c.params.is_empty() {
             quote!(Self::#v => f.write_str(#id))
@@ -91,7 +91,7 @@ fn conditions(model: &Model) -> TokenStream {
         }
     });
     // A reference to an empty enum is not uninhabited to the compiler; its value is.
-    let display = if model.conditions.is_empty() { quote!(let _ = f; match *self {}) } else { quote!(match self { #(#display_arms,)* }) };
+    let display = if plan.conditions.is_empty() { quote!(let _ = f; match *self {}) } else { quote!(match self { #(#display_arms,)* }) };
     quote! {
         /// A named condition as a rule asks it, with its arguments; the implementation answers it.
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -116,7 +116,7 @@ fn conditions(model: &Model) -> TokenStream {
     }
 }
 
-fn rule_const(model: &Model, r: &PermissionRule) -> TokenStream {
+fn rule_const(plan: &Plan, r: &PermissionRule) -> TokenStream {
     let name = names::rule_const(r);
     let id = &r.meta.id;
     let display = &r.meta.name;
@@ -125,10 +125,10 @@ fn rule_const(model: &Model, r: &PermissionRule) -> TokenStream {
         None => quote!(None),
     };
     let endpoints = r.endpoints.iter().map(|e| e.id.as_str());
-    let audience = type_ident(&r.applies_to);
+    let audience = names::audience_variant(&r.applies_to);
     let change = |c: Option<&crate::model::Ref>| match c {
         Some(c) => {
-            let c = names::change_const_id(model, &c.id);
+            let c = plan.change_const(&c.id);
             quote!(Some(&crate::changes::#c))
         }
         None => quote!(None),
@@ -136,10 +136,10 @@ fn rule_const(model: &Model, r: &PermissionRule) -> TokenStream {
     let variants = r.variants.iter().map(|v| {
         let since = change(v.since.as_ref().or(r.meta.since.as_ref()));
         let until = change(v.until.as_ref().or(r.meta.until.as_ref()));
-        let rule = rule_tokens(model, &v.rule);
+        let rule = rule_tokens(plan, &v.rule);
         quote!(RuleVariant { since: #since, until: #until, rule: #rule })
     });
-    let mut notes = meta_notes(model, &r.meta);
+    let mut notes = meta_notes(plan, &r.meta);
     notes.push(format!("Applies to: {}.", r.applies_to));
     let doc = docs(Some(&summary(&r.meta)), &notes);
     quote! {
@@ -156,25 +156,25 @@ fn rule_const(model: &Model, r: &PermissionRule) -> TokenStream {
 }
 
 /// A rule expression as a `Rule` value, with paths relative to the rules module.
-pub fn rule_tokens(model: &Model, rule: &Rule) -> TokenStream {
+pub fn rule_tokens(plan: &Plan, rule: &Rule) -> TokenStream {
     match rule {
         Rule::Permission(p) => {
-            let p = names::permission_variant_id(model, &p.id);
+            let p = plan.permission_variant(&p.id);
             quote!(Rule::Permission(Permission::#p))
         }
         Rule::All(rules) => {
-            let rules = rules.iter().map(|r| rule_tokens(model, r));
+            let rules = rules.iter().map(|r| rule_tokens(plan, r));
             quote!(Rule::All(&[#(#rules),*]))
         }
         Rule::Any(rules) => {
-            let rules = rules.iter().map(|r| rule_tokens(model, r));
+            let rules = rules.iter().map(|r| rule_tokens(plan, r));
             quote!(Rule::Any(&[#(#rules),*]))
         }
         Rule::When { when, then, otherwise } => {
-            let (when, then) = (cond_tokens(model, when), rule_tokens(model, then));
+            let (when, then) = (cond_tokens(plan, when), rule_tokens(plan, then));
             let otherwise = match otherwise {
                 Some(o) => {
-                    let o = rule_tokens(model, o);
+                    let o = rule_tokens(plan, o);
                     quote!(Some(&#o))
                 }
                 None => quote!(None),
@@ -182,29 +182,29 @@ pub fn rule_tokens(model: &Model, rule: &Rule) -> TokenStream {
             quote!(Rule::When { when: #when, then: &#then, otherwise: #otherwise })
         }
         Rule::Condition(c) => {
-            let c = cond_tokens(model, c);
+            let c = cond_tokens(plan, c);
             quote!(Rule::Condition(#c))
         }
         Rule::Intent(i) => {
-            let i = names::intent_variant_id(model, &i.id);
+            let i = plan.intent_variant(&i.id);
             quote!(Rule::Intent(Intent::#i))
         }
         Rule::Scope(s) => {
-            let s = names::scope_variant_id(model, &s.id);
+            let s = plan.scope_variant(&s.id);
             quote!(Rule::Scope(Scope::#s))
         }
     }
 }
 
 /// A condition expression; validation guarantees arity, so a call has its one argument.
-pub fn cond_tokens(model: &Model, cond: &Cond) -> TokenStream {
+pub fn cond_tokens(plan: &Plan, cond: &Cond) -> TokenStream {
     match cond {
         Cond::Named { .. } => {
-            let call = condition_call(model, cond);
+            let call = condition_call(plan, cond);
             quote!(Cond::Is(#call))
         }
         Cond::Not(inner) => {
-            let inner = cond_tokens(model, inner);
+            let inner = cond_tokens(plan, inner);
             quote!(Cond::Not(&#inner))
         }
     }
@@ -212,10 +212,10 @@ pub fn cond_tokens(model: &Model, cond: &Cond) -> TokenStream {
 
 /// The `Condition` value a condition expression names (its negation set aside), as a path
 /// relative to the rules module.
-pub fn condition_call(model: &Model, cond: &Cond) -> TokenStream {
+pub fn condition_call(plan: &Plan, cond: &Cond) -> TokenStream {
     let (condition, arg) = cond.named();
-    let v = names::condition_variant_id(model, &condition.id);
-    let param = model.conditions.iter().find(|c| c.meta.id == condition.id).and_then(|c| c.params.first());
+    let v = plan.condition_variant(&condition.id);
+    let param = plan.conditions.iter().find(|c| c.meta.id == condition.id).and_then(|c| c.params.first());
     match (param, arg) {
         (Some(param), Some(arg)) => {
             let param = names::condition_param(param);

@@ -3,14 +3,14 @@
 
 use super::docs::{docs, meta_docs, meta_notes, summary};
 use crate::emit::rust::shared::int;
-use crate::model::{Model, StateMachine};
-use crate::plan::rust as names;
+use crate::model::StateMachine;
+use crate::plan::rust::{Plan, names};
 use proc_macro2::{Ident, TokenStream};
 use quote::quote;
 
 /// `states.rs`.
-pub fn emit(model: &Model) -> TokenStream {
-    let machines = model.state_machines.iter().map(|m| machine(model, m));
+pub fn emit(plan: &Plan) -> TokenStream {
+    let machines = plan.state_machines.iter().map(|m| machine(plan, m));
     quote! {
         //! State machines: states, transitions, and the side effects each transition has.
 
@@ -53,12 +53,12 @@ pub fn emit(model: &Model) -> TokenStream {
     }
 }
 
-fn machine(model: &Model, m: &StateMachine) -> TokenStream {
+fn machine(plan: &Plan, m: &StateMachine) -> TokenStream {
     let name = names::machine(m);
     let states: Vec<Ident> = m.states.iter().map(names::state).collect();
-    let state_docs = m.states.iter().map(|s| meta_docs(model, &s.meta));
+    let state_docs = m.states.iter().map(|s| meta_docs(plan, &s.meta));
     let state_ids: Vec<&str> = m.states.iter().map(|s| s.meta.id.as_str()).collect();
-    let mut notes = meta_notes(model, &m.meta);
+    let mut notes = meta_notes(plan, &m.meta);
     if let Some(subject) = &m.subject {
         notes.push(format!("The state of `{}:{}`.", subject.kind, subject.id));
     }
@@ -67,7 +67,7 @@ fn machine(model: &Model, m: &StateMachine) -> TokenStream {
     }
     let doc = docs(Some(&summary(&m.meta)), &notes);
     let values = value_fn(m, &states);
-    let transitions = (!m.transitions.is_empty()).then(|| transitions(model, m, &name, &states));
+    let transitions = (!m.transitions.is_empty()).then(|| transitions(plan, m, &name, &states));
     let refs = &states;
     quote! {
         #doc
@@ -116,7 +116,7 @@ fn value_fn(m: &StateMachine, states: &[Ident]) -> Option<TokenStream> {
     })
 }
 
-fn transitions(model: &Model, m: &StateMachine, name: &Ident, states: &[Ident]) -> TokenStream {
+fn transitions(plan: &Plan, m: &StateMachine, name: &Ident, states: &[Ident]) -> TokenStream {
     let state_of = |id: &str| {
         let i = m.states.iter().position(|s| s.meta.id == id).expect("BUG: validated transition end");
         &states[i]
@@ -124,7 +124,7 @@ fn transitions(model: &Model, m: &StateMachine, name: &Ident, states: &[Ident]) 
     let tname = names::machine_transitions(m);
     let idents: Vec<Ident> = m.transitions.iter().map(names::transition).collect();
     let tdocs = m.transitions.iter().map(|t| {
-        let mut notes = meta_notes(model, &t.meta);
+        let mut notes = meta_notes(plan, &t.meta);
         if !t.triggers.is_empty() {
             notes.push(format!("Triggered by: {}.", t.triggers.join(", ")));
         }
@@ -146,14 +146,14 @@ fn transitions(model: &Model, m: &StateMachine, name: &Ident, states: &[Ident]) 
             let description = e.meta.description.clone().unwrap_or_default();
             let event = match &e.event {
                 Some(r) => {
-                    let v = names::event_variant_id(model, &r.id);
+                    let v = plan.event_variant(&r.id);
                     quote!(Some(EventKind::#v))
                 }
                 None => quote!(None),
             };
             let error = match &e.error {
                 Some(r) => {
-                    let c = names::error_const_id(model, &r.id);
+                    let c = plan.error_const(&r.id);
                     quote!(Some(&crate::errors::#c))
                 }
                 None => quote!(None),

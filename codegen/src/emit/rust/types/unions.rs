@@ -10,19 +10,19 @@ use super::docs::{docs, meta_notes};
 use super::fields::field_docs;
 use crate::emit::rust::shared::{Shape, int, needs_box, value_tokens};
 use crate::model::types::Primitive;
-use crate::model::{Field, Model, TagValue, TypeRef, Union};
-use crate::plan::rust as names;
+use crate::model::{Field, TagValue, TypeRef, Union};
+use crate::plan::rust::{Plan, names};
 use proc_macro2::{Ident, TokenStream};
 use quote::quote;
 
 /// `unions.rs`: its docs, then the items of each union.
-pub fn emit(model: &Model) -> impl Iterator<Item = TokenStream> + '_ {
+pub fn emit<'p>(plan: &'p Plan<'p>) -> impl Iterator<Item = TokenStream> + 'p {
     let docs = quote! {
         //! Unions: values of one of several shapes, named by a discriminator field (tagged) or
         //! tried in the declared order (untagged). A value the spec does not describe is kept as
         //! `Unknown`, so it writes back unchanged, and the validators report it.
     };
-    std::iter::once(docs).chain(model.unions.iter().map(|u| union(model, u)))
+    std::iter::once(docs).chain(plan.unions.iter().map(|u| union(plan, u)))
 }
 
 /// The catch-all variant (see [`names::union_catch_all`]).
@@ -40,29 +40,29 @@ struct Arm<'a> {
     tag: Option<TagValue>,
 }
 
-fn arms<'a>(model: &Model, u: &'a Union) -> Vec<Arm<'a>> {
+fn arms<'a>(plan: &Plan, u: &'a Union) -> Vec<Arm<'a>> {
     let root = quote!(crate);
     u.variants
         .iter()
         .map(|v| {
             let null = matches!(v.ty, Some(TypeRef::Primitive(Primitive::Null)));
-            let boxed = v.ty.as_ref().is_some_and(|t| needs_box(model, Shape::Union(&u.meta.id), t));
+            let boxed = v.ty.as_ref().is_some_and(|t| needs_box(plan, Shape::Union(&u.meta.id), t));
             let ty = (!null).then(|| {
-                let inner = v.ty.as_ref().map_or_else(|| quote!(serde_json::Value), |t| value_tokens(model, t, v.items.as_ref(), &root));
+                let inner = v.ty.as_ref().map_or_else(|| quote!(serde_json::Value), |t| value_tokens(plan, t, v.items.as_ref(), &root));
                 if boxed { quote!(Box<#inner>) } else { inner }
             });
-            Arm { field: v, ident: names::union_variant(v), ty, boxed, tag: model.variant_tag(u, v) }
+            Arm { field: v, ident: names::union_variant(v), ty, boxed, tag: plan.variant_tag(u, v) }
         })
         .collect()
 }
 
-fn union(model: &Model, u: &Union) -> TokenStream {
+fn union(plan: &Plan, u: &Union) -> TokenStream {
     let name = names::union_type(u);
     let other = catch_all(u);
-    let arms = arms(model, u);
+    let arms = arms(plan, u);
     let tagged = u.discriminator.as_ref().and_then(|d| d.ty.as_ref().map(|t| (d.field.as_str(), t)));
     let variants = arms.iter().map(|a| {
-        let mut d = field_docs(model, a.field);
+        let mut d = field_docs(plan, a.field);
         if let Some(tag) = &a.tag {
             let line = format!(" Tag {tag}.");
             d.extend(quote!(#[doc = ""] #[doc = #line]));
@@ -75,7 +75,7 @@ fn union(model: &Model, u: &Union) -> TokenStream {
     });
     let unknown = match tagged {
         Some((_, ty)) => {
-            let tag_ty = tag_type(model, ty);
+            let tag_ty = tag_type(plan, ty);
             quote! {
                 /// A variant the spec does not name, kept as received.
                 #other {
@@ -91,16 +91,16 @@ fn union(model: &Model, u: &Union) -> TokenStream {
             #other(serde_json::Value),
         },
     };
-    let doc = union_docs(model, u);
+    let doc = union_docs(plan, u);
     let objects = u.variants.iter().filter(|v| matches!(v.ty, Some(TypeRef::Object(_) | TypeRef::Union(_)))).count();
     // The catch-all holds a JSON value: one object beside it is enough to differ in size.
     let large = (objects > 0).then(super::responses::large_variants_allowed);
     let serialize = serialize(&name, &arms, &other, tagged.is_some());
     let deserialize = match tagged {
-        Some((field, ty)) => tagged_deserialize(model, u, &name, &arms, &other, field, ty),
-        None => untagged_deserialize(model, &name, &arms, &other),
+        Some((field, ty)) => tagged_deserialize(plan, u, &name, &arms, &other, field, ty),
+        None => untagged_deserialize(plan, &name, &arms, &other),
     };
-    let validate = validate(model, u, &name, &arms, &other, tagged);
+    let validate = validate(plan, u, &name, &arms, &other, tagged);
     let from = from_impls(&name, &arms);
     quote! {
         #doc
@@ -121,8 +121,8 @@ fn union(model: &Model, u: &Union) -> TokenStream {
     }
 }
 
-fn union_docs(model: &Model, u: &Union) -> TokenStream {
-    let mut notes = meta_notes(model, &u.meta);
+fn union_docs(plan: &Plan, u: &Union) -> TokenStream {
+    let mut notes = meta_notes(plan, &u.meta);
     match &u.discriminator {
         Some(d) => notes.push(format!("Tagged by the field `{}`.", d.field)),
         None => notes.push("Untagged: the variants are tried in this order, the first that decodes wins.".to_owned()),
@@ -135,10 +135,10 @@ fn union_docs(model: &Model, u: &Union) -> TokenStream {
 }
 
 /// The Rust type of a discriminator's values.
-fn tag_type(model: &Model, ty: &TypeRef) -> TokenStream {
+fn tag_type(plan: &Plan, ty: &TypeRef) -> TokenStream {
     match ty {
         TypeRef::Enum(id) => {
-            let e = names::enum_id(model, id);
+            let e = plan.enum_type(id);
             quote!(crate::enums::#e)
         }
         TypeRef::Primitive(Primitive::String) => quote!(String),
@@ -173,9 +173,9 @@ fn ctor(name: &Ident, a: &Arm) -> TokenStream {
     if a.boxed { quote!(|value| #name::#ident(Box::new(value))) } else { quote!(#name::#ident) }
 }
 
-fn tagged_deserialize(model: &Model, u: &Union, name: &Ident, arms: &[Arm], other: &Ident, field: &str, ty: &TypeRef) -> TokenStream {
-    let tag_ty = tag_type(model, ty);
-    let string_enum = matches!(ty, TypeRef::Enum(id) if model.enum_(id).is_some_and(|e| e.repr == "string"));
+fn tagged_deserialize(plan: &Plan, u: &Union, name: &Ident, arms: &[Arm], other: &Ident, field: &str, ty: &TypeRef) -> TokenStream {
+    let tag_ty = tag_type(plan, ty);
+    let string_enum = matches!(ty, TypeRef::Enum(id) if plan.enum_(id).is_some_and(|e| e.repr == "string"));
     let tag_json = match ty {
         TypeRef::Primitive(Primitive::String) => quote!(serde_json::Value::from(tag.as_str())),
         TypeRef::Enum(_) if string_enum => quote!(serde_json::Value::from(tag.as_str())),
@@ -190,7 +190,7 @@ fn tagged_deserialize(model: &Model, u: &Union, name: &Ident, arms: &[Arm], othe
                 (TagValue::Integer(n), _) => int(*n),
                 (TagValue::Text(t), _) => quote!(#t),
                 (TagValue::Enum(id), TypeRef::Enum(e)) => {
-                    let (e, v) = (names::enum_id(model, e), names::enum_variant_id(model, e, id));
+                    let (e, v) = (plan.enum_type(e), plan.enum_variant(e, id));
                     quote!(crate::enums::#e::#v)
                 }
                 (TagValue::Enum(_), _) => return None,
@@ -246,7 +246,7 @@ fn tagged_deserialize(model: &Model, u: &Union, name: &Ident, arms: &[Arm], othe
 /// and whose own constraints hold (a pattern, a constant, bounds) wins, so two variants of one
 /// type told apart by their constraints are both reachable. When none holds, the first whose
 /// type decodes the value takes it, and its validator reports what the value breaks.
-fn untagged_deserialize(model: &Model, name: &Ident, arms: &[Arm], other: &Ident) -> TokenStream {
+fn untagged_deserialize(plan: &Plan, name: &Ident, arms: &[Arm], other: &Ident) -> TokenStream {
     let mut fallbacks = Vec::new();
     let tries: Vec<TokenStream> = arms
         .iter()
@@ -261,7 +261,7 @@ fn untagged_deserialize(model: &Model, name: &Ident, arms: &[Arm], other: &Ident
                 Some(ty) => {
                     let wrap = if a.boxed { quote!(Self::#ident(Box::new(v))) } else { quote!(Self::#ident(v)) };
                     let inner = if a.boxed { strip_box(ty) } else { ty.clone() };
-                    let checks = a.field.ty.as_ref().map(|t| value_checks(model, &quote!(value), t, Rules::of(a.field), &quote!(pointer))).unwrap_or_default();
+                    let checks = a.field.ty.as_ref().map(|t| value_checks(plan, &quote!(value), t, Rules::of(a.field), &quote!(pointer))).unwrap_or_default();
                     if checks.is_empty() {
                         quote! {
                             if let Ok(v) = <#inner as serde::Deserialize>::deserialize(&value) {
@@ -319,11 +319,11 @@ fn strip_box(ty: &TokenStream) -> TokenStream {
     ty.clone()
 }
 
-fn validate(model: &Model, u: &Union, name: &Ident, arms: &[Arm], other: &Ident, tagged: Option<(&str, &TypeRef)>) -> TokenStream {
+fn validate(plan: &Plan, u: &Union, name: &Ident, arms: &[Arm], other: &Ident, tagged: Option<(&str, &TypeRef)>) -> TokenStream {
     let id = &u.meta.id;
     let cases = arms.iter().map(|a| {
         let ident = &a.ident;
-        let checks = a.field.ty.as_ref().map(|t| value_checks(model, &quote!(value), t, Rules::of(a.field), &quote!(pointer))).unwrap_or_default();
+        let checks = a.field.ty.as_ref().map(|t| value_checks(plan, &quote!(value), t, Rules::of(a.field), &quote!(pointer))).unwrap_or_default();
         match (&a.ty, checks.is_empty()) {
             (None, _) => quote!(Self::#ident => {}),
             (Some(_), true) => quote!(Self::#ident(_) => {}),
@@ -333,7 +333,7 @@ fn validate(model: &Model, u: &Union, name: &Ident, arms: &[Arm], other: &Ident,
     let unknown = match tagged {
         Some((field, ty)) => {
             let shown = match ty {
-                TypeRef::Enum(e) if model.enum_(e).is_some_and(|e| e.repr != "string") => quote!(tag.value()),
+                TypeRef::Enum(e) if plan.enum_(e).is_some_and(|e| e.repr != "string") => quote!(tag.value()),
                 _ => quote!(tag),
             };
             let detail = format!("`{field}` is {{}}");

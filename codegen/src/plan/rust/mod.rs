@@ -1,0 +1,262 @@
+//! The Rust plan: the Rust identifier of every spec item and the facts the Rust emitters ask of
+//! every endpoint, decided once for a model before any crate is written.
+//!
+//! [`names`] says how each kind of item is named, from the item itself; [`Plan`] applies it to
+//! every item once and answers by id, so an emitter holding a reference (`enum_id`, a change
+//! id) never searches the model for the item to name it. [`endpoint`] holds what the types,
+//! server and client crates must agree on about an endpoint: its body, its answer, the values
+//! only the running service knows. [`scopes`] lists where two identifiers could meet.
+//!
+//! The types, server and client emitters render from a plan: it reads as the model it was made
+//! from (`plan.resources`, `plan.endpoints`), with the decisions beside.
+
+pub mod endpoint;
+pub mod names;
+mod patterns;
+pub mod scopes;
+
+pub use endpoint::{EndpointFacts, ResponseKind, RuntimeInput};
+pub use scopes::namespaces;
+
+use crate::model::*;
+use proc_macro2::{Ident, Span};
+use std::collections::HashMap;
+
+/// The kinds of item an emitter names by id.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+enum Named {
+    Resource,
+    Union,
+    Enum,
+    EnumValue,
+    Flags,
+    Flag,
+    Permission,
+    Condition,
+    Scope,
+    Intent,
+    TokenKind,
+    Placeholder,
+    Error,
+    Change,
+    Limit,
+    Event,
+}
+
+/// Every Rust name of a model, and the facts of its endpoints.
+pub struct Plan<'m> {
+    model: &'m Model,
+    /// Identifiers by kind, owner id (the enum of a value, the flag set of a flag; empty for
+    /// items of their own) and id. Kept as text: a plan is shared by emitters running on several
+    /// threads, and `proc_macro2` identifiers stay on one.
+    names: HashMap<(Named, &'m str, &'m str), String>,
+    /// The facts of each endpoint, in spec order.
+    endpoints: Vec<EndpointFacts<'m>>,
+    endpoint_index: HashMap<&'m str, usize>,
+    /// Every distinct `pattern`, in the order first written: `patterns.rs` compiles each once
+    /// and each check names its static by the index here.
+    patterns: Vec<String>,
+    error_catch_all: String,
+    /// The catch-all arm of each event channel's code enum.
+    event_code_catch_alls: HashMap<&'m str, String>,
+}
+
+impl std::ops::Deref for Plan<'_> {
+    type Target = Model;
+
+    /// A plan reads as its model, so that an emitter needs one value in hand, not two.
+    fn deref(&self) -> &Model {
+        self.model
+    }
+}
+
+impl<'m> Plan<'m> {
+    /// Decides every name of `model`, and the facts of its endpoints.
+    pub fn new(model: &'m Model) -> Self {
+        let endpoints: Vec<EndpointFacts<'m>> = model.endpoints.iter().map(|e| EndpointFacts::new(model, e)).collect();
+        let endpoint_index = model.endpoints.iter().enumerate().map(|(i, e)| (e.meta.id.as_str(), i)).collect();
+        Plan {
+            model,
+            names: item_names(model),
+            endpoints,
+            endpoint_index,
+            patterns: patterns::gather(model),
+            error_catch_all: names::error_catch_all(&model.errors).to_string(),
+            event_code_catch_alls: event_channels(model).map(|c| (c, names::event_code_catch_all(&model.events, c).to_string())).collect(),
+        }
+    }
+
+    /// The model the plan was made for.
+    pub fn model(&self) -> &'m Model {
+        self.model
+    }
+
+    /// The identifier of the item of `kind` with this id under `owner`; the id itself, made an
+    /// identifier, where there is none (validation rules that out).
+    fn ident(&self, kind: Named, owner: &str, id: &str) -> Ident {
+        match self.names.get(&(kind, owner, id)) {
+            Some(name) => parse_ident(name),
+            None => crate::plan::case::rust_ident(id),
+        }
+    }
+
+    /// The struct of the resource with this id.
+    pub fn resource_type(&self, id: &str) -> Ident {
+        self.ident(Named::Resource, "", id)
+    }
+
+    /// The enum of the union with this id.
+    pub fn union_type(&self, id: &str) -> Ident {
+        self.ident(Named::Union, "", id)
+    }
+
+    /// The enum of the enum with this id.
+    pub fn enum_type(&self, id: &str) -> Ident {
+        self.ident(Named::Enum, "", id)
+    }
+
+    /// The variant of value `value` of the enum with id `enum_id`.
+    pub fn enum_variant(&self, enum_id: &str, value: &str) -> Ident {
+        self.ident(Named::EnumValue, enum_id, value)
+    }
+
+    /// The bit set of the flag set with this id.
+    pub fn flags_type(&self, id: &str) -> Ident {
+        self.ident(Named::Flags, "", id)
+    }
+
+    /// The constant of flag `flag` of the flag set with id `set`.
+    pub fn flag_const(&self, set: &str, flag: &str) -> Ident {
+        self.ident(Named::Flag, set, flag)
+    }
+
+    /// The variant of the permission with this id.
+    pub fn permission_variant(&self, id: &str) -> Ident {
+        self.ident(Named::Permission, "", id)
+    }
+
+    /// The variant of the condition with this id.
+    pub fn condition_variant(&self, id: &str) -> Ident {
+        self.ident(Named::Condition, "", id)
+    }
+
+    /// The variant of the scope with this id.
+    pub fn scope_variant(&self, id: &str) -> Ident {
+        self.ident(Named::Scope, "", id)
+    }
+
+    /// The variant of the intent with this id.
+    pub fn intent_variant(&self, id: &str) -> Ident {
+        self.ident(Named::Intent, "", id)
+    }
+
+    /// The variant of the token kind with this id.
+    pub fn token_kind_variant(&self, id: &str) -> Ident {
+        self.ident(Named::TokenKind, "", id)
+    }
+
+    /// The field of `Placeholders` of the placeholder with this id.
+    pub fn placeholder(&self, id: &str) -> Ident {
+        self.ident(Named::Placeholder, "", id)
+    }
+
+    /// The constant of the error with this id.
+    pub fn error_const(&self, id: &str) -> Ident {
+        self.ident(Named::Error, "", id)
+    }
+
+    /// The constant of the change with this id.
+    pub fn change_const(&self, id: &str) -> Ident {
+        self.ident(Named::Change, "", id)
+    }
+
+    /// The constant of the limit with this id.
+    pub fn limit_const(&self, id: &str) -> Ident {
+        self.ident(Named::Limit, "", id)
+    }
+
+    /// The variant of `EventKind` of the event with this id.
+    pub fn event_variant(&self, id: &str) -> Ident {
+        self.ident(Named::Event, "", id)
+    }
+
+    /// The arm of `ErrorCode` that keeps codes the spec does not name.
+    pub fn error_catch_all(&self) -> Ident {
+        parse_ident(&self.error_catch_all)
+    }
+
+    /// The arm of a channel's code enum that keeps numbers the spec does not name.
+    pub fn event_code_catch_all(&self, channel: &str) -> Ident {
+        self.event_code_catch_alls.get(channel).map_or_else(|| names::event_code_catch_all(&self.model.events, channel), |name| parse_ident(name))
+    }
+
+    /// The `Runtime` field holding field `field` of endpoint `endpoint`'s response.
+    pub fn runtime_bound(&self, endpoint: &str, field: &str) -> Ident {
+        endpoint::runtime_bound(self.model, endpoint, field)
+    }
+
+    /// The `Runtime` field saying whether a condition (negation set aside) holds.
+    pub fn runtime_condition(&self, cond: &Cond) -> Ident {
+        endpoint::runtime_condition(self.model, cond)
+    }
+
+    /// The server hook reading field `field` of endpoint `endpoint`'s response.
+    pub fn api_bound_hook(&self, endpoint: &str, field: &str) -> Ident {
+        match self.model.endpoint(endpoint) {
+            Some(e) => names::api_bound_hook(e, field),
+            None => crate::plan::idents::value_ident(&format!("{endpoint}_{field}")),
+        }
+    }
+
+    /// The facts of an endpoint of the model.
+    pub fn facts(&self, e: &Endpoint) -> &EndpointFacts<'m> {
+        &self.endpoints[self.endpoint_index[e.meta.id.as_str()]]
+    }
+
+    /// Every distinct pattern, in the order first written.
+    pub fn patterns(&self) -> &[String] {
+        &self.patterns
+    }
+}
+
+/// An identifier decided before, from its text (`r#type` is a raw one).
+pub(crate) fn parse_ident(text: &str) -> Ident {
+    match text.strip_prefix("r#") {
+        Some(raw) => Ident::new_raw(raw, Span::call_site()),
+        None => Ident::new(text, Span::call_site()),
+    }
+}
+
+/// Each event channel once.
+fn event_channels(model: &Model) -> impl Iterator<Item = &str> {
+    model.events.iter().map(|e| e.channel.id.as_str()).collect::<std::collections::BTreeSet<_>>().into_iter()
+}
+
+/// The name of every item an emitter names by id.
+fn item_names<'m>(model: &'m Model) -> HashMap<(Named, &'m str, &'m str), String> {
+    let mut out = HashMap::new();
+    let mut put = |kind: Named, owner: &'m str, id: &'m str, ident: Ident| {
+        out.insert((kind, owner, id), ident.to_string());
+    };
+    model.resources.iter().for_each(|r| put(Named::Resource, "", &r.meta.id, names::resource(r)));
+    model.unions.iter().for_each(|u| put(Named::Union, "", &u.meta.id, names::union_type(u)));
+    for e in &model.enums {
+        put(Named::Enum, "", &e.meta.id, names::enum_type(e));
+        e.values.iter().for_each(|v| put(Named::EnumValue, &e.meta.id, &v.meta.id, names::enum_variant(v)));
+    }
+    for f in &model.flags {
+        put(Named::Flags, "", &f.meta.id, names::flags_type(f));
+        f.values.iter().for_each(|v| put(Named::Flag, &f.meta.id, &v.meta.id, names::flag_const(v)));
+    }
+    model.permissions.iter().for_each(|p| put(Named::Permission, "", &p.meta.id, names::permission_variant(p)));
+    model.conditions.iter().for_each(|c| put(Named::Condition, "", &c.meta.id, names::condition_variant(c)));
+    model.scopes.iter().for_each(|s| put(Named::Scope, "", &s.meta.id, names::scope_variant(s)));
+    model.intents.iter().for_each(|i| put(Named::Intent, "", &i.meta.id, names::intent_variant(i)));
+    model.token_kinds.iter().for_each(|k| put(Named::TokenKind, "", &k.meta.id, names::token_kind_variant(k)));
+    model.platform.placeholders.iter().for_each(|p| put(Named::Placeholder, "", &p.meta.id, names::placeholder(p)));
+    model.errors.iter().for_each(|e| put(Named::Error, "", &e.meta.id, names::error_const(e)));
+    model.changes.iter().for_each(|c| put(Named::Change, "", &c.meta.id, names::change_const(c)));
+    model.limits.iter().for_each(|l| put(Named::Limit, "", &l.meta.id, names::limit_const(l)));
+    model.events.iter().for_each(|e| put(Named::Event, "", &e.meta.id, names::event_variant(e)));
+    out
+}
