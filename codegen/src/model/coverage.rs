@@ -49,67 +49,13 @@ impl Coverage {
     }
 }
 
-/// Collects the ledger.
+/// Collects the ledger, kinds in the order the spec lists them.
 pub fn coverage(model: &Model) -> Coverage {
     let mut cov = Coverage::default();
-    let item = |cov: &mut Coverage, kind: &str, meta: &Meta, part: Option<&Ref>| {
-        let part = meta.part.as_ref().or(part).map_or_else(|| GENERAL.to_owned(), |p| p.id.clone());
-        let name = format!("{kind}:{}", meta.id);
-        add(cov, &part, &name, &meta.not_shown, &meta.assumed);
-    };
-    for g in &model.gaps {
-        let part = g.meta.part.as_ref().map_or_else(|| GENERAL.to_owned(), |p| p.id.clone());
-        let text = g.meta.description.clone().or_else(|| Some(g.meta.name.clone()));
-        let facets: Vec<String> = match g.meta.not_shown.as_slice() {
-            [] => vec!["details".into()],
-            list => list.iter().map(|x| x.facet.clone()).collect(),
-        };
-        for facet in facets {
-            cov.gaps.push(Entry { part: part.clone(), item: format!("gap:{}", g.meta.id), facet, text: text.clone() });
-        }
-    }
-    for c in &model.constants {
-        item(&mut cov, "constant", &c.meta, None);
-    }
-    for p in &model.permissions {
-        item(&mut cov, "permission", &p.meta, None);
-    }
-    for r in &model.resources {
-        item(&mut cov, "resource", &r.meta, None);
-        fields(&mut cov, "resource", &r.meta, &r.fields);
-        cases(&mut cov, &r.meta, &r.cases);
-    }
-    for u in &model.unions {
-        item(&mut cov, "union", &u.meta, None);
-        fields(&mut cov, "union", &u.meta, &u.variants);
-    }
-    for e in &model.enums {
-        item(&mut cov, "enum", &e.meta, None);
-        for v in &e.values {
-            item(&mut cov, "enum_value", &v.meta, e.meta.part.as_ref());
-        }
-    }
-    for f in &model.flags {
-        item(&mut cov, "flags", &f.meta, None);
-        for v in &f.values {
-            item(&mut cov, "flag", &v.meta, f.meta.part.as_ref());
-        }
-    }
+    model_gaps(&mut cov, model);
+    shape_entries(&mut cov, model);
     for e in &model.endpoints {
-        item(&mut cov, "endpoint", &e.meta, None);
-        for list in [&e.path_params, &e.query, &e.headers, &e.body, &e.parts, &e.response_fields] {
-            fields(&mut cov, "endpoint", &e.meta, list);
-        }
-        for r in &e.responses {
-            if let ResponseUse::Inline(response) = &r.response {
-                let owner = Meta { id: format!("{}.responses.{}", e.meta.id, r.status.id), part: e.meta.part.clone(), ..Meta::default() };
-                response_gaps(&mut cov, &owner, response);
-            }
-        }
-        fields(&mut cov, "endpoint", &e.meta, e.body_schema.as_slice());
-        for b in &e.behaviours {
-            item(&mut cov, "behaviour", &b.meta, e.meta.part.as_ref());
-        }
+        endpoint_entries(&mut cov, e);
     }
     for h in &model.headers {
         add(&mut cov, GENERAL, &format!("header:{}", h.name), &h.not_shown, &h.assumed);
@@ -118,79 +64,169 @@ pub fn coverage(model: &Model) -> Coverage {
         let owner = Meta { id: r.id.clone(), ..Meta::default() };
         response_gaps(&mut cov, &owner, &r.response);
     }
-    for o in &model.opcodes {
-        item(&mut cov, "opcode", &o.meta, None);
-    }
-    for c in &model.commands {
-        item(&mut cov, "command", &c.meta, None);
-    }
-    for x in &model.conditions {
-        item(&mut cov, "condition", &x.meta, None);
-    }
-    for x in &model.intents {
-        item(&mut cov, "intent", &x.meta, None);
-    }
-    for x in &model.scopes {
-        item(&mut cov, "scope", &x.meta, None);
-    }
-    for x in &model.scope_sets {
-        item(&mut cov, "scope_set", &x.meta, None);
-    }
-    for x in &model.token_kinds {
-        item(&mut cov, "token_kind", &x.meta, None);
-    }
-    for x in &model.permission_rules {
-        item(&mut cov, "permission_rule", &x.meta, None);
-    }
-    for x in &model.auth_rules {
-        item(&mut cov, "auth_rule", &x.meta, None);
-    }
-    if let Some(s) = &model.authorization_server {
-        add(&mut cov, GENERAL, "authorization_server:metadata", &s.not_shown, &s.assumed);
-    }
-    for x in &model.events {
-        item(&mut cov, "event", &x.meta, None);
-        fields(&mut cov, "event", &x.meta, &x.fields);
-        cases(&mut cov, &x.meta, &x.cases);
-    }
-    for x in &model.errors {
-        item(&mut cov, "error", &x.meta, None);
-    }
-    if let Some(b) = &model.error_body {
-        add(&mut cov, GENERAL, "error_body:error_body", &b.not_shown, &b.assumed);
-        for f in &b.fields {
-            add(&mut cov, GENERAL, &format!("error_body:error_body.{}", f.name), &f.not_shown, &f.assumed);
+    access_entries(&mut cov, model);
+    event_and_error_entries(&mut cov, model);
+    lifecycle_and_sdk_entries(&mut cov, model);
+    cov
+}
+
+/// Adds an item's own gaps and assumptions as `kind:id`, in its part, else `part`, else `general`.
+fn item(cov: &mut Coverage, kind: &str, meta: &Meta, part: Option<&Ref>) {
+    let part = meta.part.as_ref().or(part).map_or_else(|| GENERAL.to_owned(), |p| p.id.clone());
+    let name = format!("{kind}:{}", meta.id);
+    add(cov, &part, &name, &meta.not_shown, &meta.assumed);
+}
+
+/// Adds the model's declared gaps as `gap:<id>`, one entry per facet they name.
+fn model_gaps(cov: &mut Coverage, model: &Model) {
+    for g in &model.gaps {
+        let part = g.meta.part.as_ref().map_or_else(|| GENERAL.to_owned(), |p| p.id.clone());
+        let text = g.meta.description.clone().or_else(|| Some(g.meta.name.clone()));
+        // A gap that names no facet still has to show up once in the ledger.
+        let facets: Vec<String> = match g.meta.not_shown.as_slice() {
+            [] => vec!["details".into()],
+            list => list.iter().map(|x| x.facet.clone()).collect(),
+        };
+        for facet in facets {
+            cov.gaps.push(Entry { part: part.clone(), item: format!("gap:{}", g.meta.id), facet, text: text.clone() });
         }
     }
+}
+
+/// Adds constants, permissions, resources, unions, enums and flags with their members.
+fn shape_entries(cov: &mut Coverage, model: &Model) {
+    for c in &model.constants {
+        item(cov, "constant", &c.meta, None);
+    }
+    for p in &model.permissions {
+        item(cov, "permission", &p.meta, None);
+    }
+    for r in &model.resources {
+        item(cov, "resource", &r.meta, None);
+        fields(cov, "resource", &r.meta, &r.fields);
+        cases(cov, &r.meta, &r.cases);
+    }
+    for u in &model.unions {
+        item(cov, "union", &u.meta, None);
+        fields(cov, "union", &u.meta, &u.variants);
+    }
+    for e in &model.enums {
+        item(cov, "enum", &e.meta, None);
+        for v in &e.values {
+            item(cov, "enum_value", &v.meta, e.meta.part.as_ref());
+        }
+    }
+    for f in &model.flags {
+        item(cov, "flags", &f.meta, None);
+        for v in &f.values {
+            item(cov, "flag", &v.meta, f.meta.part.as_ref());
+        }
+    }
+}
+
+/// Adds one endpoint: itself, its parameters and fields, its inline responses, its body schema
+/// and its behaviours.
+fn endpoint_entries(cov: &mut Coverage, e: &Endpoint) {
+    item(cov, "endpoint", &e.meta, None);
+    for list in [&e.path_params, &e.query, &e.headers, &e.body, &e.parts, &e.response_fields] {
+        fields(cov, "endpoint", &e.meta, list);
+    }
+    for r in &e.responses {
+        if let ResponseUse::Inline(response) = &r.response {
+            let owner = Meta { id: format!("{}.responses.{}", e.meta.id, r.status.id), part: e.meta.part.clone(), ..Meta::default() };
+            response_gaps(cov, &owner, response);
+        }
+    }
+    fields(cov, "endpoint", &e.meta, e.body_schema.as_slice());
+    for b in &e.behaviours {
+        item(cov, "behaviour", &b.meta, e.meta.part.as_ref());
+    }
+}
+
+/// Adds Gateway opcodes, embedded-app commands, and who may do what: conditions, intents,
+/// scopes, token kinds, rules and the authorization server.
+fn access_entries(cov: &mut Coverage, model: &Model) {
+    for o in &model.opcodes {
+        item(cov, "opcode", &o.meta, None);
+    }
+    for c in &model.commands {
+        item(cov, "command", &c.meta, None);
+    }
+    for x in &model.conditions {
+        item(cov, "condition", &x.meta, None);
+    }
+    for x in &model.intents {
+        item(cov, "intent", &x.meta, None);
+    }
+    for x in &model.scopes {
+        item(cov, "scope", &x.meta, None);
+    }
+    for x in &model.scope_sets {
+        item(cov, "scope_set", &x.meta, None);
+    }
+    for x in &model.token_kinds {
+        item(cov, "token_kind", &x.meta, None);
+    }
+    for x in &model.permission_rules {
+        item(cov, "permission_rule", &x.meta, None);
+    }
+    for x in &model.auth_rules {
+        item(cov, "auth_rule", &x.meta, None);
+    }
+    if let Some(s) = &model.authorization_server {
+        add(cov, GENERAL, "authorization_server:metadata", &s.not_shown, &s.assumed);
+    }
+}
+
+/// Adds events with their fields and cases, errors and the shared error body.
+fn event_and_error_entries(cov: &mut Coverage, model: &Model) {
+    for x in &model.events {
+        item(cov, "event", &x.meta, None);
+        fields(cov, "event", &x.meta, &x.fields);
+        cases(cov, &x.meta, &x.cases);
+    }
+    for x in &model.errors {
+        item(cov, "error", &x.meta, None);
+    }
+    if let Some(b) = &model.error_body {
+        add(cov, GENERAL, "error_body:error_body", &b.not_shown, &b.assumed);
+        for f in &b.fields {
+            add(cov, GENERAL, &format!("error_body:error_body.{}", f.name), &f.not_shown, &f.assumed);
+        }
+    }
+}
+
+/// Adds limits, changes, state machines, SDK classes and calls, releases and the release policy.
+fn lifecycle_and_sdk_entries(cov: &mut Coverage, model: &Model) {
     for x in &model.limits {
-        item(&mut cov, "limit", &x.meta, None);
+        item(cov, "limit", &x.meta, None);
     }
     for x in &model.changes {
-        item(&mut cov, "change", &x.meta, None);
+        item(cov, "change", &x.meta, None);
     }
     for m in &model.state_machines {
-        item(&mut cov, "state_machine", &m.meta, None);
+        item(cov, "state_machine", &m.meta, None);
         for t in &m.transitions {
-            item(&mut cov, "transition", &t.meta, m.meta.part.as_ref());
+            item(cov, "transition", &t.meta, m.meta.part.as_ref());
         }
     }
     for c in &model.classes {
-        item(&mut cov, "class", &c.meta, None);
-        fields(&mut cov, "class", &c.meta, &c.fields);
+        item(cov, "class", &c.meta, None);
+        fields(cov, "class", &c.meta, &c.fields);
         for m in &c.methods {
-            item(&mut cov, "method", &m.meta, c.meta.part.as_ref());
+            item(cov, "method", &m.meta, c.meta.part.as_ref());
         }
     }
     for x in &model.sdk_calls {
-        item(&mut cov, "sdk_call", &x.meta, None);
+        item(cov, "sdk_call", &x.meta, None);
     }
     for x in &model.releases {
-        item(&mut cov, "release", &x.meta, None);
+        item(cov, "release", &x.meta, None);
     }
+    // A release policy carries no assumptions of its own, only what the source leaves out.
     if let Some(p) = &model.release_policy {
-        add(&mut cov, GENERAL, "release_policy:release_policy", &p.not_shown, &IndexMap::new());
+        add(cov, GENERAL, "release_policy:release_policy", &p.not_shown, &IndexMap::new());
     }
-    cov
 }
 
 /// The gaps of a response (`response:<endpoint>.responses.<status>` or `response:<id>`), its

@@ -269,126 +269,141 @@ impl<'d> Canon<'d> {
         (result, low)
     }
 
+    /// The form of the schema read as type `t`, from the keywords that type reads.
     fn typed(&mut self, t: &str, o: &Map<String, Value>, at: &str, low: &mut usize) -> Rc<N> {
-        let num = |k: &str| o.get(k);
         match t {
             "null" => node(at, C::Null),
             "boolean" => node(at, C::Bool(None)),
-            "integer" => {
-                let (mut min, mut max) = int_range(o.get("format").and_then(Value::as_str));
-                if let Some(v) = num("minimum").and_then(as_i128) {
-                    min = min.max(v);
-                }
-                if let Some(v) = num("maximum").and_then(as_i128) {
-                    max = max.min(v);
-                }
-                match num("exclusiveMinimum") {
-                    Some(Value::Bool(true)) => min += 1,
-                    Some(v) => {
-                        if let Some(v) = as_i128(v) {
-                            min = min.max(v + 1);
-                        }
-                    }
-                    None => {}
-                }
-                match num("exclusiveMaximum") {
-                    Some(Value::Bool(true)) => max -= 1,
-                    Some(v) => {
-                        if let Some(v) = as_i128(v) {
-                            max = max.min(v - 1);
-                        }
-                    }
-                    None => {}
-                }
-                node(at, C::Int { min, max, values: None })
-            }
-            "number" => {
-                let bound = |key: &str, ex: &str| -> Option<(f64, bool)> {
-                    match (num(key).and_then(Value::as_f64), num(ex)) {
-                        (_, Some(Value::Number(n))) => n.as_f64().map(|f| (f, true)),
-                        (Some(f), Some(Value::Bool(true))) => Some((f, true)),
-                        (Some(f), _) => Some((f, false)),
-                        _ => None,
-                    }
-                };
-                let float = o.get("format").and_then(Value::as_str) == Some("float");
-                node(at, C::Num { min: bound("minimum", "exclusiveMinimum"), max: bound("maximum", "exclusiveMaximum"), float, values: None })
-            }
-            "string" => {
-                let format = match (o.get("format").and_then(Value::as_str), o.get("contentEncoding").and_then(Value::as_str)) {
-                    (_, Some("base64")) | (Some("byte"), _) => Some("base64".to_owned()),
-                    (_, Some("binary")) | (Some("binary"), _) => Some("binary".to_owned()),
-                    (Some("url"), _) => Some("uri".to_owned()),
-                    (Some(f), _) => Some(f.to_owned()),
-                    (None, Some(e)) => Some(format!("encoding {e}")),
-                    (None, None) => None,
-                };
-                node(
-                    at,
-                    C::Str {
-                        min: num("minLength").and_then(Value::as_u64).unwrap_or(0),
-                        max: num("maxLength").and_then(Value::as_u64),
-                        pattern: o.get("pattern").and_then(Value::as_str).map(str::to_owned),
-                        format,
-                        values: None,
-                    },
-                )
-            }
-            "array" => {
-                let items = match o.get("items") {
-                    Some(i) => {
-                        let (n, l) = self.schema(i, &format!("{at}/items"));
-                        *low = (*low).min(l);
-                        n
-                    }
-                    None => node(at, C::Any),
-                };
-                node(
-                    at,
-                    C::Array {
-                        items,
-                        min: num("minItems").and_then(Value::as_u64).unwrap_or(0),
-                        max: num("maxItems").and_then(Value::as_u64),
-                        unique: o.get("uniqueItems").and_then(Value::as_bool) == Some(true),
-                    },
-                )
-            }
-            "object" => {
-                let mut props = BTreeMap::new();
-                for (name, s) in o.get("properties").and_then(Value::as_object).into_iter().flatten() {
-                    let (n, l) = self.schema(s, &format!("{at}/properties/{}", escape(name)));
-                    *low = (*low).min(l);
-                    props.insert(name.clone(), n);
-                }
-                let required = o.get("required").and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_str).map(str::to_owned).collect();
-                let additional = match o.get("additionalProperties") {
-                    None | Some(Value::Bool(true)) => None,
-                    Some(s) => {
-                        let (n, l) = self.schema(s, &format!("{at}/additionalProperties"));
-                        *low = (*low).min(l);
-                        Some(n)
-                    }
-                };
-                // A map's keys as text of a pattern or format: what the keys may be.
-                if let Some(names) = o.get("propertyNames")
-                    && !names.as_object().is_some_and(|n| n.iter().all(|(k, _)| annotation(k)))
-                {
-                    return node(&format!("{at}/propertyNames"), C::Other(format!("`propertyNames` {names}")));
-                }
-                node(
-                    at,
-                    C::Object {
-                        props,
-                        required,
-                        additional,
-                        min: num("minProperties").and_then(Value::as_u64).unwrap_or(0),
-                        max: num("maxProperties").and_then(Value::as_u64),
-                    },
-                )
-            }
+            "integer" => integer(o, at),
+            "number" => number(o, at),
+            "string" => string(o, at),
+            "array" => self.array(o, at, low),
+            "object" => self.object(o, at, low),
             other => node(at, C::Other(format!("type `{other}`"))),
         }
     }
+
+    /// The form of a subschema, lowering `low` to the reference depth a cycle in it points to.
+    fn nested(&mut self, v: &Value, at: &str, low: &mut usize) -> Rc<N> {
+        let (n, l) = self.schema(v, at);
+        *low = (*low).min(l);
+        n
+    }
+
+    /// An array: its items (any value when not given), length bounds and uniqueness.
+    fn array(&mut self, o: &Map<String, Value>, at: &str, low: &mut usize) -> Rc<N> {
+        let items = match o.get("items") {
+            Some(i) => self.nested(i, &format!("{at}/items"), low),
+            None => node(at, C::Any),
+        };
+        node(
+            at,
+            C::Array {
+                items,
+                min: o.get("minItems").and_then(Value::as_u64).unwrap_or(0),
+                max: o.get("maxItems").and_then(Value::as_u64),
+                unique: o.get("uniqueItems").and_then(Value::as_bool) == Some(true),
+            },
+        )
+    }
+
+    /// An object: its properties, required names, other properties and size bounds.
+    fn object(&mut self, o: &Map<String, Value>, at: &str, low: &mut usize) -> Rc<N> {
+        let mut props = BTreeMap::new();
+        for (name, s) in o.get("properties").and_then(Value::as_object).into_iter().flatten() {
+            let n = self.nested(s, &format!("{at}/properties/{}", escape(name)), low);
+            props.insert(name.clone(), n);
+        }
+        let required = o.get("required").and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_str).map(str::to_owned).collect();
+        let additional = match o.get("additionalProperties") {
+            None | Some(Value::Bool(true)) => None,
+            Some(s) => Some(self.nested(s, &format!("{at}/additionalProperties"), low)),
+        };
+        // A map's keys as text of a pattern or format: what the keys may be.
+        if let Some(names) = o.get("propertyNames")
+            && !names.as_object().is_some_and(|n| n.iter().all(|(k, _)| annotation(k)))
+        {
+            return node(&format!("{at}/propertyNames"), C::Other(format!("`propertyNames` {names}")));
+        }
+        node(
+            at,
+            C::Object {
+                props,
+                required,
+                additional,
+                min: o.get("minProperties").and_then(Value::as_u64).unwrap_or(0),
+                max: o.get("maxProperties").and_then(Value::as_u64),
+            },
+        )
+    }
+}
+
+/// An integer: the range of its format, narrowed by its bounds (exclusive ones as OpenAPI 3.0's
+/// `true` or 3.1's number).
+fn integer(o: &Map<String, Value>, at: &str) -> Rc<N> {
+    let (mut min, mut max) = int_range(o.get("format").and_then(Value::as_str));
+    if let Some(v) = o.get("minimum").and_then(as_i128) {
+        min = min.max(v);
+    }
+    if let Some(v) = o.get("maximum").and_then(as_i128) {
+        max = max.min(v);
+    }
+    match o.get("exclusiveMinimum") {
+        Some(Value::Bool(true)) => min += 1,
+        Some(v) => {
+            if let Some(v) = as_i128(v) {
+                min = min.max(v + 1);
+            }
+        }
+        None => {}
+    }
+    match o.get("exclusiveMaximum") {
+        Some(Value::Bool(true)) => max -= 1,
+        Some(v) => {
+            if let Some(v) = as_i128(v) {
+                max = max.min(v - 1);
+            }
+        }
+        None => {}
+    }
+    node(at, C::Int { min, max, values: None })
+}
+
+/// A number: its bounds, each with whether it is exclusive, and whether it is a `float`.
+fn number(o: &Map<String, Value>, at: &str) -> Rc<N> {
+    let bound = |key: &str, ex: &str| -> Option<(f64, bool)> {
+        match (o.get(key).and_then(Value::as_f64), o.get(ex)) {
+            (_, Some(Value::Number(n))) => n.as_f64().map(|f| (f, true)),
+            (Some(f), Some(Value::Bool(true))) => Some((f, true)),
+            (Some(f), _) => Some((f, false)),
+            _ => None,
+        }
+    };
+    let float = o.get("format").and_then(Value::as_str) == Some("float");
+    node(at, C::Num { min: bound("minimum", "exclusiveMinimum"), max: bound("maximum", "exclusiveMaximum"), float, values: None })
+}
+
+/// A string: its length bounds, pattern and format (an encoding counts as a format, so
+/// `format: byte` and `contentEncoding: base64` compare equal).
+fn string(o: &Map<String, Value>, at: &str) -> Rc<N> {
+    let format = match (o.get("format").and_then(Value::as_str), o.get("contentEncoding").and_then(Value::as_str)) {
+        (_, Some("base64")) | (Some("byte"), _) => Some("base64".to_owned()),
+        (_, Some("binary")) | (Some("binary"), _) => Some("binary".to_owned()),
+        (Some("url"), _) => Some("uri".to_owned()),
+        (Some(f), _) => Some(f.to_owned()),
+        (None, Some(e)) => Some(format!("encoding {e}")),
+        (None, None) => None,
+    };
+    node(
+        at,
+        C::Str {
+            min: o.get("minLength").and_then(Value::as_u64).unwrap_or(0),
+            max: o.get("maxLength").and_then(Value::as_u64),
+            pattern: o.get("pattern").and_then(Value::as_str).map(str::to_owned),
+            format,
+            values: None,
+        },
+    )
 }
 
 /// The type a schema without `type` has, from its keywords (none: any value).

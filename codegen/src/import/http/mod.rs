@@ -3,6 +3,7 @@
 //! parameters, bodies per media type, responses per status and security.
 
 mod bodies;
+mod parameters;
 mod platform;
 mod responses;
 
@@ -140,45 +141,11 @@ impl Importer<'_> {
         let ((path, method), (shared, item)) = (route, path_item);
         let obj = op.as_object().cloned().unwrap_or_default();
         let mut used = Used::default();
-        let wanted = match used_take(&mut used, &obj, "operationId").and_then(Value::as_str) {
-            Some(id) => id.to_owned(),
-            None => format!("{method} {path}"),
-        };
-        let id = self.claim("endpoint", &wanted);
-        let mut e = Endpoint { meta: Meta { id: id.clone(), ..Default::default() }, ..Default::default() };
-        let tags: Vec<String> =
-            used_take(&mut used, &obj, "tags").and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_str).map(str::to_owned).collect();
-        e.meta.part = match tags.first() {
-            Some(t) => self.part_ids.get(t).cloned(),
-            None => self.part_ids.get("API").cloned(),
-        };
-        if tags.len() > 1 {
-            e.meta.notes.push(format!("Also tagged {}.", tags[1..].iter().map(|t| format!("`{t}`")).collect::<Vec<_>>().join(", ")));
-        }
-        let summary = used_take(&mut used, &obj, "summary").and_then(Value::as_str).or_else(|| item.get("summary").and_then(Value::as_str));
-        let description = used_take(&mut used, &obj, "description").and_then(Value::as_str).or_else(|| item.get("description").and_then(Value::as_str));
-        e.meta.name = summary.map(str::to_owned);
-        e.meta.description = description.map(str::to_owned);
-        if used_take(&mut used, &obj, "deprecated").and_then(Value::as_bool) == Some(true) {
-            e.meta.deprecated = Some(self.deprecation());
-        }
-        let upper = method.to_ascii_uppercase();
-        if ["GET", "POST", "PUT", "PATCH", "DELETE"].contains(&upper.as_str()) {
-            e.method = upper;
-        } else {
-            let gap = self.unmapped(
-                cx,
-                codes::IMPORT_UNMAPPED,
-                pointer,
-                "method",
-                &format!("method `{upper}`"),
-                "the spec routes GET, POST, PUT, PATCH and DELETE; the endpoint is kept without a route",
-            );
-            e.meta.not_shown.push(Gap { facet: "method", detail: gap.detail });
-        }
+        let mut e = self.operation_meta(&obj, &mut used, route, item);
+        self.operation_method(cx, method, pointer, &mut e);
         e.path = self.path_without_query(path, pointer, &mut e);
         e.pointer = pointer.to_owned();
-        let site = Site::new("", &id);
+        let site = Site::new("", &e.meta.id);
         let own: Vec<(String, Value)> = used_take(&mut used, &obj, "parameters")
             .and_then(Value::as_array)
             .into_iter()
@@ -192,37 +159,7 @@ impl Importer<'_> {
             self.request_body(cx, body, &format!("{pointer}/requestBody"), &site, &mut e);
         }
         if let Some(responses) = used_take(&mut used, &obj, "responses").and_then(Value::as_object) {
-            for (status, r) in responses {
-                let at = format!("{pointer}/responses/{}", escape(status));
-                let key = status.to_ascii_uppercase().replace("DEFAULT", "default");
-                if !is_status(&key) {
-                    let what = format!("response `{status}`, which is no status");
-                    let gap = self.unmapped(
-                        cx,
-                        codes::IMPORT_UNMAPPED,
-                        &at,
-                        "response",
-                        &what,
-                        "a response is keyed by a status from 100 through 599, a range `1XX` through `5XX`, or `default`",
-                    );
-                    e.meta.not_shown.push(gap);
-                    continue;
-                }
-                let value = match r.get("$ref").and_then(Value::as_str) {
-                    Some(reference) => match self.resolve_ref(cx, reference, &format!("{at}/$ref")) {
-                        Some(p) => match self.named_responses.get(&p) {
-                            Some(named) => ResponseUse::Named(named.clone()),
-                            None => {
-                                let target = self.doc.at(&p).cloned().unwrap_or_default();
-                                ResponseUse::Inline(Box::new(self.response(cx, &target, &p, &site.child("response").child(&key), &key)))
-                            }
-                        },
-                        None => continue,
-                    },
-                    None => ResponseUse::Inline(Box::new(self.response(cx, r, &at, &site.child("response").child(&key), &key))),
-                };
-                e.responses.insert(key, value);
-            }
+            self.operation_responses(cx, responses, pointer, &site, &mut e);
         }
         // An operation without `security` has the document's.
         let (security, security_pointer) = match used_take(&mut used, &obj, "security") {
@@ -238,6 +175,96 @@ impl Importer<'_> {
         e
     }
 
+    /// A new endpoint with the operation's id, part (from its first tag), name, description and
+    /// deprecation; the path item's summary and description stand in for missing ones.
+    fn operation_meta(&mut self, obj: &Map<String, Value>, used: &mut Used, route: (&str, &str), item: &Map<String, Value>) -> Endpoint {
+        let (path, method) = route;
+        let wanted = match used_take(used, obj, "operationId").and_then(Value::as_str) {
+            Some(id) => id.to_owned(),
+            None => format!("{method} {path}"),
+        };
+        let id = self.claim("endpoint", &wanted);
+        let mut e = Endpoint { meta: Meta { id, ..Default::default() }, ..Default::default() };
+        let tags: Vec<String> =
+            used_take(used, obj, "tags").and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_str).map(str::to_owned).collect();
+        e.meta.part = match tags.first() {
+            Some(t) => self.part_ids.get(t).cloned(),
+            None => self.part_ids.get("API").cloned(),
+        };
+        if tags.len() > 1 {
+            e.meta.notes.push(format!("Also tagged {}.", tags[1..].iter().map(|t| format!("`{t}`")).collect::<Vec<_>>().join(", ")));
+        }
+        let summary = used_take(used, obj, "summary").and_then(Value::as_str).or_else(|| item.get("summary").and_then(Value::as_str));
+        let description = used_take(used, obj, "description").and_then(Value::as_str).or_else(|| item.get("description").and_then(Value::as_str));
+        e.meta.name = summary.map(str::to_owned);
+        e.meta.description = description.map(str::to_owned);
+        if used_take(used, obj, "deprecated").and_then(Value::as_bool) == Some(true) {
+            e.meta.deprecated = Some(self.deprecation());
+        }
+        e
+    }
+
+    /// Sets the endpoint's method; a method the spec does not route is a gap, and the endpoint
+    /// is kept without one.
+    fn operation_method(&mut self, cx: &mut Diagnostics, method: &str, pointer: &str, e: &mut Endpoint) {
+        let upper = method.to_ascii_uppercase();
+        if ["GET", "POST", "PUT", "PATCH", "DELETE"].contains(&upper.as_str()) {
+            e.method = upper;
+        } else {
+            let gap = self.unmapped(
+                cx,
+                codes::IMPORT_UNMAPPED,
+                pointer,
+                "method",
+                &format!("method `{upper}`"),
+                "the spec routes GET, POST, PUT, PATCH and DELETE; the endpoint is kept without a route",
+            );
+            e.meta.not_shown.push(Gap { facet: "method", detail: gap.detail });
+        }
+    }
+
+    /// The operation's responses by status; a key that is no status is a gap of the endpoint.
+    fn operation_responses(&mut self, cx: &mut Diagnostics, responses: &Map<String, Value>, pointer: &str, site: &Site, e: &mut Endpoint) {
+        for (status, r) in responses {
+            let at = format!("{pointer}/responses/{}", escape(status));
+            let key = status.to_ascii_uppercase().replace("DEFAULT", "default");
+            if !is_status(&key) {
+                let what = format!("response `{status}`, which is no status");
+                let gap = self.unmapped(
+                    cx,
+                    codes::IMPORT_UNMAPPED,
+                    &at,
+                    "response",
+                    &what,
+                    "a response is keyed by a status from 100 through 599, a range `1XX` through `5XX`, or `default`",
+                );
+                e.meta.not_shown.push(gap);
+                continue;
+            }
+            let Some(value) = self.response_use(cx, r, &at, site, &key) else { continue };
+            e.responses.insert(key, value);
+        }
+    }
+
+    /// One response of an operation: a reference to a named response stays one; any other is
+    /// read in place. `None` when the reference does not resolve (already reported).
+    fn response_use(&mut self, cx: &mut Diagnostics, r: &Value, at: &str, site: &Site, key: &str) -> Option<ResponseUse> {
+        let value = match r.get("$ref").and_then(Value::as_str) {
+            Some(reference) => match self.resolve_ref(cx, reference, &format!("{at}/$ref")) {
+                Some(p) => match self.named_responses.get(&p) {
+                    Some(named) => ResponseUse::Named(named.clone()),
+                    None => {
+                        let target = self.doc.at(&p).cloned().unwrap_or_default();
+                        ResponseUse::Inline(Box::new(self.response(cx, &target, &p, &site.child("response").child(key), key)))
+                    }
+                },
+                None => return None,
+            },
+            None => ResponseUse::Inline(Box::new(self.response(cx, r, at, &site.child("response").child(key), key))),
+        };
+        Some(value)
+    }
+
     /// Shapes an operation declared were written to the file `""` (its file was not known
     /// yet); they move to `file`.
     fn move_hoisted(&mut self, file: &str) {
@@ -246,133 +273,6 @@ impl Importer<'_> {
         target.enums.extend(pending.enums);
         target.unions.extend(pending.unions);
         target.resources.extend(pending.resources);
-    }
-
-    /// Path, query and header parameters (the path item's, then the operation's, which
-    /// replace those of the same name and place).
-    fn parameters(&mut self, cx: &mut Diagnostics, shared: &[(String, Value)], own: &[(String, Value)], site: &Site, e: &mut Endpoint) {
-        let mut list: IndexMap<(String, String), (String, Value)> = IndexMap::new();
-        for (pointer, p) in shared.iter().chain(own) {
-            let (pointer, p) = match p.get("$ref").and_then(Value::as_str) {
-                Some(r) => match self.resolve_ref(cx, r, &format!("{pointer}/$ref")) {
-                    Some(target) => (target.clone(), self.doc.at(&target).cloned().unwrap_or_default()),
-                    None => continue,
-                },
-                None => (pointer.clone(), p.clone()),
-            };
-            let name = p.get("name").and_then(Value::as_str).unwrap_or_default().to_owned();
-            let place = p.get("in").and_then(Value::as_str).unwrap_or_default().to_owned();
-            list.insert((name, place), (pointer, p));
-        }
-        for ((name, place), (pointer, p)) in list {
-            let obj = p.as_object().cloned().unwrap_or_default();
-            let mut used = Used::default();
-            used.mark("name");
-            used.mark("in");
-            let section = match place.as_str() {
-                "path" => "path",
-                "query" => "query",
-                "header" => "headers",
-                _ => {
-                    let gap = self.unmapped(
-                        cx,
-                        codes::IMPORT_UNMAPPED,
-                        &pointer,
-                        "parameters",
-                        &format!("{place} parameter `{name}`"),
-                        "the spec's parameters are in the path, the query or a header",
-                    );
-                    e.meta.not_shown.push(gap);
-                    continue;
-                }
-            };
-            if section == "headers" && OWNED_HEADERS.contains(&name.to_ascii_lowercase().as_str()) {
-                let gap = self.unmapped(
-                    cx,
-                    codes::IMPORT_UNMAPPED,
-                    &pointer,
-                    "parameters",
-                    &format!("header parameter `{name}`"),
-                    "the generated client and server write this header themselves",
-                );
-                e.meta.not_shown.push(gap);
-                continue;
-            }
-            let psite = site.child(section).child(&name);
-            let mut f = self.parameter_schema(cx, &obj, &pointer, &psite, &mut used);
-            let required = used_take(&mut used, &obj, "required").and_then(Value::as_bool) == Some(true);
-            f.optional = section != "path" && !required;
-            self.parameter_annotations(cx, &obj, &pointer, &mut used, &mut f);
-            if f.nullable {
-                // A parameter is text on the wire, where `null` has no spelling: an absent
-                // parameter is how it is sent, so nothing is lost.
-                f.nullable = false;
-                f.optional = section != "path";
-            }
-            Self::null_as_text(&mut f);
-            self.settle_example(cx, &example_pointer(&obj, &pointer), &mut f);
-            let array = f.ty.as_deref().is_some_and(|t| t.starts_with("array<"));
-            let style = used_take(&mut used, &obj, "style").and_then(Value::as_str).map(str::to_owned);
-            let explode = used_take(&mut used, &obj, "explode").and_then(Value::as_bool);
-            match (section, style.as_deref(), explode) {
-                (_, None | Some("simple"), None) if section != "query" => {}
-                ("query", None | Some("form"), e) if array => f.style = Some(if e == Some(false) { "comma" } else { "repeated" }).filter(|_| e.is_some()),
-                ("query", None | Some("form"), _) => {}
-                ("path" | "headers", Some("simple") | None, _) => {}
-                _ => {
-                    let gap = self.unmapped(
-                        cx,
-                        codes::IMPORT_UNMAPPED,
-                        &format!("{pointer}/style"),
-                        "parameters",
-                        "a parameter style",
-                        "query arrays travel repeated or comma-separated; other parameters are plain text",
-                    );
-                    f.not_shown.push(gap);
-                }
-            }
-            if used_take(&mut used, &obj, "allowEmptyValue").is_some() {
-                let gap = self.unmapped(
-                    cx,
-                    codes::IMPORT_UNMAPPED,
-                    &format!("{pointer}/allowEmptyValue"),
-                    "parameters",
-                    "`allowEmptyValue`",
-                    "an empty value is read as the type reads it",
-                );
-                f.not_shown.push(gap);
-            }
-            let gaps = self.leftovers(cx, &obj, &pointer, &used);
-            f.not_shown.extend(gaps);
-            match section {
-                "path" if !placeholders(&e.path).contains(&name.as_str()) => {
-                    let gap = self.unmapped(
-                        cx,
-                        codes::IMPORT_UNMAPPED,
-                        &pointer,
-                        "parameters",
-                        &format!("path parameter `{name}`, which the path does not hold"),
-                        "a path parameter fills a `{placeholder}` of the path",
-                    );
-                    e.meta.not_shown.push(gap);
-                }
-                "path" => {
-                    e.path_params.insert(name, f);
-                }
-                "query" => {
-                    e.query.insert(name, f);
-                }
-                _ => {
-                    f.wire_name = Some(name.clone());
-                    self.header_as_text(cx, &pointer, &mut f);
-                    let mut key = case::snake(&name);
-                    if e.headers.contains_key(&key) {
-                        key = format!("{key}_{}", e.headers.len());
-                    }
-                    e.headers.insert(key, f);
-                }
-            }
-        }
     }
 
     /// A parameter or part of type `null` (only ever absent) is text on the wire, which has no

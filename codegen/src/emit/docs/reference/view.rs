@@ -233,113 +233,144 @@ pub fn date(e: Effective) -> Option<String> {
 /// The label of every rendered anchor. Building it walks the same items the templates render,
 /// so a link to an anchor missing here would be a dangling link (a test checks none is).
 fn labels(model: &Model) -> HashMap<String, String> {
-    let mut out = HashMap::new();
-    let mut add = |kind: &str, id: &str, name: &str| {
-        out.entry(anchor(kind, id)).or_insert_with(|| name.to_owned());
-    };
-    fn all<'m, T: Item + 'm>(add: &mut dyn FnMut(&str, &str, &str), kind: &str, items: impl IntoIterator<Item = &'m T>) {
-        for i in items {
-            add(kind, &i.meta().id, &i.meta().name);
-        }
-    }
-    all(&mut add, "part", &model.platform.parts);
-    all(&mut add, "placeholder", &model.platform.placeholders);
-    all(&mut add, "feature", &model.features);
-    all(&mut add, "constant", &model.constants);
-    all(&mut add, "gap", &model.gaps);
-    all(&mut add, "permission", &model.permissions);
-    all(&mut add, "resource", &model.resources);
-    all(&mut add, "union", &model.unions);
-    all(&mut add, "enum", &model.enums);
-    all(&mut add, "flags", &model.flags);
-    all(&mut add, "endpoint", &model.endpoints);
-    all(&mut add, "opcode", &model.opcodes);
-    all(&mut add, "command", &model.commands);
-    all(&mut add, "condition", &model.conditions);
-    all(&mut add, "intent", &model.intents);
-    all(&mut add, "scope", &model.scopes);
-    all(&mut add, "scope_set", &model.scope_sets);
-    all(&mut add, "token_kind", &model.token_kinds);
-    all(&mut add, "permission_rule", &model.permission_rules);
-    all(&mut add, "auth_rule", &model.auth_rules);
-    all(&mut add, "event", &model.events);
-    all(&mut add, "error", &model.errors);
-    all(&mut add, "limit", &model.limits);
-    all(&mut add, "change", &model.changes);
-    all(&mut add, "state_machine", &model.state_machines);
-    all(&mut add, "class", &model.classes);
-    all(&mut add, "sdk_call", &model.sdk_calls);
-    all(&mut add, "release", &model.releases);
+    let mut out = Labels::default();
+    item_labels(&mut out, model);
     for r in &model.responses {
-        add("response", &r.id, &r.id);
+        out.add("response", &r.id, &r.id);
     }
     for h in &model.headers {
-        add("header", &h.name, h.wire());
+        out.add("header", &h.name, h.wire());
     }
+    member_labels(&mut out, model);
+    machine_labels(&mut out, model);
+    owned_labels(&mut out, model);
+    for (id, name) in SINGLETONS {
+        out.add("section", id, name);
+    }
+    out.0
+}
+
+/// Anchor labels by anchor; an anchor reached twice keeps the label it was first given.
+#[derive(Default)]
+struct Labels(HashMap<String, String>);
+
+impl Labels {
+    /// Labels the anchor of `kind` and `id` with `name`, unless it has a label already.
+    fn add(&mut self, kind: &str, id: &str, name: &str) {
+        self.0.entry(anchor(kind, id)).or_insert_with(|| name.to_owned());
+    }
+
+    /// Labels each item of a list with its name.
+    fn all<'m, T: Item + 'm>(&mut self, kind: &str, items: impl IntoIterator<Item = &'m T>) {
+        for i in items {
+            self.add(kind, &i.meta().id, &i.meta().name);
+        }
+    }
+}
+
+/// Labels the items of each list of the model.
+fn item_labels(out: &mut Labels, model: &Model) {
+    out.all("part", &model.platform.parts);
+    out.all("placeholder", &model.platform.placeholders);
+    out.all("feature", &model.features);
+    out.all("constant", &model.constants);
+    out.all("gap", &model.gaps);
+    out.all("permission", &model.permissions);
+    out.all("resource", &model.resources);
+    out.all("union", &model.unions);
+    out.all("enum", &model.enums);
+    out.all("flags", &model.flags);
+    out.all("endpoint", &model.endpoints);
+    out.all("opcode", &model.opcodes);
+    out.all("command", &model.commands);
+    out.all("condition", &model.conditions);
+    out.all("intent", &model.intents);
+    out.all("scope", &model.scopes);
+    out.all("scope_set", &model.scope_sets);
+    out.all("token_kind", &model.token_kinds);
+    out.all("permission_rule", &model.permission_rules);
+    out.all("auth_rule", &model.auth_rules);
+    out.all("event", &model.events);
+    out.all("error", &model.errors);
+    out.all("limit", &model.limits);
+    out.all("change", &model.changes);
+    out.all("state_machine", &model.state_machines);
+    out.all("class", &model.classes);
+    out.all("sdk_call", &model.sdk_calls);
+    out.all("release", &model.releases);
+}
+
+/// Labels resource fields, enum values, flags, endpoint behaviours and state machine
+/// transitions, each anchored under its owner as `<owner>.<id>`.
+fn member_labels(out: &mut Labels, model: &Model) {
     for r in &model.resources {
         for f in &r.fields {
-            add("field", &format!("{}.{}", r.meta.id, f.name), &format!("{}.{}", r.meta.id, f.wire()));
+            out.add("field", &format!("{}.{}", r.meta.id, f.name), &format!("{}.{}", r.meta.id, f.wire()));
         }
     }
     for e in &model.enums {
         for v in &e.values {
-            add("enum_value", &format!("{}.{}", e.meta.id, v.meta.id), &v.meta.name);
+            out.add("enum_value", &format!("{}.{}", e.meta.id, v.meta.id), &v.meta.name);
         }
     }
     for f in &model.flags {
         for v in &f.values {
-            add("flag", &format!("{}.{}", f.meta.id, v.meta.id), &v.meta.name);
+            out.add("flag", &format!("{}.{}", f.meta.id, v.meta.id), &v.meta.name);
         }
     }
     for e in &model.endpoints {
         for b in &e.behaviours {
-            add("behaviour", &format!("{}.{}", e.meta.id, b.meta.id), &b.meta.name);
+            out.add("behaviour", &format!("{}.{}", e.meta.id, b.meta.id), &b.meta.name);
         }
     }
     for m in &model.state_machines {
         for t in &m.transitions {
-            add("transition", &format!("{}.{}", m.meta.id, t.meta.id), &t.meta.name);
+            out.add("transition", &format!("{}.{}", m.meta.id, t.meta.id), &t.meta.name);
         }
     }
+}
+
+/// Labels the states of each state machine and the effects of its transitions.
+fn machine_labels(out: &mut Labels, model: &Model) {
     for m in &model.state_machines {
         for s in &m.states {
-            add("state", &format!("{}.{}", m.meta.id, s.meta.id), &s.meta.name);
+            out.add("state", &format!("{}.{}", m.meta.id, s.meta.id), &s.meta.name);
         }
         for t in &m.transitions {
             for e in &t.effects {
-                add("effect", &format!("{}.{}.{}", m.meta.id, t.meta.id, e.meta.id), &e.meta.name);
+                out.add("effect", &format!("{}.{}.{}", m.meta.id, t.meta.id, e.meta.id), &e.meta.name);
             }
         }
     }
+}
+
+/// Labels class methods, resource and event cases, release toolkits and command aliases.
+fn owned_labels(out: &mut Labels, model: &Model) {
     for c in &model.classes {
         for m in &c.methods {
-            add("method", &format!("{}.{}", c.meta.id, m.meta.id), &m.meta.name);
+            out.add("method", &format!("{}.{}", c.meta.id, m.meta.id), &m.meta.name);
         }
     }
     for r in &model.resources {
         for c in &r.cases {
-            add("case", &format!("{}.{}", r.meta.id, c.meta.id), &c.meta.name);
+            out.add("case", &format!("{}.{}", r.meta.id, c.meta.id), &c.meta.name);
         }
     }
     for e in &model.events {
         for c in &e.cases {
-            add("case", &format!("{}.{}", e.meta.id, c.meta.id), &c.meta.name);
+            out.add("case", &format!("{}.{}", e.meta.id, c.meta.id), &c.meta.name);
         }
     }
     for r in &model.releases {
         for t in &r.toolkits {
-            add("toolkit", &format!("{}.{}", r.meta.id, t.meta.id), &t.meta.name);
+            out.add("toolkit", &format!("{}.{}", r.meta.id, t.meta.id), &t.meta.name);
         }
     }
     for c in &model.commands {
         for a in &c.aliases {
-            add("alias", &format!("{}.{}", c.meta.id, a.meta.id), &a.meta.name);
+            out.add("alias", &format!("{}.{}", c.meta.id, a.meta.id), &a.meta.name);
         }
     }
-    for (id, name) in SINGLETONS {
-        add("section", id, name);
-    }
-    out
 }
 
 /// Sections that are not items of a list: `section-<id>`.
