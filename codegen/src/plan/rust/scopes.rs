@@ -9,106 +9,147 @@ use std::borrow::Cow;
 
 /// Every Rust scope where two spec items could be given one identifier, with the items in it.
 pub fn namespaces(model: &Model) -> Vec<Namespace> {
-    let mut out = Vec::new();
-    // Scopes of names that are the spec's own (never on the wire): renaming settles them.
-    let mut renamed = Vec::new();
-    let mut ns = |scope: String, entries: Vec<Entry>| out.push(Namespace { language: "Rust", override_key: "rust_name", scope, entries });
-    let item = |what: String, meta: &Meta, ident: Ident| Entry::new(ident.to_string(), format!("{what} `{}`", meta.id), meta.id_span);
-    let of_field = |f: &Field| Entry::new(field(f).to_string(), format!("field `{}`", f.name), f.span);
+    let mut s = Scopes::default();
+    shapes(&mut s, model);
+    access(&mut s, model);
+    timeline_and_events(&mut s, model);
+    operations(&mut s, model);
+    members(&mut s, model);
+    s.spec_named.extend(s.renamed_only);
+    s.spec_named
+}
 
-    ns("the types of `resources.rs`".into(), model.resources.iter().map(|r| shape_entry("resource", &r.meta, r.inline.as_ref(), resource(r))).collect());
-    ns("the types of `unions.rs`".into(), model.unions.iter().map(|u| shape_entry("union", &u.meta, u.inline.as_ref(), union_type(u))).collect());
+/// The scopes found so far.
+#[derive(Default)]
+struct Scopes {
+    /// Scopes whose identifiers `rust_name` renames.
+    spec_named: Vec<Namespace>,
+    /// Scopes of names that are the spec's own (never on the wire): renaming the item settles
+    /// a clash. Listed after the others.
+    renamed_only: Vec<Namespace>,
+}
+
+impl Scopes {
+    fn add(&mut self, scope: String, entries: Vec<Entry>) {
+        self.spec_named.push(Namespace { language: "Rust", override_key: "rust_name", scope, entries });
+    }
+
+    fn renamed(&mut self, scope: String, entries: Vec<Entry>) {
+        self.renamed_only.push(Namespace { language: "Rust", override_key: "", scope, entries });
+    }
+}
+
+/// A spec item's entry: `what` and its id.
+fn item(what: &str, meta: &Meta, ident: Ident) -> Entry {
+    Entry::new(ident.to_string(), format!("{what} `{}`", meta.id), meta.id_span)
+}
+
+/// A field's entry.
+fn of_field(f: &Field) -> Entry {
+    Entry::new(field(f).to_string(), format!("field `{}`", f.name), f.span)
+}
+
+/// The types of resources, unions, responses, headers, enums and flag sets, and their members.
+fn shapes(s: &mut Scopes, model: &Model) {
+    s.add("the types of `resources.rs`".into(), model.resources.iter().map(|r| shape_entry("resource", &r.meta, r.inline.as_ref(), resource(r))).collect());
+    s.add("the types of `unions.rs`".into(), model.unions.iter().map(|u| shape_entry("union", &u.meta, u.inline.as_ref(), union_type(u))).collect());
     for u in &model.unions {
         let variants = u.variants.iter().map(|v| Entry::new(union_variant(v).to_string(), format!("variant `{}`", v.name), v.span));
-        ns(format!("the variants of union `{}`", u.meta.id), variants.collect());
+        s.add(format!("the variants of union `{}`", u.meta.id), variants.collect());
     }
     let responses = model.responses.iter().map(|n| Entry::new(format!("{}Response", response_stem(n)), format!("response `{}`", n.id), n.id_span));
-    renamed.push(Namespace { language: "Rust", override_key: "", scope: "the types of `responses.rs`".into(), entries: responses.collect() });
-    ns(
+    s.renamed("the types of `responses.rs`".into(), responses.collect());
+    s.add(
         "the constants of `headers.rs`".into(),
         model.headers.iter().map(|h| Entry::new(header_const(h).to_string(), format!("header `{}`", h.name), h.span)).collect(),
     );
-    ns("the types of `enums.rs`".into(), model.enums.iter().map(|e| item("enum".into(), &e.meta, enum_type(e))).collect());
-    ns("the types of `flags.rs`".into(), model.flags.iter().map(|f| item("flag set".into(), &f.meta, flags_type(f))).collect());
+    s.add("the types of `enums.rs`".into(), model.enums.iter().map(|e| item("enum", &e.meta, enum_type(e))).collect());
+    s.add("the types of `flags.rs`".into(), model.flags.iter().map(|f| item("flag set", &f.meta, flags_type(f))).collect());
     for e in &model.enums {
-        ns(format!("the variants of enum `{}`", e.meta.id), e.values.iter().map(|v| item("value".into(), &v.meta, enum_variant(v))).collect());
+        s.add(format!("the variants of enum `{}`", e.meta.id), e.values.iter().map(|v| item("value", &v.meta, enum_variant(v))).collect());
     }
     for f in &model.flags {
-        ns(format!("the constants of flag set `{}`", f.meta.id), f.values.iter().map(|v| item("flag".into(), &v.meta, flag_const(v))).collect());
+        s.add(format!("the constants of flag set `{}`", f.meta.id), f.values.iter().map(|v| item("flag", &v.meta, flag_const(v))).collect());
     }
-    ns("the variants of `Permission`".into(), model.permissions.iter().map(|p| item("permission".into(), &p.meta, permission_variant(p))).collect());
-    ns(
+}
+
+/// Permissions, conditions, rules, scopes, intents, token kinds and placeholders.
+fn access(s: &mut Scopes, model: &Model) {
+    s.add("the variants of `Permission`".into(), model.permissions.iter().map(|p| item("permission", &p.meta, permission_variant(p))).collect());
+    s.add(
         "the constants of `Permissions`".into(),
-        model.permissions.iter().filter(|p| p.bit.is_some()).map(|p| item("permission".into(), &p.meta, permission_const(p))).collect(),
+        model.permissions.iter().filter(|p| p.bit.is_some()).map(|p| item("permission", &p.meta, permission_const(p))).collect(),
     );
-    ns("the variants of `Condition`".into(), model.conditions.iter().map(|c| item("condition".into(), &c.meta, condition_variant(c))).collect());
+    s.add("the variants of `Condition`".into(), model.conditions.iter().map(|c| item("condition", &c.meta, condition_variant(c))).collect());
     for c in &model.conditions {
         let params = c
             .params
             .iter()
             .enumerate()
             .map(|(i, p)| Entry::new(condition_param(p).to_string(), format!("parameter `{p}`"), c.param_spans.get(i).copied().unwrap_or(c.meta.id_span)));
-        renamed.push(Namespace {
-            language: "Rust",
-            override_key: "",
-            scope: format!("the parameters of condition `{}`", c.meta.id),
-            entries: params.collect(),
-        });
+        s.renamed(format!("the parameters of condition `{}`", c.meta.id), params.collect());
     }
-    ns("the constants of `rules.rs`".into(), model.permission_rules.iter().map(|r| item("permission rule".into(), &r.meta, rule_const(r))).collect());
-    ns("the variants of `Scope`".into(), model.scopes.iter().map(|s| item("scope".into(), &s.meta, scope_variant(s))).collect());
-    ns("the constants of `auth.rs`".into(), model.scope_sets.iter().map(|s| item("scope set".into(), &s.meta, scope_set_const(s))).collect());
-    ns("the variants of `Intent`".into(), model.intents.iter().map(|i| item("intent".into(), &i.meta, intent_variant(i))).collect());
-    ns("the variants of `TokenKind`".into(), model.token_kinds.iter().map(|k| item("token kind".into(), &k.meta, token_kind_variant(k))).collect());
-    ns("the functions of `Credential`".into(), model.token_kinds.iter().map(|k| item("token kind".into(), &k.meta, token_kind_constructor(k))).collect());
-    ns("the fields of `Placeholders`".into(), model.platform.placeholders.iter().map(|p| item("placeholder".into(), &p.meta, placeholder(p))).collect());
-    ns(
-        "the variants of `ErrorCode`".into(),
-        model.errors.iter().filter(|e| e.code.is_some()).map(|e| item("error".into(), &e.meta, error_variant(e))).collect(),
-    );
-    ns("the variants of `OAuthError`".into(), model.errors.iter().filter_map(|e| Some(item("error".into(), &e.meta, oauth_variant(e)?))).collect());
-    ns("the constants of `errors.rs`".into(), model.errors.iter().map(|e| item("error".into(), &e.meta, error_const(e))).collect());
-    ns("the constants of `changes.rs`".into(), model.changes.iter().map(|c| item("change".into(), &c.meta, change_const(c))).collect());
-    ns("the constants of `limits.rs`".into(), model.limits.iter().map(|l| item("limit".into(), &l.meta, limit_const(l))).collect());
-    ns("the variants of `EventKind`".into(), model.events.iter().map(|e| item("event".into(), &e.meta, event_variant(e))).collect());
-    ns("the types of `events.rs`".into(), model.events.iter().map(|e| item("event".into(), &e.meta, event_payload(e))).collect());
-    ns("the variants of `Opcode`".into(), model.opcodes.iter().map(|o| item("opcode".into(), &o.meta, opcode_variant(o))).collect());
-    ns("the variants of `Command`".into(), model.commands.iter().map(|c| item("command".into(), &c.meta, command_variant(c))).collect());
+    s.add("the constants of `rules.rs`".into(), model.permission_rules.iter().map(|r| item("permission rule", &r.meta, rule_const(r))).collect());
+    s.add("the variants of `Scope`".into(), model.scopes.iter().map(|s| item("scope", &s.meta, scope_variant(s))).collect());
+    s.add("the constants of `auth.rs`".into(), model.scope_sets.iter().map(|s| item("scope set", &s.meta, scope_set_const(s))).collect());
+    s.add("the variants of `Intent`".into(), model.intents.iter().map(|i| item("intent", &i.meta, intent_variant(i))).collect());
+    s.add("the variants of `TokenKind`".into(), model.token_kinds.iter().map(|k| item("token kind", &k.meta, token_kind_variant(k))).collect());
+    s.add("the functions of `Credential`".into(), model.token_kinds.iter().map(|k| item("token kind", &k.meta, token_kind_constructor(k))).collect());
+    s.add("the fields of `Placeholders`".into(), model.platform.placeholders.iter().map(|p| item("placeholder", &p.meta, placeholder(p))).collect());
+}
+
+/// Errors, changes, limits, events, opcodes, commands and state machines.
+fn timeline_and_events(s: &mut Scopes, model: &Model) {
+    s.add("the variants of `ErrorCode`".into(), model.errors.iter().filter(|e| e.code.is_some()).map(|e| item("error", &e.meta, error_variant(e))).collect());
+    s.add("the variants of `OAuthError`".into(), model.errors.iter().filter_map(|e| Some(item("error", &e.meta, oauth_variant(e)?))).collect());
+    s.add("the constants of `errors.rs`".into(), model.errors.iter().map(|e| item("error", &e.meta, error_const(e))).collect());
+    s.add("the constants of `changes.rs`".into(), model.changes.iter().map(|c| item("change", &c.meta, change_const(c))).collect());
+    s.add("the constants of `limits.rs`".into(), model.limits.iter().map(|l| item("limit", &l.meta, limit_const(l))).collect());
+    s.add("the variants of `EventKind`".into(), model.events.iter().map(|e| item("event", &e.meta, event_variant(e))).collect());
+    s.add("the types of `events.rs`".into(), model.events.iter().map(|e| item("event", &e.meta, event_payload(e))).collect());
+    s.add("the variants of `Opcode`".into(), model.opcodes.iter().map(|o| item("opcode", &o.meta, opcode_variant(o))).collect());
+    s.add("the variants of `Command`".into(), model.commands.iter().map(|c| item("command", &c.meta, command_variant(c))).collect());
     let aliases = model.commands.iter().flat_map(|c| {
         c.aliases
             .iter()
             .map(move |a| Entry::new(command_alias_const(a).to_string(), format!("alias `{}` of command `{}`", a.meta.id, c.meta.id), a.meta.id_span))
     });
-    ns("the constants of `Command`".into(), aliases.collect());
+    s.add("the constants of `Command`".into(), aliases.collect());
     let machines = model.state_machines.iter().flat_map(|m| {
-        let transitions = (!m.transitions.is_empty()).then(|| item("state machine".into(), &m.meta, machine_transitions(m)));
-        std::iter::once(item("state machine".into(), &m.meta, machine(m))).chain(transitions)
+        let transitions = (!m.transitions.is_empty()).then(|| item("state machine", &m.meta, machine_transitions(m)));
+        std::iter::once(item("state machine", &m.meta, machine(m))).chain(transitions)
     });
-    ns("the types of `states.rs`".into(), machines.collect());
+    s.add("the types of `states.rs`".into(), machines.collect());
     for m in &model.state_machines {
-        ns(format!("the states of `{}`", m.meta.id), m.states.iter().map(|s| item("state".into(), &s.meta, state(s))).collect());
-        ns(format!("the transitions of `{}`", m.meta.id), m.transitions.iter().map(|t| item("transition".into(), &t.meta, transition(t))).collect());
+        s.add(format!("the states of `{}`", m.meta.id), m.states.iter().map(|s| item("state", &s.meta, state(s))).collect());
+        s.add(format!("the transitions of `{}`", m.meta.id), m.transitions.iter().map(|t| item("transition", &t.meta, transition(t))).collect());
     }
-    ns("the modules of `endpoints.rs`".into(), model.endpoints.iter().map(|e| item("endpoint".into(), &e.meta, endpoint_module(e))).collect());
-    ns("the variants of the server's `Operation`".into(), model.routed_endpoints().map(|e| item("endpoint".into(), &e.meta, endpoint_variant(e))).collect());
-    ns("the functions of the server's `router.rs`".into(), router_functions(model, &item));
-    ns("the constants of `deprecations.rs`".into(), deprecation_consts(model));
-    ns("the methods of the client".into(), model.routed_endpoints().map(|e| item("endpoint".into(), &e.meta, client_method(e))).collect());
-    ns("the methods of the server's `Api` trait".into(), api_methods(model, &item));
+}
+
+/// Endpoint modules, the server's operations, router functions and `Api` methods, deprecations and the client's methods.
+fn operations(s: &mut Scopes, model: &Model) {
+    s.add("the modules of `endpoints.rs`".into(), model.endpoints.iter().map(|e| item("endpoint", &e.meta, endpoint_module(e))).collect());
+    s.add("the variants of the server's `Operation`".into(), model.routed_endpoints().map(|e| item("endpoint", &e.meta, endpoint_variant(e))).collect());
+    s.add("the functions of the server's `router.rs`".into(), router_functions(model));
+    s.add("the constants of `deprecations.rs`".into(), deprecation_consts(model));
+    s.add("the methods of the client".into(), model.routed_endpoints().map(|e| item("endpoint", &e.meta, client_method(e))).collect());
+    s.add("the methods of the server's `Api` trait".into(), api_methods(model));
+}
+
+/// The fields of every struct, the associated items of resources and events, and gates.
+fn members(s: &mut Scopes, model: &Model) {
     for (what, list) in field_lists(model) {
-        ns(what, list.iter().map(of_field).collect());
+        s.add(what, list.iter().map(of_field).collect());
     }
     for r in &model.resources {
-        ns(format!("the associated items of resource `{}`", r.meta.id), associated_items(&r.fields, &r.cases));
+        s.add(format!("the associated items of resource `{}`", r.meta.id), associated_items(&r.fields, &r.cases));
     }
     for e in &model.events {
-        ns(format!("the associated items of event `{}`", e.meta.id), associated_items(&e.fields, &e.cases));
+        s.add(format!("the associated items of event `{}`", e.meta.id), associated_items(&e.fields, &e.cases));
     }
     for e in &model.endpoints {
-        ns(format!("the fields of `Gates` of endpoint `{}`", e.meta.id), e.behaviours.iter().map(|b| item("behaviour".into(), &b.meta, gate(b))).collect());
+        s.add(format!("the fields of `Gates` of endpoint `{}`", e.meta.id), e.behaviours.iter().map(|b| item("behaviour", &b.meta, gate(b))).collect());
     }
-    out.extend(renamed);
-    out
 }
 
 /// The associated items of the struct of `fields` with `cases`: literal constants, and each
@@ -142,7 +183,7 @@ fn shape_entry(kind: &str, meta: &Meta, inline: Option<&String>, ident: Ident) -
 
 /// The router's functions: each routed endpoint's handler and worker, and a handler per alias
 /// route.
-fn router_functions(model: &Model, item: &dyn Fn(String, &Meta, Ident) -> Entry) -> Vec<Entry> {
+fn router_functions(model: &Model) -> Vec<Entry> {
     let mut out = Vec::new();
     for e in model.routed_endpoints() {
         out.push(item("endpoint".into(), &e.meta, handler(e)));
@@ -181,7 +222,7 @@ fn deprecation_consts(model: &Model) -> Vec<Entry> {
 }
 
 /// The trait's methods: one per routed endpoint, condition and run-time bound.
-fn api_methods(model: &Model, item: &dyn Fn(String, &Meta, Ident) -> Entry) -> Vec<Entry> {
+fn api_methods(model: &Model) -> Vec<Entry> {
     let mut out: Vec<Entry> = model.routed_endpoints().map(|e| item("endpoint".into(), &e.meta, api_method(e))).collect();
     out.extend(model.conditions.iter().map(|c| item("condition".into(), &c.meta, api_hook(c))));
     for e in model.routed_endpoints() {
