@@ -284,7 +284,6 @@ impl Importer<'_> {
         }
     }
 
-    /// The placeholders of the path that no parameter declares: text, as the path carries them.
     /// The path of an operation without what a path cannot hold: a query written into it
     /// (`/responses/{id}?beta=true`, how documents tell apart operations of one path) becomes
     /// required query parameters fixed to their values; a fragment (`#get_shared_link`) is
@@ -308,6 +307,7 @@ impl Importer<'_> {
         clean.to_owned()
     }
 
+    /// The placeholders of the path that no parameter declares: text, as the path carries them.
     fn undeclared_placeholders(e: &mut Endpoint) {
         let missing: Vec<String> = placeholders(&e.path).into_iter().filter(|p| !e.path_params.contains_key(*p)).map(str::to_owned).collect();
         for name in missing {
