@@ -368,6 +368,13 @@ pub fn helpers(plan: &Plan) -> TokenStream {
     if routed.is_empty() {
         return TokenStream::new();
     }
+    let responses = exchanged_responses(plan);
+    [answer_type(plan, &routed), body_readers(&responses), header_readers(plan, &responses), request_writers(&routed)].into_iter().collect()
+}
+
+/// `Answer`, `undeclared` for an answer of a status nobody declared and, when some endpoint
+/// declares no status, `success`.
+fn answer_type(plan: &Plan, routed: &[&Endpoint]) -> TokenStream {
     let headers_field = reads_headers(plan).then(|| quote!(headers: reqwest::header::HeaderMap,));
     let mut out = quote! {
         /// An answer: its status, headers and body.
@@ -399,7 +406,12 @@ pub fn helpers(plan: &Plan) -> TokenStream {
             }
         });
     }
-    let responses = exchanged_responses(plan);
+    out
+}
+
+/// `decode_answer`, `text_answer` and `raw_answer`, each when some response has a body of its kind.
+fn body_readers(responses: &[&Response]) -> TokenStream {
+    let mut out = TokenStream::new();
     if responses.iter().any(|r| r.body_kind() == BodyKind::Json) {
         out.extend(quote! {
             /// Decodes a JSON answer.
@@ -425,7 +437,13 @@ pub fn helpers(plan: &Plan) -> TokenStream {
             }
         });
     }
+    out
+}
+
+/// `header` when some response header is required, and `optional_header` when any is declared.
+fn header_readers(plan: &Plan, responses: &[&Response]) -> TokenStream {
     let headers: Vec<Field> = responses.iter().flat_map(|r| plan.header_fields(r)).collect();
+    let mut out = TokenStream::new();
     if headers.iter().any(|f| !(f.may_be_absent() || f.nullable)) {
         out.extend(quote! {
             /// A header the answer must carry, read from its text.
@@ -448,6 +466,12 @@ pub fn helpers(plan: &Plan) -> TokenStream {
             }
         });
     }
+    out
+}
+
+/// `text_of`, `with_pairs` and the multipart writer, each when some endpoint sends what it writes.
+fn request_writers(routed: &[&Endpoint]) -> TokenStream {
+    let mut out = TokenStream::new();
     let texts = routed.iter().any(|e| !e.headers.is_empty() || list_query(e) || e.parts.iter().any(|f| f.ty.as_ref().is_some_and(|t| is_text(t.element()))));
     if texts {
         out.extend(quote! {

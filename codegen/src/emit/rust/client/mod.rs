@@ -74,17 +74,29 @@ fn lib_rs(plan: &Plan) -> TokenStream {
     }
 }
 
+/// The items of `client.rs`, in the order the module lists them.
 fn client(plan: &Plan) -> TokenStream {
-    let methods = plan.routed_endpoints().map(|e| method(plan, e));
-    let mut helpers = helpers(plan);
-    helpers.extend(exchange::helpers(plan));
-    let exchange_method = exchange::exchange_method(plan);
-    let new = new_client(plan);
-    // Without a routed endpoint nothing sends (nor is told of deprecations), and without one
-    // that takes the simple path nothing calls `send`: those parts would be dead code.
+    // Without a routed endpoint nothing sends nor is told of deprecations: those parts would be
+    // dead code.
     let routed = plan.routed_endpoints().next().is_some();
-    let sends = plan.routed_endpoints().any(|e| !exchange::needs_exchange(plan, e));
-    let errors = if sends || exchange::reads_error_body(plan) { quote!({ApiError, ErrorBody}) } else { quote!(ApiError) };
+    let mut out = imports(plan, routed);
+    out.extend([error_type(), error_traits()]);
+    out.extend(routed.then(sending_types));
+    out.extend([client_type(routed), client_impl(plan, routed)]);
+    out.extend(routed.then(join));
+    out.extend(helpers(plan));
+    out.extend(exchange::helpers(plan));
+    out
+}
+
+/// Whether some routed endpoint takes the simple path, the only caller of `send`.
+fn sends(plan: &Plan) -> bool {
+    plan.routed_endpoints().any(|e| !exchange::needs_exchange(plan, e))
+}
+
+/// The module's inner doc and its imports.
+fn imports(plan: &Plan, routed: bool) -> TokenStream {
+    let errors = if sends(plan) || exchange::reads_error_body(plan) { quote!({ApiError, ErrorBody}) } else { quote!(ApiError) };
     let uses = if routed {
         quote! {
             use crate::types;
@@ -102,78 +114,17 @@ fn client(plan: &Plan) -> TokenStream {
             use crate::types::validation::Violation;
         }
     };
-    let send = sends.then(|| quote! {
-            /// Sends one request and returns the body of a 2xx answer; any other answer is an
-            /// [`Error::Api`] decoded from the error body.
-            async fn send(&self, endpoint: &'static str, method: reqwest::Method, url: String, accepted: &'static [TokenKind], body: Option<Outgoing>) -> Result<Vec<u8>, Error> {
-                let header = self.credential.as_ref().filter(|c| accepted.contains(&c.kind)).and_then(Credential::header_value).ok_or(Error::Credential { accepted })?;
-                let mut request = self.http.request(method, url).header("authorization", header);
-                if let Some(body) = body {
-                    request = request.header("content-type", body.content_type).body(body.bytes);
-                }
-                let response = request.send().await?;
-                if let Some(OnDeprecation(handler)) = &self.on_deprecation {
-                    let headers = response.headers().iter().filter_map(|(name, value)| Some((name.as_str(), value.to_str().ok()?)));
-                    if let Some(notice) = Notice::from_headers(endpoint, headers) {
-                        handler(&notice);
-                    }
-                }
-                let status = response.status().as_u16();
-                let bytes = response.bytes().await?.to_vec();
-                if (200..300).contains(&status) {
-                    return Ok(bytes);
-                }
-                match serde_json::from_slice::<ErrorBody>(&bytes) {
-                    Ok(body) => Err(Error::Api(ApiError::from_body(status, body))),
-                    Err(e) => Err(Error::Decode { status, message: format!("not an error body: {e}") }),
-                }
-            }
-    });
-    let sending = routed.then(|| {
-        quote! {
-            /// A body to send: its media type and bytes.
-            struct Outgoing {
-                content_type: String,
-                bytes: Vec<u8>,
-            }
-
-            /// What is told of deprecation notices.
-            #[derive(Clone)]
-            struct OnDeprecation(std::sync::Arc<dyn Fn(&Notice) + Send + Sync>);
-
-            impl fmt::Debug for OnDeprecation {
-                fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                    f.write_str("OnDeprecation(..)")
-                }
-            }
-        }
-    });
-    let on_deprecation_field = routed.then(|| quote!(on_deprecation: Option<OnDeprecation>,));
-    let on_deprecation_init = routed.then(|| quote!(on_deprecation: None));
-    let on_deprecation = routed.then(|| {
-        quote! {
-            /// This client, calling `handler` with the notice of every answer that says what was
-            /// called is deprecated (its `Deprecation`, `Sunset` and `Link` headers), errors
-            /// included.
-            pub fn on_deprecation(&self, handler: impl Fn(&Notice) + Send + Sync + 'static) -> Self {
-                Self { on_deprecation: Some(OnDeprecation(std::sync::Arc::new(handler))), ..self.clone() }
-            }
-        }
-    });
-    let join = routed.then(|| {
-        quote! {
-            /// An address and a path, with one slash between them.
-            fn join(address: &str, path: &str) -> String {
-                format!("{}{path}", address.trim_end_matches('/'))
-            }
-        }
-    });
     quote! {
         //! The client and its error.
 
         #uses
         use std::fmt;
+    }
+}
 
+/// The `Error` enum and `Error::api`.
+fn error_type() -> TokenStream {
+    quote! {
         /// Why a call failed.
         #[derive(Debug)]
         pub enum Error {
@@ -209,7 +160,12 @@ fn client(plan: &Plan) -> TokenStream {
                 }
             }
         }
+    }
+}
 
+/// `Display`, `std::error::Error` and `From<reqwest::Error>` for `Error`.
+fn error_traits() -> TokenStream {
+    quote! {
         impl fmt::Display for Error {
             fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 match self {
@@ -247,9 +203,34 @@ fn client(plan: &Plan) -> TokenStream {
                 Self::Transport(e)
             }
         }
+    }
+}
 
-        #sending
+/// `Outgoing`, a body to send, and `OnDeprecation`, what is told of deprecation notices.
+fn sending_types() -> TokenStream {
+    quote! {
+        /// A body to send: its media type and bytes.
+        struct Outgoing {
+            content_type: String,
+            bytes: Vec<u8>,
+        }
 
+        /// What is told of deprecation notices.
+        #[derive(Clone)]
+        struct OnDeprecation(std::sync::Arc<dyn Fn(&Notice) + Send + Sync>);
+
+        impl fmt::Debug for OnDeprecation {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("OnDeprecation(..)")
+            }
+        }
+    }
+}
+
+/// The `Client` struct.
+fn client_type(routed: bool) -> TokenStream {
+    let on_deprecation_field = routed.then(|| quote!(on_deprecation: Option<OnDeprecation>,));
+    quote! {
         /// A client of the platform: its addresses, an HTTP client and, usually, a credential.
         ///
         /// Cloning is cheap (the HTTP client is shared); [`Client::with_credential`] gives a client
@@ -261,7 +242,20 @@ fn client(plan: &Plan) -> TokenStream {
             credential: Option<Credential>,
             #on_deprecation_field
         }
+    }
+}
 
+/// `impl Client`: its constructors, its accessors, `send`, `exchange` and a method per routed
+/// endpoint.
+fn client_impl(plan: &Plan, routed: bool) -> TokenStream {
+    let new = new_client(plan);
+    let on_deprecation_init = routed.then(|| quote!(on_deprecation: None));
+    let on_deprecation = routed.then(on_deprecation_method);
+    let accessors = accessors();
+    let send = sends(plan).then(send_method);
+    let exchange_method = exchange::exchange_method(plan);
+    let methods = plan.routed_endpoints().map(|e| method(plan, e));
+    quote! {
         impl Client {
             #new
 
@@ -272,25 +266,7 @@ fn client(plan: &Plan) -> TokenStream {
 
             #on_deprecation
 
-            /// This client, presenting `credential`.
-            pub fn with_credential(&self, credential: Credential) -> Self {
-                Self { credential: Some(credential), ..self.clone() }
-            }
-
-            /// The credential presented, if any.
-            pub fn credential(&self) -> Option<&Credential> {
-                self.credential.as_ref()
-            }
-
-            /// The addresses.
-            pub fn placeholders(&self) -> &Placeholders {
-                &self.placeholders
-            }
-
-            /// The HTTP client requests go through.
-            pub fn http(&self) -> &reqwest::Client {
-                &self.http
-            }
+            #accessors
 
             #send
 
@@ -298,10 +274,85 @@ fn client(plan: &Plan) -> TokenStream {
 
             #(#methods)*
         }
+    }
+}
 
-        #join
+/// `Client::on_deprecation`.
+fn on_deprecation_method() -> TokenStream {
+    quote! {
+        /// This client, calling `handler` with the notice of every answer that says what was
+        /// called is deprecated (its `Deprecation`, `Sunset` and `Link` headers), errors
+        /// included.
+        pub fn on_deprecation(&self, handler: impl Fn(&Notice) + Send + Sync + 'static) -> Self {
+            Self { on_deprecation: Some(OnDeprecation(std::sync::Arc::new(handler))), ..self.clone() }
+        }
+    }
+}
 
-        #helpers
+/// `Client::with_credential` and the accessors of the credential, the addresses and the HTTP
+/// client.
+fn accessors() -> TokenStream {
+    quote! {
+        /// This client, presenting `credential`.
+        pub fn with_credential(&self, credential: Credential) -> Self {
+            Self { credential: Some(credential), ..self.clone() }
+        }
+
+        /// The credential presented, if any.
+        pub fn credential(&self) -> Option<&Credential> {
+            self.credential.as_ref()
+        }
+
+        /// The addresses.
+        pub fn placeholders(&self) -> &Placeholders {
+            &self.placeholders
+        }
+
+        /// The HTTP client requests go through.
+        pub fn http(&self) -> &reqwest::Client {
+            &self.http
+        }
+    }
+}
+
+/// `Client::send`.
+fn send_method() -> TokenStream {
+    quote! {
+        /// Sends one request and returns the body of a 2xx answer; any other answer is an
+        /// [`Error::Api`] decoded from the error body.
+        async fn send(&self, endpoint: &'static str, method: reqwest::Method, url: String, accepted: &'static [TokenKind], body: Option<Outgoing>) -> Result<Vec<u8>, Error> {
+            let header = self.credential.as_ref().filter(|c| accepted.contains(&c.kind)).and_then(Credential::header_value).ok_or(Error::Credential { accepted })?;
+            let mut request = self.http.request(method, url).header("authorization", header);
+            if let Some(body) = body {
+                request = request.header("content-type", body.content_type).body(body.bytes);
+            }
+            let response = request.send().await?;
+            if let Some(OnDeprecation(handler)) = &self.on_deprecation {
+                let headers = response.headers().iter().filter_map(|(name, value)| Some((name.as_str(), value.to_str().ok()?)));
+                if let Some(notice) = Notice::from_headers(endpoint, headers) {
+                    handler(&notice);
+                }
+            }
+            let status = response.status().as_u16();
+            let bytes = response.bytes().await?.to_vec();
+            if (200..300).contains(&status) {
+                return Ok(bytes);
+            }
+            match serde_json::from_slice::<ErrorBody>(&bytes) {
+                Ok(body) => Err(Error::Api(ApiError::from_body(status, body))),
+                Err(e) => Err(Error::Decode { status, message: format!("not an error body: {e}") }),
+            }
+        }
+    }
+}
+
+/// `join`, of an address and a path.
+fn join() -> TokenStream {
+    quote! {
+        /// An address and a path, with one slash between them.
+        fn join(address: &str, path: &str) -> String {
+            format!("{}{path}", address.trim_end_matches('/'))
+        }
     }
 }
 

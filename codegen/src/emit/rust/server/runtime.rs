@@ -6,6 +6,11 @@ use quote::quote;
 
 /// The module's items; `runtime` is the runtime crate's library name.
 pub fn runtime(runtime: &Ident, multipart: bool) -> TokenStream {
+    [module_head(runtime, multipart), error_ids(), check_errors(), responses(), credential_reading(), rejections(), rule_answers()].into_iter().collect()
+}
+
+/// The module's inner doc, the runtime's readers re-exported and the imports.
+fn module_head(runtime: &Ident, multipart: bool) -> TokenStream {
     let multipart = multipart.then(|| quote!(pub use #runtime::multipart::*;));
     quote! {
         //! The work every route shares: credentials, rule answers and the one JSON error body,
@@ -25,7 +30,12 @@ pub fn runtime(runtime: &Ident, multipart: bool) -> TokenStream {
         use axum::http::{HeaderMap, StatusCode, header};
         use axum::response::{IntoResponse, Response};
         use serde::Serialize;
+    }
+}
 
+/// The `ids` module of the spec errors the router answers with, and `error`, which looks one up.
+fn error_ids() -> TokenStream {
+    quote! {
         /// The spec errors the router answers its own failures with, by id; when the spec lacks
         /// one, the failure carries the general code and the status given here.
         pub mod ids {
@@ -57,7 +67,12 @@ pub fn runtime(runtime: &Ident, multipart: bool) -> TokenStream {
                 },
             }
         }
+    }
+}
 
+/// `unauthorized`, `invalid`, `broken_response` and `missing`: the errors of failed checks.
+fn check_errors() -> TokenStream {
+    quote! {
         /// 401: no credential, or not one the endpoint accepts.
         pub fn unauthorized(detail: &str) -> ApiError {
             error(ids::UNAUTHORIZED, 401).with_message(format!("401: Unauthorized ({detail})"))
@@ -81,7 +96,12 @@ pub fn runtime(runtime: &Ident, multipart: bool) -> TokenStream {
             let message = format!("Missing permissions: {}", names.join(", "));
             error(ids::MISSING_PERMISSIONS, 403).with_message(message).with_missing(names)
         }
+    }
+}
 
+/// The response writers, `error_response` to `text_response`.
+fn responses() -> TokenStream {
+    quote! {
         /// Renders an error as the platform's JSON error body.
         pub fn error_response(error: &ApiError) -> Response {
             let status = StatusCode::from_u16(error.status).unwrap_or(StatusCode::BAD_REQUEST);
@@ -118,7 +138,12 @@ pub fn runtime(runtime: &Ident, multipart: bool) -> TokenStream {
         pub fn text_response(text: String, content_type: &'static str) -> Response {
             (StatusCode::OK, [(header::CONTENT_TYPE, content_type)], text).into_response()
         }
+    }
+}
 
+/// `credential`, which reads the `Authorization` header.
+fn credential_reading() -> TokenStream {
+    quote! {
         /// The credential of the `Authorization` header, when it presents one of `accepted`.
         pub fn credential(headers: &HeaderMap, accepted: &[TokenKind]) -> Result<Credential, ApiError> {
             let value = headers.get(header::AUTHORIZATION).ok_or_else(|| unauthorized("no Authorization header"))?;
@@ -128,7 +153,12 @@ pub fn runtime(runtime: &Ident, multipart: bool) -> TokenStream {
                 unauthorized(&format!("expected one of the schemes {}", schemes.join(", ")))
             })
         }
+    }
+}
 
+/// `no_route` and `rejected`: the errors of a path no route fits and of the runtime's readers.
+fn rejections() -> TokenStream {
+    quote! {
         /// The error of a path that fits no route's segments.
         pub fn no_route() -> ApiError {
             error(ids::GENERAL, 404).with_status(404).with_message("404: Not Found")
@@ -145,7 +175,12 @@ pub fn runtime(runtime: &Ident, multipart: bool) -> TokenStream {
                 Rejection::Broken(_) => error(ids::GENERAL, 500).with_status(500).with_message(message),
             }
         }
+    }
+}
 
+/// `Answers`, the facts a rule is evaluated against.
+fn rule_answers() -> TokenStream {
+    quote! {
         /// The answers a rule is evaluated against, gathered from the implementation before.
         #[derive(Clone, Debug, Default)]
         pub struct Answers {
