@@ -186,8 +186,8 @@ fn shape_entry(kind: &str, meta: &Meta, inline: Option<&String>, ident: Ident) -
 fn router_functions(model: &Model) -> Vec<Entry> {
     let mut out = Vec::new();
     for e in model.routed_endpoints() {
-        out.push(item("endpoint".into(), &e.meta, handler(e)));
-        out.push(item("the worker of endpoint".into(), &e.meta, inner_handler(e)));
+        out.push(item("endpoint", &e.meta, handler(e)));
+        out.push(item("the worker of endpoint", &e.meta, inner_handler(e)));
         for a in &e.aliases {
             out.push(Entry::new(alias_handler(e, a).to_string(), format!("alias `{}` of endpoint `{}`", a.meta.id, e.meta.id), a.meta.id_span));
         }
@@ -223,8 +223,8 @@ fn deprecation_consts(model: &Model) -> Vec<Entry> {
 
 /// The trait's methods: one per routed endpoint, condition and run-time bound.
 fn api_methods(model: &Model) -> Vec<Entry> {
-    let mut out: Vec<Entry> = model.routed_endpoints().map(|e| item("endpoint".into(), &e.meta, api_method(e))).collect();
-    out.extend(model.conditions.iter().map(|c| item("condition".into(), &c.meta, api_hook(c))));
+    let mut out: Vec<Entry> = model.routed_endpoints().map(|e| item("endpoint", &e.meta, api_method(e))).collect();
+    out.extend(model.conditions.iter().map(|c| item("condition", &c.meta, api_hook(c))));
     for e in model.routed_endpoints() {
         for f in e.path_params.iter().chain(&e.query).chain(&e.body).chain(e.body_schema.iter()) {
             for (_, bound) in f.constraints.all() {
