@@ -28,57 +28,15 @@ pub(super) fn bound_hooks(plan: &Plan) -> Vec<(Ident, String, String)> {
     out
 }
 
+/// `api.rs`: the operations, what hooks are asked about, the proof of a rule, `Call`,
+/// `Notices` and the `Api` trait.
 pub(super) fn api(plan: &Plan) -> TokenStream {
     let routed = routed(plan);
-    let variants = routed.iter().map(|e| {
-        let v = names::endpoint_variant(e);
-        let module = names::endpoint_module(e);
-        let doc = route_doc(e);
-        if e.path_params.is_empty() { quote!(#[doc = #doc] #v,) } else { quote!(#[doc = #doc] #v(types::endpoints::#module::Path),) }
-    });
-    let id_arms = routed.iter().map(|e| {
-        let (v, id) = (names::endpoint_variant(e), &e.meta.id);
-        if e.path_params.is_empty() { quote!(Self::#v => #id) } else { quote!(Self::#v(_) => #id) }
-    });
-    let hooks = hooks(plan);
-    let match_self = crate::emit::rust::shared::match_ref(routed.is_empty());
-    let methods: Vec<TokenStream> = routed.iter().map(|e| endpoint_method(plan, e)).collect();
-    let markers = routed.iter().filter(|e| guarded(plan, e)).map(|e| {
-        let marker = names::endpoint_variant(e);
-        let doc = format!(" Endpoint `{}`: {}", e.meta.id, route_doc(e).trim());
-        quote!(#[doc = #doc] #[derive(Debug)] pub enum #marker {})
-    });
-    let delegation = delegation(&hooks, &methods);
-    // Only a spec with a guarded endpoint has a proof to make.
-    let granted_new = routed.iter().any(|e| guarded(plan, e)).then(|| {
-        quote! {
-            impl<E> Granted<E> {
-                /// Only the router grants.
-                pub(crate) fn new() -> Self {
-                    Self { endpoint: ::std::marker::PhantomData }
-                }
-            }
-        }
-    });
-    // With endpoints that accept anonymous calls, the credential is a parameter of `Call` too:
-    // those endpoints' calls carry `Option<Credential>` (and an optional caller).
-    let anonymous = http::any_anonymous(plan);
-    let (credential_param, credential_type) = if anonymous { (quote!(, K = Credential), quote!(K)) } else { (quote!(), quote!(Credential)) };
-    let call_doc = if anonymous {
-        quote! {
-            /// One call of an endpoint, after every check passed. An endpoint that accepts
-            /// anonymous calls gets `Call<Option<Caller>, Request, G, P, Option<Credential>>`.
-        }
-    } else {
-        quote!(#[doc = r" One call of an endpoint, after every check passed."])
-    };
-    let caller_doc =
-        if anonymous { quote!(#[doc = r" The authenticated caller (`None` for an anonymous call)."]) } else { quote!(#[doc = r" The authenticated caller."]) };
-    let credential_doc = if anonymous {
-        quote!(#[doc = r" The credential it presented (`None` for an anonymous call)."])
-    } else {
-        quote!(#[doc = r" The credential it presented."])
-    };
+    let operation = operation(&routed);
+    let granted = granted(plan, &routed);
+    let call = call(plan);
+    let notices = notices();
+    let api_trait = api_trait(plan, &routed);
     quote! {
         //! The trait an implementation provides: one method per routed endpoint, and the hooks
         //! that permission rules and run-time checks ask.
@@ -89,20 +47,7 @@ pub(super) fn api(plan: &Plan) -> TokenStream {
         use crate::types::errors::ApiError;
         use std::future::Future;
 
-        /// Which operation a request is for, with its path parameters.
-        #[derive(Clone, Debug, PartialEq)]
-        pub enum Operation {
-            #(#variants)*
-        }
-
-        impl Operation {
-            /// The endpoint's id.
-            pub const fn id(&self) -> &'static str {
-                #match_self {
-                    #(#id_arms,)*
-                }
-            }
-        }
+        #operation
 
         /// What a hook is asked about: who calls, for which operation, at which instant.
         #[derive(Debug)]
@@ -117,6 +62,67 @@ pub(super) fn api(plan: &Plan) -> TokenStream {
             pub now: Timestamp,
         }
 
+        #granted
+
+        #call
+
+        #notices
+
+        #api_trait
+    }
+}
+
+/// `Operation`: one variant per routed endpoint, with its path parameters, and `id`.
+fn operation(routed: &[&Endpoint]) -> TokenStream {
+    let variants = routed.iter().map(|e| {
+        let v = names::endpoint_variant(e);
+        let module = names::endpoint_module(e);
+        let doc = route_doc(e);
+        if e.path_params.is_empty() { quote!(#[doc = #doc] #v,) } else { quote!(#[doc = #doc] #v(types::endpoints::#module::Path),) }
+    });
+    let id_arms = routed.iter().map(|e| {
+        let (v, id) = (names::endpoint_variant(e), &e.meta.id);
+        if e.path_params.is_empty() { quote!(Self::#v => #id) } else { quote!(Self::#v(_) => #id) }
+    });
+    let match_self = crate::emit::rust::shared::match_ref(routed.is_empty());
+    quote! {
+        /// Which operation a request is for, with its path parameters.
+        #[derive(Clone, Debug, PartialEq)]
+        pub enum Operation {
+            #(#variants)*
+        }
+
+        impl Operation {
+            /// The endpoint's id.
+            pub const fn id(&self) -> &'static str {
+                #match_self {
+                    #(#id_arms,)*
+                }
+            }
+        }
+    }
+}
+
+/// `Granted`, the proof that a rule held, and the markers of the guarded endpoints it is
+/// parameterized by.
+fn granted(plan: &Plan, routed: &[&Endpoint]) -> TokenStream {
+    let markers = routed.iter().filter(|e| guarded(plan, e)).map(|e| {
+        let marker = names::endpoint_variant(e);
+        let doc = format!(" Endpoint `{}`: {}", e.meta.id, route_doc(e).trim());
+        quote!(#[doc = #doc] #[derive(Debug)] pub enum #marker {})
+    });
+    // Only a spec with a guarded endpoint has a proof to make.
+    let granted_new = routed.iter().any(|e| guarded(plan, e)).then(|| {
+        quote! {
+            impl<E> Granted<E> {
+                /// Only the router grants.
+                pub(crate) fn new() -> Self {
+                    Self { endpoint: ::std::marker::PhantomData }
+                }
+            }
+        }
+    });
+    quote! {
         /// Proof that the permission rule of endpoint `E` held for a call, at the call's instant.
         ///
         /// Only the router makes one, after evaluating the rule, so a function that takes a
@@ -138,7 +144,32 @@ pub(super) fn api(plan: &Plan) -> TokenStream {
         pub mod granted {
             #(#markers)*
         }
+    }
+}
 
+/// `Call`: what an endpoint's method is given, its caller and credential optional when some
+/// endpoint accepts anonymous calls.
+fn call(plan: &Plan) -> TokenStream {
+    // With endpoints that accept anonymous calls, the credential is a parameter of `Call` too:
+    // those endpoints' calls carry `Option<Credential>` (and an optional caller).
+    let anonymous = http::any_anonymous(plan);
+    let (credential_param, credential_type) = if anonymous { (quote!(, K = Credential), quote!(K)) } else { (quote!(), quote!(Credential)) };
+    let call_doc = if anonymous {
+        quote! {
+            /// One call of an endpoint, after every check passed. An endpoint that accepts
+            /// anonymous calls gets `Call<Option<Caller>, Request, G, P, Option<Credential>>`.
+        }
+    } else {
+        quote!(#[doc = r" One call of an endpoint, after every check passed."])
+    };
+    let caller_doc =
+        if anonymous { quote!(#[doc = r" The authenticated caller (`None` for an anonymous call)."]) } else { quote!(#[doc = r" The authenticated caller."]) };
+    let credential_doc = if anonymous {
+        quote!(#[doc = r" The credential it presented (`None` for an anonymous call)."])
+    } else {
+        quote!(#[doc = r" The credential it presented."])
+    };
+    quote! {
         #call_doc
         #[derive(Debug)]
         pub struct Call<C, I, G = (), P = () #credential_param> {
@@ -158,7 +189,12 @@ pub(super) fn api(plan: &Plan) -> TokenStream {
             /// says so.
             pub deprecations: Notices,
         }
+    }
+}
 
+/// `Notices`: the deprecated things a call used, shared between the handler and the router.
+fn notices() -> TokenStream {
+    quote! {
         /// What a call used that is deprecated: the router adds `Deprecation`, `Sunset` and
         /// `Link` headers for each to the answer.
         #[derive(Clone, Debug, Default)]
@@ -179,7 +215,16 @@ pub(super) fn api(plan: &Plan) -> TokenStream {
                 self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner).clone()
             }
         }
+    }
+}
 
+/// The `Api` trait (the hooks, then a method per routed endpoint) and its implementation for
+/// `Arc<T>`, which forwards every method.
+fn api_trait(plan: &Plan, routed: &[&Endpoint]) -> TokenStream {
+    let hooks = hooks(plan);
+    let methods: Vec<TokenStream> = routed.iter().map(|e| endpoint_method(plan, e)).collect();
+    let delegation = delegation(&hooks, &methods);
+    quote! {
         /// A platform implementation. Methods return futures that are `Send`; implement them
         /// with `async fn`.
         pub trait Api: Send + Sync + 'static {

@@ -9,28 +9,156 @@ use crate::plan::rust::{ResponseKind, RuntimeInput};
 
 use crate::emit::rust::types::literals::as_declared;
 use crate::emit::rust::types::rules::condition_call;
-use crate::model::{Endpoint, Field, Piece, is_mixed, path_segments};
+use crate::model::{Endpoint, Field, Piece, RouteAlias, is_mixed, path_segments};
 use crate::plan::rust::{Plan, names};
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
 
+/// A routed endpoint's handlers: its own route's, one per alias route, then the inner handler
+/// they all call.
 pub(super) fn handler(plan: &Plan, e: &Endpoint) -> TokenStream {
-    let name = names::handler(e);
-    let inner = names::inner_handler(e);
-    let module = names::endpoint_module(e);
-    let has_path = !e.path_params.is_empty();
-    let params_arg = has_path.then(|| quote!(params: Result<RawPathParams, RawPathParamsRejection>,));
-    let params_pass = has_path.then(|| quote!(params,));
-    let mut steps = Vec::new();
-    let mut required: Vec<Ident> = Vec::new();
-    if has_path {
-        steps.push(quote!(let params = runtime::path_params(params).map_err(runtime::rejected)?;));
-        let mixed = mixed_segments(e);
+    let h = Handler { plan, e, inner: names::inner_handler(e), has_path: !e.path_params.is_empty() };
+    let own = h.own_route();
+    let aliases = e.aliases.iter().enumerate().map(|(i, a)| h.alias_route(i, a));
+    let inner = h.inner_handler();
+    quote! {
+        #own
+
+        #(#aliases)*
+
+        #inner
+    }
+}
+
+/// What the pieces of one endpoint's handlers share.
+struct Handler<'a> {
+    plan: &'a Plan<'a>,
+    e: &'a Endpoint,
+    /// The inner handler every route of the endpoint calls.
+    inner: Ident,
+    /// Whether the path has parameters: every handler of the endpoint then takes them.
+    has_path: bool,
+}
+
+impl Handler<'_> {
+    /// `params: Result<RawPathParams, ..>,`: the argument of every handler of an endpoint whose
+    /// path has parameters.
+    fn params_arg(&self) -> Option<TokenStream> {
+        self.has_path.then(|| quote!(params: Result<RawPathParams, RawPathParamsRejection>,))
+    }
+
+    /// The handler of the endpoint's own route, with the endpoint's lifetime and deprecation.
+    fn own_route(&self) -> TokenStream {
+        let name = names::handler(self.e);
+        let gone = lifetime(self.plan, &self.e.meta).into_iter().collect();
+        let own = deprecations::endpoint(self.e).map(|w| w.ident);
+        let fixed = own.iter().map(|i| quote!(&types::deprecations::#i)).collect();
+        self.route(&name, &route_doc(self.e), gone, fixed)
+    }
+
+    /// The handler of the endpoint's alias route `i`: the endpoint's lifetime and the alias's,
+    /// the alias's deprecation before the endpoint's.
+    fn alias_route(&self, i: usize, a: &RouteAlias) -> TokenStream {
+        let (plan, e) = (self.plan, self.e);
+        let alias = names::alias_handler(e, a);
+        let alias_doc = format!(
+            " `{} {}`: an alias route of `{}`.",
+            a.method.as_ref().or(e.method.as_ref()).map(|m| m.id.as_str()).unwrap_or_default(),
+            a.path.id,
+            e.meta.id
+        );
+        let gone = lifetime(plan, &e.meta).into_iter().chain(lifetime(plan, &a.meta)).collect();
+        let own = deprecations::endpoint(e).map(|w| w.ident);
+        let listed = deprecations::aliases(e).into_iter().find(|(j, _)| *j == i).map(|(_, w)| w.ident);
+        let fixed = listed.iter().chain(own.iter()).map(|i| quote!(&types::deprecations::#i)).collect();
+        self.route(&alias, &alias_doc, gone, fixed)
+    }
+
+    /// `async fn <route>`: a route's handler, which answers 404 when `gone`, calls the inner
+    /// handler and adds the deprecation headers of `fixed` to its answer.
+    fn route(&self, name: &Ident, doc: &str, gone: TokenStream, fixed: Vec<TokenStream>) -> TokenStream {
+        let (inner, params_arg) = (&self.inner, self.params_arg());
+        let params_pass = self.has_path.then(|| quote!(params,));
+        quote! {
+            #[doc = #doc]
+            async fn #name<A: Api>(State(app): State<Arc<App<A>>>, #params_arg request: HttpRequest) -> Response {
+                let now = app.clock.now();
+                #gone
+                let notices = Notices::default();
+                let response = respond(#inner(&app, now, &notices, #params_pass request).await);
+                deprecated(&app, response, &[#(#fixed),*], &notices)
+            }
+        }
+    }
+
+    /// `async fn <inner>`: the request parsed and checked, the call authorized, then the
+    /// implementation's answer.
+    fn inner_handler(&self) -> TokenStream {
+        let (plan, e, inner) = (self.plan, self.e, &self.inner);
+        let module = names::endpoint_module(e);
+        let params_arg = self.params_arg();
+        let parts_pattern = if plan.facts(e).has_body { quote!((parts, body)) } else { quote!((parts, _)) };
+        let credential = http::credential_steps(e);
+        let parse = self.parse();
+        let parts_init = self.request_parts();
+        let checks = self.checks();
+        let gates = if plan.facts(e).gates.is_empty() { quote!(()) } else { quote!(endpoint::Gates::at(now)) };
+        // Made only here, after `authorize` returned: the proof follows the evaluation.
+        let granted = if guarded(plan, e) { quote!(crate::api::Granted::new()) } else { quote!(()) };
+        let respond = self.respond();
+        quote! {
+            async fn #inner<A: Api>(app: &App<A>, now: Timestamp, notices: &Notices, #params_arg request: HttpRequest) -> Result<Response, ApiError> {
+                use types::endpoints::#module as endpoint;
+                let #parts_pattern = request.into_parts();
+                #credential
+                #parse
+                let input = endpoint::Request { #(#parts_init),* };
+                #checks
+                let call = Call { caller, credential, now, input, gates: #gates, granted: #granted, deprecations: notices.clone() };
+                #respond
+            }
+        }
+    }
+
+    /// The path, query, headers and body parsed with every violation collected, then the
+    /// required values unpacked; nothing for a request without any of them.
+    fn parse(&self) -> Option<TokenStream> {
+        let (plan, e) = (self.plan, self.e);
+        let mut required: Vec<Ident> = Vec::new();
+        let mut steps = self.path_steps(&mut required);
+        steps.extend(self.query_steps(&mut required));
+        steps.extend(http::header_steps(plan, e, &mut required));
+        steps.extend(self.body_steps(&mut required));
+        if steps.is_empty() {
+            return None;
+        }
+        // A raw body is taken as it comes: only parameters and parsed bodies add violations.
+        let collects = self.has_path || !e.query.is_empty() || !e.headers.is_empty() || (plan.facts(e).has_body && !plan.facts(e).raw_body);
+        let collecting = collects.then(|| quote!(mut));
+        let unpack = unpack(&required);
+        Some(quote! {
+            let #collecting violations = Vec::new();
+            #(#steps)*
+            if !violations.is_empty() {
+                return Err(runtime::invalid(violations));
+            }
+            #unpack
+        })
+    }
+
+    /// `let path_<name> = ...`: each path parameter, split out of its mixed segment or read
+    /// whole; each is required.
+    fn path_steps(&self, required: &mut Vec<Ident>) -> Vec<TokenStream> {
+        if !self.has_path {
+            return Vec::new();
+        }
+        let mut steps = vec![quote!(let params = runtime::path_params(params).map_err(runtime::rejected)?;)];
+        let mixed = mixed_segments(self.e);
         steps.extend(mixed.iter().map(split_step));
-        for f in &e.path_params {
+        for f in &self.e.path_params {
             let ident = local("path", f);
             let (key, pointer) = (axum_name(f), format!("/path/{}", pointer_token(f.wire())));
-            let parse = parser(plan, f);
+            let parse = parser(self.plan, f);
             match mixed.iter().find_map(|m| m.params.iter().position(|p| *p == f.name).map(|j| (m, j))) {
                 Some((m, j)) => {
                     let segment = format_ident!("segment{}", m.index);
@@ -40,10 +168,18 @@ pub(super) fn handler(plan: &Plan, e: &Endpoint) -> TokenStream {
             }
             required.push(ident);
         }
+        steps
     }
-    if !e.query.is_empty() {
-        steps.push(quote!(let query = runtime::query_pairs(parts.uri.query(), &mut violations);));
-        for f in &e.query {
+
+    /// `let query_<name> = ...`: each query parameter, as its declared type; those neither
+    /// optional, conditional nor nullable are required.
+    fn query_steps(&self, required: &mut Vec<Ident>) -> Vec<TokenStream> {
+        let plan = self.plan;
+        if self.e.query.is_empty() {
+            return Vec::new();
+        }
+        let mut steps = vec![quote!(let query = runtime::query_pairs(parts.uri.query(), &mut violations);)];
+        for f in &self.e.query {
             let ident = local("query", f);
             let (key, pointer) = (f.wire(), format!("/query/{}", pointer_token(f.wire())));
             let is_required = !(f.optional || f.required_when.is_some() || f.nullable);
@@ -55,124 +191,77 @@ pub(super) fn handler(plan: &Plan, e: &Endpoint) -> TokenStream {
                 required.push(ident);
             }
         }
+        steps
     }
-    steps.extend(http::header_steps(plan, e, &mut required));
-    if plan.facts(e).has_body {
-        steps.push(quote!(let bytes = runtime::read_body(&parts.headers, body, app.body_limit, app.body_timeout).await.map_err(runtime::rejected)?;));
-        steps.push(if let Some(body) = http::body_steps(plan, e) {
+
+    /// `let bytes = ...; let body = ...`: the body read within the limit and the timeout, then
+    /// parsed by its format; it is required.
+    fn body_steps(&self, required: &mut Vec<Ident>) -> Vec<TokenStream> {
+        let (plan, e) = (self.plan, self.e);
+        let facts = plan.facts(e);
+        if !facts.has_body {
+            return Vec::new();
+        }
+        let read = quote!(let bytes = runtime::read_body(&parts.headers, body, app.body_limit, app.body_timeout).await.map_err(runtime::rejected)?;);
+        let parse = if let Some(body) = http::body_steps(plan, e) {
             body
-        } else if plan.facts(e).raw_body {
+        } else if facts.raw_body {
             quote!(let body = Some(runtime::raw_body(&parts.headers, bytes));)
-        } else if plan.facts(e).optional_body && e.body_format() == "form" {
+        } else if facts.optional_body && e.body_format() == "form" {
             quote!(let body: Option<endpoint::Body> = runtime::optional_body(&bytes, |bytes| Ok(runtime::form_body(bytes, &mut violations))).map_err(runtime::rejected)?;)
-        } else if plan.facts(e).optional_body {
+        } else if facts.optional_body {
             quote!(let body: Option<endpoint::Body> = runtime::optional_body(&bytes, |bytes| runtime::json_body(bytes, &mut violations)).map_err(runtime::rejected)?;)
         } else if e.body_format() == "form" {
             quote!(let body: Option<endpoint::Body> = runtime::form_body(&bytes, &mut violations);)
         } else {
             quote!(let body: Option<endpoint::Body> = runtime::json_body(&bytes, &mut violations).map_err(runtime::rejected)?;)
-        });
+        };
         required.push(format_ident!("body"));
+        vec![read, parse]
     }
-    let unpack = match required.len() {
-        0 => quote!(),
-        1 => {
-            let r = &required[0];
-            quote!(let Some(#r) = #r else { return Err(runtime::invalid(violations)) };)
+
+    /// The fields of `endpoint::Request`: the path, the query, the headers and the body, each
+    /// only when the endpoint has it.
+    fn request_parts(&self) -> Vec<TokenStream> {
+        let e = self.e;
+        let mut parts_init = Vec::new();
+        if self.has_path {
+            let path_fields = part_fields("path", &e.path_params);
+            parts_init.push(quote!(path: endpoint::Path { #(#path_fields),* }));
         }
-        _ => quote!(let (#(Some(#required)),*) = (#(#required),*) else { return Err(runtime::invalid(violations)) };),
-    };
-    let fields_of = |part: &str, list: &[Field]| -> Vec<TokenStream> {
-        list.iter()
-            .map(|f| {
-                let (field, value) = (names::field(f), local(part, f));
-                quote!(#field: #value)
-            })
-            .collect()
-    };
-    let (path_fields, query_fields) = (fields_of("path", &e.path_params), fields_of("query", &e.query));
-    let mut parts_init = Vec::new();
-    if has_path {
-        parts_init.push(quote!(path: endpoint::Path { #(#path_fields),* }));
+        if !e.query.is_empty() {
+            let query_fields = part_fields("query", &e.query);
+            parts_init.push(quote!(query: endpoint::Query { #(#query_fields),* }));
+        }
+        if !e.headers.is_empty() {
+            parts_init.push(http::headers_init(e));
+        }
+        if self.plan.facts(e).has_body {
+            parts_init.push(quote!(body));
+        }
+        parts_init
     }
-    if !e.query.is_empty() {
-        parts_init.push(quote!(query: endpoint::Query { #(#query_fields),* }));
-    }
-    if !e.headers.is_empty() {
-        parts_init.push(http::headers_init(e));
-    }
-    if plan.facts(e).has_body {
-        parts_init.push(quote!(body));
-    }
-    let variant = names::endpoint_variant(e);
-    let operation = if has_path { quote!(Operation::#variant(input.path.clone())) } else { quote!(Operation::#variant) };
-    let runtime_checks = runtime_checks(plan, e);
-    // `applies_to: bots` means a call with the token kind whose id is `bot`, named as the naming
-    // layer names it (a `rust_name` renames it).
-    let bot = match plan.token_kinds.iter().find(|k| k.meta.id == "bot") {
-        Some(kind) => {
-            let variant = names::token_kind_variant(kind);
-            quote!(credential.kind == types::auth::TokenKind::#variant)
+
+    /// Validation, then the run-time checks and the permission rule, then the scopes.
+    fn checks(&self) -> TokenStream {
+        let (plan, e) = (self.plan, self.e);
+        let variant = names::endpoint_variant(e);
+        let operation = if self.has_path { quote!(Operation::#variant(input.path.clone())) } else { quote!(Operation::#variant) };
+        let scopes = http::scope_check(plan, e, &operation);
+        // An endpoint that accepts anonymous calls has no rule and no check that needs a caller
+        // (validation makes sure), so only its scopes are checked, for a bearer token.
+        if e.accepts_anonymous() {
+            return quote! {
+                let violations = input.validate();
+                if !violations.is_empty() {
+                    return Err(runtime::invalid(violations));
+                }
+                #scopes
+            };
         }
-        None => quote!(false),
-    };
-    let gates = if plan.facts(e).gates.is_empty() { quote!(()) } else { quote!(endpoint::Gates::at(now)) };
-    // Made only here, after `authorize` returned: the proof follows the evaluation.
-    let granted = if guarded(plan, e) { quote!(crate::api::Granted::new()) } else { quote!(()) };
-    let method = names::api_method(e);
-    let check = plan.facts(e).checks_response.then(|| {
-        quote! {
-            let broken = endpoint::check_response(&output);
-            if !broken.is_empty() {
-                return Err(runtime::broken_response(broken));
-            }
-        }
-    });
-    let respond = match plan.facts(e).response {
-        _ if e.has_status_responses() => http::respond_by_status(plan, e, &method),
-        ResponseKind::Json => quote! {
-            let output = Api::#method(&app.api, call).await?;
-            #check
-            Ok(runtime::json_response(StatusCode::OK, &output))
-        },
-        ResponseKind::Text => quote! {
-            let output = Api::#method(&app.api, call).await?;
-            #check
-            Ok(runtime::text_response(output, "text/csv"))
-        },
-        ResponseKind::Empty => quote! {
-            Api::#method(&app.api, call).await?;
-            Ok(runtime::empty_response())
-        },
-    };
-    let parts_pattern = if plan.facts(e).has_body { quote!((parts, body)) } else { quote!((parts, _)) };
-    // A raw body is taken as it comes: only parameters and parsed bodies add violations.
-    let collects = has_path || !e.query.is_empty() || !e.headers.is_empty() || (plan.facts(e).has_body && !plan.facts(e).raw_body);
-    let collecting = collects.then(|| quote!(mut));
-    let parse = (!steps.is_empty()).then(|| {
-        quote! {
-            let #collecting violations = Vec::new();
-            #(#steps)*
-            if !violations.is_empty() {
-                return Err(runtime::invalid(violations));
-            }
-            #unpack
-        }
-    });
-    let mutable = (!runtime_checks.is_empty()).then(|| quote!(mut));
-    let credential = http::credential_steps(e);
-    let scopes = http::scope_check(plan, e, &operation);
-    // An endpoint that accepts anonymous calls has no rule and no check that needs a caller
-    // (validation makes sure), so only its scopes are checked, for a bearer token.
-    let checks = if e.accepts_anonymous() {
-        quote! {
-            let violations = input.validate();
-            if !violations.is_empty() {
-                return Err(runtime::invalid(violations));
-            }
-            #scopes
-        }
-    } else {
+        let runtime_checks = runtime_checks(plan, e);
+        let mutable = (!runtime_checks.is_empty()).then(|| quote!(mut));
+        let bot = bot_check(plan);
         quote! {
             let #mutable violations = input.validate();
             let operation = #operation;
@@ -184,55 +273,70 @@ pub(super) fn handler(plan: &Plan, e: &Endpoint) -> TokenStream {
             authorize(&app.api, &cx, endpoint::RULES, #bot).await?;
             #scopes
         }
-    };
-    let doc = route_doc(e);
-    let own = deprecations::endpoint(e).map(|w| w.ident);
-    let own_lifetime = lifetime(plan, &e.meta);
-    let own_list = own.iter().map(|i| quote!(&types::deprecations::#i));
-    let aliases = e.aliases.iter().enumerate().map(|(i, a)| {
-        let alias = names::alias_handler(e, a);
-        let alias_doc = format!(
-            " `{} {}`: an alias route of `{}`.",
-            a.method.as_ref().or(e.method.as_ref()).map(|m| m.id.as_str()).unwrap_or_default(),
-            a.path.id,
-            e.meta.id
-        );
-        let gone = lifetime(plan, &e.meta).into_iter().chain(lifetime(plan, &a.meta));
-        let listed = deprecations::aliases(e).into_iter().find(|(j, _)| *j == i).map(|(_, w)| w.ident);
-        let fixed = listed.iter().chain(own.iter()).map(|i| quote!(&types::deprecations::#i));
-        quote! {
-            #[doc = #alias_doc]
-            async fn #alias<A: Api>(State(app): State<Arc<App<A>>>, #params_arg request: HttpRequest) -> Response {
-                let now = app.clock.now();
-                #(#gone)*
-                let notices = Notices::default();
-                let response = respond(#inner(&app, now, &notices, #params_pass request).await);
-                deprecated(&app, response, &[#(#fixed),*], &notices)
+    }
+
+    /// The implementation called and its output answered: by status, as JSON, as text or
+    /// empty; an output the endpoint checks is checked before it is answered.
+    fn respond(&self) -> TokenStream {
+        let (plan, e) = (self.plan, self.e);
+        let method = names::api_method(e);
+        let check = plan.facts(e).checks_response.then(|| {
+            quote! {
+                let broken = endpoint::check_response(&output);
+                if !broken.is_empty() {
+                    return Err(runtime::broken_response(broken));
+                }
             }
+        });
+        match plan.facts(e).response {
+            _ if e.has_status_responses() => http::respond_by_status(plan, e, &method),
+            ResponseKind::Json => quote! {
+                let output = Api::#method(&app.api, call).await?;
+                #check
+                Ok(runtime::json_response(StatusCode::OK, &output))
+            },
+            ResponseKind::Text => quote! {
+                let output = Api::#method(&app.api, call).await?;
+                #check
+                Ok(runtime::text_response(output, "text/csv"))
+            },
+            ResponseKind::Empty => quote! {
+                Api::#method(&app.api, call).await?;
+                Ok(runtime::empty_response())
+            },
         }
-    });
-    quote! {
-        #[doc = #doc]
-        async fn #name<A: Api>(State(app): State<Arc<App<A>>>, #params_arg request: HttpRequest) -> Response {
-            let now = app.clock.now();
-            #own_lifetime
-            let notices = Notices::default();
-            let response = respond(#inner(&app, now, &notices, #params_pass request).await);
-            deprecated(&app, response, &[#(#own_list),*], &notices)
-        }
+    }
+}
 
-        #(#aliases)*
+/// `let Some(path_id) = path_id else { .. };`: the required values, which are all present once
+/// no violation was collected.
+fn unpack(required: &[Ident]) -> TokenStream {
+    match required {
+        [] => quote!(),
+        [r] => quote!(let Some(#r) = #r else { return Err(runtime::invalid(violations)) };),
+        _ => quote!(let (#(Some(#required)),*) = (#(#required),*) else { return Err(runtime::invalid(violations)) };),
+    }
+}
 
-        async fn #inner<A: Api>(app: &App<A>, now: Timestamp, notices: &Notices, #params_arg request: HttpRequest) -> Result<Response, ApiError> {
-            use types::endpoints::#module as endpoint;
-            let #parts_pattern = request.into_parts();
-            #credential
-            #parse
-            let input = endpoint::Request { #(#parts_init),* };
-            #checks
-            let call = Call { caller, credential, now, input, gates: #gates, granted: #granted, deprecations: notices.clone() };
-            #respond
+/// `name: path_name`: each parameter of a part, from the local it was parsed into.
+fn part_fields(part: &str, list: &[Field]) -> Vec<TokenStream> {
+    list.iter()
+        .map(|f| {
+            let (field, value) = (names::field(f), local(part, f));
+            quote!(#field: #value)
+        })
+        .collect()
+}
+
+/// Whether the call is a bot's, for `applies_to: bots`: a call with the token kind whose id is
+/// `bot`, named as the naming layer names it (a `rust_name` renames it).
+fn bot_check(plan: &Plan) -> TokenStream {
+    match plan.token_kinds.iter().find(|k| k.meta.id == "bot") {
+        Some(kind) => {
+            let variant = names::token_kind_variant(kind);
+            quote!(credential.kind == types::auth::TokenKind::#variant)
         }
+        None => quote!(false),
     }
 }
 

@@ -14,39 +14,51 @@ use quote::{format_ident, quote};
 
 /// `router.rs`: the router and its machinery, then a handler per routed endpoint.
 pub(super) fn router<'p>(plan: &'p Plan<'p>) -> impl Iterator<Item = TokenStream> + 'p {
-    let placeholders = address_placeholders(plan);
-    let used: Vec<&str> = routed(plan).iter().filter_map(|e| endpoint_address(plan, e)).collect();
-    let prefixes = placeholders.iter().filter(|p| used.contains(p)).map(|p| {
-        let (field, local) = (plan.placeholder(p), prefix_local(plan, p));
-        quote!(let #local = types::placeholders::path_of(&app.placeholders.#field).to_owned();)
-    });
-    let routes = route_table(plan);
-    let issuer = plan.authorization_server.as_ref().map(|_| quote!(let issuer = issuer_path(&app.placeholders);));
-    let metadata = metadata_routes(plan);
-    let handlers = routed(plan).into_iter().map(|e| handler(plan, e));
-    let (limit, limit_doc) = body_limit(plan);
+    let uses = router_uses(plan);
+    let defaults = body_defaults(plan);
+    let options = options();
+    let router_fns = router_fns(plan);
+    let answers = answers(plan);
     let authorize = authorize(plan);
+    let head = quote! {
+        #uses
+
+        #defaults
+
+        #options
+
+        #router_fns
+
+        #answers
+
+        #authorize
+    };
+    let handlers = routed(plan).into_iter().map(|e| handler(plan, e));
+    std::iter::once(head).chain(handlers)
+}
+
+/// The module's doc and its `use`s, each import only when some route needs it.
+fn router_uses(plan: &Plan) -> TokenStream {
+    let routed = routed(plan);
     // A spec that routes no endpoint leaves the request machinery (parsing, rules, the app's
     // state) without a caller.
-    let unused = routed(plan).is_empty().then(|| quote!(#![allow(dead_code, unused_imports)]));
-    let answers_json = routed(plan).iter().any(|e| matches!(plan.facts(e).response, ResponseKind::Json)) || plan.authorization_server.is_some();
+    let unused = routed.is_empty().then(|| quote!(#![allow(dead_code, unused_imports)]));
+    let answers_json = routed.iter().any(|e| matches!(plan.facts(e).response, ResponseKind::Json)) || plan.authorization_server.is_some();
     let status_code = answers_json.then(|| {
         quote!(
             use axum::http::StatusCode;
         )
     });
-    let path_params = routed(plan).iter().any(|e| !e.path_params.is_empty()).then(|| {
+    let path_params = routed.iter().any(|e| !e.path_params.is_empty()).then(|| {
         quote! {
             use axum::extract::RawPathParams;
             use axum::extract::rejection::RawPathParamsRejection;
         }
     });
-    // Only a route that reads a body needs the limit at run time.
-    let reads_body = routed(plan).iter().any(|e| plan.facts(e).has_body);
     // An operation and its context are made for rules (endpoints that need a caller) and for
     // the scopes of anonymous ones.
-    let operations = routed(plan).iter().any(|e| !e.accepts_anonymous() || !e.scopes.is_empty());
-    let api_uses = if operations || routed(plan).is_empty() {
+    let operations = routed.iter().any(|e| !e.accepts_anonymous() || !e.scopes.is_empty());
+    let api_uses = if operations || routed.is_empty() {
         quote!(
             use crate::api::{Api, Call, Notices, Operation, RuleContext};
         )
@@ -55,19 +67,7 @@ pub(super) fn router<'p>(plan: &'p Plan<'p>) -> impl Iterator<Item = TokenStream
             use crate::api::{Api, Call, Notices};
         )
     };
-    let (limit_field, limit_init) = match reads_body {
-        true => (quote!(body_limit: usize, body_timeout: Duration,), quote!(body_limit: options.body_limit, body_timeout: options.body_timeout,)),
-        false => (quote!(), quote!()),
-    };
-    // Without a docs address there is no `Link` to write, and `app` is not needed.
-    let (app_arg, docs) = match &plan.platform.docs {
-        Some(r) => {
-            let p = plan.placeholder(&r.id);
-            (quote!(app), quote!(Some(app.placeholders.#p.as_str())))
-        }
-        None => (quote!(_app), quote!(None)),
-    };
-    let head = quote! {
+    quote! {
         //! The router: one route per routed endpoint, each doing the mechanical work before the
         //! handler runs.
         #unused
@@ -87,7 +87,13 @@ pub(super) fn router<'p>(plan: &'p Plan<'p>) -> impl Iterator<Item = TokenStream
         use axum::response::Response;
         use std::sync::Arc;
         use std::time::Duration;
+    }
+}
 
+/// `DEFAULT_BODY_LIMIT` and `DEFAULT_BODY_TIMEOUT`.
+fn body_defaults(plan: &Plan) -> TokenStream {
+    let (limit, limit_doc) = body_limit(plan);
+    quote! {
         #[doc = #limit_doc]
         pub const DEFAULT_BODY_LIMIT: usize = #limit;
 
@@ -95,7 +101,12 @@ pub(super) fn router<'p>(plan: &'p Plan<'p>) -> impl Iterator<Item = TokenStream
         /// sender slower than this is answered 408 and its connection closed, so that slow
         /// senders cannot hold connections and buffers open.
         pub const DEFAULT_BODY_TIMEOUT: Duration = Duration::from_secs(30);
+    }
+}
 
+/// `Options`, its defaults and its setters.
+fn options() -> TokenStream {
+    quote! {
         /// How the router is set up.
         #[derive(Clone)]
         pub struct Options {
@@ -141,7 +152,28 @@ pub(super) fn router<'p>(plan: &'p Plan<'p>) -> impl Iterator<Item = TokenStream
                 self
             }
         }
+    }
+}
 
+/// `App` (the state routes share), `router` and `router_with`, which mounts every route under
+/// its address's path.
+fn router_fns(plan: &Plan) -> TokenStream {
+    let placeholders = address_placeholders(plan);
+    let used: Vec<&str> = routed(plan).iter().filter_map(|e| endpoint_address(plan, e)).collect();
+    let prefixes = placeholders.iter().filter(|p| used.contains(p)).map(|p| {
+        let (field, local) = (plan.placeholder(p), prefix_local(plan, p));
+        quote!(let #local = types::placeholders::path_of(&app.placeholders.#field).to_owned();)
+    });
+    let routes = route_table(plan);
+    let issuer = plan.authorization_server.as_ref().map(|_| quote!(let issuer = issuer_path(&app.placeholders);));
+    let metadata = metadata_routes(plan);
+    // Only a route that reads a body needs the limit at run time.
+    let reads_body = routed(plan).iter().any(|e| plan.facts(e).has_body);
+    let (limit_field, limit_init) = match reads_body {
+        true => (quote!(body_limit: usize, body_timeout: Duration,), quote!(body_limit: options.body_limit, body_timeout: options.body_timeout,)),
+        false => (quote!(), quote!()),
+    };
+    quote! {
         /// The state every route shares.
         struct App<A> {
             api: A,
@@ -168,7 +200,21 @@ pub(super) fn router<'p>(plan: &'p Plan<'p>) -> impl Iterator<Item = TokenStream
                 .method_not_allowed_fallback(method_not_allowed)
                 .with_state(app)
         }
+    }
+}
 
+/// The answers every handler shares: 404, 405, an error as its answer, and the deprecation
+/// headers.
+fn answers(plan: &Plan) -> TokenStream {
+    // Without a docs address there is no `Link` to write, and `app` is not needed.
+    let (app_arg, docs) = match &plan.platform.docs {
+        Some(r) => {
+            let p = plan.placeholder(&r.id);
+            (quote!(app), quote!(Some(app.placeholders.#p.as_str())))
+        }
+        None => (quote!(_app), quote!(None)),
+    };
+    quote! {
         async fn not_found() -> Response {
             runtime::error_response(&runtime::error(runtime::ids::GENERAL, 404).with_status(404).with_message("404: Not Found"))
         }
@@ -193,10 +239,7 @@ pub(super) fn router<'p>(plan: &'p Plan<'p>) -> impl Iterator<Item = TokenStream
             used.extend(reported.into_iter().filter(|d| !fixed.contains(d)));
             runtime::with_deprecation(response, &used, #docs)
         }
-
-        #authorize
-    };
-    std::iter::once(head).chain(handlers)
+    }
 }
 
 /// The default body limit: the largest size limit of the spec, else axum's 2 MiB.
