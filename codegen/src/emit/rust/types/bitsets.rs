@@ -18,7 +18,24 @@ struct Bit {
 /// `permissions.rs`: the `Permission` names and the `Permissions` wire set.
 pub fn permissions(plan: &Plan) -> TokenStream {
     let variants: Vec<Ident> = plan.permissions.iter().map(names::permission_variant).collect();
-    let ids: Vec<&str> = plan.permissions.iter().map(|p| p.meta.id.as_str()).collect();
+    let (declaration, lookups, traits) = (permission_enum(plan, &variants), permission_lookups(plan, &variants), permission_traits());
+    let (set, queries) = (permission_set(plan), permission_queries(plan, &variants));
+    quote! {
+        //! Permissions: every named permission, and the wire set of permission bits.
+
+        use std::fmt;
+        use std::str::FromStr;
+
+        #declaration
+        #lookups
+        #traits
+        #set
+        #queries
+    }
+}
+
+/// The `Permission` enum, each variant documented with its bit.
+fn permission_enum(plan: &Plan, variants: &[Ident]) -> TokenStream {
     let variant_docs = plan.permissions.iter().map(|p| {
         let mut notes = meta_notes(plan, &p.meta);
         notes.push(match p.bit {
@@ -29,51 +46,27 @@ pub fn permissions(plan: &Plan) -> TokenStream {
         let docs = docs(Some(&summary(&p.meta)), &notes);
         quote!(#docs #deprecated)
     });
-    let bit_arms = plan.permissions.iter().zip(&variants).map(|(p, v)| match p.bit {
+    quote! {
+        /// A permission the spec names, with its bit when the source shows it.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+        pub enum Permission {
+            #( #variant_docs #variants, )*
+        }
+    }
+}
+
+/// `impl Permission`: `ALL`, `id`, `bit` and `set`.
+fn permission_lookups(plan: &Plan, variants: &[Ident]) -> TokenStream {
+    let ids = plan.permissions.iter().map(|p| p.meta.id.as_str());
+    let id_arms = variants.iter().zip(ids).map(|(v, id)| quote!(Self::#v => #id));
+    let bit_arms = plan.permissions.iter().zip(variants).map(|(p, v)| match p.bit {
         Some(b) => {
             let b = int(i64::from(b));
             quote!(Self::#v => Some(#b))
         }
         None => quote!(Self::#v => None),
     });
-    let bits: Vec<Bit> = plan
-        .permissions
-        .iter()
-        .filter_map(|p| {
-            let position = p.bit?;
-            let doc = format!(" The one-bit set of [`Permission::{}`].", names::permission_variant(p));
-            let deprecated = deprecated_attribute(plan, p.meta.deprecated.as_ref(), p.meta.until.as_ref(), None);
-            Some(Bit { id: p.meta.id.clone(), constant: names::permission_const(p), position, docs: quote!(#[doc = #doc] #deprecated) })
-        })
-        .collect();
-    let set_docs = docs(
-        Some("A set of permissions as the wire carries it: a 64-bit integer serialized as a decimal string."),
-        &[
-            "Bits the spec does not name are kept, so a set read from the wire writes back unchanged.".to_owned(),
-            "Usable in `const` items: sets combine with `union`, and `Permissions::from_bits` makes one of bits the spec does not name.".to_owned(),
-        ],
-    );
-    let set = bitset(&format_ident!("Permissions"), set_docs, &quote!(u64), true, &bits);
-    let has_arms = plan.permissions.iter().zip(&variants).map(|(p, v)| match p.bit {
-        Some(b) => {
-            let b = int(i64::from(b));
-            quote!(Permission::#v => self.0 & (1 << #b) != 0)
-        }
-        None => quote!(Permission::#v => false),
-    });
-    let id_arms = variants.iter().zip(&ids).map(|(v, id)| quote!(Self::#v => #id));
     quote! {
-        //! Permissions: every named permission, and the wire set of permission bits.
-
-        use std::fmt;
-        use std::str::FromStr;
-
-        /// A permission the spec names, with its bit when the source shows it.
-        #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-        pub enum Permission {
-            #( #variant_docs #variants, )*
-        }
-
         impl Permission {
             /// Every permission, in spec order.
             pub const ALL: &'static [Self] = &[#(Self::#variants),*];
@@ -100,7 +93,12 @@ pub fn permissions(plan: &Plan) -> TokenStream {
                 }
             }
         }
+    }
+}
 
+/// `Display`, `FromStr` and `Serialize` for `Permission`, all by id.
+fn permission_traits() -> TokenStream {
+    quote! {
         impl fmt::Display for Permission {
             fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str(self.id())
@@ -121,9 +119,41 @@ pub fn permissions(plan: &Plan) -> TokenStream {
                 serializer.serialize_str(self.id())
             }
         }
+    }
+}
 
-        #set
+/// The `Permissions` bit set, one constant per permission with a known bit.
+fn permission_set(plan: &Plan) -> TokenStream {
+    let bits: Vec<Bit> = plan
+        .permissions
+        .iter()
+        .filter_map(|p| {
+            let position = p.bit?;
+            let doc = format!(" The one-bit set of [`Permission::{}`].", names::permission_variant(p));
+            let deprecated = deprecated_attribute(plan, p.meta.deprecated.as_ref(), p.meta.until.as_ref(), None);
+            Some(Bit { id: p.meta.id.clone(), constant: names::permission_const(p), position, docs: quote!(#[doc = #doc] #deprecated) })
+        })
+        .collect();
+    let set_docs = docs(
+        Some("A set of permissions as the wire carries it: a 64-bit integer serialized as a decimal string."),
+        &[
+            "Bits the spec does not name are kept, so a set read from the wire writes back unchanged.".to_owned(),
+            "Usable in `const` items: sets combine with `union`, and `Permissions::from_bits` makes one of bits the spec does not name.".to_owned(),
+        ],
+    );
+    bitset(&format_ident!("Permissions"), set_docs, &quote!(u64), true, &bits)
+}
 
+/// `Permissions::has` and `Permissions::permissions`, and `From<Permission>` for `Option<Permissions>`.
+fn permission_queries(plan: &Plan, variants: &[Ident]) -> TokenStream {
+    let has_arms = plan.permissions.iter().zip(variants).map(|(p, v)| match p.bit {
+        Some(b) => {
+            let b = int(i64::from(b));
+            quote!(Permission::#v => self.0 & (1 << #b) != 0)
+        }
+        None => quote!(Permission::#v => false),
+    });
+    quote! {
         impl Permissions {
             /// Whether the set holds `permission`; never for a permission without a known bit.
             pub const fn has(self, permission: Permission) -> bool {
@@ -186,6 +216,28 @@ pub fn flags(plan: &Plan) -> TokenStream {
 
 /// A `Copy` bit set with `const` operations, `Debug` by name and serde in the set's wire form.
 fn bitset(name: &Ident, docs: TokenStream, repr: &TokenStream, string_wire: bool, bits: &[Bit]) -> TokenStream {
+    let (constants, raw, algebra, edits) = (bitset_constants(bits), bitset_raw(repr), bitset_algebra(), bitset_edits());
+    let (operators, debug, serde) = (bitset_operators(name), bitset_debug(name), bitset_serde(name, repr, string_wire));
+    quote! {
+        #docs
+        #[derive(Clone, Copy, Default, PartialEq, Eq, Hash)]
+        pub struct #name(#repr);
+
+        impl #name {
+            #constants
+            #raw
+            #algebra
+            #edits
+        }
+
+        #operators
+        #debug
+        #serde
+    }
+}
+
+/// One constant per named bit, then `KNOWN` and `NAMED`.
+fn bitset_constants(bits: &[Bit]) -> TokenStream {
     let consts = bits.iter().map(|b| {
         let (doc, constant, position) = (&b.docs, &b.constant, int(i64::from(b.position)));
         quote! {
@@ -199,93 +251,100 @@ fn bitset(name: &Ident, docs: TokenStream, repr: &TokenStream, string_wire: bool
         let (id, constant) = (&b.id, &b.constant);
         quote!((#id, Self::#constant))
     });
-    let serialize = if string_wire { quote!(serializer.collect_str(&self.0)) } else { quote!(serde::Serialize::serialize(&self.0, serializer)) };
-    let narrow = if repr.to_string() == "u64" {
-        quote!(Ok(Self(bits)))
-    } else {
-        quote!(#repr::try_from(bits).map(Self).map_err(|_| <D::Error as serde::de::Error>::custom(format!("{bits} does not fit {}", stringify!(#name)))))
-    };
-    let what = if string_wire { "a flag set as a decimal string" } else { "a flag set as an integer" };
     quote! {
-        #docs
-        #[derive(Clone, Copy, Default, PartialEq, Eq, Hash)]
-        pub struct #name(#repr);
+        #(#consts)*
 
-        impl #name {
-            #(#consts)*
+        /// Every bit the spec names.
+        pub const KNOWN: Self = Self(#known);
 
-            /// Every bit the spec names.
-            pub const KNOWN: Self = Self(#known);
+        /// The named bits and their ids, in spec order.
+        const NAMED: &'static [(&'static str, Self)] = &[#(#named),*];
+    }
+}
 
-            /// The named bits and their ids, in spec order.
-            const NAMED: &'static [(&'static str, Self)] = &[#(#named),*];
-
-            /// The empty set.
-            pub const fn empty() -> Self {
-                Self(0)
-            }
-
-            /// The set of exactly `bits`, unnamed bits included.
-            pub const fn from_bits(bits: #repr) -> Self {
-                Self(bits)
-            }
-
-            /// Every bit of the set, unnamed bits included.
-            pub const fn bits(self) -> #repr {
-                self.0
-            }
-
-            /// The bits in either set.
-            pub const fn union(self, other: Self) -> Self {
-                Self(self.0 | other.0)
-            }
-
-            /// The bits in both sets.
-            pub const fn intersection(self, other: Self) -> Self {
-                Self(self.0 & other.0)
-            }
-
-            /// The bits of `self` that are not in `other`.
-            pub const fn difference(self, other: Self) -> Self {
-                Self(self.0 & !other.0)
-            }
-
-            /// Whether every bit of `other` is in `self`.
-            pub const fn contains(self, other: Self) -> bool {
-                self.0 & other.0 == other.0
-            }
-
-            /// Whether the sets share a bit.
-            pub const fn intersects(self, other: Self) -> bool {
-                self.0 & other.0 != 0
-            }
-
-            /// Whether no bit is set.
-            pub const fn is_empty(self) -> bool {
-                self.0 == 0
-            }
-
-            /// The bits the spec does not name.
-            pub const fn unknown(self) -> Self {
-                Self(self.0 & !Self::KNOWN.0)
-            }
-
-            /// Adds the bits of `other`.
-            pub fn insert(&mut self, other: Self) {
-                self.0 |= other.0;
-            }
-
-            /// Removes the bits of `other`.
-            pub fn remove(&mut self, other: Self) {
-                self.0 &= !other.0;
-            }
-
-            /// The named bits in the set with their ids, in spec order.
-            pub fn iter_names(self) -> impl Iterator<Item = (&'static str, Self)> {
-                Self::NAMED.iter().copied().filter(move |(_, bit)| self.contains(*bit))
-            }
+/// `empty`, `from_bits` and `bits`: the set to and from its integer.
+fn bitset_raw(repr: &TokenStream) -> TokenStream {
+    quote! {
+        /// The empty set.
+        pub const fn empty() -> Self {
+            Self(0)
         }
 
+        /// The set of exactly `bits`, unnamed bits included.
+        pub const fn from_bits(bits: #repr) -> Self {
+            Self(bits)
+        }
+
+        /// Every bit of the set, unnamed bits included.
+        pub const fn bits(self) -> #repr {
+            self.0
+        }
+    }
+}
+
+/// The `const` set operations and tests, from `union` to `unknown`.
+fn bitset_algebra() -> TokenStream {
+    quote! {
+        /// The bits in either set.
+        pub const fn union(self, other: Self) -> Self {
+            Self(self.0 | other.0)
+        }
+
+        /// The bits in both sets.
+        pub const fn intersection(self, other: Self) -> Self {
+            Self(self.0 & other.0)
+        }
+
+        /// The bits of `self` that are not in `other`.
+        pub const fn difference(self, other: Self) -> Self {
+            Self(self.0 & !other.0)
+        }
+
+        /// Whether every bit of `other` is in `self`.
+        pub const fn contains(self, other: Self) -> bool {
+            self.0 & other.0 == other.0
+        }
+
+        /// Whether the sets share a bit.
+        pub const fn intersects(self, other: Self) -> bool {
+            self.0 & other.0 != 0
+        }
+
+        /// Whether no bit is set.
+        pub const fn is_empty(self) -> bool {
+            self.0 == 0
+        }
+
+        /// The bits the spec does not name.
+        pub const fn unknown(self) -> Self {
+            Self(self.0 & !Self::KNOWN.0)
+        }
+    }
+}
+
+/// `insert` and `remove` in place, and `iter_names`.
+fn bitset_edits() -> TokenStream {
+    quote! {
+        /// Adds the bits of `other`.
+        pub fn insert(&mut self, other: Self) {
+            self.0 |= other.0;
+        }
+
+        /// Removes the bits of `other`.
+        pub fn remove(&mut self, other: Self) {
+            self.0 &= !other.0;
+        }
+
+        /// The named bits in the set with their ids, in spec order.
+        pub fn iter_names(self) -> impl Iterator<Item = (&'static str, Self)> {
+            Self::NAMED.iter().copied().filter(move |(_, bit)| self.contains(*bit))
+        }
+    }
+}
+
+/// The `|`, `|=`, `&` and `-` operator impls.
+fn bitset_operators(name: &Ident) -> TokenStream {
+    quote! {
         impl std::ops::BitOr for #name {
             type Output = Self;
 
@@ -315,7 +374,12 @@ fn bitset(name: &Ident, docs: TokenStream, repr: &TokenStream, string_wire: bool
                 self.difference(other)
             }
         }
+    }
+}
 
+/// `Debug`: the named bits by id, then the unnamed bits in hex.
+fn bitset_debug(name: &Ident) -> TokenStream {
+    quote! {
         impl fmt::Debug for #name {
             fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 let mut parts: Vec<String> = self.iter_names().map(|(id, _)| id.to_owned()).collect();
@@ -328,7 +392,20 @@ fn bitset(name: &Ident, docs: TokenStream, repr: &TokenStream, string_wire: bool
                 write!(f, "{}({})", stringify!(#name), parts.join(" | "))
             }
         }
+    }
+}
 
+/// `Serialize` and `Deserialize` in the set's wire form, an integer or a decimal string.
+fn bitset_serde(name: &Ident, repr: &TokenStream, string_wire: bool) -> TokenStream {
+    let serialize = if string_wire { quote!(serializer.collect_str(&self.0)) } else { quote!(serde::Serialize::serialize(&self.0, serializer)) };
+    // Both wire forms read as a `u64`; a narrower set refuses bits it cannot hold.
+    let narrow = if repr.to_string() == "u64" {
+        quote!(Ok(Self(bits)))
+    } else {
+        quote!(#repr::try_from(bits).map(Self).map_err(|_| <D::Error as serde::de::Error>::custom(format!("{bits} does not fit {}", stringify!(#name)))))
+    };
+    let what = if string_wire { "a flag set as a decimal string" } else { "a flag set as an integer" };
+    quote! {
         impl serde::Serialize for #name {
             fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
                 #serialize

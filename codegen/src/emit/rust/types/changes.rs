@@ -79,14 +79,7 @@ fn change_const(plan: &Plan, c: &Change) -> TokenStream {
 
 /// `limits.rs`.
 pub fn limits(plan: &Plan) -> TokenStream {
-    let units = UNITS.iter().map(|(u, doc)| {
-        let (u, doc) = (names::unit_variant(u), format!(" {doc}"));
-        quote!(#[doc = #doc] #u,)
-    });
-    let unit_ids = UNITS.iter().map(|(u, _)| {
-        let v = names::unit_variant(u);
-        quote!(Self::#v => #u)
-    });
+    let (bound, unit, quantities, limit) = (limit_bound(), limit_unit(), limit_quantities(), limit_struct());
     let consts = plan.limits.iter().map(|l| limit_const(plan, l));
     let all = plan.limits.iter().map(names::limit_const);
     quote! {
@@ -94,6 +87,21 @@ pub fn limits(plan: &Plan) -> TokenStream {
 
         use crate::changes::Change;
 
+        #bound
+        #unit
+        #quantities
+        #limit
+
+        #(#consts)*
+
+        /// Every limit, in spec order.
+        pub const ALL: &[&Limit] = &[#(&#all),*];
+    }
+}
+
+/// The `Bound` enum: a number, another limit, or a field of another endpoint's response.
+fn limit_bound() -> TokenStream {
+    quote! {
         /// One side of a limit.
         #[derive(Clone, Copy, Debug, PartialEq, Eq)]
         pub enum Bound {
@@ -116,7 +124,20 @@ pub fn limits(plan: &Plan) -> TokenStream {
                 offset: i64,
             },
         }
+    }
+}
 
+/// The `Unit` enum, one variant per unit of the spec format, with `id` and `bytes`.
+fn limit_unit() -> TokenStream {
+    let units = UNITS.iter().map(|(u, doc)| {
+        let (u, doc) = (names::unit_variant(u), format!(" {doc}"));
+        quote!(#[doc = #doc] #u,)
+    });
+    let unit_ids = UNITS.iter().map(|(u, _)| {
+        let v = names::unit_variant(u);
+        quote!(Self::#v => #u)
+    });
+    quote! {
         /// The unit of a limit.
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
         pub enum Unit {
@@ -142,7 +163,12 @@ pub fn limits(plan: &Plan) -> TokenStream {
                 }
             }
         }
+    }
+}
 
+/// The `Quantity` and `Previous` structs.
+fn limit_quantities() -> TokenStream {
+    quote! {
         /// A number with a unit.
         #[derive(Clone, Copy, Debug, PartialEq, Eq)]
         pub struct Quantity {
@@ -160,7 +186,12 @@ pub fn limits(plan: &Plan) -> TokenStream {
             /// The change that ended it.
             pub until: &'static Change,
         }
+    }
+}
 
+/// The `Limit` struct with `upper`, `lower` and `upper_bytes`.
+fn limit_struct() -> TokenStream {
+    quote! {
         /// A limit of the platform.
         #[derive(Clone, Copy, Debug, PartialEq, Eq)]
         pub struct Limit {
@@ -211,11 +242,6 @@ pub fn limits(plan: &Plan) -> TokenStream {
                 }
             }
         }
-
-        #(#consts)*
-
-        /// Every limit, in spec order.
-        pub const ALL: &[&Limit] = &[#(&#all),*];
     }
 }
 

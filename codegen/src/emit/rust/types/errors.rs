@@ -18,16 +18,8 @@ pub const GENERAL_ERROR: &str = "general_error";
 
 /// `errors.rs`.
 pub fn emit(plan: &Plan) -> TokenStream {
-    let codes = error_codes(plan);
-    let oauth = oauth_errors(plan);
-    let defs = plan.errors.iter().map(|e| error_const(plan, e));
-    let all = plan.errors.iter().map(names::error_const);
-    let general = int(plan.errors.iter().find(|e| e.meta.id == GENERAL_ERROR).and_then(|e| e.code).unwrap_or(0));
-    let body = error_body(plan);
-    let fields = body_fields(plan);
-    let (to_body, from_body) = body_conversions(&fields);
-    // A body with none of the fields `ApiError` reads is not read at all.
-    let body_param = if fields.iter().any(|f| known(f).is_some()) { quote!(body) } else { quote!(_body) };
+    let (codes, oauth, defs, body) = (error_codes(plan), oauth_errors(plan), error_defs(plan), error_body(plan));
+    let (api_error, traits) = (api_error(plan), api_error_traits());
     quote! {
         //! Errors: the platform's error codes, every error the spec names, the JSON error body and
         //! [`ApiError`], which the server renders and the client reads back.
@@ -36,9 +28,20 @@ pub fn emit(plan: &Plan) -> TokenStream {
         use std::fmt;
 
         #codes
-
         #oauth
+        #defs
+        #body
+        #api_error
+        #traits
+    }
+}
 
+/// `ErrorDef`, one constant per error, `ALL` and `GENERAL_CODE`.
+fn error_defs(plan: &Plan) -> TokenStream {
+    let defs = plan.errors.iter().map(|e| error_const(plan, e));
+    let all = plan.errors.iter().map(names::error_const);
+    let general = int(plan.errors.iter().find(|e| e.meta.id == GENERAL_ERROR).and_then(|e| e.code).unwrap_or(0));
+    quote! {
         /// An error the spec names: its code, status and the condition that raises it.
         #[derive(Clone, Copy, Debug, PartialEq, Eq)]
         pub struct ErrorDef {
@@ -67,9 +70,13 @@ pub fn emit(plan: &Plan) -> TokenStream {
 
         /// The code carried by errors that have none of their own.
         pub const GENERAL_CODE: ErrorCode = ErrorCode::from_value(#general);
+    }
+}
 
-        #body
-
+/// The `ApiError` struct and its inherent methods.
+fn api_error(plan: &Plan) -> TokenStream {
+    let (builders, reads) = (api_error_builders(), api_error_reads(plan));
+    quote! {
         /// An error response: status, code, message, and what exactly was wrong.
         #[derive(Clone, Debug, PartialEq, Eq)]
         pub struct ApiError {
@@ -88,64 +95,86 @@ pub fn emit(plan: &Plan) -> TokenStream {
         }
 
         impl ApiError {
-            /// The error `def` names, with its status (400 when the spec shows none) and its
-            /// message (else its condition).
-            pub fn new(def: &ErrorDef) -> Self {
-                Self {
-                    status: def.status.unwrap_or(400),
-                    code: def.code.unwrap_or(GENERAL_CODE),
-                    message: def.message.unwrap_or(def.condition).to_owned(),
-                    violations: Vec::new(),
-                    missing: Vec::new(),
-                    oauth_error: def.oauth_error.map(OAuthError::from),
-                }
-            }
+            #builders
+            #reads
+        }
+    }
+}
 
-            /// Replaces the message.
-            pub fn with_message(mut self, message: impl Into<String>) -> Self {
-                self.message = message.into();
-                self
-            }
-
-            /// Replaces the status.
-            pub fn with_status(mut self, status: u16) -> Self {
-                self.status = status;
-                self
-            }
-
-            /// Sets the violations.
-            pub fn with_violations(mut self, violations: Vec<Violation>) -> Self {
-                self.violations = violations;
-                self
-            }
-
-            /// Sets what the caller lacks.
-            pub fn with_missing(mut self, missing: Vec<String>) -> Self {
-                self.missing = missing;
-                self
-            }
-
-            /// Whether this is the error `def` names: same code, or same OAuth2 error, or (for
-            /// an error with neither) same status with the general code.
-            pub fn is(&self, def: &ErrorDef) -> bool {
-                match (def.code, def.oauth_error) {
-                    (Some(code), _) => self.code == code,
-                    (None, Some(oauth)) => self.oauth_error.as_ref().is_some_and(|e| e.as_str() == oauth),
-                    (None, None) => self.code == GENERAL_CODE && def.status == Some(self.status),
-                }
-            }
-
-            /// The JSON body that carries the error.
-            pub fn to_body(&self) -> ErrorBody {
-                #to_body
-            }
-
-            /// The error a response with `status` and `body` carries.
-            pub fn from_body(status: u16, #body_param: ErrorBody) -> Self {
-                #from_body
+/// `ApiError::new` and the `with_*` builders.
+fn api_error_builders() -> TokenStream {
+    quote! {
+        /// The error `def` names, with its status (400 when the spec shows none) and its
+        /// message (else its condition).
+        pub fn new(def: &ErrorDef) -> Self {
+            Self {
+                status: def.status.unwrap_or(400),
+                code: def.code.unwrap_or(GENERAL_CODE),
+                message: def.message.unwrap_or(def.condition).to_owned(),
+                violations: Vec::new(),
+                missing: Vec::new(),
+                oauth_error: def.oauth_error.map(OAuthError::from),
             }
         }
 
+        /// Replaces the message.
+        pub fn with_message(mut self, message: impl Into<String>) -> Self {
+            self.message = message.into();
+            self
+        }
+
+        /// Replaces the status.
+        pub fn with_status(mut self, status: u16) -> Self {
+            self.status = status;
+            self
+        }
+
+        /// Sets the violations.
+        pub fn with_violations(mut self, violations: Vec<Violation>) -> Self {
+            self.violations = violations;
+            self
+        }
+
+        /// Sets what the caller lacks.
+        pub fn with_missing(mut self, missing: Vec<String>) -> Self {
+            self.missing = missing;
+            self
+        }
+    }
+}
+
+/// `ApiError::is`, `to_body` and `from_body`.
+fn api_error_reads(plan: &Plan) -> TokenStream {
+    let fields = body_fields(plan);
+    let (to_body, from_body) = body_conversions(&fields);
+    // A body with none of the fields `ApiError` reads is not read at all.
+    let body_param = if fields.iter().any(|f| known(f).is_some()) { quote!(body) } else { quote!(_body) };
+    quote! {
+        /// Whether this is the error `def` names: same code, or same OAuth2 error, or (for
+        /// an error with neither) same status with the general code.
+        pub fn is(&self, def: &ErrorDef) -> bool {
+            match (def.code, def.oauth_error) {
+                (Some(code), _) => self.code == code,
+                (None, Some(oauth)) => self.oauth_error.as_ref().is_some_and(|e| e.as_str() == oauth),
+                (None, None) => self.code == GENERAL_CODE && def.status == Some(self.status),
+            }
+        }
+
+        /// The JSON body that carries the error.
+        pub fn to_body(&self) -> ErrorBody {
+            #to_body
+        }
+
+        /// The error a response with `status` and `body` carries.
+        pub fn from_body(status: u16, #body_param: ErrorBody) -> Self {
+            #from_body
+        }
+    }
+}
+
+/// `Display`, `Error` and `From<&ErrorDef>` for `ApiError`.
+fn api_error_traits() -> TokenStream {
+    quote! {
         impl fmt::Display for ApiError {
             fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 write!(f, "{} (status {}, code {})", self.message, self.status, self.code.value())?;

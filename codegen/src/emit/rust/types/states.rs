@@ -3,7 +3,7 @@
 
 use super::docs::{docs, meta_docs, meta_notes, summary};
 use crate::emit::rust::shared::int;
-use crate::model::StateMachine;
+use crate::model::{StateMachine, Transition};
 use crate::plan::rust::{Plan, names};
 use proc_macro2::{Ident, TokenStream};
 use quote::quote;
@@ -116,13 +116,22 @@ fn value_fn(m: &StateMachine, states: &[Ident]) -> Option<TokenStream> {
     })
 }
 
+/// The machine's transition enum, its lookups, and `apply` on the state enum.
 fn transitions(plan: &Plan, m: &StateMachine, name: &Ident, states: &[Ident]) -> TokenStream {
-    let state_of = |id: &str| {
-        let i = m.states.iter().position(|s| s.meta.id == id).expect("BUG: validated transition end");
-        &states[i]
-    };
     let tname = names::machine_transitions(m);
     let idents: Vec<Ident> = m.transitions.iter().map(names::transition).collect();
+    let declaration = transition_enum(plan, m, name, &tname, &idents);
+    let lookups = transition_lookups(plan, m, name, states, &tname, &idents);
+    let apply = apply_fn(name, &tname);
+    quote! {
+        #declaration
+        #lookups
+        #apply
+    }
+}
+
+/// The transition enum, each variant documented with its triggers and condition.
+fn transition_enum(plan: &Plan, m: &StateMachine, name: &Ident, tname: &Ident, idents: &[Ident]) -> TokenStream {
     let tdocs = m.transitions.iter().map(|t| {
         let mut notes = meta_notes(plan, &t.meta);
         if !t.triggers.is_empty() {
@@ -133,36 +142,6 @@ fn transitions(plan: &Plan, m: &StateMachine, name: &Ident, states: &[Ident]) ->
         }
         docs(t.meta.description.as_deref().or(Some(&format!("From `{}` to `{}`.", t.from.id, t.to.id))), &notes)
     });
-    let ids = m.transitions.iter().map(|t| t.meta.id.as_str());
-    let froms = m.transitions.iter().map(|t| state_of(&t.from.id));
-    let tos = m.transitions.iter().map(|t| state_of(&t.to.id));
-    let triggers = m.transitions.iter().map(|t| {
-        let list = &t.triggers;
-        quote!(&[#(#list),*])
-    });
-    let effects = m.transitions.iter().map(|t| {
-        let list = t.effects.iter().map(|e| {
-            let id = &e.meta.id;
-            let description = e.meta.description.clone().unwrap_or_default();
-            let event = match &e.event {
-                Some(r) => {
-                    let v = plan.event_variant(&r.id);
-                    quote!(Some(EventKind::#v))
-                }
-                None => quote!(None),
-            };
-            let error = match &e.error {
-                Some(r) => {
-                    let c = plan.error_const(&r.id);
-                    quote!(Some(&crate::errors::#c))
-                }
-                None => quote!(None),
-            };
-            quote!(Effect { id: #id, description: #description, event: #event, error: #error })
-        });
-        quote!(&[#(#list),*])
-    });
-    let refs = &idents;
     let doc = format!(" A transition of [`{name}`].");
     quote! {
         #[doc = #doc]
@@ -170,7 +149,24 @@ fn transitions(plan: &Plan, m: &StateMachine, name: &Ident, states: &[Ident]) ->
         pub enum #tname {
             #( #tdocs #idents, )*
         }
+    }
+}
 
+/// The transition enum's `ALL`, `id`, `from`, `to`, `triggers` and `effects`.
+fn transition_lookups(plan: &Plan, m: &StateMachine, name: &Ident, states: &[Ident], tname: &Ident, refs: &[Ident]) -> TokenStream {
+    let state_of = |id: &str| {
+        let i = m.states.iter().position(|s| s.meta.id == id).expect("BUG: validated transition end");
+        &states[i]
+    };
+    let ids = m.transitions.iter().map(|t| t.meta.id.as_str());
+    let froms = m.transitions.iter().map(|t| state_of(&t.from.id));
+    let tos = m.transitions.iter().map(|t| state_of(&t.to.id));
+    let triggers = m.transitions.iter().map(|t| {
+        let list = &t.triggers;
+        quote!(&[#(#list),*])
+    });
+    let effects = m.transitions.iter().map(|t| effect_list(plan, t));
+    quote! {
         impl #tname {
             /// Every transition, in spec order.
             pub const ALL: &'static [Self] = &[#(Self::#refs),*];
@@ -210,7 +206,36 @@ fn transitions(plan: &Plan, m: &StateMachine, name: &Ident, states: &[Ident]) ->
                 }
             }
         }
+    }
+}
 
+/// The `&[Effect]` a transition returns.
+fn effect_list(plan: &Plan, t: &Transition) -> TokenStream {
+    let list = t.effects.iter().map(|e| {
+        let id = &e.meta.id;
+        let description = e.meta.description.clone().unwrap_or_default();
+        let event = match &e.event {
+            Some(r) => {
+                let v = plan.event_variant(&r.id);
+                quote!(Some(EventKind::#v))
+            }
+            None => quote!(None),
+        };
+        let error = match &e.error {
+            Some(r) => {
+                let c = plan.error_const(&r.id);
+                quote!(Some(&crate::errors::#c))
+            }
+            None => quote!(None),
+        };
+        quote!(Effect { id: #id, description: #description, event: #event, error: #error })
+    });
+    quote!(&[#(#list),*])
+}
+
+/// `apply` on the state enum: a transition taken from a state.
+fn apply_fn(name: &Ident, tname: &Ident) -> TokenStream {
+    quote! {
         impl #name {
             /// Takes `transition` from this state: the next state and the side effects, or an
             /// error when the transition does not leave from this state.
