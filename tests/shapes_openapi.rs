@@ -120,7 +120,7 @@ fn schemathesis_finds_no_server_error_and_no_undeclared_response_in_the_shapes_s
             .arg("run")
             .arg(&document)
             .args(["--url", &url])
-            .args(["--checks", "not_a_server_error,status_code_conformance,content_type_conformance,response_headers_conformance,response_schema_conformance"])
+            .args(["--checks", "not_a_server_error,status_code_conformance,content_type_conformance,response_headers_conformance,response_schema_conformance,positive_data_acceptance"])
             // Bounded and reproducible: a fixed number of cases per operation, a fixed seed, no
             // example database between runs, one worker, no open-ended stateful phase.
             .args(["--max-examples", "40", "--seed", "20260223", "--workers", "1", "--generation-database", "none"])

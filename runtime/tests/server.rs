@@ -28,6 +28,26 @@ fn json_bodies_refuse_syntax_and_locate_shape_errors() {
 }
 
 #[test]
+fn an_integer_written_with_a_fraction_is_that_integer() {
+    let mut out = Vec::new();
+    let note: Option<Note> = server::json_body(br#"{"text":"a","pins":[5.0,1e2,-0.0]}"#, &mut out).unwrap();
+    assert_eq!(note, Some(Note { text: "a".into(), pins: vec![5, 100, 0] }), "{out:?}");
+    assert!(out.is_empty());
+    let fraction: Option<Note> = server::json_body(br#"{"text":"a","pins":[5.5]}"#, &mut out).unwrap();
+    assert_eq!(fraction, None);
+    assert_eq!(out.len(), 1, "a true fraction is still refused");
+    assert_eq!(out[0].pointer, "/body/pins/0");
+    let huge: Option<Note> = server::json_body(br#"{"text":"a","pins":[1e30]}"#, &mut Vec::new()).unwrap();
+    assert_eq!(huge, None, "an integer no u64 holds is refused, not wrapped");
+}
+
+#[test]
+fn an_empty_body_of_optional_members_is_the_empty_object() {
+    assert_eq!(server::or_empty_object(b" \r\n"), b"{}");
+    assert_eq!(server::or_empty_object(br#"{"a":1}"#), br#"{"a":1}"#);
+}
+
+#[test]
 fn an_empty_optional_body_is_absent() {
     let read = |bytes: &[u8]| server::json_body::<Note>(bytes, &mut Vec::new());
     assert_eq!(server::optional_body(b" \n", read).unwrap(), Some(None));

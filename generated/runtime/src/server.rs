@@ -199,10 +199,19 @@ pub async fn read_body(headers: &HeaderMap, body: Body, limit: usize, timeout: D
 
 /// A JSON body: a syntax error refuses it ([`Rejection::NotJson`]); a value of the wrong
 /// shape is a violation at its JSON pointer (under `/body`), gathered with the others.
+///
+/// A number with no fraction written as one (`5.0`) is the integer it equals, as JSON Schema
+/// says: serde refuses it where an integer is declared, so a body refused for its shape is read
+/// once more with such numbers made integers. The common body pays nothing for it.
 pub fn json_body<T: DeserializeOwned>(bytes: &[u8], out: &mut Vec<Violation>) -> Result<Option<T>, Rejection> {
     match serde_json::from_slice(bytes) {
         Ok(value) => Ok(Some(value)),
         Err(e) if e.is_data() => {
+            if let Some(value) = with_integral_numbers(bytes)
+                && let Ok(value) = serde_json::from_value(value)
+            {
+                return Ok(Some(value));
+            }
             let mut deserializer = serde_json::Deserializer::from_slice(bytes);
             let violation = match serde_path_to_error::deserialize::<_, T>(&mut deserializer) {
                 Err(e) => Violation::new(pointer("/body", e.path()), e.inner().to_string()),
@@ -212,6 +221,43 @@ pub fn json_body<T: DeserializeOwned>(bytes: &[u8], out: &mut Vec<Violation>) ->
             Ok(None)
         }
         Err(e) => Err(Rejection::NotJson(Violation::new("/body", e.to_string()))),
+    }
+}
+
+/// The bytes of a JSON body whose every member may be left out: an empty body is the empty
+/// object, since the document lets a client send none.
+pub fn or_empty_object(bytes: &[u8]) -> &[u8] {
+    if bytes.iter().all(u8::is_ascii_whitespace) { b"{}" } else { bytes }
+}
+
+/// The JSON of `bytes` with every number that is an integer written with a fraction (`5.0`,
+/// `1e3`) made that integer; `None` when there is none (or the text is not JSON).
+fn with_integral_numbers(bytes: &[u8]) -> Option<serde_json::Value> {
+    let mut value: serde_json::Value = serde_json::from_slice(bytes).ok()?;
+    integral_numbers(&mut value).then_some(value)
+}
+
+/// Makes integers of the integral floating-point numbers in `value`; whether it changed any.
+fn integral_numbers(value: &mut serde_json::Value) -> bool {
+    use serde_json::{Number, Value};
+    match value {
+        Value::Number(n) if n.is_f64() => {
+            let f = n.as_f64().unwrap_or(f64::NAN);
+            // Exactly representable: a float at or past 2^63 (or 2^64) is not an i64 (a u64).
+            let integer = if f.fract() != 0.0 || !f.is_finite() {
+                None
+            } else if f >= 0.0 && f < 18_446_744_073_709_551_616.0 {
+                Some(Number::from(f as u64))
+            } else if f < 0.0 && f >= -9_223_372_036_854_775_808.0 {
+                Some(Number::from(f as i64))
+            } else {
+                None
+            };
+            integer.map(|i| *n = i).is_some()
+        }
+        Value::Array(items) => items.iter_mut().fold(false, |changed, v| integral_numbers(v) | changed),
+        Value::Object(members) => members.values_mut().fold(false, |changed, v| integral_numbers(v) | changed),
+        _ => false,
     }
 }
 

@@ -452,7 +452,10 @@ async fn handle_create_or_join_lobby<A: Api>(
         )
         .await
         .map_err(runtime::rejected)?;
-    let body: Option<endpoint::Body> = runtime::json_body(&bytes, &mut violations)
+    let body: Option<endpoint::Body> = runtime::json_body(
+            runtime::or_empty_object(&bytes),
+            &mut violations,
+        )
         .map_err(runtime::rejected)?;
     if !violations.is_empty() {
         return Err(runtime::invalid(violations));

@@ -21,6 +21,9 @@ pub struct EndpointFacts<'m> {
     pub several_formats: bool,
     /// Whether the body is typed multipart parts in its only format.
     pub parts_body: bool,
+    /// Whether the body is a list of fields none of which is required: the request may then
+    /// come without one, which reads as the empty object.
+    pub fields_may_be_absent: bool,
     /// How the endpoint answers.
     pub response: ResponseKind,
     /// Whether the spec bounds the response (an item count, CSV columns), so that the server
@@ -45,6 +48,7 @@ impl<'m> EndpointFacts<'m> {
             raw_body: !several_formats && (matches!(format, "csv" | "binary") || (format == "multipart" && e.parts.is_empty())),
             several_formats,
             parts_body: !several_formats && format == "multipart" && !e.parts.is_empty(),
+            fields_may_be_absent: e.body_schema.is_none() && !e.body.is_empty() && e.body.iter().all(|f| f.optional),
             response: ResponseKind::of(e),
             checks_response: e.response_max_items.is_some() || !e.response_columns.is_empty(),
             inputs: runtime_inputs(model, e),

@@ -131,6 +131,9 @@ impl Doc<'_> {
         schema.insert("type".into(), json!("object"));
         schema.insert("properties".into(), Value::Object(props));
         insert(&mut schema, "required", json!(required));
+        // The parts are the form's fields: the server reads these and no others, and a part
+        // name is a header parameter, which not every text can be.
+        schema.insert("additionalProperties".into(), json!(false));
         let mut media = Map::new();
         media.insert("schema".into(), Value::Object(schema));
         insert(&mut media, "encoding", Value::Object(encoding));

@@ -350,7 +350,7 @@ impl Doc<'_> {
 
     pub(super) fn flags_schema(&self, f: &Flags) -> Value {
         let mut map = match f.repr.as_str() {
-            "string_integer" => json!({ "type": "string", "pattern": "^[0-9]+$" }),
+            "string_integer" => json!({ "type": "string", "pattern": DECIMAL_U64 }),
             _ => json!({ "type": "integer", "minimum": 0 }),
         };
         let map_ref = map.as_object_mut().expect("BUG: literal objects");
@@ -373,6 +373,16 @@ impl Doc<'_> {
     }
 }
 
+/// Decimal text of a u64, as the wire types read it: any number of digits up to 19, and the
+/// 20-digit ones up to 17999999999999999999. The 20-digit values above that and below
+/// `u64::MAX` are read too; the document promises a little less than the server takes, never
+/// more, since a pattern for exactly `u64::MAX` would be some 300 characters on every id.
+const DECIMAL_U64: &str = "^(?:[0-9]{1,19}|1[0-7][0-9]{18})$";
+
+/// A calendar date, `YYYY-MM-DD`, month 01 to 12 and day 01 to 31 (the calendar itself, day 31
+/// of April, is the `date` format's to say).
+const CALENDAR_DATE: &str = "^[0-9]{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12][0-9]|3[01])$";
+
 pub(super) fn primitive(p: Primitive) -> Value {
     match p {
         Primitive::String => json!({ "type": "string" }),
@@ -383,15 +393,17 @@ pub(super) fn primitive(p: Primitive) -> Value {
         Primitive::Uint64 => json!({ "type": "integer", "format": "uint64", "minimum": 0 }),
         Primitive::Number => json!({ "type": "number", "format": "double" }),
         Primitive::Float32 => json!({ "type": "number", "format": "float" }),
-        Primitive::Date => json!({ "type": "string", "format": "date" }),
+        // The pattern as well as the format: a validator need not assert formats, and a tool
+        // generating data from the document would then send any text.
+        Primitive::Date => json!({ "type": "string", "format": "date", "pattern": CALENDAR_DATE }),
         Primitive::Uuid => json!({ "type": "string", "format": "uuid" }),
         Primitive::Email => json!({ "type": "string", "format": "email" }),
         Primitive::Bytes => json!({ "type": "string", "contentEncoding": "base64" }),
         Primitive::Null => json!({ "type": "null" }),
         // Snowflakes and string integers travel as decimal strings (they exceed JavaScript's
-        // safe integers), at most the 20 digits of a u64.
-        Primitive::Snowflake => json!({ "type": "string", "pattern": "^[0-9]{1,20}$", "format": "snowflake" }),
-        Primitive::StringInteger => json!({ "type": "string", "pattern": "^-?[0-9]{1,20}$" }),
+        // safe integers) of a u64.
+        Primitive::Snowflake => json!({ "type": "string", "pattern": DECIMAL_U64, "format": "snowflake" }),
+        Primitive::StringInteger => json!({ "type": "string", "pattern": DECIMAL_U64 }),
         Primitive::Timestamp => json!({ "type": "string", "format": "date-time" }),
         Primitive::Url => json!({ "type": "string", "format": "uri" }),
         Primitive::File => json!({ "type": "string", "contentMediaType": "application/octet-stream" }),

@@ -213,6 +213,8 @@ impl Handler<'_> {
             quote!(let body: Option<endpoint::Body> = runtime::optional_body(&bytes, |bytes| runtime::json_body(bytes, &mut violations)).map_err(runtime::rejected)?;)
         } else if e.body_format() == "form" {
             quote!(let body: Option<endpoint::Body> = runtime::form_body(&bytes, &mut violations);)
+        } else if facts.fields_may_be_absent {
+            quote!(let body: Option<endpoint::Body> = runtime::json_body(runtime::or_empty_object(&bytes), &mut violations).map_err(runtime::rejected)?;)
         } else {
             quote!(let body: Option<endpoint::Body> = runtime::json_body(&bytes, &mut violations).map_err(runtime::rejected)?;)
         };
