@@ -43,7 +43,7 @@ fn list(ids: Option<Vec<u64>>, tags: Option<&[&str]>) -> list_notes::Request {
             tags: tags.map(|t| t.iter().map(|s| (*s).to_owned()).collect()),
             limit: None,
         },
-        headers: list_notes::Headers { request_id: Some("req-1".to_owned()), locale: "en".to_owned() },
+        headers: list_notes::Headers { request_id: Some("req-1".to_owned()), locale: "en".to_owned(), hidden: None },
     }
 }
 
@@ -278,6 +278,15 @@ async fn array_query_parameters_travel_repeated_and_comma_separated() {
     assert_eq!((status, pointers(&text)), (400, vec!["/query/ids/1".to_owned()]), "each item is checked at its index");
     let (status, _, text) = raw(get("tags=a,b,c,d,e,f")).await;
     assert_eq!((status, pointers(&text)), (400, vec!["/query/tags".to_owned()]), "max_items counts the comma-separated items");
+
+    // A list header: the client writes it comma-separated; the server reads one line or several.
+    let mut hiding = list(None, None);
+    hiding.headers.hidden = Some(vec![Snowflake(1), Snowflake(3)]);
+    assert_eq!(ids(client.list_notes(&hiding).await.unwrap()), [2]);
+    let (status, _, text) = raw(get("").header("x-hidden-ids", "1, 2").header("x-hidden-ids", "3")).await;
+    assert_eq!((status, text.as_str()), (200, "[]"), "items of every line, spaces after the commas");
+    let (status, _, text) = raw(get("").header("x-hidden-ids", "1,x")).await;
+    assert_eq!((status, pointers(&text)), (400, vec!["/headers/X-Hidden-Ids/1".to_owned()]), "each item is checked at its index");
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -244,9 +244,9 @@ fn integral_numbers(value: &mut serde_json::Value) -> bool {
             // Exactly representable: a float at or past 2^63 (or 2^64) is not an i64 (a u64).
             let integer = if f.fract() != 0.0 || !f.is_finite() {
                 None
-            } else if f >= 0.0 && f < 18_446_744_073_709_551_616.0 {
+            } else if (0.0..18_446_744_073_709_551_616.0).contains(&f) {
                 Some(Number::from(f as u64))
-            } else if f < 0.0 && f >= -9_223_372_036_854_775_808.0 {
+            } else if (-9_223_372_036_854_775_808.0..0.0).contains(&f) {
                 Some(Number::from(f as i64))
             } else {
                 None
@@ -328,6 +328,32 @@ pub fn param_list<T>(
     let before = out.len();
     let values: Vec<T> =
         texts.iter().enumerate().filter_map(|(index, text)| parse(text).map_err(|e| out.push(Violation::new(format!("{pointer}/{index}"), e))).ok()).collect();
+    (out.len() == before).then_some(values)
+}
+
+/// Every value of a list header, parsed with `parse`: comma-separated, in one header line or
+/// several, each item without the spaces around it; empty items are ignored, as RFC 9110
+/// §5.6.1 asks, so an empty line is the empty list. `None` when absent (a violation when
+/// `required`) or when an item does not parse (a violation at its index).
+pub fn header_list<T>(
+    pairs: &[(String, String)],
+    name: &str,
+    pointer: &str,
+    required: bool,
+    out: &mut Vec<Violation>,
+    parse: impl Fn(&str) -> Result<T, String>,
+) -> Option<Vec<T>> {
+    let lines: Vec<&str> = pairs.iter().filter(|(k, _)| k == name).map(|(_, v)| v.as_str()).collect();
+    if lines.is_empty() {
+        if required {
+            out.push(Violation::new(pointer, "is required"));
+        }
+        return None;
+    }
+    let items = lines.iter().flat_map(|line| line.split(',')).map(str::trim).filter(|item| !item.is_empty());
+    let before = out.len();
+    let values: Vec<T> =
+        items.enumerate().filter_map(|(index, text)| parse(text).map_err(|e| out.push(Violation::new(format!("{pointer}/{index}"), e))).ok()).collect();
     (out.len() == before).then_some(values)
 }
 

@@ -42,6 +42,21 @@ fn an_integer_written_with_a_fraction_is_that_integer() {
 }
 
 #[test]
+fn a_list_header_is_comma_separated_over_one_line_or_several() {
+    let mut out = Vec::new();
+    let pairs = vec![("x-ids".to_owned(), "1, 2,3".to_owned()), ("x-ids".to_owned(), " 4".to_owned())];
+    let ids = server::header_list(&pairs, "x-ids", "/headers/X-Ids", true, &mut out, server::from_str::<u8>);
+    assert_eq!(ids, Some(vec![1, 2, 3, 4]), "{out:?}");
+    let bad = vec![("x-ids".to_owned(), "1, x".to_owned())];
+    assert_eq!(server::header_list(&bad, "x-ids", "/headers/X-Ids", true, &mut out, server::from_str::<u8>), None);
+    assert_eq!(out[0].pointer, "/headers/X-Ids/1");
+    assert_eq!(server::header_list(&[], "x-ids", "/headers/X-Ids", false, &mut out, server::from_str::<u8>), None);
+    let empty = vec![("x-ids".to_owned(), String::new()), ("x-ids".to_owned(), " , 5,".to_owned())];
+    assert_eq!(server::header_list(&empty, "x-ids", "/headers/X-Ids", true, &mut out, server::from_str::<u8>), Some(vec![5]), "empty items are ignored");
+    assert_eq!(out.len(), 1, "an optional absent list is no violation");
+}
+
+#[test]
 fn an_empty_body_of_optional_members_is_the_empty_object() {
     assert_eq!(server::or_empty_object(b" \r\n"), b"{}");
     assert_eq!(server::or_empty_object(br#"{"a":1}"#), br#"{"a":1}"#);

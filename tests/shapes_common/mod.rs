@@ -246,6 +246,7 @@ impl Api for Shapes {
             .into_iter()
             .filter(|n| query.ids.as_ref().is_none_or(|ids| ids.contains(&n.id)))
             .filter(|n| query.tags.as_ref().is_none_or(|tags| tags.iter().all(|t| n.tags.contains(t))))
+            .filter(|n| headers.hidden.as_ref().is_none_or(|hidden| !hidden.contains(&n.id)))
             .collect();
         let total = i64::try_from(notes.len()).unwrap_or(i64::MAX);
         if let Some(limit) = query.limit {

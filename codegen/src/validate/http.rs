@@ -103,20 +103,24 @@ pub fn check_response_bodies(cx: &mut Diagnostics, model: &Model) {
 }
 
 /// Every header travels as one value of text: its type is a scalar (a primitive other than
-/// `file`, `csv` and `json`, an enum or a flag set), never an array or an object.
+/// `file`, `csv` and `json`, an enum or a flag set), never an object. A request header may be
+/// a list of scalars, sent comma-separated (RFC 9110 §5.6.1); a response header is one value.
 pub fn check_header_types(cx: &mut Diagnostics, model: &Model) {
+    let scalar = |ty: &TypeRef| match ty {
+        TypeRef::Primitive(p) => !matches!(p, Primitive::File | Primitive::Csv | Primitive::Json),
+        TypeRef::Enum(_) | TypeRef::Flags(_) => true,
+        _ => false,
+    };
+    let request: Vec<&Field> = model.endpoints.iter().flat_map(|e| &e.headers).collect();
     for f in all_headers(model) {
         let Some(ty) = &f.ty else { continue };
-        let scalar = match ty {
-            TypeRef::Primitive(p) => !matches!(p, Primitive::File | Primitive::Csv | Primitive::Json),
-            TypeRef::Enum(_) | TypeRef::Flags(_) => true,
-            _ => false,
-        };
-        if !scalar {
+        let is_request = request.iter().any(|r| std::ptr::eq(*r, f));
+        let fits = scalar(ty) || (is_request && matches!(ty, TypeRef::Array(item) if scalar(item)));
+        if !fits {
             cx.push(
                 Diagnostic::error(codes::HEADER_TYPE, format!("header `{}` has type `{ty}`", f.wire()))
                     .at(f.type_span, "not one scalar value")
-                    .help("a header carries one value of text: a string, number, boolean, snowflake, timestamp, URL, enum or flag set"),
+                    .help("a header carries one value of text: a string, number, boolean, snowflake, timestamp, URL, enum or flag set (a request header also a list of them)"),
             );
         }
     }

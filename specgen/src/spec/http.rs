@@ -17,12 +17,14 @@ const SCALARS: &[&str] = &["string", "boolean", "integer", "int32", "uint64", "n
 
 impl Builder {
     /// A header field: a wire name no other header of the spec has, and a scalar type.
-    fn header(&mut self, lead: &str) -> Map<String, Value> {
+    fn header(&mut self, lead: &str, list: bool) -> Map<String, Value> {
         self.made.serial += 1;
         let mut choices: Vec<String> = SCALARS.iter().map(|s| s.to_string()).collect();
         choices.extend(self.made.enums.iter().map(|e| format!("enum<{e}>")));
         choices.extend(self.made.flags.iter().map(|f| format!("flags<{f}>")));
         let ty = self.rng.pick(&choices).clone();
+        // A request header may be a list of scalars, sent comma-separated.
+        let ty = if list { format!("array<{ty}>") } else { ty };
         let mut h = self.field(&ty);
         h.insert("type".into(), json!(ty));
         h.insert("wire_name".into(), json!(format!("X-{lead}{}-{}", self.made.serial, self.index)));
@@ -39,7 +41,7 @@ impl Builder {
         for _ in 0..self.count(3) {
             let id = self.name(&ids);
             ids.push(id.clone());
-            out.insert(id, Value::Object(self.header("N")));
+            out.insert(id, Value::Object(self.header("N", false)));
         }
         self.made.headers = ids;
         out
@@ -102,7 +104,7 @@ impl Builder {
                 for _ in 0..self.rng.range(1, 2) {
                     let name = self.name(&names);
                     names.push(name.clone());
-                    headers.insert(name, Value::Object(self.header("R")));
+                    headers.insert(name, Value::Object(self.header("R", false)));
                 }
                 r.insert("headers".into(), Value::Object(headers));
             }
@@ -150,7 +152,8 @@ impl Builder {
             for _ in 0..self.rng.range(1, 2) {
                 let name = self.name(&names);
                 names.push(name.clone());
-                let mut h = self.header("P");
+                let list = self.rng.chance(20);
+                let mut h = self.header("P", list);
                 if self.rng.chance(40) {
                     h.insert("optional".into(), json!(true));
                 }

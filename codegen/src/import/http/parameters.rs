@@ -167,7 +167,7 @@ impl Importer<'_> {
             }
             _ => {
                 f.wire_name = Some(name.to_owned());
-                self.header_as_text(cx, pointer, &mut f);
+                self.header_as_text(cx, pointer, &mut f, true);
                 let mut key = case::snake(name);
                 if e.headers.contains_key(&key) {
                     key = format!("{key}_{}", e.headers.len());

@@ -48,7 +48,7 @@ impl Importer<'_> {
         f.optional = used_take(&mut used, &obj, "required").and_then(Value::as_bool) != Some(true);
         self.parameter_annotations(cx, &obj, pointer, &mut used, &mut f);
         f.nullable = false;
-        self.header_as_text(cx, pointer, &mut f);
+        self.header_as_text(cx, pointer, &mut f, false);
         self.settle_example(cx, &example_pointer(&obj, pointer), &mut f);
         let gaps = self.leftovers(cx, &obj, pointer, &used);
         f.not_shown.extend(gaps);
@@ -56,11 +56,16 @@ impl Importer<'_> {
     }
 
     /// A header travels as one value of text: a header whose schema is no scalar (an object,
-    /// an array, any JSON) is read as text, and its type is left out with its pointer.
-    pub(in crate::import) fn header_as_text(&mut self, cx: &mut Diagnostics, pointer: &str, f: &mut Field) {
+    /// an array, any JSON) is read as text, and its type is left out with its pointer. A
+    /// request header (`list`) may be a list of scalars, sent comma-separated.
+    pub(in crate::import) fn header_as_text(&mut self, cx: &mut Diagnostics, pointer: &str, f: &mut Field, list: bool) {
         let ty = f.ty.clone().unwrap_or_default();
-        let composite = ["object<", "array<", "map<", "union<"].iter().any(|p| ty.starts_with(p)) || ty.contains(" | ");
-        if !composite && !["file", "csv", "json", "null", ""].contains(&ty.as_str()) {
+        let scalar = |ty: &str| {
+            let composite = ["object<", "array<", "map<", "union<"].iter().any(|p| ty.starts_with(p)) || ty.contains(" | ");
+            !composite && !["file", "csv", "json", "null", ""].contains(&ty)
+        };
+        let item = ty.strip_prefix("array<").and_then(|rest| rest.strip_suffix('>'));
+        if scalar(&ty) || (list && item.is_some_and(scalar)) {
             return;
         }
         let gap = self.unmapped(

@@ -115,7 +115,13 @@ fn headers(e: &Endpoint) -> TokenStream {
     }
     let pushes = e.headers.iter().map(|f| {
         let (ident, wire) = (names::field(f), f.wire());
-        bind(f, quote!(request.headers.#ident), quote!(headers.push((#wire, text_of(value)));))
+        let push = if is_list(f) {
+            // An empty list would read back as one empty value: it is sent as no header.
+            quote!(headers.extend((!value.is_empty()).then(|| (#wire, value.iter().map(text_of).collect::<Vec<_>>().join(","))));)
+        } else {
+            quote!(headers.push((#wire, text_of(value)));)
+        };
+        bind(f, quote!(request.headers.#ident), push)
     });
     quote! {
         let mut headers: Vec<(&'static str, String)> = Vec::new();

@@ -90,9 +90,17 @@ pub fn header_steps(plan: &Plan, e: &Endpoint, required: &mut Vec<Ident>) -> Vec
     for f in &e.headers {
         let local = header_local(f);
         let (key, pointer) = (f.wire().to_ascii_lowercase(), format!("/headers/{}", pointer_token(f.wire())));
-        let parse = parser_for(plan, f.ty.as_ref());
         let is_required = !optional(f);
-        let value = as_declared(plan, f, &quote!(types), quote!(runtime::param(&headers, #key, #pointer, #is_required, &mut violations, #parse)));
+        let value = match &f.ty {
+            Some(TypeRef::Array(item)) => {
+                let parse = parser_for(plan, Some(item));
+                quote!(runtime::header_list(&headers, #key, #pointer, #is_required, &mut violations, #parse))
+            }
+            ty => {
+                let parse = parser_for(plan, ty.as_ref());
+                as_declared(plan, f, &quote!(types), quote!(runtime::param(&headers, #key, #pointer, #is_required, &mut violations, #parse)))
+            }
+        };
         steps.push(quote!(let #local = #value;));
         if is_required {
             required.push(local);
