@@ -62,8 +62,11 @@ fn forty_random_specs_pass_check_and_generate() {
     assert!(members.iter().all(|m| m.out.join("types/src/lib.rs").is_file()), "every spec generates its crates");
     // Every router builds: its routes go into axum's path router without the error that makes
     // axum panic at startup (a parameter with text beside it, two conflicting routes).
+    let mut list_headers = 0;
     for m in &members {
         let loaded = platform_codegen::load_spec(&m.spec, "spec").expect("a random spec is valid");
+        let is_list = |f: &platform_codegen::model::Field| matches!(f.ty, Some(platform_codegen::model::TypeRef::Array(_)));
+        list_headers += loaded.model.endpoints.iter().flat_map(|e| &e.headers).filter(|f| is_list(f)).count();
         let mut router = matchit::Router::new();
         for (address, path, methods) in platform_codegen::emit::rust::server_routes(&loaded.model) {
             let full = if address.is_empty() { path } else { format!("/{address}{path}") };
@@ -72,6 +75,7 @@ fn forty_random_specs_pass_check_and_generate() {
             }
         }
     }
+    assert!(list_headers > 0, "some random spec has a request header that is a list");
 }
 
 /// Every `YYYY-MM-DD` in `text`.

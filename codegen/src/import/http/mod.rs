@@ -94,14 +94,7 @@ impl Importer<'_> {
                 pointer = p;
             }
             let Some(obj) = item.as_object() else { continue };
-            let shared: Vec<(String, Value)> = obj
-                .get("parameters")
-                .and_then(Value::as_array)
-                .into_iter()
-                .flatten()
-                .enumerate()
-                .map(|(i, p)| (format!("{pointer}/parameters/{i}"), p.clone()))
-                .collect();
+            let shared = parameter_values(obj.get("parameters"), &pointer);
             let mut path_gaps = Vec::new();
             for key in obj.keys().filter(|k| !METHODS.contains(&k.as_str()) && !["parameters", "summary", "description", "$ref"].contains(&k.as_str())) {
                 let gap = self.unmapped(
@@ -146,13 +139,7 @@ impl Importer<'_> {
         e.path = self.path_without_query(path, pointer, &mut e);
         e.pointer = pointer.to_owned();
         let site = Site::new("", &e.meta.id);
-        let own: Vec<(String, Value)> = used_take(&mut used, &obj, "parameters")
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
-            .enumerate()
-            .map(|(i, p)| (format!("{pointer}/parameters/{i}"), p.clone()))
-            .collect();
+        let own = parameter_values(used_take(&mut used, &obj, "parameters"), pointer);
         self.parameters(cx, shared, &own, &site, &mut e);
         Self::undeclared_placeholders(&mut e);
         if let Some(body) = used_take(&mut used, &obj, "requestBody") {
@@ -351,4 +338,10 @@ fn example_pointer(obj: &Map<String, Value>, pointer: &str) -> String {
         "schema"
     };
     format!("{pointer}/{at}")
+}
+
+/// The parameters of a path item or an operation at `pointer`, each with its own pointer.
+fn parameter_values(parameters: Option<&Value>, pointer: &str) -> Vec<(String, Value)> {
+    let list = parameters.and_then(Value::as_array).into_iter().flatten();
+    list.enumerate().map(|(i, p)| (format!("{pointer}/parameters/{i}"), p.clone())).collect()
 }
