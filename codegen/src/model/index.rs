@@ -1,6 +1,6 @@
 //! Ids of every kind of item, for resolving references and finding duplicates.
 
-use super::{Item, Meta, Model};
+use super::Model;
 use crate::diag::Span;
 use indexmap::IndexMap;
 
@@ -55,34 +55,9 @@ impl Index {
         for kind in KINDS {
             ix.kinds.insert(kind, IndexMap::new());
         }
-        ix.add_all("part", &model.platform.parts);
-        ix.add_all("placeholder", &model.platform.placeholders);
-        ix.add_all("feature", &model.features);
-        ix.add_all("constant", &model.constants);
-        ix.add_all("gap", &model.gaps);
-        ix.add_all("permission", &model.permissions);
-        ix.add_all("resource", &model.resources);
-        ix.add_all("union", &model.unions);
-        ix.add_all("enum", &model.enums);
-        ix.add_all("flags", &model.flags);
-        ix.add_all("endpoint", &model.endpoints);
-        ix.add_all("opcode", &model.opcodes);
-        ix.add_all("command", &model.commands);
-        ix.add_all("condition", &model.conditions);
-        ix.add_all("intent", &model.intents);
-        ix.add_all("scope", &model.scopes);
-        ix.add_all("scope_set", &model.scope_sets);
-        ix.add_all("token_kind", &model.token_kinds);
-        ix.add_all("permission_rule", &model.permission_rules);
-        ix.add_all("auth_rule", &model.auth_rules);
-        ix.add_all("event", &model.events);
-        ix.add_all("error", &model.errors);
-        ix.add_all("limit", &model.limits);
-        ix.add_all("change", &model.changes);
-        ix.add_all("state_machine", &model.state_machines);
-        ix.add_all("class", &model.classes);
-        ix.add_all("sdk_call", &model.sdk_calls);
-        ix.add_all("release", &model.releases);
+        for (kind, meta) in model.items() {
+            ix.add(kind, meta.id.clone(), meta.id_span);
+        }
         for h in &model.headers {
             ix.add("header", h.name.clone(), h.span);
         }
@@ -110,13 +85,6 @@ impl Index {
             }
         }
         ix
-    }
-
-    fn add_all<T: Item>(&mut self, kind: &'static str, items: &[T]) {
-        for item in items {
-            let meta: &Meta = item.meta();
-            self.add(kind, meta.id.clone(), meta.id_span);
-        }
     }
 
     fn add(&mut self, kind: &'static str, id: String, span: Span) {

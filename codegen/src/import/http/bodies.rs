@@ -213,15 +213,7 @@ impl Importer<'_> {
                     if is_media_type(&ct) {
                         f.content_type = Some(ct);
                     } else {
-                        let gap = self.unmapped(
-                            cx,
-                            codes::IMPORT_UNMAPPED,
-                            at,
-                            "request_body",
-                            &format!("part content type `{ct}`, which is no media type"),
-                            "a part's media type is `type/subtype`",
-                        );
-                        f.not_shown.push(gap);
+                        f.not_shown.push(self.not_a_media_type(cx, at, &ct));
                     }
                 }
                 e.parts.insert(base, f);
@@ -248,27 +240,13 @@ impl Importer<'_> {
                                 f.content_type = Some(format!("{}/*", kinds[0]));
                             }
                             let at = format!("{pointer}/encoding/{}/{}", escape(name), escape(key));
-                            let gap = self.unmapped(
-                                cx,
-                                codes::IMPORT_UNMAPPED,
-                                &at,
-                                "request_body",
-                                "a list of media types for one part",
-                                "a part has one media type (or `type/*`); the list is read as the widest it allows",
-                            );
-                            f.not_shown.push(gap);
+                            let why = "a part has one media type (or `type/*`); the list is read as the widest it allows";
+                            f.not_shown.push(self.unmapped(cx, codes::IMPORT_UNMAPPED, &at, "request_body", "a list of media types for one part", why));
                         }
                         _ => {
                             let at = format!("{pointer}/encoding/{}/{}", escape(name), escape(key));
-                            let gap = self.unmapped(
-                                cx,
-                                codes::IMPORT_UNMAPPED,
-                                &at,
-                                "request_body",
-                                &format!("`{key}` of a part's encoding"),
-                                "a part has a media type and nothing more",
-                            );
-                            f.not_shown.push(gap);
+                            let what = format!("`{key}` of a part's encoding");
+                            f.not_shown.push(self.unmapped(cx, codes::IMPORT_UNMAPPED, &at, "request_body", &what, "a part has a media type and nothing more"));
                         }
                     }
                 }
@@ -277,19 +255,17 @@ impl Importer<'_> {
                 f.content_type = None;
             }
             if let Some(ct) = f.content_type.take_if(|ct| !is_media_type(ct)) {
-                let gap = self.unmapped(
-                    cx,
-                    codes::IMPORT_UNMAPPED,
-                    at,
-                    "request_body",
-                    &format!("part content type `{ct}`, which is no media type"),
-                    "a part's media type is `type/subtype`",
-                );
-                f.not_shown.push(gap);
+                f.not_shown.push(self.not_a_media_type(cx, at, &ct));
             }
             e.parts.insert(name.clone(), f);
         }
         true
+    }
+
+    /// A part's content type that is no media type, reported where the part is declared.
+    fn not_a_media_type(&mut self, cx: &mut Diagnostics, at: &str, ct: &str) -> Gap {
+        let what = format!("part content type `{ct}`, which is no media type");
+        self.unmapped(cx, codes::IMPORT_UNMAPPED, at, "request_body", &what, "a part's media type is `type/subtype`")
     }
 
     /// The members of an object schema, through references and `allOf`; `Err` with the

@@ -4,7 +4,7 @@
 //! so the HTML page and the Markdown reference cannot disagree on content.
 
 use crate::emit::docs::words::{self, Rich, Span, anchor, href};
-use crate::model::{Change, Effective, Gap, Item, Meta, Model, Ref, TypedRef};
+use crate::model::{Change, Effective, Gap, Meta, Model, Ref, TypedRef};
 use indexmap::IndexMap;
 use serde::Serialize;
 use std::cell::RefCell;
@@ -234,7 +234,9 @@ pub fn date(e: Effective) -> Option<String> {
 /// so a link to an anchor missing here would be a dangling link (a test checks none is).
 fn labels(model: &Model) -> HashMap<String, String> {
     let mut out = Labels::default();
-    item_labels(&mut out, model);
+    for (kind, meta) in model.items() {
+        out.add(kind, &meta.id, &meta.name);
+    }
     for r in &model.responses {
         out.add("response", &r.id, &r.id);
     }
@@ -259,45 +261,6 @@ impl Labels {
     fn add(&mut self, kind: &str, id: &str, name: &str) {
         self.0.entry(anchor(kind, id)).or_insert_with(|| name.to_owned());
     }
-
-    /// Labels each item of a list with its name.
-    fn all<'m, T: Item + 'm>(&mut self, kind: &str, items: impl IntoIterator<Item = &'m T>) {
-        for i in items {
-            self.add(kind, &i.meta().id, &i.meta().name);
-        }
-    }
-}
-
-/// Labels the items of each list of the model.
-fn item_labels(out: &mut Labels, model: &Model) {
-    out.all("part", &model.platform.parts);
-    out.all("placeholder", &model.platform.placeholders);
-    out.all("feature", &model.features);
-    out.all("constant", &model.constants);
-    out.all("gap", &model.gaps);
-    out.all("permission", &model.permissions);
-    out.all("resource", &model.resources);
-    out.all("union", &model.unions);
-    out.all("enum", &model.enums);
-    out.all("flags", &model.flags);
-    out.all("endpoint", &model.endpoints);
-    out.all("opcode", &model.opcodes);
-    out.all("command", &model.commands);
-    out.all("condition", &model.conditions);
-    out.all("intent", &model.intents);
-    out.all("scope", &model.scopes);
-    out.all("scope_set", &model.scope_sets);
-    out.all("token_kind", &model.token_kinds);
-    out.all("permission_rule", &model.permission_rules);
-    out.all("auth_rule", &model.auth_rules);
-    out.all("event", &model.events);
-    out.all("error", &model.errors);
-    out.all("limit", &model.limits);
-    out.all("change", &model.changes);
-    out.all("state_machine", &model.state_machines);
-    out.all("class", &model.classes);
-    out.all("sdk_call", &model.sdk_calls);
-    out.all("release", &model.releases);
 }
 
 /// Labels resource fields, enum values, flags, endpoint behaviours and state machine
