@@ -1,13 +1,5 @@
-//! The proc macros: pass cases compile and run, fail cases give their expected errors
-//! (`tests/ui/fail/*.stderr`; re-bless with `TRYBUILD=overwrite cargo test --test macros`), and
-//! the macros see the same model as `generated/model.json`.
-
-#[test]
-fn ui() {
-    let t = trybuild::TestCases::new();
-    t.pass("tests/ui/pass/*.rs");
-    t.compile_fail("tests/ui/fail/*.rs");
-}
+//! The macros see the same model as `generated/model.json`. Their pass and compile-fail cases are
+//! the `platform-ui` crate's (`tests/ui/`).
 
 #[test]
 fn macros_see_the_committed_model() {
