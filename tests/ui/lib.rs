@@ -1,1 +1,1 @@
-//! Holds the proc macros' UI cases (`pass/`, `fail/`) and the test that runs them (`macros.rs`).
+//! The proc macros' cases: `pass/` (test targets of this crate) and `fail/` (checked by `fail.rs`).
