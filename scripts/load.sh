@@ -30,7 +30,7 @@ command -v wrk >/dev/null || { echo "error: wrk is not installed (Debian package
 command -v python3 >/dev/null || { echo "error: python3 is not installed" >&2; exit 2; }
 
 if [ -z "${SERVER_BIN:-}" ]; then
-  cargo build -q --locked --example reference_server
+  cargo build -q --locked --workspace --example reference_server
   SERVER_BIN=target/debug/examples/reference_server
 fi
 work=$(mktemp -d)

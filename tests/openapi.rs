@@ -160,16 +160,17 @@ fn constraints_become_json_schema_keywords() {
     assert!(checked >= 2, "expected the shipped spec to constrain some request bodies");
 }
 
-/// The reference server, started with `cargo run --example reference_server` on a free port
-/// of 127.0.0.1 and stopped when dropped.
+/// The reference server, built with the workspace's features (`cargo build --workspace
+/// --example reference_server`, which has nothing to do after the test command's build) and
+/// started on a free port of 127.0.0.1; stopped when dropped.
 struct ReferenceServer {
     child: std::process::Child,
     port: u16,
 }
 
 impl ReferenceServer {
-    /// Time for a first build of the example plus its start.
-    const START: std::time::Duration = std::time::Duration::from_secs(600);
+    /// Time for the server to listen once started.
+    const START: std::time::Duration = std::time::Duration::from_secs(120);
 
     fn start() -> ReferenceServer {
         let example = root().join("examples/reference_server.rs");
@@ -180,12 +181,20 @@ impl ReferenceServer {
         );
         // Ask the OS for a free port; the short window until the server binds is harmless here.
         let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
-        let child = Command::new(env!("CARGO"))
-            .args(["run", "--quiet", "--example", "reference_server", "--", "--listen", &format!("127.0.0.1:{port}")])
+        let built = Command::new(env!("CARGO"))
+            .args(["build", "--quiet", "--workspace", "--example", "reference_server"])
+            .current_dir(root())
+            .status()
+            .expect("cargo runs");
+        assert!(built.success(), "cargo build --example reference_server failed");
+        let exe = std::env::current_exe().unwrap();
+        let profile = exe.ancestors().nth(2).expect("the test binary lives in target/<profile>/deps");
+        let child = Command::new(profile.join("examples").join(format!("reference_server{}", std::env::consts::EXE_SUFFIX)))
+            .args(["--listen", &format!("127.0.0.1:{port}")])
             .current_dir(root())
             .stdout(std::process::Stdio::null())
             .spawn()
-            .expect("start cargo run --example reference_server");
+            .expect("start the reference server");
         let mut server = ReferenceServer { child, port };
         let deadline = std::time::Instant::now() + Self::START;
         while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {

@@ -55,6 +55,7 @@ fn a_sample_of_the_corpus_generates_crates_that_are_clippy_clean() {
             .env("CARGO_INCREMENTAL", "0")
             .env("CARGO_PROFILE_DEV_DEBUG", "false")
             .env("CARGO_PROFILE_DEV_BUILD_OVERRIDE_DEBUG", "false")
+            .env_remove(platform_codegen::emit::cargo::NO_REGENERATE_ENV)
             .output()
             .expect("cargo runs");
         if !result.status.success() {

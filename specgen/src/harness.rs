@@ -174,7 +174,9 @@ fn relative(root: &Path, path: &Path) -> String {
 ///
 /// Scratch builds are compiled to be judged, not debugged: no debug info and no incremental
 /// caches, which would otherwise make most of what they write. Every scratch build sets the
-/// same, so they share one compiled copy of each dependency.
+/// same, so they share one compiled copy of each dependency. Their build scripts do what they
+/// do for a user: the test command's switch that keeps the workspace's own from regenerating
+/// is not passed on.
 pub fn cargo(dir: &Path, target: &Path, args: &[&str]) -> Output {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     Command::new(cargo)
@@ -187,6 +189,7 @@ pub fn cargo(dir: &Path, target: &Path, args: &[&str]) -> Output {
         .env("CARGO_INCREMENTAL", "0")
         .env("CARGO_PROFILE_DEV_DEBUG", "false")
         .env("CARGO_PROFILE_DEV_BUILD_OVERRIDE_DEBUG", "false")
+        .env_remove(platform_codegen::emit::cargo::NO_REGENERATE_ENV)
         .output()
         .expect("cargo runs")
 }

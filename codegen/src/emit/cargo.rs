@@ -160,6 +160,12 @@ pub fn crate_files(opts: &EmitOptions, artifact: &'static str, dir: &str, packag
 /// The package that provides the generator, which anchored build scripts run.
 const GENERATOR: &str = env!("CARGO_PKG_NAME");
 
+/// Set to `1`, anchored build scripts compile the output directory as it is instead of running
+/// the generator. For a build right after `generate --check` proved the directory current (the
+/// test command's): running the generator again would compile it a second time, in a target
+/// directory of its own, for nothing.
+pub const NO_REGENERATE_ENV: &str = "PLATFORM_CODEGEN_NO_REGENERATE";
+
 /// The `build.rs` of an anchored crate.
 ///
 /// It depends on nothing, so the crate builds wherever it is copied or published. Only when the
@@ -167,7 +173,7 @@ const GENERATOR: &str = env!("CARGO_PKG_NAME");
 /// `[workspace.metadata.platform-codegen]` does it start a process: that workspace's generator,
 /// run through Cargo in a target directory of its own (the build holds the lock of the one it
 /// runs in), whose `build-script` command checks the declaration again with a real TOML parser
-/// before it writes (see [`crate::build`]). The generator's stdout is the build script's, so the
+/// before it writes (see [`crate::build`]), unless [`NO_REGENERATE_ENV`] is `1`. The generator's stdout is the build script's, so the
 /// `cargo::` lines it prints reach Cargo. The script reads the declaration line by line: written
 /// as a table of plain strings, as `platform_codegen::workspace` documents it.
 fn build_script(notice: &str) -> String {
@@ -186,6 +192,11 @@ use std::process::Command;
 fn main() {{
     let crate_dir = Path::new(env!("CARGO_MANIFEST_DIR"));
     println!("cargo::rerun-if-changed=build.rs");
+    // `1` where the output directory was just checked against the spec: compile it as it is.
+    println!("cargo::rerun-if-env-changed={NO_REGENERATE_ENV}");
+    if std::env::var_os("{NO_REGENERATE_ENV}").is_some_and(|v| v == "1") {{
+        return;
+    }}
     let Some(root) = anchoring_workspace(crate_dir) else {{ return }};
     // A target directory of the generator's own, beside this build's: Cargo holds this build's.
     let out_dir = std::env::var_os("OUT_DIR").expect("Cargo sets OUT_DIR");
