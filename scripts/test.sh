@@ -44,7 +44,7 @@ cargo build --workspace --all-targets --locked
 # The generator that build made (`cargo run -p` would build it again with the features of that
 # package alone).
 generator=$(cargo build -q --locked --workspace --all-targets --message-format=json |
-X
+  sed -n 's/.*"executable":"\([^"]*\/platform-codegen\)".*/\1/p')
 [ -x "$generator" ] || { echo "error: the workspace build made no platform-codegen binary" >&2; exit 1; }
 
 # Drift: the committed generated/ is what the spec and the generator make.
