@@ -130,7 +130,8 @@ fn get_request() -> Request<Body> {
     Request::get("/api/users/@me/connections").header(header::AUTHORIZATION, format!("Bearer {TOKEN}")).body(Body::empty()).expect("BUG: a valid request")
 }
 
-// The hand-written side: what one would write for these two routes with axum's extractors.
+// The hand-written side: what one would write for these two routes with axum's extractors, with
+// the body guarded as the generated router guards it (a size limit and a read timeout).
 
 /// The hand-written routes, under the same prefix as the generated router's default.
 fn hand_written() -> Router {
@@ -151,10 +152,25 @@ fn hand_error(status: StatusCode, message: &str) -> Response {
     (status, [(header::CONTENT_TYPE, "application/json")], body.to_string()).into_response()
 }
 
-async fn hand_put(Path(channel_id): Path<u64>, headers: HeaderMap, body: Bytes) -> Response {
+/// The body as the generated router reads it, so both sides pay for the same guard: at most
+/// the same number of bytes, within the same time (a tokio timer armed per request).
+async fn hand_body(body: Body) -> Result<Bytes, Response> {
+    let limit = platform_server::DEFAULT_BODY_LIMIT;
+    match tokio::time::timeout(platform_server::DEFAULT_BODY_TIMEOUT, axum::body::to_bytes(body, limit)).await {
+        Ok(Ok(bytes)) => Ok(bytes),
+        Ok(Err(_)) => Err(hand_error(StatusCode::PAYLOAD_TOO_LARGE, "body too large")),
+        Err(_) => Err(hand_error(StatusCode::REQUEST_TIMEOUT, "body too slow")),
+    }
+}
+
+async fn hand_put(Path(channel_id): Path<u64>, headers: HeaderMap, body: Body) -> Response {
     if !hand_authenticated(&headers) {
         return hand_error(StatusCode::UNAUTHORIZED, "unauthorized");
     }
+    let body = match hand_body(body).await {
+        Ok(bytes) => bytes,
+        Err(refused) => return refused,
+    };
     let is_json = headers.get(header::CONTENT_TYPE).is_some_and(|v| v.as_bytes().starts_with(b"application/json"));
     if !is_json {
         return hand_error(StatusCode::UNSUPPORTED_MEDIA_TYPE, "expected application/json");
