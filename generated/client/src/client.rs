@@ -62,6 +62,12 @@ impl fmt::Display for Error {
                 )
             }
             Self::Api(e) => write!(f, "{e}"),
+            Self::Transport(e) if without_tls(e) => {
+                write!(
+                    f,
+                    "transport: {e} (an https:// address, and this client crate was built without its `rustls` feature: enable it for TLS)"
+                )
+            }
             Self::Transport(e) => write!(f, "transport: {e}"),
             Self::Decode { status, message } => {
                 write!(f, "undecodable response (status {status}): {message}")
@@ -72,6 +78,14 @@ impl fmt::Display for Error {
             }
         }
     }
+}
+
+/// Whether `e` failed to connect to an `https://` address from a build without the
+/// `rustls` feature: reqwest without TLS refuses such an address with a bare "scheme is
+/// not http".
+fn without_tls(e: &reqwest::Error) -> bool {
+    !cfg!(feature = "rustls") && e.is_connect()
+        && e.url().is_some_and(|u| u.scheme() == "https")
 }
 
 impl std::error::Error for Error {
@@ -106,6 +120,12 @@ impl fmt::Debug for OnDeprecation {
     }
 }
 
+/// The `User-Agent` of the requests of [`Client::new`]'s client: this crate's name and
+/// version, so the platform can tell which SDK calls it.
+pub const USER_AGENT: &str = concat!(
+    env!("CARGO_PKG_NAME"), "/", env!("CARGO_PKG_VERSION")
+);
+
 /// A client of the platform: its addresses, an HTTP client and, usually, a credential.
 ///
 /// Cloning is cheap (the HTTP client is shared); [`Client::with_credential`] gives a client
@@ -119,9 +139,14 @@ pub struct Client {
 }
 
 impl Client {
-    /// A client of the platform at `placeholders`' addresses, with no credential.
+    /// A client of the platform at `placeholders`' addresses, with no credential, whose
+    /// requests carry [`USER_AGENT`].
     pub fn new(placeholders: Placeholders) -> Self {
-        Self::with_http(reqwest::Client::new(), placeholders)
+        let http = reqwest::Client::builder()
+            .user_agent(USER_AGENT)
+            .build()
+            .unwrap_or_default();
+        Self::with_http(http, placeholders)
     }
 
     /// A client that sends through `http` (for timeouts, proxies, TLS settings).

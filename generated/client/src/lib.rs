@@ -7,7 +7,10 @@
 //! process ([`Error::Invalid`]); an error response comes back as [`Error::Api`] with its status,
 //! error code, message and violations.
 //!
-//! Plain `http://` works out of the box; enable the `rustls` feature for `https://` addresses.
+//! Plain `http://` works out of the box; enable the `rustls` feature for `https://` addresses
+//! (without it, a call to one fails with an [`Error::Transport`] that says so). Requests carry
+//! a `User-Agent` naming this crate and its version ([`client::USER_AGENT`]); the `reqwest` it
+//! sends through is re-exported, for [`Client::with_http`].
 //!
 //! An answer that says what was called is deprecated (`Deprecation`, `Sunset` and `Link`
 //! headers) reaches the handler set with [`Client::on_deprecation`]; methods of deprecated
@@ -23,3 +26,7 @@ pub use platform_types as types;
 pub mod client;
 #[rustfmt::skip]
 pub use client::{Client, Error};
+
+/// The HTTP client crate requests go through, at the version this crate was built with
+/// (for [`Client::with_http`]).
+pub use reqwest;

@@ -46,7 +46,10 @@ fn lib_rs(plan: &Plan) -> TokenStream {
         " process ([`Error::Invalid`]); an error response comes back as [`Error::Api`] with its status,",
         " error code, message and violations.",
         "",
-        " Plain `http://` works out of the box; enable the `rustls` feature for `https://` addresses.",
+        " Plain `http://` works out of the box; enable the `rustls` feature for `https://` addresses",
+        " (without it, a call to one fails with an [`Error::Transport`] that says so). Requests carry",
+        " a `User-Agent` naming this crate and its version ([`client::USER_AGENT`]); the `reqwest` it",
+        " sends through is re-exported, for [`Client::with_http`].",
         "",
         " An answer that says what was called is deprecated (`Deprecation`, `Sunset` and `Link`",
         " headers) reaches the handler set with [`Client::on_deprecation`]; methods of deprecated",
@@ -71,6 +74,9 @@ fn lib_rs(plan: &Plan) -> TokenStream {
 
         #[rustfmt::skip]
         pub use client::{Client, Error};
+        /// The HTTP client crate requests go through, at the version this crate was built with
+        /// (for [`Client::with_http`]).
+        pub use reqwest;
     }
 }
 
@@ -82,11 +88,20 @@ fn client(plan: &Plan) -> TokenStream {
     let mut out = imports(plan, routed);
     out.extend([error_type(), error_traits()]);
     out.extend(routed.then(sending_types));
-    out.extend([client_type(routed), client_impl(plan, routed)]);
+    out.extend([user_agent(), client_type(routed), client_impl(plan, routed)]);
     out.extend(routed.then(join));
     out.extend(helpers(plan));
     out.extend(exchange::helpers(plan));
     out
+}
+
+/// `USER_AGENT`, which `Client::new` sends.
+fn user_agent() -> TokenStream {
+    quote! {
+        /// The `User-Agent` of the requests of [`Client::new`]'s client: this crate's name and
+        /// version, so the platform can tell which SDK calls it.
+        pub const USER_AGENT: &str = concat!(env!("CARGO_PKG_NAME"), "/", env!("CARGO_PKG_VERSION"));
+    }
 }
 
 /// Whether some routed endpoint takes the simple path, the only caller of `send`.
@@ -178,6 +193,9 @@ fn error_traits() -> TokenStream {
                         write!(f, "the client has no credential of a kind the endpoint accepts ({})", kinds.join(", "))
                     }
                     Self::Api(e) => write!(f, "{e}"),
+                    Self::Transport(e) if without_tls(e) => {
+                        write!(f, "transport: {e} (an https:// address, and this client crate was built without its `rustls` feature: enable it for TLS)")
+                    }
                     Self::Transport(e) => write!(f, "transport: {e}"),
                     Self::Decode { status, message } => write!(f, "undecodable response (status {status}): {message}"),
                     Self::InvalidResponse(violations) => {
@@ -186,6 +204,13 @@ fn error_traits() -> TokenStream {
                     }
                 }
             }
+        }
+
+        /// Whether `e` failed to connect to an `https://` address from a build without the
+        /// `rustls` feature: reqwest without TLS refuses such an address with a bare "scheme is
+        /// not http".
+        fn without_tls(e: &reqwest::Error) -> bool {
+            !cfg!(feature = "rustls") && e.is_connect() && e.url().is_some_and(|u| u.scheme() == "https")
         }
 
         impl std::error::Error for Error {
@@ -365,18 +390,21 @@ fn new_client(plan: &Plan) -> TokenStream {
     });
     if !redirects {
         return quote! {
-            /// A client of the platform at `placeholders`' addresses, with no credential.
+            /// A client of the platform at `placeholders`' addresses, with no credential, whose
+            /// requests carry [`USER_AGENT`].
             pub fn new(placeholders: Placeholders) -> Self {
-                Self::with_http(reqwest::Client::new(), placeholders)
+                let http = reqwest::Client::builder().user_agent(USER_AGENT).build().unwrap_or_default();
+                Self::with_http(http, placeholders)
             }
         };
     }
     quote! {
-        /// A client of the platform at `placeholders`' addresses, with no credential. It does not
-        /// follow redirects: some endpoints declare 3xx answers, which come back as their
-        /// variants (give [`Client::with_http`] a client with `redirect::Policy::none()` too).
+        /// A client of the platform at `placeholders`' addresses, with no credential, whose
+        /// requests carry [`USER_AGENT`]. It does not follow redirects: some endpoints declare 3xx
+        /// answers, which come back as their variants (give [`Client::with_http`] a client with
+        /// `redirect::Policy::none()` too).
         pub fn new(placeholders: Placeholders) -> Self {
-            let http = reqwest::Client::builder().redirect(reqwest::redirect::Policy::none()).build().unwrap_or_default();
+            let http = reqwest::Client::builder().user_agent(USER_AGENT).redirect(reqwest::redirect::Policy::none()).build().unwrap_or_default();
             Self::with_http(http, placeholders)
         }
     }
