@@ -49,7 +49,7 @@ pub mod get_current_user_connections {
     pub const RESPONSE_FORMAT: &str = "json";
 
     /// The whole request: every part the endpoint takes.
-    #[derive(Clone, Debug, PartialEq)]
+    #[derive(Clone, Debug, Default, PartialEq)]
     pub struct Request {}
 
     impl crate::validation::Validate for Request {
@@ -365,7 +365,7 @@ pub mod get_gateway_bot {
     pub const RESPONSE_FORMAT: &str = "json";
 
     /// The whole request: every part the endpoint takes.
-    #[derive(Clone, Debug, PartialEq)]
+    #[derive(Clone, Debug, Default, PartialEq)]
     pub struct Request {}
 
     impl crate::validation::Validate for Request {
@@ -519,7 +519,7 @@ pub mod get_channel_invites {
     pub const RESPONSE_FORMAT: &str = "json";
 
     /// The whole request: every part the endpoint takes.
-    #[derive(Clone, Debug, PartialEq)]
+    #[derive(Clone, Debug, Default, PartialEq)]
     pub struct Request {}
 
     impl crate::validation::Validate for Request {
@@ -563,7 +563,7 @@ pub mod get_target_users {
     pub const RESPONSE_FORMAT: &str = "csv";
 
     /// The whole request: every part the endpoint takes.
-    #[derive(Clone, Debug, PartialEq)]
+    #[derive(Clone, Debug, Default, PartialEq)]
     pub struct Request {}
 
     impl crate::validation::Validate for Request {
@@ -683,7 +683,7 @@ pub mod add_target_user {
     pub const RESPONSE_FORMAT: &str = "json";
 
     /// The whole request: every part the endpoint takes.
-    #[derive(Clone, Debug, PartialEq)]
+    #[derive(Clone, Debug, Default, PartialEq)]
     pub struct Request {}
 
     impl crate::validation::Validate for Request {
@@ -731,7 +731,7 @@ pub mod remove_target_user {
     pub const RESPONSE_FORMAT: &str = "json";
 
     /// The whole request: every part the endpoint takes.
-    #[derive(Clone, Debug, PartialEq)]
+    #[derive(Clone, Debug, Default, PartialEq)]
     pub struct Request {}
 
     impl crate::validation::Validate for Request {
@@ -925,7 +925,7 @@ pub mod get_guild_prune_count {
     pub const RESPONSE_FORMAT: &str = "json";
 
     /// The whole request: every part the endpoint takes.
-    #[derive(Clone, Debug, PartialEq)]
+    #[derive(Clone, Debug, Default, PartialEq)]
     pub struct Request {}
 
     impl crate::validation::Validate for Request {
@@ -973,7 +973,7 @@ pub mod begin_guild_prune {
     pub const RESPONSE_FORMAT: &str = "json";
 
     /// The whole request: every part the endpoint takes.
-    #[derive(Clone, Debug, PartialEq)]
+    #[derive(Clone, Debug, Default, PartialEq)]
     pub struct Request {}
 
     impl crate::validation::Validate for Request {
@@ -1018,7 +1018,7 @@ pub mod get_guild_role_member_counts {
     pub const RESPONSE_FORMAT: &str = "json";
 
     /// The whole request: every part the endpoint takes.
-    #[derive(Clone, Debug, PartialEq)]
+    #[derive(Clone, Debug, Default, PartialEq)]
     pub struct Request {}
 
     impl crate::validation::Validate for Request {
@@ -1387,7 +1387,7 @@ pub mod create_lobby_channel_invite_for_self {
     pub const RESPONSE_FORMAT: &str = "json";
 
     /// The whole request: every part the endpoint takes.
-    #[derive(Clone, Debug, PartialEq)]
+    #[derive(Clone, Debug, Default, PartialEq)]
     pub struct Request {}
 
     impl crate::validation::Validate for Request {
@@ -1435,7 +1435,7 @@ pub mod create_lobby_channel_invite_for_user {
     pub const RESPONSE_FORMAT: &str = "json";
 
     /// The whole request: every part the endpoint takes.
-    #[derive(Clone, Debug, PartialEq)]
+    #[derive(Clone, Debug, Default, PartialEq)]
     pub struct Request {}
 
     impl crate::validation::Validate for Request {
@@ -1720,7 +1720,7 @@ pub mod search_guild_messages {
     pub const RESPONSE_FORMAT: &str = "json";
 
     /// The whole request: every part the endpoint takes.
-    #[derive(Clone, Debug, PartialEq)]
+    #[derive(Clone, Debug, Default, PartialEq)]
     pub struct Request {}
 
     impl crate::validation::Validate for Request {
@@ -1767,7 +1767,7 @@ pub mod edit_message_attachments {
     pub const RESPONSE_FORMAT: &str = "json";
 
     /// The whole request: every part the endpoint takes.
-    #[derive(Clone, Debug, PartialEq)]
+    #[derive(Clone, Debug, Default, PartialEq)]
     pub struct Request {}
 
     impl crate::validation::Validate for Request {
@@ -1818,7 +1818,7 @@ pub mod forward_message {
     pub const RESPONSE_FORMAT: &str = "json";
 
     /// The whole request: every part the endpoint takes.
-    #[derive(Clone, Debug, PartialEq)]
+    #[derive(Clone, Debug, Default, PartialEq)]
     pub struct Request {}
 
     impl crate::validation::Validate for Request {
@@ -1866,7 +1866,7 @@ pub mod modify_game_dm_moderation_metadata {
     pub const RESPONSE_FORMAT: &str = "json";
 
     /// The whole request: every part the endpoint takes.
-    #[derive(Clone, Debug, PartialEq)]
+    #[derive(Clone, Debug, Default, PartialEq)]
     pub struct Request {}
 
     impl crate::validation::Validate for Request {
@@ -1914,7 +1914,7 @@ pub mod modify_lobby_message_moderation_metadata {
     pub const RESPONSE_FORMAT: &str = "json";
 
     /// The whole request: every part the endpoint takes.
-    #[derive(Clone, Debug, PartialEq)]
+    #[derive(Clone, Debug, Default, PartialEq)]
     pub struct Request {}
 
     impl crate::validation::Validate for Request {
@@ -1958,7 +1958,7 @@ pub mod populate_game_stats_widget {
     pub const RESPONSE_FORMAT: &str = "json";
 
     /// The whole request: every part the endpoint takes.
-    #[derive(Clone, Debug, PartialEq)]
+    #[derive(Clone, Debug, Default, PartialEq)]
     pub struct Request {}
 
     impl crate::validation::Validate for Request {

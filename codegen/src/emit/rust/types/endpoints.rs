@@ -387,9 +387,11 @@ fn request(plan: &Plan, e: &Endpoint) -> TokenStream {
         quote!(fn validate_at(&self, pointer: &crate::validation::Pointer<'_>, out: &mut Vec<crate::validation::Violation>) { #(#checks)* })
     };
     let uri = uri_path(e);
+    // A request without parts has one value, so `Request::default()` is honest and short.
+    let derives = if parts.is_empty() { quote!(Clone, Debug, Default, PartialEq) } else { quote!(Clone, Debug, PartialEq) };
     quote! {
         /// The whole request: every part the endpoint takes.
-        #[derive(Clone, Debug, PartialEq)]
+        #[derive(#derives)]
         pub struct Request {
             #(#members)*
         }
