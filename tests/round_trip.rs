@@ -22,7 +22,7 @@ use platform_client::types::wire::Snowflake;
 /// The platform's error, asserting the call failed with one.
 fn api_error<T: std::fmt::Debug>(result: Result<T, Error>) -> ApiError {
     match result {
-        Err(Error::Api(e)) => e,
+        Err(Error::Api(e)) => e.error.unwrap_or_else(|| panic!("expected the platform's error body, got {:?}", String::from_utf8_lossy(&e.bytes))),
         other => panic!("expected an error response, got {other:?}"),
     }
 }

@@ -11,16 +11,17 @@
 mod shapes_common;
 
 use serde_json::{Value, json};
-use shapes_client::Error;
+use shapes_client::client::Declared;
 use shapes_client::types::auth::Credential;
 use shapes_client::types::endpoints::{
     create_document, create_note, delete_note, evaluate, export_notes, get_attachment, get_me, get_note, get_status, import_notes, list_categories, list_notes,
-    poll_gateway, update_profile, upload_attachment,
+    list_tags, poll_gateway, update_profile, upload_attachment,
 };
 use shapes_client::types::enums::{ButtonStyle, ComponentType, Theme};
 use shapes_client::types::resources::{Button, CreateDocumentBodyOwner, ImportMeta, Negation, NoteDraft};
 use shapes_client::types::unions::{Component, Expression, GatewayPayload, Nonce};
 use shapes_client::types::wire::{FilePart, IndexMap, Presence, RawBody, Snowflake};
+use shapes_client::{Error, ErrorResponse};
 use shapes_common::{BOT, PLAIN, READER, Server, Shapes};
 use std::sync::atomic::Ordering;
 
@@ -59,6 +60,14 @@ async fn raw(request: reqwest::RequestBuilder) -> (u16, reqwest::header::HeaderM
     (status, headers, response.text().await.expect("a body"))
 }
 
+/// The error answer of a call, asserting it failed with one.
+fn failed<T: std::fmt::Debug>(result: Result<T, Error>) -> Box<ErrorResponse> {
+    match result {
+        Err(Error::Api(e)) => e,
+        other => panic!("expected an error status, got {other:?}"),
+    }
+}
+
 /// The JSON pointers of the violations in an error body.
 fn pointers(text: &str) -> Vec<String> {
     let body: serde_json::Value = serde_json::from_str(text).unwrap_or_else(|e| panic!("not an error body ({e}): {text}"));
@@ -73,12 +82,11 @@ async fn a_new_note_is_201_with_its_location_and_the_same_again_is_200() {
     let server = Server::start(Shapes::new()).await;
     let client = server.client_as(bot());
     let created = client.create_note(&json_note("groceries")).await.unwrap();
-    let create_note::Response::Created(created) = created else { panic!("expected 201, got {created:?}") };
+    let create_note::Success::Created(created) = created else { panic!("expected 201, got {created:?}") };
     assert_eq!(created.headers.location, format!("/notes/{}", created.body.id.0));
     assert_eq!(created.body.tags, ["json"]);
     let again = client.create_note(&json_note("groceries")).await.unwrap();
-    assert_eq!(again, create_note::Response::Ok(created.body.clone()));
-    assert_eq!(again.status(), 200);
+    assert_eq!(again, create_note::Success::Ok(created.body.clone()));
 
     let (status, headers, _) =
         raw(server.http.post(server.api("/notes")).header("authorization", "Bot bot-token").json(&serde_json::json!({ "title": "other" }))).await;
@@ -90,10 +98,12 @@ async fn a_new_note_is_201_with_its_location_and_the_same_again_is_200() {
 async fn an_empty_response_is_its_status_alone() {
     let server = Server::start(Shapes::new()).await;
     let client = server.client_as(bot());
-    let create_note::Response::Created(note) = client.create_note(&json_note("gone soon")).await.unwrap() else { panic!() };
+    let create_note::Success::Created(note) = client.create_note(&json_note("gone soon")).await.unwrap() else { panic!() };
     let delete = delete_note::Request { path: delete_note::Path { note_id: note.body.id } };
-    assert_eq!(client.delete_note(&delete).await.unwrap(), delete_note::Response::NoContent);
-    assert_eq!(client.delete_note(&delete).await.unwrap(), delete_note::Response::NotFound);
+    client.delete_note(&delete).await.unwrap();
+    // The 404 is declared without a body: the error carries the status, nothing declared.
+    let gone = failed(client.delete_note(&delete).await);
+    assert_eq!((gone.status, gone.declared.as_ref(), gone.bytes.as_slice()), (404, None, &b""[..]));
     let (status, _, text) = raw(server.http.delete(server.api("/notes/1")).header("authorization", "Bot bot-token")).await;
     assert_eq!((status, text.as_str()), (404, ""));
 }
@@ -103,8 +113,10 @@ async fn a_429_carries_its_typed_body_and_rate_limit_headers() {
     let server = Server::start(Shapes::new()).await;
     let client = server.client_as(bot());
     server.shapes.limited.store(true, Ordering::SeqCst);
-    let answer = client.get_note(&get_note::Request { path: note_path(1) }).await.unwrap();
-    let get_note::Response::TooManyRequests(limited) = answer else { panic!("expected 429, got {answer:?}") };
+    let answer = failed(client.get_note(&get_note::Request { path: note_path(1) }).await);
+    assert_eq!(answer.status, 429);
+    assert_eq!(answer.headers["x-ratelimit-remaining"], "0", "the headers as they came");
+    let Some(Declared::RateLimited(limited)) = answer.declared else { panic!("expected the declared 429, got {answer:?}") };
     assert_eq!((limited.body.retry_after, limited.body.global), (2, false));
     assert_eq!((limited.headers.rate_limit_limit, limited.headers.rate_limit_remaining), (50, 0));
     assert_eq!(limited.headers.rate_limit_bucket, None, "an optional header that was not sent");
@@ -122,8 +134,7 @@ async fn success_headers_are_read_into_the_response() {
     let server = Server::start(Shapes::new()).await;
     let client = server.client_as(bot());
     client.create_note(&json_note("with headers")).await.unwrap();
-    let answer = client.get_note(&get_note::Request { path: note_path(1) }).await.unwrap();
-    let get_note::Response::Ok(ok) = answer else { panic!("expected 200, got {answer:?}") };
+    let ok = client.get_note(&get_note::Request { path: note_path(1) }).await.unwrap();
     assert_eq!(ok.body.title, "with headers");
     assert_eq!(ok.headers.rate_limit_limit, 50);
     assert_eq!(ok.headers.rate_limit_reset_after, 1);
@@ -136,13 +147,14 @@ async fn a_range_status_carries_the_status_and_its_body() {
     let client = server.client_as(bot());
     let mut request = list(None, None);
     request.headers.locale = "xx".to_owned();
-    let answer = client.list_notes(&request).await.unwrap();
-    let list_notes::Response::ClientError(status, body) = answer else { panic!("expected 4XX, got {answer:?}") };
-    assert_eq!((status, body.message.as_str()), (422, "unknown locale"));
+    let answer = failed(client.list_notes(&request).await);
+    let Some(Declared::ClientError(body)) = &answer.declared else { panic!("expected 4XX, got {answer:?}") };
+    assert_eq!((answer.status, body.message.as_str()), (422, "unknown locale"));
 
     server.shapes.down.store(true, Ordering::SeqCst);
-    let answer = server.client_as(None).get_status(&get_status::Request {}).await.unwrap();
-    let get_status::Response::ServerError(503, down) = answer else { panic!("expected 503, got {answer:?}") };
+    let answer = failed(server.client_as(None).get_status(&get_status::Request {}).await);
+    let Some(Declared::GetStatusServerError(down)) = &answer.declared else { panic!("expected 5XX, got {answer:?}") };
+    assert_eq!(answer.status, 503);
     assert_eq!((down.body.message.as_str(), down.headers.retry_after), ("down for maintenance", Some(30)));
 }
 
@@ -153,21 +165,32 @@ async fn the_default_status_is_whatever_the_service_answered() {
         path: upload_attachment::Path { note_id: Snowflake(99) },
         body: RawBody { content_type: "image/png".to_owned(), bytes: vec![1, 2, 3] },
     };
-    let answer = server.client_as(bot()).upload_attachment(&request).await.unwrap();
-    let upload_attachment::Response::Other(404, body) = answer else { panic!("expected 404, got {answer:?}") };
-    assert_eq!(body.code, 10404);
+    let answer = failed(server.client_as(bot()).upload_attachment(&request).await);
+    let Some(Declared::ClientError(body)) = &answer.declared else { panic!("expected the default response, got {answer:?}") };
+    assert_eq!((answer.status, body.code), (404, 10404));
+}
+
+#[tokio::test]
+async fn a_body_that_may_be_null_is_an_option() {
+    let server = Server::start(Shapes::new()).await;
+    let client = server.client_as(None);
+    assert_eq!(client.list_tags(&list_tags::Request {}).await.unwrap(), None);
+    let (status, _, text) = raw(server.http.get(server.api("/tags"))).await;
+    assert_eq!((status, text.as_str()), (200, "null"));
+    server.client_as(bot()).create_note(&json_note("tagged")).await.unwrap();
+    assert_eq!(client.list_tags(&list_tags::Request {}).await.unwrap(), Some(vec!["json".to_owned()]));
 }
 
 #[tokio::test]
 async fn text_csv_and_redirect_responses_come_back_typed() {
     let server = Server::start(Shapes::new()).await;
     let client = server.client_as(bot());
-    assert_eq!(server.client_as(None).get_status(&get_status::Request {}).await.unwrap(), get_status::Response::Ok("up".to_owned()));
+    assert_eq!(server.client_as(None).get_status(&get_status::Request {}).await.unwrap(), "up");
     client.create_note(&json_note("alpha")).await.unwrap();
-    let export_notes::Response::Ok(csv) = client.export_notes(&export_notes::Request {}).await.unwrap();
+    let csv = client.export_notes(&export_notes::Request {}).await.unwrap();
     assert_eq!(csv, "id,title\n1,alpha\n");
     let answer = client.get_attachment(&get_attachment::Request { path: get_attachment::Path { note_id: Snowflake(1) } }).await.unwrap();
-    let get_attachment::Response::SeeOther(moved) = answer else { panic!("expected 303, got {answer:?}") };
+    let get_attachment::Success::SeeOther(moved) = answer else { panic!("expected 303, got {answer:?}") };
     assert_eq!(moved.headers.location, "https://files.example/notes/1");
     let (_, headers, _) = raw(server.http.get(server.api("/notes.csv")).header("authorization", "Bot bot-token")).await;
     assert_eq!(headers["content-type"], "text/csv");
@@ -178,10 +201,9 @@ async fn an_undeclared_status_is_an_error() {
     let server = Server::start(Shapes::new()).await;
     // A 401 is none of get_note's declared statuses: the platform's error body comes back.
     let client = server.client_as(Some(Credential::bot("wrong")));
-    match client.get_note(&get_note::Request { path: note_path(1) }).await {
-        Err(Error::Api(e)) => assert_eq!(e.status, 401),
-        other => panic!("expected the 401 error, got {other:?}"),
-    }
+    let e = failed(client.get_note(&get_note::Request { path: note_path(1) }).await);
+    assert_eq!((e.status, e.declared.as_ref()), (401, None));
+    assert_eq!(e.error.as_ref().map(|e| e.status), Some(401), "the platform's error body, read");
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -192,9 +214,9 @@ async fn anonymous_calls_are_accepted_where_declared() {
     let server = Server::start(Shapes::new()).await;
     server.client_as(bot()).create_note(&json_note("private body")).await.unwrap();
     let anonymous = server.client_as(None);
-    let get_note::Response::Ok(seen) = anonymous.get_note(&get_note::Request { path: note_path(1) }).await.unwrap() else { panic!() };
+    let seen = anonymous.get_note(&get_note::Request { path: note_path(1) }).await.unwrap();
     assert_eq!(seen.body.body, None, "an anonymous caller does not see the body");
-    let get_note::Response::Ok(seen) = server.client_as(bot()).get_note(&get_note::Request { path: note_path(1) }).await.unwrap() else { panic!() };
+    let seen = server.client_as(bot()).get_note(&get_note::Request { path: note_path(1) }).await.unwrap();
     assert_eq!(seen.body.body.as_deref(), Some("text"), "a bot does");
     // An endpoint that needs a credential is not called without one.
     match anonymous.list_notes(&list(None, None)).await {
@@ -212,11 +234,12 @@ async fn anonymous_calls_are_accepted_where_declared() {
 #[tokio::test]
 async fn a_bearer_token_needs_the_endpoint_scopes_and_a_bot_token_does_not() {
     let server = Server::start(Shapes::new()).await;
-    assert!(matches!(server.client_as(bearer(READER)).list_notes(&list(None, None)).await, Ok(list_notes::Response::Ok(_))));
-    assert!(matches!(server.client_as(bot()).list_notes(&list(None, None)).await, Ok(list_notes::Response::Ok(_))));
-    // `list_notes` declares its client errors (`4XX`), so the 403 comes back as that variant.
-    match server.client_as(bearer(PLAIN)).list_notes(&list(None, None)).await {
-        Ok(list_notes::Response::ClientError(403, e)) => assert!(e.message.contains("notes.read"), "{}", e.message),
+    server.client_as(bearer(READER)).list_notes(&list(None, None)).await.unwrap();
+    server.client_as(bot()).list_notes(&list(None, None)).await.unwrap();
+    // `list_notes` declares its client errors (`4XX`), so the 403 comes back with that body.
+    let refused = failed(server.client_as(bearer(PLAIN)).list_notes(&list(None, None)).await);
+    match &refused.declared {
+        Some(Declared::ClientError(e)) if refused.status == 403 => assert!(e.message.contains("notes.read"), "{}", e.message),
         other => panic!("expected 403, got {other:?}"),
     }
     assert_eq!(server.client_as(bearer(READER)).get_me(&get_me::Request {}).await.unwrap().name, "reader");
@@ -236,7 +259,7 @@ async fn a_bearer_token_needs_the_endpoint_scopes_and_a_bot_token_does_not() {
 #[tokio::test]
 async fn header_parameters_travel_and_are_checked() {
     let server = Server::start(Shapes::new()).await;
-    let list_notes::Response::Ok(ok) = server.client_as(bot()).list_notes(&list(None, None)).await.unwrap() else { panic!() };
+    let ok = server.client_as(bot()).list_notes(&list(None, None)).await.unwrap();
     assert_eq!(ok.headers.request_id.as_deref(), Some("req-1"), "the service echoes the header it received");
     assert_eq!(ok.headers.total, 0);
 
@@ -260,10 +283,7 @@ async fn array_query_parameters_travel_repeated_and_comma_separated() {
     for title in ["a", "b", "c"] {
         client.create_note(&json_note(title)).await.unwrap();
     }
-    let ids = |r: list_notes::Response| match r {
-        list_notes::Response::Ok(ok) => ok.body.iter().map(|n| n.id.0).collect::<Vec<_>>(),
-        other => panic!("expected 200, got {other:?}"),
-    };
+    let ids = |ok: list_notes::Success| ok.body.iter().map(|n| n.id.0).collect::<Vec<_>>();
     assert_eq!(ids(client.list_notes(&list(Some(vec![1, 3]), None)).await.unwrap()), [1, 3]);
     assert_eq!(ids(client.list_notes(&list(None, Some(&["json"]))).await.unwrap()), [1, 2, 3]);
     assert_eq!(ids(client.list_notes(&list(Some(vec![2]), Some(&["json", "missing"]))).await.unwrap()), Vec::<u64>::new());
@@ -297,9 +317,9 @@ async fn one_body_comes_as_json_a_form_or_multipart() {
     let server = Server::start(Shapes::new()).await;
     let client = server.client_as(bot());
     let form = create_note::Request { body: create_note::Body::Form(create_note::Fields { title: "by form".to_owned(), body: None }) };
-    let create_note::Response::Created(by_form) = client.create_note(&form).await.unwrap() else { panic!() };
+    let create_note::Success::Created(by_form) = client.create_note(&form).await.unwrap() else { panic!() };
     assert_eq!(by_form.body.tags, ["form"]);
-    let create_note::Response::Created(by_json) = client.create_note(&json_note("by json")).await.unwrap() else { panic!() };
+    let create_note::Success::Created(by_json) = client.create_note(&json_note("by json")).await.unwrap() else { panic!() };
     assert_eq!(by_json.body.tags, ["json"]);
 
     let post = || server.http.post(server.api("/notes")).header("authorization", "Bot bot-token");
@@ -326,7 +346,7 @@ async fn multipart_parts_arrive_typed() {
         caption: Some("a \"quoted\" caption".to_owned()),
     };
     let answer = client.create_note(&create_note::Request { body: create_note::Body::Multipart(parts.clone()) }).await.unwrap();
-    let create_note::Response::Created(note) = answer else { panic!("expected 201, got {answer:?}") };
+    let create_note::Success::Created(note) = answer else { panic!("expected 201, got {answer:?}") };
     assert_eq!(note.body.title, "with files");
     assert_eq!(note.body.body.as_deref(), Some("a \"quoted\" caption"));
     assert_eq!(note.body.tags, ["multipart", "file:a.txt:5", "file:b.bin:3", "cover:image/png"]);
@@ -365,8 +385,7 @@ async fn repeated_text_parts_a_csv_file_and_a_json_part() {
         meta: ImportMeta { source: "backup".to_owned(), overwrite: false },
         labels: Some(vec!["old".to_owned(), "imported".to_owned()]),
     };
-    let answer = server.client_as(bot()).import_notes(&import_notes::Request { body: parts }).await.unwrap();
-    let import_notes::Response::Accepted(accepted) = answer;
+    let accepted = server.client_as(bot()).import_notes(&import_notes::Request { body: parts }).await.unwrap();
     assert_eq!(accepted.headers.retry_after, 1);
     assert_eq!(accepted.body.job_id, Snowflake(2));
     let notes = server.shapes.all();
@@ -384,9 +403,9 @@ async fn a_binary_body_round_trips_with_its_media_type() {
         path: upload_attachment::Path { note_id: Snowflake(1) },
         body: RawBody { content_type: "image/png".to_owned(), bytes: bytes.clone() },
     };
-    assert_eq!(client.upload_attachment(&upload).await.unwrap(), upload_attachment::Response::NoContent);
+    client.upload_attachment(&upload).await.unwrap();
     let answer = client.get_attachment(&get_attachment::Request { path: get_attachment::Path { note_id: Snowflake(1) } }).await.unwrap();
-    assert_eq!(answer, get_attachment::Response::Ok(RawBody { content_type: "image/png".to_owned(), bytes }));
+    assert_eq!(answer, get_attachment::Success::Ok(RawBody { content_type: "image/png".to_owned(), bytes }));
 }
 
 // ---------------------------------------------------------------------------------------------

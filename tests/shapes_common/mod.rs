@@ -14,7 +14,8 @@
 use shapes_server::types::auth::{Credential, Scope, TokenKind};
 use shapes_server::types::endpoints::{
     amend_feedback, create_document, create_note, delete_note, evaluate, export_notes, get_archive, get_attachment, get_document, get_me, get_note,
-    get_note_export, get_status, import_notes, list_categories, list_notes, poll_gateway, send_feedback, send_feedback_form, update_profile, upload_attachment,
+    get_note_export, get_status, import_notes, list_categories, list_notes, list_tags, poll_gateway, send_feedback, send_feedback_form, update_profile,
+    upload_attachment,
 };
 use shapes_server::types::enums::Locale;
 use shapes_server::types::errors::{self, ApiError};
@@ -219,6 +220,11 @@ impl Api for Shapes {
             return Ok(get_status::Response::ServerError(503, get_status::ServerErrorResponse { body, headers }));
         }
         Ok(get_status::Response::Ok("up".to_owned()))
+    }
+
+    async fn list_tags(&self, _call: Call<Option<Caller>, list_tags::Request, (), (), Option<Credential>>) -> Result<list_tags::Response, ApiError> {
+        let tags: Vec<String> = self.all().into_iter().flat_map(|n| n.tags).collect();
+        Ok(list_tags::Response::Ok((!tags.is_empty()).then_some(tags)))
     }
 
     async fn get_note(&self, call: Call<Option<Caller>, get_note::Request, (), (), Option<Credential>>) -> Result<get_note::Response, ApiError> {

@@ -125,6 +125,21 @@ impl Endpoint {
         !self.responses.is_empty()
     }
 
+    /// The responses a call succeeds with: those below 400, or `default` when none is (a
+    /// `default` alone stands for every answer, good or bad).
+    pub fn success_responses(&self) -> Vec<&StatusResponse> {
+        let below: Vec<&StatusResponse> = self.responses.iter().filter(|r| r.status().is_some_and(|s| !s.is_error())).collect();
+        if !below.is_empty() {
+            return below;
+        }
+        self.responses.iter().filter(|r| r.status() == Some(Status::Default)).collect()
+    }
+
+    /// The responses a call fails with: 4xx, 5xx and `default`.
+    pub fn error_responses(&self) -> impl Iterator<Item = &StatusResponse> {
+        self.responses.iter().filter(|r| r.status().is_some_and(Status::is_error))
+    }
+
     /// The `{placeholder}` names of the path, in order.
     pub fn path_placeholders(&self) -> Vec<&str> {
         let Some(path) = &self.path else { return vec![] };
@@ -247,6 +262,12 @@ impl Status {
         !matches!(self, Status::Code(100..=199 | 204 | 304) | Status::Range(1))
     }
 
+    /// Whether an answer with it is an error: a 4xx or 5xx, or `default` (which covers every
+    /// status no other key names, the errors among them).
+    pub fn is_error(self) -> bool {
+        matches!(self, Status::Code(400..=599) | Status::Range(4..=5) | Status::Default)
+    }
+
     /// Whether it is a success (2xx).
     pub fn is_success(self) -> bool {
         matches!(self, Status::Code(200..=299) | Status::Range(2))
@@ -287,6 +308,9 @@ pub struct Response {
     /// The body, when it is a type.
     #[serde(rename = "type", skip_serializing_if = "Option::is_none")]
     pub ty: Option<TypeRef>,
+    /// Whether the body of type `ty` may be `null` instead (written `T | null`).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub nullable: bool,
     /// The body, when it is an object of named fields.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub fields: Vec<Field>,

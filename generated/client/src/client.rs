@@ -20,11 +20,13 @@ pub enum Error {
         /// The kinds the endpoint accepts.
         accepted: &'static [TokenKind],
     },
-    /// The platform answered with an error.
-    Api(ApiError),
+    /// The platform answered with an error status (4xx or 5xx), declared by the
+    /// endpoint or not.
+    Api(Box<ErrorResponse>),
     /// The request could not be sent, or the response not read.
     Transport(reqwest::Error),
-    /// The response could not be decoded.
+    /// The response could not be decoded, or came with a status the endpoint does not
+    /// declare.
     Decode {
         /// The response status.
         status: u16,
@@ -36,11 +38,41 @@ pub enum Error {
     InvalidResponse(Vec<Violation>),
 }
 
+/// An answer with an error status: its status, headers and body as they came, the
+/// platform's error read from the body when it is one, and what the endpoint declares.
+#[derive(Clone, Debug)]
+pub struct ErrorResponse {
+    /// The id of the endpoint called.
+    pub endpoint: &'static str,
+    /// The HTTP status.
+    pub status: u16,
+    /// The headers.
+    pub headers: reqwest::header::HeaderMap,
+    /// The body, as received.
+    pub bytes: Vec<u8>,
+    /// The body read as the platform's error (code, message, violations), when it is one.
+    pub error: Option<ApiError>,
+}
+
 impl Error {
     /// The platform's error, when it answered with one.
     pub fn api(&self) -> Option<&ApiError> {
+        self.response().and_then(|r| r.error.as_ref())
+    }
+
+    /// The answer with an error status, when the platform sent one.
+    pub fn response(&self) -> Option<&ErrorResponse> {
         match self {
-            Self::Api(e) => Some(e),
+            Self::Api(r) => Some(r),
+            _ => None,
+        }
+    }
+
+    /// The status of the answer, when one came.
+    pub fn status(&self) -> Option<u16> {
+        match self {
+            Self::Api(r) => Some(r.status),
+            Self::Decode { status, .. } => Some(*status),
             _ => None,
         }
     }
@@ -61,7 +93,7 @@ impl fmt::Display for Error {
                     kinds.join(", ")
                 )
             }
-            Self::Api(e) => write!(f, "{e}"),
+            Self::Api(r) => write!(f, "{r}"),
             Self::Transport(e) if without_tls(e) => {
                 write!(
                     f,
@@ -88,10 +120,26 @@ fn without_tls(e: &reqwest::Error) -> bool {
         && e.url().is_some_and(|u| u.scheme() == "https")
 }
 
+impl fmt::Display for ErrorResponse {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.error {
+            Some(e) => write!(f, "{e}"),
+            None => {
+                let text = String::from_utf8_lossy(&self.bytes);
+                let short: String = text.chars().take(300).collect();
+                let more = if short.len() < text.len() { "…" } else { "" };
+                write!(f, "status {} from {}: {short}{more}", self.status, self.endpoint)
+            }
+        }
+    }
+}
+
 impl std::error::Error for Error {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
-            Self::Api(e) => Some(e),
+            Self::Api(r) => {
+                r.error.as_ref().map(|e| e as &(dyn std::error::Error + 'static))
+            }
             Self::Transport(e) => Some(e),
             _ => None,
         }
@@ -118,6 +166,53 @@ impl fmt::Debug for OnDeprecation {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("OnDeprecation(..)")
     }
+}
+
+/// An answer: its status, headers and body.
+struct Answer {
+    status: u16,
+    headers: reqwest::header::HeaderMap,
+    bytes: Vec<u8>,
+}
+
+impl Answer {
+    /// Reads the whole of `response`.
+    async fn read(response: reqwest::Response) -> Result<Self, Error> {
+        let status = response.status().as_u16();
+        let headers = response.headers().clone();
+        let bytes = response.bytes().await?.to_vec();
+        Ok(Self { status, headers, bytes })
+    }
+}
+
+/// The error of an answer no declared status covers: an error status is the platform's
+/// answer all the same; any other (a 1xx, 2xx or 3xx the endpoint does not declare)
+/// cannot be read as the call's result.
+fn undeclared(endpoint: &'static str, answer: Answer) -> Error {
+    if answer.status >= 400 {
+        return failure(endpoint, answer);
+    }
+    Error::Decode {
+        status: answer.status,
+        message: "a status the endpoint does not declare".to_owned(),
+    }
+}
+
+/// The error of an answer with an error status: the platform's error read from the
+/// body when it is one, the answer kept as it came.
+fn failure(endpoint: &'static str, answer: Answer) -> Error {
+    let error = serde_json::from_slice::<ErrorBody>(&answer.bytes)
+        .ok()
+        .map(|body| ApiError::from_body(answer.status, body));
+    Error::Api(
+        Box::new(ErrorResponse {
+            endpoint,
+            status: answer.status,
+            headers: answer.headers,
+            bytes: answer.bytes,
+            error,
+        }),
+    )
 }
 
 /// The `User-Agent` of the requests of [`Client::new`]'s client: this crate's name and
@@ -196,7 +291,7 @@ impl Client {
     }
 
     /// Sends one request and returns the body of a 2xx answer; any other answer is an
-    /// [`Error::Api`] decoded from the error body.
+    /// error.
     async fn send(
         &self,
         endpoint: &'static str,
@@ -225,20 +320,11 @@ impl Client {
                 handler(&notice);
             }
         }
-        let status = response.status().as_u16();
-        let bytes = response.bytes().await?.to_vec();
-        if (200..300).contains(&status) {
-            return Ok(bytes);
+        let answer = Answer::read(response).await?;
+        if (200..300).contains(&answer.status) {
+            return Ok(answer.bytes);
         }
-        match serde_json::from_slice::<ErrorBody>(&bytes) {
-            Ok(body) => Err(Error::Api(ApiError::from_body(status, body))),
-            Err(e) => {
-                Err(Error::Decode {
-                    status,
-                    message: format!("not an error body: {e}"),
-                })
-            }
-        }
+        Err(undeclared(endpoint, answer))
     }
 
     /// `GET /users/@me/connections`: Get Current User Connections.

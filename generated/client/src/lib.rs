@@ -4,8 +4,10 @@
 //!
 //! [`Client`] has one async method per routed endpoint. Each runs the same validators as the
 //! server before sending, so a request that breaks a declared constraint never leaves the
-//! process ([`Error::Invalid`]); an error response comes back as [`Error::Api`] with its status,
-//! error code, message and violations.
+//! process ([`Error::Invalid`]). A call returns what the endpoint answers when it succeeds;
+//! every error status, declared or not, is an [`Error::Api`] holding the [`ErrorResponse`]:
+//! status, headers and body as they came, and the platform's error read from the body (code,
+//! message, violations) when it is one.
 //!
 //! Plain `http://` works out of the box; enable the `rustls` feature for `https://` addresses
 //! (without it, a call to one fails with an [`Error::Transport`] that says so). Requests carry
@@ -25,7 +27,7 @@ pub use platform_types as types;
 #[rustfmt::skip]
 pub mod client;
 #[rustfmt::skip]
-pub use client::{Client, Error};
+pub use client::{Client, Error, ErrorResponse};
 
 /// The HTTP client crate requests go through, at the version this crate was built with
 /// (for [`Client::with_http`]).

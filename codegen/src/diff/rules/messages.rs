@@ -84,6 +84,7 @@ fn status_subject(m: &Model, endpoint: &Subject, r: &StatusResponse, old: Option
 /// A status's body in words: `json object<note>`, `json with fields`, `csv (text/csv)`, `none`.
 fn describe_body(r: &Response) -> String {
     let body = match (&r.ty, r.fields.is_empty()) {
+        (Some(t), _) if r.nullable => format!("{} {t} | null", r.format),
         (Some(t), _) => format!("{} {t}", r.format),
         (None, false) => format!("{} with fields", r.format),
         (None, true) if r.body_kind() == BodyKind::Empty || r.format == "json" => return "no body".to_owned(),

@@ -107,9 +107,11 @@ impl Lower<'_> {
                 span: self.span(name),
             })
             .collect();
+        let (ty, nullable) = v.ty.as_ref().map_or((None, false), |t| self.body_type(t, path));
         Response {
             description: v.description.as_ref().map(|d| d.value.trim().to_owned()).filter(|d| !d.is_empty()),
-            ty: v.ty.as_ref().and_then(|t| self.field_type(t, &Default::default(), path)),
+            ty,
+            nullable,
             fields,
             format,
             media_type: self.opt_ref(v.media_type.as_ref()),

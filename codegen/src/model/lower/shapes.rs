@@ -45,6 +45,26 @@ impl Lower<'_> {
 
     /// The type of a field written at `path`, naming its inline shapes after the path. `fields`
     /// are the fields of its bare `object`, when it has one.
+    /// The type of a response body, and whether the body may be `null`: `T | null` is `T` that
+    /// may be `null`, so the body reads as an optional `T` rather than a union with `null`.
+    pub(super) fn body_type(&mut self, s: &S<String>, path: &str) -> (Option<TypeRef>, bool) {
+        if let Ok(Expr::Alternatives(list)) = Expr::parse(&s.value)
+            && let [a, b] = list.as_slice()
+        {
+            let null = |e: &Expr| matches!(e, Expr::Primitive(types::Primitive::Null));
+            let other = match (null(a), null(b)) {
+                (false, true) => Some(a),
+                (true, false) => Some(b),
+                _ => None,
+            };
+            if let Some(other) = other.filter(|o| o.bare_objects() == 0) {
+                let span = self.span(s);
+                return (self.hoist(other, &Default::default(), path, span), true);
+            }
+        }
+        (self.field_type(s, &Default::default(), path), false)
+    }
+
     pub(super) fn field_type(&mut self, s: &S<String>, fields: &indexmap::IndexMap<S<String>, S<raw::Field>>, path: &str) -> Option<TypeRef> {
         let expr = self.type_expr(s)?;
         let span = self.span(s);

@@ -57,6 +57,9 @@ pub struct Plan<'m> {
     /// and each check names its static by the index here.
     patterns: Vec<String>,
     error_catch_all: String,
+    /// The variants of the client's `Declared`: each error response with a payload that some
+    /// routed endpoint declares, once, in spec order.
+    declared: Vec<DeclaredError<'m>>,
     /// The catch-all arm of each event channel's code enum.
     event_code_catch_alls: HashMap<&'m str, String>,
 }
@@ -82,6 +85,7 @@ impl<'m> Plan<'m> {
             endpoint_index,
             patterns: patterns::gather(model),
             error_catch_all: names::error_catch_all(&model.errors).to_string(),
+            declared: declared_errors(model),
             event_code_catch_alls: event_channels(model).map(|c| (c, names::event_code_catch_all(&model.events, c).to_string())).collect(),
         }
     }
@@ -217,6 +221,59 @@ impl<'m> Plan<'m> {
     pub fn patterns(&self) -> &[String] {
         &self.patterns
     }
+
+    /// The variants of the client's `Declared`, in spec order.
+    pub fn declared_errors(&self) -> &[DeclaredError<'m>] {
+        &self.declared
+    }
+
+    /// The `Declared` variant an error response of `e` decodes into, when it has a payload.
+    pub fn declared_variant(&self, e: &Endpoint, r: &StatusResponse) -> Option<Ident> {
+        let key = DeclaredError::key(e, r);
+        self.declared.iter().find(|d| d.key == key).map(|d| parse_ident(&d.variant))
+    }
+}
+
+/// An error response some routed endpoint declares with a payload (a body or headers): a
+/// variant of the client's `Declared`.
+pub struct DeclaredError<'m> {
+    /// The variant's name.
+    pub variant: String,
+    /// The first endpoint that declares it, and how.
+    pub endpoint: &'m Endpoint,
+    pub response: &'m StatusResponse,
+    /// The named response's id, or the endpoint's id and the status.
+    key: String,
+}
+
+impl DeclaredError<'_> {
+    fn key(e: &Endpoint, r: &StatusResponse) -> String {
+        match &r.response {
+            ResponseUse::Named(id) => id.id.clone(),
+            ResponseUse::Inline(_) => format!("{}\0{}", e.meta.id, r.status.id),
+        }
+    }
+}
+
+/// The client's `Declared` variants of `model`.
+pub(super) fn declared_errors(model: &Model) -> Vec<DeclaredError<'_>> {
+    let mut out: Vec<DeclaredError<'_>> = Vec::new();
+    for e in model.routed_endpoints() {
+        for r in e.error_responses() {
+            let Some(response) = model.response_of(&r.response) else { continue };
+            let key = DeclaredError::key(e, r);
+            if (response.body_kind() == BodyKind::Empty && response.headers.is_empty()) || out.iter().any(|d| d.key == key) {
+                continue;
+            }
+            let variant = match &r.response {
+                ResponseUse::Named(id) => model.named_response(&id.id).map(names::declared_named),
+                ResponseUse::Inline(_) => r.status().map(|s| names::declared_inline(e, s)),
+            };
+            let Some(variant) = variant else { continue };
+            out.push(DeclaredError { variant: variant.to_string(), endpoint: e, response: r, key });
+        }
+    }
+    out
 }
 
 /// An identifier decided before, from its text (`r#type` is a raw one).

@@ -132,6 +132,17 @@ pub fn response_stem(n: &NamedResponse) -> String {
     item_ident(&n.id).to_string()
 }
 
+/// The client's `Declared` variant of a named error response.
+pub fn declared_named(n: &NamedResponse) -> Ident {
+    format_ident!("{}", response_stem(n))
+}
+
+/// The client's `Declared` variant of an error response an endpoint writes inline: the
+/// endpoint's type name and the status's (`GetNoteNotFound`).
+pub fn declared_inline(e: &Endpoint, status: Status) -> Ident {
+    format_ident!("{}{}", endpoint_variant(e), status_stem(status))
+}
+
 /// The names of the items one response is emitted as: `<prefix>Body` (named fields),
 /// `<prefix>Headers` and `<prefix>Response` (body and headers together).
 pub struct ResponseNames {

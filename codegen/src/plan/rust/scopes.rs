@@ -133,7 +133,20 @@ fn operations(s: &mut Scopes, model: &Model) {
     s.add("the functions of the server's `router.rs`".into(), router_functions(model));
     s.add("the constants of `deprecations.rs`".into(), deprecation_consts(model));
     s.add("the methods of the client".into(), model.routed_endpoints().map(|e| item("endpoint", &e.meta, client_method(e))).collect());
+    s.add("the variants of the client's `Declared`".into(), declared_variants(model));
     s.add("the methods of the server's `Api` trait".into(), api_methods(model));
+}
+
+/// The client's `Declared` variants: each error response with a payload a routed endpoint
+/// declares, once (a named one by its id, an inline one by its endpoint and status).
+fn declared_variants(model: &Model) -> Vec<Entry> {
+    let entry = |d: super::DeclaredError| match &d.response.response {
+        ResponseUse::Named(id) => Entry::new(d.variant, format!("response `{}`", id.id), id.span),
+        ResponseUse::Inline(_) => {
+            Entry::new(d.variant, format!("the `{}` response of endpoint `{}`", d.response.status.id, d.endpoint.meta.id), d.response.status.span)
+        }
+    };
+    super::declared_errors(model).into_iter().map(entry).collect()
 }
 
 /// The fields of every struct, the associated items of resources and events, and gates.

@@ -214,6 +214,12 @@ impl Doc<'_> {
             BodyKind::Text => Some(json!({ "type": "string" })),
             BodyKind::Binary => Some(binary(None)),
         };
+        let schema = schema.map(|mut s| {
+            if let (true, Value::Object(map)) = (r.nullable, &mut s) {
+                super::schemas::nullable(map);
+            }
+            s
+        });
         if let (Some(schema), Some(media)) = (schema, r.media_type()) {
             out.insert("content".into(), json!({ media: { "schema": schema } }));
         }

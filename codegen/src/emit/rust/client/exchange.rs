@@ -51,16 +51,18 @@ pub fn method(plan: &Plan, e: &Endpoint) -> TokenStream {
     }
     if e.has_status_responses() {
         lines.push(String::new());
-        lines.push(" Every declared status comes back as its variant of `Response`; any other status is an [`Error`].".to_owned());
+        lines.push(" A success comes back as `Success`; an error status, declared or not, as [`Error::Api`], with what".to_owned());
+        lines.push(" the endpoint declares for it decoded.".to_owned());
     }
     let query = query(e);
     let headers = headers(e);
     let body = body(plan, e);
     let anonymous = e.accepts_anonymous();
     let answer = if e.has_status_responses() { decode_by_status(plan, e) } else { decode_success(plan, e) };
+    let output = if e.has_status_responses() { quote!(Success) } else { quote!(Response) };
     quote! {
         #(#[doc = #lines])*
-        pub async fn #name(&self, request: &types::endpoints::#module::Request) -> Result<types::endpoints::#module::Response, Error> {
+        pub async fn #name(&self, request: &types::endpoints::#module::Request) -> Result<types::endpoints::#module::#output, Error> {
             use types::endpoints::#module as endpoint;
             let violations = request.validate();
             if !violations.is_empty() {
@@ -205,78 +207,94 @@ fn is_text(ty: &TypeRef) -> bool {
 
 /// The answer of an endpoint with the single-response shorthand: the body of a 2xx.
 fn decode_success(plan: &Plan, e: &Endpoint) -> TokenStream {
+    let id = &e.meta.id;
     match plan.facts(e).response {
         ResponseKind::Json => quote! {
-            let bytes = success(answer)?;
+            let bytes = success(#id, answer)?;
             serde_json::from_slice(&bytes).map_err(|e| Error::Decode { status: 200, message: e.to_string() })
         },
         ResponseKind::Text => quote! {
-            let bytes = success(answer)?;
+            let bytes = success(#id, answer)?;
             String::from_utf8(bytes).map_err(|e| Error::Decode { status: 200, message: e.to_string() })
         },
         ResponseKind::Empty => quote! {
-            success(answer)?;
+            success(#id, answer)?;
             Ok(())
         },
     }
 }
 
-/// The answer of an endpoint with responses by status: each declared status decoded into its
-/// variant, any other an error.
+/// The answer of an endpoint with responses by status: a success decoded into `Success`, an
+/// error status into [`Error::Api`] with its declared payload, any other status an error.
 fn decode_by_status(plan: &Plan, e: &Endpoint) -> TokenStream {
-    let ordered = responses::ordered(e);
-    // A `default` alone takes every status: a binding, not a match of one arm.
-    if let [only] = ordered.as_slice()
-        && only.status() == Some(Status::Default)
-    {
-        let (_, value) = arm(plan, only);
-        return quote! {
-            let status = answer.status;
-            Ok(#value)
-        };
+    let successes = e.success_responses();
+    let several = successes.len() > 1;
+    let mut arms = Vec::new();
+    for r in responses::ordered(e) {
+        let status = r.status().expect("BUG: validation parses every status");
+        if successes.iter().any(|s| std::ptr::eq(*s, r)) {
+            let pattern = if status == Status::Default { quote!(100..=399) } else { pattern(status) };
+            let value = success_value(plan, r, several);
+            arms.push(quote!(#pattern => Ok(#value),));
+        }
+        if status.is_error() {
+            let pattern = if status == Status::Default { quote!(400..=u16::MAX) } else { pattern(status) };
+            let failure = failure(plan, e, r);
+            arms.push(quote!(#pattern => #failure,));
+        }
     }
-    let has_default = ordered.iter().any(|r| r.status() == Some(Status::Default));
-    let arms = ordered.into_iter().map(|r| decode_arm(plan, r));
-    let rest = (!has_default).then(|| quote!(_ => Err(undeclared(&answer)),));
+    // Nothing declared below 400: any 2xx is the call's success, and there is nothing in it.
+    let empty = successes.is_empty().then(|| quote!(200..=299 => Ok(()),));
+    let id = &e.meta.id;
     quote! {
         match answer.status {
             #(#arms)*
-            #rest
+            #empty
+            _ => Err(undeclared(#id, answer)),
         }
     }
 }
 
-fn decode_arm(plan: &Plan, r: &StatusResponse) -> TokenStream {
-    let (pattern, value) = arm(plan, r);
-    quote!(#pattern => Ok(#value),)
+/// The match pattern of a code or a range.
+fn pattern(status: Status) -> TokenStream {
+    let (low, high) = status.codes();
+    let (low_lit, high_lit) = (crate::emit::rust::shared::int(i64::from(low)), crate::emit::rust::shared::int(i64::from(high)));
+    if low == high { low_lit } else { quote!(#low_lit..=#high_lit) }
 }
 
-/// The pattern of a response's status and the `Response` value it decodes to.
-fn arm(plan: &Plan, r: &StatusResponse) -> (TokenStream, TokenStream) {
+/// The `Success` value of a success response read from `answer`: its payload, or its variant
+/// of the `Success` enum when there are `several`.
+fn success_value(plan: &Plan, r: &StatusResponse, several: bool) -> TokenStream {
     let status = r.status().expect("BUG: validation parses every status");
     let (response, names, path) = responses::resolve_at(plan, r, quote!(endpoint::), quote!(types::responses::));
-    let variant = names::status_variant(status);
     let payload = payload(plan, response, &names, &path);
-    match status {
-        Status::Code(code) => {
-            let code = crate::emit::rust::shared::int(i64::from(code));
-            let value = match payload {
-                Some(p) => quote!(endpoint::Response::#variant(#p)),
-                None => quote!(endpoint::Response::#variant),
-            };
-            (code, value)
-        }
-        Status::Range(_) | Status::Default => {
-            let (low, high) = status.codes();
-            let (low, high) = (crate::emit::rust::shared::int(i64::from(low)), crate::emit::rust::shared::int(i64::from(high)));
-            let pattern = if status == Status::Default { quote!(status) } else { quote!(status @ #low..=#high) };
-            let value = match payload {
-                Some(p) => quote!(endpoint::Response::#variant(status, #p)),
-                None => quote!(endpoint::Response::#variant(status)),
-            };
-            (pattern, value)
-        }
+    if !several {
+        return payload.unwrap_or_else(|| quote!(()));
     }
+    let variant = names::status_variant(status);
+    match (matches!(status, Status::Code(_)), payload) {
+        (true, Some(p)) => quote!(endpoint::Success::#variant(#p)),
+        (true, None) => quote!(endpoint::Success::#variant),
+        (false, Some(p)) => quote!(endpoint::Success::#variant(answer.status, #p)),
+        (false, None) => quote!(endpoint::Success::#variant(answer.status)),
+    }
+}
+
+/// The error of an error response read from `answer`, with its payload decoded into its
+/// `Declared` variant when it has one. A payload that does not decode leaves the error as it
+/// came (its status, headers and bytes).
+fn failure(plan: &Plan, e: &Endpoint, r: &StatusResponse) -> TokenStream {
+    let id = &e.meta.id;
+    let declared = plan.declared_variant(e, r).and_then(|variant| {
+        let (response, names, path) = responses::resolve_at(plan, r, quote!(endpoint::), quote!(types::responses::));
+        let payload = payload(plan, response, &names, &path)?;
+        Some(quote!((|| Ok::<_, Error>(Declared::#variant(#payload)))().ok()))
+    });
+    let declared = declared.unwrap_or_else(|| quote!(None));
+    quote!({
+        let declared = #declared;
+        Err(failure(#id, answer, declared))
+    })
 }
 
 /// The expression of a response's payload, read from `answer`.
@@ -309,9 +327,6 @@ pub fn exchange_method(plan: &Plan) -> TokenStream {
     if !plan.routed_endpoints().any(|e| needs_exchange(plan, e)) {
         return TokenStream::new();
     }
-    let reads = reads_headers(plan);
-    let keep_headers = reads.then(|| quote!(let headers = response.headers().clone();));
-    let headers_field = reads.then(|| quote!(headers,));
     quote! {
         /// Sends one request and returns the answer, whatever its status. The credential is
         /// presented when the client holds one of a kind the endpoint accepts; without one, an
@@ -341,10 +356,7 @@ pub fn exchange_method(plan: &Plan) -> TokenStream {
                     handler(&notice);
                 }
             }
-            let status = response.status().as_u16();
-            #keep_headers
-            let bytes = response.bytes().await?.to_vec();
-            Ok(Answer { status, #headers_field bytes })
+            Answer::read(response).await
         }
     }
 }
@@ -354,20 +366,6 @@ fn exchanged_responses<'p>(plan: &'p Plan<'p>) -> Vec<&'p Response> {
     plan.routed_endpoints().filter(|e| needs_exchange(plan, e)).flat_map(|e| &e.responses).filter_map(|r| plan.response_of(&r.response)).collect()
 }
 
-/// Whether some answer's headers are read: a header a response declares, or the media type of
-/// a binary body. Otherwise an answer keeps none.
-fn reads_headers(plan: &Plan) -> bool {
-    exchanged_responses(plan).iter().any(|r| r.body_kind() == BodyKind::Binary || !r.headers.is_empty())
-}
-
-/// Whether some answer may be the platform's error body: every status is covered where an
-/// endpoint declares `default`; elsewhere the others are errors.
-pub fn reads_error_body(plan: &Plan) -> bool {
-    plan.routed_endpoints()
-        .filter(|e| needs_exchange(plan, e))
-        .any(|e| !e.has_status_responses() || !e.responses.iter().any(|r| r.status() == Some(Status::Default)))
-}
-
 /// The helpers the methods that go through `exchange` use.
 pub fn helpers(plan: &Plan) -> TokenStream {
     let routed: Vec<&Endpoint> = plan.routed_endpoints().filter(|e| needs_exchange(plan, e)).collect();
@@ -375,44 +373,20 @@ pub fn helpers(plan: &Plan) -> TokenStream {
         return TokenStream::new();
     }
     let responses = exchanged_responses(plan);
-    [answer_type(plan, &routed), body_readers(&responses), header_readers(plan, &responses), request_writers(&routed)].into_iter().collect()
+    [success_reader(&routed), body_readers(&responses), header_readers(plan, &responses), request_writers(&routed)].into_iter().collect()
 }
 
-/// `Answer`, `undeclared` for an answer of a status nobody declared and, when some endpoint
-/// declares no status, `success`.
-fn answer_type(plan: &Plan, routed: &[&Endpoint]) -> TokenStream {
-    let headers_field = reads_headers(plan).then(|| quote!(headers: reqwest::header::HeaderMap,));
-    let mut out = quote! {
-        /// An answer: its status, headers and body.
-        struct Answer {
-            status: u16,
-            #headers_field
-            bytes: Vec<u8>,
+/// `success`, when some endpoint that goes through `exchange` declares no status.
+fn success_reader(routed: &[&Endpoint]) -> TokenStream {
+    if !routed.iter().any(|e| !e.has_status_responses()) {
+        return TokenStream::new();
+    }
+    quote! {
+        /// The body of a 2xx answer; any other answer is an error.
+        fn success(endpoint: &'static str, answer: Answer) -> Result<Vec<u8>, Error> {
+            if (200..300).contains(&answer.status) { Ok(answer.bytes) } else { Err(undeclared(endpoint, answer)) }
         }
-    };
-    if reads_error_body(plan) {
-        out.extend(quote! {
-            /// The error of an answer no declared status covers: the platform's error body, or an
-            /// undecodable answer.
-            fn undeclared(answer: &Answer) -> Error {
-                match serde_json::from_slice::<ErrorBody>(&answer.bytes) {
-                    Ok(body) if !(200..300).contains(&answer.status) => Error::Api(ApiError::from_body(answer.status, body)),
-                    Ok(_) => Error::Decode { status: answer.status, message: "a status the endpoint does not declare".to_owned() },
-                    Err(e) => Error::Decode { status: answer.status, message: format!("not an error body: {e}") },
-                }
-            }
-        });
     }
-    if routed.iter().any(|e| !e.has_status_responses()) {
-        out.extend(quote! {
-            /// The body of a 2xx answer; any other answer is an [`Error::Api`] decoded from the
-            /// error body.
-            fn success(answer: Answer) -> Result<Vec<u8>, Error> {
-                if (200..300).contains(&answer.status) { Ok(answer.bytes) } else { Err(undeclared(&answer)) }
-            }
-        });
-    }
-    out
 }
 
 /// `decode_answer`, `text_answer` and `raw_answer`, each when some response has a body of its kind.

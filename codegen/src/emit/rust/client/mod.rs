@@ -39,12 +39,18 @@ fn cargo_toml(plan: &Plan, opts: &EmitOptions) -> Vec<GeneratedFile> {
 fn lib_rs(plan: &Plan) -> TokenStream {
     let types = lib_ident(plan, "types");
     let title = format!(" {}: the client side, generated from the spec.", plan.platform.name);
+    let declared =
+        (!plan.declared_errors().is_empty()).then_some(" Where the endpoint declares a body for the status, it comes decoded too ([`client::Declared`]).");
     let intro = [
         "",
         " [`Client`] has one async method per routed endpoint. Each runs the same validators as the",
         " server before sending, so a request that breaks a declared constraint never leaves the",
-        " process ([`Error::Invalid`]); an error response comes back as [`Error::Api`] with its status,",
-        " error code, message and violations.",
+        " process ([`Error::Invalid`]). A call returns what the endpoint answers when it succeeds;",
+        " every error status, declared or not, is an [`Error::Api`] holding the [`ErrorResponse`]:",
+        " status, headers and body as they came, and the platform's error read from the body (code,",
+        " message, violations) when it is one.",
+    ];
+    let intro = intro.into_iter().chain(declared).chain([
         "",
         " Plain `http://` works out of the box; enable the `rustls` feature for `https://` addresses",
         " (without it, a call to one fails with an [`Error::Transport`] that says so). Requests carry",
@@ -54,7 +60,7 @@ fn lib_rs(plan: &Plan) -> TokenStream {
         " An answer that says what was called is deprecated (`Deprecation`, `Sunset` and `Link`",
         " headers) reaches the handler set with [`Client::on_deprecation`]; methods of deprecated",
         " endpoints are `#[deprecated]`, so the compiler says so where they are called.",
-    ];
+    ]);
     let decls = module_decls(&["client"]);
     quote! {
         #![doc = #title]
@@ -73,7 +79,7 @@ fn lib_rs(plan: &Plan) -> TokenStream {
         #decls
 
         #[rustfmt::skip]
-        pub use client::{Client, Error};
+        pub use client::{Client, Error, ErrorResponse};
         /// The HTTP client crate requests go through, at the version this crate was built with
         /// (for [`Client::with_http`]).
         pub use reqwest;
@@ -85,9 +91,11 @@ fn client(plan: &Plan) -> TokenStream {
     // Without a routed endpoint nothing sends nor is told of deprecations: those parts would be
     // dead code.
     let routed = plan.routed_endpoints().next().is_some();
-    let mut out = imports(plan, routed);
-    out.extend([error_type(), error_traits()]);
+    let mut out = imports(routed);
+    out.extend([error_type(plan), error_traits()]);
+    out.extend(declared_enum(plan));
     out.extend(routed.then(sending_types));
+    out.extend(routed.then(|| answers(plan)));
     out.extend([user_agent(), client_type(routed), client_impl(plan, routed)]);
     out.extend(routed.then(join));
     out.extend(helpers(plan));
@@ -110,8 +118,8 @@ fn sends(plan: &Plan) -> bool {
 }
 
 /// The module's inner doc and its imports.
-fn imports(plan: &Plan, routed: bool) -> TokenStream {
-    let errors = if sends(plan) || exchange::reads_error_body(plan) { quote!({ApiError, ErrorBody}) } else { quote!(ApiError) };
+fn imports(routed: bool) -> TokenStream {
+    let errors = if routed { quote!({ApiError, ErrorBody}) } else { quote!(ApiError) };
     let uses = if routed {
         quote! {
             use crate::types;
@@ -137,8 +145,16 @@ fn imports(plan: &Plan, routed: bool) -> TokenStream {
     }
 }
 
-/// The `Error` enum and `Error::api`.
-fn error_type() -> TokenStream {
+/// The `Error` enum, its accessors, and `ErrorResponse`, what an error answer carries.
+fn error_type(plan: &Plan) -> TokenStream {
+    let declared = !plan.declared_errors().is_empty();
+    let declared_field = declared.then(|| {
+        quote! {
+            /// The body (and headers) as the endpoint declares them for this status, decoded;
+            /// `None` when it declares no payload for it, or the payload did not decode.
+            pub declared: Option<Declared>,
+        }
+    });
     quote! {
         /// Why a call failed.
         #[derive(Debug)]
@@ -150,11 +166,13 @@ fn error_type() -> TokenStream {
                 /// The kinds the endpoint accepts.
                 accepted: &'static [TokenKind],
             },
-            /// The platform answered with an error.
-            Api(ApiError),
+            /// The platform answered with an error status (4xx or 5xx), declared by the
+            /// endpoint or not.
+            Api(Box<ErrorResponse>),
             /// The request could not be sent, or the response not read.
             Transport(reqwest::Error),
-            /// The response could not be decoded.
+            /// The response could not be decoded, or came with a status the endpoint does not
+            /// declare.
             Decode {
                 /// The response status.
                 status: u16,
@@ -166,11 +184,42 @@ fn error_type() -> TokenStream {
             InvalidResponse(Vec<Violation>),
         }
 
+        /// An answer with an error status: its status, headers and body as they came, the
+        /// platform's error read from the body when it is one, and what the endpoint declares.
+        #[derive(Clone, Debug)]
+        pub struct ErrorResponse {
+            /// The id of the endpoint called.
+            pub endpoint: &'static str,
+            /// The HTTP status.
+            pub status: u16,
+            /// The headers.
+            pub headers: reqwest::header::HeaderMap,
+            /// The body, as received.
+            pub bytes: Vec<u8>,
+            /// The body read as the platform's error (code, message, violations), when it is one.
+            pub error: Option<ApiError>,
+            #declared_field
+        }
+
         impl Error {
             /// The platform's error, when it answered with one.
             pub fn api(&self) -> Option<&ApiError> {
+                self.response().and_then(|r| r.error.as_ref())
+            }
+
+            /// The answer with an error status, when the platform sent one.
+            pub fn response(&self) -> Option<&ErrorResponse> {
                 match self {
-                    Self::Api(e) => Some(e),
+                    Self::Api(r) => Some(r),
+                    _ => None,
+                }
+            }
+
+            /// The status of the answer, when one came.
+            pub fn status(&self) -> Option<u16> {
+                match self {
+                    Self::Api(r) => Some(r.status),
+                    Self::Decode { status, .. } => Some(*status),
                     _ => None,
                 }
             }
@@ -192,7 +241,7 @@ fn error_traits() -> TokenStream {
                         let kinds: Vec<&str> = accepted.iter().map(|k| k.as_str()).collect();
                         write!(f, "the client has no credential of a kind the endpoint accepts ({})", kinds.join(", "))
                     }
-                    Self::Api(e) => write!(f, "{e}"),
+                    Self::Api(r) => write!(f, "{r}"),
                     Self::Transport(e) if without_tls(e) => {
                         write!(f, "transport: {e} (an https:// address, and this client crate was built without its `rustls` feature: enable it for TLS)")
                     }
@@ -213,10 +262,25 @@ fn error_traits() -> TokenStream {
             !cfg!(feature = "rustls") && e.is_connect() && e.url().is_some_and(|u| u.scheme() == "https")
         }
 
+        impl fmt::Display for ErrorResponse {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                match &self.error {
+                    Some(e) => write!(f, "{e}"),
+                    None => {
+                        // The body says what went wrong; a long one is cut, not dropped.
+                        let text = String::from_utf8_lossy(&self.bytes);
+                        let short: String = text.chars().take(300).collect();
+                        let more = if short.len() < text.len() { "…" } else { "" };
+                        write!(f, "status {} from {}: {short}{more}", self.status, self.endpoint)
+                    }
+                }
+            }
+        }
+
         impl std::error::Error for Error {
             fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
                 match self {
-                    Self::Api(e) => Some(e),
+                    Self::Api(r) => r.error.as_ref().map(|e| e as &(dyn std::error::Error + 'static)),
                     Self::Transport(e) => Some(e),
                     _ => None,
                 }
@@ -344,7 +408,7 @@ fn accessors() -> TokenStream {
 fn send_method() -> TokenStream {
     quote! {
         /// Sends one request and returns the body of a 2xx answer; any other answer is an
-        /// [`Error::Api`] decoded from the error body.
+        /// error.
         async fn send(&self, endpoint: &'static str, method: reqwest::Method, url: String, accepted: &'static [TokenKind], body: Option<Outgoing>) -> Result<Vec<u8>, Error> {
             let header = self.credential.as_ref().filter(|c| accepted.contains(&c.kind)).and_then(Credential::header_value).ok_or(Error::Credential { accepted })?;
             let mut request = self.http.request(method, url).header("authorization", header);
@@ -358,17 +422,90 @@ fn send_method() -> TokenStream {
                     handler(&notice);
                 }
             }
-            let status = response.status().as_u16();
-            let bytes = response.bytes().await?.to_vec();
-            if (200..300).contains(&status) {
-                return Ok(bytes);
+            let answer = Answer::read(response).await?;
+            if (200..300).contains(&answer.status) {
+                return Ok(answer.bytes);
             }
-            match serde_json::from_slice::<ErrorBody>(&bytes) {
-                Ok(body) => Err(Error::Api(ApiError::from_body(status, body))),
-                Err(e) => Err(Error::Decode { status, message: format!("not an error body: {e}") }),
-            }
+            Err(undeclared(endpoint, answer))
         }
     }
+}
+
+/// `Answer`, what came back, and the errors made of it: `undeclared` for a status the endpoint
+/// does not declare, `failure` for an error status.
+fn answers(plan: &Plan) -> TokenStream {
+    let declared = !plan.declared_errors().is_empty();
+    let (declared_param, declared_field, none) = if declared {
+        (quote!(, declared: Option<Declared>), quote!(declared,), quote!(, None))
+    } else {
+        (TokenStream::new(), TokenStream::new(), TokenStream::new())
+    };
+    quote! {
+        /// An answer: its status, headers and body.
+        struct Answer {
+            status: u16,
+            headers: reqwest::header::HeaderMap,
+            bytes: Vec<u8>,
+        }
+
+        impl Answer {
+            /// Reads the whole of `response`.
+            async fn read(response: reqwest::Response) -> Result<Self, Error> {
+                let status = response.status().as_u16();
+                let headers = response.headers().clone();
+                let bytes = response.bytes().await?.to_vec();
+                Ok(Self { status, headers, bytes })
+            }
+        }
+
+        /// The error of an answer no declared status covers: an error status is the platform's
+        /// answer all the same; any other (a 1xx, 2xx or 3xx the endpoint does not declare)
+        /// cannot be read as the call's result.
+        fn undeclared(endpoint: &'static str, answer: Answer) -> Error {
+            if answer.status >= 400 {
+                return failure(endpoint, answer #none);
+            }
+            Error::Decode { status: answer.status, message: "a status the endpoint does not declare".to_owned() }
+        }
+
+        /// The error of an answer with an error status: the platform's error read from the
+        /// body when it is one, the answer kept as it came.
+        fn failure(endpoint: &'static str, answer: Answer #declared_param) -> Error {
+            let error = serde_json::from_slice::<ErrorBody>(&answer.bytes).ok().map(|body| ApiError::from_body(answer.status, body));
+            Error::Api(Box::new(ErrorResponse { endpoint, status: answer.status, headers: answer.headers, bytes: answer.bytes, error, #declared_field }))
+        }
+    }
+}
+
+/// `Declared`: every error response with a payload that some endpoint declares, a variant
+/// each, when there is one.
+fn declared_enum(plan: &Plan) -> Option<TokenStream> {
+    if plan.declared_errors().is_empty() {
+        return None;
+    }
+    let variants = plan.declared_errors().iter().map(|d| {
+        let module = names::endpoint_module(d.endpoint);
+        let (response, response_names, path) =
+            crate::emit::rust::types::responses::resolve_at(plan, d.response, quote!(types::endpoints::#module::), quote!(types::responses::));
+        let payload = crate::emit::rust::types::responses::payload_type_in(plan, response, &response_names, &path, &quote!(types))
+            .expect("BUG: the plan declares only responses with a payload");
+        let doc = match &d.response.response {
+            crate::model::ResponseUse::Named(id) => format!(" The named response `{}`.", id.id),
+            crate::model::ResponseUse::Inline(_) => format!(" The `{}` response of `{}`.", d.response.status.id, d.endpoint.meta.id),
+        };
+        let variant = crate::plan::rust::parse_ident(&d.variant);
+        quote!(#[doc = #doc] #variant(#payload),)
+    });
+    let large = (plan.declared_errors().len() > 1).then(crate::emit::rust::types::responses::large_variants_allowed);
+    Some(quote! {
+        /// An error answer as the endpoint declares it, decoded: a variant per error response
+        /// with a payload that some endpoint declares.
+        #[derive(Clone, Debug, PartialEq)]
+        #large
+        pub enum Declared {
+            #(#variants)*
+        }
+    })
 }
 
 /// `join`, of an address and a path.

@@ -228,6 +228,11 @@ impl<'m> Values<'m> {
                 Some(quote!(#path #body { #fields #extra }))
             }
             BodyKind::Json => Some(match &r.ty {
+                // A body that may be null is given: the mock shows what the value looks like.
+                Some(ty) if r.nullable => {
+                    let value = self.value(ty, None, quote!(depth));
+                    quote!(Some(#value))
+                }
                 Some(ty) => self.value(ty, None, quote!(depth)),
                 None => quote!(serde_json::Value::Object(Default::default())),
             }),

@@ -14,23 +14,36 @@ use quote::quote;
 /// The Rust type of a response's body, `None` when it has none; `path` leads to where its
 /// `<prefix>Body` struct lives.
 pub fn body_type(plan: &Plan, r: &Response, names: &Names, path: &TokenStream) -> Option<TokenStream> {
+    body_type_in(plan, r, names, path, &quote!(crate))
+}
+
+/// [`body_type`] from a crate where the types crate is `root`.
+fn body_type_in(plan: &Plan, r: &Response, names: &Names, path: &TokenStream, root: &TokenStream) -> Option<TokenStream> {
     match r.body_kind() {
         BodyKind::Empty => None,
         BodyKind::Text => Some(quote!(String)),
-        BodyKind::Binary => Some(quote!(crate::wire::RawBody)),
+        BodyKind::Binary => Some(quote!(#root::wire::RawBody)),
         BodyKind::Json if !r.fields.is_empty() => {
             let body = &names.body;
             Some(quote!(#path #body))
         }
-        BodyKind::Json => Some(r.ty.as_ref().map_or_else(|| quote!(serde_json::Value), |t| type_tokens(plan, t, &quote!(crate)))),
+        BodyKind::Json => {
+            let ty = r.ty.as_ref().map_or_else(|| quote!(serde_json::Value), |t| type_tokens(plan, t, root));
+            Some(if r.nullable { quote!(Option<#ty>) } else { ty })
+        }
     }
 }
 
 /// What a response's variant carries: nothing, its body, or `<prefix>Response` when it has
 /// headers.
 pub fn payload_type(plan: &Plan, r: &Response, names: &Names, path: &TokenStream) -> Option<TokenStream> {
+    payload_type_in(plan, r, names, path, &quote!(crate))
+}
+
+/// [`payload_type`] from a crate where the types crate is `root` (the client's `types`).
+pub fn payload_type_in(plan: &Plan, r: &Response, names: &Names, path: &TokenStream, root: &TokenStream) -> Option<TokenStream> {
     if r.headers.is_empty() {
-        return body_type(plan, r, names, path);
+        return body_type_in(plan, r, names, path, root);
     }
     let response = &names.response;
     Some(quote!(#path #response))
@@ -129,8 +142,11 @@ pub fn endpoint_responses(plan: &Plan, e: &Endpoint) -> TokenStream {
         });
     }
     let large = (carrying > 1).then(large_variants_allowed);
+    let success = success_item(plan, e);
     quote! {
         #items
+
+        #success
 
         /// The responses, one variant per declared status; a variant for a range (`4XX`) or
         /// `default` carries the status first.
@@ -147,6 +163,57 @@ pub fn endpoint_responses(plan: &Plan, e: &Endpoint) -> TokenStream {
                     #(#statuses,)*
                 }
             }
+        }
+    }
+}
+
+/// `Success`, what a call answers when it succeeds: the payload of the one success response
+/// (nothing when there is none), or an enum of the success responses, one variant each.
+fn success_item(plan: &Plan, e: &Endpoint) -> TokenStream {
+    let successes = e.success_responses();
+    let doc = |what: String| format!(" What a call answers when it succeeds: {what}; an error status is the client's `Error::Api`.");
+    let [only] = successes.as_slice() else {
+        if successes.is_empty() {
+            let doc = doc("nothing (the endpoint declares no success status)".to_owned());
+            return quote!(#[doc = #doc] pub type Success = (););
+        }
+        return success_enum(plan, &successes);
+    };
+    let status = only.status().expect("BUG: validation parses every status");
+    let (response, names, path) = resolve(plan, only);
+    let doc = doc(format!("the `{status}` response's payload"));
+    let payload = payload_type(plan, response, &names, &path).unwrap_or_else(|| quote!(()));
+    quote!(#[doc = #doc] pub type Success = #payload;)
+}
+
+/// `Success` of an endpoint with several success responses: a variant each, as in `Response`.
+fn success_enum(plan: &Plan, successes: &[&StatusResponse]) -> TokenStream {
+    let mut carrying = 0;
+    let variants: Vec<TokenStream> = successes
+        .iter()
+        .map(|r| {
+            let status = r.status().expect("BUG: validation parses every status");
+            let (response, names, path) = resolve(plan, r);
+            let variant = names::status_variant(status);
+            let payload = payload_type(plan, response, &names, &path);
+            carrying += usize::from(payload.is_some());
+            let doc = variant_doc(status, response, &r.response);
+            match (matches!(status, Status::Code(_)), payload) {
+                (true, None) => quote!(#(#[doc = #doc])* #variant,),
+                (true, Some(p)) => quote!(#(#[doc = #doc])* #variant(#p),),
+                (false, None) => quote!(#(#[doc = #doc])* #variant(u16),),
+                (false, Some(p)) => quote!(#(#[doc = #doc])* #variant(u16, #p),),
+            }
+        })
+        .collect();
+    let large = (carrying > 1).then(large_variants_allowed);
+    quote! {
+        /// What a call answers when it succeeds: one variant per success status, as in
+        /// `Response`; an error status is the client's `Error::Api`.
+        #[derive(Clone, Debug, PartialEq)]
+        #large
+        pub enum Success {
+            #(#variants)*
         }
     }
 }

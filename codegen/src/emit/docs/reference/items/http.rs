@@ -56,7 +56,13 @@ pub fn status_response(cx: &Cx, r: &Response, owner: &Owner, status: &str, named
     let body = match r.body_kind() {
         BodyKind::Empty => None,
         BodyKind::Json if !r.fields.is_empty() => Some(Rich::plain("an object with the fields below")),
-        BodyKind::Json => r.ty.as_ref().map(words::type_ref),
+        BodyKind::Json => r.ty.as_ref().map(|t| {
+            let mut body = words::type_ref(t);
+            if r.nullable {
+                body.text(" or null");
+            }
+            body
+        }),
         BodyKind::Text => Some(Rich::plain("text")),
         BodyKind::Binary => Some(Rich::plain("bytes")),
     };
