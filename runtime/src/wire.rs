@@ -271,6 +271,13 @@ impl<T> From<T> for Presence<T> {
     }
 }
 
+/// A text value from a string literal, as a `String` field takes it.
+impl From<&str> for Presence<String> {
+    fn from(value: &str) -> Self {
+        Self::Value(value.to_owned())
+    }
+}
+
 impl<T: Serialize> Serialize for Presence<T> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         match self {

@@ -184,15 +184,17 @@ pub fn check_tag_placement(cx: &mut Diagnostics, model: &Model) {
     }
 }
 
-/// An untagged union tries its variants in order and keeps the first that decodes and meets its
-/// own constraints, so a variant after an unconstrained one that decodes everything it would
-/// (the same type, `json`, or text before other text-shaped types) is never chosen.
+/// An untagged union tries its variants in its try order ([`Union::try_order`]) and keeps the
+/// first that decodes and meets its own constraints, so a variant tried after an unconstrained
+/// one that decodes everything it would (the same type, or text before other text-shaped
+/// types) is never chosen.
 pub fn check_untagged_order(cx: &mut Diagnostics, model: &Model) {
     for u in model.unions.iter().filter(|u| u.discriminator.is_none()) {
-        for (i, later) in u.variants.iter().enumerate() {
+        let order = u.try_order(model);
+        for (i, later) in order.iter().enumerate() {
             let Some(ty) = &later.ty else { continue };
             // An earlier variant with constraints of its own lets through what breaks them.
-            let winner = u.variants[..i].iter().find(|earlier| !narrowed(earlier) && earlier.ty.as_ref().is_some_and(|e| shadows(model, e, ty)));
+            let winner = order[..i].iter().find(|earlier| !narrowed(earlier) && earlier.ty.as_ref().is_some_and(|e| shadows(model, e, ty)));
             if let Some(earlier) = winner {
                 cx.push(
                     Diagnostic::error(codes::UNREACHABLE_VARIANT, format!("variant `{}` of union `{}` is never chosen", later.name, u.meta.id))

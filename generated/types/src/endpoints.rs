@@ -173,6 +173,15 @@ pub mod get_guild_channels {
     }
 
     impl Request {
+        /// A request with these path parameters and parts; the parts left out start empty.
+        pub fn new(guild_id: impl Into<crate::wire::Snowflake>) -> Self {
+            Self {
+                path: Path { guild_id: guild_id.into() },
+            }
+        }
+    }
+
+    impl Request {
         /// The path of this request, parameters filled in and percent-encoded.
         pub fn uri_path(&self) -> String {
             format!(
@@ -271,7 +280,7 @@ pub mod get_current_user_guilds {
     }
 
     /// The whole request: every part the endpoint takes.
-    #[derive(Clone, Debug, PartialEq)]
+    #[derive(Clone, Debug, Default, PartialEq)]
     pub struct Request {
         /// The query.
         pub query: Query,
@@ -483,6 +492,13 @@ pub mod create_channel_invite {
         ) {}
     }
 
+    impl Request {
+        /// A request with these path parameters and parts; the parts left out start empty.
+        pub fn new(body: impl Into<Body>) -> Self {
+            Self { body: body.into() }
+        }
+    }
+
     /// The response has no body the spec shows.
     pub type Response = ();
 }
@@ -644,6 +660,13 @@ pub mod update_target_users {
             _pointer: &crate::validation::Pointer<'_>,
             _out: &mut Vec<crate::validation::Violation>,
         ) {}
+    }
+
+    impl Request {
+        /// A request with these path parameters and parts; the parts left out start empty.
+        pub fn new(body: impl Into<Body>) -> Self {
+            Self { body: body.into() }
+        }
     }
 
     /// The response has no body the spec shows.
@@ -815,6 +838,13 @@ pub mod bulk_add_target_users {
         }
     }
 
+    impl Request {
+        /// A request with these path parameters and parts; the parts left out start empty.
+        pub fn new(body: impl Into<Body>) -> Self {
+            Self { body: body.into() }
+        }
+    }
+
     /// The response has no body the spec shows.
     pub type Response = ();
 }
@@ -885,6 +915,13 @@ pub mod bulk_delete_target_users {
                 &crate::validation::Pointer::key(pointer, "body"),
                 out,
             );
+        }
+    }
+
+    impl Request {
+        /// A request with these path parameters and parts; the parts left out start empty.
+        pub fn new(body: impl Into<Body>) -> Self {
+            Self { body: body.into() }
         }
     }
 
@@ -1117,6 +1154,13 @@ pub mod create_or_join_lobby {
     }
 
     impl Request {
+        /// A request with these path parameters and parts; the parts left out start empty.
+        pub fn new(body: impl Into<Body>) -> Self {
+            Self { body: body.into() }
+        }
+    }
+
+    impl Request {
         /// The path of this request, parameters filled in and percent-encoded.
         pub fn uri_path(&self) -> String {
             "/lobbies".to_owned()
@@ -1234,6 +1278,19 @@ pub mod send_lobby_message {
     }
 
     impl Request {
+        /// A request with these path parameters and parts; the parts left out start empty.
+        pub fn new(
+            lobby_id: impl Into<crate::wire::Snowflake>,
+            body: impl Into<Body>,
+        ) -> Self {
+            Self {
+                path: Path { lobby_id: lobby_id.into() },
+                body: body.into(),
+            }
+        }
+    }
+
+    impl Request {
         /// The path of this request, parameters filled in and percent-encoded.
         pub fn uri_path(&self) -> String {
             format!(
@@ -1325,6 +1382,15 @@ pub mod get_lobby_messages {
                 &crate::validation::Pointer::key(pointer, "path"),
                 out,
             );
+        }
+    }
+
+    impl Request {
+        /// A request with these path parameters and parts; the parts left out start empty.
+        pub fn new(lobby_id: impl Into<crate::wire::Snowflake>) -> Self {
+            Self {
+                path: Path { lobby_id: lobby_id.into() },
+            }
         }
     }
 
@@ -1541,6 +1607,19 @@ pub mod bulk_update_lobby_members {
     }
 
     impl Request {
+        /// A request with these path parameters and parts; the parts left out start empty.
+        pub fn new(
+            lobby_id: impl Into<crate::wire::Snowflake>,
+            body: impl Into<Body>,
+        ) -> Self {
+            Self {
+                path: Path { lobby_id: lobby_id.into() },
+                body: body.into(),
+            }
+        }
+    }
+
+    impl Request {
         /// The path of this request, parameters filled in and percent-encoded.
         pub fn uri_path(&self) -> String {
             format!(
@@ -1664,6 +1743,21 @@ pub mod set_voice_channel_status {
                 &crate::validation::Pointer::key(pointer, "body"),
                 out,
             );
+        }
+    }
+
+    impl Request {
+        /// A request with these path parameters and parts; the parts left out start empty.
+        pub fn new(
+            channel_id: impl Into<crate::wire::Snowflake>,
+            body: impl Into<Body>,
+        ) -> Self {
+            Self {
+                path: Path {
+                    channel_id: channel_id.into(),
+                },
+                body: body.into(),
+            }
         }
     }
 
@@ -2112,6 +2206,13 @@ pub mod token {
                 &crate::validation::Pointer::key(pointer, "body"),
                 out,
             );
+        }
+    }
+
+    impl Request {
+        /// A request with these path parameters and parts; the parts left out start empty.
+        pub fn new(body: impl Into<Body>) -> Self {
+            Self { body: body.into() }
         }
     }
 

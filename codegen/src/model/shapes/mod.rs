@@ -5,7 +5,7 @@ pub mod types;
 
 pub use types::TypeRef;
 
-use super::{Cond, Gap, Meta, Ref, Text};
+use super::{Cond, Gap, Meta, Model, Ref, Text};
 use crate::diag::Span;
 use indexmap::IndexMap;
 use serde::Serialize;
@@ -79,6 +79,28 @@ pub struct Union {
     /// For a union written inline (`integer | string`), the path of the field it types.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub inline: Option<String>,
+}
+
+impl Union {
+    /// The order an untagged union tries its variants in, most specific first: objects whose
+    /// members say what they are (a required member, a constant), then the rest as written,
+    /// then maps (which take any object), then `json` (which takes anything). So a map of
+    /// anything written before an object with required members does not take its values.
+    pub fn try_order<'u>(&'u self, model: &Model) -> Vec<&'u Field> {
+        let rank = |v: &Field| match &v.ty {
+            Some(TypeRef::Object(id))
+                if model.resource(id).is_some_and(|r| r.fields.iter().any(|f| f.constant.is_some() || !(f.may_be_absent() || f.nullable))) =>
+            {
+                0
+            }
+            Some(TypeRef::Map(..)) => 2,
+            Some(TypeRef::Primitive(crate::model::types::Primitive::Json)) => 3,
+            _ => 1,
+        };
+        let mut order: Vec<&Field> = self.variants.iter().collect();
+        order.sort_by_key(|v| rank(v));
+        order
+    }
 }
 
 /// The field that names a tagged union's variant.

@@ -3,7 +3,7 @@
 
 use super::checks::{Rules, bind_value, is_given, value_checks};
 use super::docs::{docs, lifecycle, meta_notes, summary};
-use super::fields::{field_checks, request_part_tokens, struct_tokens};
+use super::fields::{field_checks, fields_have_default, request_part_tokens, struct_tokens};
 use crate::emit::rust::shared::{endpoint_address, field_type, int, type_tokens};
 use crate::model::bounds::{Resolved, resolve};
 use crate::model::types::Primitive;
@@ -240,6 +240,7 @@ fn several_bodies(plan: &Plan, e: &Endpoint) -> TokenStream {
             _ => quote!(Self::#variant(_) => {},),
         });
     }
+    let froms = body_conversions(e);
     quote! {
         #fields
 
@@ -259,7 +260,39 @@ fn several_bodies(plan: &Plan, e: &Endpoint) -> TokenStream {
                 }
             }
         }
+
+        #(#froms)*
     }
+}
+
+/// `From` each variant's type into `Body`, so a call passes the fields or parts themselves: the
+/// fields go as the first of JSON and form the endpoint lists, the parts as multipart, raw
+/// bytes in the first other format (when no fields could be taken for them).
+fn body_conversions(e: &Endpoint) -> Vec<TokenStream> {
+    let mut out = Vec::new();
+    let mut taken: Vec<&str> = Vec::new();
+    for f in &e.body_formats {
+        let (kind, ty) = match f.id.as_str() {
+            "json" | "form" => ("fields", quote!(Fields)),
+            "multipart" => ("parts", quote!(Parts)),
+            _ => ("raw", quote!(crate::wire::RawBody)),
+        };
+        if taken.contains(&kind) || (kind == "raw" && e.body_formats.iter().any(|f| f.id == "json" || f.id == "form")) {
+            continue;
+        }
+        taken.push(kind);
+        let variant = names::format_variant(&f.id);
+        let doc = format!(" The body as `{}`.", f.id);
+        out.push(quote! {
+            impl From<#ty> for Body {
+                #[doc = #doc]
+                fn from(value: #ty) -> Self {
+                    Self::#variant(value)
+                }
+            }
+        });
+    }
+    out
 }
 
 /// The type of one multipart part: a file part is a [`crate::wire::FilePart`] (name, media type
@@ -387,8 +420,10 @@ fn request(plan: &Plan, e: &Endpoint) -> TokenStream {
         quote!(fn validate_at(&self, pointer: &crate::validation::Pointer<'_>, out: &mut Vec<crate::validation::Violation>) { #(#checks)* })
     };
     let uri = uri_path(e);
-    // A request without parts has one value, so `Request::default()` is honest and short.
-    let derives = if parts.is_empty() { quote!(Clone, Debug, Default, PartialEq) } else { quote!(Clone, Debug, PartialEq) };
+    let new = constructor(plan, e);
+    // A request whose every part has a default (none at all, optional queries) is that default:
+    // `Request::default()` is honest and short, and `new` would take nothing.
+    let derives = if new.is_none() { quote!(Clone, Debug, Default, PartialEq) } else { quote!(Clone, Debug, PartialEq) };
     quote! {
         /// The whole request: every part the endpoint takes.
         #[derive(#derives)]
@@ -400,8 +435,67 @@ fn request(plan: &Plan, e: &Endpoint) -> TokenStream {
             #validate_body
         }
 
+        #new
+
         #uri
     }
+}
+
+/// `Request::new`: the path parameters in the order the path names them, then each part that
+/// has no default value, then the body; the parts that have one start as it (an optional body
+/// as none), to be set through their public fields. `None` when it would take nothing.
+fn constructor(plan: &Plan, e: &Endpoint) -> Option<TokenStream> {
+    let mut params = Vec::new();
+    let mut inits = Vec::new();
+    let order = e.path_placeholders();
+    let mut path_params: Vec<&Field> = e.path_params.iter().collect();
+    path_params.sort_by_key(|f| order.iter().position(|p| *p == f.name).unwrap_or(usize::MAX));
+    let taken: Vec<String> = path_params.iter().map(|f| names::field(f).to_string()).collect();
+    // A part's argument is named after the part, unless a path parameter already is.
+    let part_arg = |name: &str| if taken.iter().any(|t| t == name) { format_ident!("{name}_part") } else { format_ident!("{name}") };
+    if !path_params.is_empty() {
+        let fields = path_params.iter().map(|f| {
+            let ident = names::field(f);
+            let ty = field_type(plan, f, &quote!(crate));
+            params.push(quote!(#ident: impl Into<#ty>));
+            quote!(#ident: #ident.into())
+        });
+        let fields: Vec<TokenStream> = fields.collect();
+        inits.push(quote!(path: Path { #(#fields),* }));
+    }
+    for (field, part, list) in [("query", "Query", &e.query), ("headers", "Headers", &e.headers)] {
+        if list.is_empty() {
+            continue;
+        }
+        let (f, ty) = (format_ident!("{field}"), format_ident!("{part}"));
+        if fields_have_default(plan, list) {
+            inits.push(quote!(#f: #ty::default()));
+        } else {
+            let arg = part_arg(field);
+            params.push(quote!(#arg: #ty));
+            inits.push(quote!(#f: #arg));
+        }
+    }
+    if plan.facts(e).has_body {
+        if plan.facts(e).optional_body {
+            inits.push(quote!(body: None));
+        } else {
+            let arg = part_arg("body");
+            params.push(quote!(#arg: impl Into<Body>));
+            inits.push(quote!(body: #arg.into()));
+        }
+    }
+    if params.is_empty() {
+        return None;
+    }
+    Some(quote! {
+        impl Request {
+            /// A request with these path parameters and parts; the parts left out start empty.
+            pub fn new(#(#params),*) -> Self {
+                Self { #(#inits),* }
+            }
+        }
+    })
 }
 
 /// `Request::uri_path`, for routed endpoints: the path with its parameters filled in.

@@ -287,6 +287,11 @@ fn field_member(plan: &Plan, owner: &proc_macro2::Ident, f: &Field, root: &Token
     }
 }
 
+/// Whether a struct of `fields` has a `Default` (derived, or written for typed defaults).
+pub fn fields_have_default(plan: &Plan, fields: &[Field]) -> bool {
+    fields.iter().all(|f| has_default(plan, f, &mut BTreeSet::new()))
+}
+
 /// Whether a field's type has a `Default` (open enums and unions do not: no value is a sensible
 /// default; nor does a resource that requires itself, whose default would never end).
 fn has_default(plan: &Plan, f: &Field, path: &mut BTreeSet<String>) -> bool {

@@ -98,7 +98,7 @@ fn union(plan: &Plan, u: &Union) -> TokenStream {
     let serialize = serialize(&name, &arms, &other, tagged.is_some());
     let deserialize = match tagged {
         Some((field, ty)) => tagged_deserialize(plan, u, &name, &arms, &other, field, ty),
-        None => untagged_deserialize(plan, &name, &arms, &other),
+        None => untagged_deserialize(plan, u, &name, &arms, &other),
     };
     let validate = validate(plan, u, &name, &arms, &other, tagged);
     let from = from_impls(&name, &arms);
@@ -246,10 +246,12 @@ fn tagged_deserialize(plan: &Plan, u: &Union, name: &Ident, arms: &[Arm], other:
 /// and whose own constraints hold (a pattern, a constant, bounds) wins, so two variants of one
 /// type told apart by their constraints are both reachable. When none holds, the first whose
 /// type decodes the value takes it, and its validator reports what the value breaks.
-fn untagged_deserialize(plan: &Plan, name: &Ident, arms: &[Arm], other: &Ident) -> TokenStream {
+fn untagged_deserialize(plan: &Plan, u: &Union, name: &Ident, arms: &[Arm], other: &Ident) -> TokenStream {
     let mut fallbacks = Vec::new();
-    let tries: Vec<TokenStream> = arms
-        .iter()
+    let tries: Vec<TokenStream> = u
+        .try_order(plan)
+        .into_iter()
+        .filter_map(|v| arms.iter().find(|a| std::ptr::eq(a.field, v)))
         .map(|a| {
             let ident = &a.ident;
             match &a.ty {
