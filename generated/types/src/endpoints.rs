@@ -300,6 +300,14 @@ pub mod get_current_user_guilds {
         }
     }
 
+    impl Request {
+        /// This request with the query parameter `shard` set.
+        pub fn shard(mut self, value: impl Into<i64>) -> Self {
+            self.query.shard = Some(value.into());
+            self
+        }
+    }
+
     /// The response has no body the spec shows.
     pub type Response = ();
 

@@ -30,11 +30,21 @@ impl Mock {
 
     /// A client of the mock, presenting a bot token.
     pub fn client(&self) -> Client {
-        Client::new(Placeholders { base_url: self.base_url() }).with_credential(Credential::bot_token("mock-token"))
+        self.client_at(&self.base_url())
+    }
+
+    /// A client of the API at `base_url`, presenting a bot token.
+    pub fn client_at(&self, base_url: &str) -> Client {
+        Client::new(Placeholders { base_url: base_url.to_owned() }).with_credential(Credential::bot_token("mock-token"))
     }
 
     /// Runs a future on the server's runtime.
     pub fn block_on<F: std::future::Future>(&self, f: F) -> F::Output {
         self.runtime.block_on(f)
+    }
+
+    /// Runs a future in the background on the server's runtime (another server, say).
+    pub fn spawn<F: std::future::Future<Output: Send + 'static> + Send + 'static>(&self, f: F) {
+        self.runtime.spawn(f);
     }
 }

@@ -4,7 +4,7 @@
 use super::checks::{Rules, bind_value, is_given, value_checks};
 use super::docs::{docs, lifecycle, meta_notes, summary};
 use super::fields::{field_checks, fields_have_default, request_part_tokens, struct_tokens};
-use crate::emit::rust::shared::{endpoint_address, field_type, int, type_tokens};
+use crate::emit::rust::shared::{endpoint_address, field_type, int, type_tokens, value_tokens};
 use crate::model::bounds::{Resolved, resolve};
 use crate::model::types::Primitive;
 use crate::model::{Cond, Endpoint, Field, TypeRef};
@@ -421,6 +421,7 @@ fn request(plan: &Plan, e: &Endpoint) -> TokenStream {
     };
     let uri = uri_path(e);
     let new = constructor(plan, e);
+    let setters = query_setters(plan, e);
     // A request whose every part has a default (none at all, optional queries) is that default:
     // `Request::default()` is honest and short, and `new` would take nothing.
     let derives = if new.is_none() { quote!(Clone, Debug, Default, PartialEq) } else { quote!(Clone, Debug, PartialEq) };
@@ -437,8 +438,42 @@ fn request(plan: &Plan, e: &Endpoint) -> TokenStream {
 
         #new
 
+        #setters
+
         #uri
     }
+}
+
+/// Methods of `Request` a query parameter's setter may not take: its own and those of the
+/// traits it implements, which a method of the same name would shadow or confuse.
+const REQUEST_METHODS: &[&str] = &["new", "uri_path", "clone", "clone_from", "fmt", "eq", "ne", "validate", "validate_at", "default", "into", "from"];
+
+/// A setter per query parameter, named after it, so a request reads as one chain
+/// (`Request::new(channel_id).before(id).limit(50)`); an optional one is given its value.
+fn query_setters(plan: &Plan, e: &Endpoint) -> Option<TokenStream> {
+    let setters: Vec<TokenStream> = e
+        .query
+        .iter()
+        .filter(|f| !REQUEST_METHODS.contains(&names::field(f).to_string().trim_start_matches("r#")))
+        .map(|f| {
+            let ident = names::field(f);
+            let inner = f.ty.as_ref().map_or_else(|| quote!(serde_json::Value), |t| value_tokens(plan, t, f.items.as_ref(), &quote!(crate)));
+            let doc = format!(" This request with the query parameter `{}` set.", f.wire());
+            let (param, value) = if !f.three_state() && !f.defaulted() && (f.may_be_absent() || f.nullable) {
+                (inner, quote!(Some(value.into())))
+            } else {
+                (field_type(plan, f, &quote!(crate)), quote!(value.into()))
+            };
+            quote! {
+                #[doc = #doc]
+                pub fn #ident(mut self, value: impl Into<#param>) -> Self {
+                    self.query.#ident = #value;
+                    self
+                }
+            }
+        })
+        .collect();
+    (!setters.is_empty()).then(|| quote!(impl Request { #(#setters)* }))
 }
 
 /// `Request::new`: the path parameters in the order the path names them, then each part that

@@ -1,0 +1,97 @@
+//! A bot written against the generated Discord client as its users would write one: who am I,
+//! my guilds and the channels of one, a message with an embed that mentions no one, an edit, a
+//! reaction, a page of the messages before it, and errors handled through `?` and by status.
+//! It runs against the imported API's mock server over 127.0.0.1; `docs/client.md` puts its
+//! calls beside the same calls with twilight-http.
+
+use axum::http::StatusCode;
+use discord_api_tests::Mock;
+use discord_client::client::Declared;
+use discord_client::types::endpoints::{add_my_message_reaction, create_message, list_guild_channels, list_messages, update_message};
+use discord_client::types::resources::{MessageAllowedMentionsRequest, MessageCreateRequest, MessageEditRequestPartial, RichEmbed};
+use discord_client::types::unions::{ErrorDetails, ListGuildChannelsResponse200Item as Channel};
+use discord_client::{Client, Error};
+
+/// The bot: every call through `?`, so any failure (refused before sending, an error status,
+/// transport) stops it with one error type.
+async fn bot(client: &Client) -> Result<usize, Error> {
+    let me = client.get_my_user(&Default::default()).await?.body;
+    let guilds = client.list_my_guilds(&Default::default()).await?.body.unwrap_or_default();
+    let channels = client.list_guild_channels(&list_guild_channels::Request::new(guilds[0].id)).await?.body.unwrap_or_default();
+    let Some(Channel::GuildChannelResponse(channel)) = channels.first() else { panic!("a guild channel: {channels:?}") };
+
+    let embed = RichEmbed { title: "Hello".into(), description: format!("from {}", me.username).into(), ..Default::default() };
+    let mentions = MessageAllowedMentionsRequest { parse: vec![].into(), ..Default::default() };
+    let message = MessageCreateRequest { content: "hi".into(), embeds: vec![embed].into(), allowed_mentions: mentions.into(), ..Default::default() };
+    let sent = client.create_message(&create_message::Request::new(channel.id, message)).await?.body;
+
+    let edit = MessageEditRequestPartial { content: "hi again".into(), ..Default::default() };
+    client.update_message(&update_message::Request::new(channel.id, sent.id, edit)).await?;
+    client.add_my_message_reaction(&add_my_message_reaction::Request::new(channel.id, sent.id, "👍")).await?;
+
+    let page = list_messages::Request::new(channel.id).before(sent.id).limit(50);
+    let messages = client.list_messages(&page).await?.body.unwrap_or_default();
+    Ok(messages.len())
+}
+
+#[test]
+fn the_bot_runs_against_the_mock() {
+    let mock = Mock::start();
+    let client = mock.client();
+    let read = mock.block_on(bot(&client)).unwrap_or_else(|e| panic!("the bot failed: {e}"));
+    assert!(read > 0, "a page of messages");
+}
+
+#[test]
+fn a_request_that_breaks_a_declared_limit_is_refused_before_sending() {
+    let mock = Mock::start();
+    let client = mock.client();
+    let message = MessageCreateRequest { content: "x".repeat(4001).into(), ..Default::default() };
+    let answer = mock.block_on(client.create_message(&create_message::Request::new(1u64, message)));
+    let Err(Error::Invalid(violations)) = answer else { panic!("expected the client to refuse, got {answer:?}") };
+    assert_eq!(violations[0].pointer, "/body/content");
+}
+
+/// Discord's answer to a message it refuses: code 50035 and the violations nested by field (each
+/// `_errors` item's `code` an integer, as the document declares it).
+const INVALID_FORM_BODY: &str = r#"{"code": 50035, "message": "Invalid Form Body", "errors": {"content": {"_errors": [{"code": 50035, "message": "Must be 2000 or fewer in length."}]}}}"#;
+
+/// A server answering every request with `status` and `body`, as the platform refuses one.
+fn refusing(mock: &Mock, status: StatusCode, body: &'static str) -> Client {
+    let listener = mock.block_on(tokio::net::TcpListener::bind("127.0.0.1:0")).expect("a free port");
+    let addr = listener.local_addr().expect("an address");
+    let app = axum::Router::new().fallback(move || async move {
+        (status, [("content-type", "application/json"), ("x-ratelimit-bucket", "abc")], body)
+    });
+    mock.spawn(async move { axum::serve(listener, app).await });
+    mock.client_at(&format!("http://{addr}/api/v10"))
+}
+
+#[test]
+fn an_error_status_is_an_err_with_the_declared_body_and_its_nested_details() {
+    let mock = Mock::start();
+    let client = refusing(&mock, StatusCode::BAD_REQUEST, INVALID_FORM_BODY);
+    let message = MessageCreateRequest { content: "hi".into(), ..Default::default() };
+    let error = mock.block_on(client.create_message(&create_message::Request::new(1u64, message))).expect_err("refused");
+    assert_eq!(error.status(), Some(400));
+    assert_eq!(error.api().map(|e| (e.code.value(), e.message.as_str())), Some((50035, "Invalid Form Body")), "{error}");
+    let response = error.response().expect("an error status");
+    assert_eq!(response.headers["x-ratelimit-bucket"], "abc");
+    let Some(Declared::ClientErrorResponse(declared)) = &response.declared else { panic!("the declared 4XX body: {response:?}") };
+    let Some(ErrorDetails::Object(fields)) = &declared.body.errors else { panic!("errors by field: {:?}", declared.body.errors) };
+    // `{"_errors": [...]}` is the object with that required member, not a map of anything.
+    let Some(ErrorDetails::InnerErrors(inner)) = fields.get("content") else { panic!("the field's errors: {fields:?}") };
+    assert_eq!(inner.errors[0].message, "Must be 2000 or fewer in length.");
+}
+
+#[test]
+fn a_429_comes_back_as_the_declared_rate_limit() {
+    let mock = Mock::start();
+    let body = r#"{"code": 0, "message": "You are being rate limited.", "retry_after": 1.5, "global": false}"#;
+    let client = refusing(&mock, StatusCode::TOO_MANY_REQUESTS, body);
+    let error = mock.block_on(client.get_my_user(&Default::default())).expect_err("limited");
+    let Some(Declared::ClientRatelimitedResponse(limited)) = error.response().and_then(|r| r.declared.as_ref()) else {
+        panic!("the declared 429: {error:?}")
+    };
+    assert_eq!((limited.body.retry_after, limited.body.global), (1.5, false));
+}
