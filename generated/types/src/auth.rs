@@ -252,16 +252,22 @@ impl Credential {
     }
 
     /// A credential of kind `bot`.
+    ///
+    /// It is sent as `Authorization: Bot <token>`.
     pub fn bot(token: impl Into<String>) -> Self {
         Self::new(TokenKind::Bot, token)
     }
 
     /// A credential of kind `bearer`.
+    ///
+    /// It is sent as `Authorization: Bearer <token>`.
     pub fn bearer(token: impl Into<String>) -> Self {
         Self::new(TokenKind::Bearer, token)
     }
 
     /// A credential of kind `client`.
+    ///
+    /// It is sent as `Authorization: Basic <token>`.
     pub fn client(token: impl Into<String>) -> Self {
         Self::new(TokenKind::Client, token)
     }

@@ -208,8 +208,16 @@ impl Importer<'_> {
             meta.name = Some(name.clone());
             self.token_kinds.insert(name.clone(), meta.id.clone());
             let mut extra = IndexMap::new();
-            if let Some(w) = word {
-                extra.insert("scheme".to_owned(), json!(w));
+            match word {
+                Some(w) => {
+                    extra.insert("scheme".to_owned(), json!(w));
+                }
+                // An API key in `Authorization` is the whole header as the document has it: a
+                // scheme word the platform expects (`Bot <token>`) is not said, so not invented.
+                None => meta.not_shown.push(spec::Gap {
+                    facet: "scheme",
+                    detail: "the document names the `Authorization` header but no scheme word: the token is the whole header value, so a scheme the platform expects goes in the token".to_owned(),
+                }),
             }
             self.file(PLATFORM_FILE).token_kinds.push(Item { meta, extra });
         }

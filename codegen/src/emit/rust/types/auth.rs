@@ -273,8 +273,17 @@ fn token_kinds(plan: &Plan) -> TokenStream {
     let constructors = plan.token_kinds.iter().zip(&variants).map(|(k, (v, id, _))| {
         let f = names::token_kind_constructor(k);
         let doc = format!(" A credential of kind `{id}`.");
+        let header = match &k.scheme {
+            Some(scheme) => format!(" It is sent as `Authorization: {scheme} <token>`."),
+            None => {
+                " The kind has no scheme word: `token` is the whole `Authorization` header value, so a scheme the platform expects (`Bot <token>`) goes in it."
+                    .to_owned()
+            }
+        };
         quote! {
             #[doc = #doc]
+            #[doc = ""]
+            #[doc = #header]
             pub fn #f(token: impl Into<String>) -> Self {
                 Self::new(TokenKind::#v, token)
             }
