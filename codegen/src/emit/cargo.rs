@@ -125,13 +125,15 @@ pub struct Manifest<'a> {
     pub features: &'a [&'a str],
     /// `[dependencies]` lines.
     pub dependencies: Vec<String>,
+    /// The README's text after its title and the description: what the crate is for.
+    pub readme: String,
 }
 
 /// The `Cargo.toml` of a generated crate, and its `build.rs` when the layout regenerates.
 pub fn crate_files(opts: &EmitOptions, artifact: &'static str, dir: &str, package: &str, description: &str, m: Manifest<'_>) -> Vec<GeneratedFile> {
     let notice = opts.notice();
     let mut text = format!(
-        "# {notice}\n\n[package]\nname = {}\ndescription = {}\nversion = {}\nedition = {}\nrust-version = {}\n",
+        "# {notice}\n\n[package]\nname = {}\ndescription = {}\nversion = {}\nedition = {}\nrust-version = {}\nreadme = \"README.md\"\n",
         toml_string(package),
         toml_string(description),
         toml_string(VERSION),
@@ -150,7 +152,8 @@ pub fn crate_files(opts: &EmitOptions, artifact: &'static str, dir: &str, packag
         text.push_str("\n[dependencies]\n");
         m.dependencies.iter().for_each(|l| text.push_str(&format!("{l}\n")));
     }
-    let mut files = vec![GeneratedFile::new(artifact, format!("{dir}/Cargo.toml"), text)];
+    let readme = format!("<!-- {notice} -->\n\n# {package}\n\n{description}.\n\n{}", m.readme);
+    let mut files = vec![GeneratedFile::new(artifact, format!("{dir}/Cargo.toml"), text), GeneratedFile::new(artifact, format!("{dir}/README.md"), readme)];
     if opts.layout == Layout::Anchored {
         files.push(GeneratedFile::new(artifact, format!("{dir}/build.rs"), build_script(&notice)));
     }

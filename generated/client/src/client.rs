@@ -330,6 +330,7 @@ impl Client {
     /// `GET /users/@me/connections`: Get Current User Connections.
     ///
     /// Returns the user's connections.
+    #[doc(alias = "Get Current User Connections")]
     pub async fn get_current_user_connections(
         &self,
         request: &types::endpoints::get_current_user_connections::Request,
@@ -355,6 +356,7 @@ impl Client {
     /// `GET /guilds/{guild.id}/channels`: Get Guild Channels.
     ///
     /// Returns the channels of a guild.
+    #[doc(alias = "Get Guild Channels")]
     pub async fn get_guild_channels(
         &self,
         request: &types::endpoints::get_guild_channels::Request,
@@ -374,6 +376,7 @@ impl Client {
     /// `PUT /lobbies`: Create or Join Lobby.
     ///
     /// Creates a lobby for the application, or joins an existing one identified by secret, in one call.
+    #[doc(alias = "Create or Join Lobby")]
     pub async fn create_or_join_lobby(
         &self,
         request: &types::endpoints::create_or_join_lobby::Request,
@@ -399,6 +402,7 @@ impl Client {
     /// `POST /lobbies/{lobby.id}/messages`: Send Lobby Message.
     ///
     /// Sends a message into the lobby on behalf of an authenticated member.
+    #[doc(alias = "Send Lobby Message")]
     pub async fn send_lobby_message(
         &self,
         request: &types::endpoints::send_lobby_message::Request,
@@ -424,6 +428,7 @@ impl Client {
     /// `GET /lobbies/{lobby.id}/messages`: Get Lobby Messages.
     ///
     /// Returns up to 200 most recent messages of a lobby the caller belongs to.
+    #[doc(alias = "Get Lobby Messages")]
     pub async fn get_lobby_messages(
         &self,
         request: &types::endpoints::get_lobby_messages::Request,
@@ -448,6 +453,7 @@ impl Client {
     /// `POST /lobbies/{lobby.id}/members/bulk`: Bulk lobby members.
     ///
     /// Adds, updates or removes up to 25 lobby members in one request.
+    #[doc(alias = "Bulk lobby members")]
     pub async fn bulk_update_lobby_members(
         &self,
         request: &types::endpoints::bulk_update_lobby_members::Request,
@@ -473,6 +479,7 @@ impl Client {
     /// `PUT /channels/{channel.id}/voice-status`: Set Voice Channel Status.
     ///
     /// Sets the status string of a voice channel.
+    #[doc(alias = "Set Voice Channel Status")]
     pub async fn set_voice_channel_status(
         &self,
         request: &types::endpoints::set_voice_channel_status::Request,
@@ -497,6 +504,7 @@ impl Client {
     /// `POST /oauth2/token`: Token endpoint.
     ///
     /// Used for authorization code exchange and refresh.
+    #[doc(alias = "Token endpoint")]
     pub async fn token(
         &self,
         request: &types::endpoints::token::Request,

@@ -39,7 +39,9 @@ fn manifest(abi: &Abi, opts: &EmitOptions) -> Vec<GeneratedFile> {
     let lib =
         ["# A static and a dynamic library for C and C++ programs, an rlib for Rust users and tests.", "crate-type = [\"staticlib\", \"cdylib\", \"rlib\"]"];
     let dependencies = vec![cargo::sibling_with(&package(abi.model, cargo::RUNTIME), cargo::RUNTIME, &["ffi"])];
-    let manifest = cargo::Manifest { lib: &lib, features: &[], dependencies };
+    let readme =
+        "The library behind the C header and the C++ wrapper under `include/`: link its static or dynamic library and include the headers.\n".to_owned();
+    let manifest = cargo::Manifest { lib: &lib, features: &[], dependencies, readme };
     cargo::crate_files(opts, "sdk", "sdk", &package(abi.model, "sdk"), &description, manifest)
 }
 

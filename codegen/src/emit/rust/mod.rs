@@ -5,6 +5,7 @@ pub mod format;
 pub(super) mod shared;
 
 pub(super) mod client;
+mod readme;
 pub(super) mod runtime;
 pub(super) mod server;
 

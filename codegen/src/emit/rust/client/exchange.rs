@@ -60,8 +60,10 @@ pub fn method(plan: &Plan, e: &Endpoint) -> TokenStream {
     let anonymous = e.accepts_anonymous();
     let answer = if e.has_status_responses() { decode_by_status(plan, e) } else { decode_success(plan, e) };
     let output = if e.has_status_responses() { quote!(Success) } else { quote!(Response) };
+    let alias = super::alias(e);
     quote! {
         #(#[doc = #lines])*
+        #alias
         pub async fn #name(&self, request: &types::endpoints::#module::Request) -> Result<types::endpoints::#module::#output, Error> {
             use types::endpoints::#module as endpoint;
             let violations = request.validate();

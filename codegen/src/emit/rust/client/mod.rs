@@ -32,16 +32,17 @@ fn cargo_toml(plan: &Plan, opts: &EmitOptions) -> Vec<GeneratedFile> {
     dependencies.extend([cargo::REQWEST, cargo::SERDE, cargo::SERDE_JSON, cargo::SERDE_URLENCODED].iter().map(|d| d.line()));
     let features =
         ["default = []", "# TLS through rustls for https:// addresses; off by default so a plain build stays small.", "rustls = [\"reqwest/rustls\"]"];
-    let manifest = Manifest { lib: &["path = \"src/lib.rs\""], features: &features, dependencies };
+    let manifest = Manifest { lib: &["path = \"src/lib.rs\""], features: &features, dependencies, readme: super::readme::client(plan) };
     cargo::crate_files(opts, ARTIFACT, "client", &package(plan, ARTIFACT), &description, manifest)
 }
 
 fn lib_rs(plan: &Plan) -> TokenStream {
     let types = lib_ident(plan, "types");
-    let title = format!(" {}: the client side, generated from the spec.", plan.platform.name);
     let declared =
         (!plan.declared_errors().is_empty()).then_some(" Where the endpoint declares a body for the status, it comes decoded too ([`client::Declared`]).");
     let intro = [
+        "",
+        " ## The client",
         "",
         " [`Client`] has one async method per routed endpoint. Each runs the same validators as the",
         " server before sending, so a request that breaks a declared constraint never leaves the",
@@ -63,7 +64,8 @@ fn lib_rs(plan: &Plan) -> TokenStream {
     ]);
     let decls = module_decls(&["client"]);
     quote! {
-        #![doc = #title]
+        // The README opens the crate docs: its quick start is compiled as a doctest.
+        #![doc = include_str!("../README.md")]
         #(#![doc = #intro])*
         #![forbid(unsafe_code)]
         #![warn(missing_docs)]
@@ -75,6 +77,10 @@ fn lib_rs(plan: &Plan) -> TokenStream {
 
         #[rustfmt::skip]
         pub use #types as types;
+        // Under its own name too: rustc names the types crate so in the paths it suggests.
+        #[doc(hidden)]
+        #[rustfmt::skip]
+        pub use #types;
 
         #decls
 
@@ -677,8 +683,10 @@ fn method(plan: &Plan, e: &Endpoint) -> TokenStream {
         },
     };
     let deprecated = super::shared::deprecated_attribute(plan, e.meta.deprecated.as_ref(), e.meta.until.as_ref(), None);
+    let alias = alias(e);
     quote! {
         #(#[doc = #lines])*
+        #alias
         #deprecated
         pub async fn #name(&self, request: &types::endpoints::#module::Request) -> Result<types::endpoints::#module::Response, Error> {
             use types::endpoints::#module as endpoint;
@@ -691,6 +699,15 @@ fn method(plan: &Plan, e: &Endpoint) -> TokenStream {
             #answer
         }
     }
+}
+
+/// `#[doc(alias)]` of the endpoint's display name, so rustdoc's search finds the method by the
+/// name the platform's docs use ("Create Reaction"); none when it is the id, or has a character
+/// rustdoc refuses in an alias.
+pub(super) fn alias(e: &Endpoint) -> Option<TokenStream> {
+    let name = e.meta.name.trim();
+    let refused = |c: char| matches!(c, '"' | '\'' | '\t' | '\n' | '\r');
+    (!name.is_empty() && name != e.meta.id && !name.contains(refused)).then(|| quote!(#[doc(alias = #name)]))
 }
 
 /// The outgoing body of an endpoint whose body `encode` (`json` or `form`) writes: none for an

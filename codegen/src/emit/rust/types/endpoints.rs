@@ -476,6 +476,11 @@ fn query_setters(plan: &Plan, e: &Endpoint) -> Option<TokenStream> {
     (!setters.is_empty()).then(|| quote!(impl Request { #(#setters)* }))
 }
 
+/// Whether an endpoint's request is its `Default` (it has no `new`).
+pub fn request_is_default(plan: &Plan, e: &Endpoint) -> bool {
+    constructor(plan, e).is_none()
+}
+
 /// `Request::new`: the path parameters in the order the path names them, then each part that
 /// has no default value, then the body; the parts that have one start as it (an optional body
 /// as none), to be set through their public fields. `None` when it would take nothing.

@@ -121,7 +121,12 @@ fn cargo_toml(plan: &Plan, opts: &EmitOptions) -> Vec<GeneratedFile> {
     ];
     let mut dependencies = vec![cargo::sibling_with(&package(plan, cargo::RUNTIME), cargo::RUNTIME, &runtime)];
     dependencies.extend(third_party.iter().map(|d| d.line()));
-    let manifest = Manifest { lib: &["path = \"src/lib.rs\""], features, dependencies };
+    let readme = format!(
+        "The typed model of the platform: resources, enums and flags, permissions, errors, limits, dated changes, and per endpoint its request, responses and checks. The server (`{}`) and the client (`{}`) share it.\n",
+        package(plan, "server"),
+        package(plan, "client")
+    );
+    let manifest = Manifest { lib: &["path = \"src/lib.rs\""], features, dependencies, readme };
     cargo::crate_files(opts, ARTIFACT, "types", &package(plan, ARTIFACT), &description, manifest)
 }
 
