@@ -95,3 +95,19 @@ fn a_429_comes_back_as_the_declared_rate_limit() {
     };
     assert_eq!((limited.body.retry_after, limited.body.global), (1.5, false));
 }
+
+#[test]
+fn the_mock_names_every_violation_in_its_refusal() {
+    let mock = Mock::start();
+    let body = serde_json::json!({ "content": "x".repeat(4001), "embeds": vec![serde_json::json!({}); 11] });
+    let (status, text) = mock.block_on(async {
+        let url = format!("{}/channels/1/messages", mock.base_url());
+        let answer = reqwest::Client::new().post(url).header("authorization", "mock-token").json(&body).send().await.expect("an answer");
+        (answer.status().as_u16(), answer.text().await.expect("a body"))
+    });
+    assert_eq!(status, 400, "{text}");
+    // Discord's error body has no member for violations the mock could fill: its message says them.
+    let body: serde_json::Value = serde_json::from_str(&text).expect("a JSON error body");
+    let message = body["message"].as_str().unwrap_or_default();
+    assert!(message.contains("/body/content") && message.contains("/body/embeds"), "{message}");
+}

@@ -416,10 +416,21 @@ fn known(f: &Field) -> Option<Known> {
 /// The bodies of `ApiError::to_body` and `ApiError::from_body`.
 fn body_conversions(fields: &[Field]) -> (TokenStream, TokenStream) {
     let optional = |f: &Field| f.may_be_absent() || f.nullable;
+    // A body with no member for the violations says them in its message, so a refusal names
+    // every one whatever shape the spec gives its errors.
+    let has_errors = fields.iter().any(|f| matches!(known(f), Some(Known::Errors)));
     let to = fields.iter().map(|f| {
         let ident = names::field(f);
         let value = match known(f) {
             Some(Known::Code) => quote!(self.code.value()),
+            Some(Known::Message) if !has_errors => quote! {
+                if self.violations.is_empty() {
+                    self.message.clone()
+                } else {
+                    let violations: Vec<String> = self.violations.iter().map(ToString::to_string).collect();
+                    format!("{}: {}", self.message, violations.join("; "))
+                }
+            },
             Some(Known::Message) => quote!(self.message.clone()),
             Some(Known::Errors) => quote!(serde_json::to_value(&self.violations).unwrap_or_default()),
             Some(Known::Missing) => quote!(self.missing.clone()),
