@@ -174,11 +174,12 @@ async fn the_default_status_is_whatever_the_service_answered() {
 async fn a_body_that_may_be_null_is_an_option() {
     let server = Server::start(Shapes::new()).await;
     let client = server.client_as(None);
-    assert_eq!(client.list_tags(&list_tags::Request {}).await.unwrap(), None);
-    let (status, _, text) = raw(server.http.get(server.api("/tags"))).await;
+    let request = list_tags::Request::new(list_tags::Query { theme: Theme::Dark });
+    assert_eq!(client.list_tags(&request).await.unwrap(), None);
+    let (status, _, text) = raw(server.http.get(server.api("/tags?theme=dark"))).await;
     assert_eq!((status, text.as_str()), (200, "null"));
     server.client_as(bot()).create_note(&json_note("tagged")).await.unwrap();
-    assert_eq!(client.list_tags(&list_tags::Request {}).await.unwrap(), Some(vec!["json".to_owned()]));
+    assert_eq!(client.list_tags(&request).await.unwrap(), Some(vec!["json".to_owned()]));
 }
 
 #[tokio::test]

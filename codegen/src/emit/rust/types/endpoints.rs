@@ -513,7 +513,7 @@ fn constructor(plan: &Plan, e: &Endpoint) -> Option<TokenStream> {
         } else {
             let arg = part_arg(field);
             params.push(quote!(#arg: #ty));
-            inits.push(quote!(#f: #arg));
+            inits.push(if arg == f { quote!(#f) } else { quote!(#f: #arg) });
         }
     }
     if plan.facts(e).has_body {
