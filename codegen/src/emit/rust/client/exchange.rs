@@ -290,7 +290,7 @@ fn failure(plan: &Plan, e: &Endpoint, r: &StatusResponse) -> TokenStream {
     let declared = plan.declared_variant(e, r).and_then(|variant| {
         let (response, names, path) = responses::resolve_at(plan, r, quote!(endpoint::), quote!(types::responses::));
         let payload = payload(plan, response, &names, &path)?;
-        Some(quote!((|| Ok::<_, Error>(Declared::#variant(#payload)))().ok()))
+        Some(quote!(read_declared(|| Ok(Declared::#variant(#payload)))))
     });
     let declared = declared.unwrap_or_else(|| quote!(None));
     quote!({

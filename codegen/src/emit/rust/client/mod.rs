@@ -441,6 +441,15 @@ fn send_method() -> TokenStream {
 /// does not declare, `failure` for an error status.
 fn answers(plan: &Plan) -> TokenStream {
     let declared = !plan.declared_errors().is_empty();
+    // Reading a declared payload fails over to `None`: the answer is kept as it came anyway.
+    let read_declared = declared.then(|| {
+        quote! {
+            /// The payload an endpoint declares for an error status, when it reads.
+            fn read_declared(read: impl FnOnce() -> Result<Declared, Error>) -> Option<Declared> {
+                read().ok()
+            }
+        }
+    });
     let (declared_param, declared_field, none) = if declared {
         (quote!(, declared: Option<Declared>), quote!(declared,), quote!(, None))
     } else {
@@ -473,6 +482,8 @@ fn answers(plan: &Plan) -> TokenStream {
             }
             Error::Decode { status: answer.status, message: "a status the endpoint does not declare".to_owned() }
         }
+
+        #read_declared
 
         /// The error of an answer with an error status: the platform's error read from the
         /// body when it is one, the answer kept as it came.
@@ -702,12 +713,15 @@ fn method(plan: &Plan, e: &Endpoint) -> TokenStream {
 }
 
 /// `#[doc(alias)]` of the endpoint's display name, so rustdoc's search finds the method by the
-/// name the platform's docs use ("Create Reaction"); none when it is the id, or has a character
-/// rustdoc refuses in an alias.
+/// name the platform's docs use ("Create Reaction"); none when it is the id or the method's own
+/// name, or is one rustc refuses as an alias (a quote, whitespace other than a space, a space at
+/// either end).
 pub(super) fn alias(e: &Endpoint) -> Option<TokenStream> {
-    let name = e.meta.name.trim();
-    let refused = |c: char| matches!(c, '"' | '\'' | '\t' | '\n' | '\r');
-    (!name.is_empty() && name != e.meta.id && !name.contains(refused)).then(|| quote!(#[doc(alias = #name)]))
+    let name = e.meta.name.as_str();
+    let refused = |c: char| c == '"' || c == '\'' || (c.is_whitespace() && c != ' ');
+    let method = names::client_method(e).to_string();
+    let usable = !name.is_empty() && name == name.trim_matches(' ') && !name.contains(refused);
+    (usable && name != e.meta.id && name != method.trim_start_matches("r#")).then(|| quote!(#[doc(alias = #name)]))
 }
 
 /// The outgoing body of an endpoint whose body `encode` (`json` or `form`) writes: none for an
