@@ -136,7 +136,7 @@ async fn a_deprecated_endpoint_says_so_in_every_answer_without_a_sunset() {
 
     let (client, seen) = server.client();
     #[allow(deprecated)] // The method is deprecated for its callers; this test is one on purpose.
-    let count = client.count_widgets(&count_widgets::Request {}).await.unwrap();
+    let count = client.count_widgets(&count_widgets::Request::default()).await.unwrap();
     assert_eq!(count.count, 1);
     let notice = seen.lock().unwrap().pop().expect("the client handed over the notice");
     assert_eq!(notice.endpoint, "count_widgets");

@@ -61,9 +61,11 @@ pub fn method(plan: &Plan, e: &Endpoint) -> TokenStream {
     let answer = if e.has_status_responses() { decode_by_status(plan, e) } else { decode_success(plan, e) };
     let output = if e.has_status_responses() { quote!(Success) } else { quote!(Response) };
     let alias = super::alias(e);
+    let deprecated = crate::emit::rust::shared::deprecated_attribute(plan, e.meta.deprecated.as_ref(), e.meta.until.as_ref(), None);
     quote! {
         #(#[doc = #lines])*
         #alias
+        #deprecated
         pub async fn #name(&self, request: &types::endpoints::#module::Request) -> Result<types::endpoints::#module::#output, Error> {
             use types::endpoints::#module as endpoint;
             let violations = request.validate();
