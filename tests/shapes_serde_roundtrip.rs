@@ -13,7 +13,7 @@ use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 use shapes_types::endpoints::{
     amend_feedback, create_document, create_note, delete_note, get_archive, get_attachment, get_document, get_note, get_note_export, get_status, import_notes,
-    list_notes, update_profile, upload_attachment,
+    list_notes, list_tags, update_profile, upload_attachment,
 };
 use shapes_types::enums::{ComponentType, Locale, Theme};
 use shapes_types::resources::*;
@@ -84,6 +84,7 @@ const TYPES: &[(&str, RoundTrip)] = &[
     ("resource:user", round_trip::<User>),
     ("path:get_note", round_trip::<get_note::Path>),
     ("query:list_notes", round_trip::<list_notes::Query>),
+    ("query:list_tags", round_trip::<list_tags::Query>),
     ("headers:list_notes", round_trip::<list_notes::Headers>),
     ("body:create_note", round_trip::<create_note::Fields>),
     ("path:upload_attachment", round_trip::<upload_attachment::Path>),

@@ -15,6 +15,7 @@
 //!   foundation.
 //! - `server` (feature `server`) and `multipart` (feature `multipart`): the server's readers.
 //! - `ffi` (feature `ffi`): the C ABI's building blocks.
+//! - `retry` (feature `client`): when a generated client tries a call again.
 #![warn(missing_docs)]
 #![deny(unsafe_code)]
 
@@ -25,6 +26,8 @@ pub mod clock;
 pub mod ffi;
 #[cfg(feature = "multipart")]
 pub mod multipart;
+#[cfg(feature = "client")]
+pub mod retry;
 #[cfg(feature = "model")]
 pub mod rules;
 #[cfg(feature = "server")]

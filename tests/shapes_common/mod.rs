@@ -435,7 +435,8 @@ impl Server {
     /// A generated client presenting `credential`, or none.
     pub fn client_as(&self, credential: Option<Credential>) -> shapes_client::Client {
         let placeholders = shapes_client::types::placeholders::Placeholders::at_origin(&self.origin);
-        let client = shapes_client::Client::with_http(self.http.clone(), placeholders);
+        // Each answer as it came: the tests look at 429s and 5xx; `client_retry.rs` tries again.
+        let client = shapes_client::Client::with_http(self.http.clone(), placeholders).with_retry(shapes_client::Retry::never());
         match credential {
             Some(c) => client.with_credential(c),
             None => client,

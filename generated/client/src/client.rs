@@ -8,7 +8,9 @@ use crate::types::deprecations::Notice;
 use crate::types::errors::{ApiError, ErrorBody};
 use crate::types::placeholders::Placeholders;
 use crate::types::validation::{Validate, Violation};
+use platform_runtime::retry;
 use std::fmt;
+pub use platform_runtime::retry::Retry;
 
 /// Why a call failed.
 #[derive(Debug)]
@@ -230,6 +232,7 @@ pub struct Client {
     http: reqwest::Client,
     placeholders: Placeholders,
     credential: Option<Credential>,
+    retry: Retry,
     on_deprecation: Option<OnDeprecation>,
 }
 
@@ -250,6 +253,7 @@ impl Client {
             http,
             placeholders,
             credential: None,
+            retry: Retry::default(),
             on_deprecation: None,
         }
     }
@@ -275,6 +279,12 @@ impl Client {
         }
     }
 
+    /// This client, trying calls again as `retry` says (by default three tries in all, for
+    /// what cannot do harm: see [`Retry`]); [`Retry::never`] tries each call once.
+    pub fn with_retry(&self, retry: Retry) -> Self {
+        Self { retry, ..self.clone() }
+    }
+
     /// The credential presented, if any.
     pub fn credential(&self) -> Option<&Credential> {
         self.credential.as_ref()
@@ -288,6 +298,65 @@ impl Client {
     /// The HTTP client requests go through.
     pub fn http(&self) -> &reqwest::Client {
         &self.http
+    }
+
+    /// Sends one request, trying it again as [`Client::with_retry`] allows, and reads the
+    /// last answer. Its deprecation headers go to the handler set with `on_deprecation`.
+    async fn dispatch(
+        &self,
+        endpoint: &'static str,
+        method: reqwest::Method,
+        url: String,
+        authorization: Option<String>,
+        headers: Vec<(&'static str, String)>,
+        body: Option<Outgoing>,
+    ) -> Result<Answer, Error> {
+        let idempotent = retry::idempotent(method.as_str());
+        let mut tried = 0;
+        let response = loop {
+            let mut request = self.http.request(method.clone(), &url);
+            if let Some(value) = &authorization {
+                request = request.header("authorization", value);
+            }
+            for (name, value) in &headers {
+                request = request.header(*name, value);
+            }
+            if let Some(body) = &body {
+                request = request
+                    .header("content-type", &body.content_type)
+                    .body(body.bytes.clone());
+            }
+            tried += 1;
+            let sent = request.send().await;
+            let outcome = match &sent {
+                Ok(r) => {
+                    retry::Outcome::Answered(
+                        r.status().as_u16(),
+                        r
+                            .headers()
+                            .get("retry-after")
+                            .and_then(|v| v.to_str().ok())
+                            .and_then(retry::retry_after),
+                    )
+                }
+                Err(e) if e.is_connect() => retry::Outcome::NotSent,
+                Err(_) => retry::Outcome::NoAnswer,
+            };
+            match self.retry.wait(tried, outcome, idempotent) {
+                Some(wait) => tokio::time::sleep(wait).await,
+                None => break sent?,
+            }
+        };
+        if let Some(OnDeprecation(handler)) = &self.on_deprecation {
+            let headers = response
+                .headers()
+                .iter()
+                .filter_map(|(name, value)| Some((name.as_str(), value.to_str().ok()?)));
+            if let Some(notice) = Notice::from_headers(endpoint, headers) {
+                handler(&notice);
+            }
+        }
+        Answer::read(response).await
     }
 
     /// Sends one request and returns the body of a 2xx answer; any other answer is an
@@ -306,21 +375,9 @@ impl Client {
             .filter(|c| accepted.contains(&c.kind))
             .and_then(Credential::header_value)
             .ok_or(Error::Credential { accepted })?;
-        let mut request = self.http.request(method, url).header("authorization", header);
-        if let Some(body) = body {
-            request = request.header("content-type", body.content_type).body(body.bytes);
-        }
-        let response = request.send().await?;
-        if let Some(OnDeprecation(handler)) = &self.on_deprecation {
-            let headers = response
-                .headers()
-                .iter()
-                .filter_map(|(name, value)| Some((name.as_str(), value.to_str().ok()?)));
-            if let Some(notice) = Notice::from_headers(endpoint, headers) {
-                handler(&notice);
-            }
-        }
-        let answer = Answer::read(response).await?;
+        let answer = self
+            .dispatch(endpoint, method, url, Some(header), Vec::new(), body)
+            .await?;
         if (200..300).contains(&answer.status) {
             return Ok(answer.bytes);
         }

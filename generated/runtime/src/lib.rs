@@ -17,6 +17,7 @@
 //!   foundation.
 //! - `server` (feature `server`) and `multipart` (feature `multipart`): the server's readers.
 //! - `ffi` (feature `ffi`): the C ABI's building blocks.
+//! - `retry` (feature `client`): when a generated client tries a call again.
 #![warn(missing_docs)]
 #![deny(unsafe_code)]
 
@@ -27,6 +28,8 @@ pub mod clock;
 pub mod ffi;
 #[cfg(feature = "multipart")]
 pub mod multipart;
+#[cfg(feature = "client")]
+pub mod retry;
 #[cfg(feature = "model")]
 pub mod rules;
 #[cfg(feature = "server")]

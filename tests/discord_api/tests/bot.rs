@@ -64,7 +64,8 @@ fn refusing(mock: &Mock, status: StatusCode, body: &'static str) -> Client {
         (status, [("content-type", "application/json"), ("x-ratelimit-bucket", "abc")], body)
     });
     mock.spawn(async move { axum::serve(listener, app).await });
-    mock.client_at(&format!("http://{addr}/api/v10"))
+    // Each refusal as it came: a 429 would be tried again otherwise.
+    mock.client_at(&format!("http://{addr}/api/v10")).with_retry(discord_client::Retry::never())
 }
 
 #[test]

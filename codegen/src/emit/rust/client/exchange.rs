@@ -335,32 +335,15 @@ pub fn exchange_method(plan: &Plan) -> TokenStream {
         /// Sends one request and returns the answer, whatever its status. The credential is
         /// presented when the client holds one of a kind the endpoint accepts; without one, an
         /// endpoint that accepts `anonymous` calls is called without, any other is not called.
-        /// Deprecation headers of the answer go to the handler set with `on_deprecation`.
         // Each argument is one fact of the calling endpoint's route; a struct of them would
         // only be built to be taken apart here.
         #[allow(clippy::too_many_arguments)]
         async fn exchange(&self, endpoint: &'static str, method: reqwest::Method, url: String, accepted: &'static [TokenKind], anonymous: bool, headers: Vec<(&'static str, String)>, body: Option<Outgoing>) -> Result<Answer, Error> {
             let credential = self.credential.as_ref().filter(|c| accepted.contains(&c.kind)).and_then(Credential::header_value);
-            let mut request = self.http.request(method, url);
-            match credential {
-                Some(header) => request = request.header("authorization", header),
-                None if anonymous => {}
-                None => return Err(Error::Credential { accepted }),
+            if credential.is_none() && !anonymous {
+                return Err(Error::Credential { accepted });
             }
-            for (name, value) in headers {
-                request = request.header(name, value);
-            }
-            if let Some(body) = body {
-                request = request.header("content-type", body.content_type).body(body.bytes);
-            }
-            let response = request.send().await?;
-            if let Some(OnDeprecation(handler)) = &self.on_deprecation {
-                let headers = response.headers().iter().filter_map(|(name, value)| Some((name.as_str(), value.to_str().ok()?)));
-                if let Some(notice) = Notice::from_headers(endpoint, headers) {
-                    handler(&notice);
-                }
-            }
-            Answer::read(response).await
+            self.dispatch(endpoint, method, url, credential, headers, body).await
         }
     }
 }

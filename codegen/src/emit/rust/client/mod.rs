@@ -28,8 +28,10 @@ pub fn emit(plan: &Plan, opts: &EmitOptions) -> Vec<GeneratedFile> {
 
 fn cargo_toml(plan: &Plan, opts: &EmitOptions) -> Vec<GeneratedFile> {
     let description = format!("{}: an async client that checks requests before sending them", plan.platform.name);
-    let mut dependencies = vec![cargo::sibling(&package(plan, "types"), "types")];
-    dependencies.extend([cargo::REQWEST, cargo::SERDE, cargo::SERDE_JSON, cargo::SERDE_URLENCODED].iter().map(|d| d.line()));
+    let mut dependencies =
+        vec![cargo::sibling_with(&package(plan, cargo::RUNTIME), cargo::RUNTIME, &["client"]), cargo::sibling(&package(plan, "types"), "types")];
+    // Tokio's timer waits between tries; reqwest runs on tokio already.
+    dependencies.extend([cargo::REQWEST, cargo::SERDE, cargo::SERDE_JSON, cargo::SERDE_URLENCODED, cargo::TOKIO_TIME].iter().map(|d| d.line()));
     let features =
         ["default = []", "# TLS through rustls for https:// addresses; off by default so a plain build stays small.", "rustls = [\"reqwest/rustls\"]"];
     let manifest = Manifest { lib: &["path = \"src/lib.rs\""], features: &features, dependencies, readme: super::readme::client(plan) };
@@ -85,7 +87,7 @@ fn lib_rs(plan: &Plan) -> TokenStream {
         #decls
 
         #[rustfmt::skip]
-        pub use client::{Client, Error, ErrorResponse};
+        pub use client::{Client, Error, ErrorResponse, Retry};
         /// The HTTP client crate requests go through, at the version this crate was built with
         /// (for [`Client::with_http`]).
         pub use reqwest;
@@ -97,7 +99,7 @@ fn client(plan: &Plan) -> TokenStream {
     // Without a routed endpoint nothing sends nor is told of deprecations: those parts would be
     // dead code.
     let routed = plan.routed_endpoints().next().is_some();
-    let mut out = imports(routed);
+    let mut out = imports(plan, routed);
     out.extend([error_type(plan), error_traits()]);
     out.extend(declared_enum(plan));
     out.extend(routed.then(sending_types));
@@ -124,7 +126,9 @@ fn sends(plan: &Plan) -> bool {
 }
 
 /// The module's inner doc and its imports.
-fn imports(routed: bool) -> TokenStream {
+fn imports(plan: &Plan, routed: bool) -> TokenStream {
+    let runtime = lib_ident(plan, crate::emit::cargo::RUNTIME);
+    let retry = routed.then(|| quote!(use #runtime::retry;));
     let errors = if routed { quote!({ApiError, ErrorBody}) } else { quote!(ApiError) };
     let uses = if routed {
         quote! {
@@ -147,7 +151,10 @@ fn imports(routed: bool) -> TokenStream {
         //! The client and its error.
 
         #uses
+        #retry
         use std::fmt;
+
+        pub use #runtime::retry::Retry;
     }
 }
 
@@ -335,6 +342,7 @@ fn client_type(routed: bool) -> TokenStream {
             http: reqwest::Client,
             placeholders: Placeholders,
             credential: Option<Credential>,
+            retry: Retry,
             #on_deprecation_field
         }
     }
@@ -348,6 +356,7 @@ fn client_impl(plan: &Plan, routed: bool) -> TokenStream {
     let on_deprecation = routed.then(on_deprecation_method);
     let accessors = accessors();
     let send = sends(plan).then(send_method);
+    let dispatch = routed.then(dispatch_method);
     let exchange_method = exchange::exchange_method(plan);
     let methods = plan.routed_endpoints().map(|e| method(plan, e));
     quote! {
@@ -356,12 +365,14 @@ fn client_impl(plan: &Plan, routed: bool) -> TokenStream {
 
             /// A client that sends through `http` (for timeouts, proxies, TLS settings).
             pub fn with_http(http: reqwest::Client, placeholders: Placeholders) -> Self {
-                Self { http, placeholders, credential: None, #on_deprecation_init }
+                Self { http, placeholders, credential: None, retry: Retry::default(), #on_deprecation_init }
             }
 
             #on_deprecation
 
             #accessors
+
+            #dispatch
 
             #send
 
@@ -393,6 +404,12 @@ fn accessors() -> TokenStream {
             Self { credential: Some(credential), ..self.clone() }
         }
 
+        /// This client, trying calls again as `retry` says (by default three tries in all, for
+        /// what cannot do harm: see [`Retry`]); [`Retry::never`] tries each call once.
+        pub fn with_retry(&self, retry: Retry) -> Self {
+            Self { retry, ..self.clone() }
+        }
+
         /// The credential presented, if any.
         pub fn credential(&self) -> Option<&Credential> {
             self.credential.as_ref()
@@ -417,22 +434,53 @@ fn send_method() -> TokenStream {
         /// error.
         async fn send(&self, endpoint: &'static str, method: reqwest::Method, url: String, accepted: &'static [TokenKind], body: Option<Outgoing>) -> Result<Vec<u8>, Error> {
             let header = self.credential.as_ref().filter(|c| accepted.contains(&c.kind)).and_then(Credential::header_value).ok_or(Error::Credential { accepted })?;
-            let mut request = self.http.request(method, url).header("authorization", header);
-            if let Some(body) = body {
-                request = request.header("content-type", body.content_type).body(body.bytes);
+            let answer = self.dispatch(endpoint, method, url, Some(header), Vec::new(), body).await?;
+            if (200..300).contains(&answer.status) {
+                return Ok(answer.bytes);
             }
-            let response = request.send().await?;
+            Err(undeclared(endpoint, answer))
+        }
+    }
+}
+
+/// `Client::dispatch`, which every call goes through.
+fn dispatch_method() -> TokenStream {
+    quote! {
+        /// Sends one request, trying it again as [`Client::with_retry`] allows, and reads the
+        /// last answer. Its deprecation headers go to the handler set with `on_deprecation`.
+        async fn dispatch(&self, endpoint: &'static str, method: reqwest::Method, url: String, authorization: Option<String>, headers: Vec<(&'static str, String)>, body: Option<Outgoing>) -> Result<Answer, Error> {
+            let idempotent = retry::idempotent(method.as_str());
+            let mut tried = 0;
+            let response = loop {
+                let mut request = self.http.request(method.clone(), &url);
+                if let Some(value) = &authorization {
+                    request = request.header("authorization", value);
+                }
+                for (name, value) in &headers {
+                    request = request.header(*name, value);
+                }
+                if let Some(body) = &body {
+                    request = request.header("content-type", &body.content_type).body(body.bytes.clone());
+                }
+                tried += 1;
+                let sent = request.send().await;
+                let outcome = match &sent {
+                    Ok(r) => retry::Outcome::Answered(r.status().as_u16(), r.headers().get("retry-after").and_then(|v| v.to_str().ok()).and_then(retry::retry_after)),
+                    Err(e) if e.is_connect() => retry::Outcome::NotSent,
+                    Err(_) => retry::Outcome::NoAnswer,
+                };
+                match self.retry.wait(tried, outcome, idempotent) {
+                    Some(wait) => tokio::time::sleep(wait).await,
+                    None => break sent?,
+                }
+            };
             if let Some(OnDeprecation(handler)) = &self.on_deprecation {
                 let headers = response.headers().iter().filter_map(|(name, value)| Some((name.as_str(), value.to_str().ok()?)));
                 if let Some(notice) = Notice::from_headers(endpoint, headers) {
                     handler(&notice);
                 }
             }
-            let answer = Answer::read(response).await?;
-            if (200..300).contains(&answer.status) {
-                return Ok(answer.bytes);
-            }
-            Err(undeclared(endpoint, answer))
+            Answer::read(response).await
         }
     }
 }

@@ -1,0 +1,153 @@
+//! When a generated client tries a call again: the statuses and failures worth another try,
+//! and how long to wait before it.
+//!
+//! A call is tried again when trying cannot do harm: the request never reached the server (it
+//! could not connect), the server says it did nothing (`429`, `503`, `408`), or the method is
+//! idempotent (RFC 9110 §9.2.2: `GET`, `HEAD`, `PUT`, `DELETE`, `OPTIONS`) and the server failed
+//! (`500`, `502`, `504`). The wait doubles from [`Retry::initial`] up to [`Retry::max`], less up
+//! to a quarter at random so that clients that failed together do not come back together; a
+//! `Retry-After` the server sends is waited instead, up to `max`.
+
+use std::time::Duration;
+
+/// How a client tries a call again.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Retry {
+    /// Tries in all, the first included: `1` never tries again.
+    pub attempts: u32,
+    /// The wait before the first retry; each next one doubles it.
+    pub initial: Duration,
+    /// The longest wait, the server's `Retry-After` included.
+    pub max: Duration,
+}
+
+impl Default for Retry {
+    /// Three tries in all, waiting half a second, then a second, at most eight.
+    fn default() -> Self {
+        Self { attempts: 3, initial: Duration::from_millis(500), max: Duration::from_secs(8) }
+    }
+}
+
+/// What came of one try, as the retry policy needs it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// The request could not be sent: nothing reached the server.
+    NotSent,
+    /// The request was sent, but no answer came (a reset, a timeout): it may have been done.
+    NoAnswer,
+    /// An answer with this status, and the wait its `Retry-After` asks for.
+    Answered(u16, Option<Duration>),
+}
+
+impl Retry {
+    /// One try, never another.
+    pub const fn never() -> Self {
+        Self { attempts: 1, initial: Duration::ZERO, max: Duration::ZERO }
+    }
+
+    /// How long to wait before trying again after try number `tried` (1 for the first) came
+    /// to `outcome`, for a request of a method that is `idempotent` or not; `None` when the
+    /// outcome is final.
+    pub fn wait(&self, tried: u32, outcome: Outcome, idempotent: bool) -> Option<Duration> {
+        if tried >= self.attempts {
+            return None;
+        }
+        let worth = match outcome {
+            Outcome::NotSent => true,
+            Outcome::NoAnswer => idempotent,
+            Outcome::Answered(status, _) => matches!(status, 408 | 429 | 503) || (idempotent && matches!(status, 500 | 502 | 504)),
+        };
+        if !worth {
+            return None;
+        }
+        Some(match outcome {
+            Outcome::Answered(_, Some(asked)) => asked.min(self.max),
+            _ => self.backoff(tried, jitter()),
+        })
+    }
+
+    /// The wait after try number `tried` when the server asks for none: `initial` doubled for
+    /// each try before, at most `max`, less `jitter` (0 to 1) of a quarter of it.
+    pub fn backoff(&self, tried: u32, jitter: f64) -> Duration {
+        let doubled = self.initial.saturating_mul(1 << tried.saturating_sub(1).min(16));
+        let wait = doubled.min(self.max);
+        wait.mul_f64(1.0 - jitter.clamp(0.0, 1.0) / 4.0)
+    }
+}
+
+/// Whether a method may be sent twice with the effect of once (RFC 9110 §9.2.2).
+pub fn idempotent(method: &str) -> bool {
+    matches!(method, "GET" | "HEAD" | "PUT" | "DELETE" | "OPTIONS" | "TRACE")
+}
+
+/// The wait a `Retry-After` value asks for: a number of seconds (RFC 9110 §10.2.3; a fraction
+/// is read too, as some platforms send one). A date, or anything else, asks for none.
+pub fn retry_after(value: &str) -> Option<Duration> {
+    let seconds: f64 = value.trim().parse().ok()?;
+    (seconds.is_finite() && seconds >= 0.0).then(|| Duration::from_secs_f64(seconds.min(86_400.0)))
+}
+
+/// A number from 0 to 1, different at each call: the random state the standard library seeds
+/// its hash maps with, so that no dependency is needed for it.
+fn jitter() -> f64 {
+    use std::hash::{BuildHasher, Hasher};
+    let bits = std::collections::hash_map::RandomState::new().build_hasher().finish();
+    (bits >> 11) as f64 / (1u64 << 53) as f64
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_failure_worth_it_is_tried_until_the_attempts_are_spent() {
+        let retry = Retry::default();
+        let unavailable = Outcome::Answered(503, None);
+        assert!(retry.wait(1, unavailable, false).is_some());
+        assert!(retry.wait(2, unavailable, false).is_some());
+        assert_eq!(retry.wait(3, unavailable, false), None, "three tries in all");
+        assert_eq!(Retry::never().wait(1, Outcome::NotSent, true), None);
+    }
+
+    #[test]
+    fn a_request_that_may_have_been_done_is_tried_again_only_when_idempotent() {
+        let retry = Retry::default();
+        for status in [500, 502, 504] {
+            assert!(retry.wait(1, Outcome::Answered(status, None), true).is_some());
+            assert_eq!(retry.wait(1, Outcome::Answered(status, None), false), None, "{status}");
+        }
+        assert_eq!(retry.wait(1, Outcome::NoAnswer, false), None);
+        assert!(retry.wait(1, Outcome::NoAnswer, true).is_some());
+        assert!(retry.wait(1, Outcome::NotSent, false).is_some(), "nothing reached the server");
+        for status in [200, 201, 204, 301, 400, 401, 403, 404, 409, 422, 501] {
+            assert_eq!(retry.wait(1, Outcome::Answered(status, None), true), None, "{status}");
+        }
+    }
+
+    #[test]
+    fn the_wait_doubles_within_its_bounds_and_a_retry_after_is_waited_up_to_max() {
+        let retry = Retry::default();
+        assert_eq!(retry.backoff(1, 0.0), Duration::from_millis(500));
+        assert_eq!(retry.backoff(2, 0.0), Duration::from_secs(1));
+        assert_eq!(retry.backoff(5, 0.0), Duration::from_secs(8));
+        assert_eq!(retry.backoff(60, 0.0), Duration::from_secs(8), "no overflow");
+        assert_eq!(retry.backoff(1, 1.0), Duration::from_millis(375), "a quarter off at most");
+        let asked = |s: u64| Outcome::Answered(429, Some(Duration::from_secs(s)));
+        assert_eq!(retry.wait(1, asked(3), false), Some(Duration::from_secs(3)));
+        assert_eq!(retry.wait(1, asked(60), false), Some(Duration::from_secs(8)));
+        for _ in 0..100 {
+            let wait = retry.wait(1, Outcome::NotSent, false).unwrap();
+            assert!(wait > Duration::from_millis(374) && wait <= Duration::from_millis(500), "{wait:?}");
+        }
+    }
+
+    #[test]
+    fn retry_after_is_seconds() {
+        assert_eq!(retry_after("3"), Some(Duration::from_secs(3)));
+        assert_eq!(retry_after(" 1.5 "), Some(Duration::from_millis(1500)));
+        assert_eq!(retry_after("Wed, 21 Oct 2015 07:28:00 GMT"), None);
+        assert_eq!(retry_after("-1"), None);
+        assert_eq!(retry_after("NaN"), None);
+        assert!(idempotent("PUT") && !idempotent("POST") && !idempotent("PATCH"));
+    }
+}
