@@ -1,5 +1,5 @@
-//! When a generated client tries a call again: the statuses and failures worth another try,
-//! and how long to wait before it.
+//! How a generated client sends a request, and when it tries it again: the statuses and
+//! failures worth another try, and how long to wait before it.
 //!
 //! A call is tried again when trying cannot do harm: the request never reached the server (it
 //! could not connect), the server says it did nothing (`429`, `503`, `408`), or the method is
@@ -85,6 +85,51 @@ pub fn idempotent(method: &str) -> bool {
 pub fn retry_after(value: &str) -> Option<Duration> {
     let seconds: f64 = value.trim().parse().ok()?;
     (seconds.is_finite() && seconds >= 0.0).then(|| Duration::from_secs_f64(seconds.min(86_400.0)))
+}
+
+/// One request as a generated client sends it: everything needed to build it again for each try.
+#[derive(Clone, Copy, Debug)]
+pub struct Outgoing<'a> {
+    /// The HTTP method.
+    pub method: &'a reqwest::Method,
+    /// The whole address, query included.
+    pub url: &'a str,
+    /// The `Authorization` header's value, when a credential is presented.
+    pub authorization: Option<&'a str>,
+    /// The header parameters, by wire name.
+    pub headers: &'a [(&'static str, String)],
+    /// The body's media type and bytes.
+    pub body: Option<(&'a str, &'a [u8])>,
+}
+
+/// Sends `request` through `http`, trying it again as `retry` allows (sleeping on tokio's
+/// clock between tries), and returns the last answer, or the last failure to get one.
+pub async fn send(http: &reqwest::Client, retry: &Retry, request: Outgoing<'_>) -> Result<reqwest::Response, reqwest::Error> {
+    let idempotent = idempotent(request.method.as_str());
+    let mut tried = 0;
+    loop {
+        let mut builder = http.request(request.method.clone(), request.url);
+        if let Some(value) = request.authorization {
+            builder = builder.header("authorization", value);
+        }
+        for (name, value) in request.headers {
+            builder = builder.header(*name, value);
+        }
+        if let Some((content_type, bytes)) = request.body {
+            builder = builder.header("content-type", content_type).body(bytes.to_vec());
+        }
+        tried += 1;
+        let sent = builder.send().await;
+        let outcome = match &sent {
+            Ok(answer) => Outcome::Answered(answer.status().as_u16(), answer.headers().get("retry-after").and_then(|v| v.to_str().ok()).and_then(retry_after)),
+            Err(e) if e.is_connect() => Outcome::NotSent,
+            Err(_) => Outcome::NoAnswer,
+        };
+        match retry.wait(tried, outcome, idempotent) {
+            Some(wait) => tokio::time::sleep(wait).await,
+            None => return sent,
+        }
+    }
 }
 
 /// A number from 0 to 1, different at each call: the random state the standard library seeds

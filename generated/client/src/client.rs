@@ -311,42 +311,14 @@ impl Client {
         headers: Vec<(&'static str, String)>,
         body: Option<Outgoing>,
     ) -> Result<Answer, Error> {
-        let idempotent = retry::idempotent(method.as_str());
-        let mut tried = 0;
-        let response = loop {
-            let mut request = self.http.request(method.clone(), &url);
-            if let Some(value) = &authorization {
-                request = request.header("authorization", value);
-            }
-            for (name, value) in &headers {
-                request = request.header(*name, value);
-            }
-            if let Some(body) = &body {
-                request = request
-                    .header("content-type", &body.content_type)
-                    .body(body.bytes.clone());
-            }
-            tried += 1;
-            let sent = request.send().await;
-            let outcome = match &sent {
-                Ok(r) => {
-                    retry::Outcome::Answered(
-                        r.status().as_u16(),
-                        r
-                            .headers()
-                            .get("retry-after")
-                            .and_then(|v| v.to_str().ok())
-                            .and_then(retry::retry_after),
-                    )
-                }
-                Err(e) if e.is_connect() => retry::Outcome::NotSent,
-                Err(_) => retry::Outcome::NoAnswer,
-            };
-            match self.retry.wait(tried, outcome, idempotent) {
-                Some(wait) => tokio::time::sleep(wait).await,
-                None => break sent?,
-            }
+        let request = retry::Outgoing {
+            method: &method,
+            url: &url,
+            authorization: authorization.as_deref(),
+            headers: &headers,
+            body: body.as_ref().map(|b| (b.content_type.as_str(), b.bytes.as_slice())),
         };
+        let response = retry::send(&self.http, &self.retry, request).await?;
         if let Some(OnDeprecation(handler)) = &self.on_deprecation {
             let headers = response
                 .headers()

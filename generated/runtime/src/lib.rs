@@ -17,7 +17,8 @@
 //!   foundation.
 //! - `server` (feature `server`) and `multipart` (feature `multipart`): the server's readers.
 //! - `ffi` (feature `ffi`): the C ABI's building blocks.
-//! - `retry` (feature `client`): when a generated client tries a call again.
+//! - `retry` (feature `client`): how a generated client sends a request, and when it tries it
+//!   again.
 #![warn(missing_docs)]
 #![deny(unsafe_code)]
 

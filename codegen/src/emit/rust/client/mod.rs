@@ -30,8 +30,7 @@ fn cargo_toml(plan: &Plan, opts: &EmitOptions) -> Vec<GeneratedFile> {
     let description = format!("{}: an async client that checks requests before sending them", plan.platform.name);
     let mut dependencies =
         vec![cargo::sibling_with(&package(plan, cargo::RUNTIME), cargo::RUNTIME, &["client"]), cargo::sibling(&package(plan, "types"), "types")];
-    // Tokio's timer waits between tries; reqwest runs on tokio already.
-    dependencies.extend([cargo::REQWEST, cargo::SERDE, cargo::SERDE_JSON, cargo::SERDE_URLENCODED, cargo::TOKIO_TIME].iter().map(|d| d.line()));
+    dependencies.extend([cargo::REQWEST, cargo::SERDE, cargo::SERDE_JSON, cargo::SERDE_URLENCODED].iter().map(|d| d.line()));
     let features =
         ["default = []", "# TLS through rustls for https:// addresses; off by default so a plain build stays small.", "rustls = [\"reqwest/rustls\"]"];
     let manifest = Manifest { lib: &["path = \"src/lib.rs\""], features: &features, dependencies, readme: super::readme::client(plan) };
@@ -449,31 +448,14 @@ fn dispatch_method() -> TokenStream {
         /// Sends one request, trying it again as [`Client::with_retry`] allows, and reads the
         /// last answer. Its deprecation headers go to the handler set with `on_deprecation`.
         async fn dispatch(&self, endpoint: &'static str, method: reqwest::Method, url: String, authorization: Option<String>, headers: Vec<(&'static str, String)>, body: Option<Outgoing>) -> Result<Answer, Error> {
-            let idempotent = retry::idempotent(method.as_str());
-            let mut tried = 0;
-            let response = loop {
-                let mut request = self.http.request(method.clone(), &url);
-                if let Some(value) = &authorization {
-                    request = request.header("authorization", value);
-                }
-                for (name, value) in &headers {
-                    request = request.header(*name, value);
-                }
-                if let Some(body) = &body {
-                    request = request.header("content-type", &body.content_type).body(body.bytes.clone());
-                }
-                tried += 1;
-                let sent = request.send().await;
-                let outcome = match &sent {
-                    Ok(r) => retry::Outcome::Answered(r.status().as_u16(), r.headers().get("retry-after").and_then(|v| v.to_str().ok()).and_then(retry::retry_after)),
-                    Err(e) if e.is_connect() => retry::Outcome::NotSent,
-                    Err(_) => retry::Outcome::NoAnswer,
-                };
-                match self.retry.wait(tried, outcome, idempotent) {
-                    Some(wait) => tokio::time::sleep(wait).await,
-                    None => break sent?,
-                }
+            let request = retry::Outgoing {
+                method: &method,
+                url: &url,
+                authorization: authorization.as_deref(),
+                headers: &headers,
+                body: body.as_ref().map(|b| (b.content_type.as_str(), b.bytes.as_slice())),
             };
+            let response = retry::send(&self.http, &self.retry, request).await?;
             if let Some(OnDeprecation(handler)) = &self.on_deprecation {
                 let headers = response.headers().iter().filter_map(|(name, value)| Some((name.as_str(), value.to_str().ok()?)));
                 if let Some(notice) = Notice::from_headers(endpoint, headers) {
