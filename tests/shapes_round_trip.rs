@@ -42,6 +42,7 @@ fn list(ids: Option<Vec<u64>>, tags: Option<&[&str]>) -> list_notes::Request {
         query: list_notes::Query {
             ids: ids.map(|v| v.into_iter().map(Snowflake).collect()),
             tags: tags.map(|t| t.iter().map(|s| (*s).to_owned()).collect()),
+            after: None,
             limit: None,
         },
         headers: list_notes::Headers { request_id: Some("req-1".to_owned()), locale: "en".to_owned(), hidden: None },

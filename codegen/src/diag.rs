@@ -464,6 +464,10 @@ pub mod codes {
     pub const UNFILLED_ERROR_FIELD: &str = "E0170";
     /// Two fields of one object that have the same name on the wire.
     pub const DUPLICATE_WIRE_NAME: &str = "E0171";
+    /// A pagination the clients cannot follow: no way or several, a parameter or member that
+    /// names nothing, items that are not a list, a cursor or key of another type than its
+    /// parameter.
+    pub const PAGINATION: &str = "E0172";
     /// An OpenAPI document that does not parse, or of a version the importer does not read.
     pub const IMPORT_DOCUMENT: &str = "E0201";
     /// A `$ref` to another document.

@@ -14,8 +14,8 @@
 use shapes_server::types::auth::{Credential, Scope, TokenKind};
 use shapes_server::types::endpoints::{
     amend_feedback, create_document, create_note, delete_note, evaluate, export_notes, get_archive, get_attachment, get_document, get_me, get_note,
-    get_note_export, get_status, import_notes, list_categories, list_notes, list_tags, poll_gateway, send_feedback, send_feedback_form, update_profile,
-    upload_attachment,
+    get_note_export, get_status, import_notes, list_archived_notes, list_categories, list_notes, list_tags, poll_gateway, search_notes, send_feedback,
+    send_feedback_form, update_profile, upload_attachment,
 };
 use shapes_server::types::enums::Locale;
 use shapes_server::types::errors::{self, ApiError};
@@ -253,6 +253,7 @@ impl Api for Shapes {
             .filter(|n| query.ids.as_ref().is_none_or(|ids| ids.contains(&n.id)))
             .filter(|n| query.tags.as_ref().is_none_or(|tags| tags.iter().all(|t| n.tags.contains(t))))
             .filter(|n| headers.hidden.as_ref().is_none_or(|hidden| !hidden.contains(&n.id)))
+            .filter(|n| query.after.is_none_or(|after| n.id > after))
             .collect();
         let total = i64::try_from(notes.len()).unwrap_or(i64::MAX);
         if let Some(limit) = query.limit {
@@ -260,6 +261,27 @@ impl Api for Shapes {
         }
         let headers = list_notes::OkHeaders { request_id: headers.request_id.clone(), total };
         Ok(list_notes::Response::Ok(list_notes::OkResponse { body: notes, headers }))
+    }
+
+    async fn search_notes(&self, call: Call<Caller, search_notes::Request>) -> Result<search_notes::Response, ApiError> {
+        // The token is the position of the page's first note among the matches.
+        let query = &call.input.query;
+        let matches: Vec<Note> = self.all().into_iter().filter(|n| n.title.contains(&query.text)).collect();
+        let start = query
+            .page_token
+            .as_deref()
+            .map_or(Ok(0), str::parse::<usize>)
+            .map_err(|_| ApiError::new(&errors::INVALID_FORM_BODY).with_message("not a page token"))?;
+        let size = query.limit.map_or(2, |l| usize::try_from(l).unwrap_or(1));
+        let items: Vec<Note> = matches.iter().skip(start).take(size).cloned().collect();
+        let end = start + items.len();
+        let next_page = if end < matches.len() { Presence::Value(end.to_string()) } else { Presence::Null };
+        Ok(search_notes::Response { items, next_page })
+    }
+
+    async fn list_archived_notes(&self, call: Call<Caller, list_archived_notes::Request>) -> Result<list_archived_notes::Response, ApiError> {
+        let offset = usize::try_from(call.input.query.offset.unwrap_or(0)).unwrap_or(0);
+        Ok(self.all().into_iter().skip(offset).take(3).collect())
     }
 
     async fn get_me(&self, _call: Call<Caller, get_me::Request>) -> Result<get_me::Response, ApiError> {

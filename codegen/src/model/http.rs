@@ -63,6 +63,8 @@ pub struct Endpoint {
     pub behaviours: Vec<Behaviour>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub aliases: Vec<RouteAlias>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pagination: Option<Pagination>,
     #[serde(skip)]
     pub response_span: Span,
     /// Where `response`, `response_fields` or `response_format` (the shorthand) was written.
@@ -145,6 +147,68 @@ impl Endpoint {
         let Some(path) = &self.path else { return vec![] };
         path.id.split('{').skip(1).filter_map(|s| s.split_once('}').map(|(name, _)| name)).collect()
     }
+}
+
+/// How an endpoint pages through a collection.
+#[derive(Clone, Debug, Serialize)]
+pub struct Pagination {
+    /// The ways written, of which validation wants exactly one.
+    #[serde(flatten, serialize_with = "ways_map")]
+    pub ways: Vec<PageWay>,
+    /// The member of the success answer holding the items; `None` when the answer is the list.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub items: Option<Text>,
+    /// The query parameter bounding a page's size.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub limit: Option<Text>,
+    #[serde(skip)]
+    pub span: Span,
+}
+
+impl Pagination {
+    /// The way the next request is made (the first written; validation wants one).
+    pub fn way(&self) -> Option<&PageWay> {
+        self.ways.first()
+    }
+}
+
+/// How the request for the next page is made.
+#[derive(Clone, Debug, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PageWay {
+    /// The query parameter `param` carries the cursor the answer's member `from` names.
+    Cursor { param: Text, from: Text },
+    /// The query parameter `param` carries the member `item` of the last item.
+    Keyset { param: Text, item: Text },
+    /// The query parameter `param` counts the items before the page.
+    Offset { param: Text },
+}
+
+impl PageWay {
+    /// The name the format gives the way.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Self::Cursor { .. } => "cursor",
+            Self::Keyset { .. } => "keyset",
+            Self::Offset { .. } => "offset",
+        }
+    }
+
+    /// The query parameter the way sets on the next request.
+    pub fn param(&self) -> &Text {
+        match self {
+            Self::Cursor { param, .. } | Self::Keyset { param, .. } | Self::Offset { param } => param,
+        }
+    }
+}
+
+fn ways_map<S: serde::Serializer>(ways: &[PageWay], s: S) -> Result<S::Ok, S::Error> {
+    let mut map = s.serialize_map(Some(ways.len()))?;
+    for w in ways {
+        let value = serde_json::to_value(w).map_err(serde::ser::Error::custom)?;
+        map.serialize_entry(w.name(), &value[w.name()])?;
+    }
+    map.end()
 }
 
 /// Another route of an endpoint.

@@ -391,3 +391,14 @@ pub fn check_media_types(cx: &mut Diagnostics, model: &Model) {
         }
     }
 }
+
+/// A pagination resolves: one way to the next page, its query parameters and the answer's
+/// members exist, the items are a list, and a cursor or key is of its parameter's type (the
+/// next request carries it as it came).
+pub fn check_pagination(cx: &mut Diagnostics, model: &Model) {
+    for e in &model.endpoints {
+        if let Some(Err(err)) = model.paging(e) {
+            cx.push(Diagnostic::error(codes::PAGINATION, err.message).at(err.span, "this pagination").help(err.help));
+        }
+    }
+}

@@ -70,6 +70,7 @@ pub fn validate(cx: &mut Diagnostics, model: &Model) {
     http::check_array_styles(cx, model);
     http::check_body_formats(cx, model);
     http::check_media_types(cx, model);
+    http::check_pagination(cx, model);
     facets::check_facet_names(cx, model);
     facets::check_given_and_not_shown(cx, model);
     facets::check_required_facets(cx, model);

@@ -38,3 +38,7 @@ pub use client::{Client, Error, ErrorResponse, Retry};
 /// The HTTP client crate requests go through, at the version this crate was built with
 /// (for [`Client::with_http`]).
 pub use reqwest;
+
+/// What the streams of paginated endpoints are read with (`stream.next().await`,
+/// `stream.try_collect().await`).
+pub use platform_runtime::pagination::{Stream, StreamExt, TryStreamExt};

@@ -17,6 +17,8 @@
 //!   foundation.
 //! - `server` (feature `server`) and `multipart` (feature `multipart`): the server's readers.
 //! - `ffi` (feature `ffi`): the C ABI's building blocks.
+//! - `pagination` (feature `model`; its streams with `client`): how a paginated endpoint's
+//!   request makes the next one, and the pages a mock cuts from an example.
 //! - `retry` (feature `client`): how a generated client sends a request, and when it tries it
 //!   again.
 #![warn(missing_docs)]
@@ -29,6 +31,8 @@ pub mod clock;
 pub mod ffi;
 #[cfg(feature = "multipart")]
 pub mod multipart;
+#[cfg(feature = "model")]
+pub mod pagination;
 #[cfg(feature = "client")]
 pub mod retry;
 #[cfg(feature = "model")]

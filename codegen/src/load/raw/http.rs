@@ -68,7 +68,62 @@ item! {
         /// usually deprecated and bounded by `until`.
         #[serde(default)]
         pub aliases: Vec<S<RouteAlias>>,
+        /// How the endpoint pages through a collection: the clients it generates follow it.
+        #[serde(default)]
+        pub pagination: Option<S<Pagination>>,
     }
+}
+
+/// How an endpoint pages through a collection: one way to make the next request (`cursor`,
+/// `keyset` or `offset`), where the items are, and the parameter bounding a page's size.
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Pagination {
+    /// The answer names the next page's cursor: `{ param: page_token, from: next_page }`.
+    #[serde(default)]
+    pub cursor: Option<S<CursorPaging>>,
+    /// The next page starts after the last item's key: `{ param: after, item: id }`.
+    #[serde(default)]
+    pub keyset: Option<S<KeysetPaging>>,
+    /// The next page starts past this one's items: `{ param: offset }`.
+    #[serde(default)]
+    pub offset: Option<S<OffsetPaging>>,
+    /// The member of the success answer holding the items (an array); absent when the answer
+    /// is the array itself.
+    #[serde(default)]
+    pub items: Option<S<String>>,
+    /// The query parameter saying how many items a page holds at most.
+    #[serde(default)]
+    pub limit: Option<S<String>>,
+}
+
+/// Paging by a cursor the answer names.
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CursorPaging {
+    /// The query parameter carrying the cursor.
+    pub param: S<String>,
+    /// The member of the success answer holding the next page's cursor; absent or `null` on the
+    /// last page.
+    pub from: S<String>,
+}
+
+/// Paging by the key of the last item.
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct KeysetPaging {
+    /// The query parameter carrying the key (`after`, `before`).
+    pub param: S<String>,
+    /// The member of each item holding its key (`id`).
+    pub item: S<String>,
+}
+
+/// Paging by counting the items before the page.
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct OffsetPaging {
+    /// The query parameter carrying the count.
+    pub param: S<String>,
 }
 
 item! {

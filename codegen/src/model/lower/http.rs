@@ -56,6 +56,7 @@ impl Lower<'_> {
             scopes: self.refs(&v.scopes),
             behaviours,
             aliases,
+            pagination: v.pagination.as_ref().map(|p| self.pagination(p)),
             response_span: v.response.as_ref().map_or(span, |r| self.span(r)),
             shorthand_span: v
                 .response
@@ -64,6 +65,21 @@ impl Lower<'_> {
                 .or_else(|| v.response_fields.keys().next().map(|k| self.span(k)))
                 .or_else(|| v.response_format.as_ref().map(|f| self.span(f))),
         }
+    }
+
+    fn pagination(&self, s: &S<raw::Pagination>) -> Pagination {
+        let v = &s.value;
+        let mut ways = Vec::new();
+        if let Some(c) = &v.cursor {
+            ways.push(PageWay::Cursor { param: self.r#ref(&c.value.param), from: self.r#ref(&c.value.from) });
+        }
+        if let Some(k) = &v.keyset {
+            ways.push(PageWay::Keyset { param: self.r#ref(&k.value.param), item: self.r#ref(&k.value.item) });
+        }
+        if let Some(o) = &v.offset {
+            ways.push(PageWay::Offset { param: self.r#ref(&o.value.param) });
+        }
+        Pagination { ways, items: self.opt_ref(v.items.as_ref()), limit: self.opt_ref(v.limit.as_ref()), span: self.span(s) }
     }
 
     /// `json` or `[json, form]`; `json` (at the endpoint) when absent.

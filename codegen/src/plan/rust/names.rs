@@ -543,11 +543,22 @@ pub fn mock_builder(union: bool, id: &str) -> Ident {
 }
 
 /// Methods of the client that the generator names or calls on it (`self.clone()`).
-const CLIENT_RESERVED: &[&str] = &["new", "with_http", "with_credential", "on_deprecation", "credential", "placeholders", "http", "send", "exchange", "clone"];
+const CLIENT_RESERVED: &[&str] =
+    &["new", "with_http", "with_credential", "with_retry", "on_deprecation", "credential", "placeholders", "http", "send", "dispatch", "exchange", "clone"];
 
 /// An endpoint's method of the client.
 pub fn client_method(e: &Endpoint) -> Ident {
     escaped(value_ident(e.meta.rust()), CLIENT_RESERVED)
+}
+
+/// A paginated endpoint's method of the client that streams its pages.
+pub fn client_pages_method(e: &Endpoint) -> Ident {
+    escaped(value_ident(&format!("{}_pages", e.meta.rust())), CLIENT_RESERVED)
+}
+
+/// A paginated endpoint's method of the client that streams the items of its pages.
+pub fn client_stream_method(e: &Endpoint) -> Ident {
+    escaped(value_ident(&format!("{}_stream", e.meta.rust())), CLIENT_RESERVED)
 }
 
 #[cfg(test)]

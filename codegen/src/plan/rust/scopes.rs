@@ -132,9 +132,22 @@ fn operations(s: &mut Scopes, model: &Model) {
     s.add("the variants of the server's `Operation`".into(), model.routed_endpoints().map(|e| item("endpoint", &e.meta, endpoint_variant(e))).collect());
     s.add("the functions of the server's `router.rs`".into(), router_functions(model));
     s.add("the constants of `deprecations.rs`".into(), deprecation_consts(model));
-    s.add("the methods of the client".into(), model.routed_endpoints().map(|e| item("endpoint", &e.meta, client_method(e))).collect());
+    s.add("the methods of the client".into(), client_methods(model));
     s.add("the variants of the client's `Declared`".into(), declared_variants(model));
     s.add("the methods of the server's `Api` trait".into(), api_methods(model));
+}
+
+/// The client's methods: one per routed endpoint, and a paginated one's streams.
+fn client_methods(model: &Model) -> Vec<Entry> {
+    let mut out = Vec::new();
+    for e in model.routed_endpoints() {
+        out.push(item("endpoint", &e.meta, client_method(e)));
+        if e.pagination.is_some() {
+            out.push(item("endpoint", &e.meta, client_pages_method(e)));
+            out.push(item("endpoint", &e.meta, client_stream_method(e)));
+        }
+    }
+    out
 }
 
 /// The client's `Declared` variants: each error response with a payload a routed endpoint

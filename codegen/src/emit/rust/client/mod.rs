@@ -39,6 +39,7 @@ fn cargo_toml(plan: &Plan, opts: &EmitOptions) -> Vec<GeneratedFile> {
 
 fn lib_rs(plan: &Plan) -> TokenStream {
     let types = lib_ident(plan, "types");
+    let runtime = lib_ident(plan, crate::emit::cargo::RUNTIME);
     let declared =
         (!plan.declared_errors().is_empty()).then_some(" Where the endpoint declares a body for the status, it comes decoded too ([`client::Declared`]).");
     let intro = [
@@ -90,6 +91,9 @@ fn lib_rs(plan: &Plan) -> TokenStream {
         /// The HTTP client crate requests go through, at the version this crate was built with
         /// (for [`Client::with_http`]).
         pub use reqwest;
+        /// What the streams of paginated endpoints are read with (`stream.next().await`,
+        /// `stream.try_collect().await`).
+        pub use #runtime::pagination::{Stream, StreamExt, TryStreamExt};
     }
 }
 
@@ -357,7 +361,11 @@ fn client_impl(plan: &Plan, routed: bool) -> TokenStream {
     let send = sends(plan).then(send_method);
     let dispatch = routed.then(dispatch_method);
     let exchange_method = exchange::exchange_method(plan);
-    let methods = plan.routed_endpoints().map(|e| method(plan, e));
+    let methods = plan.routed_endpoints().map(|e| {
+        let mut m = method(plan, e);
+        m.extend(page_methods(plan, e));
+        m
+    });
     quote! {
         impl Client {
             #new
@@ -660,6 +668,57 @@ pub(super) fn address(plan: &Plan, e: &Endpoint) -> TokenStream {
             quote!(&self.placeholders.#id)
         },
     )
+}
+
+/// `<method>_pages` and `<method>_stream` of a paginated endpoint: its pages, and their items,
+/// as streams that fetch the next page when polled past the one before.
+fn page_methods(plan: &Plan, e: &Endpoint) -> Option<TokenStream> {
+    let item = plan.paging(e)?.ok()?;
+    let runtime = lib_ident(plan, crate::emit::cargo::RUNTIME);
+    let (call, pages, stream) = (names::client_method(e), names::client_pages_method(e), names::client_stream_method(e));
+    let module = names::endpoint_module(e);
+    let page = if e.has_status_responses() { quote!(Success) } else { quote!(Response) };
+    let way = match item.way {
+        crate::model::PageWay::Cursor { .. } => format!("the cursor in `{}`", item.from.map_or("", |f| f.name.as_str())),
+        crate::model::PageWay::Keyset { .. } => format!("the `{}` of its last item", item.key.map_or("", |f| f.name.as_str())),
+        crate::model::PageWay::Offset { .. } => "the count of the items before it".to_owned(),
+    };
+    let pages_doc = [
+        format!(" The pages of [`Self::{call}`], from the one `request` asks for: each next one is asked for"),
+        format!(" with `{}` set to {way}.", item.param.name),
+        " A page is fetched when the stream is polled past the one before, so dropping the stream".to_owned(),
+        " stops paging; an error is the stream's last item. The stream holds a clone of this client,".to_owned(),
+        " so it outlives the borrow and can be moved to another task.".to_owned(),
+    ];
+    let stream_doc = format!(" The items of every page of [`Self::{pages}`], in order.");
+    let deprecated = crate::emit::rust::shared::deprecated_attribute(plan, e.meta.deprecated.as_ref(), e.meta.until.as_ref(), None);
+    Some(quote! {
+        #(#[doc = #pages_doc])*
+        #deprecated
+        pub fn #pages(
+            &self,
+            request: types::endpoints::#module::Request,
+        ) -> impl #runtime::pagination::Stream<Item = Result<types::endpoints::#module::#page, Error>> + Send + use<> {
+            let client = self.clone();
+            #runtime::pagination::pages(request, move |request| {
+                let client = client.clone();
+                async move { client.#call(&request).await }
+            })
+        }
+
+        #[doc = #stream_doc]
+        #deprecated
+        pub fn #stream(
+            &self,
+            request: types::endpoints::#module::Request,
+        ) -> impl #runtime::pagination::Stream<Item = Result<<types::endpoints::#module::Request as #runtime::pagination::Paginated>::Item, Error>> + Send + use<> {
+            let client = self.clone();
+            #runtime::pagination::items(request, move |request| {
+                let client = client.clone();
+                async move { client.#call(&request).await }
+            })
+        }
+    })
 }
 
 fn method(plan: &Plan, e: &Endpoint) -> TokenStream {

@@ -32,7 +32,7 @@ const DEPTH: u8 = 2;
 
 /// `mock.rs`.
 pub fn mock(plan: &Plan) -> TokenStream {
-    let mut values = Values { plan, queue: Vec::new(), done: BTreeSet::new() };
+    let mut values = Values { plan, queue: Vec::new(), done: BTreeSet::new(), paged: None };
     let methods = methods(plan, &mut values);
     let builders = values.builders();
     // The signatures name what `api.rs` has in scope: the proof of guarded endpoints too.
@@ -115,8 +115,9 @@ fn methods(plan: &Plan, values: &mut Values) -> TokenStream {
                 None => unreachable!("BUG: every trait method is a hook or an endpoint"),
             },
         };
-        // The mock reads none of its arguments.
-        for input in sig.inputs.iter_mut() {
+        // The mock reads none of its arguments, but a paginated endpoint's query.
+        let paged = endpoints.iter().any(|e| names::api_method(e) == name && paged(plan, e));
+        for input in sig.inputs.iter_mut().filter(|_| !paged) {
             if let syn::FnArg::Typed(t) = input {
                 *t.pat = syn::parse_quote!(_);
             }
@@ -132,6 +133,16 @@ fn methods(plan: &Plan, values: &mut Values) -> TokenStream {
         out.extend(quote!(#sig { #body }));
     }
     out
+}
+
+/// Whether the mock answers `e` with pages cut from a collection.
+fn paged(plan: &Plan, e: &Endpoint) -> bool {
+    plan.paging(e).is_some_and(|p| p.is_ok())
+}
+
+/// The body `value` of a paginated endpoint's answer, cut to the page the call asks for.
+fn page_of(value: TokenStream, paginated: &TokenStream) -> TokenStream {
+    quote!(types::pagination::mock_page_of(#value, &call.input.query, &<#paginated as types::pagination::Paginated>::PAGINATION))
 }
 
 /// `T` of `impl Future<Output = T> + Send`.
@@ -153,14 +164,20 @@ struct Values<'m> {
     plan: &'m Plan<'m>,
     queue: Vec<(bool, String)>,
     done: BTreeSet<(bool, String)>,
+    /// For the success answer of a paginated endpoint being built, its `Paginated` impl: the
+    /// body is then the page the request asks for, cut from a collection.
+    paged: Option<TokenStream>,
 }
 
 impl<'m> Values<'m> {
     /// The answer of an endpoint.
     fn answer(&mut self, e: &Endpoint) -> TokenStream {
         let module = names::endpoint_module(e);
+        self.paged = paged(self.plan, e).then(|| quote!(types::endpoints::#module::Request));
         if !e.has_status_responses() {
-            return self.shorthand(e, &module);
+            let answer = self.shorthand(e, &module);
+            self.paged = None;
+            return answer;
         }
         let chosen = e
             .responses
@@ -171,7 +188,11 @@ impl<'m> Values<'m> {
         let status = chosen.status().expect("BUG: validation parses every status");
         let (response, names, path) = resolve_at(self.plan, chosen, quote!(types::endpoints::#module::), quote!(types::responses::));
         let variant = names::status_variant(status);
+        if self.plan.paging(e).and_then(Result::ok).and_then(|p| p.answer.status).is_none_or(|s| !std::ptr::eq(s, chosen)) {
+            self.paged = None;
+        }
         let payload = self.payload(response, &names, &path);
+        self.paged = None;
         let code = match status {
             Status::Code(c) => Some(c),
             Status::Range(r) => Some(r * 100),
@@ -192,7 +213,8 @@ impl<'m> Values<'m> {
         if !e.response_fields.is_empty() {
             let fields = self.members(&e.response_fields, None, quote!(depth));
             let extra = e.meta.not_shown.iter().any(|g| g.facet == "response").then(|| quote!(extra: Default::default(),));
-            return quote!(Ok(types::endpoints::#module::Response { #fields #extra }));
+            let value = self.paged(quote!(types::endpoints::#module::Response { #fields #extra }));
+            return quote!(Ok(#value));
         }
         if e.response_format == "csv" {
             let header: Vec<&str> = e.response_columns.iter().map(|c| c.wire()).collect();
@@ -202,9 +224,18 @@ impl<'m> Values<'m> {
         match &e.response {
             Some(ty) if e.response_format != "none" => {
                 let value = self.value(ty, None, quote!(depth));
+                let value = self.paged(value);
                 quote!(Ok(#value))
             }
             _ => quote!(Ok(())),
+        }
+    }
+
+    /// `value`, the body of an answer, cut to a page when the answer is a paginated one's.
+    fn paged(&self, value: TokenStream) -> TokenStream {
+        match &self.paged {
+            Some(paginated) => page_of(value, paginated),
+            None => value,
         }
     }
 
@@ -237,6 +268,7 @@ impl<'m> Values<'m> {
                 None => quote!(serde_json::Value::Object(Default::default())),
             }),
         };
+        let body = body.map(|b| self.paged(b));
         if r.headers.is_empty() {
             return body;
         }

@@ -38,6 +38,7 @@ fn endpoint(plan: &Plan, e: &Endpoint) -> TokenStream {
     let response_check = response_check(plan, e);
     let gates = gates(plan, e);
     let runtime = runtime(plan, e);
+    let paginated = super::pages::paginated(plan, e);
     quote! {
         #docs
         pub mod #module {
@@ -51,6 +52,7 @@ fn endpoint(plan: &Plan, e: &Endpoint) -> TokenStream {
             #response_check
             #gates
             #runtime
+            #paginated
         }
     }
 }

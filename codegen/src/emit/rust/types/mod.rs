@@ -14,6 +14,7 @@ mod errors;
 mod events;
 pub(crate) mod fields;
 pub(crate) mod literals;
+mod pages;
 mod patterns;
 mod resources;
 pub(crate) mod responses;
@@ -163,7 +164,7 @@ fn lib_rs(plan: &Plan, modules: &[Module<'_>]) -> TokenStream {
         #![allow(clippy::deprecated_semver)]
 
         // The spec-independent foundation, from the runtime crate beside this one.
-        pub use #runtime::{clock, validation, wire};
+        pub use #runtime::{clock, pagination, validation, wire};
 
         #decls
 
