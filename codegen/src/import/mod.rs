@@ -22,6 +22,7 @@ mod bundle;
 pub mod document;
 pub mod fidelity;
 mod http;
+mod pagination;
 mod schema;
 mod settle;
 // The keys mirror the raw layer's, documented there (`crate::load::raw`).
@@ -220,6 +221,7 @@ impl<'d> Importer<'d> {
         self.settle_tagged_unions(cx);
         self.error_body();
         settle::settle(cx, self.doc, &mut self.files);
+        pagination::paginate(cx, self.doc, &mut self.files);
         if self.deprecates {
             self.file(PLATFORM_FILE).changes.push(spec::Change {
                 meta: spec::Meta { id: DEPRECATED_CHANGE.to_owned(), ..Default::default() },

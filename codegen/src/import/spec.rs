@@ -340,4 +340,36 @@ pub struct Endpoint {
     #[serde(skip_serializing_if = "IndexMap::is_empty")]
     pub parts: IndexMap<String, Field>,
     pub responses: IndexMap<String, ResponseUse>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pagination: Option<Pagination>,
+    /// What the document says of the operation's pagination (not written).
+    #[serde(skip)]
+    pub paging_hint: Option<super::pagination::Hint>,
+}
+
+/// How an endpoint pages.
+#[derive(Debug, Serialize)]
+pub struct Pagination {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cursor: Option<IndexMap<&'static str, String>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub keyset: Option<IndexMap<&'static str, String>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub items: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub limit: Option<String>,
+}
+
+impl Pagination {
+    /// A cursor `param` the answer's member `from` names.
+    pub fn cursor(param: &str, from: &str, items: Option<&str>, limit: Option<&str>) -> Self {
+        let way = IndexMap::from([("param", param.to_owned()), ("from", from.to_owned())]);
+        Pagination { cursor: Some(way), keyset: None, items: items.map(str::to_owned), limit: limit.map(str::to_owned) }
+    }
+
+    /// A keyset `param` that carries the last item's member `item`.
+    pub fn keyset(param: &str, item: &str, items: Option<&str>, limit: Option<&str>) -> Self {
+        let way = IndexMap::from([("param", param.to_owned()), ("item", item.to_owned())]);
+        Pagination { cursor: None, keyset: Some(way), items: items.map(str::to_owned), limit: limit.map(str::to_owned) }
+    }
 }

@@ -7,10 +7,12 @@
 use axum::http::StatusCode;
 use discord_api_tests::Mock;
 use discord_client::client::Declared;
-use discord_client::types::endpoints::{add_my_message_reaction, create_message, list_guild_channels, list_messages, update_message};
+use discord_client::types::endpoints::{add_my_message_reaction, create_message, list_guild_channels, list_messages, list_my_guilds, update_message};
+use discord_client::types::pagination::MOCK_ITEMS;
 use discord_client::types::resources::{MessageAllowedMentionsRequest, MessageCreateRequest, MessageEditRequestPartial, RichEmbed};
 use discord_client::types::unions::{ErrorDetails, ListGuildChannelsResponse200Item as Channel};
-use discord_client::{Client, Error};
+use discord_client::{Client, Error, TryStreamExt};
+use std::collections::BTreeSet;
 
 /// The bot: every call through `?`, so any failure (refused before sending, an error status,
 /// transport) stops it with one error type.
@@ -40,6 +42,20 @@ fn the_bot_runs_against_the_mock() {
     let client = mock.client();
     let read = mock.block_on(bot(&client)).unwrap_or_else(|e| panic!("the bot failed: {e}"));
     assert!(read > 0, "a page of messages");
+}
+
+#[test]
+fn every_guild_arrives_once_through_the_stream_of_pages() {
+    let mock = Mock::start();
+    let client = mock.client();
+    // The mock serves one collection of guilds; the stream asks for each next page after the
+    // last guild's id, as the imported pagination (`after`, `limit`) says.
+    let pages: Vec<list_my_guilds::Success> = mock.block_on(client.list_my_guilds_pages(list_my_guilds::Request::default().limit(10)).try_collect()).expect("pages");
+    let sizes: Vec<usize> = pages.iter().map(|p| p.body.as_ref().map_or(0, Vec::len)).collect();
+    assert_eq!(sizes, [10, 10, 5], "the short page is the last");
+    let guilds: Vec<_> = mock.block_on(client.list_my_guilds_stream(list_my_guilds::Request::default()).try_collect()).expect("guilds");
+    let ids: BTreeSet<_> = guilds.iter().map(|g| g.id).collect();
+    assert_eq!((guilds.len(), ids.len()), (MOCK_ITEMS, MOCK_ITEMS), "every guild once");
 }
 
 #[test]

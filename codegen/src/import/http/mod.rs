@@ -154,6 +154,9 @@ impl Importer<'_> {
             None => (self.root().get("security").cloned(), "/security".to_owned()),
         };
         self.auth(cx, security.as_ref(), &security_pointer, &mut e);
+        if used_take(&mut used, &obj, "x-dropshot-pagination").is_some() {
+            e.paging_hint = Some(super::pagination::Hint::Dropshot);
+        }
         let gaps = self.leftovers(cx, &obj, pointer, &used);
         e.meta.not_shown.extend(gaps.into_iter().map(|g| Gap { facet: "details", detail: g.detail }));
         // Shapes declared in the operation are written beside it, in its part's file.
