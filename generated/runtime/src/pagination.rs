@@ -146,19 +146,30 @@ fn items_of<'a>(answer: &'a mut Value, member: Option<&str>) -> Option<&'a mut V
     list.as_array_mut()
 }
 
-/// Item number `i` of a mock's collection: `template` with its key set to the `i`th key.
+/// Item number `i` of a mock's collection: `template` with its key set to the `i`th key (for a
+/// keyset, the key member; otherwise an `id` member, where the item has one, so that the items
+/// are told apart).
 fn keyed(template: &Value, way: Way, i: usize) -> Value {
     let mut item = template.clone();
-    if let (Way::Keyset { item: member, key, .. }, Value::Object(fields)) = (way, &mut item) {
-        let n = i as u64 + 1;
-        let value = match key {
-            Key::Number => Value::from(n),
-            Key::Digits => Value::String((1_000_000_000_000_000_000 + n).to_string()),
-            Key::Uuid => Value::String(format!("00000000-0000-4000-8000-{n:012}")),
-            Key::Text => Value::String(format!("k{n:08}")),
-        };
-        fields.insert(member.to_owned(), value);
-    }
+    let Value::Object(fields) = &mut item else { return item };
+    let (member, key) = match way {
+        Way::Keyset { item, key, .. } => (item, key),
+        _ => match fields.get("id") {
+            Some(Value::Number(_)) => ("id", Key::Number),
+            Some(Value::String(s)) if s.len() == 36 && s.bytes().filter(|b| *b == b'-').count() == 4 => ("id", Key::Uuid),
+            Some(Value::String(s)) if !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()) => ("id", Key::Digits),
+            Some(Value::String(_)) => ("id", Key::Text),
+            _ => return item,
+        },
+    };
+    let n = i as u64 + 1;
+    let value = match key {
+        Key::Number => Value::from(n),
+        Key::Digits => Value::String((1_000_000_000_000_000_000 + n).to_string()),
+        Key::Uuid => Value::String(format!("00000000-0000-4000-8000-{n:012}")),
+        Key::Text => Value::String(format!("k{n:08}")),
+    };
+    fields.insert(member.to_owned(), value);
     item
 }
 
@@ -278,7 +289,8 @@ mod tests {
     fn a_cursor_mock_names_the_next_page_until_the_last() {
         let example = json!({ "items": [{ "id": 1 }], "next_page": null });
         let seen = walk(&CURSOR, example, |page, _| page["next_page"].as_str().map(|c| json!({ "limit": 7, "page_token": c })));
-        assert_eq!(seen.len(), MOCK_ITEMS, "items told apart by position, not key: {seen:?}");
+        assert_eq!(seen.len(), MOCK_ITEMS);
+        assert_eq!(seen.iter().map(Value::to_string).collect::<std::collections::BTreeSet<_>>().len(), MOCK_ITEMS, "ids told apart: {seen:?}");
         let last = mock_page(json!({ "items": [{ "id": 1 }] }), &json!({ "page_token": "20", "limit": 7 }), &CURSOR);
         assert_eq!(last["next_page"], Value::Null);
         assert_eq!(last["items"].as_array().unwrap().len(), 5);

@@ -150,9 +150,38 @@ rule!(
     "oasdiff `response-non-success-status-added` (info); smithy-diff `AddedOperationError` (warning)"
 );
 
+rule!(
+    "http",
+    ENDPOINT_PAGINATION_REMOVED,
+    "endpoint-pagination-removed",
+    "an endpoint stops paging: callers that follow its cursor or key break, and the client loses its page streams",
+    ["removal", "shape"],
+    Info,
+    "cargo-semver-checks `inherent_method_missing` (the `_pages` and `_stream` methods)"
+);
+rule!(
+    "http",
+    ENDPOINT_PAGINATION_CHANGED,
+    "endpoint-pagination-changed",
+    "an endpoint pages another way (another cursor, key, parameter or items member)",
+    ["shape"],
+    Info,
+    "oasdiff `request-parameter-removed` (the old cursor parameter stops meaning the next page)"
+);
+rule!(
+    "http",
+    ENDPOINT_PAGINATION_ADDED,
+    "endpoint-pagination-added",
+    "an endpoint pages: the client gains page streams",
+    ["addition"],
+    Info,
+    "cargo-semver-checks (inherent methods added: minor)"
+);
+
 pub fn check(cx: &mut Cx<'_>) {
     check_routes(cx);
     check_formats(cx);
+    check_pagination(cx);
     check_behaviours(cx);
     check_errors(cx);
 }
@@ -230,6 +259,31 @@ fn check_formats(cx: &mut Cx<'_>) {
                 some(&o.response_format),
                 some(&n.response_format),
             );
+        }
+    }
+}
+
+/// Pagination: what the next request carries, from what, and where the items are. Paging is
+/// something callers build loops on, so every change to it but its addition breaks them.
+fn check_pagination(cx: &mut Cx<'_>) {
+    let (old, new) = (cx.old, cx.new);
+    let describe = |p: &Pagination| serde_json::to_string(p).unwrap_or_default();
+    for (o, n) in pair(&old.endpoints, &new.endpoints, |e| e.meta.id.clone()).both {
+        let (id, s) = (&n.meta.id, subject(o, n).child(".pagination"));
+        match (&o.pagination, &n.pagination) {
+            (Some(op), None) => {
+                let message = format!("endpoint `{id}` stops paging");
+                cx.push(&ENDPOINT_PAGINATION_REMOVED, &s, Audiences::new(B, B, U), message, some(describe(op)), None);
+            }
+            (None, Some(np)) => {
+                let message = format!("endpoint `{id}` pages");
+                cx.push(&ENDPOINT_PAGINATION_ADDED, &s, Audiences::new(C, C, U), message, None, some(describe(np)));
+            }
+            (Some(op), Some(np)) if describe(op) != describe(np) => {
+                let message = format!("endpoint `{id}` pages another way");
+                cx.push(&ENDPOINT_PAGINATION_CHANGED, &s, Audiences::new(B, C, U), message, some(describe(op)), some(describe(np)));
+            }
+            _ => {}
         }
     }
 }

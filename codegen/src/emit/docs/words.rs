@@ -394,3 +394,43 @@ mod tests {
         assert_eq!(r.to_plain(), "abcd");
     }
 }
+
+/// How an endpoint pages, in words: the way, where the items are, the page size.
+pub fn pagination(p: &crate::model::Pagination) -> Rich {
+    use crate::model::PageWay;
+    let mut r = Rich::default();
+    match p.way() {
+        Some(PageWay::Cursor { param, from }) => {
+            r.text("by cursor: each next page sends ");
+            r.push(&param.id, None, true);
+            r.text(" the answer's ");
+            r.push(&from.id, None, true);
+            r.text(", until the answer has none");
+        }
+        Some(PageWay::Keyset { param, item }) => {
+            r.text("by key: each next page sends ");
+            r.push(&param.id, None, true);
+            r.text(" the ");
+            r.push(&item.id, None, true);
+            r.text(" of the last item, until a page is empty or shorter than asked");
+        }
+        Some(PageWay::Offset { param }) => {
+            r.text("by offset: each next page sends ");
+            r.push(&param.id, None, true);
+            r.text(" the count of the items before it, until a page is empty or shorter than asked");
+        }
+        None => {
+            r.text("in no way the spec gives");
+        }
+    }
+    if let Some(items) = &p.items {
+        r.text("; the items are in ");
+        r.push(&items.id, None, true);
+    }
+    if let Some(limit) = &p.limit {
+        r.text("; ");
+        r.push(&limit.id, None, true);
+        r.text(" bounds a page");
+    }
+    r
+}

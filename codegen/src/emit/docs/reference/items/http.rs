@@ -119,6 +119,8 @@ pub struct EndpointView {
     pub response_fields: Vec<FieldView>,
     /// The columns of a CSV response, in header order.
     pub response_columns: Vec<FieldView>,
+    /// How the endpoint pages, when it does.
+    pub pagination: Option<Cell>,
     pub rules: Vec<RuleView>,
     pub errors: Vec<ErrorRef>,
     pub behaviours: Vec<BehaviourView>,
@@ -181,6 +183,7 @@ pub fn endpoint(cx: &Cx, e: &Endpoint) -> EndpointView {
         response_bound: e.response_max_items.as_ref().map(|b| words::constraint(cx.model, "max_items", b)),
         response_fields: fields(cx, &e.response_fields, owner),
         response_columns: fields(cx, &e.response_columns, owner),
+        pagination: e.pagination.as_ref().map(|p| f.cell("pagination", Some(words::pagination(p)))),
         rules: cx.model.rules_for(&e.meta.id).into_iter().map(|r| permission_rule(cx, r)).collect(),
         errors: cx.model.errors_for(&e.meta.id).into_iter().map(|x| error_ref(cx, x)).collect(),
         behaviours: e
