@@ -369,32 +369,6 @@ pub fn constraint(model: &Model, key: &str, bound: &Bound) -> Rich {
     out
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn clauses_negate_at_their_verb() {
-        assert_eq!(negate("the bot user is connected to the voice channel"), "the bot user is not connected to the voice channel");
-        assert_eq!(negate("the guild has the feature"), "the guild does not have the feature");
-        assert_eq!(negate("pigs fly"), "it is not the case that pigs fly");
-    }
-
-    #[test]
-    fn descriptions_become_clauses() {
-        assert_eq!(as_clause("The caller created the widget."), "the caller created the widget");
-        assert_eq!(as_clause("API is ready."), "API is ready");
-    }
-
-    #[test]
-    fn adjacent_plain_runs_merge() {
-        let mut r = Rich::plain("a");
-        r.text("b").link("c", "#x".into(), true).text("d");
-        assert_eq!(r.0.len(), 3);
-        assert_eq!(r.to_plain(), "abcd");
-    }
-}
-
 /// How an endpoint pages, in words: the way, where the items are, the page size.
 pub fn pagination(p: &crate::model::Pagination) -> Rich {
     use crate::model::PageWay;
@@ -433,4 +407,30 @@ pub fn pagination(p: &crate::model::Pagination) -> Rich {
         r.text(" bounds a page");
     }
     r
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn clauses_negate_at_their_verb() {
+        assert_eq!(negate("the bot user is connected to the voice channel"), "the bot user is not connected to the voice channel");
+        assert_eq!(negate("the guild has the feature"), "the guild does not have the feature");
+        assert_eq!(negate("pigs fly"), "it is not the case that pigs fly");
+    }
+
+    #[test]
+    fn descriptions_become_clauses() {
+        assert_eq!(as_clause("The caller created the widget."), "the caller created the widget");
+        assert_eq!(as_clause("API is ready."), "API is ready");
+    }
+
+    #[test]
+    fn adjacent_plain_runs_merge() {
+        let mut r = Rich::plain("a");
+        r.text("b").link("c", "#x".into(), true).text("d");
+        assert_eq!(r.0.len(), 3);
+        assert_eq!(r.to_plain(), "abcd");
+    }
 }
