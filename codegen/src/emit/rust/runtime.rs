@@ -28,6 +28,7 @@ const SOURCES: &[(&str, &str)] = &[
     ("ffi.rs", include_str!("../../../../runtime/src/ffi.rs")),
     ("multipart.rs", include_str!("../../../../runtime/src/multipart.rs")),
     ("pagination.rs", include_str!("../../../../runtime/src/pagination.rs")),
+    ("ratelimit.rs", include_str!("../../../../runtime/src/ratelimit.rs")),
     ("retry.rs", include_str!("../../../../runtime/src/retry.rs")),
     ("rules.rs", include_str!("../../../../runtime/src/rules.rs")),
     ("server.rs", include_str!("../../../../runtime/src/server.rs")),

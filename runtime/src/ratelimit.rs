@@ -1,0 +1,378 @@
+//! Rate limits: what a spec says of them ([`Policy`]: the headers that carry a bucket's state,
+//! the member of a `429` body that says how long to wait, the limit across every bucket), the
+//! client's limiter that keeps a call from being sent when its bucket is spent (feature
+//! `client`), and the budget a mock server enforces (feature `server`).
+//!
+//! A bucket is learned from the answers: the first call of a route goes alone, and its answer's
+//! headers say how many calls the bucket has left and when it refills, and which bucket the
+//! route is in (`X-RateLimit-Bucket`), so routes the server counts together share one state.
+//! Calls past the remaining count wait for the refill; a `429` spends the bucket (or, when the
+//! answer says it is global, every bucket) for the wait it asks; a `401` stops every call until
+//! the credential changes, since a platform bans clients that keep sending invalid ones.
+
+use std::time::Duration;
+
+/// What a spec says of its rate limits, with header names in lower case.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Policy {
+    /// The headers of an answer, by role.
+    pub headers: Headers,
+    /// The member of a `429` answer's JSON body holding the seconds to wait.
+    pub retry_after_member: Option<&'static str>,
+    /// The member of a `429` answer's JSON body saying the limit hit is the global one.
+    pub global_member: Option<&'static str>,
+    /// The limit across every bucket: this many calls per `per`.
+    pub global: Option<Global>,
+    /// Endpoints (by id) the global limit does not count.
+    pub exempt: &'static [&'static str],
+}
+
+/// The limit across every bucket.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Global {
+    /// Calls in each window.
+    pub requests: u32,
+    /// The window.
+    pub per: Duration,
+}
+
+/// The rate-limit headers of an answer, by role; `None` where the spec names none.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Headers {
+    /// The calls a bucket allows per window.
+    pub limit: Option<&'static str>,
+    /// The calls left in the window.
+    pub remaining: Option<&'static str>,
+    /// When the window ends, in seconds since the epoch.
+    pub reset: Option<&'static str>,
+    /// How long until the window ends, in seconds.
+    pub reset_after: Option<&'static str>,
+    /// The bucket the route is counted in.
+    pub bucket: Option<&'static str>,
+    /// The scope of a limit that was hit (`user`, `global`, `shared`).
+    pub scope: Option<&'static str>,
+    /// Present (`true`) on a `429` of the global limit.
+    pub global: Option<&'static str>,
+}
+
+/// What an answer says of its bucket.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Reading {
+    /// The bucket's id, when the answer names it.
+    pub bucket: Option<String>,
+    /// The calls the window allows.
+    pub limit: Option<u32>,
+    /// The calls left.
+    pub remaining: Option<u32>,
+    /// How long until the window refills.
+    pub reset_after: Option<Duration>,
+    /// Whether the limit hit is the global one.
+    pub global: bool,
+}
+
+impl Policy {
+    /// What an answer's headers say, read by `header` (a header's value by lower-case name),
+    /// `now_epoch` the wall clock in seconds for an absolute `reset`.
+    pub fn read(&self, header: impl Fn(&str) -> Option<String>, now_epoch: f64) -> Reading {
+        let h = &self.headers;
+        let get = |name: Option<&str>| name.and_then(&header);
+        let seconds = |v: String| v.trim().parse::<f64>().ok().filter(|s| s.is_finite() && *s >= 0.0).map(|s| Duration::from_secs_f64(s.min(86_400.0)));
+        let reset_after = get(h.reset_after).and_then(seconds).or_else(|| {
+            let at: f64 = get(h.reset)?.trim().parse().ok()?;
+            (at.is_finite() && at >= now_epoch).then(|| Duration::from_secs_f64((at - now_epoch).min(86_400.0)))
+        });
+        Reading {
+            bucket: get(h.bucket),
+            limit: get(h.limit).and_then(|v| v.trim().parse().ok()),
+            remaining: get(h.remaining).and_then(|v| v.trim().parse().ok()),
+            reset_after,
+            global: get(h.global).is_some_and(|v| v.trim().eq_ignore_ascii_case("true")) || get(h.scope).is_some_and(|v| v.trim() == "global"),
+        }
+    }
+}
+
+#[cfg(feature = "client")]
+pub use limiter::{Latched, Limiter, Permit};
+
+#[cfg(feature = "client")]
+mod limiter {
+    use super::{Policy, Reading};
+    use std::collections::HashMap;
+    use std::sync::{Arc, Mutex};
+    use std::time::Duration;
+    use tokio::sync::{Mutex as Queue, OwnedMutexGuard};
+    use tokio::time::Instant;
+
+    /// The client's rate limiter: one per credential (a platform counts its limits per token).
+    #[derive(Debug)]
+    pub struct Limiter {
+        policy: Policy,
+        state: Mutex<State>,
+    }
+
+    #[derive(Debug, Default)]
+    struct State {
+        /// The bucket each route was last answered in.
+        routes: HashMap<String, String>,
+        /// Each bucket's state, behind a queue its calls take turns in.
+        buckets: HashMap<String, Arc<Queue<Bucket>>>,
+        /// No call goes before this (a global `429`).
+        paused_until: Option<Instant>,
+        /// The calls of the global window, oldest first.
+        window: std::collections::VecDeque<Instant>,
+        /// A `401` was answered: nothing more is sent with this credential.
+        latched: bool,
+    }
+
+    #[derive(Debug, Default)]
+    struct Bucket {
+        remaining: Option<u32>,
+        limit: Option<u32>,
+        resets_at: Option<Instant>,
+    }
+
+    /// Why a call was not sent: an earlier one was answered `401`.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    pub struct Latched;
+
+    impl std::fmt::Display for Latched {
+        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.write_str("an earlier call with this credential was answered 401; nothing more is sent with it")
+        }
+    }
+
+    impl std::error::Error for Latched {}
+
+    /// A call's turn: while it holds one that is `exclusive`, the bucket's next call waits for
+    /// this one's answer (the bucket's state is not known yet).
+    #[derive(Debug)]
+    pub struct Permit {
+        route: String,
+        bucket: Arc<Queue<Bucket>>,
+        held: Option<OwnedMutexGuard<Bucket>>,
+    }
+
+    impl Limiter {
+        /// A limiter that follows `policy`.
+        pub fn new(policy: Policy) -> Self {
+            Limiter { policy, state: Mutex::new(State::default()) }
+        }
+
+        /// The policy it follows.
+        pub fn policy(&self) -> &Policy {
+            &self.policy
+        }
+
+        /// Waits for the turn of a call of `route` (an endpoint and the values of its major
+        /// parameters) by endpoint `endpoint`: until the global window, a global pause and the
+        /// route's bucket allow it.
+        pub async fn acquire(&self, route: &str, endpoint: &str) -> Result<Permit, Latched> {
+            loop {
+                let wait = {
+                    let mut state = self.state.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+                    if state.latched {
+                        return Err(Latched);
+                    }
+                    self.global_wait(&mut state, !self.policy.exempt.contains(&endpoint))
+                };
+                match wait {
+                    Some(until) => tokio::time::sleep_until(until).await,
+                    None => break,
+                }
+            }
+            let bucket = {
+                let mut state = self.state.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+                let key = state.routes.get(route).cloned().unwrap_or_else(|| route.to_owned());
+                state.buckets.entry(key).or_default().clone()
+            };
+            let mut held = bucket.clone().lock_owned().await;
+            if held.remaining == Some(0) {
+                if let Some(at) = held.resets_at.filter(|at| *at > Instant::now()) {
+                    tokio::time::sleep_until(at).await;
+                }
+                held.remaining = held.limit;
+                held.resets_at = None;
+            }
+            let exclusive = match held.remaining.as_mut() {
+                Some(n) if *n > 0 => {
+                    *n -= 1;
+                    false
+                }
+                _ => true,
+            };
+            Ok(Permit { route: route.to_owned(), bucket, held: exclusive.then_some(held) })
+        }
+
+        /// The instant to wait for before a call counts in the global window, `None` when it
+        /// may go now (and then it is counted).
+        fn global_wait(&self, state: &mut State, counted: bool) -> Option<Instant> {
+            let now = Instant::now();
+            if let Some(until) = state.paused_until.filter(|u| *u > now) {
+                return Some(until);
+            }
+            let Some(global) = self.policy.global.filter(|_| counted) else { return None };
+            while state.window.front().is_some_and(|t| now.duration_since(*t) >= global.per) {
+                state.window.pop_front();
+            }
+            if state.window.len() >= global.requests as usize {
+                return state.window.front().map(|t| *t + global.per);
+            }
+            state.window.push_back(now);
+            None
+        }
+
+        /// Learns from the answer to a call: `status`, and what its headers say (`reading`);
+        /// `retry_after` is the wait a `429` asks for (its header or body).
+        pub fn answered(&self, permit: Permit, status: u16, reading: &Reading, retry_after: Option<Duration>) {
+            let now = Instant::now();
+            let Permit { route, bucket, held } = permit;
+            let mut state = self.state.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+            if status == 401 {
+                state.latched = true;
+            }
+            if status == 429 && reading.global {
+                let until = now + retry_after.unwrap_or(Duration::from_secs(1));
+                state.paused_until = Some(state.paused_until.map_or(until, |u| u.max(until)));
+            }
+            // The route's bucket as the server names it: routes it counts together share it.
+            let target = match &reading.bucket {
+                Some(id) => {
+                    let key = format!("{id} {}", route.split_once(' ').map_or("", |(_, major)| major));
+                    state.routes.insert(route.clone(), key.clone());
+                    state.buckets.entry(key).or_insert_with(|| bucket.clone()).clone()
+                }
+                None => bucket.clone(),
+            };
+            drop(state);
+            let update = |b: &mut Bucket| {
+                if status == 429 && !reading.global {
+                    b.remaining = Some(0);
+                    b.resets_at = Some(now + retry_after.or(reading.reset_after).unwrap_or(Duration::from_secs(1)));
+                    return;
+                }
+                b.limit = reading.limit.or(b.limit);
+                if let Some(r) = reading.remaining {
+                    b.remaining = Some(b.remaining.map_or(r, |known| known.min(r)));
+                }
+                if let Some(after) = reading.reset_after {
+                    b.resets_at = Some(now + after);
+                }
+            };
+            match held {
+                Some(mut guard) if Arc::ptr_eq(&bucket, &target) => update(&mut guard),
+                Some(guard) => {
+                    drop(guard);
+                    if let Ok(mut b) = target.try_lock() {
+                        update(&mut b);
+                    }
+                }
+                None => {
+                    if let Ok(mut b) = target.try_lock() {
+                        update(&mut b);
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const DISCORD: Policy = Policy {
+        headers: Headers {
+            limit: Some("x-ratelimit-limit"),
+            remaining: Some("x-ratelimit-remaining"),
+            reset: Some("x-ratelimit-reset"),
+            reset_after: Some("x-ratelimit-reset-after"),
+            bucket: Some("x-ratelimit-bucket"),
+            scope: Some("x-ratelimit-scope"),
+            global: Some("x-ratelimit-global"),
+        },
+        retry_after_member: Some("retry_after"),
+        global_member: Some("global"),
+        global: Some(Global { requests: 3, per: Duration::from_secs(1) }),
+        exempt: &["exempt"],
+    };
+
+    fn headers(pairs: &[(&'static str, &'static str)]) -> impl Fn(&str) -> Option<String> {
+        let pairs = pairs.to_vec();
+        move |name| pairs.iter().find(|(n, _)| *n == name).map(|(_, v)| (*v).to_owned())
+    }
+
+    #[test]
+    fn an_answer_is_read_by_the_roles_of_its_headers() {
+        let reading = DISCORD.read(
+            headers(&[("x-ratelimit-limit", "5"), ("x-ratelimit-remaining", "4"), ("x-ratelimit-reset-after", "1.5"), ("x-ratelimit-bucket", "abc")]),
+            0.0,
+        );
+        assert_eq!(reading, Reading { bucket: Some("abc".into()), limit: Some(5), remaining: Some(4), reset_after: Some(Duration::from_millis(1500)), global: false });
+        let absolute = DISCORD.read(headers(&[("x-ratelimit-reset", "1002.25")]), 1000.0);
+        assert_eq!(absolute.reset_after, Some(Duration::from_millis(2250)));
+        assert!(DISCORD.read(headers(&[("x-ratelimit-global", "true")]), 0.0).global);
+        assert!(DISCORD.read(headers(&[("x-ratelimit-scope", "global")]), 0.0).global);
+        let odd = DISCORD.read(headers(&[("x-ratelimit-remaining", "-1"), ("x-ratelimit-reset-after", "NaN"), ("x-ratelimit-reset", "5")]), 10.0);
+        assert_eq!(odd, Reading::default(), "values that mean nothing are not read");
+    }
+
+    #[cfg(feature = "client")]
+    mod limiter {
+        use super::*;
+        use tokio::time::Instant;
+
+        #[tokio::test(start_paused = true)]
+        async fn a_spent_bucket_waits_for_its_refill() {
+            let limiter = Limiter::new(Policy { global: None, ..DISCORD });
+            let permit = limiter.acquire("get_widget", "get_widget").await.unwrap();
+            let reading = Reading { remaining: Some(1), limit: Some(2), reset_after: Some(Duration::from_secs(10)), ..Default::default() };
+            limiter.answered(permit, 200, &reading, None);
+            let start = Instant::now();
+            let permit = limiter.acquire("get_widget", "get_widget").await.unwrap();
+            assert_eq!(start.elapsed(), Duration::ZERO, "one call left");
+            limiter.answered(permit, 200, &Reading { remaining: Some(0), ..reading.clone() }, None);
+            let _third = limiter.acquire("get_widget", "get_widget").await.unwrap();
+            assert_eq!(start.elapsed(), Duration::from_secs(10), "the refill is waited for");
+        }
+
+        #[tokio::test(start_paused = true)]
+        async fn the_global_window_holds_across_buckets_but_not_for_exempt_endpoints() {
+            let limiter = Limiter::new(DISCORD);
+            let start = Instant::now();
+            for i in 0..6 {
+                let route = format!("route_{i}");
+                let permit = limiter.acquire(&route, &route).await.unwrap();
+                limiter.answered(permit, 200, &Reading::default(), None);
+            }
+            assert_eq!(start.elapsed(), Duration::from_secs(1), "three a second: the fourth waits a window");
+            let permit = limiter.acquire("exempt", "exempt").await.unwrap();
+            limiter.answered(permit, 200, &Reading::default(), None);
+            assert_eq!(start.elapsed(), Duration::from_secs(1), "an exempt endpoint does not wait");
+        }
+
+        #[tokio::test(start_paused = true)]
+        async fn a_401_latches_and_a_global_429_pauses_every_bucket() {
+            let limiter = Limiter::new(Policy { global: None, ..DISCORD });
+            let permit = limiter.acquire("a", "a").await.unwrap();
+            limiter.answered(permit, 429, &Reading { global: true, ..Default::default() }, Some(Duration::from_secs(3)));
+            let start = Instant::now();
+            let permit = limiter.acquire("b", "b").await.unwrap();
+            assert_eq!(start.elapsed(), Duration::from_secs(3));
+            limiter.answered(permit, 401, &Reading::default(), None);
+            assert_eq!(limiter.acquire("c", "c").await.unwrap_err(), Latched);
+        }
+
+        #[tokio::test(start_paused = true)]
+        async fn routes_the_server_counts_together_share_a_bucket() {
+            let limiter = Limiter::new(Policy { global: None, ..DISCORD });
+            let named = Reading { bucket: Some("shared".into()), remaining: Some(0), limit: Some(1), reset_after: Some(Duration::from_secs(5)), ..Default::default() };
+            let permit = limiter.acquire("first 7", "first").await.unwrap();
+            limiter.answered(permit, 200, &named, None);
+            let permit = limiter.acquire("second 7", "second").await.unwrap();
+            limiter.answered(permit, 200, &named, None);
+            let start = Instant::now();
+            let _ = limiter.acquire("first 7", "first").await.unwrap();
+            assert_eq!(start.elapsed(), Duration::from_secs(5), "the shared bucket is spent");
+        }
+    }
+}
