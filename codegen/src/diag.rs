@@ -468,6 +468,9 @@ pub mod codes {
     /// names nothing, items that are not a list, a cursor or key of another type than its
     /// parameter.
     pub const PAGINATION: &str = "E0172";
+    /// Rate limits the clients cannot keep to: an exempt endpoint or a major parameter that
+    /// names nothing, a global limit of no calls or no time, a header name HTTP does not allow.
+    pub const RATE_LIMITS: &str = "E0173";
     /// An OpenAPI document that does not parse, or of a version the importer does not read.
     pub const IMPORT_DOCUMENT: &str = "E0201";
     /// A `$ref` to another document.

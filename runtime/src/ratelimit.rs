@@ -25,6 +25,26 @@ pub struct Policy {
     pub global: Option<Global>,
     /// Endpoints (by id) the global limit does not count.
     pub exempt: &'static [&'static str],
+    /// Path parameters whose values split a bucket.
+    pub major: &'static [&'static str],
+}
+
+/// The route a call is counted under: its endpoint and the values its `path` (the path part of
+/// the address called) gives the major parameters of `template` (`/channels/{channel_id}`).
+pub fn route(endpoint: &str, template: &str, path: &str, major: &[&str]) -> String {
+    let mut out = endpoint.to_owned();
+    let template: Vec<&str> = template.split('/').collect();
+    let path: Vec<&str> = path.split('?').next().unwrap_or_default().split('/').collect();
+    // The address may lead with a base path: the template matches the path's end.
+    let Some(offset) = path.len().checked_sub(template.len()) else { return out };
+    for (i, segment) in template.iter().enumerate() {
+        let name = segment.strip_prefix('{').and_then(|s| s.strip_suffix('}'));
+        if name.is_some_and(|n| major.contains(&n)) {
+            out.push(' ');
+            out.push_str(path[offset + i]);
+        }
+    }
+    out
 }
 
 /// The limit across every bucket.
@@ -210,7 +230,7 @@ mod limiter {
             if let Some(until) = state.paused_until.filter(|u| *u > now) {
                 return Some(until);
             }
-            let Some(global) = self.policy.global.filter(|_| counted) else { return None };
+            let global = self.policy.global.filter(|_| counted)?;
             while state.window.front().is_some_and(|t| now.duration_since(*t) >= global.per) {
                 state.window.pop_front();
             }
@@ -294,7 +314,16 @@ mod tests {
         global_member: Some("global"),
         global: Some(Global { requests: 3, per: Duration::from_secs(1) }),
         exempt: &["exempt"],
+        major: &["channel_id"],
     };
+
+    #[test]
+    fn a_route_is_its_endpoint_and_the_values_of_its_major_parameters() {
+        let route = |path: &str| route("create_message", "/channels/{channel_id}/messages/{message_id}", path, DISCORD.major);
+        assert_eq!(route("/api/v10/channels/7/messages/9?x=1"), "create_message 7");
+        assert_eq!(route("/channels/8/messages/9"), "create_message 8");
+        assert_eq!(route("/short"), "create_message", "a path that does not fit is the endpoint's");
+    }
 
     fn headers(pairs: &[(&'static str, &'static str)]) -> impl Fn(&str) -> Option<String> {
         let pairs = pairs.to_vec();
@@ -307,7 +336,10 @@ mod tests {
             headers(&[("x-ratelimit-limit", "5"), ("x-ratelimit-remaining", "4"), ("x-ratelimit-reset-after", "1.5"), ("x-ratelimit-bucket", "abc")]),
             0.0,
         );
-        assert_eq!(reading, Reading { bucket: Some("abc".into()), limit: Some(5), remaining: Some(4), reset_after: Some(Duration::from_millis(1500)), global: false });
+        assert_eq!(
+            reading,
+            Reading { bucket: Some("abc".into()), limit: Some(5), remaining: Some(4), reset_after: Some(Duration::from_millis(1500)), global: false }
+        );
         let absolute = DISCORD.read(headers(&[("x-ratelimit-reset", "1002.25")]), 1000.0);
         assert_eq!(absolute.reset_after, Some(Duration::from_millis(2250)));
         assert!(DISCORD.read(headers(&[("x-ratelimit-global", "true")]), 0.0).global);
@@ -365,7 +397,8 @@ mod tests {
         #[tokio::test(start_paused = true)]
         async fn routes_the_server_counts_together_share_a_bucket() {
             let limiter = Limiter::new(Policy { global: None, ..DISCORD });
-            let named = Reading { bucket: Some("shared".into()), remaining: Some(0), limit: Some(1), reset_after: Some(Duration::from_secs(5)), ..Default::default() };
+            let named =
+                Reading { bucket: Some("shared".into()), remaining: Some(0), limit: Some(1), reset_after: Some(Duration::from_secs(5)), ..Default::default() };
             let permit = limiter.acquire("first 7", "first").await.unwrap();
             limiter.answered(permit, 200, &named, None);
             let permit = limiter.acquire("second 7", "second").await.unwrap();

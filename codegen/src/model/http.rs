@@ -149,6 +149,58 @@ impl Endpoint {
     }
 }
 
+/// How the platform limits the rate of calls.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct RateLimits {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// The response headers by role (`limit`, `remaining`, `reset`, `reset_after`, `bucket`,
+    /// `scope`, `global`): their HTTP names, in that order.
+    #[serde(skip_serializing_if = "Vec::is_empty", serialize_with = "role_map")]
+    pub headers: Vec<(&'static str, Text)>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub retry_after_member: Option<Text>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub global_member: Option<Text>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub major_params: Vec<Text>,
+    /// The limit across every bucket: calls per window of seconds.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub global: Option<GlobalLimit>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub exempt: Vec<Ref>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub not_shown: Vec<Gap>,
+    #[serde(skip_serializing_if = "indexmap::IndexMap::is_empty")]
+    pub assumed: indexmap::IndexMap<String, String>,
+    #[serde(skip)]
+    pub span: Span,
+}
+
+impl RateLimits {
+    /// The HTTP name of the header of `role`.
+    pub fn header(&self, role: &str) -> Option<&str> {
+        self.headers.iter().find(|(r, _)| *r == role).map(|(_, h)| h.id.as_str())
+    }
+}
+
+/// A limit across every bucket.
+#[derive(Clone, Debug, Serialize)]
+pub struct GlobalLimit {
+    pub requests: u32,
+    pub per_seconds: f64,
+    #[serde(skip)]
+    pub span: Span,
+}
+
+fn role_map<S: serde::Serializer>(list: &[(&'static str, Text)], s: S) -> Result<S::Ok, S::Error> {
+    let mut map = s.serialize_map(Some(list.len()))?;
+    for (role, header) in list {
+        map.serialize_entry(role, &header.id)?;
+    }
+    map.end()
+}
+
 /// How an endpoint pages through a collection.
 #[derive(Clone, Debug, Serialize)]
 pub struct Pagination {

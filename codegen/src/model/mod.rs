@@ -68,6 +68,8 @@ pub struct Model {
     pub events: Vec<Event>,
     pub errors: Vec<Error>,
     pub error_body: Option<ErrorBody>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rate_limits: Option<RateLimits>,
     /// Named, reusable headers (each field's name is its id).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub headers: Vec<Field>,

@@ -402,3 +402,47 @@ pub fn check_pagination(cx: &mut Diagnostics, model: &Model) {
         }
     }
 }
+
+/// Rate limits name what exists: exempt endpoints, major parameters that are some routed path's
+/// placeholders, a global limit of at least one call in a positive window, header names that
+/// are HTTP tokens.
+pub fn check_rate_limits(cx: &mut Diagnostics, model: &Model) {
+    let Some(r) = &model.rate_limits else { return };
+    for e in &r.exempt {
+        if model.endpoint(&e.id).is_none() {
+            cx.push(
+                Diagnostic::error(codes::RATE_LIMITS, format!("the exempt endpoint `{}` is no endpoint", e.id))
+                    .at(e.span, "no endpoint has this id")
+                    .suggest(&e.id, model.endpoints.iter().map(|x| x.meta.id.as_str()))
+                    .help("name an endpoint the global limit does not count"),
+            );
+        }
+    }
+    for p in &r.major_params {
+        if !model.routed_endpoints().any(|e| e.path_placeholders().contains(&p.id.as_str())) {
+            cx.push(
+                Diagnostic::error(codes::RATE_LIMITS, format!("the major parameter `{}` is in no path", p.id))
+                    .at(p.span, "no routed path has this placeholder")
+                    .help("name a path parameter whose values the platform counts apart (`channel_id`)"),
+            );
+        }
+    }
+    if let Some(g) = &r.global
+        && (g.requests == 0 || !(g.per_seconds.is_finite() && g.per_seconds > 0.0))
+    {
+        cx.push(
+            Diagnostic::error(codes::RATE_LIMITS, "the global limit allows no call".to_owned())
+                .at(g.span, "this limit")
+                .help("give `requests` of at least 1 and `per_seconds` greater than 0"),
+        );
+    }
+    for (role, h) in &r.headers {
+        if h.id.is_empty() || !h.id.bytes().all(|b| b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b)) {
+            cx.push(
+                Diagnostic::error(codes::RATE_LIMITS, format!("the `{role}` header `{}` is no HTTP header name", h.id))
+                    .at(h.span, "not a header name")
+                    .help("a header name is letters, digits and `-` (RFC 9110 §5.1)"),
+            );
+        }
+    }
+}

@@ -71,6 +71,7 @@ pub fn validate(cx: &mut Diagnostics, model: &Model) {
     http::check_body_formats(cx, model);
     http::check_media_types(cx, model);
     http::check_pagination(cx, model);
+    http::check_rate_limits(cx, model);
     facets::check_facet_names(cx, model);
     facets::check_given_and_not_shown(cx, model);
     facets::check_required_facets(cx, model);

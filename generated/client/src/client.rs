@@ -8,7 +8,7 @@ use crate::types::deprecations::Notice;
 use crate::types::errors::{ApiError, ErrorBody};
 use crate::types::placeholders::Placeholders;
 use crate::types::validation::{Validate, Violation};
-use platform_runtime::retry;
+use platform_runtime::{ratelimit, retry};
 use std::fmt;
 pub use platform_runtime::retry::Retry;
 
@@ -25,6 +25,10 @@ pub enum Error {
     /// The platform answered with an error status (4xx or 5xx), declared by the
     /// endpoint or not.
     Api(Box<ErrorResponse>),
+    /// An earlier call with this client's credential was answered `401`; nothing was
+    /// sent, since a platform bans clients that keep presenting invalid credentials.
+    /// [`Client::with_credential`] gives a client that sends again.
+    CredentialRejected,
     /// The request could not be sent, or the response not read.
     Transport(reqwest::Error),
     /// The response could not be decoded, or came with a status the endpoint does not
@@ -96,6 +100,11 @@ impl fmt::Display for Error {
                 )
             }
             Self::Api(r) => write!(f, "{r}"),
+            Self::CredentialRejected => {
+                f.write_str(
+                    "an earlier call with this credential was answered 401; nothing more is sent with it",
+                )
+            }
             Self::Transport(e) if without_tls(e) => {
                 write!(
                     f,
@@ -234,6 +243,8 @@ pub struct Client {
     credential: Option<Credential>,
     retry: Retry,
     on_deprecation: Option<OnDeprecation>,
+    /// The rate limiter of this client's credential, shared by its clones.
+    limiter: Option<std::sync::Arc<ratelimit::Limiter>>,
 }
 
 impl Client {
@@ -255,6 +266,16 @@ impl Client {
             credential: None,
             retry: Retry::default(),
             on_deprecation: None,
+            limiter: None,
+        }
+    }
+
+    /// This client, keeping within `policy` (by default the spec's rate limits, when it
+    /// gives them); `None` sends every call as soon as it is made.
+    pub fn with_rate_limits(&self, policy: Option<ratelimit::Policy>) -> Self {
+        Self {
+            limiter: policy.map(|p| std::sync::Arc::new(ratelimit::Limiter::new(p))),
+            ..self.clone()
         }
     }
 
@@ -271,10 +292,16 @@ impl Client {
         }
     }
 
-    /// This client, presenting `credential`.
+    /// This client, presenting `credential`, with a rate limiter of its own (a platform
+    /// counts its limits per credential; a `401` stops only the credential it answered).
     pub fn with_credential(&self, credential: Credential) -> Self {
+        let limiter = self
+            .limiter
+            .as_ref()
+            .map(|l| std::sync::Arc::new(ratelimit::Limiter::new(*l.policy())));
         Self {
             credential: Some(credential),
+            limiter,
             ..self.clone()
         }
     }
@@ -302,23 +329,39 @@ impl Client {
 
     /// Sends one request, trying it again as [`Client::with_retry`] allows, and reads the
     /// last answer. Its deprecation headers go to the handler set with `on_deprecation`.
+    #[allow(clippy::too_many_arguments)]
     async fn dispatch(
         &self,
         endpoint: &'static str,
+        path: &'static str,
         method: reqwest::Method,
         url: String,
         authorization: Option<String>,
         headers: Vec<(&'static str, String)>,
         body: Option<Outgoing>,
     ) -> Result<Answer, Error> {
+        let route = self
+            .limiter
+            .as_ref()
+            .map(|l| ratelimit::route(endpoint, path, &url, l.policy().major));
         let request = retry::Outgoing {
             method: &method,
             url: &url,
             authorization: authorization.as_deref(),
             headers: &headers,
             body: body.as_ref().map(|b| (b.content_type.as_str(), b.bytes.as_slice())),
+            limit: self
+                .limiter
+                .as_deref()
+                .zip(route.as_deref())
+                .map(|(limiter, route)| (limiter, route, endpoint)),
         };
-        let response = retry::send(&self.http, &self.retry, request).await?;
+        let response = retry::send(&self.http, &self.retry, request)
+            .await
+            .map_err(|failure| match failure {
+                retry::Failure::Transport(e) => Error::Transport(e),
+                retry::Failure::Latched(_) => Error::CredentialRejected,
+            })?;
         if let Some(OnDeprecation(handler)) = &self.on_deprecation {
             let headers = response
                 .headers()
@@ -336,6 +379,7 @@ impl Client {
     async fn send(
         &self,
         endpoint: &'static str,
+        path: &'static str,
         method: reqwest::Method,
         url: String,
         accepted: &'static [TokenKind],
@@ -348,7 +392,7 @@ impl Client {
             .and_then(Credential::header_value)
             .ok_or(Error::Credential { accepted })?;
         let answer = self
-            .dispatch(endpoint, method, url, Some(header), Vec::new(), body)
+            .dispatch(endpoint, path, method, url, Some(header), Vec::new(), body)
             .await?;
         if (200..300).contains(&answer.status) {
             return Ok(answer.bytes);
@@ -373,6 +417,7 @@ impl Client {
         let bytes = self
             .send(
                 "get_current_user_connections",
+                endpoint::PATH,
                 reqwest::Method::GET,
                 url,
                 endpoint::AUTH,
@@ -397,7 +442,14 @@ impl Client {
         }
         let url = join(&self.placeholders.base_url, &request.uri_path());
         let bytes = self
-            .send("get_guild_channels", reqwest::Method::GET, url, endpoint::AUTH, None)
+            .send(
+                "get_guild_channels",
+                endpoint::PATH,
+                reqwest::Method::GET,
+                url,
+                endpoint::AUTH,
+                None,
+            )
             .await?;
         decode(&bytes)
     }
@@ -419,6 +471,7 @@ impl Client {
         let bytes = self
             .send(
                 "create_or_join_lobby",
+                endpoint::PATH,
                 reqwest::Method::PUT,
                 url,
                 endpoint::AUTH,
@@ -445,6 +498,7 @@ impl Client {
         let bytes = self
             .send(
                 "send_lobby_message",
+                endpoint::PATH,
                 reqwest::Method::POST,
                 url,
                 endpoint::AUTH,
@@ -469,7 +523,14 @@ impl Client {
         }
         let url = join(&self.placeholders.base_url, &request.uri_path());
         let bytes = self
-            .send("get_lobby_messages", reqwest::Method::GET, url, endpoint::AUTH, None)
+            .send(
+                "get_lobby_messages",
+                endpoint::PATH,
+                reqwest::Method::GET,
+                url,
+                endpoint::AUTH,
+                None,
+            )
             .await?;
         let response: endpoint::Response = decode(&bytes)?;
         let violations = endpoint::check_response(&response);
@@ -496,6 +557,7 @@ impl Client {
         let bytes = self
             .send(
                 "bulk_update_lobby_members",
+                endpoint::PATH,
                 reqwest::Method::POST,
                 url,
                 endpoint::AUTH,
@@ -521,6 +583,7 @@ impl Client {
         let url = join(&self.placeholders.base_url, &request.uri_path());
         self.send(
                 "set_voice_channel_status",
+                endpoint::PATH,
                 reqwest::Method::PUT,
                 url,
                 endpoint::AUTH,
@@ -547,6 +610,7 @@ impl Client {
         let bytes = self
             .send(
                 "token",
+                endpoint::PATH,
                 reqwest::Method::POST,
                 url,
                 endpoint::AUTH,

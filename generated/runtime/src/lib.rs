@@ -19,6 +19,8 @@
 //! - `ffi` (feature `ffi`): the C ABI's building blocks.
 //! - `pagination` (feature `model`; its streams with `client`): how a paginated endpoint's
 //!   request makes the next one, and the pages a mock cuts from an example.
+//! - `ratelimit` (feature `model`; its limiter with `client`): what a spec says of its rate
+//!   limits, and the limiter that keeps a client within them.
 //! - `retry` (feature `client`): how a generated client sends a request, and when it tries it
 //!   again.
 #![warn(missing_docs)]
@@ -33,6 +35,8 @@ pub mod ffi;
 pub mod multipart;
 #[cfg(feature = "model")]
 pub mod pagination;
+#[cfg(feature = "model")]
+pub mod ratelimit;
 #[cfg(feature = "client")]
 pub mod retry;
 #[cfg(feature = "model")]

@@ -102,14 +102,37 @@ pub struct Outgoing<'a> {
     pub headers: &'a [(&'static str, String)],
     /// The body's media type and bytes.
     pub body: Option<(&'a str, &'a [u8])>,
+    /// The rate limiter each try waits for its turn with, and the route and endpoint it is
+    /// counted under.
+    pub limit: Option<(&'a crate::ratelimit::Limiter, &'a str, &'a str)>,
+}
+
+/// Why no answer came back.
+#[derive(Debug)]
+pub enum Failure {
+    /// The request could not be sent, or no answer read.
+    Transport(reqwest::Error),
+    /// An earlier call with the credential was answered `401`: nothing was sent.
+    Latched(crate::ratelimit::Latched),
+}
+
+impl From<reqwest::Error> for Failure {
+    fn from(e: reqwest::Error) -> Self {
+        Failure::Transport(e)
+    }
 }
 
 /// Sends `request` through `http`, trying it again as `retry` allows (sleeping on tokio's
-/// clock between tries), and returns the last answer, or the last failure to get one.
-pub async fn send(http: &reqwest::Client, retry: &Retry, request: Outgoing<'_>) -> Result<reqwest::Response, reqwest::Error> {
+/// clock between tries), each try in its turn of the rate limiter when there is one, and
+/// returns the last answer, or the last failure to get one.
+pub async fn send(http: &reqwest::Client, retry: &Retry, request: Outgoing<'_>) -> Result<reqwest::Response, Failure> {
     let idempotent = idempotent(request.method.as_str());
     let mut tried = 0;
     loop {
+        let permit = match request.limit {
+            Some((limiter, route, endpoint)) => Some(limiter.acquire(route, endpoint).await.map_err(Failure::Latched)?),
+            None => None,
+        };
         let mut builder = http.request(request.method.clone(), request.url);
         if let Some(value) = request.authorization {
             builder = builder.header("authorization", value);
@@ -122,6 +145,11 @@ pub async fn send(http: &reqwest::Client, retry: &Retry, request: Outgoing<'_>) 
         }
         tried += 1;
         let sent = builder.send().await;
+        if let (Some(permit), Some((limiter, ..)), Ok(answer)) = (permit, request.limit, &sent) {
+            let reading = limiter.policy().read(|name| Some(answer.headers().get(name)?.to_str().ok()?.to_owned()), epoch_seconds());
+            let asked = answer.headers().get("retry-after").and_then(|v| v.to_str().ok()).and_then(retry_after);
+            limiter.answered(permit, answer.status().as_u16(), &reading, asked);
+        }
         let outcome = match &sent {
             Ok(answer) => Outcome::Answered(answer.status().as_u16(), answer.headers().get("retry-after").and_then(|v| v.to_str().ok()).and_then(retry_after)),
             Err(e) if e.is_connect() => Outcome::NotSent,
@@ -129,9 +157,14 @@ pub async fn send(http: &reqwest::Client, retry: &Retry, request: Outgoing<'_>) 
         };
         match retry.wait(tried, outcome, idempotent) {
             Some(wait) => tokio::time::sleep(wait).await,
-            None => return sent,
+            None => return Ok(sent?),
         }
     }
+}
+
+/// The wall clock in seconds since the epoch, for a `reset` header that is an instant.
+fn epoch_seconds() -> f64 {
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0.0, |d| d.as_secs_f64())
 }
 
 /// A number from 0 to 1, different at each call: the random state the standard library seeds

@@ -18,7 +18,7 @@
 #![allow(deprecated)]
 #![allow(clippy::deprecated_semver)]
 
-pub use platform_runtime::{clock, pagination, validation, wire};
+pub use platform_runtime::{clock, pagination, ratelimit, validation, wire};
 #[rustfmt::skip]
 pub mod placeholders;
 #[rustfmt::skip]

@@ -387,3 +387,71 @@ impl<'de> Deserialize<'de> for HeaderList {
         d.deserialize_any(V)
     }
 }
+
+/// How the platform limits the rate of calls: the headers that carry a bucket's state, what a
+/// `429` answer holds, the parameters whose values split a bucket, and the limit across every
+/// bucket. Clients keep within it; the mock server enforces a budget with these headers.
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RateLimits {
+    #[serde(default)]
+    pub description: Option<S<String>>,
+    /// The response headers by role: their HTTP names.
+    #[serde(default)]
+    pub headers: Option<S<RateLimitHeaders>>,
+    /// The member of a `429` answer's JSON body holding the seconds to wait.
+    #[serde(default)]
+    pub retry_after_member: Option<S<String>>,
+    /// The member of a `429` answer's JSON body saying the limit hit is the global one.
+    #[serde(default)]
+    pub global_member: Option<S<String>>,
+    /// Path parameters whose values split a bucket: routes called with other values are
+    /// counted apart (`channel_id`, `guild_id`).
+    #[serde(default)]
+    pub major_params: Vec<S<String>>,
+    /// The limit across every bucket.
+    #[serde(default)]
+    pub global: Option<S<GlobalLimit>>,
+    /// Endpoints the global limit does not count.
+    #[serde(default)]
+    pub exempt: Vec<S<String>>,
+    #[serde(default)]
+    pub not_shown: Vec<S<Gap>>,
+    #[serde(default)]
+    pub assumed: IndexMap<S<String>, S<String>>,
+}
+
+/// The rate-limit headers by role, each its HTTP name.
+#[derive(Debug, Default, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RateLimitHeaders {
+    /// The calls a bucket allows per window (`X-RateLimit-Limit`).
+    #[serde(default)]
+    pub limit: Option<S<String>>,
+    /// The calls left in the window (`X-RateLimit-Remaining`).
+    #[serde(default)]
+    pub remaining: Option<S<String>>,
+    /// When the window ends, in seconds since the epoch (`X-RateLimit-Reset`).
+    #[serde(default)]
+    pub reset: Option<S<String>>,
+    /// How long until the window ends, in seconds (`X-RateLimit-Reset-After`).
+    #[serde(default)]
+    pub reset_after: Option<S<String>>,
+    /// The bucket a route is counted in (`X-RateLimit-Bucket`).
+    #[serde(default)]
+    pub bucket: Option<S<String>>,
+    /// The scope of a limit hit (`X-RateLimit-Scope`).
+    #[serde(default)]
+    pub scope: Option<S<String>>,
+    /// Set on a `429` of the global limit (`X-RateLimit-Global`).
+    #[serde(default)]
+    pub global: Option<S<String>>,
+}
+
+/// A limit across every bucket: `requests` calls per `per_seconds`.
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct GlobalLimit {
+    pub requests: S<u32>,
+    pub per_seconds: S<f64>,
+}

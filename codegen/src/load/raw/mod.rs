@@ -183,6 +183,9 @@ pub struct SpecFile {
     pub errors: Vec<S<Error>>,
     #[serde(default)]
     pub error_body: Option<S<ErrorBody>>,
+    /// How the platform limits the rate of calls (one block in the whole spec).
+    #[serde(default)]
+    pub rate_limits: Option<S<RateLimits>>,
     /// Named, reusable headers: an id to a header field (`wire_name` is the HTTP header name).
     #[serde(default)]
     pub headers: IndexMap<S<String>, S<Field>>,

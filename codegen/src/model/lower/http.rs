@@ -161,6 +161,36 @@ impl Lower<'_> {
         }
     }
 
+    pub(super) fn rate_limits(&mut self, s: S<raw::RateLimits>) -> RateLimits {
+        let (span, v) = (self.span(&s), &s.value);
+        let mut headers = Vec::new();
+        if let Some(h) = &v.headers {
+            let h = &h.value;
+            let roles = [
+                ("limit", &h.limit),
+                ("remaining", &h.remaining),
+                ("reset", &h.reset),
+                ("reset_after", &h.reset_after),
+                ("bucket", &h.bucket),
+                ("scope", &h.scope),
+                ("global", &h.global),
+            ];
+            headers.extend(roles.into_iter().filter_map(|(role, name)| Some((role, self.r#ref(name.as_ref()?)))));
+        }
+        RateLimits {
+            description: v.description.as_ref().map(|d| d.value.trim().to_owned()).filter(|d| !d.is_empty()),
+            headers,
+            retry_after_member: self.opt_ref(v.retry_after_member.as_ref()),
+            global_member: self.opt_ref(v.global_member.as_ref()),
+            major_params: self.refs(&v.major_params),
+            global: v.global.as_ref().map(|g| GlobalLimit { requests: g.value.requests.value, per_seconds: g.value.per_seconds.value, span: self.span(g) }),
+            exempt: self.refs(&v.exempt),
+            not_shown: self.gaps(&v.not_shown),
+            assumed: v.assumed.iter().map(|(k, x)| (k.value.clone(), x.value.clone())).collect(),
+            span,
+        }
+    }
+
     pub(super) fn error_body(&mut self, s: S<raw::ErrorBody>) -> ErrorBody {
         let v = &s.value;
         ErrorBody {

@@ -34,6 +34,9 @@ pub fn lower(cx: &mut Diagnostics, sources: &Sources, spec: RawSpec) -> Model {
         if let Some(b) = raw.error_body {
             model.error_body = Some(lw.error_body(b));
         }
+        if let Some(r) = raw.rate_limits {
+            model.rate_limits = Some(lw.rate_limits(r));
+        }
         for (id, h) in &raw.headers {
             let header = lw.field(id, h, "headers");
             model.headers.push(header);

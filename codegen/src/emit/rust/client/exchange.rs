@@ -76,7 +76,7 @@ pub fn method(plan: &Plan, e: &Endpoint) -> TokenStream {
             #query
             #headers
             let body = #body;
-            let answer = self.exchange(#id, reqwest::Method::#http_method, url, endpoint::AUTH, #anonymous, headers, body).await?;
+            let answer = self.exchange(#id, endpoint::PATH, reqwest::Method::#http_method, url, endpoint::AUTH, #anonymous, headers, body).await?;
             #answer
         }
     }
@@ -338,12 +338,12 @@ pub fn exchange_method(plan: &Plan) -> TokenStream {
         // Each argument is one fact of the calling endpoint's route; a struct of them would
         // only be built to be taken apart here.
         #[allow(clippy::too_many_arguments)]
-        async fn exchange(&self, endpoint: &'static str, method: reqwest::Method, url: String, accepted: &'static [TokenKind], anonymous: bool, headers: Vec<(&'static str, String)>, body: Option<Outgoing>) -> Result<Answer, Error> {
+        async fn exchange(&self, endpoint: &'static str, path: &'static str, method: reqwest::Method, url: String, accepted: &'static [TokenKind], anonymous: bool, headers: Vec<(&'static str, String)>, body: Option<Outgoing>) -> Result<Answer, Error> {
             let credential = self.credential.as_ref().filter(|c| accepted.contains(&c.kind)).and_then(Credential::header_value);
             if credential.is_none() && !anonymous {
                 return Err(Error::Credential { accepted });
             }
-            self.dispatch(endpoint, method, url, credential, headers, body).await
+            self.dispatch(endpoint, path, method, url, credential, headers, body).await
         }
     }
 }

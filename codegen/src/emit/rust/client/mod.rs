@@ -131,7 +131,7 @@ fn sends(plan: &Plan) -> bool {
 /// The module's inner doc and its imports.
 fn imports(plan: &Plan, routed: bool) -> TokenStream {
     let runtime = lib_ident(plan, crate::emit::cargo::RUNTIME);
-    let retry = routed.then(|| quote!(use #runtime::retry;));
+    let retry = routed.then(|| quote!(use #runtime::{ratelimit, retry};));
     let errors = if routed { quote!({ApiError, ErrorBody}) } else { quote!(ApiError) };
     let uses = if routed {
         quote! {
@@ -185,6 +185,10 @@ fn error_type(plan: &Plan) -> TokenStream {
             /// The platform answered with an error status (4xx or 5xx), declared by the
             /// endpoint or not.
             Api(Box<ErrorResponse>),
+            /// An earlier call with this client's credential was answered `401`; nothing was
+            /// sent, since a platform bans clients that keep presenting invalid credentials.
+            /// [`Client::with_credential`] gives a client that sends again.
+            CredentialRejected,
             /// The request could not be sent, or the response not read.
             Transport(reqwest::Error),
             /// The response could not be decoded, or came with a status the endpoint does not
@@ -258,6 +262,7 @@ fn error_traits() -> TokenStream {
                         write!(f, "the client has no credential of a kind the endpoint accepts ({})", kinds.join(", "))
                     }
                     Self::Api(r) => write!(f, "{r}"),
+                    Self::CredentialRejected => f.write_str("an earlier call with this credential was answered 401; nothing more is sent with it"),
                     Self::Transport(e) if without_tls(e) => {
                         write!(f, "transport: {e} (an https:// address, and this client crate was built without its `rustls` feature: enable it for TLS)")
                     }
@@ -335,6 +340,12 @@ fn sending_types() -> TokenStream {
 /// The `Client` struct.
 fn client_type(routed: bool) -> TokenStream {
     let on_deprecation_field = routed.then(|| quote!(on_deprecation: Option<OnDeprecation>,));
+    let limiter_field = routed.then(|| {
+        quote! {
+            /// The rate limiter of this client's credential, shared by its clones.
+            limiter: Option<std::sync::Arc<ratelimit::Limiter>>,
+        }
+    });
     quote! {
         /// A client of the platform: its addresses, an HTTP client and, usually, a credential.
         ///
@@ -347,6 +358,7 @@ fn client_type(routed: bool) -> TokenStream {
             credential: Option<Credential>,
             retry: Retry,
             #on_deprecation_field
+            #limiter_field
         }
     }
 }
@@ -355,9 +367,17 @@ fn client_type(routed: bool) -> TokenStream {
 /// endpoint.
 fn client_impl(plan: &Plan, routed: bool) -> TokenStream {
     let new = new_client(plan);
-    let on_deprecation_init = routed.then(|| quote!(on_deprecation: None));
+    let on_deprecation_init = routed.then(|| quote!(on_deprecation: None,));
+    let limiter_init = routed.then(|| {
+        if plan.rate_limits.is_some() {
+            quote!(limiter: Some(std::sync::Arc::new(ratelimit::Limiter::new(types::rate_limits::POLICY))),)
+        } else {
+            quote!(limiter: None,)
+        }
+    });
+    let rate_limits = routed.then(rate_limit_methods);
     let on_deprecation = routed.then(on_deprecation_method);
-    let accessors = accessors();
+    let accessors = accessors(routed);
     let send = sends(plan).then(send_method);
     let dispatch = routed.then(dispatch_method);
     let exchange_method = exchange::exchange_method(plan);
@@ -372,8 +392,10 @@ fn client_impl(plan: &Plan, routed: bool) -> TokenStream {
 
             /// A client that sends through `http` (for timeouts, proxies, TLS settings).
             pub fn with_http(http: reqwest::Client, placeholders: Placeholders) -> Self {
-                Self { http, placeholders, credential: None, retry: Retry::default(), #on_deprecation_init }
+                Self { http, placeholders, credential: None, retry: Retry::default(), #on_deprecation_init #limiter_init }
             }
+
+            #rate_limits
 
             #on_deprecation
 
@@ -386,6 +408,17 @@ fn client_impl(plan: &Plan, routed: bool) -> TokenStream {
             #exchange_method
 
             #(#methods)*
+        }
+    }
+}
+
+/// `Client::with_rate_limits`.
+fn rate_limit_methods() -> TokenStream {
+    quote! {
+        /// This client, keeping within `policy` (by default the spec's rate limits, when it
+        /// gives them); `None` sends every call as soon as it is made.
+        pub fn with_rate_limits(&self, policy: Option<ratelimit::Policy>) -> Self {
+            Self { limiter: policy.map(|p| std::sync::Arc::new(ratelimit::Limiter::new(p))), ..self.clone() }
         }
     }
 }
@@ -404,12 +437,26 @@ fn on_deprecation_method() -> TokenStream {
 
 /// `Client::with_credential` and the accessors of the credential, the addresses and the HTTP
 /// client.
-fn accessors() -> TokenStream {
-    quote! {
-        /// This client, presenting `credential`.
-        pub fn with_credential(&self, credential: Credential) -> Self {
-            Self { credential: Some(credential), ..self.clone() }
+fn accessors(routed: bool) -> TokenStream {
+    let with_credential = if routed {
+        quote! {
+            /// This client, presenting `credential`, with a rate limiter of its own (a platform
+            /// counts its limits per credential; a `401` stops only the credential it answered).
+            pub fn with_credential(&self, credential: Credential) -> Self {
+                let limiter = self.limiter.as_ref().map(|l| std::sync::Arc::new(ratelimit::Limiter::new(*l.policy())));
+                Self { credential: Some(credential), limiter, ..self.clone() }
+            }
         }
+    } else {
+        quote! {
+            /// This client, presenting `credential`.
+            pub fn with_credential(&self, credential: Credential) -> Self {
+                Self { credential: Some(credential), ..self.clone() }
+            }
+        }
+    };
+    quote! {
+        #with_credential
 
         /// This client, trying calls again as `retry` says (by default three tries in all, for
         /// what cannot do harm: see [`Retry`]); [`Retry::never`] tries each call once.
@@ -439,9 +486,9 @@ fn send_method() -> TokenStream {
     quote! {
         /// Sends one request and returns the body of a 2xx answer; any other answer is an
         /// error.
-        async fn send(&self, endpoint: &'static str, method: reqwest::Method, url: String, accepted: &'static [TokenKind], body: Option<Outgoing>) -> Result<Vec<u8>, Error> {
+        async fn send(&self, endpoint: &'static str, path: &'static str, method: reqwest::Method, url: String, accepted: &'static [TokenKind], body: Option<Outgoing>) -> Result<Vec<u8>, Error> {
             let header = self.credential.as_ref().filter(|c| accepted.contains(&c.kind)).and_then(Credential::header_value).ok_or(Error::Credential { accepted })?;
-            let answer = self.dispatch(endpoint, method, url, Some(header), Vec::new(), body).await?;
+            let answer = self.dispatch(endpoint, path, method, url, Some(header), Vec::new(), body).await?;
             if (200..300).contains(&answer.status) {
                 return Ok(answer.bytes);
             }
@@ -455,15 +502,23 @@ fn dispatch_method() -> TokenStream {
     quote! {
         /// Sends one request, trying it again as [`Client::with_retry`] allows, and reads the
         /// last answer. Its deprecation headers go to the handler set with `on_deprecation`.
-        async fn dispatch(&self, endpoint: &'static str, method: reqwest::Method, url: String, authorization: Option<String>, headers: Vec<(&'static str, String)>, body: Option<Outgoing>) -> Result<Answer, Error> {
+        // Each argument is one fact of the calling endpoint's route; a struct of them would
+        // only be built to be taken apart here.
+        #[allow(clippy::too_many_arguments)]
+        async fn dispatch(&self, endpoint: &'static str, path: &'static str, method: reqwest::Method, url: String, authorization: Option<String>, headers: Vec<(&'static str, String)>, body: Option<Outgoing>) -> Result<Answer, Error> {
+            let route = self.limiter.as_ref().map(|l| ratelimit::route(endpoint, path, &url, l.policy().major));
             let request = retry::Outgoing {
                 method: &method,
                 url: &url,
                 authorization: authorization.as_deref(),
                 headers: &headers,
                 body: body.as_ref().map(|b| (b.content_type.as_str(), b.bytes.as_slice())),
+                limit: self.limiter.as_deref().zip(route.as_deref()).map(|(limiter, route)| (limiter, route, endpoint)),
             };
-            let response = retry::send(&self.http, &self.retry, request).await?;
+            let response = retry::send(&self.http, &self.retry, request).await.map_err(|failure| match failure {
+                retry::Failure::Transport(e) => Error::Transport(e),
+                retry::Failure::Latched(_) => Error::CredentialRejected,
+            })?;
             if let Some(OnDeprecation(handler)) = &self.on_deprecation {
                 let headers = response.headers().iter().filter_map(|(name, value)| Some((name.as_str(), value.to_str().ok()?)));
                 if let Some(notice) = Notice::from_headers(endpoint, headers) {
@@ -747,7 +802,7 @@ fn method(plan: &Plan, e: &Endpoint) -> TokenStream {
         encoded(plan, e, quote!(json))
     };
     let id = &e.meta.id;
-    let send = quote!(self.send(#id, reqwest::Method::#http_method, url, endpoint::AUTH, #body).await?);
+    let send = quote!(self.send(#id, endpoint::PATH, reqwest::Method::#http_method, url, endpoint::AUTH, #body).await?);
     let check = plan.facts(e).checks_response.then(|| {
         quote! {
             let violations = endpoint::check_response(&response);

@@ -16,6 +16,7 @@ pub(crate) mod fields;
 pub(crate) mod literals;
 mod pages;
 mod patterns;
+mod rate_limits;
 mod resources;
 pub(crate) mod responses;
 pub(crate) mod rules;
@@ -99,6 +100,9 @@ fn modules<'p>(plan: &'p Plan<'p>) -> Vec<Module<'p>> {
     if !plan.responses.is_empty() {
         out.push(Module::new("responses", move || responses::named_responses(plan)));
     }
+    if let Some(r) = &plan.rate_limits {
+        out.push(Module::new("rate_limits", move || rate_limits::emit(r)));
+    }
     out.push(Module::parts("endpoints", move || endpoints::emit(plan)));
     out
 }
@@ -164,7 +168,7 @@ fn lib_rs(plan: &Plan, modules: &[Module<'_>]) -> TokenStream {
         #![allow(clippy::deprecated_semver)]
 
         // The spec-independent foundation, from the runtime crate beside this one.
-        pub use #runtime::{clock, pagination, validation, wire};
+        pub use #runtime::{clock, pagination, ratelimit, validation, wire};
 
         #decls
 
