@@ -117,10 +117,10 @@ pub use limiter::{Latched, Limiter, Permit};
 #[cfg(feature = "client")]
 mod limiter {
     use super::{Policy, Reading};
-    use std::collections::HashMap;
-    use std::sync::{Arc, Mutex};
+    use std::collections::{HashMap, VecDeque};
+    use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
     use std::time::Duration;
-    use tokio::sync::{Mutex as Queue, OwnedMutexGuard};
+    use tokio::sync::Notify;
     use tokio::time::Instant;
 
     /// The client's rate limiter: one per credential (a platform counts its limits per token).
@@ -133,22 +133,70 @@ mod limiter {
     #[derive(Debug, Default)]
     struct State {
         /// The bucket each route was last answered in.
-        routes: HashMap<String, String>,
-        /// Each bucket's state, behind a queue its calls take turns in.
-        buckets: HashMap<String, Arc<Queue<Bucket>>>,
+        routes: HashMap<String, Arc<Bucket>>,
+        /// The buckets the server named, by name and major values.
+        named: HashMap<String, Arc<Bucket>>,
         /// No call goes before this (a global `429`).
         paused_until: Option<Instant>,
         /// The calls of the global window, oldest first.
-        window: std::collections::VecDeque<Instant>,
+        window: VecDeque<Instant>,
         /// A `401` was answered: nothing more is sent with this credential.
         latched: bool,
     }
 
+    /// A bucket: its state, and a signal to the calls waiting on it when an answer changes it.
     #[derive(Debug, Default)]
     struct Bucket {
+        state: Mutex<Count>,
+        changed: Notify,
+    }
+
+    #[derive(Debug, Default)]
+    struct Count {
+        /// Calls left in the window; `None` until an answer says.
         remaining: Option<u32>,
         limit: Option<u32>,
         resets_at: Option<Instant>,
+        /// A call whose answer will say what the bucket holds is on its way.
+        probing: bool,
+        /// Calls sent and not answered.
+        in_flight: u32,
+    }
+
+    /// What a call does on its bucket's state.
+    enum Turn {
+        Go { probe: bool },
+        WaitUntil(Instant),
+        WaitForAnswer,
+    }
+
+    impl Count {
+        fn turn(&mut self, now: Instant) -> Turn {
+            loop {
+                match self.remaining {
+                    None if self.probing => return Turn::WaitForAnswer,
+                    None => {
+                        self.probing = true;
+                        return Turn::Go { probe: true };
+                    }
+                    Some(0) => match self.resets_at {
+                        Some(at) if at > now => return Turn::WaitUntil(at),
+                        // The window ended: it holds the limit again (unknown without one).
+                        Some(_) => {
+                            self.remaining = self.limit;
+                            self.resets_at = None;
+                        }
+                        // Spent, and the answers that will say when it refills are on their way.
+                        None if self.in_flight > 0 => return Turn::WaitForAnswer,
+                        None => self.remaining = None,
+                    },
+                    Some(n) => {
+                        self.remaining = Some(n - 1);
+                        return Turn::Go { probe: false };
+                    }
+                }
+            }
+        }
     }
 
     /// Why a call was not sent: an earlier one was answered `401`.
@@ -163,13 +211,34 @@ mod limiter {
 
     impl std::error::Error for Latched {}
 
-    /// A call's turn: while it holds one that is `exclusive`, the bucket's next call waits for
-    /// this one's answer (the bucket's state is not known yet).
+    /// A call's turn in its bucket, given back with [`Limiter::answered`] (or dropped, when no
+    /// answer came).
     #[derive(Debug)]
     pub struct Permit {
         route: String,
-        bucket: Arc<Queue<Bucket>>,
-        held: Option<OwnedMutexGuard<Bucket>>,
+        bucket: Arc<Bucket>,
+        probe: bool,
+        done: bool,
+    }
+
+    impl Drop for Permit {
+        /// A call that got no answer leaves the bucket as it was, and lets the next one try.
+        fn drop(&mut self) {
+            if self.done {
+                return;
+            }
+            let mut count = lock(&self.bucket.state);
+            count.in_flight = count.in_flight.saturating_sub(1);
+            if self.probe {
+                count.probing = false;
+            }
+            drop(count);
+            self.bucket.changed.notify_waiters();
+        }
+    }
+
+    fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+        m.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
     impl Limiter {
@@ -189,38 +258,43 @@ mod limiter {
         pub async fn acquire(&self, route: &str, endpoint: &str) -> Result<Permit, Latched> {
             loop {
                 let wait = {
-                    let mut state = self.state.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+                    let mut state = lock(&self.state);
                     if state.latched {
                         return Err(Latched);
                     }
-                    self.global_wait(&mut state, !self.policy.exempt.contains(&endpoint))
+                    match self.global_wait(&mut state, !self.policy.exempt.contains(&endpoint)) {
+                        Some(until) => until,
+                        None => break,
+                    }
                 };
-                match wait {
-                    Some(until) => tokio::time::sleep_until(until).await,
-                    None => break,
+                tokio::time::sleep_until(wait).await;
+            }
+            loop {
+                // Looked up at each turn: an answer may have moved the route to the bucket the
+                // server names.
+                let bucket = lock(&self.state).routes.entry(route.to_owned()).or_default().clone();
+                let changed = bucket.changed.notified();
+                tokio::pin!(changed);
+                changed.as_mut().enable();
+                let turn = {
+                    let mut count = lock(&bucket.state);
+                    let turn = count.turn(Instant::now());
+                    if let Turn::Go { .. } = turn {
+                        count.in_flight += 1;
+                    }
+                    turn
+                };
+                match turn {
+                    Turn::Go { probe } => return Ok(Permit { route: route.to_owned(), bucket: bucket.clone(), probe, done: false }),
+                    Turn::WaitUntil(at) => {
+                        tokio::select! {
+                            () = tokio::time::sleep_until(at) => {}
+                            () = &mut changed => {}
+                        }
+                    }
+                    Turn::WaitForAnswer => changed.await,
                 }
             }
-            let bucket = {
-                let mut state = self.state.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-                let key = state.routes.get(route).cloned().unwrap_or_else(|| route.to_owned());
-                state.buckets.entry(key).or_default().clone()
-            };
-            let mut held = bucket.clone().lock_owned().await;
-            if held.remaining == Some(0) {
-                if let Some(at) = held.resets_at.filter(|at| *at > Instant::now()) {
-                    tokio::time::sleep_until(at).await;
-                }
-                held.remaining = held.limit;
-                held.resets_at = None;
-            }
-            let exclusive = match held.remaining.as_mut() {
-                Some(n) if *n > 0 => {
-                    *n -= 1;
-                    false
-                }
-                _ => true,
-            };
-            Ok(Permit { route: route.to_owned(), bucket, held: exclusive.then_some(held) })
         }
 
         /// The instant to wait for before a call counts in the global window, `None` when it
@@ -243,55 +317,55 @@ mod limiter {
 
         /// Learns from the answer to a call: `status`, and what its headers say (`reading`);
         /// `retry_after` is the wait a `429` asks for (its header or body).
-        pub fn answered(&self, permit: Permit, status: u16, reading: &Reading, retry_after: Option<Duration>) {
+        pub fn answered(&self, mut permit: Permit, status: u16, reading: &Reading, retry_after: Option<Duration>) {
             let now = Instant::now();
-            let Permit { route, bucket, held } = permit;
-            let mut state = self.state.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-            if status == 401 {
-                state.latched = true;
-            }
-            if status == 429 && reading.global {
-                let until = now + retry_after.unwrap_or(Duration::from_secs(1));
-                state.paused_until = Some(state.paused_until.map_or(until, |u| u.max(until)));
-            }
-            // The route's bucket as the server names it: routes it counts together share it.
-            let target = match &reading.bucket {
-                Some(id) => {
-                    let key = format!("{id} {}", route.split_once(' ').map_or("", |(_, major)| major));
-                    state.routes.insert(route.clone(), key.clone());
-                    state.buckets.entry(key).or_insert_with(|| bucket.clone()).clone()
+            permit.done = true;
+            let target = {
+                let mut state = lock(&self.state);
+                if status == 401 {
+                    state.latched = true;
                 }
-                None => bucket.clone(),
+                if status == 429 && reading.global {
+                    let until = now + retry_after.unwrap_or(Duration::from_secs(1));
+                    state.paused_until = Some(state.paused_until.map_or(until, |u| u.max(until)));
+                }
+                // The route's bucket as the server names it: routes it counts together share it.
+                match &reading.bucket {
+                    Some(id) => {
+                        let key = format!("{id} {}", permit.route.split_once(' ').map_or("", |(_, major)| major));
+                        let named = state.named.entry(key).or_insert_with(|| permit.bucket.clone()).clone();
+                        state.routes.insert(permit.route.clone(), named.clone());
+                        named
+                    }
+                    None => permit.bucket.clone(),
+                }
             };
-            drop(state);
-            let update = |b: &mut Bucket| {
+            {
+                let mut count = lock(&permit.bucket.state);
+                count.in_flight = count.in_flight.saturating_sub(1);
+                if permit.probe {
+                    count.probing = false;
+                }
+            }
+            {
+                let mut count = lock(&target.state);
                 if status == 429 && !reading.global {
-                    b.remaining = Some(0);
-                    b.resets_at = Some(now + retry_after.or(reading.reset_after).unwrap_or(Duration::from_secs(1)));
-                    return;
-                }
-                b.limit = reading.limit.or(b.limit);
-                if let Some(r) = reading.remaining {
-                    b.remaining = Some(b.remaining.map_or(r, |known| known.min(r)));
-                }
-                if let Some(after) = reading.reset_after {
-                    b.resets_at = Some(now + after);
-                }
-            };
-            match held {
-                Some(mut guard) if Arc::ptr_eq(&bucket, &target) => update(&mut guard),
-                Some(guard) => {
-                    drop(guard);
-                    if let Ok(mut b) = target.try_lock() {
-                        update(&mut b);
+                    count.remaining = Some(0);
+                    count.resets_at = Some(now + retry_after.or(reading.reset_after).unwrap_or(Duration::from_secs(1)));
+                } else {
+                    count.limit = reading.limit.or(count.limit);
+                    if let Some(r) = reading.remaining {
+                        // Calls already counted here and still on their way are not in `r`.
+                        let known = count.remaining.unwrap_or(r);
+                        count.remaining = Some(known.min(r));
                     }
-                }
-                None => {
-                    if let Ok(mut b) = target.try_lock() {
-                        update(&mut b);
+                    if let Some(after) = reading.reset_after {
+                        count.resets_at = Some(now + after);
                     }
                 }
             }
+            permit.bucket.changed.notify_waiters();
+            target.changed.notify_waiters();
         }
     }
 }

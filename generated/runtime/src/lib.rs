@@ -16,6 +16,7 @@
 //! - `wire`, `validation`, `clock`, `timeline`, `rules` (feature `model`): the types crate's
 //!   foundation.
 //! - `server` (feature `server`) and `multipart` (feature `multipart`): the server's readers.
+//! - `mock` (feature `server`): the budgets and faults a generated mock server pushes back with.
 //! - `ffi` (feature `ffi`): the C ABI's building blocks.
 //! - `pagination` (feature `model`; its streams with `client`): how a paginated endpoint's
 //!   request makes the next one, and the pages a mock cuts from an example.
@@ -31,6 +32,8 @@ pub mod clock;
 #[cfg(feature = "ffi")]
 #[allow(unsafe_code)]
 pub mod ffi;
+#[cfg(feature = "server")]
+pub mod mock;
 #[cfg(feature = "multipart")]
 pub mod multipart;
 #[cfg(feature = "model")]

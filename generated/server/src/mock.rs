@@ -23,14 +23,17 @@ use crate::types::errors::ApiError;
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Mock;
 
-/// The router serving [`Mock`] at the spec's addresses.
+/// The router serving [`Mock`] at the spec's addresses. A request may ask for a fault:
+/// `X-Mock-Status: 503` is answered with that status, `X-Mock-Delay-Ms: 250` after that
+/// delay.
 pub fn router() -> axum::Router {
-    crate::router(Mock)
+    router_with(crate::Options::default())
 }
 
-/// The router serving [`Mock`] with `options`.
+/// The router serving [`Mock`] with `options`, faults as [`router`]'s.
 pub fn router_with(options: crate::Options) -> axum::Router {
     crate::router_with(Mock, options)
+        .layer(axum::middleware::from_fn(platform_runtime::mock::faults))
 }
 
 impl Api for Mock {

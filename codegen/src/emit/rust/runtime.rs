@@ -26,6 +26,7 @@ const SOURCES: &[(&str, &str)] = &[
     ("lib.rs", include_str!("../../../../runtime/src/lib.rs")),
     ("clock.rs", include_str!("../../../../runtime/src/clock.rs")),
     ("ffi.rs", include_str!("../../../../runtime/src/ffi.rs")),
+    ("mock.rs", include_str!("../../../../runtime/src/mock.rs")),
     ("multipart.rs", include_str!("../../../../runtime/src/multipart.rs")),
     ("pagination.rs", include_str!("../../../../runtime/src/pagination.rs")),
     ("ratelimit.rs", include_str!("../../../../runtime/src/ratelimit.rs")),

@@ -32,6 +32,8 @@ const DEPTH: u8 = 2;
 
 /// `mock.rs`.
 pub fn mock(plan: &Plan) -> TokenStream {
+    let runtime = crate::emit::rust::shared::lib_ident(plan, crate::emit::cargo::RUNTIME);
+    let limited = plan.rate_limits.is_some().then(|| limited(plan, &runtime));
     let mut values = Values { plan, queue: Vec::new(), done: BTreeSet::new(), paged: None };
     let methods = methods(plan, &mut values);
     let builders = values.builders();
@@ -61,15 +63,19 @@ pub fn mock(plan: &Plan) -> TokenStream {
         #[derive(Clone, Copy, Debug, Default)]
         pub struct Mock;
 
-        /// The router serving [`Mock`] at the spec's addresses.
+        /// The router serving [`Mock`] at the spec's addresses. A request may ask for a fault:
+        /// `X-Mock-Status: 503` is answered with that status, `X-Mock-Delay-Ms: 250` after that
+        /// delay.
         pub fn router() -> axum::Router {
-            crate::router(Mock)
+            router_with(crate::Options::default())
         }
 
-        /// The router serving [`Mock`] with `options`.
+        /// The router serving [`Mock`] with `options`, faults as [`router`]'s.
         pub fn router_with(options: crate::Options) -> axum::Router {
-            crate::router_with(Mock, options)
+            crate::router_with(Mock, options).layer(axum::middleware::from_fn(#runtime::mock::faults))
         }
+
+        #limited
 
         impl Api for Mock {
             type Caller = ();
@@ -83,6 +89,46 @@ pub fn mock(plan: &Plan) -> TokenStream {
 
         #builders
     }
+}
+
+/// `ROUTES` and `router_limited`: the mock enforcing a budget per rate-limit bucket, with the
+/// spec's headers.
+fn limited(plan: &Plan, runtime: &Ident) -> TokenStream {
+    let routes = routed(plan).into_iter().map(|e| {
+        let id = &e.meta.id;
+        let module = names::endpoint_module(e);
+        quote!(#runtime::mock::Route { endpoint: #id, method: types::endpoints::#module::METHOD, path: types::endpoints::#module::PATH })
+    });
+    let whole = whole_seconds(plan).then(|| quote!(.with_whole_seconds()));
+    quote! {
+        pub use #runtime::mock::{Budget, Limits};
+
+        /// Every route, for telling which endpoint a request calls.
+        pub const ROUTES: &[#runtime::mock::Route] = &[#(#routes),*];
+
+        /// The router serving [`Mock`] that pushes back: each rate-limit bucket (an endpoint and
+        /// the values of its major parameters) allows `budget`, the spec's global limit holds
+        /// across them, every answer carries the spec's rate-limit headers, and a call past a
+        /// budget is answered `429`. The [`Limits`](#runtime::mock::Limits) count the calls
+        /// refused.
+        pub fn router_limited(options: crate::Options, budget: #runtime::mock::Budget) -> (axum::Router, #runtime::mock::Limits) {
+            let limits = #runtime::mock::Limits::new(types::rate_limits::POLICY, budget, ROUTES)#whole;
+            let enforcing = limits.clone();
+            let router = router_with(options).layer(axum::middleware::from_fn(move |request, next| enforcing.clone().enforce(request, next)));
+            (router, limits)
+        }
+    }
+}
+
+/// Whether some response declares the header of the rate limits' `reset_after` role, or
+/// `Retry-After`, an integer: the mock then writes waits in whole seconds, as declared.
+fn whole_seconds(plan: &Plan) -> bool {
+    let Some(r) = &plan.rate_limits else { return false };
+    let names: Vec<&str> = r.header("reset_after").into_iter().chain(["Retry-After"]).collect();
+    plan.all_responses()
+        .into_iter()
+        .flat_map(|resp| plan.header_fields(resp))
+        .any(|h| names.iter().any(|n| n.eq_ignore_ascii_case(h.wire())) && crate::model::is_integer(h.ty.as_ref()))
 }
 
 /// The trait's methods, each with its mock body, from the same signatures the trait declares.
