@@ -23,6 +23,7 @@ pub mod document;
 pub mod fidelity;
 mod http;
 mod pagination;
+mod rate_limits;
 mod schema;
 mod settle;
 // The keys mirror the raw layer's, documented there (`crate::load::raw`).
@@ -222,6 +223,7 @@ impl<'d> Importer<'d> {
         self.error_body();
         settle::settle(cx, self.doc, &mut self.files);
         pagination::paginate(cx, self.doc, &mut self.files);
+        rate_limits::detect(&mut self.files, PLATFORM_FILE);
         if self.deprecates {
             self.file(PLATFORM_FILE).changes.push(spec::Change {
                 meta: spec::Meta { id: DEPRECATED_CHANGE.to_owned(), ..Default::default() },

@@ -39,6 +39,21 @@ pub struct SpecFile {
     pub endpoints: Vec<Endpoint>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error_body: Option<ErrorBody>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rate_limits: Option<RateLimits>,
+}
+
+/// How the platform limits the rate of calls.
+#[derive(Debug, Default, Serialize)]
+pub struct RateLimits {
+    #[serde(skip_serializing_if = "IndexMap::is_empty")]
+    pub headers: IndexMap<String, String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub retry_after_member: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub global_member: Option<String>,
+    #[serde(skip_serializing_if = "IndexMap::is_empty")]
+    pub assumed: IndexMap<String, String>,
 }
 
 /// The body of the errors the server makes itself.
