@@ -104,7 +104,7 @@ async fn optional_bodies_of_either_format_may_be_left_out() {
     use shapes_client::types::placeholders::Placeholders;
     let client = shapes_client::Client::with_http(http(), Placeholders { api_url: format!("{origin}/api") });
     client.send_feedback_form(&send_feedback_form::Request { body: None }).await.expect("no feedback as a form");
-    client.send_feedback(&send_feedback::Request { body: None }).await.expect("no feedback as JSON");
+    client.send_feedback(&send_feedback::Request { body: None, ..Default::default() }).await.expect("no feedback as JSON");
 }
 
 /// A JSON body of another JSON media type (`body_media_type`): the client sends it as that

@@ -471,6 +471,8 @@ pub mod codes {
     /// Rate limits the clients cannot keep to: an exempt endpoint or a major parameter that
     /// names nothing, a global limit of no calls or no time, a header name HTTP does not allow.
     pub const RATE_LIMITS: &str = "E0173";
+    /// An idempotency key that is not one of the endpoint's header parameters of type `string`.
+    pub const IDEMPOTENCY_KEY: &str = "E0174";
     /// An OpenAPI document that does not parse, or of a version the importer does not read.
     pub const IMPORT_DOCUMENT: &str = "E0201";
     /// A `$ref` to another document.

@@ -65,6 +65,9 @@ pub struct Endpoint {
     pub aliases: Vec<RouteAlias>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub pagination: Option<Pagination>,
+    /// The header parameter carrying an idempotency key.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub idempotency_key: Option<Text>,
     #[serde(skip)]
     pub response_span: Span,
     /// Where `response`, `response_fields` or `response_format` (the shorthand) was written.
@@ -140,6 +143,12 @@ impl Endpoint {
     /// The responses a call fails with: 4xx, 5xx and `default`.
     pub fn error_responses(&self) -> impl Iterator<Item = &StatusResponse> {
         self.responses.iter().filter(|r| r.status().is_some_and(Status::is_error))
+    }
+
+    /// The header parameter carrying the endpoint's idempotency key.
+    pub fn idempotency_header(&self) -> Option<&Field> {
+        let name = &self.idempotency_key.as_ref()?.id;
+        self.headers.iter().find(|h| &h.name == name)
     }
 
     /// The `{placeholder}` names of the path, in order.

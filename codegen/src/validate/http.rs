@@ -446,3 +446,25 @@ pub fn check_rate_limits(cx: &mut Diagnostics, model: &Model) {
         }
     }
 }
+
+/// An idempotency key names a header parameter of its endpoint, of type `string`: the client
+/// writes a fresh key into it.
+pub fn check_idempotency_keys(cx: &mut Diagnostics, model: &Model) {
+    for e in &model.endpoints {
+        let Some(key) = &e.idempotency_key else { continue };
+        match e.idempotency_header() {
+            None => cx.push(
+                Diagnostic::error(codes::IDEMPOTENCY_KEY, format!("`{}` is not a header parameter of `{}`", key.id, e.meta.id))
+                    .at(key.span, "no header parameter has this name")
+                    .suggest(&key.id, e.headers.iter().map(|h| h.name.as_str()))
+                    .help("declare the header under `headers` (`idempotency_key: { wire_name: Idempotency-Key, type: string, optional: true }`)"),
+            ),
+            Some(h) if h.ty != Some(TypeRef::Primitive(Primitive::String)) => cx.push(
+                Diagnostic::error(codes::IDEMPOTENCY_KEY, format!("the idempotency key `{}` of `{}` is not a string", key.id, e.meta.id))
+                    .at(key.span, "this key")
+                    .help("give the header `type: string`: clients write a fresh UUID into it"),
+            ),
+            Some(_) => {}
+        }
+    }
+}

@@ -10,7 +10,7 @@ use crate::types::placeholders::Placeholders;
 use crate::types::validation::{Validate, Violation};
 use platform_runtime::{ratelimit, retry};
 use std::fmt;
-pub use platform_runtime::retry::Retry;
+pub use platform_runtime::retry::{Retry, Timeouts};
 
 /// Why a call failed.
 #[derive(Debug)]
@@ -29,6 +29,9 @@ pub enum Error {
     /// sent, since a platform bans clients that keep presenting invalid credentials.
     /// [`Client::with_credential`] gives a client that sends again.
     CredentialRejected,
+    /// The call, its tries and waits included, took longer than the client's
+    /// [`Timeouts::total`].
+    TimedOut,
     /// The request could not be sent, or the response not read.
     Transport(reqwest::Error),
     /// The response could not be decoded, or came with a status the endpoint does not
@@ -105,6 +108,9 @@ impl fmt::Display for Error {
                     "an earlier call with this credential was answered 401; nothing more is sent with it",
                 )
             }
+            Self::TimedOut => {
+                f.write_str("the call took longer than the client's timeout")
+            }
             Self::Transport(e) if without_tls(e) => {
                 write!(
                     f,
@@ -179,6 +185,10 @@ impl fmt::Debug for OnDeprecation {
     }
 }
 
+/// The calling endpoint's id, its path template, and the header it takes an idempotency
+/// key in.
+type Route = (&'static str, &'static str, Option<&'static str>);
+
 /// An answer: its status, headers and body.
 struct Answer {
     status: u16,
@@ -245,6 +255,7 @@ pub struct Client {
     on_deprecation: Option<OnDeprecation>,
     /// The rate limiter of this client's credential, shared by its clones.
     limiter: Option<std::sync::Arc<ratelimit::Limiter>>,
+    timeouts: Timeouts,
 }
 
 impl Client {
@@ -267,6 +278,7 @@ impl Client {
             retry: Retry::default(),
             on_deprecation: None,
             limiter: None,
+            timeouts: Timeouts::default(),
         }
     }
 
@@ -277,6 +289,14 @@ impl Client {
             limiter: policy.map(|p| std::sync::Arc::new(ratelimit::Limiter::new(p))),
             ..self.clone()
         }
+    }
+
+    /// This client, bounding each try and each whole call as `timeouts` says (by default a
+    /// minute per try; [`Timeouts::none`] waits as long as it takes).
+    /// A call past its whole bound fails with [`Error::TimedOut`]; a try past its own has no
+    /// answer, and is tried again where that cannot do harm.
+    pub fn with_timeouts(&self, timeouts: Timeouts) -> Self {
+        Self { timeouts, ..self.clone() }
     }
 
     /// This client, calling `handler` with the notice of every answer that says what was
@@ -329,11 +349,9 @@ impl Client {
 
     /// Sends one request, trying it again as [`Client::with_retry`] allows, and reads the
     /// last answer. Its deprecation headers go to the handler set with `on_deprecation`.
-    #[allow(clippy::too_many_arguments)]
     async fn dispatch(
         &self,
-        endpoint: &'static str,
-        path: &'static str,
+        (endpoint, path, idempotency_key): Route,
         method: reqwest::Method,
         url: String,
         authorization: Option<String>,
@@ -355,12 +373,15 @@ impl Client {
                 .as_deref()
                 .zip(route.as_deref())
                 .map(|(limiter, route)| (limiter, route, endpoint)),
+            idempotency_key,
+            timeouts: self.timeouts,
         };
         let response = retry::send(&self.http, &self.retry, request)
             .await
             .map_err(|failure| match failure {
                 retry::Failure::Transport(e) => Error::Transport(e),
                 retry::Failure::Latched(_) => Error::CredentialRejected,
+                retry::Failure::TimedOut => Error::TimedOut,
             })?;
         if let Some(OnDeprecation(handler)) = &self.on_deprecation {
             let headers = response
@@ -378,8 +399,7 @@ impl Client {
     /// error.
     async fn send(
         &self,
-        endpoint: &'static str,
-        path: &'static str,
+        route: Route,
         method: reqwest::Method,
         url: String,
         accepted: &'static [TokenKind],
@@ -391,8 +411,9 @@ impl Client {
             .filter(|c| accepted.contains(&c.kind))
             .and_then(Credential::header_value)
             .ok_or(Error::Credential { accepted })?;
+        let endpoint = route.0;
         let answer = self
-            .dispatch(endpoint, path, method, url, Some(header), Vec::new(), body)
+            .dispatch(route, method, url, Some(header), Vec::new(), body)
             .await?;
         if (200..300).contains(&answer.status) {
             return Ok(answer.bytes);
@@ -416,8 +437,7 @@ impl Client {
         let url = join(&self.placeholders.base_url, &request.uri_path());
         let bytes = self
             .send(
-                "get_current_user_connections",
-                endpoint::PATH,
+                ("get_current_user_connections", endpoint::PATH, None),
                 reqwest::Method::GET,
                 url,
                 endpoint::AUTH,
@@ -443,8 +463,7 @@ impl Client {
         let url = join(&self.placeholders.base_url, &request.uri_path());
         let bytes = self
             .send(
-                "get_guild_channels",
-                endpoint::PATH,
+                ("get_guild_channels", endpoint::PATH, None),
                 reqwest::Method::GET,
                 url,
                 endpoint::AUTH,
@@ -470,8 +489,7 @@ impl Client {
         let url = join(&self.placeholders.base_url, &request.uri_path());
         let bytes = self
             .send(
-                "create_or_join_lobby",
-                endpoint::PATH,
+                ("create_or_join_lobby", endpoint::PATH, None),
                 reqwest::Method::PUT,
                 url,
                 endpoint::AUTH,
@@ -497,8 +515,7 @@ impl Client {
         let url = join(&self.placeholders.base_url, &request.uri_path());
         let bytes = self
             .send(
-                "send_lobby_message",
-                endpoint::PATH,
+                ("send_lobby_message", endpoint::PATH, None),
                 reqwest::Method::POST,
                 url,
                 endpoint::AUTH,
@@ -524,8 +541,7 @@ impl Client {
         let url = join(&self.placeholders.base_url, &request.uri_path());
         let bytes = self
             .send(
-                "get_lobby_messages",
-                endpoint::PATH,
+                ("get_lobby_messages", endpoint::PATH, None),
                 reqwest::Method::GET,
                 url,
                 endpoint::AUTH,
@@ -556,8 +572,7 @@ impl Client {
         let url = join(&self.placeholders.base_url, &request.uri_path());
         let bytes = self
             .send(
-                "bulk_update_lobby_members",
-                endpoint::PATH,
+                ("bulk_update_lobby_members", endpoint::PATH, None),
                 reqwest::Method::POST,
                 url,
                 endpoint::AUTH,
@@ -582,8 +597,7 @@ impl Client {
         }
         let url = join(&self.placeholders.base_url, &request.uri_path());
         self.send(
-                "set_voice_channel_status",
-                endpoint::PATH,
+                ("set_voice_channel_status", endpoint::PATH, None),
                 reqwest::Method::PUT,
                 url,
                 endpoint::AUTH,
@@ -609,8 +623,7 @@ impl Client {
         let url = join(&self.placeholders.auth_url, &request.uri_path());
         let bytes = self
             .send(
-                "token",
-                endpoint::PATH,
+                ("token", endpoint::PATH, None),
                 reqwest::Method::POST,
                 url,
                 endpoint::AUTH,

@@ -33,7 +33,7 @@ pub use platform_types;
 #[rustfmt::skip]
 pub mod client;
 #[rustfmt::skip]
-pub use client::{Client, Error, ErrorResponse, Retry};
+pub use client::{Client, Error, ErrorResponse, Retry, Timeouts};
 
 /// The HTTP client crate requests go through, at the version this crate was built with
 /// (for [`Client::with_http`]).

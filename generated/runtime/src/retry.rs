@@ -105,6 +105,36 @@ pub struct Outgoing<'a> {
     /// The rate limiter each try waits for its turn with, and the route and endpoint it is
     /// counted under.
     pub limit: Option<(&'a crate::ratelimit::Limiter, &'a str, &'a str)>,
+    /// The header the endpoint takes an idempotency key in: when the headers carry none, a
+    /// fresh key is sent, the same on every try, and the call is tried again like an
+    /// idempotent one (the server does it once per key).
+    pub idempotency_key: Option<&'static str>,
+    /// How long a try, and the whole call, may take.
+    pub timeouts: Timeouts,
+}
+
+/// How long a call may take.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Timeouts {
+    /// Each try, from sending to the answer's head: a try that takes longer has no answer, and
+    /// is tried again when that cannot do harm.
+    pub per_try: Option<Duration>,
+    /// The whole call, its tries and the waits between them included.
+    pub total: Option<Duration>,
+}
+
+impl Default for Timeouts {
+    /// A minute per try; no bound on the whole call beyond its tries.
+    fn default() -> Self {
+        Timeouts { per_try: Some(Duration::from_secs(60)), total: None }
+    }
+}
+
+impl Timeouts {
+    /// No timeout at all.
+    pub const fn none() -> Self {
+        Timeouts { per_try: None, total: None }
+    }
 }
 
 /// Why no answer came back.
@@ -114,6 +144,8 @@ pub enum Failure {
     Transport(reqwest::Error),
     /// An earlier call with the credential was answered `401`: nothing was sent.
     Latched(crate::ratelimit::Latched),
+    /// The whole call took longer than [`Timeouts::total`].
+    TimedOut,
 }
 
 impl From<reqwest::Error> for Failure {
@@ -126,7 +158,17 @@ impl From<reqwest::Error> for Failure {
 /// clock between tries), each try in its turn of the rate limiter when there is one, and
 /// returns the last answer, or the last failure to get one.
 pub async fn send(http: &reqwest::Client, retry: &Retry, request: Outgoing<'_>) -> Result<reqwest::Response, Failure> {
-    let idempotent = idempotent(request.method.as_str());
+    match request.timeouts.total {
+        Some(total) => tokio::time::timeout(total, tries(http, retry, request)).await.map_err(|_| Failure::TimedOut)?,
+        None => tries(http, retry, request).await,
+    }
+}
+
+/// The tries of [`send`].
+async fn tries(http: &reqwest::Client, retry: &Retry, request: Outgoing<'_>) -> Result<reqwest::Response, Failure> {
+    let given = |name: &str| request.headers.iter().any(|(n, _)| n.eq_ignore_ascii_case(name));
+    let key = request.idempotency_key.filter(|name| !given(name)).map(|name| (name, fresh_key()));
+    let idempotent = idempotent(request.method.as_str()) || request.idempotency_key.is_some();
     let mut tried = 0;
     loop {
         let permit = match request.limit {
@@ -137,8 +179,11 @@ pub async fn send(http: &reqwest::Client, retry: &Retry, request: Outgoing<'_>) 
         if let Some(value) = request.authorization {
             builder = builder.header("authorization", value);
         }
-        for (name, value) in request.headers {
+        for (name, value) in request.headers.iter().chain(&key) {
             builder = builder.header(*name, value);
+        }
+        if let Some(timeout) = request.timeouts.per_try {
+            builder = builder.timeout(timeout);
         }
         if let Some((content_type, bytes)) = request.body {
             builder = builder.header("content-type", content_type).body(bytes.to_vec());
@@ -165,6 +210,20 @@ pub async fn send(http: &reqwest::Client, retry: &Retry, request: Outgoing<'_>) 
 /// The wall clock in seconds since the epoch, for a `reset` header that is an instant.
 fn epoch_seconds() -> f64 {
     std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0.0, |d| d.as_secs_f64())
+}
+
+/// A fresh idempotency key: a random (version 4) UUID.
+pub fn fresh_key() -> String {
+    let (a, b) = (random_bits(), random_bits());
+    let a = (a & !0xf000) | 0x4000;
+    let b = (b & !(0b11 << 62)) | (0b10 << 62);
+    format!("{:08x}-{:04x}-{:04x}-{:04x}-{:012x}", a >> 32, (a >> 16) & 0xffff, a & 0xffff, b >> 48, b & 0xffff_ffff_ffff)
+}
+
+/// 64 random bits: the random state the standard library seeds its hash maps with.
+fn random_bits() -> u64 {
+    use std::hash::{BuildHasher, Hasher};
+    std::collections::hash_map::RandomState::new().build_hasher().finish()
 }
 
 /// A number from 0 to 1, different at each call: the random state the standard library seeds
@@ -229,5 +288,14 @@ mod tests {
         assert_eq!(retry_after("-1"), None);
         assert_eq!(retry_after("NaN"), None);
         assert!(idempotent("PUT") && !idempotent("POST") && !idempotent("PATCH"));
+    }
+
+    #[test]
+    fn fresh_keys_are_version_4_uuids_and_differ() {
+        let (a, b) = (fresh_key(), fresh_key());
+        assert_ne!(a, b);
+        let parts: Vec<&str> = a.split('-').collect();
+        assert_eq!(parts.iter().map(|p| p.len()).collect::<Vec<_>>(), [8, 4, 4, 4, 12], "{a}");
+        assert!(parts[2].starts_with('4') && matches!(parts[3].as_bytes()[0], b'8' | b'9' | b'a' | b'b'), "{a}");
     }
 }

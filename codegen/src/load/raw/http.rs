@@ -71,6 +71,11 @@ item! {
         /// How the endpoint pages through a collection: the clients it generates follow it.
         #[serde(default)]
         pub pagination: Option<S<Pagination>>,
+        /// The header parameter that carries an idempotency key: the server does a call once per
+        /// key, so clients send one (fresh per call, the same on every try) and try the call
+        /// again like an idempotent one.
+        #[serde(default)]
+        pub idempotency_key: Option<S<String>>,
     }
 }
 

@@ -57,6 +57,7 @@ impl Lower<'_> {
             behaviours,
             aliases,
             pagination: v.pagination.as_ref().map(|p| self.pagination(p)),
+            idempotency_key: self.opt_ref(v.idempotency_key.as_ref()),
             response_span: v.response.as_ref().map_or(span, |r| self.span(r)),
             shorthand_span: v
                 .response

@@ -62,6 +62,7 @@ pub fn method(plan: &Plan, e: &Endpoint) -> TokenStream {
     let output = if e.has_status_responses() { quote!(Success) } else { quote!(Response) };
     let alias = super::alias(e);
     let deprecated = crate::emit::rust::shared::deprecated_attribute(plan, e.meta.deprecated.as_ref(), e.meta.until.as_ref(), None);
+    let key = super::idempotency_key(e);
     quote! {
         #(#[doc = #lines])*
         #alias
@@ -76,7 +77,7 @@ pub fn method(plan: &Plan, e: &Endpoint) -> TokenStream {
             #query
             #headers
             let body = #body;
-            let answer = self.exchange(#id, endpoint::PATH, reqwest::Method::#http_method, url, endpoint::AUTH, #anonymous, headers, body).await?;
+            let answer = self.exchange((#id, endpoint::PATH, #key), reqwest::Method::#http_method, url, endpoint::AUTH, #anonymous, headers, body).await?;
             #answer
         }
     }
@@ -338,12 +339,12 @@ pub fn exchange_method(plan: &Plan) -> TokenStream {
         // Each argument is one fact of the calling endpoint's route; a struct of them would
         // only be built to be taken apart here.
         #[allow(clippy::too_many_arguments)]
-        async fn exchange(&self, endpoint: &'static str, path: &'static str, method: reqwest::Method, url: String, accepted: &'static [TokenKind], anonymous: bool, headers: Vec<(&'static str, String)>, body: Option<Outgoing>) -> Result<Answer, Error> {
+        async fn exchange(&self, route: Route, method: reqwest::Method, url: String, accepted: &'static [TokenKind], anonymous: bool, headers: Vec<(&'static str, String)>, body: Option<Outgoing>) -> Result<Answer, Error> {
             let credential = self.credential.as_ref().filter(|c| accepted.contains(&c.kind)).and_then(Credential::header_value);
             if credential.is_none() && !anonymous {
                 return Err(Error::Credential { accepted });
             }
-            self.dispatch(endpoint, path, method, url, credential, headers, body).await
+            self.dispatch(route, method, url, credential, headers, body).await
         }
     }
 }

@@ -87,7 +87,7 @@ fn lib_rs(plan: &Plan) -> TokenStream {
         #decls
 
         #[rustfmt::skip]
-        pub use client::{Client, Error, ErrorResponse, Retry};
+        pub use client::{Client, Error, ErrorResponse, Retry, Timeouts};
         /// The HTTP client crate requests go through, at the version this crate was built with
         /// (for [`Client::with_http`]).
         pub use reqwest;
@@ -106,6 +106,7 @@ fn client(plan: &Plan) -> TokenStream {
     out.extend([error_type(plan), error_traits()]);
     out.extend(declared_enum(plan));
     out.extend(routed.then(sending_types));
+    out.extend(routed.then(route_type));
     out.extend(routed.then(|| answers(plan)));
     out.extend([user_agent(), client_type(routed), client_impl(plan, routed)]);
     out.extend(routed.then(join));
@@ -157,7 +158,7 @@ fn imports(plan: &Plan, routed: bool) -> TokenStream {
         #retry
         use std::fmt;
 
-        pub use #runtime::retry::Retry;
+        pub use #runtime::retry::{Retry, Timeouts};
     }
 }
 
@@ -189,6 +190,9 @@ fn error_type(plan: &Plan) -> TokenStream {
             /// sent, since a platform bans clients that keep presenting invalid credentials.
             /// [`Client::with_credential`] gives a client that sends again.
             CredentialRejected,
+            /// The call, its tries and waits included, took longer than the client's
+            /// [`Timeouts::total`].
+            TimedOut,
             /// The request could not be sent, or the response not read.
             Transport(reqwest::Error),
             /// The response could not be decoded, or came with a status the endpoint does not
@@ -263,6 +267,7 @@ fn error_traits() -> TokenStream {
                     }
                     Self::Api(r) => write!(f, "{r}"),
                     Self::CredentialRejected => f.write_str("an earlier call with this credential was answered 401; nothing more is sent with it"),
+                    Self::TimedOut => f.write_str("the call took longer than the client's timeout"),
                     Self::Transport(e) if without_tls(e) => {
                         write!(f, "transport: {e} (an https:// address, and this client crate was built without its `rustls` feature: enable it for TLS)")
                     }
@@ -338,12 +343,33 @@ fn sending_types() -> TokenStream {
 }
 
 /// The `Client` struct.
+/// The argument naming an endpoint's route for `send`, `exchange` and `dispatch`.
+fn route_type() -> TokenStream {
+    quote! {
+        /// The calling endpoint's id, its path template, and the header it takes an idempotency
+        /// key in.
+        type Route = (&'static str, &'static str, Option<&'static str>);
+    }
+}
+
+/// `Some("Idempotency-Key")`, the header an endpoint takes an idempotency key in, or `None`.
+fn idempotency_key(e: &Endpoint) -> TokenStream {
+    match e.idempotency_header() {
+        Some(h) => {
+            let wire = h.wire();
+            quote!(Some(#wire))
+        }
+        None => quote!(None),
+    }
+}
+
 fn client_type(routed: bool) -> TokenStream {
     let on_deprecation_field = routed.then(|| quote!(on_deprecation: Option<OnDeprecation>,));
     let limiter_field = routed.then(|| {
         quote! {
             /// The rate limiter of this client's credential, shared by its clones.
             limiter: Option<std::sync::Arc<ratelimit::Limiter>>,
+            timeouts: Timeouts,
         }
     });
     quote! {
@@ -370,9 +396,9 @@ fn client_impl(plan: &Plan, routed: bool) -> TokenStream {
     let on_deprecation_init = routed.then(|| quote!(on_deprecation: None,));
     let limiter_init = routed.then(|| {
         if plan.rate_limits.is_some() {
-            quote!(limiter: Some(std::sync::Arc::new(ratelimit::Limiter::new(types::rate_limits::POLICY))),)
+            quote!(limiter: Some(std::sync::Arc::new(ratelimit::Limiter::new(types::rate_limits::POLICY))), timeouts: Timeouts::default(),)
         } else {
-            quote!(limiter: None,)
+            quote!(limiter: None, timeouts: Timeouts::default(),)
         }
     });
     let rate_limits = routed.then(rate_limit_methods);
@@ -419,6 +445,14 @@ fn rate_limit_methods() -> TokenStream {
         /// gives them); `None` sends every call as soon as it is made.
         pub fn with_rate_limits(&self, policy: Option<ratelimit::Policy>) -> Self {
             Self { limiter: policy.map(|p| std::sync::Arc::new(ratelimit::Limiter::new(p))), ..self.clone() }
+        }
+
+        /// This client, bounding each try and each whole call as `timeouts` says (by default a
+        /// minute per try; [`Timeouts::none`] waits as long as it takes).
+        /// A call past its whole bound fails with [`Error::TimedOut`]; a try past its own has no
+        /// answer, and is tried again where that cannot do harm.
+        pub fn with_timeouts(&self, timeouts: Timeouts) -> Self {
+            Self { timeouts, ..self.clone() }
         }
     }
 }
@@ -486,9 +520,10 @@ fn send_method() -> TokenStream {
     quote! {
         /// Sends one request and returns the body of a 2xx answer; any other answer is an
         /// error.
-        async fn send(&self, endpoint: &'static str, path: &'static str, method: reqwest::Method, url: String, accepted: &'static [TokenKind], body: Option<Outgoing>) -> Result<Vec<u8>, Error> {
+        async fn send(&self, route: Route, method: reqwest::Method, url: String, accepted: &'static [TokenKind], body: Option<Outgoing>) -> Result<Vec<u8>, Error> {
             let header = self.credential.as_ref().filter(|c| accepted.contains(&c.kind)).and_then(Credential::header_value).ok_or(Error::Credential { accepted })?;
-            let answer = self.dispatch(endpoint, path, method, url, Some(header), Vec::new(), body).await?;
+            let endpoint = route.0;
+            let answer = self.dispatch(route, method, url, Some(header), Vec::new(), body).await?;
             if (200..300).contains(&answer.status) {
                 return Ok(answer.bytes);
             }
@@ -502,10 +537,7 @@ fn dispatch_method() -> TokenStream {
     quote! {
         /// Sends one request, trying it again as [`Client::with_retry`] allows, and reads the
         /// last answer. Its deprecation headers go to the handler set with `on_deprecation`.
-        // Each argument is one fact of the calling endpoint's route; a struct of them would
-        // only be built to be taken apart here.
-        #[allow(clippy::too_many_arguments)]
-        async fn dispatch(&self, endpoint: &'static str, path: &'static str, method: reqwest::Method, url: String, authorization: Option<String>, headers: Vec<(&'static str, String)>, body: Option<Outgoing>) -> Result<Answer, Error> {
+        async fn dispatch(&self, (endpoint, path, idempotency_key): Route, method: reqwest::Method, url: String, authorization: Option<String>, headers: Vec<(&'static str, String)>, body: Option<Outgoing>) -> Result<Answer, Error> {
             let route = self.limiter.as_ref().map(|l| ratelimit::route(endpoint, path, &url, l.policy().major));
             let request = retry::Outgoing {
                 method: &method,
@@ -514,10 +546,13 @@ fn dispatch_method() -> TokenStream {
                 headers: &headers,
                 body: body.as_ref().map(|b| (b.content_type.as_str(), b.bytes.as_slice())),
                 limit: self.limiter.as_deref().zip(route.as_deref()).map(|(limiter, route)| (limiter, route, endpoint)),
+                idempotency_key,
+                timeouts: self.timeouts,
             };
             let response = retry::send(&self.http, &self.retry, request).await.map_err(|failure| match failure {
                 retry::Failure::Transport(e) => Error::Transport(e),
                 retry::Failure::Latched(_) => Error::CredentialRejected,
+                retry::Failure::TimedOut => Error::TimedOut,
             })?;
             if let Some(OnDeprecation(handler)) = &self.on_deprecation {
                 let headers = response.headers().iter().filter_map(|(name, value)| Some((name.as_str(), value.to_str().ok()?)));
@@ -802,7 +837,8 @@ fn method(plan: &Plan, e: &Endpoint) -> TokenStream {
         encoded(plan, e, quote!(json))
     };
     let id = &e.meta.id;
-    let send = quote!(self.send(#id, endpoint::PATH, reqwest::Method::#http_method, url, endpoint::AUTH, #body).await?);
+    let key = idempotency_key(e);
+    let send = quote!(self.send((#id, endpoint::PATH, #key), reqwest::Method::#http_method, url, endpoint::AUTH, #body).await?);
     let check = plan.facts(e).checks_response.then(|| {
         quote! {
             let violations = endpoint::check_response(&response);
