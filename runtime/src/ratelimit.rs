@@ -273,8 +273,7 @@ mod limiter {
                 // Looked up at each turn: an answer may have moved the route to the bucket the
                 // server names.
                 let bucket = lock(&self.state).routes.entry(route.to_owned()).or_default().clone();
-                let changed = bucket.changed.notified();
-                tokio::pin!(changed);
+                let mut changed = std::pin::pin!(bucket.changed.notified());
                 changed.as_mut().enable();
                 let turn = {
                     let mut count = lock(&bucket.state);
@@ -286,12 +285,8 @@ mod limiter {
                 };
                 match turn {
                     Turn::Go { probe } => return Ok(Permit { route: route.to_owned(), bucket: bucket.clone(), probe, done: false }),
-                    Turn::WaitUntil(at) => {
-                        tokio::select! {
-                            () = tokio::time::sleep_until(at) => {}
-                            () = &mut changed => {}
-                        }
-                    }
+                    // Until the refill, or sooner when an answer changes what the bucket holds.
+                    Turn::WaitUntil(at) => _ = tokio::time::timeout_at(at, changed).await,
                     Turn::WaitForAnswer => changed.await,
                 }
             }
