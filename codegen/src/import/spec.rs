@@ -357,6 +357,8 @@ pub struct Endpoint {
     pub responses: IndexMap<String, ResponseUse>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub pagination: Option<Pagination>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub idempotency_key: Option<String>,
     /// What the document says of the operation's pagination (not written).
     #[serde(skip)]
     pub paging_hint: Option<super::pagination::Hint>,

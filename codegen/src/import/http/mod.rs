@@ -154,6 +154,12 @@ impl Importer<'_> {
             None => (self.root().get("security").cloned(), "/security".to_owned()),
         };
         self.auth(cx, security.as_ref(), &security_pointer, &mut e);
+        // The header of the IETF draft (and Stripe's): the server does a call once per key.
+        e.idempotency_key = e
+            .headers
+            .iter()
+            .find(|(name, f)| f.wire_name.as_deref().unwrap_or(name).eq_ignore_ascii_case("idempotency-key") && f.ty.as_deref() == Some("string"))
+            .map(|(name, _)| name.clone());
         if used_take(&mut used, &obj, "x-dropshot-pagination").is_some() {
             e.paging_hint = Some(super::pagination::Hint::Dropshot);
         }

@@ -121,6 +121,8 @@ pub struct EndpointView {
     pub response_columns: Vec<FieldView>,
     /// How the endpoint pages, when it does.
     pub pagination: Option<Cell>,
+    /// The header carrying an idempotency key, when it takes one.
+    pub idempotency_key: Option<Span>,
     pub rules: Vec<RuleView>,
     pub errors: Vec<ErrorRef>,
     pub behaviours: Vec<BehaviourView>,
@@ -184,6 +186,7 @@ pub fn endpoint(cx: &Cx, e: &Endpoint) -> EndpointView {
         response_fields: fields(cx, &e.response_fields, owner),
         response_columns: fields(cx, &e.response_columns, owner),
         pagination: e.pagination.as_ref().map(|p| f.cell("pagination", Some(words::pagination(p)))),
+        idempotency_key: e.idempotency_header().map(|h| Span { text: h.wire().to_owned(), href: None, code: true }),
         rules: cx.model.rules_for(&e.meta.id).into_iter().map(|r| permission_rule(cx, r)).collect(),
         errors: cx.model.errors_for(&e.meta.id).into_iter().map(|x| error_ref(cx, x)).collect(),
         behaviours: e
