@@ -90,6 +90,8 @@ pub fn retry_after(value: &str) -> Option<Duration> {
 /// One request as a generated client sends it: everything needed to build it again for each try.
 #[derive(Clone, Copy, Debug)]
 pub struct Outgoing<'a> {
+    /// The endpoint's id, for the call's span.
+    pub endpoint: &'static str,
     /// The HTTP method.
     pub method: &'a reqwest::Method,
     /// The whole address, query included.
@@ -155,11 +157,23 @@ impl From<reqwest::Error> for Failure {
 /// Sends `request` through `http`, trying it again as `retry` allows (sleeping on tokio's
 /// clock between tries), each try in its turn of the rate limiter when there is one, and
 /// returns the last answer, or the last failure to get one.
+///
+/// The call runs in a `tracing` span `call` (the endpoint, the method, the address's path:
+/// never the credential, nor the query, which may carry secrets), with an event per try.
 pub async fn send(http: &reqwest::Client, retry: &Retry, request: Outgoing<'_>) -> Result<reqwest::Response, Failure> {
-    match request.timeouts.total {
-        Some(total) => tokio::time::timeout(total, tries(http, retry, request)).await.map_err(|_| Failure::TimedOut)?,
-        None => tries(http, retry, request).await,
-    }
+    use tracing::Instrument;
+    let path = request.url.split(['?', '#']).next().unwrap_or_default();
+    let span = tracing::debug_span!("call", endpoint = request.endpoint, method = %request.method, path);
+    let call = async {
+        match request.timeouts.total {
+            Some(total) => tokio::time::timeout(total, tries(http, retry, request)).await.map_err(|_| {
+                tracing::debug!(?total, "timed out");
+                Failure::TimedOut
+            })?,
+            None => tries(http, retry, request).await,
+        }
+    };
+    call.instrument(span).await
 }
 
 /// The tries of [`send`].
@@ -198,8 +212,16 @@ async fn tries(http: &reqwest::Client, retry: &Retry, request: Outgoing<'_>) -> 
             Err(e) if e.is_connect() => Outcome::NotSent,
             Err(_) => Outcome::NoAnswer,
         };
+        match &sent {
+            Ok(answer) => tracing::debug!(tried, status = answer.status().as_u16(), "answered"),
+            // Not the error's text: it holds the whole address, query included.
+            Err(e) => tracing::debug!(tried, timeout = e.is_timeout(), connect = e.is_connect(), "no answer"),
+        }
         match retry.wait(tried, outcome, idempotent) {
-            Some(wait) => tokio::time::sleep(wait).await,
+            Some(wait) => {
+                tracing::debug!(tried, ?wait, "trying again");
+                tokio::time::sleep(wait).await;
+            }
             None => return Ok(sent?),
         }
     }

@@ -363,6 +363,7 @@ impl Client {
             .as_ref()
             .map(|l| ratelimit::route(endpoint, path, &url, l.policy().major));
         let request = retry::Outgoing {
+            endpoint,
             method: &method,
             url: &url,
             authorization: authorization.as_deref(),

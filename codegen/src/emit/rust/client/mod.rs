@@ -540,6 +540,7 @@ fn dispatch_method() -> TokenStream {
         async fn dispatch(&self, (endpoint, path, idempotency_key): Route, method: reqwest::Method, url: String, authorization: Option<String>, headers: Vec<(&'static str, String)>, body: Option<Outgoing>) -> Result<Answer, Error> {
             let route = self.limiter.as_ref().map(|l| ratelimit::route(endpoint, path, &url, l.policy().major));
             let request = retry::Outgoing {
+                endpoint,
                 method: &method,
                 url: &url,
                 authorization: authorization.as_deref(),
