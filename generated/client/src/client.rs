@@ -185,6 +185,29 @@ impl fmt::Debug for OnDeprecation {
     }
 }
 
+/// What is told of every answer.
+#[derive(Clone)]
+struct OnAnswer(std::sync::Arc<dyn Fn(&Head<'_>) + Send + Sync>);
+
+impl fmt::Debug for OnAnswer {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("OnAnswer(..)")
+    }
+}
+
+/// The head of an answer as it came, for the handler set with [`Client::on_answer`]: the
+/// status and headers beside the typed value a call returns (a rate limit's state, a
+/// request id, a header the spec does not declare).
+#[derive(Debug)]
+pub struct Head<'a> {
+    /// The endpoint called.
+    pub endpoint: &'static str,
+    /// The status.
+    pub status: u16,
+    /// Every header.
+    pub headers: &'a reqwest::header::HeaderMap,
+}
+
 /// The calling endpoint's id, its path template, and the header it takes an idempotency
 /// key in.
 type Route = (&'static str, &'static str, Option<&'static str>);
@@ -253,6 +276,7 @@ pub struct Client {
     credential: Option<Credential>,
     retry: Retry,
     on_deprecation: Option<OnDeprecation>,
+    on_answer: Option<OnAnswer>,
     /// The rate limiter of this client's credential, shared by its clones.
     limiter: Option<std::sync::Arc<ratelimit::Limiter>>,
     timeouts: Timeouts,
@@ -277,6 +301,7 @@ impl Client {
             credential: None,
             retry: Retry::default(),
             on_deprecation: None,
+            on_answer: None,
             limiter: None,
             timeouts: Timeouts::default(),
         }
@@ -308,6 +333,18 @@ impl Client {
     ) -> Self {
         Self {
             on_deprecation: Some(OnDeprecation(std::sync::Arc::new(handler))),
+            ..self.clone()
+        }
+    }
+
+    /// This client, calling `handler` with the head (status and headers) of every answer,
+    /// the last try's of each call, errors included.
+    pub fn on_answer(
+        &self,
+        handler: impl Fn(&Head<'_>) + Send + Sync + 'static,
+    ) -> Self {
+        Self {
+            on_answer: Some(OnAnswer(std::sync::Arc::new(handler))),
             ..self.clone()
         }
     }
@@ -384,6 +421,15 @@ impl Client {
                 retry::Failure::Latched(_) => Error::CredentialRejected,
                 retry::Failure::TimedOut => Error::TimedOut,
             })?;
+        if let Some(OnAnswer(handler)) = &self.on_answer {
+            handler(
+                &Head {
+                    endpoint,
+                    status: response.status().as_u16(),
+                    headers: response.headers(),
+                },
+            );
+        }
         if let Some(OnDeprecation(handler)) = &self.on_deprecation {
             let headers = response
                 .headers()

@@ -339,10 +339,32 @@ fn sending_types() -> TokenStream {
                 f.write_str("OnDeprecation(..)")
             }
         }
+
+        /// What is told of every answer.
+        #[derive(Clone)]
+        struct OnAnswer(std::sync::Arc<dyn Fn(&Head<'_>) + Send + Sync>);
+
+        impl fmt::Debug for OnAnswer {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("OnAnswer(..)")
+            }
+        }
+
+        /// The head of an answer as it came, for the handler set with [`Client::on_answer`]: the
+        /// status and headers beside the typed value a call returns (a rate limit's state, a
+        /// request id, a header the spec does not declare).
+        #[derive(Debug)]
+        pub struct Head<'a> {
+            /// The endpoint called.
+            pub endpoint: &'static str,
+            /// The status.
+            pub status: u16,
+            /// Every header.
+            pub headers: &'a reqwest::header::HeaderMap,
+        }
     }
 }
 
-/// The `Client` struct.
 /// The argument naming an endpoint's route for `send`, `exchange` and `dispatch`.
 fn route_type() -> TokenStream {
     quote! {
@@ -363,8 +385,9 @@ fn idempotency_key(e: &Endpoint) -> TokenStream {
     }
 }
 
+/// The `Client` struct.
 fn client_type(routed: bool) -> TokenStream {
-    let on_deprecation_field = routed.then(|| quote!(on_deprecation: Option<OnDeprecation>,));
+    let on_deprecation_field = routed.then(|| quote!(on_deprecation: Option<OnDeprecation>, on_answer: Option<OnAnswer>,));
     let limiter_field = routed.then(|| {
         quote! {
             /// The rate limiter of this client's credential, shared by its clones.
@@ -393,7 +416,7 @@ fn client_type(routed: bool) -> TokenStream {
 /// endpoint.
 fn client_impl(plan: &Plan, routed: bool) -> TokenStream {
     let new = new_client(plan);
-    let on_deprecation_init = routed.then(|| quote!(on_deprecation: None,));
+    let on_deprecation_init = routed.then(|| quote!(on_deprecation: None, on_answer: None,));
     let limiter_init = routed.then(|| {
         if plan.rate_limits.is_some() {
             quote!(limiter: Some(std::sync::Arc::new(ratelimit::Limiter::new(types::rate_limits::POLICY))), timeouts: Timeouts::default(),)
@@ -465,6 +488,12 @@ fn on_deprecation_method() -> TokenStream {
         /// included.
         pub fn on_deprecation(&self, handler: impl Fn(&Notice) + Send + Sync + 'static) -> Self {
             Self { on_deprecation: Some(OnDeprecation(std::sync::Arc::new(handler))), ..self.clone() }
+        }
+
+        /// This client, calling `handler` with the head (status and headers) of every answer,
+        /// the last try's of each call, errors included.
+        pub fn on_answer(&self, handler: impl Fn(&Head<'_>) + Send + Sync + 'static) -> Self {
+            Self { on_answer: Some(OnAnswer(std::sync::Arc::new(handler))), ..self.clone() }
         }
     }
 }
@@ -555,6 +584,9 @@ fn dispatch_method() -> TokenStream {
                 retry::Failure::Latched(_) => Error::CredentialRejected,
                 retry::Failure::TimedOut => Error::TimedOut,
             })?;
+            if let Some(OnAnswer(handler)) = &self.on_answer {
+                handler(&Head { endpoint, status: response.status().as_u16(), headers: response.headers() });
+            }
             if let Some(OnDeprecation(handler)) = &self.on_deprecation {
                 let headers = response.headers().iter().filter_map(|(name, value)| Some((name.as_str(), value.to_str().ok()?)));
                 if let Some(notice) = Notice::from_headers(endpoint, headers) {
