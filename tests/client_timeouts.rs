@@ -1,7 +1,8 @@
 //! The generated client's idempotency keys and timeouts, over 127.0.0.1 against servers that
 //! fail or stall on purpose, on tokio's paused clock.
 //!
-//! A `POST` whose endpoint takes an idempotency key is sent with a fresh key, tried again after
+//! The shapes fixture's `retry` policy tries a call four times in all. A `POST` whose endpoint
+//! takes an idempotency key is sent with a fresh key, tried again after
 //! a `500` with the same key; a `POST` without one is not tried again once sent; a key the caller
 //! gives is kept. A try slower than the per-try timeout has no answer (and an idempotent call is
 //! tried again); a call slower than the whole-call timeout fails with `Error::TimedOut`.
@@ -42,7 +43,7 @@ async fn a_post_with_an_idempotency_key_is_tried_again_with_the_same_key() {
     let failed = client.send_feedback(&send_feedback::Request::default()).await;
     assert_eq!(failed.err().and_then(|e| e.status()), Some(500));
     let keys = keys.lock().unwrap().clone();
-    assert_eq!(keys.len(), 3, "three tries in all: {keys:?}");
+    assert_eq!(keys.len(), 4, "the spec's four tries in all (`retry.attempts`): {keys:?}");
     assert_eq!(keys[0].len(), 36, "a UUID: {keys:?}");
     assert!(keys.iter().all(|k| *k == keys[0]), "one key for every try: {keys:?}");
     let (client, keys) = server(StatusCode::INTERNAL_SERVER_ERROR, Duration::ZERO).await;
@@ -56,7 +57,7 @@ async fn a_key_the_caller_gives_is_sent_as_given() {
     let mut request = send_feedback::Request::default();
     request.headers.idempotency_key = Some("mine".to_owned());
     let _ = client.send_feedback(&request).await;
-    assert_eq!(*keys.lock().unwrap(), ["mine", "mine", "mine"]);
+    assert_eq!(*keys.lock().unwrap(), ["mine"; 4]);
 }
 
 #[tokio::test(start_paused = true)]
@@ -75,8 +76,8 @@ async fn a_try_slower_than_its_timeout_has_no_answer_and_is_tried_again() {
     let start = Instant::now();
     let failed = client.get_note(&get_note::Request::new(Snowflake(1))).await;
     assert!(matches!(&failed, Err(Error::Transport(e)) if e.is_timeout()), "{failed:?}");
-    assert_eq!(keys.lock().unwrap().len(), 3, "a GET is tried again");
-    assert!(start.elapsed() >= Duration::from_secs(15) && start.elapsed() < Duration::from_secs(60), "{:?}", start.elapsed());
+    assert_eq!(keys.lock().unwrap().len(), 4, "a GET is tried again, four tries in all");
+    assert!(start.elapsed() >= Duration::from_secs(20) && start.elapsed() < Duration::from_secs(60), "{:?}", start.elapsed());
 }
 
 #[tokio::test(start_paused = true)]
@@ -87,4 +88,17 @@ async fn a_call_slower_than_its_whole_timeout_times_out() {
     let failed = client.get_note(&get_note::Request::new(Snowflake(1))).await;
     assert!(matches!(failed, Err(Error::TimedOut)), "{failed:?}");
     assert_eq!(start.elapsed(), Duration::from_secs(7));
+}
+
+#[tokio::test(start_paused = true)]
+async fn the_specs_retry_policy_is_the_clients_default() {
+    let retry = shapes_client::client::RETRY;
+    assert_eq!((retry.attempts, retry.initial, retry.max), (4, Duration::from_millis(250), Duration::from_secs(4)));
+    // `409` is one of the spec's statuses that did nothing: a POST without a key is tried again.
+    let (client, keys) = server(StatusCode::CONFLICT, Duration::ZERO).await;
+    let request = create_note::Request::new(create_note::Fields { title: "t".to_owned(), body: None });
+    let start = Instant::now();
+    let _ = client.create_note(&request).await;
+    assert_eq!(keys.lock().unwrap().len(), 4);
+    assert!(start.elapsed() <= Duration::from_millis(250 + 500 + 1000), "the spec's backoff: {:?}", start.elapsed());
 }

@@ -473,6 +473,9 @@ pub mod codes {
     pub const RATE_LIMITS: &str = "E0173";
     /// An idempotency key that is not one of the endpoint's header parameters of type `string`.
     pub const IDEMPOTENCY_KEY: &str = "E0174";
+    /// A retry policy clients cannot follow: no try, a wait that is not a positive number of
+    /// seconds, a longest wait shorter than the first, a status that is no error.
+    pub const RETRY_POLICY: &str = "E0175";
     /// An OpenAPI document that does not parse, or of a version the importer does not read.
     pub const IMPORT_DOCUMENT: &str = "E0201";
     /// A `$ref` to another document.

@@ -193,6 +193,29 @@ impl RateLimits {
     }
 }
 
+/// How clients try a failed call again; `None` where the spec leaves the runtime's default.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct RetryPolicy {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub attempts: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub initial_seconds: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max_seconds: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub statuses: Option<Vec<i64>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub idempotent_statuses: Option<Vec<i64>>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub not_shown: Vec<Gap>,
+    #[serde(skip_serializing_if = "indexmap::IndexMap::is_empty")]
+    pub assumed: indexmap::IndexMap<String, String>,
+    #[serde(skip)]
+    pub span: Span,
+}
+
 /// A limit across every bucket.
 #[derive(Clone, Debug, Serialize)]
 pub struct GlobalLimit {

@@ -70,6 +70,8 @@ pub struct Model {
     pub error_body: Option<ErrorBody>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub rate_limits: Option<RateLimits>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub retry: Option<RetryPolicy>,
     /// Named, reusable headers (each field's name is its id).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub headers: Vec<Field>,

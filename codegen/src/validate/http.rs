@@ -468,3 +468,31 @@ pub fn check_idempotency_keys(cx: &mut Diagnostics, model: &Model) {
         }
     }
 }
+
+/// A retry policy tries at least once, waits a positive, finite number of seconds, no longer
+/// at most than at first, and tries again only after error statuses (400 through 599).
+pub fn check_retry_policy(cx: &mut Diagnostics, model: &Model) {
+    let Some(r) = &model.retry else { return };
+    let mut problems = Vec::new();
+    if r.attempts == Some(0) {
+        problems.push("`attempts` is 0: a call is tried at least once".to_owned());
+    }
+    for (key, value) in [("initial_seconds", r.initial_seconds), ("max_seconds", r.max_seconds)] {
+        if value.is_some_and(|v| !(v.is_finite() && v > 0.0)) {
+            problems.push(format!("`{key}` is not a positive number of seconds"));
+        }
+    }
+    if let (Some(first), Some(max)) = (r.initial_seconds, r.max_seconds)
+        && max < first
+    {
+        problems.push(format!("`max_seconds` ({max}) is shorter than `initial_seconds` ({first})"));
+    }
+    for code in r.statuses.iter().chain(&r.idempotent_statuses).flatten() {
+        if !(400..=599).contains(code) {
+            problems.push(format!("`{code}` is no error status"));
+        }
+    }
+    for p in problems {
+        cx.push(Diagnostic::error(codes::RETRY_POLICY, format!("the retry policy: {p}")).at(r.span, "this policy").help("see `retry` in docs/spec-format.md"));
+    }
+}

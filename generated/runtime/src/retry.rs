@@ -21,12 +21,24 @@ pub struct Retry {
     pub initial: Duration,
     /// The longest wait, the server's `Retry-After` included.
     pub max: Duration,
+    /// Statuses that say the server did nothing: tried again whatever the method.
+    pub statuses: &'static [u16],
+    /// Statuses of a failure that may have done something: tried again only when that cannot
+    /// do harm (an idempotent method, or an idempotency key).
+    pub idempotent_statuses: &'static [u16],
 }
 
+/// `408`, `429` and `503`: the server says it did nothing.
+pub const STATUSES: &[u16] = &[408, 429, 503];
+
+/// `500`, `502` and `504`: the server failed, perhaps half way.
+pub const IDEMPOTENT_STATUSES: &[u16] = &[500, 502, 504];
+
 impl Default for Retry {
-    /// Three tries in all, waiting half a second, then a second, at most eight.
+    /// Three tries in all, waiting half a second, then a second, at most eight; [`STATUSES`]
+    /// and [`IDEMPOTENT_STATUSES`].
     fn default() -> Self {
-        Self { attempts: 3, initial: Duration::from_millis(500), max: Duration::from_secs(8) }
+        Self { attempts: 3, initial: Duration::from_millis(500), max: Duration::from_secs(8), statuses: STATUSES, idempotent_statuses: IDEMPOTENT_STATUSES }
     }
 }
 
@@ -44,7 +56,7 @@ pub enum Outcome {
 impl Retry {
     /// One try, never another.
     pub const fn never() -> Self {
-        Self { attempts: 1, initial: Duration::ZERO, max: Duration::ZERO }
+        Self { attempts: 1, initial: Duration::ZERO, max: Duration::ZERO, statuses: &[], idempotent_statuses: &[] }
     }
 
     /// How long to wait before trying again after try number `tried` (1 for the first) came
@@ -57,7 +69,7 @@ impl Retry {
         let worth = match outcome {
             Outcome::NotSent => true,
             Outcome::NoAnswer => idempotent,
-            Outcome::Answered(status, _) => matches!(status, 408 | 429 | 503) || (idempotent && matches!(status, 500 | 502 | 504)),
+            Outcome::Answered(status, _) => self.statuses.contains(&status) || (idempotent && self.idempotent_statuses.contains(&status)),
         };
         if !worth {
             return None;

@@ -460,3 +460,32 @@ pub struct GlobalLimit {
     pub requests: S<u32>,
     pub per_seconds: S<f64>,
 }
+
+/// How clients try a failed call again: tries in all, the backoff's bounds, and the statuses
+/// worth another try. What is left out is the runtime's default (three tries, half a second
+/// doubling up to eight, `408`, `429`, `503` always and `500`, `502`, `504` when idempotent).
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RetryPolicy {
+    #[serde(default)]
+    pub description: Option<S<String>>,
+    /// Tries in all, the first included.
+    #[serde(default)]
+    pub attempts: Option<S<u32>>,
+    /// The wait before the first retry, in seconds; each next one doubles it.
+    #[serde(default)]
+    pub initial_seconds: Option<S<f64>>,
+    /// The longest wait, in seconds, a server's `Retry-After` included.
+    #[serde(default)]
+    pub max_seconds: Option<S<f64>>,
+    /// Statuses that say the server did nothing: tried again whatever the method.
+    #[serde(default)]
+    pub statuses: Option<Vec<S<i64>>>,
+    /// Statuses tried again only when that cannot do harm (an idempotent method or key).
+    #[serde(default)]
+    pub idempotent_statuses: Option<Vec<S<i64>>>,
+    #[serde(default)]
+    pub not_shown: Vec<S<Gap>>,
+    #[serde(default)]
+    pub assumed: IndexMap<S<String>, S<String>>,
+}

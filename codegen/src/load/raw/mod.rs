@@ -186,6 +186,9 @@ pub struct SpecFile {
     /// How the platform limits the rate of calls (one block in the whole spec).
     #[serde(default)]
     pub rate_limits: Option<S<RateLimits>>,
+    /// How clients try a failed call again (one block in the whole spec).
+    #[serde(default)]
+    pub retry: Option<S<RetryPolicy>>,
     /// Named, reusable headers: an id to a header field (`wire_name` is the HTTP header name).
     #[serde(default)]
     pub headers: IndexMap<S<String>, S<Field>>,

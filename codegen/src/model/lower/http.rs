@@ -192,6 +192,22 @@ impl Lower<'_> {
         }
     }
 
+    pub(super) fn retry(&mut self, s: S<raw::RetryPolicy>) -> RetryPolicy {
+        let (span, v) = (self.span(&s), &s.value);
+        let codes = |list: &Option<Vec<S<i64>>>| list.as_ref().map(|l| l.iter().map(|c| c.value).collect());
+        RetryPolicy {
+            description: v.description.as_ref().map(|d| d.value.trim().to_owned()).filter(|d| !d.is_empty()),
+            attempts: v.attempts.as_ref().map(|a| a.value),
+            initial_seconds: v.initial_seconds.as_ref().map(|a| a.value),
+            max_seconds: v.max_seconds.as_ref().map(|a| a.value),
+            statuses: codes(&v.statuses),
+            idempotent_statuses: codes(&v.idempotent_statuses),
+            not_shown: self.gaps(&v.not_shown),
+            assumed: v.assumed.iter().map(|(k, x)| (k.value.clone(), x.value.clone())).collect(),
+            span,
+        }
+    }
+
     pub(super) fn error_body(&mut self, s: S<raw::ErrorBody>) -> ErrorBody {
         let v = &s.value;
         ErrorBody {

@@ -37,6 +37,9 @@ pub fn lower(cx: &mut Diagnostics, sources: &Sources, spec: RawSpec) -> Model {
         if let Some(r) = raw.rate_limits {
             model.rate_limits = Some(lw.rate_limits(r));
         }
+        if let Some(r) = raw.retry {
+            model.retry = Some(lw.retry(r));
+        }
         for (id, h) in &raw.headers {
             let header = lw.field(id, h, "headers");
             model.headers.push(header);

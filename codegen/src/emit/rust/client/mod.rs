@@ -109,10 +109,46 @@ fn client(plan: &Plan) -> TokenStream {
     out.extend(routed.then(route_type));
     out.extend(routed.then(|| answers(plan)));
     out.extend([user_agent(), client_type(routed), client_impl(plan, routed)]);
+    out.extend(retry_const(plan));
     out.extend(routed.then(join));
     out.extend(helpers(plan));
     out.extend(exchange::helpers(plan));
     out
+}
+
+/// `RETRY`, the spec's retry policy, which clients follow unless told otherwise.
+fn retry_const(plan: &Plan) -> Option<TokenStream> {
+    let r = plan.retry.as_ref()?;
+    let attempts = r.attempts.unwrap_or(3);
+    let millis = |s: Option<f64>, default: u64| s.map_or(default, |s| (s * 1000.0).round().clamp(0.0, u64::MAX as f64) as u64);
+    let (initial, max) = (millis(r.initial_seconds, 500), millis(r.max_seconds, 8000));
+    let codes = |list: &Option<Vec<i64>>, default: TokenStream| match list {
+        Some(l) => {
+            let l = l.iter().map(|c| u16::try_from(*c).unwrap_or(0));
+            quote!(&[#(#l),*])
+        }
+        None => default,
+    };
+    let runtime = lib_ident(plan, crate::emit::cargo::RUNTIME);
+    let statuses = codes(&r.statuses, quote!(#runtime::retry::STATUSES));
+    let idempotent = codes(&r.idempotent_statuses, quote!(#runtime::retry::IDEMPOTENT_STATUSES));
+    let doc = r
+        .description
+        .as_deref()
+        .map_or_else(|| " How a failed call is tried again, as the spec says.".to_owned(), |d| format!(" {}", d.lines().next().unwrap_or_default()));
+    Some(quote! {
+        #[doc = #doc]
+        ///
+        /// Every client follows it unless [`Client::with_retry`] says otherwise; what the spec
+        /// leaves out is the runtime's default.
+        pub const RETRY: Retry = Retry {
+            attempts: #attempts,
+            initial: std::time::Duration::from_millis(#initial),
+            max: std::time::Duration::from_millis(#max),
+            statuses: #statuses,
+            idempotent_statuses: #idempotent,
+        };
+    })
 }
 
 /// `USER_AGENT`, which `Client::new` sends.
@@ -425,6 +461,7 @@ fn client_impl(plan: &Plan, routed: bool) -> TokenStream {
         }
     });
     let rate_limits = routed.then(rate_limit_methods);
+    let retry = if plan.retry.is_some() { quote!(RETRY) } else { quote!(Retry::default()) };
     let on_deprecation = routed.then(on_deprecation_method);
     let accessors = accessors(routed);
     let send = sends(plan).then(send_method);
@@ -441,7 +478,7 @@ fn client_impl(plan: &Plan, routed: bool) -> TokenStream {
 
             /// A client that sends through `http` (for timeouts, proxies, TLS settings).
             pub fn with_http(http: reqwest::Client, placeholders: Placeholders) -> Self {
-                Self { http, placeholders, credential: None, retry: Retry::default(), #on_deprecation_init #limiter_init }
+                Self { http, placeholders, credential: None, retry: #retry, #on_deprecation_init #limiter_init }
             }
 
             #rate_limits
