@@ -81,9 +81,27 @@ pub const FUTURES_UTIL: Dependency = Dependency { name: "futures-util", requirem
 /// The server's timer, for the body read timeout (axum's `tokio` feature brings the runtime).
 pub const TOKIO_TIME: Dependency = Dependency { name: "tokio", requirement: "1", default_features: false, features: &["time"] };
 
+/// The client's spans and events (the runtime's `client` feature).
+pub const TRACING: Dependency = Dependency { name: "tracing", requirement: "0.1", default_features: false, features: &["std"] };
+
 /// Every third-party dependency of the generated crates.
-pub const ALL: &[Dependency] =
-    &[SERDE, SERDE_JSON, JIFF, AXUM, HTTP_BODY_UTIL, SERDE_PATH_TO_ERROR, SERDE_URLENCODED, REQWEST, BASE64, INDEXMAP, REGEX, MULTER, FUTURES_UTIL, TOKIO_TIME];
+pub const ALL: &[Dependency] = &[
+    SERDE,
+    SERDE_JSON,
+    JIFF,
+    AXUM,
+    HTTP_BODY_UTIL,
+    SERDE_PATH_TO_ERROR,
+    SERDE_URLENCODED,
+    REQWEST,
+    BASE64,
+    INDEXMAP,
+    REGEX,
+    MULTER,
+    FUTURES_UTIL,
+    TOKIO_TIME,
+    TRACING,
+];
 
 impl Dependency {
     /// The manifest line: `serde = { version = "1", features = ["derive"] }`.

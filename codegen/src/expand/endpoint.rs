@@ -247,11 +247,28 @@ mod tests {
     fn header_parameters_are_inputs() {
         let spec = shapes();
         let handler = quote!(
-            fn h(ids: Option<Vec<u64>>, tags: Option<Vec<String>>, limit: Option<i64>, request_id: Option<String>, locale: String, hidden: Option<Vec<u64>>) {}
+            fn h(
+                ids: Option<Vec<u64>>,
+                tags: Option<Vec<String>>,
+                after: Option<u64>,
+                limit: Option<i64>,
+                request_id: Option<String>,
+                locale: String,
+                hidden: Option<Vec<u64>>,
+            ) {
+            }
         );
         assert!(endpoint(&spec, quote!(list_notes), handler).is_ok());
         let lacking = quote!(
-            fn h(ids: Option<Vec<u64>>, tags: Option<Vec<String>>, limit: Option<i64>, request_id: Option<String>, hidden: Option<Vec<u64>>) {}
+            fn h(
+                ids: Option<Vec<u64>>,
+                tags: Option<Vec<String>>,
+                after: Option<u64>,
+                limit: Option<i64>,
+                request_id: Option<String>,
+                hidden: Option<Vec<u64>>,
+            ) {
+            }
         );
         let error = endpoint(&spec, quote!(list_notes), lacking).unwrap_err().to_string();
         assert!(error.contains("lacks the header parameter `locale`"), "{error}");
