@@ -11,6 +11,8 @@
 #   - the generated router against hand-written axum routes (examples/server_cost.rs):
 #     instructions per request under callgrind, allocations per request from its counting
 #     allocator;
+#   - the generated client's calls with its rate limiter and without (examples/client_cost.rs),
+#     instructions per call under callgrind;
 #   - files written by a no-op `cargo build` of the generated server.
 #
 # Not part of the test command: nothing here asserts a time.
@@ -38,8 +40,10 @@ need valgrind "install it (Debian: apt-get install valgrind)"
 echo "building in release..." >&2
 cargo build --release --locked -q -p platform-codegen --bins
 cargo build --release --locked -q -p platform --example server_cost
+cargo build --release --locked -q -p platform --example client_cost
 gen=$root/target/release/platform-codegen
 cost=$root/target/release/examples/server_cost
+client_cost=$root/target/release/examples/client_cost
 progenitor=$tools/progenitor/bin/cargo-progenitor
 if [ ! -x "$progenitor" ]; then
     echo "installing cargo-progenitor from crates.io into $tools/progenitor..." >&2
@@ -131,6 +135,19 @@ for route in put get; do
     row "instructions per request, $name" "$generated vs $hand hand-written: $(python3 -c "print('%.2f' % ($generated / $hand))")×" '≤ 1.1×' ''
     row "allocations per request, $name" "$(allocations generated $route) vs $(allocations hand $route) hand-written" '≤ hand-written + 2' ''
 done
+
+# 6b. The client's rate limiter, per call: the same calls with and without it, the in-process
+# mock server included in both (examples/client_cost.rs).
+client_instructions() { # side, calls
+    local out=$tools/callgrind-client.out
+    valgrind --tool=callgrind --callgrind-out-file="$out" "$client_cost" "$1" "$2" >/dev/null 2>&1
+    sed -n 's/^summary: \([0-9]*\).*/\1/p' "$out"
+}
+calls=300
+start_up=$(client_instructions none $calls)
+limited=$(( ($(client_instructions limited $calls) - start_up) / calls ))
+plain=$(( ($(client_instructions plain $calls) - start_up) / calls ))
+row 'instructions per call, shapes client `GET /notes/{id}` with its rate limiter vs without (loopback, the mock server in the same process)' "$limited vs $plain: $(python3 -c "print('%.3f' % ($limited / $plain))")×" '' "the limiter's own cost: $((limited - plain)) per call"
 
 # 7. A no-op `cargo build` writes nothing under generated/.
 cargo build -q --locked -p platform-server

@@ -5,7 +5,8 @@
 //! takes an idempotency key is sent with a fresh key, tried again after
 //! a `500` with the same key; a `POST` without one is not tried again once sent; a key the caller
 //! gives is kept. A try slower than the per-try timeout has no answer (and an idempotent call is
-//! tried again); a call slower than the whole-call timeout fails with `Error::TimedOut`.
+//! tried again); a call slower than the whole-call timeout fails with `Error::TimedOut`. The head
+//! of every answer reaches `on_answer`.
 
 use axum::http::{HeaderMap, StatusCode};
 use shapes_client::types::endpoints::{create_note, get_note, send_feedback};
@@ -101,4 +102,28 @@ async fn the_specs_retry_policy_is_the_clients_default() {
     let _ = client.create_note(&request).await;
     assert_eq!(keys.lock().unwrap().len(), 4);
     assert!(start.elapsed() <= Duration::from_millis(250 + 500 + 1000), "the spec's backoff: {:?}", start.elapsed());
+}
+
+#[tokio::test(start_paused = true)]
+async fn every_answers_head_reaches_the_on_answer_handler() {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let origin = format!("http://{}", listener.local_addr().unwrap());
+    tokio::spawn(async move { axum::serve(listener, shapes_server::mock::router()).await });
+    let heads = Arc::new(Mutex::new(Vec::new()));
+    let seen = heads.clone();
+    let client = shapes_client::Client::new(Placeholders::at_origin(&origin)).with_credential(shapes_client::types::auth::Credential::bot("bot")).on_answer(
+        move |head| {
+            let kind = head.headers.get("content-type").and_then(|v| v.to_str().ok()).unwrap_or_default().to_owned();
+            seen.lock().unwrap().push((head.endpoint, head.status, kind));
+        },
+    );
+    let mut request = shapes_client::types::endpoints::list_notes::Request::default();
+    request.headers.locale = "en".to_owned();
+    client.list_notes(&request).await.expect("notes");
+    let refused = client
+        .with_credential(shapes_client::types::auth::Credential::new(shapes_client::types::auth::TokenKind::Bearer, "b"))
+        .list_notes(&request.clone().limit(0))
+        .await;
+    assert!(matches!(refused, Err(shapes_client::Error::Invalid(_))), "refused before sending: no answer");
+    assert_eq!(*heads.lock().unwrap(), [("list_notes", 200, "application/json".to_owned())]);
 }
