@@ -34,6 +34,7 @@ fn a_valid_value_has_no_violation() {
     json["ratio"] = json!(1);
     json["nonce"] = json!(123);
     json["revision"] = json!("draft");
+    json["slug"] = json!("newer");
     assert_eq!(violations(&decode::<Document>(json)), []);
 }
 
@@ -41,6 +42,7 @@ fn a_valid_value_has_no_violation() {
 fn every_constraint_is_reported_at_its_pointer_and_all_at_once() {
     let mut json = valid_document();
     json["title"] = json!("Hello, world");
+    json["slug"] = json!("new");
     json["tags"] = json!(["a", "a", "Caps"]);
     json["scores"] = json!({ "x": 150, "y": 1 });
     json["views_by_user"] = json!({ "1": -3 });
@@ -58,6 +60,7 @@ fn every_constraint_is_reported_at_its_pointer_and_all_at_once() {
     let found = violations(&decode::<Document>(json));
     let expected: Vec<(&str, &str)> = vec![
         ("/title", "must match the pattern `^[A-Za-z0-9 ]+$`"),
+        ("/slug", "must match the pattern `^(?!new$)[a-z][a-z0-9-]*$`"),
         ("/tags/1", "repeats item 0: items must be unique"),
         ("/tags/2", "must match the pattern `^[a-z]+$`"),
         ("/scores/x", "must be at most 100 (got 150)"),

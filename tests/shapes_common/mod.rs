@@ -67,6 +67,7 @@ impl Shapes {
             created_at: jiff::Timestamp::from_second(1_700_000_000).expect("a valid instant"),
             title: "First".to_owned(),
             tags: vec!["intro".to_owned()],
+            slug: Some("first".to_owned()),
             scores: IndexMap::from_iter([("clarity".to_owned(), 90.0)]),
             views_by_user: None,
             summaries: Some(IndexMap::from_iter([(Locale::En, "The first document.".to_owned())])),

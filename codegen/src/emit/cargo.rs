@@ -72,6 +72,8 @@ pub const BASE64: Dependency = dep("base64", "0.23", &[]);
 pub const INDEXMAP: Dependency = dep("indexmap", "2", &["serde"]);
 /// String patterns, only for specs that have them: the crate the generator checks them with.
 pub const REGEX: Dependency = dep("regex", "1", &[]);
+/// Patterns with look-around or backreferences, only for specs that have them.
+pub const FANCY_REGEX: Dependency = dep("fancy-regex", "0.16", &[]);
 
 /// Multipart bodies: the parser axum's own extractor uses, only for specs that have them.
 pub const MULTER: Dependency = dep("multer", "3", &[]);
@@ -97,6 +99,7 @@ pub const ALL: &[Dependency] = &[
     BASE64,
     INDEXMAP,
     REGEX,
+    FANCY_REGEX,
     MULTER,
     FUTURES_UTIL,
     TOKIO_TIME,

@@ -22,6 +22,7 @@ pub const DEPENDENCIES: &[(&str, &str)] = &[
     ("jiff", r#""0.2""#),
     ("base64", r#""0.23""#),
     ("regex", r#""1""#),
+    ("fancy-regex", r#""0.16""#),
     ("axum", r#"{ version = "0.8", default-features = false }"#),
     ("http-body-util", r#""0.1""#),
     ("serde_path_to_error", r#""0.1""#),

@@ -428,20 +428,17 @@ pub fn check_map_keys(cx: &mut Diagnostics, model: &Model) {
     }
 }
 
-/// A `pattern` compiles with the `regex` crate, the engine of the generated validators, so a
-/// pattern that would fail at run time fails here instead, where it was written.
+/// A `pattern` compiles with an engine of the generated validators (`regex`, or `fancy-regex`
+/// for look-around and backreferences), so a pattern that would fail at run time fails here
+/// instead, where it was written.
 pub fn check_patterns(cx: &mut Diagnostics, model: &Model) {
     for set in constraint_sets(model) {
         let Some(p) = &set.constraints.pattern else { continue };
-        if let Err(e) = regex::Regex::new(&p.regex) {
-            let why = match e {
-                regex::Error::Syntax(text) => text.lines().last().unwrap_or_default().trim().trim_start_matches("error: ").to_owned(),
-                other => other.to_string(),
-            };
+        if let Err(why) = p.engine() {
             cx.push(
                 Diagnostic::error(codes::INVALID_PATTERN, format!("pattern of field `{}` does not compile: {why}", set.field.name))
                     .at(p.span, "this pattern")
-                    .help("patterns use the `regex` crate's syntax: no look-around and no backreferences"),
+                    .help("patterns use the `regex` crate's syntax, with look-around and backreferences as `fancy-regex` reads them"),
             );
         }
     }

@@ -84,7 +84,7 @@ impl Importer<'_> {
             }
         }
         if let Some(p) = obj.get("pattern").and_then(Value::as_str) {
-            match regex::Regex::new(p) {
+            match crate::model::engine_of(p) {
                 Ok(_) => {
                     used.mark("pattern");
                     f.rules.pattern = Some(p.to_owned());
@@ -96,8 +96,8 @@ impl Importer<'_> {
                         codes::IMPORT_UNMAPPED,
                         &format!("{pointer}/pattern"),
                         "format",
-                        "a pattern the `regex` crate does not accept",
-                        "patterns are checked with the `regex` crate, which has no look-around or backreferences",
+                        "a pattern neither `regex` nor `fancy-regex` compiles",
+                        "patterns are checked with the `regex` crate, or `fancy-regex` for look-around and backreferences",
                     );
                     f.not_shown.push(gap);
                 }

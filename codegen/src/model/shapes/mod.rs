@@ -316,6 +316,66 @@ pub struct Pattern {
     pub span: Span,
 }
 
+/// The engine a pattern is matched with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Engine {
+    /// The `regex` crate's, in time linear in the text: every pattern it can compile.
+    Linear,
+    /// `fancy-regex`'s, for look-around and backreferences (which JSON Schema's ECMA-262
+    /// dialect has and `regex` has not); it backtracks only where those need it, within a limit.
+    Backtracking,
+}
+
+impl Pattern {
+    /// The engine that matches this pattern, or why none compiles it.
+    pub fn engine(&self) -> Result<Engine, String> {
+        engine_of(&self.regex)
+    }
+}
+
+/// The engine that matches `regex`: `regex` where it compiles, `fancy-regex` where only it does;
+/// otherwise why not.
+pub fn engine_of(regex: &str) -> Result<Engine, String> {
+    Matcher::new(regex).map(|m| m.engine())
+}
+
+/// A pattern compiled by the engine that matches it, as the generated validators compile it.
+pub enum Matcher {
+    Linear(regex::Regex),
+    Backtracking(fancy_regex::Regex),
+}
+
+impl Matcher {
+    /// `regex` compiled, or why no engine compiles it: the `regex` crate's reason, the more
+    /// precise of the two for plain syntax.
+    pub fn new(regex: &str) -> Result<Self, String> {
+        let plain = match regex::Regex::new(regex) {
+            Ok(r) => return Ok(Self::Linear(r)),
+            Err(regex::Error::Syntax(text)) => text.lines().last().unwrap_or_default().trim().trim_start_matches("error: ").to_owned(),
+            Err(other) => other.to_string(),
+        };
+        // What `regex` refuses for look-around or backreferences is `fancy-regex`'s to explain.
+        let theirs = plain.contains("look-around") || plain.contains("backreference");
+        fancy_regex::Regex::new(regex).map(Self::Backtracking).map_err(|e| if theirs { e.to_string() } else { plain })
+    }
+
+    pub fn engine(&self) -> Engine {
+        match self {
+            Self::Linear(_) => Engine::Linear,
+            Self::Backtracking(_) => Engine::Backtracking,
+        }
+    }
+
+    /// Whether `text` matches somewhere; past the backtracking limit it does not, as in the
+    /// generated validators.
+    pub fn is_match(&self, text: &str) -> bool {
+        match self {
+            Self::Linear(r) => r.is_match(text),
+            Self::Backtracking(r) => r.is_match(text).unwrap_or(false),
+        }
+    }
+}
+
 impl Serialize for Pattern {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         s.serialize_str(&self.regex)

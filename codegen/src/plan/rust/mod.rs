@@ -16,6 +16,7 @@ mod patterns;
 pub mod scopes;
 
 pub use endpoint::{EndpointFacts, ResponseKind, RuntimeInput};
+pub use patterns::PlannedPattern;
 pub use scopes::namespaces;
 
 use crate::model::*;
@@ -55,7 +56,7 @@ pub struct Plan<'m> {
     endpoint_index: HashMap<&'m str, usize>,
     /// Every distinct `pattern`, in the order first written: `patterns.rs` compiles each once
     /// and each check names its static by the index here.
-    patterns: Vec<String>,
+    patterns: Vec<PlannedPattern>,
     error_catch_all: String,
     /// The variants of the client's `Declared`: each error response with a payload that some
     /// routed endpoint declares, once, in spec order.
@@ -218,7 +219,7 @@ impl<'m> Plan<'m> {
     }
 
     /// Every distinct pattern, in the order first written.
-    pub fn patterns(&self) -> &[String] {
+    pub fn patterns(&self) -> &[PlannedPattern] {
         &self.patterns
     }
 

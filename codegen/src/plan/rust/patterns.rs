@@ -1,16 +1,25 @@
 //! The patterns a spec writes, each once: `patterns.rs` compiles each to one static.
 
-use crate::model::{Constraints, Field, Model};
+use crate::model::{Constraints, Engine, Field, Model};
+
+/// A pattern of the spec and the engine that matches it.
+#[derive(Clone, Debug)]
+pub struct PlannedPattern {
+    pub regex: String,
+    pub engine: Engine,
+}
 
 /// Every distinct `pattern` of the spec, in the order first written; it walks every field and
 /// response header, so a plan gathers it once.
-pub(super) fn gather(model: &Model) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
+/// A pattern no engine compiles is not gathered: validation refuses it.
+pub(super) fn gather(model: &Model) -> Vec<PlannedPattern> {
+    let mut out: Vec<PlannedPattern> = Vec::new();
     let mut add = |c: &Constraints| {
         if let Some(p) = &c.pattern
-            && !out.contains(&p.regex)
+            && !out.iter().any(|o| o.regex == p.regex)
+            && let Ok(engine) = p.engine()
         {
-            out.push(p.regex.clone());
+            out.push(PlannedPattern { regex: p.regex.clone(), engine });
         }
     };
     let mut add_field = |f: &Field| {

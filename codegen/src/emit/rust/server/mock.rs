@@ -665,7 +665,7 @@ fn integer_in(plan: &Plan, c: Option<&Constraints>, p: Primitive) -> i128 {
 
 /// A non-negative decimal for snowflakes and string integers, 1 unless the pattern refuses it.
 fn decimal_in(c: Option<&Constraints>) -> proc_macro2::Literal {
-    let pattern = c.and_then(|c| c.pattern.as_ref()).and_then(|p| regex::Regex::new(&p.regex).ok());
+    let pattern = c.and_then(|c| c.pattern.as_ref()).and_then(|p| Matcher::new(&p.regex).ok());
     let n = (1u64..1000).find(|n| pattern.as_ref().is_none_or(|r| r.is_match(&n.to_string()))).unwrap_or(1);
     proc_macro2::Literal::u64_unsuffixed(n)
 }
@@ -723,12 +723,14 @@ pub fn text_matching(pattern: Option<&str>, min: usize, max: Option<usize>, pref
         n >= min && max.is_none_or(|m| n <= m)
     };
     let Some(pattern) = pattern else { return Some(fit_length(preferred, min, max)) };
-    let regex = regex::Regex::new(pattern).ok()?;
+    let regex = Matcher::new(pattern).ok()?;
     let candidate = fit_length(preferred, min, max);
     if regex.is_match(&candidate) && fits(&candidate) {
         return Some(candidate);
     }
-    let hir = regex_syntax::Parser::new().parse(pattern).ok()?;
+    // Look-around only narrows what the rest matches: a text is drawn from the rest and kept
+    // when the whole pattern matches it.
+    let hir = regex_syntax::Parser::new().parse(&without_look_around(pattern)).ok()?;
     for reps in [1u32, 2, 3, 0, 5, 8, 13, 21, 34, 64] {
         let mut out = String::new();
         if sample(&hir, reps, &mut out) && fits(&out) && regex.is_match(&out) {
@@ -736,6 +738,54 @@ pub fn text_matching(pattern: Option<&str>, min: usize, max: Option<usize>, pref
         }
     }
     None
+}
+
+/// `pattern` without its look-around groups (`(?=…)`, `(?!…)`, `(?<=…)`, `(?<!…)`), which
+/// `regex_syntax` cannot read.
+fn without_look_around(pattern: &str) -> String {
+    const OPENERS: [&str; 4] = ["(?=", "(?!", "(?<=", "(?<!"];
+    let mut out = String::with_capacity(pattern.len());
+    let mut rest = pattern;
+    while !rest.is_empty() {
+        if let Some(opener) = OPENERS.iter().find(|o| rest.starts_with(**o)) {
+            rest = &rest[group_end(rest, opener.len())..];
+            continue;
+        }
+        let mut chars = rest.chars();
+        let c = chars.next().unwrap_or_default();
+        out.push(c);
+        // An escaped character is copied whole, so `\(` opens nothing.
+        if c == '\\'
+            && let Some(next) = chars.next()
+        {
+            out.push(next);
+        }
+        rest = chars.as_str();
+    }
+    out
+}
+
+/// The byte offset just past the group of `text` whose contents start at `from`: parentheses
+/// nest, escapes and character classes hide them.
+fn group_end(text: &str, from: usize) -> usize {
+    let (mut depth, mut class, mut escaped) = (1usize, false, false);
+    for (i, c) in text[from..].char_indices() {
+        match c {
+            _ if escaped => escaped = false,
+            '\\' => escaped = true,
+            '[' if !class => class = true,
+            ']' if class => class = false,
+            '(' if !class => depth += 1,
+            ')' if !class => {
+                depth -= 1;
+                if depth == 0 {
+                    return from + i + 1;
+                }
+            }
+            _ => {}
+        }
+    }
+    text.len()
 }
 
 /// Writes a text `hir` matches: literals as written, a letter or digit of each class where it
@@ -794,7 +844,7 @@ fn scalar_literal(plan: &Plan, ty: &TypeRef, f: &Field, value: &serde_json::Valu
             let min = c.min_length.as_ref().and_then(|b| static_bound(plan, b, false)).unwrap_or(0).max(0) as usize;
             let max = c.max_length.as_ref().and_then(|b| static_bound(plan, b, true)).map(|m| m.max(0) as usize);
             let n = s.chars().count();
-            let pattern_ok = c.pattern.as_ref().is_none_or(|p| regex::Regex::new(&p.regex).is_ok_and(|r| r.is_match(s)));
+            let pattern_ok = c.pattern.as_ref().is_none_or(|p| Matcher::new(&p.regex).is_ok_and(|r| r.is_match(s)));
             (n >= min && max.is_none_or(|m| n <= m) && pattern_ok).then(|| quote!(#s.to_owned()))
         }
         (Primitive::Integer | Primitive::Int32 | Primitive::Uint32 | Primitive::Uint64, serde_json::Value::Number(n)) => {
@@ -805,5 +855,29 @@ fn scalar_literal(plan: &Plan, ty: &TypeRef, f: &Field, value: &serde_json::Valu
         }
         (Primitive::Boolean, serde_json::Value::Bool(b)) => Some(quote!(#b)),
         _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Oxide's `Name`: a name, but not a UUID (a negative look-ahead).
+    const NAME: &str = "^(?![0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$)^[a-z]([a-zA-Z0-9-]*[a-zA-Z0-9]+)?$";
+
+    #[test]
+    fn look_around_groups_are_cut_whole() {
+        assert_eq!(without_look_around(NAME), "^^[a-z]([a-zA-Z0-9-]*[a-zA-Z0-9]+)?$");
+        assert_eq!(without_look_around(r"a(?=b(c)[)])d"), "ad");
+        assert_eq!(without_look_around(r"(?<!x)y\(?!z"), r"y\(?!z");
+    }
+
+    #[test]
+    fn a_text_is_found_for_a_look_ahead_pattern() {
+        let matcher = Matcher::new(NAME).expect("fancy-regex compiles it");
+        assert_eq!(matcher.engine(), Engine::Backtracking);
+        let text = text_matching(Some(NAME), 1, Some(63), "Example").expect("a name");
+        assert!(matcher.is_match(&text), "{text}");
+        assert!(!matcher.is_match("0b6c1a3e-2f4d-4c5b-9a8e-7d6f5e4c3b2a"));
     }
 }

@@ -268,10 +268,10 @@ fn key_text(plan: &Plan, key: &TypeRef) -> TokenStream {
 /// A `pattern`, matched by the regex compiled once in `patterns.rs`.
 fn pattern_check(plan: &Plan, c: &Constraints, value: &TokenStream, pointer: &TokenStream) -> TokenStream {
     let Some(p) = &c.pattern else { return TokenStream::new() };
-    let index = plan.patterns().iter().position(|r| *r == p.regex).expect("BUG: every pattern is collected");
-    let name = quote::format_ident!("PATTERN_{index}");
+    let index = plan.patterns().iter().position(|r| r.regex == p.regex).expect("BUG: every pattern is collected");
+    let matches = quote::format_ident!("matches_{index}");
     let regex = &p.regex;
-    quote!(crate::patterns::check(out, #pointer, #value, &crate::patterns::#name, #regex);)
+    quote!(crate::patterns::check(out, #pointer, crate::patterns::#matches(#value), #regex);)
 }
 
 /// Whether every value of an enum has a wire value: only then is a value outside them unknown

@@ -115,8 +115,12 @@ fn cargo_toml(plan: &Plan, opts: &EmitOptions) -> Vec<GeneratedFile> {
     runtime.extend(needs.bytes.then_some("bytes"));
     runtime.extend(needs.map.then_some("map"));
     let mut third_party = vec![cargo::JIFF];
-    if !plan.patterns().is_empty() {
+    let (linear, backtracking) = patterns::engines(plan.patterns());
+    if linear {
         third_party.push(cargo::REGEX);
+    }
+    if backtracking {
+        third_party.push(cargo::FANCY_REGEX);
     }
     third_party.extend([cargo::SERDE, cargo::SERDE_JSON]);
     let features = &[
