@@ -476,6 +476,10 @@ pub mod codes {
     /// A retry policy clients cannot follow: no try, a wait that is not a positive number of
     /// seconds, a longest wait shorter than the first, a status that is no error.
     pub const RETRY_POLICY: &str = "E0175";
+    /// A streamed response (`events`, `json_lines`) clients cannot read: a stream that is not
+    /// one success status, messages without a type, an event name SSE cannot carry, a last
+    /// event id that is no optional text header of an endpoint with an `events` stream.
+    pub const STREAM: &str = "E0176";
     /// An OpenAPI document that does not parse, or of a version the importer does not read.
     pub const IMPORT_DOCUMENT: &str = "E0201";
     /// A `$ref` to another document.

@@ -68,6 +68,9 @@ pub struct Endpoint {
     /// The header parameter carrying an idempotency key.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub idempotency_key: Option<Text>,
+    /// The header parameter that carries the last event id when the `events` stream resumes.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub last_event_id: Option<Text>,
     #[serde(skip)]
     pub response_span: Span,
     /// Where `response`, `response_fields` or `response_format` (the shorthand) was written.
@@ -143,6 +146,12 @@ impl Endpoint {
     /// The responses a call fails with: 4xx, 5xx and `default`.
     pub fn error_responses(&self) -> impl Iterator<Item = &StatusResponse> {
         self.responses.iter().filter(|r| r.status().is_some_and(Status::is_error))
+    }
+
+    /// The header parameter carrying the last event id of a resumable stream.
+    pub fn last_event_header(&self) -> Option<&Field> {
+        let name = &self.last_event_id.as_ref()?.id;
+        self.headers.iter().find(|h| &h.name == name)
     }
 
     /// The header parameter carrying the endpoint's idempotency key.
@@ -466,6 +475,9 @@ pub struct Response {
     pub format: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub media_type: Option<Text>,
+    /// The events of an `events` stream by name, each with the type of its data.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub events: Vec<StreamEvent>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub headers: Vec<ResponseHeader>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -485,6 +497,20 @@ pub struct Response {
     pub format_span: Option<Span>,
 }
 
+/// An event of an `events` stream: the name its messages give, and the type of their data.
+#[derive(Clone, Debug, Serialize)]
+pub struct StreamEvent {
+    pub name: String,
+    #[serde(rename = "type", skip_serializing_if = "Option::is_none")]
+    pub ty: Option<TypeRef>,
+    /// Where the name was written.
+    #[serde(skip)]
+    pub span: Span,
+    /// Where the type was written.
+    #[serde(skip)]
+    pub type_span: Span,
+}
+
 /// How a response's body travels.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum BodyKind {
@@ -496,6 +522,28 @@ pub enum BodyKind {
     Text,
     /// Bytes of any media type.
     Binary,
+    /// A stream of messages, each decoded as it arrives.
+    Stream(Framing),
+}
+
+/// How the messages of a streamed response are framed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Framing {
+    /// Server-sent events (`text/event-stream`): `event:`, `data:`, `id:` and `retry:` fields,
+    /// a blank line after each message.
+    Events,
+    /// JSON Lines (`application/jsonl`): one JSON value a line.
+    JsonLines,
+}
+
+impl Framing {
+    /// The media type the stream travels as.
+    pub fn media_type(self) -> &'static str {
+        match self {
+            Framing::Events => "text/event-stream",
+            Framing::JsonLines => "application/jsonl",
+        }
+    }
 }
 
 impl Response {
@@ -504,6 +552,8 @@ impl Response {
         match self.format.as_str() {
             "csv" | "text" => BodyKind::Text,
             "binary" => BodyKind::Binary,
+            "events" => BodyKind::Stream(Framing::Events),
+            "json_lines" => BodyKind::Stream(Framing::JsonLines),
             "none" => BodyKind::Empty,
             _ => BodyKind::Json,
         }
@@ -520,6 +570,15 @@ impl Response {
             BodyKind::Text if self.format == "csv" => Some("text/csv"),
             BodyKind::Text => Some("text/plain"),
             BodyKind::Binary => Some("application/octet-stream"),
+            BodyKind::Stream(framing) => Some(framing.media_type()),
+        }
+    }
+
+    /// How the messages are framed, when the body is a stream.
+    pub fn framing(&self) -> Option<Framing> {
+        match self.body_kind() {
+            BodyKind::Stream(framing) => Some(framing),
+            _ => None,
         }
     }
 }
@@ -568,6 +627,11 @@ impl Model {
     /// The named header with this id.
     pub fn named_header(&self, id: &str) -> Option<&Field> {
         self.headers.iter().find(|h| h.name == id)
+    }
+
+    /// The streamed response of an endpoint, with its status: validation allows one, a success.
+    pub fn stream_of<'a>(&'a self, e: &'a Endpoint) -> Option<(&'a StatusResponse, &'a Response)> {
+        e.responses.iter().find_map(|r| Some((r, self.response_of(&r.response)?)).filter(|(_, body)| body.framing().is_some()))
     }
 
     /// The response a status stands for, named or inline (`None` for an unknown name).

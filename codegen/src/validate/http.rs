@@ -87,7 +87,7 @@ pub fn check_response_bodies(cx: &mut Diagnostics, model: &Model) {
             ("json", None, true) if explicit => {
                 report("a `json` response has no body".into(), "give `type` or `fields`, or remove `format` for a response without a body")
             }
-            ("csv" | "text" | "binary" | "none", _, false) => {
+            ("csv" | "text" | "binary" | "events" | "json_lines" | "none", _, false) => {
                 report(format!("a `{}` response cannot have `fields`", r.format), "`fields` make a JSON object: remove `format`, or `fields`")
             }
             ("csv" | "text", Some(t), _) if !text(t) => {
@@ -494,5 +494,90 @@ pub fn check_retry_policy(cx: &mut Diagnostics, model: &Model) {
     }
     for p in problems {
         cx.push(Diagnostic::error(codes::RETRY_POLICY, format!("the retry policy: {p}")).at(r.span, "this policy").help("see `retry` in docs/spec-format.md"));
+    }
+}
+
+/// A streamed response says what its messages are: `json_lines` one `type`, `events` one `type`
+/// or `events` by name (not both); an event name is a line of text SSE can carry; a message's
+/// data is JSON or text, never a file.
+pub fn check_streams(cx: &mut Diagnostics, model: &Model) {
+    for r in model.all_responses() {
+        let at = r.type_span.or(r.format_span).unwrap_or(r.span);
+        let mut report = |span: Span, message: String, help: &str| {
+            cx.push(Diagnostic::error(codes::STREAM, message).at(span, "this stream").help(help.to_owned()));
+        };
+        match (r.framing(), r.ty.is_some(), r.events.is_empty()) {
+            (None, _, false) => report(
+                r.events[0].span,
+                format!("a `{}` response has `events`", r.format),
+                "`events` name the messages of a stream of server-sent events: write `format: events`",
+            ),
+            (Some(Framing::JsonLines), _, false) => {
+                report(at, "a `json_lines` stream has `events`".into(), "JSON Lines messages have no name: give one `type`, or write `format: events`")
+            }
+            (Some(_), true, false) => report(at, "a stream gives both `type` and `events`".into(), "keep `type` for one type of message, or `events` for messages by name"),
+            (Some(Framing::JsonLines), false, true) => report(at, "a `json_lines` stream has no `type`".into(), "give the type of each line: `type: note`"),
+            (Some(Framing::Events), false, true) => report(
+                at,
+                "an `events` stream says nothing of its messages".into(),
+                "give the type of every message's data (`type: note`), or the type of each event by name (`events: { created: note }`)",
+            ),
+            _ => {}
+        }
+        let types = r.ty.iter().map(|t| (t, at)).chain(r.events.iter().filter_map(|e| Some((e.ty.as_ref()?, e.type_span))));
+        for (ty, span) in types.filter(|(t, _)| r.framing().is_some() && matches!(t, TypeRef::Primitive(Primitive::File | Primitive::Csv))) {
+            report(span, format!("a message of a stream is JSON or text, not `{ty}`"), "give the message a JSON type, or `string` for text");
+        }
+        for e in &r.events {
+            if e.name.is_empty() || e.name.contains(['\r', '\n']) {
+                report(e.span, format!("the event name `{}` is not one line of text", e.name.escape_debug()), "an SSE event name is the rest of its `event:` line");
+            }
+        }
+    }
+}
+
+/// An endpoint streams from one success status (a single code: the client decodes the stream
+/// when that status comes back), and a `last_event_id` names one of its optional header
+/// parameters of type `string`, beside an `events` stream.
+pub fn check_stream_endpoints(cx: &mut Diagnostics, model: &Model) {
+    for e in &model.endpoints {
+        let streams: Vec<&StatusResponse> =
+            e.responses.iter().filter(|r| model.response_of(&r.response).is_some_and(|body| body.framing().is_some())).collect();
+        for r in streams.iter().skip(1) {
+            cx.push(
+                Diagnostic::error(codes::STREAM, format!("`{}` streams from more than one status", e.meta.id))
+                    .at(r.status.span, "a second stream")
+                    .also(streams[0].status.span, "the first")
+                    .help("an endpoint streams from one success status"),
+            );
+        }
+        for r in &streams {
+            let single = r.status().is_some_and(|s| matches!(s, Status::Code(c) if (200..300).contains(&c)));
+            if !single {
+                cx.push(
+                    Diagnostic::error(codes::STREAM, format!("`{}` streams from `{}`", e.meta.id, r.status.id))
+                        .at(r.status.span, "not one success status")
+                        .help("stream from one 2xx status (`200`); errors are answers of their own"),
+                );
+            }
+        }
+        let Some(key) = &e.last_event_id else { continue };
+        let framing = streams.first().and_then(|r| model.response_of(&r.response)).and_then(Response::framing);
+        let problem = match (e.last_event_header(), framing) {
+            (None, _) => Some(format!("`{}` is not a header parameter of `{}`", key.id, e.meta.id)),
+            (Some(_), None | Some(Framing::JsonLines)) => Some(format!("`{}` has a last event id but no `events` stream", e.meta.id)),
+            (Some(h), _) if h.ty != Some(TypeRef::Primitive(Primitive::String)) || !h.optional => {
+                Some(format!("the last event id `{}` of `{}` is not an optional string", key.id, e.meta.id))
+            }
+            _ => None,
+        };
+        if let Some(message) = problem {
+            cx.push(
+                Diagnostic::error(codes::STREAM, message)
+                    .at(key.span, "this last event id")
+                    .suggest(&key.id, e.headers.iter().map(|h| h.name.as_str()))
+                    .help("declare an optional text header beside an `events` stream: `last_event_id: { wire_name: Last-Event-ID, type: string, optional: true }`"),
+            );
+        }
     }
 }

@@ -74,6 +74,8 @@ pub fn validate(cx: &mut Diagnostics, model: &Model) {
     http::check_rate_limits(cx, model);
     http::check_idempotency_keys(cx, model);
     http::check_retry_policy(cx, model);
+    http::check_streams(cx, model);
+    http::check_stream_endpoints(cx, model);
     facets::check_facet_names(cx, model);
     facets::check_given_and_not_shown(cx, model);
     facets::check_required_facets(cx, model);

@@ -269,6 +269,9 @@ fn type_references<'a>(model: &'a Model) -> Vec<(&'static str, &'a str, crate::d
     }
     for r in model.all_responses() {
         r.ty.iter().for_each(|t| add(t, r.type_span.unwrap_or(r.span)));
+        for event in &r.events {
+            event.ty.iter().for_each(|t| add(t, event.type_span));
+        }
     }
     for c in &model.classes {
         for m in &c.methods {

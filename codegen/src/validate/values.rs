@@ -230,7 +230,7 @@ pub fn check_vocabularies(cx: &mut Diagnostics, model: &Model) {
 /// Encodings of a request body.
 pub const BODY_FORMATS: &[&str] = &["json", "form", "multipart", "csv", "binary"];
 /// Encodings of a response body (`none`: no body, the default without `type` or `fields`).
-pub const RESPONSE_FORMATS: &[&str] = &["json", "csv", "text", "binary", "none"];
+pub const RESPONSE_FORMATS: &[&str] = &["json", "csv", "text", "binary", "events", "json_lines", "none"];
 
 /// HTTP methods a route may use.
 pub const METHODS: &[&str] = &["GET", "POST", "PUT", "PATCH", "DELETE"];

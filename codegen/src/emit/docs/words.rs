@@ -370,6 +370,32 @@ pub fn constraint(model: &Model, key: &str, bound: &Bound) -> Rich {
 }
 
 /// How an endpoint pages, in words: the way, where the items are, the page size.
+/// A streamed body in words: its framing and what each message holds (`server-sent events:
+/// `created` (note), `deleted` (snowflake)`).
+pub fn stream(r: &crate::model::Response, framing: crate::model::Framing) -> Rich {
+    let mut out = Rich::plain(match framing {
+        crate::model::Framing::Events => "a stream of server-sent events",
+        crate::model::Framing::JsonLines => "a stream of JSON Lines",
+    });
+    if let Some(ty) = &r.ty {
+        out.text(", each ");
+        out.append(type_ref(ty));
+        if r.nullable {
+            out.text(" or null");
+        }
+    }
+    for (i, e) in r.events.iter().enumerate() {
+        out.text(if i == 0 { ": " } else { ", " });
+        out.append(Rich::code(e.name.clone()));
+        if let Some(ty) = &e.ty {
+            out.text(" (");
+            out.append(type_ref(ty));
+            out.text(")");
+        }
+    }
+    out
+}
+
 pub fn pagination(p: &crate::model::Pagination) -> Rich {
     use crate::model::PageWay;
     let mut r = Rich::default();

@@ -238,3 +238,11 @@ fn until_words(e: crate::model::Effective) -> String {
         crate::model::Effective::Unscheduled => "at an unscheduled date".to_owned(),
     }
 }
+
+/// The runtime's name of a stream's framing, through the types crate.
+pub fn framing_tokens(framing: crate::model::Framing) -> TokenStream {
+    match framing {
+        crate::model::Framing::Events => quote!(types::stream::Framing::Events),
+        crate::model::Framing::JsonLines => quote!(types::stream::Framing::JsonLines),
+    }
+}

@@ -76,6 +76,11 @@ item! {
         /// again like an idempotent one.
         #[serde(default)]
         pub idempotency_key: Option<S<String>>,
+        /// The header parameter that carries the id of the last event received (`Last-Event-ID`)
+        /// when the endpoint's `events` stream can be resumed: a client whose connection breaks
+        /// asks again with it, and the server goes on after that event.
+        #[serde(default)]
+        pub last_event_id: Option<S<String>>,
     }
 }
 
@@ -282,9 +287,14 @@ pub struct Response {
     /// The body, when it is an object of named fields.
     #[serde(default)]
     pub fields: IndexMap<S<String>, S<Field>>,
-    /// `json` (the default with a body), `csv`, `text` or `binary`.
+    /// `json` (the default with a body), `csv`, `text`, `binary`, or a stream of messages:
+    /// `events` (server-sent events, `text/event-stream`) or `json_lines` (one JSON value a line).
     #[serde(default)]
     pub format: Option<S<String>>,
+    /// The events of an `events` stream, by the name each message gives in its `event:` field,
+    /// with the type of its data (in place of `type`, which gives one type to every message).
+    #[serde(default)]
+    pub events: IndexMap<S<String>, S<String>>,
     /// The media type, when it is not the format's usual one (`image/png`, `*/*`).
     #[serde(default)]
     pub media_type: Option<S<String>>,

@@ -58,6 +58,7 @@ impl Lower<'_> {
             aliases,
             pagination: v.pagination.as_ref().map(|p| self.pagination(p)),
             idempotency_key: self.opt_ref(v.idempotency_key.as_ref()),
+            last_event_id: self.opt_ref(v.last_event_id.as_ref()),
             response_span: v.response.as_ref().map_or(span, |r| self.span(r)),
             shorthand_span: v
                 .response
@@ -125,6 +126,16 @@ impl Lower<'_> {
             })
             .collect();
         let (ty, nullable) = v.ty.as_ref().map_or((None, false), |t| self.body_type(t, path));
+        let events = v
+            .events
+            .iter()
+            .map(|(name, t)| StreamEvent {
+                name: name.value.clone(),
+                ty: self.field_type(t, &Default::default(), &format!("{path}.events.{}", name.value)),
+                span: self.span(name),
+                type_span: self.span(t),
+            })
+            .collect();
         Response {
             description: v.description.as_ref().map(|d| d.value.trim().to_owned()).filter(|d| !d.is_empty()),
             ty,
@@ -132,6 +143,7 @@ impl Lower<'_> {
             fields,
             format,
             media_type: self.opt_ref(v.media_type.as_ref()),
+            events,
             headers,
             not_shown: self.gaps(&v.not_shown),
             assumed: v.assumed.iter().map(|(k, x)| (k.value.clone(), x.value.clone())).collect(),

@@ -74,6 +74,16 @@ pub fn catch_all(e: &Enum) -> Ident {
     catch_all_beside(e.values.iter().map(enum_variant))
 }
 
+/// The variant of an event of a stream (`note.created` -> `NoteCreated`).
+pub fn stream_event_variant(e: &StreamEvent) -> Ident {
+    type_ident(&e.name)
+}
+
+/// The arm of a stream's events that keeps the events the spec does not name.
+pub fn stream_catch_all(r: &Response) -> Ident {
+    catch_all_beside(r.events.iter().map(stream_event_variant))
+}
+
 /// The bit set of a flag set (`flags::ChannelFlags`).
 pub fn flags_type(f: &Flags) -> Ident {
     item_ident(f.meta.rust())
@@ -152,12 +162,22 @@ pub struct ResponseNames {
     pub headers: Ident,
     /// `<prefix>Response`.
     pub response: Ident,
+    /// `<prefix>Event`: an event of a streamed response.
+    pub event: Ident,
+    /// `<PREFIX>_EVENTS`: how a streamed response's messages become events and back.
+    pub codec: Ident,
 }
 
 impl ResponseNames {
     /// The names of a response whose items start with `prefix` (a status, a named response).
     pub fn new(prefix: &str) -> Self {
-        Self { body: format_ident!("{prefix}Body"), headers: format_ident!("{prefix}Headers"), response: format_ident!("{prefix}Response") }
+        Self {
+            body: format_ident!("{prefix}Body"),
+            headers: format_ident!("{prefix}Headers"),
+            response: format_ident!("{prefix}Response"),
+            event: format_ident!("{prefix}Event"),
+            codec: format_ident!("{}_EVENTS", crate::plan::case::screaming(prefix)),
+        }
     }
 }
 
@@ -544,11 +564,17 @@ pub fn mock_builder(union: bool, id: &str) -> Ident {
 
 /// Methods of the client that the generator names or calls on it (`self.clone()`).
 const CLIENT_RESERVED: &[&str] =
-    &["new", "with_http", "with_credential", "with_retry", "on_deprecation", "credential", "placeholders", "http", "send", "dispatch", "exchange", "clone"];
+    &["new", "with_http", "with_credential", "with_retry", "on_deprecation", "credential", "placeholders", "http", "send", "dispatch", "exchange", "exchange_head", "authorization", "open", "clone"];
 
 /// An endpoint's method of the client.
 pub fn client_method(e: &Endpoint) -> Ident {
     escaped(value_ident(e.meta.rust()), CLIENT_RESERVED)
+}
+
+/// A streaming endpoint's private method of the client that sends its request and returns the
+/// answer with its body unread (the public method, and each reconnection, call it).
+pub fn client_open_method(e: &Endpoint) -> Ident {
+    escaped(value_ident(&format!("open_{}", e.meta.rust())), CLIENT_RESERVED)
 }
 
 /// A paginated endpoint's method of the client that streams its pages.

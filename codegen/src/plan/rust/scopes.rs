@@ -135,6 +135,21 @@ fn operations(s: &mut Scopes, model: &Model) {
     s.add("the methods of the client".into(), client_methods(model));
     s.add("the variants of the client's `Declared`".into(), declared_variants(model));
     s.add("the methods of the server's `Api` trait".into(), api_methods(model));
+    streams(s, model);
+}
+
+/// The variants of each stream's events: named after the events, which have no `rust_name`, so
+/// a clash is settled by naming the events apart.
+fn streams(s: &mut Scopes, model: &Model) {
+    let inline = model.endpoints.iter().flat_map(|e| e.responses.iter().map(move |r| (e, r))).filter_map(|(e, r)| match &r.response {
+        ResponseUse::Inline(body) => Some((format!("the `{}` response of `{}`", r.status.id, e.meta.id), &**body)),
+        ResponseUse::Named(_) => None,
+    });
+    let named = model.responses.iter().map(|n| (format!("the response `{}`", n.id), &n.response));
+    for (what, r) in inline.chain(named).filter(|(_, r)| !r.events.is_empty()) {
+        let entries = r.events.iter().map(|e| Entry::new(stream_event_variant(e).to_string(), format!("event `{}`", e.name), e.span));
+        s.renamed(format!("the events of {what}"), entries.collect());
+    }
 }
 
 /// The client's methods: one per routed endpoint, and a paginated one's streams.
@@ -145,6 +160,9 @@ fn client_methods(model: &Model) -> Vec<Entry> {
         if e.pagination.is_some() {
             out.push(item("endpoint", &e.meta, client_pages_method(e)));
             out.push(item("endpoint", &e.meta, client_stream_method(e)));
+        }
+        if model.stream_of(e).is_some() {
+            out.push(item("endpoint", &e.meta, client_open_method(e)));
         }
     }
     out

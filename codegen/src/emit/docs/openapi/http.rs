@@ -213,9 +213,10 @@ impl Doc<'_> {
             BodyKind::Json => Some(r.ty.as_ref().map_or_else(|| json!({}), |t| self.type_schema(t))),
             BodyKind::Text => Some(json!({ "type": "string" })),
             BodyKind::Binary => Some(binary(None)),
+            BodyKind::Stream(framing) => Some(self.stream_schema(r, framing)),
         };
         let schema = schema.map(|mut s| {
-            if let (true, Value::Object(map)) = (r.nullable, &mut s) {
+            if let (true, Value::Object(map), None) = (r.nullable, &mut s, r.framing()) {
                 super::schemas::nullable(map);
             }
             s
@@ -225,6 +226,41 @@ impl Doc<'_> {
         }
         honesty(&mut out, &r.not_shown, &r.assumed);
         Value::Object(out)
+    }
+
+    /// The schema of a stream's messages. A JSON Lines stream's is each line's. A server-sent
+    /// event's is the event as an object of its fields, as OpenAPI 3.2 describes
+    /// `text/event-stream`: its `data` is text, JSON of the message's type (`contentSchema`)
+    /// unless that type is `string`; events by name are one such object each, told apart by
+    /// their `event` constant.
+    fn stream_schema(&self, r: &Response, framing: crate::model::Framing) -> Value {
+        let data = |ty: Option<&TypeRef>, nullable: bool| -> Value {
+            let mut schema = ty.map_or_else(|| json!({}), |t| self.type_schema(t));
+            if let (true, Value::Object(map)) = (nullable, &mut schema) {
+                super::schemas::nullable(map);
+            }
+            schema
+        };
+        if framing == crate::model::Framing::JsonLines {
+            return data(r.ty.as_ref(), r.nullable);
+        }
+        let event = |name: Option<&str>, ty: Option<&TypeRef>, nullable: bool| -> Value {
+            let text = matches!(ty, Some(TypeRef::Primitive(Primitive::String))) && !nullable;
+            let data = if text { json!({ "type": "string" }) } else { json!({ "type": "string", "contentMediaType": "application/json", "contentSchema": data(ty, nullable) }) };
+            let (event, required) = match name {
+                Some(name) => (json!({ "const": name }), json!(["event", "data"])),
+                None => (json!({ "type": "string" }), json!(["data"])),
+            };
+            json!({
+                "type": "object",
+                "properties": { "event": event, "data": data, "id": { "type": "string" }, "retry": { "type": "integer", "minimum": 0 } },
+                "required": required,
+            })
+        };
+        if r.events.is_empty() {
+            return event(None, r.ty.as_ref(), r.nullable);
+        }
+        json!({ "oneOf": r.events.iter().map(|e| event(Some(&e.name), e.ty.as_ref(), false)).collect::<Vec<_>>() })
     }
 
     /// A header object: whether it is always sent, its schema and description.

@@ -37,6 +37,9 @@ pub fn needs_exchange(plan: &Plan, e: &Endpoint) -> bool {
 
 /// The method of an endpoint that goes through `exchange`.
 pub fn method(plan: &Plan, e: &Endpoint) -> TokenStream {
+    if plan.stream_of(e).is_some() {
+        return super::streams::methods(plan, e);
+    }
     let name = names::client_method(e);
     let module = names::endpoint_module(e);
     let address = super::address(plan, e);
@@ -83,7 +86,7 @@ pub fn method(plan: &Plan, e: &Endpoint) -> TokenStream {
     }
 }
 
-fn query(e: &Endpoint) -> TokenStream {
+pub(super) fn query(e: &Endpoint) -> TokenStream {
     if e.query.is_empty() {
         return TokenStream::new();
     }
@@ -116,7 +119,7 @@ fn bind(f: &Field, access: TokenStream, then: TokenStream) -> TokenStream {
     quote!({ #then })
 }
 
-fn headers(e: &Endpoint) -> TokenStream {
+pub(super) fn headers(e: &Endpoint) -> TokenStream {
     if e.headers.is_empty() {
         return quote!(let headers: Vec<(&'static str, String)> = Vec::new(););
     }
@@ -136,7 +139,7 @@ fn headers(e: &Endpoint) -> TokenStream {
     }
 }
 
-fn body(plan: &Plan, e: &Endpoint) -> TokenStream {
+pub(super) fn body(plan: &Plan, e: &Endpoint) -> TokenStream {
     if !plan.facts(e).has_body {
         return quote!(None);
     }
@@ -232,10 +235,15 @@ fn decode_success(plan: &Plan, e: &Endpoint) -> TokenStream {
 /// The answer of an endpoint with responses by status: a success decoded into `Success`, an
 /// error status into [`Error::Api`] with its declared payload, any other status an error.
 fn decode_by_status(plan: &Plan, e: &Endpoint) -> TokenStream {
+    decode_by_status_but(plan, e, None)
+}
+
+/// [`decode_by_status`] but for the `streamed` response, which is read before the answer is.
+pub(super) fn decode_by_status_but(plan: &Plan, e: &Endpoint, streamed: Option<&StatusResponse>) -> TokenStream {
     let successes = e.success_responses();
     let several = successes.len() > 1;
     let mut arms = Vec::new();
-    for r in responses::ordered(e) {
+    for r in responses::ordered(e).into_iter().filter(|r| streamed.is_none_or(|s| !std::ptr::eq(*r, s))) {
         let status = r.status().expect("BUG: validation parses every status");
         if successes.iter().any(|s| std::ptr::eq(*s, r)) {
             let pattern = if status == Status::Default { quote!(100..=399) } else { pattern(status) };
@@ -269,7 +277,7 @@ fn pattern(status: Status) -> TokenStream {
 
 /// The `Success` value of a success response read from `answer`: its payload, or its variant
 /// of the `Success` enum when there are `several`.
-fn success_value(plan: &Plan, r: &StatusResponse, several: bool) -> TokenStream {
+pub(super) fn success_value(plan: &Plan, r: &StatusResponse, several: bool) -> TokenStream {
     let status = r.status().expect("BUG: validation parses every status");
     let (response, names, path) = responses::resolve_at(plan, r, quote!(endpoint::), quote!(types::responses::));
     let payload = payload(plan, response, &names, &path);
@@ -303,12 +311,14 @@ fn failure(plan: &Plan, e: &Endpoint, r: &StatusResponse) -> TokenStream {
 }
 
 /// The expression of a response's payload, read from `answer`.
-fn payload(plan: &Plan, r: &Response, names: &crate::plan::rust::names::ResponseNames, path: &TokenStream) -> Option<TokenStream> {
+pub(super) fn payload(plan: &Plan, r: &Response, names: &crate::plan::rust::names::ResponseNames, path: &TokenStream) -> Option<TokenStream> {
     let body = match r.body_kind() {
         BodyKind::Empty => None,
         BodyKind::Json => Some(quote!(decode_answer(&answer)?)),
         BodyKind::Text => Some(quote!(text_answer(&answer)?)),
         BodyKind::Binary => Some(quote!(raw_answer(&answer))),
+        // The events, read from the body as it comes before `answer` was made of its head.
+        BodyKind::Stream(_) => Some(quote!(events)),
     };
     if r.headers.is_empty() {
         return body;
@@ -332,6 +342,16 @@ pub fn exchange_method(plan: &Plan) -> TokenStream {
     if !plan.routed_endpoints().any(|e| needs_exchange(plan, e)) {
         return TokenStream::new();
     }
+    let exchange_head = plan.routed_endpoints().any(|e| plan.stream_of(e).is_some()).then(|| {
+        quote! {
+            /// [`Client::exchange`] with the answer's body unread (`streamed`: read as it comes).
+            #[allow(clippy::too_many_arguments)]
+            async fn exchange_head(&self, route: Route, method: reqwest::Method, url: String, accepted: &'static [TokenKind], anonymous: bool, headers: Vec<(&'static str, String)>, body: Option<Outgoing>, streamed: bool) -> Result<reqwest::Response, Error> {
+                let credential = self.authorization(accepted, anonymous)?;
+                self.open(route, method, url, credential, headers, body, streamed).await
+            }
+        }
+    });
     quote! {
         /// Sends one request and returns the answer, whatever its status. The credential is
         /// presented when the client holds one of a kind the endpoint accepts; without one, an
@@ -340,12 +360,21 @@ pub fn exchange_method(plan: &Plan) -> TokenStream {
         // only be built to be taken apart here.
         #[allow(clippy::too_many_arguments)]
         async fn exchange(&self, route: Route, method: reqwest::Method, url: String, accepted: &'static [TokenKind], anonymous: bool, headers: Vec<(&'static str, String)>, body: Option<Outgoing>) -> Result<Answer, Error> {
+            let credential = self.authorization(accepted, anonymous)?;
+            self.dispatch(route, method, url, credential, headers, body).await
+        }
+
+        /// The `Authorization` header's value for an endpoint that accepts `accepted` kinds:
+        /// none for an anonymous call, an error when the endpoint takes no anonymous call.
+        fn authorization(&self, accepted: &'static [TokenKind], anonymous: bool) -> Result<Option<String>, Error> {
             let credential = self.credential.as_ref().filter(|c| accepted.contains(&c.kind)).and_then(Credential::header_value);
             if credential.is_none() && !anonymous {
                 return Err(Error::Credential { accepted });
             }
-            self.dispatch(route, method, url, credential, headers, body).await
+            Ok(credential)
         }
+
+        #exchange_head
     }
 }
 

@@ -2,6 +2,7 @@
 //! running the shared validators before anything is sent.
 
 mod exchange;
+mod streams;
 
 use super::format::format_file;
 use super::shared::{endpoint_address, lib_ident, module_decls, package};
@@ -602,8 +603,18 @@ fn send_method() -> TokenStream {
 fn dispatch_method() -> TokenStream {
     quote! {
         /// Sends one request, trying it again as [`Client::with_retry`] allows, and reads the
-        /// last answer. Its deprecation headers go to the handler set with `on_deprecation`.
-        async fn dispatch(&self, (endpoint, path, idempotency_key): Route, method: reqwest::Method, url: String, authorization: Option<String>, headers: Vec<(&'static str, String)>, body: Option<Outgoing>) -> Result<Answer, Error> {
+        /// last answer.
+        async fn dispatch(&self, route: Route, method: reqwest::Method, url: String, authorization: Option<String>, headers: Vec<(&'static str, String)>, body: Option<Outgoing>) -> Result<Answer, Error> {
+            let response = self.open(route, method, url, authorization, headers, body, false).await?;
+            Answer::read(response).await
+        }
+
+        /// Sends one request, trying it again as [`Client::with_retry`] allows, and returns the
+        /// last answer with its body unread (`streamed`: read as it comes, for as long as it
+        /// lasts). Its deprecation headers go to the handler set with `on_deprecation`.
+        // Each argument is one fact of the calling endpoint's route or request.
+        #[allow(clippy::too_many_arguments)]
+        async fn open(&self, (endpoint, path, idempotency_key): Route, method: reqwest::Method, url: String, authorization: Option<String>, headers: Vec<(&'static str, String)>, body: Option<Outgoing>, streamed: bool) -> Result<reqwest::Response, Error> {
             let route = self.limiter.as_ref().map(|l| ratelimit::route(endpoint, path, &url, l.policy().major));
             let request = retry::Outgoing {
                 endpoint,
@@ -615,6 +626,7 @@ fn dispatch_method() -> TokenStream {
                 limit: self.limiter.as_deref().zip(route.as_deref()).map(|(limiter, route)| (limiter, route, endpoint)),
                 idempotency_key,
                 timeouts: self.timeouts,
+                streamed,
             };
             let response = retry::send(&self.http, &self.retry, request).await.map_err(|failure| match failure {
                 retry::Failure::Transport(e) => Error::Transport(e),
@@ -630,7 +642,7 @@ fn dispatch_method() -> TokenStream {
                     handler(&notice);
                 }
             }
-            Answer::read(response).await
+            Ok(response)
         }
     }
 }

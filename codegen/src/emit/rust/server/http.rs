@@ -268,7 +268,15 @@ fn respond_arm(plan: &Plan, r: &StatusResponse) -> TokenStream {
         _ => quote!(),
     };
     let body = if response.headers.is_empty() { quote!(value) } else { quote!(value.body) };
-    let answer = answer(response, &code, &body);
+    let answer = match response.framing() {
+        Some(framing) => {
+            let (_, names, path) = responses::resolve_at(plan, r, quote!(endpoint::), quote!(types::responses::));
+            let codec = &names.codec;
+            let framing = crate::emit::rust::shared::framing_tokens(framing);
+            quote!(runtime::stream_response(#code, #framing, #body, #path #codec))
+        }
+        None => answer(response, &code, &body),
+    };
     if response.headers.is_empty() {
         return quote!(#pattern => { #check #answer });
     }
@@ -298,8 +306,10 @@ fn answer(response: &Response, code: &TokenStream, body: &TokenStream) -> TokenS
             let media = declared.unwrap_or("application/octet-stream");
             quote!(runtime::raw_response(#code, #body, #media))
         }
+        BodyKind::Stream(_) => unreachable!("BUG: a stream is answered with its codec"),
     }
 }
+
 
 fn header_writes(plan: &Plan, response: &Response) -> TokenStream {
     plan.header_fields(response)

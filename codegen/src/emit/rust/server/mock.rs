@@ -34,7 +34,7 @@ const DEPTH: u8 = 2;
 pub fn mock(plan: &Plan) -> TokenStream {
     let runtime = crate::emit::rust::shared::lib_ident(plan, crate::emit::cargo::RUNTIME);
     let limited = plan.rate_limits.is_some().then(|| limited(plan, &runtime));
-    let mut values = Values { plan, queue: Vec::new(), done: BTreeSet::new(), paged: None };
+    let mut values = Values { plan, queue: Vec::new(), done: BTreeSet::new(), paged: None, resumed: None };
     let methods = methods(plan, &mut values);
     let builders = values.builders();
     // The signatures name what `api.rs` has in scope: the proof of guarded endpoints too.
@@ -161,8 +161,9 @@ fn methods(plan: &Plan, values: &mut Values) -> TokenStream {
                 None => unreachable!("BUG: every trait method is a hook or an endpoint"),
             },
         };
-        // The mock reads none of its arguments, but a paginated endpoint's query.
-        let paged = endpoints.iter().any(|e| names::api_method(e) == name && paged(plan, e));
+        // The mock reads none of its arguments, but a paginated endpoint's query and a resumed
+        // stream's last event id.
+        let paged = endpoints.iter().any(|e| names::api_method(e) == name && (paged(plan, e) || e.last_event_header().is_some()));
         for input in sig.inputs.iter_mut().filter(|_| !paged) {
             if let syn::FnArg::Typed(t) = input {
                 *t.pat = syn::parse_quote!(_);
@@ -213,6 +214,8 @@ struct Values<'m> {
     /// For the success answer of a paginated endpoint being built, its `Paginated` impl: the
     /// body is then the page the request asks for, cut from a collection.
     paged: Option<TokenStream>,
+    /// For the answer of an endpoint whose stream resumes, the last event id the request gives.
+    resumed: Option<TokenStream>,
 }
 
 impl<'m> Values<'m> {
@@ -220,6 +223,10 @@ impl<'m> Values<'m> {
     fn answer(&mut self, e: &Endpoint) -> TokenStream {
         let module = names::endpoint_module(e);
         self.paged = paged(self.plan, e).then(|| quote!(types::endpoints::#module::Request));
+        self.resumed = e.last_event_header().map(|h| {
+            let ident = names::field(h);
+            quote!(call.input.headers.#ident.as_deref())
+        });
         if !e.has_status_responses() {
             let answer = self.shorthand(e, &module);
             self.paged = None;
@@ -304,6 +311,7 @@ impl<'m> Values<'m> {
                 let extra = keeps_extra(&r.not_shown).then(|| quote!(extra: Default::default(),));
                 Some(quote!(#path #body { #fields #extra }))
             }
+            BodyKind::Stream(_) => Some(self.events(r, names, path)),
             BodyKind::Json => Some(match &r.ty {
                 // A body that may be null is given: the mock shows what the value looks like.
                 Some(ty) if r.nullable => {
@@ -323,6 +331,35 @@ impl<'m> Values<'m> {
         let (h, resp) = (&names.headers, &names.response);
         let body = body.map(|b| quote!(body: #b,));
         Some(quote!(#path #resp { #body headers: #path #h { #members } }))
+    }
+
+    /// The events of a streamed answer, numbered from 1: an example of each event the spec
+    /// names, or three of the one type every message holds; a resumed stream goes on after the
+    /// last event id the request gives.
+    fn events(&mut self, r: &Response, names: &Names, path: &TokenStream) -> TokenStream {
+        let event = &names.event;
+        let values: Vec<TokenStream> = if r.events.is_empty() {
+            let one = match &r.ty {
+                Some(ty) if r.nullable => {
+                    let value = self.value(ty, None, quote!(depth));
+                    quote!(Some(#value))
+                }
+                Some(ty) => self.value(ty, None, quote!(depth)),
+                None => quote!(serde_json::Value::Object(Default::default())),
+            };
+            vec![one.clone(), one.clone(), one]
+        } else {
+            r.events
+                .iter()
+                .map(|e| {
+                    let variant = names::stream_event_variant(e);
+                    let value = e.ty.as_ref().map_or_else(|| quote!(serde_json::Value::Object(Default::default())), |t| self.value(t, None, quote!(depth)));
+                    quote!(#path #event::#variant(#value))
+                })
+                .collect()
+        };
+        let after = self.resumed.clone().unwrap_or_else(|| quote!(None));
+        quote!(types::stream::Events::numbered_after(vec![#(#values),*], #after))
     }
 
     /// `name: value,` for each field of a struct: required ones with a value, optional ones

@@ -47,9 +47,11 @@ fn cargo_toml(plan: &Plan, opts: &EmitOptions) -> Vec<GeneratedFile> {
     let description = format!("{}: an axum server that enforces the spec before your handlers run", plan.platform.name);
     // The server reads requests: the types crate's `server` feature.
     // The runtime's request readers, with multipart bodies only for specs that have them.
-    let runtime: &[&str] = if http::any_parts(plan) { &["server", "multipart"] } else { &["server"] };
+    let mut runtime = vec!["server"];
+    runtime.extend(http::any_parts(plan).then_some("multipart"));
+    runtime.extend(plan.endpoints.iter().any(|e| plan.stream_of(e).is_some()).then_some("stream"));
     let mut dependencies =
-        vec![cargo::sibling_with(&package(plan, cargo::RUNTIME), cargo::RUNTIME, runtime), cargo::sibling_with(&package(plan, "types"), "types", &["server"])];
+        vec![cargo::sibling_with(&package(plan, cargo::RUNTIME), cargo::RUNTIME, &runtime), cargo::sibling_with(&package(plan, "types"), "types", &["server"])];
     let third_party = [cargo::AXUM, cargo::SERDE, cargo::SERDE_JSON];
     dependencies.extend(third_party.iter().map(|d| d.line()));
     let manifest = Manifest {

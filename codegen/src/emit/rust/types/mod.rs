@@ -21,6 +21,7 @@ mod resources;
 pub(crate) mod responses;
 pub(crate) mod rules;
 mod states;
+pub(crate) mod streams;
 pub(crate) mod unions;
 
 use super::format::{Parts, format_file, format_parts};
@@ -114,6 +115,7 @@ fn cargo_toml(plan: &Plan, opts: &EmitOptions) -> Vec<GeneratedFile> {
     let mut runtime = vec!["model"];
     runtime.extend(needs.bytes.then_some("bytes"));
     runtime.extend(needs.map.then_some("map"));
+    runtime.extend(plan.endpoints.iter().any(|e| plan.stream_of(e).is_some()).then_some("stream"));
     let mut third_party = vec![cargo::JIFF];
     let (linear, backtracking) = patterns::engines(plan.patterns());
     if linear {
@@ -160,6 +162,7 @@ fn lib_rs(plan: &Plan, modules: &[Module<'_>]) -> TokenStream {
     ];
     let reexports = reexports(plan);
     let runtime = lib_ident(plan, cargo::RUNTIME);
+    let stream = plan.endpoints.iter().any(|e| plan.stream_of(e).is_some()).then(|| quote!(pub use #runtime::stream;));
     quote! {
         #![doc = #title]
         #(#![doc = #intro])*
@@ -173,6 +176,7 @@ fn lib_rs(plan: &Plan, modules: &[Module<'_>]) -> TokenStream {
 
         // The spec-independent foundation, from the runtime crate beside this one.
         pub use #runtime::{clock, pagination, ratelimit, validation, wire};
+        #stream
 
         #decls
 

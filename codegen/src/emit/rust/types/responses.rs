@@ -23,6 +23,10 @@ fn body_type_in(plan: &Plan, r: &Response, names: &Names, path: &TokenStream, ro
         BodyKind::Empty => None,
         BodyKind::Text => Some(quote!(String)),
         BodyKind::Binary => Some(quote!(#root::wire::RawBody)),
+        BodyKind::Stream(_) => {
+            let event = &names.event;
+            Some(quote!(#root::stream::Events<#path #event>))
+        }
         BodyKind::Json if !r.fields.is_empty() => {
             let body = &names.body;
             Some(quote!(#path #body))
@@ -57,6 +61,9 @@ pub fn response_items(plan: &Plan, r: &Response, names: &Names, what: &str) -> T
         let doc = docs(Some(&format!("The body of {what}.")), &[]);
         out.extend(struct_tokens(plan, &names.body, doc, &r.fields, keeps_extra(&r.not_shown)));
     }
+    if r.framing().is_some() {
+        out.extend(super::streams::event_items(plan, r, names, what));
+    }
     if r.headers.is_empty() {
         return out;
     }
@@ -69,9 +76,10 @@ pub fn response_items(plan: &Plan, r: &Response, names: &Names, what: &str) -> T
         pub body: #ty,)
     });
     let doc = format!(" {what}: its body and headers.");
+    let derives = derives(r.framing().is_some());
     out.extend(quote! {
         #[doc = #doc]
-        #[derive(Clone, Debug, PartialEq)]
+        #derives
         pub struct #response_ident {
             #body
             /// The headers.
@@ -79,6 +87,17 @@ pub fn response_items(plan: &Plan, r: &Response, names: &Names, what: &str) -> T
         }
     });
     out
+}
+
+/// The derives of what holds a response's payload: a stream of events is read once, so what
+/// holds one is neither cloned nor compared.
+fn derives(streamed: bool) -> TokenStream {
+    if streamed { quote!(#[derive(Debug)]) } else { quote!(#[derive(Clone, Debug, PartialEq)]) }
+}
+
+/// Whether a response of the endpoint is a stream.
+pub fn streams(plan: &Plan, e: &Endpoint) -> bool {
+    plan.stream_of(e).is_some()
 }
 
 /// A response of an endpoint with where its items live: inline ones in the endpoint's module
@@ -143,6 +162,7 @@ pub fn endpoint_responses(plan: &Plan, e: &Endpoint) -> TokenStream {
     }
     let large = (carrying > 1).then(large_variants_allowed);
     let success = success_item(plan, e);
+    let derives = derives(streams(plan, e));
     quote! {
         #items
 
@@ -150,7 +170,7 @@ pub fn endpoint_responses(plan: &Plan, e: &Endpoint) -> TokenStream {
 
         /// The responses, one variant per declared status; a variant for a range (`4XX`) or
         /// `default` carries the status first.
-        #[derive(Clone, Debug, PartialEq)]
+        #derives
         #large
         pub enum Response {
             #(#variants)*
@@ -207,10 +227,11 @@ fn success_enum(plan: &Plan, successes: &[&StatusResponse]) -> TokenStream {
         })
         .collect();
     let large = (carrying > 1).then(large_variants_allowed);
+    let derives = derives(successes.iter().any(|r| plan.response_of(&r.response).is_some_and(|r| r.framing().is_some())));
     quote! {
         /// What a call answers when it succeeds: one variant per success status, as in
         /// `Response`; an error status is the client's `Error::Api`.
-        #[derive(Clone, Debug, PartialEq)]
+        #derives
         #large
         pub enum Success {
             #(#variants)*

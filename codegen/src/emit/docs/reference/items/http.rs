@@ -65,6 +65,7 @@ pub fn status_response(cx: &Cx, r: &Response, owner: &Owner, status: &str, named
         }),
         BodyKind::Text => Some(Rich::plain("text")),
         BodyKind::Binary => Some(Rich::plain("bytes")),
+        BodyKind::Stream(framing) => Some(words::stream(r, framing)),
     };
     let headers = r.headers.iter().filter_map(|h| cx.model.header_field(h)).collect::<Vec<_>>();
     ResponseView {
@@ -123,6 +124,8 @@ pub struct EndpointView {
     pub pagination: Option<Cell>,
     /// The header carrying an idempotency key, when it takes one.
     pub idempotency_key: Option<Span>,
+    /// The header carrying the last event id a resumed stream goes on after.
+    pub last_event_id: Option<Span>,
     pub rules: Vec<RuleView>,
     pub errors: Vec<ErrorRef>,
     pub behaviours: Vec<BehaviourView>,
@@ -187,6 +190,7 @@ pub fn endpoint(cx: &Cx, e: &Endpoint) -> EndpointView {
         response_columns: fields(cx, &e.response_columns, owner),
         pagination: e.pagination.as_ref().map(|p| f.cell("pagination", Some(words::pagination(p)))),
         idempotency_key: e.idempotency_header().map(|h| Span { text: h.wire().to_owned(), href: None, code: true }),
+        last_event_id: e.last_event_header().map(|h| Span { text: h.wire().to_owned(), href: None, code: true }),
         rules: cx.model.rules_for(&e.meta.id).into_iter().map(|r| permission_rule(cx, r)).collect(),
         errors: cx.model.errors_for(&e.meta.id).into_iter().map(|x| error_ref(cx, x)).collect(),
         behaviours: e

@@ -1,0 +1,103 @@
+//! Client methods of endpoints whose success is a stream (server-sent events, JSON Lines): the
+//! request is sent by `open_<method>`, which answers with the body unread; the method reads the
+//! streamed status's body as typed events as it comes, and any other status as `exchange` does.
+//! A resumable stream's reconnections call `open_<method>` again with the last event id.
+
+use super::exchange;
+use crate::emit::rust::shared::framing_tokens;
+use crate::emit::rust::types::responses;
+use crate::model::Endpoint;
+use crate::plan::rust::{Plan, names};
+use proc_macro2::TokenStream;
+use quote::quote;
+
+/// `open_<method>` and `<method>` of a streaming endpoint.
+pub fn methods(plan: &Plan, e: &Endpoint) -> TokenStream {
+    let (streamed, response) = plan.stream_of(e).expect("BUG: called for a streaming endpoint");
+    let framing = framing_tokens(response.framing().expect("BUG: a stream has a framing"));
+    let (name, open) = (names::client_method(e), names::client_open_method(e));
+    let module = names::endpoint_module(e);
+    let status = crate::emit::rust::shared::int(i64::from(streamed.status().expect("BUG: validation parses every status").codes().0));
+    let (_, response_names, path) = responses::resolve_at(plan, streamed, quote!(endpoint::), quote!(types::responses::));
+    let codec = &response_names.codec;
+    // The answer's head, which the streamed response's headers are read from.
+    let head = (!response.headers.is_empty()).then(|| quote!(let answer = Answer { status: #status, headers: response.headers().clone(), bytes: Vec::new() };));
+    let several = e.success_responses().len() > 1;
+    let success = exchange::success_value(plan, streamed, several);
+    let others = exchange::decode_by_status_but(plan, e, Some(streamed));
+    let reopen = match e.last_event_header() {
+        Some(header) => {
+            let ident = names::field(header);
+            quote! {
+                let (client, request) = (self.clone(), request.clone());
+                let reopen: types::stream::Reopen = Box::new(move |last| {
+                    let (client, mut request) = (client.clone(), request.clone());
+                    request.headers.#ident = Some(last);
+                    Box::pin(async move {
+                        let response = client.#open(&request).await.map_err(|e| e.to_string())?;
+                        match response.status().as_u16() {
+                            #status => Ok(types::stream::Reopened::Body(types::stream::chunks(response))),
+                            204 => Ok(types::stream::Reopened::Over),
+                            other => Err(format!("the stream answered {other}")),
+                        }
+                    })
+                });
+                let reopen = Some((reopen, types::stream::Resume { attempts: self.retry.attempts.saturating_sub(1), wait: self.retry.initial }));
+            }
+        }
+        None => quote!(let reopen = None;),
+    };
+    let title = if e.meta.name.is_empty() { e.meta.id.as_str() } else { e.meta.name.as_str() };
+    let verb = e.method.as_ref().map(|m| m.id.as_str()).unwrap_or_default();
+    let route = e.path.as_ref().map(|p| p.id.as_str()).unwrap_or_default();
+    let mut lines = vec![format!(" `{verb} {route}`: {title}.")];
+    if let Some(d) = &e.meta.description {
+        lines.push(String::new());
+        lines.extend(crate::emit::rust::format::doc_text_lines(d).into_iter().map(|l| format!(" {l}")));
+    }
+    lines.push(String::new());
+    lines.push(format!(" The `{}` answer is a stream of events, each decoded as it arrives;", streamed.status.id));
+    if e.last_event_id.is_some() {
+        lines.push(" a connection that breaks is made again with the last event's id, as the retry policy".to_owned());
+        lines.push(" allows, so no event is lost or repeated. An error status is [`Error::Api`].".to_owned());
+    } else {
+        lines.push(" an error status is [`Error::Api`].".to_owned());
+    }
+    let open_doc = format!(" Sends the request of [`Client::{name}`] and returns the answer with its body unread.");
+    let (query, headers, body) = (exchange::query(e), exchange::headers(e), exchange::body(plan, e));
+    let (http_method, address, id, key) = (names::method_const(verb), super::address(plan, e), &e.meta.id, super::idempotency_key(e));
+    let anonymous = e.accepts_anonymous();
+    let alias = super::alias(e);
+    let deprecated = crate::emit::rust::shared::deprecated_attribute(plan, e.meta.deprecated.as_ref(), e.meta.until.as_ref(), None);
+    quote! {
+        #[doc = #open_doc]
+        async fn #open(&self, request: &types::endpoints::#module::Request) -> Result<reqwest::Response, Error> {
+            use types::endpoints::#module as endpoint;
+            let violations = request.validate();
+            if !violations.is_empty() {
+                return Err(Error::Invalid(violations));
+            }
+            let url = join(#address, &request.uri_path());
+            #query
+            #headers
+            let body = #body;
+            self.exchange_head((#id, endpoint::PATH, #key), reqwest::Method::#http_method, url, endpoint::AUTH, #anonymous, headers, body, true).await
+        }
+
+        #(#[doc = #lines])*
+        #alias
+        #deprecated
+        pub async fn #name(&self, request: &types::endpoints::#module::Request) -> Result<types::endpoints::#module::Success, Error> {
+            use types::endpoints::#module as endpoint;
+            let response = self.#open(request).await?;
+            if response.status().as_u16() == #status {
+                #head
+                #reopen
+                let events = types::stream::read(types::stream::chunks(response), #framing, #path #codec, reopen);
+                return Ok(#success);
+            }
+            let answer = Answer::read(response).await?;
+            #others
+        }
+    }
+}
