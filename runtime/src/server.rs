@@ -403,7 +403,12 @@ pub fn raw_response(status: u16, body: crate::wire::RawBody, declared: &str) -> 
 /// them as they arrive, and no proxy should hold them back (`Cache-Control: no-cache`). An event
 /// that breaks the stream drops the connection without its end, so the client knows it broke.
 #[cfg(feature = "stream")]
-pub fn stream_response<E: Send + 'static>(status: u16, framing: crate::stream::Framing, events: crate::stream::Events<E>, codec: crate::stream::Codec<E>) -> Response {
+pub fn stream_response<E: Send + 'static>(
+    status: u16,
+    framing: crate::stream::Framing,
+    events: crate::stream::Events<E>,
+    codec: crate::stream::Codec<E>,
+) -> Response {
     let mut response = Response::new(Body::from_stream(events.encoded(framing, codec)));
     *response.status_mut() = status_code(status);
     let headers = response.headers_mut();

@@ -381,10 +381,15 @@ impl<E> Sender<E> {
     }
 
     /// Breaks the stream off: the connection is dropped without its end, as when a server
-    /// fails, so a resumable client comes back for what follows.
+    /// fails, so a resumable client comes back for what follows. The events sent before are
+    /// handed to the connection first: it waits until the reader has taken every one.
     pub async fn break_off(self, why: impl Into<String>) {
-        // A reader already gone needs no telling.
-        let _ = self.tx.send(Err(StreamError::Broken(why.into()))).await;
+        // Every slot free is the channel empty; a reader already gone needs no telling.
+        if let Ok(mut slots) = self.tx.reserve_many(self.tx.max_capacity()).await
+            && let Some(slot) = slots.next()
+        {
+            slot.send(Err(StreamError::Broken(why.into())));
+        }
     }
 
     /// Whether the reader went away.

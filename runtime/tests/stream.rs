@@ -108,7 +108,10 @@ fn reopener(bodies: Vec<Result<Reopened, String>>, asked: Arc<Mutex<Vec<String>>
 async fn a_broken_stream_resumes_after_its_last_event_and_loses_none() {
     let asked = Arc::new(Mutex::new(Vec::new()));
     let first = body(&["id: 1\ndata: 1\n\n", "id: 2\ndata: 2\n\nid: 3\nda"], Some("connection reset"));
-    let reopen = reopener(vec![Err("refused".into()), Ok(Reopened::Body(body(&["retry: 10\nid: 3\ndata: 3\n\n"], Some("reset again")))), Ok(Reopened::Over)], asked.clone());
+    let reopen = reopener(
+        vec![Err("refused".into()), Ok(Reopened::Body(body(&["retry: 10\nid: 3\ndata: 3\n\n"], Some("reset again")))), Ok(Reopened::Over)],
+        asked.clone(),
+    );
     let started = tokio::time::Instant::now();
     let got: Vec<_> = stream::read(first, Framing::Events, NUMBERS, Some((reopen, Resume::default()))).collect().await;
     assert_eq!(got, vec![Ok(1), Ok(2), Ok(3)]);

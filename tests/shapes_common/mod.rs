@@ -5,8 +5,8 @@
 //! are evaluated, gateway payloads and categories answered. Tokens: `bot-token` (a bot),
 //! `reader-token` (a bearer token holding `notes.read` and `identify`), `plain-token` (a bearer
 //! token holding no scope). Switches let a test make the service answer its declared error
-//! statuses, `down` (503 from `get_status`) and `limited` (429 from `get_note`), or answer what
-//! a newer server would (`newer_payloads`).
+//! statuses, `down` (503 from `get_status`) and `limited` (429 from `get_note`), answer what
+//! a newer server would (`newer_payloads`), or break a stream off (`break_watch_after`).
 
 // Each test binary uses a different part of these helpers.
 #![allow(dead_code)]
@@ -15,18 +15,19 @@ use shapes_server::types::auth::{Credential, Scope, TokenKind};
 use shapes_server::types::endpoints::{
     amend_feedback, create_document, create_note, delete_note, evaluate, export_notes, get_archive, get_attachment, get_document, get_me, get_note,
     get_note_export, get_status, import_notes, list_archived_notes, list_categories, list_notes, list_tags, poll_gateway, search_notes, send_feedback,
-    send_feedback_form, update_profile, upload_attachment,
+    send_feedback_form, stream_notes, update_profile, upload_attachment, watch_notes,
 };
 use shapes_server::types::enums::Locale;
 use shapes_server::types::errors::{self, ApiError};
 use shapes_server::types::permissions::Permission;
 use shapes_server::types::resources::{Category, Document, DocumentOwner, Heartbeat, Hello, Note, Profile, User};
 use shapes_server::types::responses::{ClientErrorBody, RateLimitedBody, RateLimitedHeaders, RateLimitedResponse};
+use shapes_server::types::stream::Events;
 use shapes_server::types::unions::{Expression, GatewayPayload};
 use shapes_server::types::wire::{IndexMap, Presence, RawBody, Snowflake, Uuid};
 use shapes_server::{Api, Call, RuleContext};
 use std::collections::BTreeMap;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -55,8 +56,10 @@ pub struct Shapes {
     /// `get_note` answers 429.
     pub limited: AtomicBool,
     /// `poll_gateway` also answers a payload with an op no variant has (as a newer server
-    /// would), to show clients keep it.
+    /// would), to show clients keep it; `watch_notes` an event no variant names.
     pub newer_payloads: bool,
+    /// The next `watch_notes` stream breaks off after this many events (0: it does not).
+    pub break_watch_after: AtomicUsize,
 }
 
 impl Shapes {
@@ -95,6 +98,7 @@ impl Shapes {
             down: AtomicBool::new(false),
             limited: AtomicBool::new(false),
             newer_payloads: false,
+            break_watch_after: AtomicUsize::new(0),
         }
     }
 
@@ -352,6 +356,36 @@ impl Api for Shapes {
             csv.push_str(&format!("{},{}\n", n.id.0, n.title));
         }
         Ok(export_notes::Response::Ok(csv))
+    }
+
+    /// A note created for each note, a heartbeat, a newer server's event when it is one, and a
+    /// deletion, numbered from 1; a resumed stream goes on after the id it gives.
+    async fn watch_notes(&self, call: Call<Caller, watch_notes::Request>) -> Result<watch_notes::Response, ApiError> {
+        let mut events: Vec<watch_notes::OkEvent> = self.all().into_iter().map(watch_notes::OkEvent::NoteCreated).collect();
+        events.push(watch_notes::OkEvent::Heartbeat("still here".to_owned()));
+        if self.newer_payloads {
+            events.push(watch_notes::OkEvent::Unknown { name: "note_pinned".to_owned(), data: r#"{"id":"1"}"#.to_owned() });
+        }
+        events.push(watch_notes::OkEvent::NoteDeleted(Snowflake(999)));
+        let after = call.input.headers.last_event_id.as_deref().and_then(|id| id.parse::<usize>().ok()).unwrap_or(0);
+        let cut = self.break_watch_after.swap(0, Ordering::SeqCst);
+        let (sender, stream) = Events::channel(4);
+        tokio::spawn(async move {
+            for (n, event) in events.into_iter().enumerate().skip(after) {
+                if cut != 0 && n == after + cut {
+                    sender.break_off("the server fell over").await;
+                    return;
+                }
+                if sender.send_with_id((n + 1).to_string(), event).await.is_err() {
+                    return;
+                }
+            }
+        });
+        Ok(watch_notes::Response::Ok(stream))
+    }
+
+    async fn stream_notes(&self, _call: Call<Caller, stream_notes::Request>) -> Result<stream_notes::Response, ApiError> {
+        Ok(stream_notes::Response::Ok(Events::numbered_after(self.all(), None)))
     }
 
     async fn delete_note(&self, call: Call<Caller, delete_note::Request>) -> Result<delete_note::Response, ApiError> {

@@ -515,7 +515,9 @@ pub fn check_streams(cx: &mut Diagnostics, model: &Model) {
             (Some(Framing::JsonLines), _, false) => {
                 report(at, "a `json_lines` stream has `events`".into(), "JSON Lines messages have no name: give one `type`, or write `format: events`")
             }
-            (Some(_), true, false) => report(at, "a stream gives both `type` and `events`".into(), "keep `type` for one type of message, or `events` for messages by name"),
+            (Some(_), true, false) => {
+                report(at, "a stream gives both `type` and `events`".into(), "keep `type` for one type of message, or `events` for messages by name")
+            }
             (Some(Framing::JsonLines), false, true) => report(at, "a `json_lines` stream has no `type`".into(), "give the type of each line: `type: note`"),
             (Some(Framing::Events), false, true) => report(
                 at,
@@ -530,7 +532,11 @@ pub fn check_streams(cx: &mut Diagnostics, model: &Model) {
         }
         for e in &r.events {
             if e.name.is_empty() || e.name.contains(['\r', '\n']) {
-                report(e.span, format!("the event name `{}` is not one line of text", e.name.escape_debug()), "an SSE event name is the rest of its `event:` line");
+                report(
+                    e.span,
+                    format!("the event name `{}` is not one line of text", e.name.escape_debug()),
+                    "an SSE event name is the rest of its `event:` line",
+                );
             }
         }
     }
@@ -573,10 +579,9 @@ pub fn check_stream_endpoints(cx: &mut Diagnostics, model: &Model) {
         };
         if let Some(message) = problem {
             cx.push(
-                Diagnostic::error(codes::STREAM, message)
-                    .at(key.span, "this last event id")
-                    .suggest(&key.id, e.headers.iter().map(|h| h.name.as_str()))
-                    .help("declare an optional text header beside an `events` stream: `last_event_id: { wire_name: Last-Event-ID, type: string, optional: true }`"),
+                Diagnostic::error(codes::STREAM, message).at(key.span, "this last event id").suggest(&key.id, e.headers.iter().map(|h| h.name.as_str())).help(
+                    "declare an optional text header beside an `events` stream: `last_event_id: { wire_name: Last-Event-ID, type: string, optional: true }`",
+                ),
             );
         }
     }

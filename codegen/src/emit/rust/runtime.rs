@@ -33,6 +33,7 @@ const SOURCES: &[(&str, &str)] = &[
     ("retry.rs", include_str!("../../../../runtime/src/retry.rs")),
     ("rules.rs", include_str!("../../../../runtime/src/rules.rs")),
     ("server.rs", include_str!("../../../../runtime/src/server.rs")),
+    ("stream.rs", include_str!("../../../../runtime/src/stream.rs")),
     ("timeline.rs", include_str!("../../../../runtime/src/timeline.rs")),
     ("validation.rs", include_str!("../../../../runtime/src/validation.rs")),
     ("wire.rs", include_str!("../../../../runtime/src/wire.rs")),

@@ -563,8 +563,23 @@ pub fn mock_builder(union: bool, id: &str) -> Ident {
 }
 
 /// Methods of the client that the generator names or calls on it (`self.clone()`).
-const CLIENT_RESERVED: &[&str] =
-    &["new", "with_http", "with_credential", "with_retry", "on_deprecation", "credential", "placeholders", "http", "send", "dispatch", "exchange", "exchange_head", "authorization", "open", "clone"];
+const CLIENT_RESERVED: &[&str] = &[
+    "new",
+    "with_http",
+    "with_credential",
+    "with_retry",
+    "on_deprecation",
+    "credential",
+    "placeholders",
+    "http",
+    "send",
+    "dispatch",
+    "exchange",
+    "exchange_head",
+    "authorization",
+    "open",
+    "clone",
+];
 
 /// An endpoint's method of the client.
 pub fn client_method(e: &Endpoint) -> Ident {

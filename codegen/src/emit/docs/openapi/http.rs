@@ -246,7 +246,11 @@ impl Doc<'_> {
         }
         let event = |name: Option<&str>, ty: Option<&TypeRef>, nullable: bool| -> Value {
             let text = matches!(ty, Some(TypeRef::Primitive(Primitive::String))) && !nullable;
-            let data = if text { json!({ "type": "string" }) } else { json!({ "type": "string", "contentMediaType": "application/json", "contentSchema": data(ty, nullable) }) };
+            let data = if text {
+                json!({ "type": "string" })
+            } else {
+                json!({ "type": "string", "contentMediaType": "application/json", "contentSchema": data(ty, nullable) })
+            };
             let (event, required) = match name {
                 Some(name) => (json!({ "const": name }), json!(["event", "data"])),
                 None => (json!({ "type": "string" }), json!(["data"])),

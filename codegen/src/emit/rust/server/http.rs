@@ -310,7 +310,6 @@ fn answer(response: &Response, code: &TokenStream, body: &TokenStream) -> TokenS
     }
 }
 
-
 fn header_writes(plan: &Plan, response: &Response) -> TokenStream {
     plan.header_fields(response)
         .iter()
