@@ -13,7 +13,7 @@ use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 use shapes_types::endpoints::{
     amend_feedback, create_document, create_note, delete_note, get_archive, get_attachment, get_document, get_note, get_note_export, get_status, import_notes,
-    list_archived_notes, list_notes, list_tags, search_notes, send_feedback, update_profile, upload_attachment,
+    list_archived_notes, list_notes, list_tags, search_notes, send_feedback, update_profile, upload_attachment, watch_notes,
 };
 use shapes_types::enums::{ComponentType, Locale, Theme};
 use shapes_types::resources::*;
@@ -89,6 +89,7 @@ const TYPES: &[(&str, RoundTrip)] = &[
     ("query:search_notes", round_trip::<search_notes::Query>),
     ("query:list_archived_notes", round_trip::<list_archived_notes::Query>),
     ("headers:send_feedback", round_trip::<send_feedback::Headers>),
+    ("headers:watch_notes", round_trip::<watch_notes::Headers>),
     ("body:create_note", round_trip::<create_note::Fields>),
     ("path:upload_attachment", round_trip::<upload_attachment::Path>),
     ("path:get_attachment", round_trip::<get_attachment::Path>),

@@ -578,11 +578,13 @@ pub fn check_stream_endpoints(cx: &mut Diagnostics, model: &Model) {
             _ => None,
         };
         if let Some(message) = problem {
-            cx.push(
-                Diagnostic::error(codes::STREAM, message).at(key.span, "this last event id").suggest(&key.id, e.headers.iter().map(|h| h.name.as_str())).help(
-                    "declare an optional text header beside an `events` stream: `last_event_id: { wire_name: Last-Event-ID, type: string, optional: true }`",
-                ),
-            );
+            let mut d = Diagnostic::error(codes::STREAM, message).at(key.span, "this last event id");
+            if e.last_event_header().is_none() {
+                d = d.suggest(&key.id, e.headers.iter().map(|h| h.name.as_str()));
+            }
+            cx.push(d.help(
+                "declare an optional text header beside an `events` stream: `last_event_id: { wire_name: Last-Event-ID, type: string, optional: true }`",
+            ));
         }
     }
 }

@@ -385,8 +385,27 @@ impl Client {
     }
 
     /// Sends one request, trying it again as [`Client::with_retry`] allows, and reads the
-    /// last answer. Its deprecation headers go to the handler set with `on_deprecation`.
+    /// last answer.
     async fn dispatch(
+        &self,
+        route: Route,
+        method: reqwest::Method,
+        url: String,
+        authorization: Option<String>,
+        headers: Vec<(&'static str, String)>,
+        body: Option<Outgoing>,
+    ) -> Result<Answer, Error> {
+        let response = self
+            .open(route, method, url, authorization, headers, body, false)
+            .await?;
+        Answer::read(response).await
+    }
+
+    /// Sends one request, trying it again as [`Client::with_retry`] allows, and returns the
+    /// last answer with its body unread (`streamed`: read as it comes, for as long as it
+    /// lasts). Its deprecation headers go to the handler set with `on_deprecation`.
+    #[allow(clippy::too_many_arguments)]
+    async fn open(
         &self,
         (endpoint, path, idempotency_key): Route,
         method: reqwest::Method,
@@ -394,7 +413,8 @@ impl Client {
         authorization: Option<String>,
         headers: Vec<(&'static str, String)>,
         body: Option<Outgoing>,
-    ) -> Result<Answer, Error> {
+        streamed: bool,
+    ) -> Result<reqwest::Response, Error> {
         let route = self
             .limiter
             .as_ref()
@@ -413,6 +433,7 @@ impl Client {
                 .map(|(limiter, route)| (limiter, route, endpoint)),
             idempotency_key,
             timeouts: self.timeouts,
+            streamed,
         };
         let response = retry::send(&self.http, &self.retry, request)
             .await
@@ -439,7 +460,7 @@ impl Client {
                 handler(&notice);
             }
         }
-        Answer::read(response).await
+        Ok(response)
     }
 
     /// Sends one request and returns the body of a 2xx answer; any other answer is an

@@ -24,6 +24,8 @@
 //!   limits, and the limiter that keeps a client within them.
 //! - `retry` (feature `client`): how a generated client sends a request, and when it tries it
 //!   again.
+//! - `stream` (feature `stream`): streamed responses (server-sent events, JSON Lines) as typed
+//!   events, written by a server and read, resumed where they broke, by a client.
 #![warn(missing_docs)]
 #![deny(unsafe_code)]
 
@@ -46,6 +48,8 @@ pub mod retry;
 pub mod rules;
 #[cfg(feature = "server")]
 pub mod server;
+#[cfg(feature = "stream")]
+pub mod stream;
 #[cfg(feature = "model")]
 pub mod timeline;
 #[cfg(feature = "model")]

@@ -125,6 +125,9 @@ pub struct Outgoing<'a> {
     pub idempotency_key: Option<&'static str>,
     /// How long a try, and the whole call, may take.
     pub timeouts: Timeouts,
+    /// The answer's body is a stream, read as it comes for as long as it lasts: a try's
+    /// timeout bounds the wait for the answer's head only.
+    pub streamed: bool,
 }
 
 /// How long a call may take.
@@ -208,14 +211,28 @@ async fn tries(http: &reqwest::Client, retry: &Retry, request: Outgoing<'_>) -> 
         for (name, value) in request.headers.iter().chain(&key) {
             builder = builder.header(*name, value);
         }
-        if let Some(timeout) = request.timeouts.per_try {
+        if let Some(timeout) = request.timeouts.per_try.filter(|_| !request.streamed) {
             builder = builder.timeout(timeout);
         }
         if let Some((content_type, bytes)) = request.body {
             builder = builder.header("content-type", content_type).body(bytes.to_vec());
         }
         tried += 1;
-        let sent = builder.send().await;
+        // `None`: no head came within a streamed try's timeout.
+        let sent = match request.timeouts.per_try.filter(|_| request.streamed) {
+            Some(timeout) => tokio::time::timeout(timeout, builder.send()).await.ok(),
+            None => Some(builder.send().await),
+        };
+        let Some(sent) = sent else {
+            tracing::debug!(tried, timeout = true, "no answer");
+            match retry.wait(tried, Outcome::NoAnswer, idempotent) {
+                Some(wait) => {
+                    tokio::time::sleep(wait).await;
+                    continue;
+                }
+                None => return Err(Failure::TimedOut),
+            }
+        };
         if let (Some(permit), Some((limiter, ..)), Ok(answer)) = (permit, request.limit, &sent) {
             let reading = limiter.policy().read(|name| Some(answer.headers().get(name)?.to_str().ok()?.to_owned()), epoch_seconds());
             let asked = answer.headers().get("retry-after").and_then(|v| v.to_str().ok()).and_then(retry_after);

@@ -401,6 +401,24 @@ pub fn raw_response(status: u16, body: crate::wire::RawBody, declared: &str) -> 
     bytes_response(status, &content_type, body.bytes)
 }
 
+/// A response whose body is the messages of `events`, written as each comes: the client reads
+/// them as they arrive, and no proxy should hold them back (`Cache-Control: no-cache`). An event
+/// that breaks the stream drops the connection without its end, so the client knows it broke.
+#[cfg(feature = "stream")]
+pub fn stream_response<E: Send + 'static>(
+    status: u16,
+    framing: crate::stream::Framing,
+    events: crate::stream::Events<E>,
+    codec: crate::stream::Codec<E>,
+) -> Response {
+    let mut response = Response::new(Body::from_stream(events.encoded(framing, codec)));
+    *response.status_mut() = status_code(status);
+    let headers = response.headers_mut();
+    headers.insert(header::CONTENT_TYPE, axum::http::HeaderValue::from_static(framing.media_type()));
+    headers.insert(header::CACHE_CONTROL, axum::http::HeaderValue::from_static("no-cache"));
+    response
+}
+
 /// Adds a header whose value is the text of `value`: a string as it is, a number or a
 /// boolean as JSON writes it. A value that cannot be a header is the implementation's
 /// mistake, answered with 500.

@@ -162,7 +162,11 @@ fn lib_rs(plan: &Plan, modules: &[Module<'_>]) -> TokenStream {
     ];
     let reexports = reexports(plan);
     let runtime = lib_ident(plan, cargo::RUNTIME);
-    let stream = plan.endpoints.iter().any(|e| plan.stream_of(e).is_some()).then(|| quote!(pub use #runtime::stream;));
+    let streams = plan.endpoints.iter().any(|e| plan.stream_of(e).is_some());
+    let foundation = ["clock", "pagination", "ratelimit", "stream", "validation", "wire"]
+        .into_iter()
+        .filter(|m| *m != "stream" || streams)
+        .map(|m| proc_macro2::Ident::new(m, proc_macro2::Span::call_site()));
     quote! {
         #![doc = #title]
         #(#![doc = #intro])*
@@ -175,8 +179,7 @@ fn lib_rs(plan: &Plan, modules: &[Module<'_>]) -> TokenStream {
         #![allow(clippy::deprecated_semver)]
 
         // The spec-independent foundation, from the runtime crate beside this one.
-        pub use #runtime::{clock, pagination, ratelimit, validation, wire};
-        #stream
+        pub use #runtime::{#(#foundation),*};
 
         #decls
 
