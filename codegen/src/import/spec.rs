@@ -297,6 +297,9 @@ pub struct Response {
     pub format: Option<&'static str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub media_type: Option<String>,
+    /// A stream's events by name, each with the type of its data.
+    #[serde(skip_serializing_if = "IndexMap::is_empty")]
+    pub events: IndexMap<String, String>,
     #[serde(skip_serializing_if = "IndexMap::is_empty")]
     pub headers: IndexMap<String, HeaderUse>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -359,6 +362,8 @@ pub struct Endpoint {
     pub pagination: Option<Pagination>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub idempotency_key: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub last_event_id: Option<String>,
     /// What the document says of the operation's pagination (not written).
     #[serde(skip)]
     pub paging_hint: Option<super::pagination::Hint>,

@@ -401,12 +401,14 @@ pub fn raw_response(status: u16, body: crate::wire::RawBody, declared: &str) -> 
     bytes_response(status, &content_type, body.bytes)
 }
 
-/// A response whose body is the messages of `events`, written as each comes: the client reads
-/// them as they arrive, and no proxy should hold them back (`Cache-Control: no-cache`). An event
-/// that breaks the stream drops the connection without its end, so the client knows it broke.
+/// A response whose body is the messages of `events` as `media_type`, written as each comes:
+/// the client reads them as they arrive, and no proxy should hold them back (`Cache-Control:
+/// no-cache`). An event that breaks the stream drops the connection without its end, so the
+/// client knows it broke.
 #[cfg(feature = "stream")]
 pub fn stream_response<E: Send + 'static>(
     status: u16,
+    media_type: &'static str,
     framing: crate::stream::Framing,
     events: crate::stream::Events<E>,
     codec: crate::stream::Codec<E>,
@@ -414,7 +416,9 @@ pub fn stream_response<E: Send + 'static>(
     let mut response = Response::new(Body::from_stream(events.encoded(framing, codec)));
     *response.status_mut() = status_code(status);
     let headers = response.headers_mut();
-    headers.insert(header::CONTENT_TYPE, axum::http::HeaderValue::from_static(framing.media_type()));
+    // A media type no header can carry is the framing's own.
+    let media_type = axum::http::HeaderValue::from_str(media_type).unwrap_or(axum::http::HeaderValue::from_static(framing.media_type()));
+    headers.insert(header::CONTENT_TYPE, media_type);
     headers.insert(header::CACHE_CONTROL, axum::http::HeaderValue::from_static("no-cache"));
     response
 }

@@ -6,6 +6,7 @@ mod bodies;
 mod parameters;
 mod platform;
 mod responses;
+mod streams;
 
 use super::document::escape;
 use super::schema::{Used, admits_null};
@@ -160,6 +161,7 @@ impl Importer<'_> {
             .iter()
             .find(|(name, f)| f.wire_name.as_deref().unwrap_or(name).eq_ignore_ascii_case("idempotency-key") && f.ty.as_deref() == Some("string"))
             .map(|(name, _)| name.clone());
+        e.last_event_id = streams::last_event_id(&e);
         if used_take(&mut used, &obj, "x-dropshot-pagination").is_some() {
             e.paging_hint = Some(super::pagination::Hint::Dropshot);
         }

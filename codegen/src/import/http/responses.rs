@@ -144,9 +144,18 @@ impl Importer<'_> {
                     continue;
                 }
                 if bodiless || i > 0 {
-                    let why = if bodiless { "this status has no body" } else { "a response has one media type; the first one is kept" };
+                    let why = match () {
+                        _ if bodiless => "this status has no body",
+                        // A JSON answer or a stream of the same, as the request asks (`stream: true`).
+                        _ if super::streams::framing(media).is_some() => "a response is one thing, a body or a stream; the first media type, the body, is kept",
+                        _ => "a response has one media type; the first one is kept",
+                    };
                     let gap = self.unmapped(cx, codes::IMPORT_UNMAPPED, &at, "response", &format!("response media type `{media}`"), why);
                     out.not_shown.push(gap);
+                    continue;
+                }
+                if let Some(framing) = super::streams::framing(media) {
+                    self.stream_body(cx, framing, media, m, &at, site, &mut out);
                     continue;
                 }
                 self.media_leftovers(cx, m, &at, &mut out.not_shown, false);

@@ -593,7 +593,7 @@ impl Importer<'_> {
     }
 
     /// The value a schema, response or other object stands for, its local references followed.
-    pub(super) fn resolved<'v>(&'v self, schema: &'v Value) -> &'v Value {
+    pub(in crate::import) fn resolved<'v>(&'v self, schema: &'v Value) -> &'v Value {
         let mut s = schema;
         for _ in 0..8 {
             match s.get("$ref").and_then(Value::as_str).and_then(local_pointer).and_then(|p| self.doc.at(&p)) {

@@ -272,8 +272,9 @@ fn respond_arm(plan: &Plan, r: &StatusResponse) -> TokenStream {
         Some(framing) => {
             let (_, names, path) = responses::resolve_at(plan, r, quote!(endpoint::), quote!(types::responses::));
             let codec = &names.codec;
+            let media = response.media_type().unwrap_or(framing.media_type());
             let framing = crate::emit::rust::shared::framing_tokens(framing);
-            quote!(runtime::stream_response(#code, #framing, #body, #path #codec))
+            quote!(runtime::stream_response(#code, #media, #framing, #body, #path #codec))
         }
         None => answer(response, &code, &body),
     };
