@@ -40,6 +40,33 @@ rule!(
     Info,
     "oasdiff `response-body-type-changed`, `response-media-type-removed`; smithy-diff `ChangedMemberTarget` (output)"
 );
+rule!(
+    "http",
+    STREAM_EVENT_ADDED,
+    "stream-event-added",
+    "a stream of server-sent events names an event it did not: clients keep events they do not know, and the Rust event enum is `#[non_exhaustive]`",
+    ["addition", "shape"],
+    Info,
+    "oasdiff `response-body-one-of-added` (info); cargo-semver-checks sees no change to a `#[non_exhaustive]` enum's callers"
+);
+rule!(
+    "http",
+    STREAM_EVENT_REMOVED,
+    "stream-event-removed",
+    "a stream of server-sent events no longer names an event: clients waiting for it wait in vain, and its Rust variant is gone",
+    ["removal", "shape"],
+    Info,
+    "oasdiff `response-body-one-of-removed`; cargo-semver-checks `enum_variant_missing`"
+);
+rule!(
+    "http",
+    STREAM_EVENT_CHANGED,
+    "stream-event-changed",
+    "an event of a stream of server-sent events carries another type of data",
+    ["shape"],
+    Info,
+    "oasdiff `response-body-type-changed`; smithy-diff `ChangedMemberTarget` (output)"
+);
 pub fn check(cx: &mut Cx<'_>) {
     let (old, new) = (cx.old, cx.new);
     for (o, n) in pair(&old.endpoints, &new.endpoints, |e| e.meta.id.clone()).both {
@@ -109,6 +136,7 @@ fn compare_status(cx: &mut Cx<'_>, endpoint: &str, s: &Subject, a: &StatusRespon
         let message = format!("endpoint `{endpoint}` answers {} with another body", b.status.id);
         cx.push(&RESPONSE_BODY_CHANGED, &s.child(".body"), Audiences::new(B, B, U), message, some(x), some(y));
     }
+    compare_events(cx, endpoint, s, &b.status.id, o, n);
     let fields = Fields::members(Dir::Response, format!("{}.", s.path), s.claims.clone(), &o.fields, &n.fields);
     compare_fields(cx, &fields);
     let headers = |m: &Model, r: &Response| r.headers.iter().filter_map(|h| m.header_field(h)).collect::<Vec<_>>();
@@ -116,4 +144,23 @@ fn compare_status(cx: &mut Cx<'_>, endpoint: &str, s: &Subject, a: &StatusRespon
     let mut list = Fields::members(Dir::Response, format!("{}.headers.", s.path), s.claims.clone(), &oh, &nh);
     list.kind = ListKind::ResponseHeaders;
     compare_fields(cx, &list);
+}
+
+/// The events of a stream both sides name, by name: one added is compatible (clients keep the
+/// events they do not know), one removed or carrying another type breaks its callers.
+fn compare_events(cx: &mut Cx<'_>, endpoint: &str, s: &Subject, status: &str, o: &Response, n: &Response) {
+    let ty = |e: &StreamEvent| e.ty.as_ref().map(ToString::to_string);
+    let p = pair(&o.events, &n.events, |e| e.name.clone());
+    for e in &p.added {
+        let message = format!("the `{status}` stream of endpoint `{endpoint}` names the event `{}`", e.name);
+        cx.push(&STREAM_EVENT_ADDED, &s.child(&format!(".events.{}", e.name)), Audiences::new(C, C, U), message, None, ty(e));
+    }
+    for e in &p.removed {
+        let message = format!("the `{status}` stream of endpoint `{endpoint}` no longer names the event `{}`", e.name);
+        cx.push(&STREAM_EVENT_REMOVED, &s.child(&format!(".events.{}", e.name)), Audiences::new(B, B, U), message, ty(e), None);
+    }
+    for (a, b) in p.both.into_iter().filter(|(a, b)| a.ty != b.ty) {
+        let message = format!("the event `{}` of the `{status}` stream of endpoint `{endpoint}` carries another type", b.name);
+        cx.push(&STREAM_EVENT_CHANGED, &s.child(&format!(".events.{}", b.name)), Audiences::new(B, B, U), message, ty(a), ty(b));
+    }
 }
