@@ -259,6 +259,9 @@ pub(super) fn decode_by_status_but(plan: &Plan, e: &Endpoint, streamed: Option<&
     // Nothing declared below 400: any 2xx is the call's success, and there is nothing in it.
     let empty = successes.is_empty().then(|| quote!(200..=299 => Ok(()),));
     let id = &e.meta.id;
+    if arms.is_empty() && empty.is_none() {
+        return quote!(Err(undeclared(#id, answer)));
+    }
     quote! {
         match answer.status {
             #(#arms)*
