@@ -6,7 +6,7 @@
 
 mod shapes_common;
 
-use shapes_client::types::endpoints::{list_archived_notes, list_notes, search_notes};
+use shapes_client::types::endpoints::{browse_notes, list_archived_notes, list_notes, search_notes};
 use shapes_client::types::pagination::MOCK_ITEMS;
 use shapes_client::types::wire::Snowflake;
 use shapes_client::{Error, StreamExt, TryStreamExt};
@@ -89,6 +89,18 @@ async fn an_error_is_the_last_item_of_a_stream() {
     assert!(matches!(failed, Err(Error::Invalid(ref v)) if v[0].pointer == "/query/page_token"), "{failed:?}");
 }
 
+#[tokio::test]
+async fn a_link_stream_follows_the_next_link_until_there_is_none() {
+    let server = with_notes(7).await;
+    let client = server.client();
+    let request = browse_notes::Request::default().per_page(3);
+    let pages: Vec<browse_notes::Success> = client.browse_notes_pages(request.clone()).try_collect().await.expect("every page");
+    let sizes: Vec<usize> = pages.iter().map(|p| p.body.len()).collect();
+    assert_eq!(sizes, [3, 3, 1], "the last page links no next one");
+    let ids: Vec<u64> = client.browse_notes_stream(request).map_ok(|n| n.id.0).try_collect().await.expect("every note");
+    assert_eq!(ids, (1..=7).collect::<Vec<u64>>());
+}
+
 /// The generated mock, served on a free port.
 async fn mock() -> shapes_client::Client {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind 127.0.0.1:0");
@@ -109,4 +121,8 @@ async fn the_mock_serves_one_collection_in_consistent_pages_for_every_way() {
     assert_eq!(pages.iter().map(|p| p.items.len()).collect::<Vec<_>>(), [10, 10, 5]);
     let offset: Vec<_> = client.list_archived_notes_stream(list_archived_notes::Request::default()).try_collect().await.expect("offset");
     assert_eq!(offset.len(), MOCK_ITEMS);
+    let linked: Vec<browse_notes::Success> = client.browse_notes_pages(browse_notes::Request::default().per_page(10)).try_collect().await.expect("link");
+    assert_eq!(linked.iter().map(|p| p.body.len()).collect::<Vec<_>>(), [10, 10, 5]);
+    let ids: BTreeSet<Snowflake> = linked.into_iter().flat_map(|p| p.body).map(|n| n.id).collect();
+    assert_eq!(ids.len(), MOCK_ITEMS, "every item once");
 }

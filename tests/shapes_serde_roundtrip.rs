@@ -12,8 +12,8 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 use shapes_types::endpoints::{
-    amend_feedback, create_document, create_note, delete_note, get_archive, get_attachment, get_document, get_note, get_note_export, get_status, import_notes,
-    list_archived_notes, list_notes, list_tags, search_notes, send_feedback, update_profile, upload_attachment, watch_notes,
+    amend_feedback, browse_notes, create_document, create_note, delete_note, get_archive, get_attachment, get_document, get_note, get_note_export, get_status,
+    import_notes, list_archived_notes, list_notes, list_tags, search_notes, send_feedback, update_profile, upload_attachment, watch_notes,
 };
 use shapes_types::enums::{ComponentType, Locale, Theme};
 use shapes_types::resources::*;
@@ -88,6 +88,7 @@ const TYPES: &[(&str, RoundTrip)] = &[
     ("headers:list_notes", round_trip::<list_notes::Headers>),
     ("query:search_notes", round_trip::<search_notes::Query>),
     ("query:list_archived_notes", round_trip::<list_archived_notes::Query>),
+    ("query:browse_notes", round_trip::<browse_notes::Query>),
     ("headers:send_feedback", round_trip::<send_feedback::Headers>),
     ("headers:watch_notes", round_trip::<watch_notes::Headers>),
     ("body:create_note", round_trip::<create_note::Fields>),
@@ -105,6 +106,7 @@ const TYPES: &[(&str, RoundTrip)] = &[
     ("response_headers:get_status.5XX", round_trip::<get_status::ServerErrorHeaders>),
     ("response_headers:get_note.200", round_trip::<get_note::OkHeaders>),
     ("response_headers:list_notes.200", round_trip::<list_notes::OkHeaders>),
+    ("response_headers:browse_notes.200", round_trip::<browse_notes::OkHeaders>),
     ("response_headers:create_note.201", round_trip::<create_note::CreatedHeaders>),
     ("response:import_notes.202", round_trip::<import_notes::AcceptedBody>),
     ("response_headers:import_notes.202", round_trip::<import_notes::AcceptedHeaders>),

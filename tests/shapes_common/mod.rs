@@ -13,9 +13,9 @@
 
 use shapes_server::types::auth::{Credential, Scope, TokenKind};
 use shapes_server::types::endpoints::{
-    amend_feedback, create_document, create_note, delete_note, evaluate, export_notes, get_archive, get_attachment, get_document, get_me, get_note,
-    get_note_export, get_status, import_notes, list_archived_notes, list_categories, list_notes, list_tags, poll_gateway, search_notes, send_feedback,
-    send_feedback_form, stream_notes, update_profile, upload_attachment, watch_notes,
+    amend_feedback, browse_notes, create_document, create_note, delete_note, evaluate, export_notes, get_archive, get_attachment, get_document, get_me,
+    get_note, get_note_export, get_status, import_notes, list_archived_notes, list_categories, list_notes, list_tags, poll_gateway, search_notes,
+    send_feedback, send_feedback_form, stream_notes, update_profile, upload_attachment, watch_notes,
 };
 use shapes_server::types::enums::Locale;
 use shapes_server::types::errors::{self, ApiError};
@@ -287,6 +287,19 @@ impl Api for Shapes {
     async fn list_archived_notes(&self, call: Call<Caller, list_archived_notes::Request>) -> Result<list_archived_notes::Response, ApiError> {
         let offset = usize::try_from(call.input.query.offset.unwrap_or(0)).unwrap_or(0);
         Ok(self.all().into_iter().skip(offset).take(3).collect())
+    }
+
+    /// `per_page` notes (ten by default) from `page`, GitHub's way: the `Link` header names the
+    /// next page among the others (`first`), and is left out on the last.
+    async fn browse_notes(&self, call: Call<Caller, browse_notes::Request>) -> Result<browse_notes::Response, ApiError> {
+        let all = self.all();
+        let start = usize::try_from(call.input.query.page.unwrap_or(0)).unwrap_or(0);
+        let size = usize::try_from(call.input.query.per_page.unwrap_or(10)).unwrap_or(10);
+        let body: Vec<Note> = all.iter().skip(start).take(size).cloned().collect();
+        let end = start + body.len();
+        let first = format!("</api/notes/browse?per_page={size}&page=0>; rel=\"first\"");
+        let link = (end < all.len()).then(|| format!("{first}, </api/notes/browse?per_page={size}&page={end}>; rel=\"next\""));
+        Ok(browse_notes::Response::Ok(browse_notes::OkResponse { body, headers: browse_notes::OkHeaders { link } }))
     }
 
     async fn get_me(&self, _call: Call<Caller, get_me::Request>) -> Result<get_me::Response, ApiError> {

@@ -9,6 +9,10 @@
 //!   with the query parameters `after` and `limit` and no `around` (which centres a window
 //!   rather than moving on), answering a list of objects whose `id` is of `after`'s type. The
 //!   document says nothing of it, so the endpoint marks the pagination `assumed`.
+//! - **Links** (RFC 8288; GitHub and others): an operation the document does not mark, with a
+//!   `page` query parameter, whose one success answer is a list with a `Link` header of text:
+//!   the next page's address is in the header, its `page` the next request's. `per_page` or
+//!   `limit`, when an integer, bounds a page. Marked `assumed` likewise.
 
 use super::document::Document;
 use super::spec::{Endpoint, Field, Gap, Pagination, ResponseUse, SpecFile};
@@ -26,6 +30,10 @@ pub enum Hint {
 /// The note on an endpoint whose pagination follows the `after` convention.
 const AFTER_ASSUMED: &str = "the document declares no pagination; the query parameters `after` and `limit` and the items' `id` follow the keyset convention";
 
+/// The note on an endpoint whose pagination follows the link convention.
+const LINK_ASSUMED: &str =
+    "the document declares no pagination; the `page` query parameter and the answer's `Link` header follow the link convention (RFC 8288)";
+
 /// Gives each endpoint the pagination its hint or convention resolves to.
 pub(super) fn paginate(cx: &mut Diagnostics, doc: &Document, files: &mut IndexMap<String, SpecFile>) {
     let shapes = Shapes::of(files);
@@ -34,7 +42,7 @@ pub(super) fn paginate(cx: &mut Diagnostics, doc: &Document, files: &mut IndexMa
         for (ei, e) in file.endpoints.iter().enumerate() {
             let result = match e.paging_hint {
                 Some(Hint::Dropshot) => Some(shapes.dropshot(e)),
-                None => shapes.after_convention(e).map(Ok),
+                None => shapes.after_convention(e).or_else(|| shapes.link_convention(e)).map(Ok),
             };
             if let Some(result) = result {
                 found.push((fi, ei, result));
@@ -46,7 +54,8 @@ pub(super) fn paginate(cx: &mut Diagnostics, doc: &Document, files: &mut IndexMa
         match result {
             Ok(p) => {
                 if e.paging_hint.is_none() {
-                    e.meta.assumed.insert("pagination".to_owned(), AFTER_ASSUMED.to_owned());
+                    let why = if p.link.is_some() { LINK_ASSUMED } else { AFTER_ASSUMED };
+                    e.meta.assumed.insert("pagination".to_owned(), why.to_owned());
                 }
                 e.pagination = Some(p);
             }
@@ -68,6 +77,7 @@ pub(super) fn paginate(cx: &mut Diagnostics, doc: &Document, files: &mut IndexMa
 struct Shapes<'f> {
     resources: HashMap<&'f str, (&'f [String], &'f IndexMap<String, Field>)>,
     responses: HashMap<&'f str, &'f super::spec::Response>,
+    headers: HashMap<&'f str, &'f Field>,
 }
 
 /// A success answer's body: its type, or its fields.
@@ -80,7 +90,11 @@ impl<'f> Shapes<'f> {
     fn of(files: &'f IndexMap<String, SpecFile>) -> Self {
         let mut resources = HashMap::new();
         let mut responses = HashMap::new();
+        let mut headers = HashMap::new();
         for file in files.values() {
+            for (id, h) in &file.headers {
+                headers.insert(id.as_str(), h);
+            }
             for r in &file.resources {
                 resources.insert(r.meta.id.as_str(), (r.extends.as_slice(), &r.fields));
             }
@@ -88,7 +102,7 @@ impl<'f> Shapes<'f> {
                 responses.insert(id.as_str(), r);
             }
         }
-        Shapes { resources, responses }
+        Shapes { resources, responses, headers }
     }
 
     /// The fields of a resource, its bases' first.
@@ -123,6 +137,34 @@ impl<'f> Shapes<'f> {
         }
         let ty = r.ty.as_deref()?;
         Some(Body { ty: Some(ty), fields: self.object_fields(ty) })
+    }
+
+    /// The pagination of the link convention, when the operation follows it: a `page` query
+    /// parameter and a list answered with a `Link` header.
+    fn link_convention(&self, e: &Endpoint) -> Option<Pagination> {
+        let page = e.query.get("page")?;
+        if e.method != "GET" || !matches!(page.ty.as_deref(), Some("integer" | "int32" | "uint32" | "uint64" | "string")) {
+            return None;
+        }
+        let mut successes = e.responses.iter().filter(|(status, _)| status.starts_with('2'));
+        let (_, only) = successes.next()?;
+        let r = match only {
+            ResponseUse::Named(id) => *self.responses.get(id.as_str())?,
+            ResponseUse::Inline(r) => r,
+        };
+        if successes.next().is_some() || !r.ty.as_deref().is_some_and(|t| t.starts_with("array<")) {
+            return None;
+        }
+        let header = r.headers.iter().find_map(|(name, h)| {
+            let f = match h {
+                super::spec::HeaderUse::Inline(f) => &**f,
+                super::spec::HeaderUse::Named(id) => self.headers.get(id.as_str())?,
+            };
+            let wire = f.wire_name.as_deref().unwrap_or(name);
+            (wire.eq_ignore_ascii_case("link") && f.ty.as_deref() == Some("string")).then_some(name)
+        })?;
+        let limit = ["per_page", "limit"].into_iter().find(|l| e.query.get(*l).is_some_and(is_integer));
+        Some(Pagination::link("page", header, limit))
     }
 
     /// Dropshot's pagination, or why the operation's shapes do not fit it.

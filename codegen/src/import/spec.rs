@@ -377,6 +377,8 @@ pub struct Pagination {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub keyset: Option<IndexMap<&'static str, String>>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    pub link: Option<IndexMap<&'static str, String>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub items: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub limit: Option<String>,
@@ -386,12 +388,19 @@ impl Pagination {
     /// A cursor `param` the answer's member `from` names.
     pub fn cursor(param: &str, from: &str, items: Option<&str>, limit: Option<&str>) -> Self {
         let way = IndexMap::from([("param", param.to_owned()), ("from", from.to_owned())]);
-        Pagination { cursor: Some(way), keyset: None, items: items.map(str::to_owned), limit: limit.map(str::to_owned) }
+        Pagination { cursor: Some(way), keyset: None, link: None, items: items.map(str::to_owned), limit: limit.map(str::to_owned) }
     }
 
     /// A keyset `param` that carries the last item's member `item`.
     pub fn keyset(param: &str, item: &str, items: Option<&str>, limit: Option<&str>) -> Self {
         let way = IndexMap::from([("param", param.to_owned()), ("item", item.to_owned())]);
-        Pagination { cursor: None, keyset: Some(way), items: items.map(str::to_owned), limit: limit.map(str::to_owned) }
+        Pagination { cursor: None, keyset: Some(way), link: None, items: items.map(str::to_owned), limit: limit.map(str::to_owned) }
+    }
+
+    /// The query parameter `param` of the next page's address, which the answer's header
+    /// `header` links.
+    pub fn link(param: &str, header: &str, limit: Option<&str>) -> Self {
+        let way = IndexMap::from([("param", param.to_owned()), ("header", header.to_owned())]);
+        Pagination { cursor: None, keyset: None, link: Some(way), items: None, limit: limit.map(str::to_owned) }
     }
 }

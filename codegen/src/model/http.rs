@@ -275,6 +275,9 @@ pub enum PageWay {
     Keyset { param: Text, item: Text },
     /// The query parameter `param` counts the items before the page.
     Offset { param: Text },
+    /// The query parameter `param` of the address the answer's `Link` header gives the next
+    /// page (`rel="next"`), read from the header `header` of the success answer.
+    Link { param: Text, header: Text },
 }
 
 impl PageWay {
@@ -284,13 +287,14 @@ impl PageWay {
             Self::Cursor { .. } => "cursor",
             Self::Keyset { .. } => "keyset",
             Self::Offset { .. } => "offset",
+            Self::Link { .. } => "link",
         }
     }
 
     /// The query parameter the way sets on the next request.
     pub fn param(&self) -> &Text {
         match self {
-            Self::Cursor { param, .. } | Self::Keyset { param, .. } | Self::Offset { param } => param,
+            Self::Cursor { param, .. } | Self::Keyset { param, .. } | Self::Offset { param } | Self::Link { param, .. } => param,
         }
     }
 }

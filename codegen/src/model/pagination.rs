@@ -24,6 +24,8 @@ pub struct Paging<'m> {
     pub key: Option<&'m Field>,
     /// The query parameter bounding a page's size.
     pub limit: Option<&'m Field>,
+    /// The success answer's header holding the links (`link`), named as the answer names it.
+    pub link: Option<Field>,
 }
 
 /// The answer a page comes in.
@@ -72,7 +74,7 @@ impl Model {
         let id = &e.meta.id;
         let way = match p.ways.as_slice() {
             [one] => one,
-            [] => return fail(p.span, format!("the pagination of `{id}` names no way to the next page"), "give one of `cursor`, `keyset` or `offset`"),
+            [] => return fail(p.span, format!("the pagination of `{id}` names no way to the next page"), "give one of `cursor`, `keyset`, `offset` or `link`"),
             [_, second, ..] => {
                 return fail(second.param().span, format!("the pagination of `{id}` names more than one way to the next page"), "keep one of them");
             }
@@ -112,7 +114,7 @@ impl Model {
             let at = p.items.as_ref().map_or(p.span, |i| i.span);
             return fail(at, format!("the items of `{id}` are not a list"), "name the member holding an `array<...>` in `items`, or answer with the list");
         };
-        let (mut from, mut key) = (None, None);
+        let (mut from, mut key, mut link) = (None, None, None);
         match way {
             PageWay::Cursor { from: name, .. } => {
                 let Some(f) = answer.fields.and_then(|fields| fields.iter().find(|f| f.name == name.id)) else {
@@ -151,8 +153,30 @@ impl Model {
                     return fail(name.span, format!("the offset `{}` of `{id}` is not an integer", name.id), "name an integer query parameter");
                 }
             }
+            PageWay::Link { param: name, header } => {
+                let scalar = matches!(&param.ty, Some(TypeRef::Primitive(p)) if !matches!(p, Primitive::File | Primitive::Csv | Primitive::Json));
+                if !scalar {
+                    return fail(
+                        name.span,
+                        format!("the link parameter `{}` of `{id}` is {}", name.id, type_name(param)),
+                        "name a query parameter of a scalar type: it is read from the link's text",
+                    );
+                }
+                let headers = answer.status.and_then(|s| self.response_of(&s.response)).map(|r| self.header_fields(r)).unwrap_or_default();
+                let Some(h) = headers.into_iter().find(|h| h.name == header.id) else {
+                    return fail(
+                        header.span,
+                        format!("the success answer of `{id}` has no header `{}`", header.id),
+                        "declare the answer's `Link` header (`link: { wire_name: Link, type: string, optional: true }`) and name it",
+                    );
+                };
+                if h.ty != Some(TypeRef::Primitive(Primitive::String)) {
+                    return fail(header.span, format!("the link header `{}` of `{id}` is {}", header.id, type_name(&h)), "give the header `type: string`");
+                }
+                link = Some(h);
+            }
         }
-        Ok(Paging { pagination: p, way, answer, items, item, param, from, key, limit })
+        Ok(Paging { pagination: p, way, answer, items, item, param, from, key, limit, link })
     }
 
     /// The one success answer of a paginated endpoint, with a JSON body.

@@ -70,6 +70,85 @@ pub enum Way {
         /// The query parameter.
         param: &'static str,
     },
+    /// The answer's header `header` links the next page (RFC 8288, `rel="next"`); the query
+    /// parameter `param` of its address is the next request's. No such link is the last page.
+    Link {
+        /// The query parameter.
+        param: &'static str,
+        /// The answer's header.
+        header: &'static str,
+    },
+}
+
+/// The address of the link of relation `next` in a `Link` header's value (RFC 8288): links
+/// are `<address>` with `;`-separated parameters, several separated by commas, and `rel` may
+/// list several relations (quoted, or a single bare token).
+pub fn next_link(header: &str) -> Option<&str> {
+    let mut rest = header;
+    while let Some(open) = rest.find('<') {
+        let close = open + rest[open..].find('>')?;
+        let address = &rest[open + 1..close];
+        let after = &rest[close + 1..];
+        // The parameters run to the next link, which starts with `<` after a comma.
+        let end = after.match_indices(',').map(|(c, _)| c).find(|c| after[*c..].trim_start_matches([',', ' ', '\t']).starts_with('<')).unwrap_or(after.len());
+        let next = after[..end].split(';').filter_map(|p| p.split_once('=')).any(|(name, value)| {
+            name.trim().eq_ignore_ascii_case("rel") && value.trim().trim_matches('"').split_ascii_whitespace().any(|r| r.eq_ignore_ascii_case("next"))
+        });
+        if next {
+            return Some(address);
+        }
+        rest = &after[end..];
+    }
+    None
+}
+
+/// The query parameter `param` of the next page's address in a `Link` header's value, read as
+/// a `T` from its text (percent-decoded): `None` without a next link or without the parameter.
+pub fn link_param<T: serde::de::DeserializeOwned>(header: &str, param: &str) -> Option<T> {
+    let address = next_link(header)?;
+    let query = address.split_once('?')?.1;
+    let query = query.split('#').next().unwrap_or_default();
+    let text = query.split('&').filter_map(|pair| pair.split_once('=').or(Some((pair, "")))).find(|(name, _)| percent_decoded(name) == param)?.1;
+    let text = percent_decoded(text);
+    // Text first (a string, a snowflake), then as JSON (a number).
+    serde_json::from_value(Value::String(text.clone())).or_else(|_| serde_json::from_str(&text)).ok()
+}
+
+/// `%XX` escapes decoded; an escape that is not one is kept as written.
+fn percent_decoded(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let hex = |b: u8| (b as char).to_digit(16);
+        match (bytes[i], bytes.get(i + 1).copied().and_then(hex), bytes.get(i + 2).copied().and_then(hex)) {
+            (b'%', Some(h), Some(l)) => {
+                out.push((h * 16 + l) as u8);
+                i += 3;
+            }
+            (b, _, _) => {
+                out.push(b);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// The `Link` header a mock answers a link-paginated request with: the next page's address,
+/// relative to the request's (its query parameter the next page's position), while one is
+/// left of the [`MOCK_ITEMS`]; `None` on the last page and for other ways.
+pub fn mock_link<Q: serde::Serialize>(query: &Q, pagination: &Pagination) -> Option<String> {
+    let Way::Link { param, .. } = pagination.way else { return None };
+    let query = serde_json::to_value(query).ok()?;
+    let start = query.get(param).and_then(as_index).unwrap_or(0).min(MOCK_ITEMS);
+    let end = start.saturating_add(page_size(&query, pagination)).min(MOCK_ITEMS);
+    (end < MOCK_ITEMS).then(|| format!("<?{param}={end}>; rel=\"next\""))
+}
+
+/// The page size a request asks a mock for.
+fn page_size(query: &Value, pagination: &Pagination) -> usize {
+    pagination.limit.and_then(|l| query.get(l)).and_then(as_index).filter(|n| *n > 0).unwrap_or(MOCK_PAGE)
 }
 
 /// How the keys of a keyset are written on the wire.
@@ -106,13 +185,13 @@ pub fn mock_page(mut example: Value, query: &Value, pagination: &Pagination) -> 
     let Some(template) = list.first().cloned() else { return example };
     let collection: Vec<Value> = (0..MOCK_ITEMS).map(|i| keyed(&template, pagination.way, i)).collect();
     let start = match pagination.way {
-        Way::Cursor { param, .. } | Way::Offset { param } => query.get(param).and_then(as_index).unwrap_or(0),
+        Way::Cursor { param, .. } | Way::Offset { param } | Way::Link { param, .. } => query.get(param).and_then(as_index).unwrap_or(0),
         Way::Keyset { param, item, .. } => match query.get(param).filter(|v| !v.is_null()) {
             Some(after) => collection.iter().position(|x| x.get(item).is_some_and(|k| key_order(k, after).is_gt())).unwrap_or(MOCK_ITEMS),
             None => 0,
         },
     };
-    let size = pagination.limit.and_then(|l| query.get(l)).and_then(as_index).filter(|n| *n > 0).unwrap_or(MOCK_PAGE);
+    let size = page_size(query, pagination);
     let start = start.min(MOCK_ITEMS);
     let end = start.saturating_add(size).min(MOCK_ITEMS);
     *list = collection[start..end].to_vec();
@@ -249,6 +328,24 @@ mod streams {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn the_next_link_is_found_among_others() {
+        let github = r#"<https://api.example.com/items?page=1>; rel="prev", <https://api.example.com/items?per_page=2&page=3>; rel="next last""#;
+        assert_eq!(next_link(github), Some("https://api.example.com/items?per_page=2&page=3"));
+        assert_eq!(link_param::<i64>(github, "page"), Some(3));
+        let bare = r#"<?cursor=a%2Bb%3D>; title="one, two"; rel=next"#;
+        assert_eq!(link_param::<String>(bare, "cursor").as_deref(), Some("a+b="));
+        assert_eq!(next_link(r#"<https://x/?page=1>; rel="prev""#), None);
+        assert_eq!(link_param::<i64>(r#"<https://x/?other=1>; rel="next""#, "page"), None);
+    }
+
+    #[test]
+    fn a_mock_links_each_page_but_the_last() {
+        let pagination = Pagination { way: Way::Link { param: "page", header: "Link" }, items: None, limit: Some("per_page") };
+        assert_eq!(mock_link(&json!({ "per_page": 10 }), &pagination).as_deref(), Some(r#"<?page=10>; rel="next""#));
+        assert_eq!(mock_link(&json!({ "page": 20, "per_page": 10 }), &pagination), None);
+    }
 
     const KEYSET: Pagination = Pagination { way: Way::Keyset { param: "after", item: "id", key: Key::Digits }, items: None, limit: Some("limit") };
     const CURSOR: Pagination =

@@ -419,6 +419,13 @@ pub fn pagination(p: &crate::model::Pagination) -> Rich {
             r.push(&param.id, None, true);
             r.text(" the count of the items before it, until a page is empty or shorter than asked");
         }
+        Some(PageWay::Link { param, header }) => {
+            r.text("by link: each next page sends ");
+            r.push(&param.id, None, true);
+            r.text(" as the answer's ");
+            r.push(&header.id, None, true);
+            r.text(" header (RFC 8288) gives it in the address of `rel=\"next\"`, until there is none");
+        }
         None => {
             r.text("in no way the spec gives");
         }

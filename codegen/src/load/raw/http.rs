@@ -98,6 +98,10 @@ pub struct Pagination {
     /// The next page starts past this one's items: `{ param: offset }`.
     #[serde(default)]
     pub offset: Option<S<OffsetPaging>>,
+    /// The answer's `Link` header (RFC 8288) names the next page's address, whose query
+    /// parameter `param` the next request sends: `{ param: page, header: link }`.
+    #[serde(default)]
+    pub link: Option<S<LinkPaging>>,
     /// The member of the success answer holding the items (an array); absent when the answer
     /// is the array itself.
     #[serde(default)]
@@ -126,6 +130,16 @@ pub struct KeysetPaging {
     pub param: S<String>,
     /// The member of each item holding its key (`id`).
     pub item: S<String>,
+}
+
+/// Paging by the address the answer's `Link` header gives the next page (`rel="next"`).
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct LinkPaging {
+    /// The query parameter of the next page's address that the next request carries.
+    pub param: S<String>,
+    /// The success answer's header holding the links, by its name in the response.
+    pub header: S<String>,
 }
 
 /// Paging by counting the items before the page.

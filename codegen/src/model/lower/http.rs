@@ -81,6 +81,9 @@ impl Lower<'_> {
         if let Some(o) = &v.offset {
             ways.push(PageWay::Offset { param: self.r#ref(&o.value.param) });
         }
+        if let Some(l) = &v.link {
+            ways.push(PageWay::Link { param: self.r#ref(&l.value.param), header: self.r#ref(&l.value.header) });
+        }
         Pagination { ways, items: self.opt_ref(v.items.as_ref()), limit: self.opt_ref(v.limit.as_ref()), span: self.span(s) }
     }
 

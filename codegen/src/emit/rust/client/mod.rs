@@ -854,6 +854,7 @@ fn page_methods(plan: &Plan, e: &Endpoint) -> Option<TokenStream> {
         crate::model::PageWay::Cursor { .. } => format!("the cursor in `{}`", item.from.map_or("", |f| f.name.as_str())),
         crate::model::PageWay::Keyset { .. } => format!("the `{}` of its last item", item.key.map_or("", |f| f.name.as_str())),
         crate::model::PageWay::Offset { .. } => "the count of the items before it".to_owned(),
+        crate::model::PageWay::Link { .. } => format!("the `{}` of the next page's address in its `Link` header", item.param.wire()),
     };
     let pages_doc = [
         format!(" The pages of [`Self::{call}`], from the one `request` asks for: each next one is asked for"),

@@ -34,7 +34,7 @@ const DEPTH: u8 = 2;
 pub fn mock(plan: &Plan) -> TokenStream {
     let runtime = crate::emit::rust::shared::lib_ident(plan, crate::emit::cargo::RUNTIME);
     let limited = plan.rate_limits.is_some().then(|| limited(plan, &runtime));
-    let mut values = Values { plan, queue: Vec::new(), done: BTreeSet::new(), paged: None, resumed: None };
+    let mut values = Values { plan, queue: Vec::new(), done: BTreeSet::new(), paged: None, resumed: None, link: None };
     let methods = methods(plan, &mut values);
     let builders = values.builders();
     // The signatures name what `api.rs` has in scope: the proof of guarded endpoints too.
@@ -216,6 +216,8 @@ struct Values<'m> {
     paged: Option<TokenStream>,
     /// For the answer of an endpoint whose stream resumes, the last event id the request gives.
     resumed: Option<TokenStream>,
+    /// For the answer of a link-paginated endpoint, the header that links the next page.
+    link: Option<Field>,
 }
 
 impl<'m> Values<'m> {
@@ -223,6 +225,7 @@ impl<'m> Values<'m> {
     fn answer(&mut self, e: &Endpoint) -> TokenStream {
         let module = names::endpoint_module(e);
         self.paged = paged(self.plan, e).then(|| quote!(types::endpoints::#module::Request));
+        self.link = self.plan.paging(e).and_then(Result::ok).and_then(|p| p.link);
         self.resumed = e.last_event_header().map(|h| {
             let ident = names::field(h);
             quote!(call.input.headers.#ident.as_deref())
@@ -326,8 +329,20 @@ impl<'m> Values<'m> {
         if r.headers.is_empty() {
             return body;
         }
-        let headers = self.plan.header_fields(r);
-        let members = self.members(&headers, None, quote!(depth));
+        let mut headers = self.plan.header_fields(r);
+        // A linked page's `Link` header names the next page of the mock's collection.
+        let link = match (&self.paged, &self.link) {
+            (Some(paginated), Some(link)) if headers.iter().any(|h| h.name == link.name) => {
+                headers.retain(|h| h.name != link.name);
+                let ident = names::field(link);
+                let value = quote!(types::pagination::mock_link(&call.input.query, &<#paginated as types::pagination::Paginated>::PAGINATION));
+                let value = if link.may_be_absent() || link.nullable { value } else { quote!(#value.unwrap_or_default()) };
+                quote!(#ident: #value,)
+            }
+            _ => TokenStream::new(),
+        };
+        let mut members = self.members(&headers, None, quote!(depth));
+        members.extend(link);
         let (h, resp) = (&names.headers, &names.response);
         let body = body.map(|b| quote!(body: #b,));
         Some(quote!(#path #resp { #body headers: #path #h { #members } }))

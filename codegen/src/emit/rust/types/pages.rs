@@ -66,6 +66,10 @@ fn description(p: &Paging) -> TokenStream {
             let param = p.param.wire();
             quote!(crate::pagination::Way::Offset { param: #param })
         }
+        PageWay::Link { .. } => {
+            let (param, header) = (p.param.wire(), p.link.as_ref().map_or("", |f| f.wire()));
+            quote!(crate::pagination::Way::Link { param: #param, header: #header })
+        }
     };
     let items = option_str(p.items.map(Field::wire));
     let limit = option_str(p.limit.map(Field::wire));
@@ -176,10 +180,17 @@ fn next_request(plan: &Plan, p: &Paging) -> TokenStream {
                 if p.param.defaulted() || !p.param.may_be_absent() { quote!(self.query.#param) } else { quote!(self.query.#param.unwrap_or_default()) };
             quote!(#current.checked_add(<#ty>::try_from(items.len()).ok()?)?)
         }
+        PageWay::Link { .. } => {
+            let header =
+                Read { expr: quote!(page.headers), optional: false }.member(p.link.as_ref().expect("BUG: a resolved link has its header"), true).required();
+            let wire = p.param.wire();
+            quote!(crate::pagination::link_param(#header, #wire)?)
+        }
     };
     let ends = match p.way {
-        // A cursor API may answer an empty page that names a next one (a filtered scan).
-        PageWay::Cursor { .. } => None,
+        // A cursor API may answer an empty page that names a next one (a filtered scan); a
+        // linked page is the last when it links no next one.
+        PageWay::Cursor { .. } | PageWay::Link { .. } => None,
         _ => {
             let list = list(p);
             let item = item_type(plan, p);
