@@ -300,6 +300,9 @@ impl<'a> Doc<'a> {
         insert(&mut op, "x-permission-rules", self.rules(e));
         insert(&mut op, "x-behaviours", to_value(&e.behaviours));
         insert(&mut op, "x-changes", self.changes_of("endpoint", &e.meta.id));
+        insert(&mut op, "x-pagination", pagination(self.model, e));
+        insert(&mut op, "x-idempotency-key", json!(e.idempotency_header().map(Field::wire)));
+        insert(&mut op, "x-last-event-id", json!(e.last_event_header().map(Field::wire)));
         honesty(&mut op, &e.meta.not_shown, &e.meta.assumed);
         Value::Object(op)
     }
@@ -468,4 +471,24 @@ fn path_template(path: &str) -> String {
     }
     out.push_str(rest);
     out
+}
+
+/// `x-pagination`: how the endpoint pages, as the spec's `pagination` with the names as they
+/// travel (the query parameters, the answer's members and header), so that a tool reading the
+/// document pages as the generated client does.
+fn pagination(model: &Model, e: &Endpoint) -> Value {
+    let Some(Ok(p)) = model.paging(e) else { return Value::Null };
+    fn wire(f: Option<&Field>) -> Option<&str> {
+        f.map(Field::wire)
+    }
+    let way = match p.way {
+        PageWay::Cursor { .. } => json!({ "cursor": { "param": p.param.wire(), "from": wire(p.from) } }),
+        PageWay::Keyset { .. } => json!({ "keyset": { "param": p.param.wire(), "item": wire(p.key) } }),
+        PageWay::Offset { .. } => json!({ "offset": { "param": p.param.wire() } }),
+        PageWay::Link { .. } => json!({ "link": { "param": p.param.wire(), "header": wire(p.link.as_ref()) } }),
+    };
+    let mut out = way.as_object().cloned().unwrap_or_default();
+    insert(&mut out, "items", json!(wire(p.items)));
+    insert(&mut out, "limit", json!(wire(p.limit)));
+    Value::Object(out)
 }
