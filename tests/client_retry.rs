@@ -94,3 +94,59 @@ async fn a_refused_connection_is_tried_again_and_never_means_once() {
     assert!(matches!(&answer, Err(Error::Api(e)) if e.status == 503), "{answer:?}");
     assert_eq!(hits.load(Ordering::SeqCst), 1);
 }
+
+/// A server of the shapes fixture answering its first request with `status` and `headers`, and
+/// every later one with `ok`. It counts what it receives.
+async fn answering_once(status: StatusCode, headers: &'static [(&'static str, &'static str)]) -> (shapes_client::Client, Arc<AtomicUsize>) {
+    answering_once_with(status, headers.iter().map(|(n, v)| (*n, (*v).to_owned())).collect()).await
+}
+
+async fn answering_once_with(status: StatusCode, headers: Vec<(&'static str, String)>) -> (shapes_client::Client, Arc<AtomicUsize>) {
+    let hits = Arc::new(AtomicUsize::new(0));
+    let counted = hits.clone();
+    let app = axum::Router::new().fallback(move || {
+        let (hits, headers) = (counted.clone(), headers.clone());
+        async move {
+            if hits.fetch_add(1, Ordering::SeqCst) == 0 {
+                let mut answer = (status, [("content-type", "application/json")], r#"{"code": 0, "message": "no"}"#).into_response();
+                for (name, value) in headers {
+                    answer.headers_mut().insert(name, value.parse().unwrap());
+                }
+                answer
+            } else {
+                ([("content-type", "text/plain")], "ok").into_response()
+            }
+        }
+    });
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let origin = format!("http://{}", listener.local_addr().unwrap());
+    tokio::spawn(async move { axum::serve(listener, app).await });
+    (shapes_client::Client::new(shapes_client::types::placeholders::Placeholders::at_origin(&origin)), hits)
+}
+
+#[tokio::test(start_paused = true)]
+async fn the_servers_advice_header_decides_whatever_the_status() {
+    assert_eq!(shapes_client::client::RETRY.advice, Some("x-should-retry"), "the spec names the header");
+    let request = shapes_client::types::endpoints::get_status::Request::default();
+    let (client, hits) = answering_once(StatusCode::BAD_REQUEST, &[("x-should-retry", "true")]).await;
+    assert_eq!(client.get_status(&request).await.expect("tried again, as advised"), "ok");
+    assert_eq!(hits.load(Ordering::SeqCst), 2);
+    let (client, hits) = answering_once(StatusCode::SERVICE_UNAVAILABLE, &[("x-should-retry", "false")]).await;
+    let failed = client.get_status(&request).await;
+    assert!(matches!(&failed, Err(shapes_client::Error::Api(e)) if e.status == 503), "{failed:?}");
+    assert_eq!(hits.load(Ordering::SeqCst), 1, "a 503 is not tried again when the server says so");
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_retry_after_date_is_waited_out() {
+    let at = jiff::Timestamp::now().checked_add(jiff::SignedDuration::from_secs(3)).expect("in range");
+    let date = jiff::fmt::rfc2822::DateTimePrinter::new().timestamp_to_rfc9110_string(&at).expect("a date");
+    let (client, hits) = answering_once_with(StatusCode::SERVICE_UNAVAILABLE, vec![("retry-after", date.clone())]).await;
+    let start = Instant::now();
+    let answer = client.get_status(&shapes_client::types::endpoints::get_status::Request::default()).await;
+    assert_eq!(answer.expect("tried again"), "ok");
+    assert_eq!(hits.load(Ordering::SeqCst), 2);
+    // The date has whole seconds: the wait is what is left of the three, less than a second off.
+    let waited = start.elapsed();
+    assert!(waited >= Duration::from_secs(2) && waited <= Duration::from_secs(4), "waited {waited:?} for {date}");
+}

@@ -6,7 +6,9 @@
 //! idempotent (RFC 9110 §9.2.2: `GET`, `HEAD`, `PUT`, `DELETE`, `OPTIONS`) and the server failed
 //! (`500`, `502`, `504`). The wait doubles from [`Retry::initial`] up to [`Retry::max`], less up
 //! to a quarter at random so that clients that failed together do not come back together; a
-//! `Retry-After` the server sends is waited instead, up to `max`.
+//! `Retry-After` the server sends (seconds, or an HTTP date) is waited instead, up to `max`.
+//! Where the policy names an advice header (`X-Should-Retry`, as Stainless-generated SDKs
+//! read it), the server's `true` or `false` in it decides whether to try again.
 
 use std::time::Duration;
 
@@ -24,6 +26,9 @@ pub struct Retry {
     /// Statuses of a failure that may have done something: tried again only when that cannot
     /// do harm (an idempotent method, or an idempotency key).
     pub idempotent_statuses: &'static [u16],
+    /// The header in which a server says whether to try again (`true`) or not (`false`),
+    /// whatever the status: its word is final. None is read when `None`.
+    pub advice: Option<&'static str>,
 }
 
 /// `408`, `429` and `503`: the server says it did nothing.
@@ -36,7 +41,14 @@ impl Default for Retry {
     /// Three tries in all, waiting half a second, then a second, at most eight; [`STATUSES`]
     /// and [`IDEMPOTENT_STATUSES`].
     fn default() -> Self {
-        Self { attempts: 3, initial: Duration::from_millis(500), max: Duration::from_secs(8), statuses: STATUSES, idempotent_statuses: IDEMPOTENT_STATUSES }
+        Self {
+            attempts: 3,
+            initial: Duration::from_millis(500),
+            max: Duration::from_secs(8),
+            statuses: STATUSES,
+            idempotent_statuses: IDEMPOTENT_STATUSES,
+            advice: None,
+        }
     }
 }
 
@@ -47,14 +59,28 @@ pub enum Outcome {
     NotSent,
     /// The request was sent, but no answer came (a reset, a timeout): it may have been done.
     NoAnswer,
-    /// An answer with this status, and the wait its `Retry-After` asks for.
-    Answered(u16, Option<Duration>),
+    /// An answer.
+    Answered {
+        /// Its status.
+        status: u16,
+        /// The wait its `Retry-After` asks for.
+        asked: Option<Duration>,
+        /// What its advice header says: try again, or not.
+        advice: Option<bool>,
+    },
+}
+
+impl Outcome {
+    /// An answer with this status and nothing more to say.
+    pub const fn status(status: u16) -> Self {
+        Outcome::Answered { status, asked: None, advice: None }
+    }
 }
 
 impl Retry {
     /// One try, never another.
     pub const fn never() -> Self {
-        Self { attempts: 1, initial: Duration::ZERO, max: Duration::ZERO, statuses: &[], idempotent_statuses: &[] }
+        Self { attempts: 1, initial: Duration::ZERO, max: Duration::ZERO, statuses: &[], idempotent_statuses: &[], advice: None }
     }
 
     /// How long to wait before trying again after try number `tried` (1 for the first) came
@@ -67,13 +93,15 @@ impl Retry {
         let worth = match outcome {
             Outcome::NotSent => true,
             Outcome::NoAnswer => idempotent,
-            Outcome::Answered(status, _) => self.statuses.contains(&status) || (idempotent && self.idempotent_statuses.contains(&status)),
+            // The server's word on its own answer is final.
+            Outcome::Answered { advice: Some(advice), .. } => advice,
+            Outcome::Answered { status, .. } => self.statuses.contains(&status) || (idempotent && self.idempotent_statuses.contains(&status)),
         };
         if !worth {
             return None;
         }
         Some(match outcome {
-            Outcome::Answered(_, Some(asked)) => asked.min(self.max),
+            Outcome::Answered { asked: Some(asked), .. } => asked.min(self.max),
             _ => self.backoff(tried, jitter()),
         })
     }
@@ -92,11 +120,34 @@ pub fn idempotent(method: &str) -> bool {
     matches!(method, "GET" | "HEAD" | "PUT" | "DELETE" | "OPTIONS" | "TRACE")
 }
 
-/// The wait a `Retry-After` value asks for: a number of seconds (RFC 9110 §10.2.3; a fraction
-/// is read too, as some platforms send one). A date, or anything else, asks for none.
+/// The wait a `Retry-After` value asks for: a number of seconds, or an HTTP date (RFC 9110
+/// §10.2.3; a fraction of a second is read too, as some platforms send one). Anything else
+/// asks for none.
 pub fn retry_after(value: &str) -> Option<Duration> {
-    let seconds: f64 = value.trim().parse().ok()?;
+    retry_after_at(value, epoch_seconds())
+}
+
+/// [`retry_after`] at `now` (seconds since the epoch): a date past is no wait.
+pub fn retry_after_at(value: &str, now: f64) -> Option<Duration> {
+    let value = value.trim();
+    let seconds = match value.parse::<f64>() {
+        Ok(seconds) => seconds,
+        Err(_) => {
+            static HTTP_DATE: jiff::fmt::rfc2822::DateTimeParser = jiff::fmt::rfc2822::DateTimeParser::new();
+            let at = HTTP_DATE.parse_timestamp(value).ok()?;
+            (at.as_millisecond() as f64 / 1000.0 - now).max(0.0)
+        }
+    };
     (seconds.is_finite() && seconds >= 0.0).then(|| Duration::from_secs_f64(seconds.min(86_400.0)))
+}
+
+/// What an advice header's value says: `true` try again, `false` do not; anything else nothing.
+pub fn advice(value: &str) -> Option<bool> {
+    match value.trim() {
+        v if v.eq_ignore_ascii_case("true") => Some(true),
+        v if v.eq_ignore_ascii_case("false") => Some(false),
+        _ => None,
+    }
 }
 
 /// One request as a generated client sends it: everything needed to build it again for each try.
@@ -237,7 +288,14 @@ async fn tries(http: &reqwest::Client, retry: &Retry, request: Outgoing<'_>) -> 
             limiter.answered(permit, answer.status().as_u16(), &reading, asked);
         }
         let outcome = match &sent {
-            Ok(answer) => Outcome::Answered(answer.status().as_u16(), answer.headers().get("retry-after").and_then(|v| v.to_str().ok()).and_then(retry_after)),
+            Ok(answer) => {
+                let header = |name: &str| answer.headers().get(name).and_then(|v| v.to_str().ok());
+                Outcome::Answered {
+                    status: answer.status().as_u16(),
+                    asked: header("retry-after").and_then(retry_after),
+                    advice: retry.advice.and_then(header).and_then(advice),
+                }
+            }
             Err(e) if e.is_connect() => Outcome::NotSent,
             Err(_) => Outcome::NoAnswer,
         };
@@ -288,9 +346,19 @@ mod tests {
     use super::*;
 
     #[test]
+    fn the_servers_advice_decides_whatever_the_status() {
+        let retry = Retry { advice: Some("x-should-retry"), ..Retry::default() };
+        let advised = |status, advice| Outcome::Answered { status, asked: None, advice: Some(advice) };
+        assert!(retry.wait(1, advised(400, true), false).is_some(), "a status never tried again is, when the server says so");
+        assert_eq!(retry.wait(1, advised(503, false), true), None, "a status always tried again is not, when the server says so");
+        assert_eq!(retry.wait(3, advised(503, true), true), None, "within the attempts");
+        assert_eq!((advice("True"), advice("false"), advice("maybe")), (Some(true), Some(false), None));
+    }
+
+    #[test]
     fn a_failure_worth_it_is_tried_until_the_attempts_are_spent() {
         let retry = Retry::default();
-        let unavailable = Outcome::Answered(503, None);
+        let unavailable = Outcome::status(503);
         assert!(retry.wait(1, unavailable, false).is_some());
         assert!(retry.wait(2, unavailable, false).is_some());
         assert_eq!(retry.wait(3, unavailable, false), None, "three tries in all");
@@ -301,14 +369,14 @@ mod tests {
     fn a_request_that_may_have_been_done_is_tried_again_only_when_idempotent() {
         let retry = Retry::default();
         for status in [500, 502, 504] {
-            assert!(retry.wait(1, Outcome::Answered(status, None), true).is_some());
-            assert_eq!(retry.wait(1, Outcome::Answered(status, None), false), None, "{status}");
+            assert!(retry.wait(1, Outcome::status(status), true).is_some());
+            assert_eq!(retry.wait(1, Outcome::status(status), false), None, "{status}");
         }
         assert_eq!(retry.wait(1, Outcome::NoAnswer, false), None);
         assert!(retry.wait(1, Outcome::NoAnswer, true).is_some());
         assert!(retry.wait(1, Outcome::NotSent, false).is_some(), "nothing reached the server");
         for status in [200, 201, 204, 301, 400, 401, 403, 404, 409, 422, 501] {
-            assert_eq!(retry.wait(1, Outcome::Answered(status, None), true), None, "{status}");
+            assert_eq!(retry.wait(1, Outcome::status(status), true), None, "{status}");
         }
     }
 
@@ -320,7 +388,7 @@ mod tests {
         assert_eq!(retry.backoff(5, 0.0), Duration::from_secs(8));
         assert_eq!(retry.backoff(60, 0.0), Duration::from_secs(8), "no overflow");
         assert_eq!(retry.backoff(1, 1.0), Duration::from_millis(375), "a quarter off at most");
-        let asked = |s: u64| Outcome::Answered(429, Some(Duration::from_secs(s)));
+        let asked = |s: u64| Outcome::Answered { status: 429, asked: Some(Duration::from_secs(s)), advice: None };
         assert_eq!(retry.wait(1, asked(3), false), Some(Duration::from_secs(3)));
         assert_eq!(retry.wait(1, asked(60), false), Some(Duration::from_secs(8)));
         for _ in 0..100 {
@@ -330,10 +398,13 @@ mod tests {
     }
 
     #[test]
-    fn retry_after_is_seconds() {
+    fn retry_after_is_seconds_or_a_date() {
         assert_eq!(retry_after("3"), Some(Duration::from_secs(3)));
         assert_eq!(retry_after(" 1.5 "), Some(Duration::from_millis(1500)));
-        assert_eq!(retry_after("Wed, 21 Oct 2015 07:28:00 GMT"), None);
+        // 2015-10-21T07:28:00Z is 1445412480 seconds after the epoch.
+        assert_eq!(retry_after_at("Wed, 21 Oct 2015 07:28:00 GMT", 1_445_412_450.0), Some(Duration::from_secs(30)));
+        assert_eq!(retry_after_at("Wed, 21 Oct 2015 07:28:00 GMT", 1_445_412_490.0), Some(Duration::ZERO), "a date past");
+        assert_eq!(retry_after("the day after"), None);
         assert_eq!(retry_after("-1"), None);
         assert_eq!(retry_after("NaN"), None);
         assert!(idempotent("PUT") && !idempotent("POST") && !idempotent("PATCH"));

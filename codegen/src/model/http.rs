@@ -217,6 +217,9 @@ pub struct RetryPolicy {
     pub statuses: Option<Vec<i64>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub idempotent_statuses: Option<Vec<i64>>,
+    /// The header of the server's advice: try again or not.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub advice_header: Option<Text>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub not_shown: Vec<Gap>,
     #[serde(skip_serializing_if = "indexmap::IndexMap::is_empty")]

@@ -492,6 +492,11 @@ pub fn check_retry_policy(cx: &mut Diagnostics, model: &Model) {
             problems.push(format!("`{code}` is no error status"));
         }
     }
+    if let Some(h) = &r.advice_header
+        && (h.id.is_empty() || !h.id.bytes().all(|b| b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b)))
+    {
+        problems.push(format!("the advice header `{}` is no HTTP header name", h.id));
+    }
     for p in problems {
         cx.push(Diagnostic::error(codes::RETRY_POLICY, format!("the retry policy: {p}")).at(r.span, "this policy").help("see `retry` in docs/spec-format.md"));
     }

@@ -508,6 +508,10 @@ pub struct RetryPolicy {
     /// Statuses tried again only when that cannot do harm (an idempotent method or key).
     #[serde(default)]
     pub idempotent_statuses: Option<Vec<S<i64>>>,
+    /// The response header in which the server says whether to try again (`true`) or not
+    /// (`false`), whatever the status (`X-Should-Retry`).
+    #[serde(default)]
+    pub advice_header: Option<S<String>>,
     #[serde(default)]
     pub not_shown: Vec<S<Gap>>,
     #[serde(default)]

@@ -217,6 +217,7 @@ impl Lower<'_> {
             max_seconds: v.max_seconds.as_ref().map(|a| a.value),
             statuses: codes(&v.statuses),
             idempotent_statuses: codes(&v.idempotent_statuses),
+            advice_header: self.opt_ref(v.advice_header.as_ref()),
             not_shown: self.gaps(&v.not_shown),
             assumed: v.assumed.iter().map(|(k, x)| (k.value.clone(), x.value.clone())).collect(),
             span,

@@ -133,6 +133,14 @@ fn retry_const(plan: &Plan) -> Option<TokenStream> {
     let runtime = lib_ident(plan, crate::emit::cargo::RUNTIME);
     let statuses = codes(&r.statuses, quote!(#runtime::retry::STATUSES));
     let idempotent = codes(&r.idempotent_statuses, quote!(#runtime::retry::IDEMPOTENT_STATUSES));
+    // Header names are looked up in lower case.
+    let advice = match &r.advice_header {
+        Some(h) => {
+            let name = h.id.to_ascii_lowercase();
+            quote!(Some(#name))
+        }
+        None => quote!(None),
+    };
     let doc = r
         .description
         .as_deref()
@@ -148,6 +156,7 @@ fn retry_const(plan: &Plan) -> Option<TokenStream> {
             max: std::time::Duration::from_millis(#max),
             statuses: #statuses,
             idempotent_statuses: #idempotent,
+            advice: #advice,
         };
     })
 }
