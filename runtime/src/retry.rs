@@ -401,7 +401,7 @@ mod tests {
     fn retry_after_is_seconds_or_a_date() {
         assert_eq!(retry_after("3"), Some(Duration::from_secs(3)));
         assert_eq!(retry_after(" 1.5 "), Some(Duration::from_millis(1500)));
-        // 2015-10-21T07:28:00Z is 1445412480 seconds after the epoch.
+        // That instant is 1445412480 seconds after the epoch.
         assert_eq!(retry_after_at("Wed, 21 Oct 2015 07:28:00 GMT", 1_445_412_450.0), Some(Duration::from_secs(30)));
         assert_eq!(retry_after_at("Wed, 21 Oct 2015 07:28:00 GMT", 1_445_412_490.0), Some(Duration::ZERO), "a date past");
         assert_eq!(retry_after("the day after"), None);

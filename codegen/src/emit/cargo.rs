@@ -86,6 +86,13 @@ pub const TOKIO_TIME: Dependency = Dependency { name: "tokio", requirement: "1",
 /// The client's spans and events (the runtime's `client` feature).
 pub const TRACING: Dependency = Dependency { name: "tracing", requirement: "0.1", default_features: false, features: &["std"] };
 
+/// Webhook signatures, only for specs with webhook deliveries (the runtime's `webhooks`).
+pub const ED25519_DALEK: Dependency = Dependency { name: "ed25519-dalek", requirement: "2", default_features: false, features: &["std", "fast", "zeroize"] };
+/// Standard Webhooks' HMAC.
+pub const HMAC: Dependency = dep("hmac", "0.12", &[]);
+/// The hash under Standard Webhooks' HMAC.
+pub const SHA2: Dependency = dep("sha2", "0.10", &[]);
+
 /// Every third-party dependency of the generated crates.
 pub const ALL: &[Dependency] = &[
     SERDE,
@@ -104,6 +111,9 @@ pub const ALL: &[Dependency] = &[
     FUTURES_UTIL,
     TOKIO_TIME,
     TRACING,
+    ED25519_DALEK,
+    HMAC,
+    SHA2,
 ];
 
 impl Dependency {

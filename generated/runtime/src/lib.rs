@@ -26,6 +26,8 @@
 //!   again.
 //! - `stream` (feature `stream`): streamed responses (server-sent events, JSON Lines) as typed
 //!   events, written by a server and read, resumed where they broke, by a client.
+//! - `webhooks` (feature `webhooks`): checking that a delivery to an app comes from the
+//!   platform before reading it, and signing one as the platform sends it.
 #![warn(missing_docs)]
 #![deny(unsafe_code)]
 
@@ -54,5 +56,7 @@ pub mod stream;
 pub mod timeline;
 #[cfg(feature = "model")]
 pub mod validation;
+#[cfg(feature = "webhooks")]
+pub mod webhooks;
 #[cfg(feature = "model")]
 pub mod wire;

@@ -36,6 +36,7 @@ const SOURCES: &[(&str, &str)] = &[
     ("stream.rs", include_str!("../../../../runtime/src/stream.rs")),
     ("timeline.rs", include_str!("../../../../runtime/src/timeline.rs")),
     ("validation.rs", include_str!("../../../../runtime/src/validation.rs")),
+    ("webhooks.rs", include_str!("../../../../runtime/src/webhooks.rs")),
     ("wire.rs", include_str!("../../../../runtime/src/wire.rs")),
 ];
 

@@ -63,7 +63,8 @@ impl Importer<'_> {
                     codes::IMPORT_UNMAPPED,
                     pointer,
                     "parameters",
-                    &format!("{place} parameter `{name}`"),
+                    // The place is the document's own text: quoted, as any of its words.
+                    &format!("parameter `{name}` in `{place}`"),
                     "the spec's parameters are in the path, the query or a header",
                 ));
             }

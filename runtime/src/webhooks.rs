@@ -1,0 +1,337 @@
+//! Webhook deliveries: checking that a request to an app's endpoint comes from the platform,
+//! before its body is read as anything, and signing one as the platform sends it.
+//!
+//! Two schemes are known:
+//!
+//! - **Ed25519 over the timestamp and the body** (Discord's interactions and webhook events):
+//!   the signature header holds the hex signature of the timestamp header's value followed by
+//!   the raw body, checked with the application's public key (hex).
+//! - **Standard Webhooks** (`webhook-id`, `webhook-timestamp`, `webhook-signature`): the
+//!   signature header holds one or more space-separated signatures of `{id}.{timestamp}.{body}`,
+//!   each `v1,<base64 HMAC-SHA256>` with a shared secret (`whsec_<base64>`) or `v1a,<base64
+//!   Ed25519>` with a public key; one that verifies is enough, so keys can be rotated.
+//!
+//! Signatures are compared in constant time (`hmac`'s `verify_slice`, `ed25519-dalek`'s strict
+//! verification). A timestamp further from now than the tolerance is stale, and a delivery id
+//! seen within the tolerance is a replay ([`Replays`]).
+
+use base64::Engine as _;
+use base64::engine::general_purpose::STANDARD as BASE64;
+use hmac::{Hmac, Mac};
+use sha2::Sha256;
+use std::collections::{HashSet, VecDeque};
+use std::fmt;
+use std::sync::Mutex;
+use std::time::Duration;
+
+/// How deliveries are signed, with the headers that carry it (names in lower case).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Scheme {
+    /// Ed25519 over the timestamp header's value followed by the body; the signature in hex.
+    Ed25519 {
+        /// The header holding the signature.
+        signature: &'static str,
+        /// The header holding the timestamp.
+        timestamp: &'static str,
+    },
+    /// Standard Webhooks: signatures of `{id}.{timestamp}.{body}`, several allowed.
+    Standard {
+        /// The header holding the delivery's id.
+        id: &'static str,
+        /// The header holding the timestamp, in seconds since the epoch.
+        timestamp: &'static str,
+        /// The header holding the signatures.
+        signature: &'static str,
+    },
+}
+
+impl Scheme {
+    /// Standard Webhooks with its own header names.
+    pub const STANDARD: Scheme = Scheme::Standard { id: "webhook-id", timestamp: "webhook-timestamp", signature: "webhook-signature" };
+}
+
+/// A key a delivery may be signed with.
+#[derive(Clone)]
+pub enum Key {
+    /// An Ed25519 public key.
+    Ed25519(ed25519_dalek::VerifyingKey),
+    /// A secret shared with the platform, for HMAC-SHA256.
+    Secret(Vec<u8>),
+}
+
+impl fmt::Debug for Key {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Key::Ed25519(key) => write!(f, "Ed25519({})", hex(key.as_bytes())),
+            // A secret is never written out.
+            Key::Secret(_) => f.write_str("Secret(..)"),
+        }
+    }
+}
+
+/// Why a text is no key.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BadKey(pub String);
+
+impl fmt::Display for BadKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "not a key: {}", self.0)
+    }
+}
+
+impl std::error::Error for BadKey {}
+
+impl Key {
+    /// An Ed25519 public key written in hex (64 digits), as platforms show it.
+    pub fn ed25519_hex(text: &str) -> Result<Key, BadKey> {
+        let bytes: [u8; 32] = unhex(text.trim()).and_then(|b| b.try_into().ok()).ok_or_else(|| BadKey("an Ed25519 key is 64 hex digits".to_owned()))?;
+        ed25519_dalek::VerifyingKey::from_bytes(&bytes).map(Key::Ed25519).map_err(|e| BadKey(e.to_string()))
+    }
+
+    /// A Standard Webhooks secret, `whsec_` and base64 (the prefix may be left out).
+    pub fn secret(text: &str) -> Result<Key, BadKey> {
+        let text = text.trim();
+        let encoded = text.strip_prefix("whsec_").unwrap_or(text);
+        BASE64.decode(encoded).map(Key::Secret).map_err(|_| BadKey("a secret is `whsec_` and base64".to_owned()))
+    }
+}
+
+/// Why a delivery is refused: none of these calls the handler.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Rejection {
+    /// A header the scheme needs is missing, or is not text.
+    Missing(&'static str),
+    /// The timestamp is not a number of seconds.
+    BadTimestamp,
+    /// No signature verifies with any key.
+    BadSignature,
+    /// The timestamp is further from now than the tolerance.
+    Stale {
+        /// How far it is, in seconds.
+        seconds: i64,
+    },
+    /// The delivery's id was seen within the tolerance.
+    Replayed,
+}
+
+impl fmt::Display for Rejection {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Rejection::Missing(header) => write!(f, "the header {header} is missing"),
+            Rejection::BadTimestamp => f.write_str("the timestamp is not a number of seconds"),
+            Rejection::BadSignature => f.write_str("no signature verifies"),
+            Rejection::Stale { seconds } => write!(f, "the timestamp is {seconds} s from now"),
+            Rejection::Replayed => f.write_str("the delivery was received before"),
+        }
+    }
+}
+
+impl std::error::Error for Rejection {}
+
+/// What a verified delivery says of itself.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Verified {
+    /// The delivery's id, when the scheme has one.
+    pub id: Option<String>,
+    /// Its timestamp, in seconds since the epoch.
+    pub timestamp: i64,
+}
+
+/// Checks deliveries: the scheme, the keys any of which may have signed, and how old a
+/// delivery may be.
+#[derive(Debug)]
+pub struct Verifier {
+    scheme: Scheme,
+    keys: Vec<Key>,
+    tolerance: Option<Duration>,
+    replays: Option<Replays>,
+}
+
+impl Verifier {
+    /// A verifier of `scheme` with `keys`, accepting any timestamp.
+    pub fn new(scheme: Scheme, keys: Vec<Key>) -> Self {
+        Verifier { scheme, keys, tolerance: None, replays: None }
+    }
+
+    /// Refusing a timestamp further than `tolerance` from now, and, for a scheme with delivery
+    /// ids, an id seen within it.
+    pub fn with_tolerance(self, tolerance: Duration) -> Self {
+        let replays = matches!(self.scheme, Scheme::Standard { .. }).then(|| Replays::new(tolerance));
+        Verifier { tolerance: Some(tolerance), replays, ..self }
+    }
+
+    /// Checks a delivery: its headers (looked up by lower-case name), its raw body, at `now`
+    /// seconds since the epoch. Nothing of the body is read before its signature verifies.
+    pub fn verify<'h>(&self, header: impl Fn(&str) -> Option<&'h str>, body: &[u8], now: i64) -> Result<Verified, Rejection> {
+        let verified = match self.scheme {
+            Scheme::Ed25519 { signature, timestamp } => {
+                let stamp = header(timestamp).ok_or(Rejection::Missing(timestamp))?;
+                let sig = header(signature).ok_or(Rejection::Missing(signature))?;
+                let sig = unhex(sig.trim()).and_then(|b| <[u8; 64]>::try_from(b).ok()).ok_or(Rejection::BadSignature)?;
+                let signed = [stamp.as_bytes(), body].concat();
+                if !self.ed25519_verifies(&signed, &sig) {
+                    return Err(Rejection::BadSignature);
+                }
+                Verified { id: None, timestamp: stamp.trim().parse().map_err(|_| Rejection::BadTimestamp)? }
+            }
+            Scheme::Standard { id, timestamp, signature } => {
+                let delivery = header(id).ok_or(Rejection::Missing(id))?;
+                let stamp = header(timestamp).ok_or(Rejection::Missing(timestamp))?;
+                let signatures = header(signature).ok_or(Rejection::Missing(signature))?;
+                let signed = [delivery.as_bytes(), b".", stamp.as_bytes(), b".", body].concat();
+                if !signatures.split_ascii_whitespace().any(|s| self.standard_verifies(&signed, s)) {
+                    return Err(Rejection::BadSignature);
+                }
+                Verified { id: Some(delivery.to_owned()), timestamp: stamp.trim().parse().map_err(|_| Rejection::BadTimestamp)? }
+            }
+        };
+        if let Some(tolerance) = self.tolerance {
+            let seconds = now.saturating_sub(verified.timestamp);
+            if seconds.unsigned_abs() > tolerance.as_secs() {
+                return Err(Rejection::Stale { seconds });
+            }
+        }
+        if let (Some(replays), Some(id)) = (&self.replays, &verified.id)
+            && !replays.first_time(id, now)
+        {
+            return Err(Rejection::Replayed);
+        }
+        Ok(verified)
+    }
+
+    fn ed25519_verifies(&self, signed: &[u8], signature: &[u8; 64]) -> bool {
+        let signature = ed25519_dalek::Signature::from_bytes(signature);
+        self.keys.iter().any(|k| matches!(k, Key::Ed25519(key) if key.verify_strict(signed, &signature).is_ok()))
+    }
+
+    /// One `v1,<base64>` (HMAC) or `v1a,<base64>` (Ed25519) signature against every key.
+    fn standard_verifies(&self, signed: &[u8], one: &str) -> bool {
+        let Some((version, encoded)) = one.split_once(',') else { return false };
+        let Ok(bytes) = BASE64.decode(encoded) else { return false };
+        match version {
+            "v1" => self.keys.iter().any(|k| match k {
+                Key::Secret(secret) => Hmac::<Sha256>::new_from_slice(secret).is_ok_and(|mut mac| {
+                    mac.update(signed);
+                    mac.verify_slice(&bytes).is_ok()
+                }),
+                Key::Ed25519(_) => false,
+            }),
+            "v1a" => <[u8; 64]>::try_from(bytes.as_slice()).is_ok_and(|sig| self.ed25519_verifies(signed, &sig)),
+            _ => false,
+        }
+    }
+}
+
+/// The ids of the deliveries received within a window, to refuse one received again. Memory is
+/// bounded by the window: ids older than it are forgotten, since a delivery that old is stale.
+#[derive(Debug)]
+pub struct Replays {
+    window: Duration,
+    seen: Mutex<Seen>,
+}
+
+/// The ids received, oldest first with when, and as a set.
+#[derive(Debug, Default)]
+struct Seen {
+    order: VecDeque<(i64, String)>,
+    ids: HashSet<String>,
+}
+
+impl Replays {
+    /// Remembering ids for `window`.
+    pub fn new(window: Duration) -> Self {
+        Replays { window, seen: Mutex::new(Seen::default()) }
+    }
+
+    /// Whether `id` is new at `now`; it is remembered either way.
+    pub fn first_time(&self, id: &str, now: i64) -> bool {
+        let mut guard = self.seen.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let Seen { order, ids } = &mut *guard;
+        let horizon = now.saturating_sub(i64::try_from(self.window.as_secs()).unwrap_or(i64::MAX));
+        while order.front().is_some_and(|(at, _)| *at < horizon) {
+            if let Some((_, old)) = order.pop_front() {
+                ids.remove(&old);
+            }
+        }
+        if !ids.insert(id.to_owned()) {
+            return false;
+        }
+        order.push_back((now, id.to_owned()));
+        true
+    }
+}
+
+/// A key the platform signs deliveries with.
+#[derive(Clone)]
+pub enum SigningKey {
+    /// An Ed25519 private key.
+    Ed25519(ed25519_dalek::SigningKey),
+    /// A shared secret, for HMAC-SHA256.
+    Secret(Vec<u8>),
+}
+
+impl fmt::Debug for SigningKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // Private keys are never written out.
+        f.write_str(match self {
+            SigningKey::Ed25519(_) => "Ed25519(..)",
+            SigningKey::Secret(_) => "Secret(..)",
+        })
+    }
+}
+
+impl SigningKey {
+    /// The key that checks what this one signs.
+    pub fn verifying(&self) -> Key {
+        match self {
+            SigningKey::Ed25519(key) => Key::Ed25519(key.verifying_key()),
+            SigningKey::Secret(secret) => Key::Secret(secret.clone()),
+        }
+    }
+}
+
+/// The headers that sign a delivery of `body` under `scheme`, with each of `keys` (several
+/// while keys rotate; the Ed25519 scheme carries one signature, the first key's).
+pub fn sign(scheme: Scheme, keys: &[SigningKey], id: &str, timestamp: i64, body: &[u8]) -> Vec<(&'static str, String)> {
+    let stamp = timestamp.to_string();
+    match scheme {
+        Scheme::Ed25519 { signature, timestamp } => {
+            use ed25519_dalek::Signer as _;
+            let signed = [stamp.as_bytes(), body].concat();
+            let sig = keys.iter().find_map(|k| match k {
+                SigningKey::Ed25519(key) => Some(hex(&key.sign(&signed).to_bytes())),
+                SigningKey::Secret(_) => None,
+            });
+            vec![(timestamp, stamp), (signature, sig.unwrap_or_default())]
+        }
+        Scheme::Standard { id: id_header, timestamp, signature } => {
+            use ed25519_dalek::Signer as _;
+            let signed = [id.as_bytes(), b".", stamp.as_bytes(), b".", body].concat();
+            let signatures: Vec<String> = keys
+                .iter()
+                .map(|k| match k {
+                    SigningKey::Secret(secret) => {
+                        let mut mac = Hmac::<Sha256>::new_from_slice(secret).expect("HMAC takes a key of any length");
+                        mac.update(&signed);
+                        format!("v1,{}", BASE64.encode(mac.finalize().into_bytes()))
+                    }
+                    SigningKey::Ed25519(key) => format!("v1a,{}", BASE64.encode(key.sign(&signed).to_bytes())),
+                })
+                .collect();
+            vec![(id_header, id.to_owned()), (timestamp, stamp), (signature, signatures.join(" "))]
+        }
+    }
+}
+
+/// Lower-case hex.
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// Bytes from hex, upper or lower case.
+fn unhex(text: &str) -> Option<Vec<u8>> {
+    if text.len() % 2 != 0 || !text.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return None;
+    }
+    (0..text.len()).step_by(2).map(|i| u8::from_str_radix(text.get(i..i + 2)?, 16).ok()).collect()
+}

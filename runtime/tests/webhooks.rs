@@ -1,0 +1,106 @@
+//! Webhook verification against signatures computed elsewhere: RFC 8032's Ed25519 test vectors
+//! and the Standard Webhooks specification's HMAC example (which Python's `hmac` reproduces),
+//! then the runtime's own signer, key rotation, tampering, staleness and replays.
+
+use platform_codegen_runtime::webhooks::{self, Key, Rejection, Replays, Scheme, SigningKey, Verified, Verifier};
+use std::collections::HashMap;
+use std::time::Duration;
+
+const DISCORD: Scheme = Scheme::Ed25519 { signature: "x-signature-ed25519", timestamp: "x-signature-timestamp" };
+
+/// RFC 8032 §7.1, test 2: the public key, the message (one byte, `r`) and its signature.
+const RFC8032_PUBLIC: &str = "3d4017c3e843895a92b70aa74d1b7ebc9c982ccf2ec4968cc0cd55f12af4660c";
+const RFC8032_SIGNATURE: &str =
+    "92a009a9f0d4cab8720e820b5f642540a2b27b5416503f8fb3762223ebdb69da085ac1e43e15996e458f3613d0f11d8c387b2eaeb4302aeeb00d291612bb0c00";
+
+/// The Standard Webhooks specification's example: a secret, a delivery and its signature.
+const STANDARD_SECRET: &str = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
+const STANDARD_ID: &str = "msg_p5jXN8AQM9LWM0D4loKWxJek";
+const STANDARD_TIMESTAMP: i64 = 1_614_265_330;
+const STANDARD_BODY: &[u8] = br#"{"test": 2432232314}"#;
+const STANDARD_SIGNATURE: &str = "v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=";
+
+fn headers(pairs: &[(&str, String)]) -> HashMap<String, String> {
+    pairs.iter().map(|(n, v)| ((*n).to_owned(), v.clone())).collect()
+}
+
+fn check(v: &Verifier, h: &HashMap<String, String>, body: &[u8], now: i64) -> Result<Verified, Rejection> {
+    v.verify(|name| h.get(name).map(String::as_str), body, now)
+}
+
+#[test]
+fn an_rfc_8032_signature_verifies_and_a_tampered_one_does_not() {
+    let verifier = Verifier::new(DISCORD, vec![Key::ed25519_hex(RFC8032_PUBLIC).expect("a key")]);
+    // The message is the timestamp's text followed by the body: here `` and `r`.
+    let signed = headers(&[("x-signature-timestamp", String::new()), ("x-signature-ed25519", RFC8032_SIGNATURE.to_owned())]);
+    assert_eq!(check(&verifier, &signed, b"r", 0), Err(Rejection::BadTimestamp), "the signature verified; the empty timestamp is then no number");
+    assert_eq!(check(&verifier, &signed, b"s", 0), Err(Rejection::BadSignature), "a tampered body");
+    let mut tampered = RFC8032_SIGNATURE.to_owned();
+    tampered.replace_range(0..2, "93");
+    let forged = headers(&[("x-signature-timestamp", String::new()), ("x-signature-ed25519", tampered)]);
+    assert_eq!(check(&verifier, &forged, b"r", 0), Err(Rejection::BadSignature), "a tampered signature");
+    assert_eq!(check(&verifier, &headers(&[]), b"r", 0), Err(Rejection::Missing("x-signature-timestamp")));
+}
+
+#[test]
+fn the_standard_webhooks_example_verifies() {
+    let verifier = Verifier::new(Scheme::STANDARD, vec![Key::secret(STANDARD_SECRET).expect("a secret")]);
+    let signed = headers(&[
+        ("webhook-id", STANDARD_ID.to_owned()),
+        ("webhook-timestamp", STANDARD_TIMESTAMP.to_string()),
+        ("webhook-signature", STANDARD_SIGNATURE.to_owned()),
+    ]);
+    let verified = check(&verifier, &signed, STANDARD_BODY, STANDARD_TIMESTAMP).expect("verifies");
+    assert_eq!(verified, Verified { id: Some(STANDARD_ID.to_owned()), timestamp: STANDARD_TIMESTAMP });
+    assert_eq!(check(&verifier, &signed, br#"{"test": 2432232315}"#, STANDARD_TIMESTAMP), Err(Rejection::BadSignature));
+    let wrong = Verifier::new(Scheme::STANDARD, vec![Key::secret("whsec_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA").expect("a secret")]);
+    assert_eq!(check(&wrong, &signed, STANDARD_BODY, STANDARD_TIMESTAMP), Err(Rejection::BadSignature), "the wrong key");
+}
+
+#[test]
+fn the_signer_signs_what_the_verifier_checks_with_either_scheme() {
+    let ed = SigningKey::Ed25519(ed25519_dalek::SigningKey::from_bytes(&[7; 32]));
+    let hmac = SigningKey::Secret(b"a shared secret".to_vec());
+    for (scheme, key) in [(DISCORD, ed.clone()), (Scheme::STANDARD, hmac.clone()), (Scheme::STANDARD, ed.clone())] {
+        let signed = headers(&webhooks::sign(scheme, std::slice::from_ref(&key), "msg_1", 1_700_000_000, b"{}"));
+        let verifier = Verifier::new(scheme, vec![key.verifying()]);
+        assert!(check(&verifier, &signed, b"{}", 1_700_000_000).is_ok(), "{scheme:?} with {key:?}");
+        assert_eq!(check(&verifier, &signed, b"{ }", 1_700_000_000), Err(Rejection::BadSignature));
+    }
+}
+
+#[test]
+fn one_valid_signature_among_several_passes_while_keys_rotate() {
+    let (old, new) = (SigningKey::Secret(b"old secret".to_vec()), SigningKey::Secret(b"new secret".to_vec()));
+    let signed = headers(&webhooks::sign(Scheme::STANDARD, &[old, new.clone()], "msg_2", 10, b"{}"));
+    assert_eq!(signed["webhook-signature"].split(' ').count(), 2);
+    let verifier = Verifier::new(Scheme::STANDARD, vec![new.verifying()]);
+    assert!(check(&verifier, &signed, b"{}", 10).is_ok(), "the new key checks one of the two");
+}
+
+#[test]
+fn a_stale_timestamp_and_a_replayed_id_are_refused() {
+    let key = SigningKey::Secret(b"secret".to_vec());
+    let verifier = Verifier::new(Scheme::STANDARD, vec![key.verifying()]).with_tolerance(Duration::from_secs(300));
+    let signed = headers(&webhooks::sign(Scheme::STANDARD, std::slice::from_ref(&key), "msg_3", 1_000, b"{}"));
+    assert_eq!(check(&verifier, &signed, b"{}", 1_301), Err(Rejection::Stale { seconds: 301 }));
+    assert_eq!(check(&verifier, &signed, b"{}", 699), Err(Rejection::Stale { seconds: -301 }), "from the future too");
+    assert!(check(&verifier, &signed, b"{}", 1_200).is_ok());
+    assert_eq!(check(&verifier, &signed, b"{}", 1_250), Err(Rejection::Replayed));
+}
+
+#[test]
+fn replays_are_forgotten_past_the_window() {
+    let replays = Replays::new(Duration::from_secs(60));
+    assert!(replays.first_time("a", 0));
+    assert!(!replays.first_time("a", 30));
+    assert!(replays.first_time("b", 100), "`a` is forgotten by now");
+    assert!(replays.first_time("a", 100));
+}
+
+#[test]
+fn keys_that_are_not_keys_are_refused() {
+    assert!(Key::ed25519_hex("zz").is_err());
+    assert!(Key::ed25519_hex(&"+f".repeat(32)).is_err());
+    assert!(Key::secret("whsec_not base64!").is_err());
+}
