@@ -335,3 +335,115 @@ fn unhex(text: &str) -> Option<Vec<u8>> {
     }
     (0..text.len()).step_by(2).map(|i| u8::from_str_radix(text.get(i..i + 2)?, 16).ok()).collect()
 }
+
+/// What a verified delivery holds: the platform's ping, which the receiver answers itself, or
+/// an event for the app's handler.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Delivery<E> {
+    /// The platform checks that the endpoint answers.
+    Ping,
+    /// An event.
+    Event(E),
+}
+
+/// Why a receiver refuses a delivery, with the status it answers: `401` for what does not
+/// verify, `400` for a verified body that does not read. The handler is never called.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Refusal {
+    /// `401` or `400`.
+    pub status: u16,
+    /// What was wrong, for the error body.
+    pub message: String,
+}
+
+/// Checks a delivery and reads it: the signature first, on the raw bytes, and only then the
+/// body, with `read` (the generated reader of the spec's envelope and events). `header` looks
+/// headers up by lower-case name; `now` is in seconds since the epoch.
+pub fn accept<'h, E>(
+    verifier: &Verifier,
+    header: impl Fn(&str) -> Option<&'h str>,
+    body: &[u8],
+    now: i64,
+    read: impl FnOnce(&[u8]) -> Result<Delivery<E>, String>,
+) -> Result<Delivery<E>, Refusal> {
+    verifier.verify(header, body, now).map_err(|r| Refusal { status: 401, message: r.to_string() })?;
+    read(body).map_err(|message| Refusal { status: 400, message })
+}
+
+/// The wall clock in seconds since the epoch.
+pub fn now() -> i64 {
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| i64::try_from(d.as_secs()).unwrap_or(i64::MAX))
+}
+
+#[cfg(feature = "client")]
+pub use sender::{Delivered, Undelivered, deliver};
+
+/// The platform's side: delivering an event to an app, signed, and again while it fails.
+#[cfg(feature = "client")]
+mod sender {
+    use super::{Scheme, SigningKey, sign};
+    use crate::retry::{Outcome, Retry, retry_after};
+    use std::time::Duration;
+
+    /// A delivery the app acknowledged: its status, and the tries it took.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    pub struct Delivered {
+        /// The 2xx status.
+        pub status: u16,
+        /// Tries in all.
+        pub tries: u32,
+    }
+
+    /// A delivery given up: the last status (none when no answer came), and the tries.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    pub struct Undelivered {
+        /// The last answer's status.
+        pub status: Option<u16>,
+        /// Tries in all.
+        pub tries: u32,
+    }
+
+    /// Delivers `body` (JSON) to `url`, signed with `keys` under `scheme` afresh at each try
+    /// (the same id, the time of the try), waiting at most `deadline` for each answer. A
+    /// connection error, a timeout, `429` and any `5xx` are tried again as `retry` says (its
+    /// backoff, or the `Retry-After` asked for); any other answer is final. Tokio's clock
+    /// times the waits; `clock` gives each try's timestamp.
+    #[allow(clippy::too_many_arguments)]
+    pub async fn deliver(
+        http: &reqwest::Client,
+        url: &str,
+        scheme: Scheme,
+        keys: &[SigningKey],
+        id: &str,
+        body: &[u8],
+        retry: &Retry,
+        deadline: Duration,
+        clock: impl Fn() -> i64,
+    ) -> Result<Delivered, Undelivered> {
+        let mut tries = 0;
+        loop {
+            tries += 1;
+            let mut request = http.post(url).header("content-type", "application/json").body(body.to_vec());
+            for (name, value) in sign(scheme, keys, id, clock(), body) {
+                request = request.header(name, value);
+            }
+            let answer = tokio::time::timeout(deadline, request.send()).await.ok().and_then(Result::ok);
+            let outcome = match &answer {
+                Some(a) if a.status().is_success() => return Ok(Delivered { status: a.status().as_u16(), tries }),
+                Some(a) => {
+                    let asked = a.headers().get("retry-after").and_then(|v| v.to_str().ok()).and_then(retry_after);
+                    // The app failing, or asking for time, is worth another try: a receiver does
+                    // a delivery once per id. Any other refusal is final.
+                    let worth = a.status().is_server_error() || a.status().as_u16() == 429;
+                    Outcome::Answered { status: a.status().as_u16(), asked, advice: Some(worth) }
+                }
+                None => Outcome::NotSent,
+            };
+            let status = answer.as_ref().map(|a| a.status().as_u16());
+            match retry.wait(tries, outcome, true) {
+                Some(wait) => tokio::time::sleep(wait).await,
+                None => return Err(Undelivered { status, tries }),
+            }
+        }
+    }
+}

@@ -104,3 +104,92 @@ fn keys_that_are_not_keys_are_refused() {
     assert!(Key::ed25519_hex(&"+f".repeat(32)).is_err());
     assert!(Key::secret("whsec_not base64!").is_err());
 }
+
+#[test]
+fn a_delivery_is_verified_before_it_is_read() {
+    let key = SigningKey::Secret(b"secret".to_vec());
+    let verifier = Verifier::new(Scheme::STANDARD, vec![key.verifying()]);
+    let read = |body: &[u8]| -> Result<webhooks::Delivery<serde_json::Value>, String> {
+        let value: serde_json::Value = serde_json::from_slice(body).map_err(|e| e.to_string())?;
+        Ok(if value["type"] == 0 { webhooks::Delivery::Ping } else { webhooks::Delivery::Event(value) })
+    };
+    let signed = |body: &[u8]| headers(&webhooks::sign(Scheme::STANDARD, std::slice::from_ref(&key), "msg", 5, body));
+    let accept = |h: &HashMap<String, String>, body: &[u8]| webhooks::accept(&verifier, |n| h.get(n).map(String::as_str), body, 5, read);
+    assert_eq!(accept(&signed(br#"{"type":0}"#), br#"{"type":0}"#), Ok(webhooks::Delivery::Ping));
+    assert!(matches!(accept(&signed(br#"{"type":1}"#), br#"{"type":1}"#), Ok(webhooks::Delivery::Event(_))));
+    let refused = accept(&signed(br#"{"type":1}"#), br#"{"type":2}"#).expect_err("tampered");
+    assert_eq!(refused.status, 401);
+    let malformed = accept(&signed(b"{not json"), b"{not json").expect_err("malformed");
+    assert_eq!(malformed.status, 400, "verified, then refused as unreadable: {}", malformed.message);
+}
+
+mod delivering {
+    use super::*;
+    use axum::http::StatusCode;
+    use axum::response::IntoResponse;
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    /// A receiver over 127.0.0.1 that verifies each delivery with `key`, answers its first
+    /// `failures` verified deliveries with `status` (and `Retry-After: 2`), then 204. It counts
+    /// the verified ones.
+    async fn receiver(key: Key, failures: usize, status: StatusCode) -> (String, Arc<AtomicUsize>) {
+        let verified = Arc::new(AtomicUsize::new(0));
+        let counted = verified.clone();
+        let verifier = Arc::new(Verifier::new(Scheme::STANDARD, vec![key]));
+        let app = axum::Router::new().fallback(move |h: axum::http::HeaderMap, body: axum::body::Bytes| {
+            let (verified, verifier) = (counted.clone(), verifier.clone());
+            async move {
+                let header = |name: &str| h.get(name).and_then(|v| v.to_str().ok());
+                if verifier.verify(header, &body, webhooks::now()).is_err() {
+                    return StatusCode::UNAUTHORIZED.into_response();
+                }
+                if verified.fetch_add(1, Ordering::SeqCst) < failures {
+                    (status, [("retry-after", "2")]).into_response()
+                } else {
+                    StatusCode::NO_CONTENT.into_response()
+                }
+            }
+        });
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
+        let url = format!("http://{}/webhooks", listener.local_addr().expect("an address"));
+        tokio::spawn(async move { axum::serve(listener, app).await });
+        (url, verified)
+    }
+
+    fn retry() -> platform_codegen_runtime::retry::Retry {
+        platform_codegen_runtime::retry::Retry { attempts: 4, initial: Duration::from_secs(1), max: Duration::from_secs(10), ..Default::default() }
+    }
+
+    async fn deliver(url: &str, key: &SigningKey) -> Result<webhooks::Delivered, webhooks::Undelivered> {
+        let http = reqwest::Client::new();
+        let keys = std::slice::from_ref(key);
+        webhooks::deliver(&http, url, Scheme::STANDARD, keys, "msg_9", br#"{"type":1}"#, &retry(), Duration::from_secs(3), webhooks::now).await
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_503_is_delivered_again_after_its_retry_after() {
+        let key = SigningKey::Secret(b"secret".to_vec());
+        let (url, verified) = receiver(key.verifying(), 1, StatusCode::SERVICE_UNAVAILABLE).await;
+        let start = tokio::time::Instant::now();
+        assert_eq!(deliver(&url, &key).await, Ok(webhooks::Delivered { status: 204, tries: 2 }));
+        assert_eq!(verified.load(Ordering::SeqCst), 2, "each try signed afresh and verified");
+        assert!(start.elapsed() >= Duration::from_secs(2), "the Retry-After was waited out: {:?}", start.elapsed());
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_receiver_that_always_fails_is_given_up_at_the_limit() {
+        let key = SigningKey::Secret(b"secret".to_vec());
+        let (url, verified) = receiver(key.verifying(), usize::MAX, StatusCode::INTERNAL_SERVER_ERROR).await;
+        assert_eq!(deliver(&url, &key).await, Err(webhooks::Undelivered { status: Some(500), tries: 4 }));
+        assert_eq!(verified.load(Ordering::SeqCst), 4);
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_refusal_is_final() {
+        let (url, verified) = receiver(SigningKey::Secret(b"the app's".to_vec()).verifying(), 0, StatusCode::OK).await;
+        let wrong = SigningKey::Secret(b"another".to_vec());
+        assert_eq!(deliver(&url, &wrong).await, Err(webhooks::Undelivered { status: Some(401), tries: 1 }));
+        assert_eq!(verified.load(Ordering::SeqCst), 0);
+    }
+}
