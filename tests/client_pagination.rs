@@ -101,18 +101,9 @@ async fn a_link_stream_follows_the_next_link_until_there_is_none() {
     assert_eq!(ids, (1..=7).collect::<Vec<u64>>());
 }
 
-/// The generated mock, served on a free port.
-async fn mock() -> shapes_client::Client {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind 127.0.0.1:0");
-    let origin = format!("http://{}", listener.local_addr().expect("an address"));
-    tokio::spawn(async move { axum::serve(listener, shapes_server::mock::router()).await.expect("the mock runs") });
-    let placeholders = shapes_client::types::placeholders::Placeholders::at_origin(&origin);
-    shapes_client::Client::new(placeholders).with_credential(shapes_client::types::auth::Credential::bot("mock"))
-}
-
 #[tokio::test]
 async fn the_mock_serves_one_collection_in_consistent_pages_for_every_way() {
-    let client = mock().await;
+    let client = shapes_common::mock_client().await;
     let keys: Vec<Snowflake> = client.list_notes_stream(notes(Some(7))).map_ok(|n| n.id).try_collect().await.expect("keyset");
     assert_eq!(keys.len(), MOCK_ITEMS);
     assert_eq!(keys.iter().collect::<BTreeSet<_>>().len(), MOCK_ITEMS, "every key once: {keys:?}");

@@ -106,18 +106,9 @@ async fn the_server_says_what_it_streams() {
     assert!(text.starts_with("id: 1\nevent: note_created\ndata: {"), "{text}");
 }
 
-/// The generated mock, served on a free port.
-async fn mock() -> shapes_client::Client {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind 127.0.0.1:0");
-    let origin = format!("http://{}", listener.local_addr().expect("an address"));
-    tokio::spawn(async move { axum::serve(listener, shapes_server::mock::router()).await.expect("the mock runs") });
-    let placeholders = shapes_client::types::placeholders::Placeholders::at_origin(&origin);
-    shapes_client::Client::new(placeholders).with_credential(shapes_client::types::auth::Credential::bot("mock"))
-}
-
 #[tokio::test]
 async fn the_mock_streams_an_example_of_each_event_and_resumes_after_an_id() {
-    let client = mock().await;
+    let client = shapes_common::mock_client().await;
     let events: Vec<watch_notes::OkEvent> =
         client.watch_notes(&watch_notes::Request::default()).await.expect("the stream opens").try_collect().await.expect("every event");
     assert_eq!(events.len(), 3, "{events:?}");

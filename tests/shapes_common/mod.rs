@@ -513,3 +513,13 @@ impl Server {
         }
     }
 }
+
+/// A generated client of the fixture's generated mock, served on a free port of 127.0.0.1,
+/// presenting a bot token (the mock takes any).
+pub async fn mock_client() -> shapes_client::Client {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind 127.0.0.1:0");
+    let origin = format!("http://{}", listener.local_addr().expect("an address"));
+    tokio::spawn(async move { axum::serve(listener, shapes_server::mock::router()).await.expect("the mock runs") });
+    let placeholders = shapes_client::types::placeholders::Placeholders::at_origin(&origin);
+    shapes_client::Client::new(placeholders).with_credential(Credential::bot("mock"))
+}
