@@ -42,51 +42,57 @@ pub fn method(plan: &Plan, e: &Endpoint) -> TokenStream {
     }
     let name = names::client_method(e);
     let module = names::endpoint_module(e);
-    let address = super::address(plan, e);
-    let id = &e.meta.id;
-    let http_method = names::method_const(e.method.as_ref().map_or("", |m| m.id.as_str()));
-    let path = e.path.as_ref().map(|p| p.id.as_str()).unwrap_or_default();
-    let title = if e.meta.name.is_empty() { e.meta.id.as_str() } else { e.meta.name.as_str() };
-    let mut lines = vec![format!(" `{} {path}`: {title}.", e.method.as_ref().map(|m| m.id.as_str()).unwrap_or_default())];
-    if let Some(d) = &e.meta.description {
-        lines.push(String::new());
-        lines.extend(crate::emit::rust::format::doc_text_lines(d).into_iter().map(|l| format!(" {l}")));
-    }
+    let mut lines = super::method_doc(e);
     if e.has_status_responses() {
         lines.push(String::new());
         lines.push(" A success comes back as `Success`; an error status, declared or not, as [`Error::Api`], with what".to_owned());
         lines.push(" the endpoint declares for it decoded.".to_owned());
     }
-    let query = query(e);
-    let headers = headers(e);
-    let body = body(plan, e);
-    let anonymous = e.accepts_anonymous();
+    let prepared = prepared(plan, e);
     let answer = if e.has_status_responses() { decode_by_status(plan, e) } else { decode_success(plan, e) };
     let output = if e.has_status_responses() { quote!(Success) } else { quote!(Response) };
     let alias = super::alias(e);
     let deprecated = crate::emit::rust::shared::deprecated_attribute(plan, e.meta.deprecated.as_ref(), e.meta.until.as_ref(), None);
-    let key = super::idempotency_key(e);
+    let sent = sent(e);
     quote! {
         #(#[doc = #lines])*
         #alias
         #deprecated
         pub async fn #name(&self, request: &types::endpoints::#module::Request) -> Result<types::endpoints::#module::#output, Error> {
             use types::endpoints::#module as endpoint;
-            let violations = request.validate();
-            if !violations.is_empty() {
-                return Err(Error::Invalid(violations));
-            }
-            let url = join(#address, &request.uri_path());
-            #query
-            #headers
-            let body = #body;
-            let answer = self.exchange((#id, endpoint::PATH, #key), reqwest::Method::#http_method, url, endpoint::AUTH, #anonymous, headers, body).await?;
+            #prepared
+            let answer = self.exchange(#sent).await?;
             #answer
         }
     }
 }
 
-pub(super) fn query(e: &Endpoint) -> TokenStream {
+/// The statements a method that goes through `exchange` starts with: the request validated,
+/// and its address, headers and body made.
+pub(super) fn prepared(plan: &Plan, e: &Endpoint) -> TokenStream {
+    let address = super::address(plan, e);
+    let (query, headers, body) = (query(e), headers(e), body(plan, e));
+    quote! {
+        let violations = request.validate();
+        if !violations.is_empty() {
+            return Err(Error::Invalid(violations));
+        }
+        let url = join(#address, &request.uri_path());
+        #query
+        #headers
+        let body = #body;
+    }
+}
+
+/// The arguments of `exchange` after the statements of [`prepared`]: the route, the method,
+/// what was made, and who may call.
+pub(super) fn sent(e: &Endpoint) -> TokenStream {
+    let (id, key, anonymous) = (&e.meta.id, super::idempotency_key(e), e.accepts_anonymous());
+    let http_method = names::method_const(e.method.as_ref().map_or("", |m| m.id.as_str()));
+    quote!((#id, endpoint::PATH, #key), reqwest::Method::#http_method, url, endpoint::AUTH, #anonymous, headers, body)
+}
+
+fn query(e: &Endpoint) -> TokenStream {
     if e.query.is_empty() {
         return TokenStream::new();
     }
@@ -119,7 +125,7 @@ fn bind(f: &Field, access: TokenStream, then: TokenStream) -> TokenStream {
     quote!({ #then })
 }
 
-pub(super) fn headers(e: &Endpoint) -> TokenStream {
+fn headers(e: &Endpoint) -> TokenStream {
     if e.headers.is_empty() {
         return quote!(let headers: Vec<(&'static str, String)> = Vec::new(););
     }
@@ -139,7 +145,7 @@ pub(super) fn headers(e: &Endpoint) -> TokenStream {
     }
 }
 
-pub(super) fn body(plan: &Plan, e: &Endpoint) -> TokenStream {
+fn body(plan: &Plan, e: &Endpoint) -> TokenStream {
     if !plan.facts(e).has_body {
         return quote!(None);
     }

@@ -911,13 +911,7 @@ fn method(plan: &Plan, e: &Endpoint) -> TokenStream {
     let module = names::endpoint_module(e);
     let address = address(plan, e);
     let http_method = names::method_const(e.method.as_ref().map_or("", |m| m.id.as_str()));
-    let path = e.path.as_ref().map(|p| p.id.as_str()).unwrap_or_default();
-    let title = if e.meta.name.is_empty() { e.meta.id.as_str() } else { e.meta.name.as_str() };
-    let mut lines = vec![format!(" `{} {path}`: {title}.", e.method.as_ref().map(|m| m.id.as_str()).unwrap_or_default())];
-    if let Some(d) = &e.meta.description {
-        lines.push(String::new());
-        lines.extend(crate::emit::rust::format::doc_text_lines(d).into_iter().map(|l| format!(" {l}")));
-    }
+    let lines = method_doc(e);
     let query = (!e.query.is_empty()).then(|| quote!(let url = with_query(url, &request.query)?;));
     let body = if !plan.facts(e).has_body {
         quote!(None)
@@ -988,6 +982,20 @@ fn method(plan: &Plan, e: &Endpoint) -> TokenStream {
 /// name the platform's docs use ("Create Reaction"); none when it is the id or the method's own
 /// name, or is one rustc refuses as an alias (a quote, whitespace other than a space, a space at
 /// either end).
+/// The first lines of a method's docs: the endpoint's method, path and display name, then its
+/// description.
+pub(super) fn method_doc(e: &Endpoint) -> Vec<String> {
+    let verb = e.method.as_ref().map(|m| m.id.as_str()).unwrap_or_default();
+    let path = e.path.as_ref().map(|p| p.id.as_str()).unwrap_or_default();
+    let title = if e.meta.name.is_empty() { e.meta.id.as_str() } else { e.meta.name.as_str() };
+    let mut lines = vec![format!(" `{verb} {path}`: {title}.")];
+    if let Some(d) = &e.meta.description {
+        lines.push(String::new());
+        lines.extend(crate::emit::rust::format::doc_text_lines(d).into_iter().map(|l| format!(" {l}")));
+    }
+    lines
+}
+
 pub(super) fn alias(e: &Endpoint) -> Option<TokenStream> {
     let name = e.meta.name.as_str();
     let refused = |c: char| c == '"' || c == '\'' || (c.is_whitespace() && c != ' ');

@@ -47,14 +47,7 @@ pub fn methods(plan: &Plan, e: &Endpoint) -> TokenStream {
         }
         None => quote!(let reopen = None;),
     };
-    let title = if e.meta.name.is_empty() { e.meta.id.as_str() } else { e.meta.name.as_str() };
-    let verb = e.method.as_ref().map(|m| m.id.as_str()).unwrap_or_default();
-    let route = e.path.as_ref().map(|p| p.id.as_str()).unwrap_or_default();
-    let mut lines = vec![format!(" `{verb} {route}`: {title}.")];
-    if let Some(d) = &e.meta.description {
-        lines.push(String::new());
-        lines.extend(crate::emit::rust::format::doc_text_lines(d).into_iter().map(|l| format!(" {l}")));
-    }
+    let mut lines = super::method_doc(e);
     lines.push(String::new());
     lines.push(format!(" The `{}` answer is a stream of events, each decoded as it arrives;", streamed.status.id));
     if e.last_event_id.is_some() {
@@ -64,24 +57,15 @@ pub fn methods(plan: &Plan, e: &Endpoint) -> TokenStream {
         lines.push(" an error status is [`Error::Api`].".to_owned());
     }
     let open_doc = format!(" Sends the request of [`Client::{name}`] and returns the answer with its body unread.");
-    let (query, headers, body) = (exchange::query(e), exchange::headers(e), exchange::body(plan, e));
-    let (http_method, address, id, key) = (names::method_const(verb), super::address(plan, e), &e.meta.id, super::idempotency_key(e));
-    let anonymous = e.accepts_anonymous();
+    let (prepared, sent) = (exchange::prepared(plan, e), exchange::sent(e));
     let alias = super::alias(e);
     let deprecated = crate::emit::rust::shared::deprecated_attribute(plan, e.meta.deprecated.as_ref(), e.meta.until.as_ref(), None);
     quote! {
         #[doc = #open_doc]
         async fn #open(&self, request: &types::endpoints::#module::Request) -> Result<reqwest::Response, Error> {
             use types::endpoints::#module as endpoint;
-            let violations = request.validate();
-            if !violations.is_empty() {
-                return Err(Error::Invalid(violations));
-            }
-            let url = join(#address, &request.uri_path());
-            #query
-            #headers
-            let body = #body;
-            self.exchange_head((#id, endpoint::PATH, #key), reqwest::Method::#http_method, url, endpoint::AUTH, #anonymous, headers, body, true).await
+            #prepared
+            self.exchange_head(#sent, true).await
         }
 
         #(#[doc = #lines])*
