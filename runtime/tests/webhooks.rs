@@ -2,6 +2,7 @@
 //! and the Standard Webhooks specification's HMAC example (which Python's `hmac` reproduces),
 //! then the runtime's own signer, key rotation, tampering, staleness and replays.
 
+use platform_codegen_runtime::delivery::{self, Delivery, Envelope, Hook, HookEvent, Ping, Received, Schedule};
 use platform_codegen_runtime::webhooks::{self, Key, Rejection, Replays, Scheme, SigningKey, Verified, Verifier};
 use std::collections::HashMap;
 use std::time::Duration;
@@ -105,22 +106,99 @@ fn keys_that_are_not_keys_are_refused() {
     assert!(Key::secret("whsec_not base64!").is_err());
 }
 
+/// A hook in Discord's interaction envelope: the whole body is the event, named by its integer
+/// `type`; `1` is the ping, answered `{"type":1}`.
+const INTERACTIONS: Hook = Hook {
+    id: "interactions",
+    envelope: Envelope { kind: &["type"], numbered: true, data: None, id: Some(&["id"]), timestamp: None },
+    scheme: Some(DISCORD),
+    tolerance: Some(Duration::from_secs(300)),
+    ping: Some(Ping { member: &["type"], value: "1", status: 200, answer: Some(r#"{"type":1}"#) }),
+    ack_status: 204,
+    ack_deadline: Some(Duration::from_secs(3)),
+    schedule: Schedule { attempts: 1, initial: Duration::from_secs(1), max: Duration::from_secs(1) },
+};
+
+/// A hook in a nested envelope: `event.type` names it, `event.data` holds it.
+const NESTED: Hook = Hook {
+    id: "nested",
+    envelope: Envelope { kind: &["event", "type"], numbered: false, data: Some(&["event", "data"]), id: None, timestamp: Some(&["event", "timestamp"]) },
+    scheme: Some(Scheme::STANDARD),
+    tolerance: Some(Duration::from_secs(300)),
+    ping: Some(Ping { member: &["type"], value: "0", status: 204, answer: None }),
+    ack_status: 204,
+    ack_deadline: None,
+    schedule: Schedule { attempts: 3, initial: Duration::from_secs(1), max: Duration::from_secs(4) },
+};
+
+/// A union of one named event and the others, as the generator writes one.
+#[derive(Clone, Debug, PartialEq)]
+enum Event {
+    Named { note: String },
+    Unknown { name: String, raw: serde_json::Value },
+}
+
+impl HookEvent for Event {
+    fn from_data(name: &str, data: serde_json::Value) -> Result<Self, String> {
+        match name {
+            "2" | "note.created" => {
+                let note = data.get("note").and_then(|n| n.as_str()).ok_or("no note")?;
+                Ok(Event::Named { note: note.to_owned() })
+            }
+            _ => Ok(Event::Unknown { name: name.to_owned(), raw: data }),
+        }
+    }
+
+    fn to_data(&self) -> Result<(String, serde_json::Value), String> {
+        match self {
+            Event::Named { note } => Ok(("note.created".to_owned(), serde_json::json!({ "note": note }))),
+            Event::Unknown { name, raw } => Ok((name.clone(), raw.clone())),
+        }
+    }
+}
+
 #[test]
 fn a_delivery_is_verified_before_it_is_read() {
     let key = SigningKey::Secret(b"secret".to_vec());
-    let verifier = Verifier::new(Scheme::STANDARD, vec![key.verifying()]);
-    let read = |body: &[u8]| -> Result<webhooks::Delivery<serde_json::Value>, String> {
-        let value: serde_json::Value = serde_json::from_slice(body).map_err(|e| e.to_string())?;
-        Ok(if value["type"] == 0 { webhooks::Delivery::Ping } else { webhooks::Delivery::Event(value) })
-    };
-    let signed = |body: &[u8]| headers(&webhooks::sign(Scheme::STANDARD, std::slice::from_ref(&key), "msg", 5, body));
-    let accept = |h: &HashMap<String, String>, body: &[u8]| webhooks::accept(&verifier, |n| h.get(n).map(String::as_str), body, 5, read);
-    assert_eq!(accept(&signed(br#"{"type":0}"#), br#"{"type":0}"#), Ok(webhooks::Delivery::Ping));
-    assert!(matches!(accept(&signed(br#"{"type":1}"#), br#"{"type":1}"#), Ok(webhooks::Delivery::Event(_))));
-    let refused = accept(&signed(br#"{"type":1}"#), br#"{"type":2}"#).expect_err("tampered");
+    let verifier = Verifier::for_hook(&NESTED, vec![key.verifying()]).expect("signed");
+    let signed = |body: &[u8], id: &str| headers(&webhooks::sign(Scheme::STANDARD, std::slice::from_ref(&key), id, 5, body));
+    let accept = |h: &HashMap<String, String>, body: &[u8]| webhooks::accept::<Event>(&NESTED, Some(&verifier), None, |n| h.get(n).map(String::as_str), body, 5);
+    assert_eq!(accept(&signed(br#"{"type":0}"#, "a"), br#"{"type":0}"#), Ok(Delivery::Ping));
+    let body = br#"{"type":1,"event":{"type":"note.created","timestamp":"t","data":{"note":"n"}}}"#;
+    let Ok(Delivery::Event(received)) = accept(&signed(body, "b"), body) else { panic!("an event") };
+    assert_eq!(received, Received { event: Event::Named { note: "n".into() }, id: Some("b".into()), timestamp: Some("t".into()) });
+    let refused = accept(&signed(body, "c"), br#"{"type":2}"#).expect_err("tampered");
     assert_eq!(refused.status, 401);
-    let malformed = accept(&signed(b"{not json"), b"{not json").expect_err("malformed");
+    let malformed = accept(&signed(b"{not json", "d"), b"{not json").expect_err("malformed");
     assert_eq!(malformed.status, 400, "verified, then refused as unreadable: {}", malformed.message);
+    let unknown = br#"{"type":1,"event":{"type":"note.burnt","data":[1]}}"#;
+    let Ok(Delivery::Event(received)) = accept(&signed(unknown, "e"), unknown) else { panic!("an event") };
+    assert_eq!(received.event, Event::Unknown { name: "note.burnt".into(), raw: serde_json::json!([1]) });
+}
+
+#[test]
+fn an_envelope_written_is_read_back() {
+    let event = Event::Named { note: "n".into() };
+    let body = delivery::write(&NESTED, &event, "id", serde_json::json!("t")).expect("written");
+    let read: Delivery<Event> = delivery::read(&NESTED, &body).expect("read");
+    assert_eq!(read, Delivery::Event(Received { event, id: None, timestamp: Some("t".into()) }));
+    let interaction = delivery::write(&INTERACTIONS, &Event::Unknown { name: "2".into(), raw: serde_json::json!({ "note": "x" }) }, "9", serde_json::Value::Null).expect("written");
+    assert_eq!(serde_json::from_slice::<serde_json::Value>(&interaction).expect("JSON"), serde_json::json!({ "note": "x", "type": 2, "id": "9" }));
+    let read: Delivery<Event> = delivery::read(&INTERACTIONS, &interaction).expect("read");
+    assert_eq!(read, Delivery::Event(Received { event: Event::Named { note: "x".into() }, id: Some("9".into()), timestamp: None }));
+    assert!(delivery::read::<Event>(&INTERACTIONS, br#"{"type":"2"}"#).is_err(), "a numbered event named by text");
+}
+
+#[test]
+fn an_envelope_id_seen_before_is_a_replay_where_the_scheme_has_none() {
+    let signing = SigningKey::Ed25519(ed25519_dalek::SigningKey::from_bytes(&[7; 32]));
+    let verifier = Verifier::for_hook(&INTERACTIONS, vec![signing.verifying()]).expect("signed");
+    let replays = Replays::for_hook(&INTERACTIONS).expect("an envelope id and a tolerance");
+    let body = br#"{"type":2,"id":"42","note":"n"}"#;
+    let h = headers(&webhooks::sign(DISCORD, std::slice::from_ref(&signing), "", 100, body));
+    let accept = || webhooks::accept::<Event>(&INTERACTIONS, Some(&verifier), Some(&replays), |n| h.get(n).map(String::as_str), body, 100);
+    assert!(accept().is_ok());
+    assert_eq!(accept().expect_err("again").status, 401);
 }
 
 mod delivering {
@@ -164,7 +242,7 @@ mod delivering {
     async fn deliver(url: &str, key: &SigningKey) -> Result<webhooks::Delivered, webhooks::Undelivered> {
         let http = reqwest::Client::new();
         let keys = std::slice::from_ref(key);
-        webhooks::deliver(&http, url, Scheme::STANDARD, keys, "msg_9", br#"{"type":1}"#, &retry(), Duration::from_secs(3), webhooks::now).await
+        webhooks::deliver(&http, url, Some(Scheme::STANDARD), keys, "msg_9", br#"{"type":1}"#, &retry(), Duration::from_secs(3), webhooks::now).await
     }
 
     #[tokio::test(start_paused = true)]
