@@ -480,6 +480,11 @@ pub mod codes {
     /// one success status, messages without a type, an event name SSE cannot carry, a last
     /// event id that is no optional text header of an endpoint with an `events` stream.
     pub const STREAM: &str = "E0176";
+    /// A webhook its receiver and sender cannot follow: an event of another channel, an
+    /// envelope member that is no path, events not named as the envelope says, an unknown
+    /// signature scheme or one without its headers, a ping that is an event, a status that is
+    /// no success.
+    pub const WEBHOOK: &str = "E0177";
     /// An OpenAPI document that does not parse, or of a version the importer does not read.
     pub const IMPORT_DOCUMENT: &str = "E0201";
     /// A `$ref` to another document.

@@ -185,6 +185,12 @@ fn event_and_error_entries(cov: &mut Coverage, model: &Model) {
         fields(cov, "event", &x.meta, &x.fields);
         cases(cov, &x.meta, &x.cases);
     }
+    for x in &model.webhooks {
+        item(cov, "webhook", &x.meta, None);
+        if let Some(r) = &x.retry {
+            add(cov, GENERAL, &format!("webhook:{}.retry", x.meta.id), &r.not_shown, &r.assumed);
+        }
+    }
     for x in &model.errors {
         item(cov, "error", &x.meta, None);
     }

@@ -36,6 +36,7 @@ pub const KINDS: &[&str] = &[
     "permission_rule",
     "auth_rule",
     "event",
+    "webhook",
     "error",
     "limit",
     "change",

@@ -66,6 +66,9 @@ pub struct Model {
     pub auth_rules: Vec<AuthRule>,
     pub authorization_server: Option<AuthorizationServer>,
     pub events: Vec<Event>,
+    /// Deliveries to an app's endpoint.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub webhooks: Vec<Webhook>,
     pub errors: Vec<Error>,
     pub error_body: Option<ErrorBody>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -223,6 +226,7 @@ impl_item!(
     PermissionRule,
     AuthRule,
     Event,
+    Webhook,
     Error,
     Limit,
     Change,

@@ -124,6 +124,7 @@ fn items(m: &mut Model, present: &dyn Fn(&Meta) -> bool) {
         m.permission_rules,
         m.auth_rules,
         m.events,
+        m.webhooks,
         m.errors,
         m.limits,
         m.state_machines,
@@ -269,6 +270,7 @@ fn drop_dangling(m: &mut Model) {
     m.scope_sets.iter_mut().for_each(|s| plain(&mut s.scopes, "scope"));
     m.commands.iter_mut().for_each(|c| plain(&mut c.scopes, "scope"));
     m.endpoints.iter_mut().for_each(|e| plain(&mut e.auth, "token_kind"));
+    m.webhooks.iter_mut().for_each(|w| w.events.retain(|e| index.has("event", &e.event.id)));
     for r in &mut m.resources {
         keep_case_fields(&mut r.cases, &r.fields);
     }
@@ -313,6 +315,7 @@ fn for_each_meta(m: &mut Model, f: &mut dyn FnMut(&mut Meta)) {
         m.permission_rules,
         m.auth_rules,
         m.events,
+        m.webhooks,
         m.errors,
         m.limits,
         m.changes,

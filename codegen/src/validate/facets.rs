@@ -38,6 +38,12 @@ pub const FACETS: &[&str] = &[
     "example",
     "default",
     "availability",
+    "envelope",
+    "verification",
+    "ping",
+    "retry",
+    "ack_deadline",
+    "events",
     "format",
     "unit",
 ];
@@ -99,6 +105,20 @@ fn checked_items(model: &Model) -> Vec<(&'static str, &Meta, Vec<Facet>)> {
     }
     for e in &model.events {
         out.push(("event", &e.meta, vec![facet("payload", !e.fields.is_empty(), true), facet("code", e.code.is_some(), false)]));
+    }
+    for w in &model.webhooks {
+        out.push((
+            "webhook",
+            &w.meta,
+            vec![
+                facet("envelope", w.envelope.is_some(), true),
+                facet("verification", w.verification.is_some(), true),
+                facet("events", !w.events.is_empty(), false),
+                facet("ping", w.ping.is_some(), false),
+                facet("retry", w.retry.is_some(), false),
+                facet("ack_deadline", w.ack_seconds.is_some(), false),
+            ],
+        ));
     }
     for c in &model.classes {
         out.push(("class", &c.meta, vec![facet("members", !c.fields.is_empty() || !c.methods.is_empty(), true)]));

@@ -472,7 +472,17 @@ pub fn check_idempotency_keys(cx: &mut Diagnostics, model: &Model) {
 /// A retry policy tries at least once, waits a positive, finite number of seconds, no longer
 /// at most than at first, and tries again only after error statuses (400 through 599).
 pub fn check_retry_policy(cx: &mut Diagnostics, model: &Model) {
-    let Some(r) = &model.retry else { return };
+    let policies = model.retry.iter().map(|r| ("the retry policy".to_owned(), r));
+    let hooks = model.webhooks.iter().filter_map(|w| Some((format!("the retry policy of webhook `{}`", w.meta.id), w.retry.as_ref()?)));
+    for (what, r) in policies.chain(hooks) {
+        for p in retry_problems(r) {
+            cx.push(Diagnostic::error(codes::RETRY_POLICY, format!("{what}: {p}")).at(r.span, "this policy").help("see `retry` in docs/spec-format.md"));
+        }
+    }
+}
+
+/// What makes a retry policy one no client can follow.
+fn retry_problems(r: &RetryPolicy) -> Vec<String> {
     let mut problems = Vec::new();
     if r.attempts == Some(0) {
         problems.push("`attempts` is 0: a call is tried at least once".to_owned());
@@ -493,13 +503,16 @@ pub fn check_retry_policy(cx: &mut Diagnostics, model: &Model) {
         }
     }
     if let Some(h) = &r.advice_header
-        && (h.id.is_empty() || !h.id.bytes().all(|b| b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b)))
+        && !is_token(&h.id)
     {
         problems.push(format!("the advice header `{}` is no HTTP header name", h.id));
     }
-    for p in problems {
-        cx.push(Diagnostic::error(codes::RETRY_POLICY, format!("the retry policy: {p}")).at(r.span, "this policy").help("see `retry` in docs/spec-format.md"));
-    }
+    problems
+}
+
+/// Whether `name` is an HTTP token (a header name).
+pub(super) fn is_token(name: &str) -> bool {
+    !name.is_empty() && name.bytes().all(|b| b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b))
 }
 
 /// A streamed response says what its messages are: `json_lines` one `type`, `events` one `type`

@@ -12,6 +12,7 @@ mod refs;
 mod shapes;
 mod timeline;
 mod values;
+mod webhooks;
 
 pub use values::CHANGE_KINDS;
 
@@ -76,6 +77,7 @@ pub fn validate(cx: &mut Diagnostics, model: &Model) {
     http::check_retry_policy(cx, model);
     http::check_streams(cx, model);
     http::check_stream_endpoints(cx, model);
+    webhooks::check_webhooks(cx, model);
     facets::check_facet_names(cx, model);
     facets::check_given_and_not_shown(cx, model);
     facets::check_required_facets(cx, model);

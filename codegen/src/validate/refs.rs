@@ -37,6 +37,7 @@ pub fn all_metas(model: &Model) -> Vec<&Meta> {
     push(&mut out, &model.permission_rules);
     push(&mut out, &model.auth_rules);
     push(&mut out, &model.events);
+    push(&mut out, &model.webhooks);
     push(&mut out, &model.errors);
     push(&mut out, &model.limits);
     push(&mut out, &model.changes);
@@ -169,6 +170,9 @@ pub fn all_references<'a>(model: &'a Model) -> Vec<Reference<'a>> {
     }
     for o in &model.opcodes {
         o.reply.iter().for_each(|r| add("event", r));
+    }
+    for w in &model.webhooks {
+        w.events.iter().for_each(|e| add("event", &e.event));
     }
     for c in &model.commands {
         c.scopes.iter().for_each(|r| add("scope", r));

@@ -179,6 +179,9 @@ pub struct SpecFile {
     pub authorization_server: Option<S<AuthorizationServer>>,
     #[serde(default)]
     pub events: Vec<S<Event>>,
+    /// Deliveries to an app's endpoint: webhook events, interactions.
+    #[serde(default)]
+    pub webhooks: Vec<S<Webhook>>,
     #[serde(default)]
     pub errors: Vec<S<Error>>,
     #[serde(default)]

@@ -207,8 +207,8 @@ impl Lower<'_> {
         }
     }
 
-    pub(super) fn retry(&mut self, s: S<raw::RetryPolicy>) -> RetryPolicy {
-        let (span, v) = (self.span(&s), &s.value);
+    pub(super) fn retry(&mut self, s: &S<raw::RetryPolicy>) -> RetryPolicy {
+        let (span, v) = (self.span(s), &s.value);
         let codes = |list: &Option<Vec<S<i64>>>| list.as_ref().map(|l| l.iter().map(|c| c.value).collect());
         RetryPolicy {
             description: v.description.as_ref().map(|d| d.value.trim().to_owned()).filter(|d| !d.is_empty()),

@@ -24,7 +24,7 @@ pub fn lower(cx: &mut Diagnostics, sources: &Sources, spec: RawSpec) -> Model {
             features => feature, constants => constant, gaps => gap_item, permissions => permission, resources => resource, unions => union, enums => enum_,
             flags => flags, endpoints => endpoint, opcodes => opcode, commands => command, conditions => condition,
             intents => intent, scopes => scope, scope_sets => scope_set, token_kinds => token_kind,
-            permission_rules => permission_rule, auth_rules => auth_rule, events => event, errors => error,
+            permission_rules => permission_rule, auth_rules => auth_rule, events => event, webhooks => webhook, errors => error,
             limits => limit, changes => change, state_machines => state_machine, classes => class,
             sdk_calls => sdk_call, releases => release,
         );
@@ -38,7 +38,7 @@ pub fn lower(cx: &mut Diagnostics, sources: &Sources, spec: RawSpec) -> Model {
             model.rate_limits = Some(lw.rate_limits(r));
         }
         if let Some(r) = raw.retry {
-            model.retry = Some(lw.retry(r));
+            model.retry = Some(lw.retry(&r));
         }
         for (id, h) in &raw.headers {
             let header = lw.field(id, h, "headers");
