@@ -202,7 +202,7 @@ pub fn write<E: HookEvent>(hook: &Hook, event: &E, id: &str, timestamp: Value) -
 }
 
 /// Puts `value` at `path`, making the objects on the way.
-fn put(body: &mut Value, path: Member, value: Value) -> Result<(), String> {
+pub fn put(body: &mut Value, path: Member, value: Value) -> Result<(), String> {
     let (last, parents) = path.split_last().ok_or("an empty member path")?;
     let mut at = body;
     for name in parents {

@@ -15,9 +15,9 @@
 //! verification). A timestamp further from now than the tolerance is stale, and a delivery id
 //! seen within the tolerance is a replay ([`Replays`]).
 
+use crate::delivery::{Delivery, Hook, HookEvent, read};
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD as BASE64;
-use crate::delivery::{Delivery, Hook, HookEvent, read};
 use hmac::{Hmac, Mac};
 use sha2::Sha256;
 use std::collections::{HashSet, VecDeque};
@@ -169,11 +169,19 @@ impl Verifier {
             }
         }
         if let (Some(replays), Some(id)) = (&self.replays, &verified.id)
-            && !replays.first_time(id, now)
+            && replays.seen(id, now)
         {
             return Err(Rejection::Replayed);
         }
         Ok(verified)
+    }
+
+    /// Remembers the delivery `id` as done, for a scheme with delivery ids and a tolerance: the
+    /// receiver calls it once the app acknowledged the delivery.
+    pub fn remember(&self, id: &str, now: i64) {
+        if let Some(replays) = &self.replays {
+            replays.remember(id, now);
+        }
     }
 
     fn ed25519_verifies(&self, signed: &[u8], signature: &[u8; 64]) -> bool {
@@ -222,6 +230,13 @@ impl Replays {
 
     /// Whether `id` is new at `now`; it is remembered either way.
     pub fn first_time(&self, id: &str, now: i64) -> bool {
+        let new = !self.seen(id, now);
+        self.remember(id, now);
+        new
+    }
+
+    /// Whether `id` was remembered within the window before `now`.
+    pub fn seen(&self, id: &str, now: i64) -> bool {
         let mut guard = self.seen.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
         let Seen { order, ids } = &mut *guard;
         let horizon = now.saturating_sub(i64::try_from(self.window.as_secs()).unwrap_or(i64::MAX));
@@ -230,11 +245,16 @@ impl Replays {
                 ids.remove(&old);
             }
         }
-        if !ids.insert(id.to_owned()) {
-            return false;
+        ids.contains(id)
+    }
+
+    /// Remembers `id` as done at `now`. A receiver remembers a delivery once the app
+    /// acknowledged it, so that the platform's next try of one the app failed is not a replay.
+    pub fn remember(&self, id: &str, now: i64) {
+        let mut guard = self.seen.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        if guard.ids.insert(id.to_owned()) {
+            guard.order.push_back((now, id.to_owned()));
         }
-        order.push_back((now, id.to_owned()));
-        true
     }
 }
 
@@ -258,6 +278,20 @@ impl fmt::Debug for SigningKey {
 }
 
 impl SigningKey {
+    /// An Ed25519 private key from its 32-byte seed written in hex (64 digits).
+    pub fn ed25519_hex(text: &str) -> Result<SigningKey, BadKey> {
+        let seed: [u8; 32] = unhex(text.trim()).and_then(|b| b.try_into().ok()).ok_or_else(|| BadKey("an Ed25519 seed is 64 hex digits".to_owned()))?;
+        Ok(SigningKey::Ed25519(ed25519_dalek::SigningKey::from_bytes(&seed)))
+    }
+
+    /// A Standard Webhooks secret, `whsec_` and base64 (the prefix may be left out).
+    pub fn secret(text: &str) -> Result<SigningKey, BadKey> {
+        match Key::secret(text)? {
+            Key::Secret(bytes) => Ok(SigningKey::Secret(bytes)),
+            Key::Ed25519(_) => unreachable!("a secret reads as a secret"),
+        }
+    }
+
     /// The key that checks what this one signs.
     pub fn verifying(&self) -> Key {
         match self {
@@ -327,7 +361,9 @@ pub struct Refusal {
 /// Checks a delivery of `hook` and reads it: the signature first, on the raw bytes, and only
 /// then the body. `verifier` is `None` for a hook whose deliveries are not signed. `header`
 /// looks headers up by lower-case name; `now` is in seconds since the epoch. A delivery id
-/// the envelope carries (rather than a header) is checked against `replays` once read.
+/// the envelope carries (rather than a header) is checked against `replays` once read. Neither
+/// remembers the id: that is done once the app acknowledges the delivery
+/// ([`Verifier::remember`], [`Replays::remember`]).
 pub fn accept<'h, E: HookEvent>(
     hook: &Hook,
     verifier: Option<&Verifier>,
@@ -348,7 +384,7 @@ pub fn accept<'h, E: HookEvent>(
             Some(id) => received.id = Some(id),
             None => {
                 if let (Some(replays), Some(id)) = (replays, &received.id)
-                    && !replays.first_time(id, now)
+                    && replays.seen(id, now)
                 {
                     return Err(refuse(401, Rejection::Replayed.to_string()));
                 }
@@ -393,6 +429,7 @@ mod sender {
     use super::{Scheme, SigningKey, sign};
     use crate::delivery::{Hook, HookEvent, write};
     use crate::retry::{Outcome, Retry, retry_after};
+    use std::marker::PhantomData;
     use std::time::Duration;
 
     /// A delivery the app acknowledged: its status, and the tries it took.
@@ -414,19 +451,26 @@ mod sender {
         pub tries: u32,
     }
 
-    /// Delivers `hook`'s events, signed with its keys, tried again on its schedule.
-    #[derive(Clone, Debug)]
-    pub struct Sender {
+    /// Delivers `hook`'s events (`E`), signed with its keys, tried again on its schedule.
+    #[derive(Debug)]
+    pub struct Sender<E> {
         hook: &'static Hook,
         keys: Vec<SigningKey>,
         http: reqwest::Client,
         clock: fn() -> i64,
+        events: PhantomData<fn(&E)>,
     }
 
-    impl Sender {
+    impl<E> Clone for Sender<E> {
+        fn clone(&self) -> Self {
+            Sender { hook: self.hook, keys: self.keys.clone(), http: self.http.clone(), clock: self.clock, events: PhantomData }
+        }
+    }
+
+    impl<E: HookEvent> Sender<E> {
         /// A sender of `hook`'s events signed with `keys` (several while keys rotate).
         pub fn new(hook: &'static Hook, keys: Vec<SigningKey>) -> Self {
-            Sender { hook, keys, http: reqwest::Client::new(), clock: super::now }
+            Sender { hook, keys, http: reqwest::Client::new(), clock: super::now, events: PhantomData }
         }
 
         /// Sending with `http`.
@@ -448,19 +492,31 @@ mod sender {
         }
 
         /// Delivers `event` to `url` as the delivery `id`.
-        pub async fn send<E: HookEvent>(&self, url: &str, id: &str, event: &E) -> Result<Delivered, Undelivered> {
+        pub async fn send(&self, url: &str, id: &str, event: &E) -> Result<Delivered, Undelivered> {
             let body = self.body(id, event).map_err(|_| Undelivered { status: None, tries: 0 })?;
             self.send_body(url, id, &body).await
         }
 
         /// The body of `event` as the delivery `id`, in the hook's envelope.
-        pub fn body<E: HookEvent>(&self, id: &str, event: &E) -> Result<Vec<u8>, String> {
+        pub fn body(&self, id: &str, event: &E) -> Result<Vec<u8>, String> {
             let now = (self.clock)();
             let stamp = jiff::Timestamp::from_second(now).map_or(serde_json::Value::Null, |t| serde_json::Value::String(t.to_string()));
             write(self.hook, event, id, stamp)
         }
 
-        /// Delivers a body already written (a ping, or a body kept from an earlier try).
+        /// Pings `url` as the platform checks an app's endpoint: the hook's ping member and value,
+        /// nothing else; tried once. `None` when the hook has no ping.
+        pub async fn ping(&self, url: &str, id: &str) -> Option<Result<Delivered, Undelivered>> {
+            let ping = self.hook.ping?;
+            let value: serde_json::Value = serde_json::from_str(ping.value).ok()?;
+            let mut body = serde_json::Value::Object(serde_json::Map::new());
+            crate::delivery::put(&mut body, ping.member, value).ok()?;
+            let once = Retry { attempts: 1, ..self.retry() };
+            let deadline = self.hook.ack_deadline.unwrap_or(Duration::from_secs(10));
+            Some(deliver(&self.http, url, self.hook.scheme, &self.keys, id, body.to_string().as_bytes(), &once, deadline, self.clock).await)
+        }
+
+        /// Delivers a body already written (a body kept from an earlier try).
         pub async fn send_body(&self, url: &str, id: &str, body: &[u8]) -> Result<Delivered, Undelivered> {
             // An app gets the whole deadline; a hook without one gets the runtime's ten seconds.
             let deadline = self.hook.ack_deadline.unwrap_or(Duration::from_secs(10));
@@ -583,11 +639,22 @@ mod receiver {
                     },
                     None => status(self.hook.ack_status).into_response(),
                 },
-                Ok(Delivery::Event(received)) => match handler(received).await {
-                    Reply::Ack => status(self.hook.ack_status).into_response(),
-                    Reply::Json(value) => json(StatusCode::OK, &value),
-                    Reply::Status(code) => status(code).into_response(),
-                },
+                Ok(Delivery::Event(received)) => {
+                    let id = received.id.clone();
+                    let response = match handler(received).await {
+                        Reply::Ack => status(self.hook.ack_status).into_response(),
+                        Reply::Json(value) => json(StatusCode::OK, &value),
+                        Reply::Status(code) => status(code).into_response(),
+                    };
+                    // Done: the platform's next delivery of this id is a replay. One the app
+                    // failed is tried again, and must pass.
+                    if let Some(id) = id.filter(|_| response.status().is_success()) {
+                        let now = (self.clock)();
+                        self.verifier.iter().for_each(|v| v.remember(&id, now));
+                        self.replays.iter().for_each(|r| r.remember(&id, now));
+                    }
+                    response
+                }
             }
         }
     }

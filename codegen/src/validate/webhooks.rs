@@ -33,11 +33,19 @@ fn events(model: &Model, w: &Webhook, report: &mut Report) {
         if let Some(event) = model.events.iter().find(|x| x.meta.id == e.event.id)
             && event.channel.id != "webhook"
         {
-            report(e.event.span, format!("the event `{}` is delivered over `{}`, not to a webhook", e.event.id, event.channel.id), "give the event `channel: webhook`");
+            report(
+                e.event.span,
+                format!("the event `{}` is delivered over `{}`, not to a webhook", e.event.id, event.channel.id),
+                "give the event `channel: webhook`",
+            );
         }
         let numbered = w.envelope.as_ref().is_some_and(Envelope::numbered);
         if numbered && e.value.parse::<i64>().is_err() {
-            report(e.span, format!("`{}` names an event, but the envelope names events by integers", e.value), "write the event's number, or `repr: string` in the envelope");
+            report(
+                e.span,
+                format!("`{}` names an event, but the envelope names events by integers", e.value),
+                "write the event's number, or `repr: string` in the envelope",
+            );
         }
         if e.value.is_empty() {
             report(e.span, "an event named by the empty text".to_owned(), "write the value of the envelope's `type` member");
@@ -59,13 +67,21 @@ fn envelope(w: &Webhook, e: &Envelope, report: &mut Report) {
     let others = [e.data.as_ref(), e.id.as_ref(), e.timestamp.as_ref(), e.version.as_ref()];
     for m in others.into_iter().flatten() {
         if m.path.starts_with(&e.kind.path) || e.kind.path.starts_with(&m.path) {
-            report(m.span, format!("`{}` overlaps the member naming the event", m.path.join(".")), "keep the event's name apart from its data, id and timestamp");
+            report(
+                m.span,
+                format!("`{}` overlaps the member naming the event", m.path.join(".")),
+                "keep the event's name apart from its data, id and timestamp",
+            );
         }
     }
     if let Some(data) = &e.data {
         for m in [e.id.as_ref(), e.timestamp.as_ref(), e.version.as_ref()].into_iter().flatten() {
             if m.path.starts_with(&data.path) {
-                report(m.span, format!("`{}` lies inside the event's data `{}`", m.path.join("."), data.path.join(".")), "keep the envelope's members outside the data");
+                report(
+                    m.span,
+                    format!("`{}` lies inside the event's data `{}`", m.path.join("."), data.path.join(".")),
+                    "keep the envelope's members outside the data",
+                );
             }
         }
     }
@@ -81,7 +97,11 @@ fn verification(v: &Verification, report: &mut Report) {
         "ed25519" => {
             for (key, header) in &written[..2] {
                 if header.is_none() {
-                    report(v.span, format!("the `ed25519` scheme without `{key}`"), "name the header (Discord: `X-Signature-Ed25519`, `X-Signature-Timestamp`)");
+                    report(
+                        v.span,
+                        format!("the `ed25519` scheme without `{key}`"),
+                        "name the header (Discord: `X-Signature-Ed25519`, `X-Signature-Timestamp`)",
+                    );
                 }
             }
             if let Some(h) = &v.id_header {
@@ -134,7 +154,9 @@ fn ping(w: &Webhook, p: &Ping, report: &mut Report) {
         _ => None,
     };
     match wire {
-        None => report(p.span, format!("the ping's `{}` is not a {} as the envelope names events", p.value, e.repr.id), "write the value the ping's member has"),
+        None => {
+            report(p.span, format!("the ping's `{}` is not a {} as the envelope names events", p.value, e.repr.id), "write the value the ping's member has")
+        }
         Some(v) if w.events.iter().any(|x| x.value == v) => {
             report(p.span, format!("the ping's value `{v}` also names an event"), "the receiver answers a ping itself: give it a value of its own")
         }
@@ -151,11 +173,19 @@ fn acknowledgement(w: &Webhook, report: &mut Report) {
     if let Some(s) = w.ack_seconds
         && !(s.is_finite() && s > 0.0)
     {
-        report(w.ack_seconds_span.unwrap_or(w.meta.id_span), "`ack_seconds` is not a positive number of seconds".to_owned(), "give the seconds the platform waits for an answer");
+        report(
+            w.ack_seconds_span.unwrap_or(w.meta.id_span),
+            "`ack_seconds` is not a positive number of seconds".to_owned(),
+            "give the seconds the platform waits for an answer",
+        );
     }
     if let Some(r) = &w.retry
         && (r.statuses.is_some() || r.idempotent_statuses.is_some() || r.advice_header.is_some())
     {
-        report(r.span, "the retry policy names statuses or an advice header".to_owned(), "a delivery is tried again on any 5xx, a 429 and no answer: give `attempts`, `initial_seconds` and `max_seconds`");
+        report(
+            r.span,
+            "the retry policy names statuses or an advice header".to_owned(),
+            "a delivery is tried again on any 5xx, a 429 and no answer: give `attempts`, `initial_seconds` and `max_seconds`",
+        );
     }
 }

@@ -26,13 +26,18 @@
 //!   again.
 //! - `stream` (feature `stream`): streamed responses (server-sent events, JSON Lines) as typed
 //!   events, written by a server and read, resumed where they broke, by a client.
+//! - `delivery` (feature `model`): what a spec says of the deliveries it makes to an app's
+//!   endpoint (webhook events, interactions), and how a body becomes a typed event and back.
 //! - `webhooks` (feature `webhooks`): checking that a delivery to an app comes from the
-//!   platform before reading it, and signing one as the platform sends it.
+//!   platform before reading it, and signing one as the platform sends it; its sender with
+//!   `client`, its axum receiver with `receiver`.
 #![warn(missing_docs)]
 #![deny(unsafe_code)]
 
 #[cfg(feature = "model")]
 pub mod clock;
+#[cfg(feature = "model")]
+pub mod delivery;
 #[cfg(feature = "ffi")]
 #[allow(unsafe_code)]
 pub mod ffi;

@@ -17,6 +17,7 @@
 //! verification). A timestamp further from now than the tolerance is stale, and a delivery id
 //! seen within the tolerance is a replay ([`Replays`]).
 
+use crate::delivery::{Delivery, Hook, HookEvent, read};
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD as BASE64;
 use hmac::{Hmac, Mac};
@@ -26,31 +27,7 @@ use std::fmt;
 use std::sync::Mutex;
 use std::time::Duration;
 
-/// How deliveries are signed, with the headers that carry it (names in lower case).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Scheme {
-    /// Ed25519 over the timestamp header's value followed by the body; the signature in hex.
-    Ed25519 {
-        /// The header holding the signature.
-        signature: &'static str,
-        /// The header holding the timestamp.
-        timestamp: &'static str,
-    },
-    /// Standard Webhooks: signatures of `{id}.{timestamp}.{body}`, several allowed.
-    Standard {
-        /// The header holding the delivery's id.
-        id: &'static str,
-        /// The header holding the timestamp, in seconds since the epoch.
-        timestamp: &'static str,
-        /// The header holding the signatures.
-        signature: &'static str,
-    },
-}
-
-impl Scheme {
-    /// Standard Webhooks with its own header names.
-    pub const STANDARD: Scheme = Scheme::Standard { id: "webhook-id", timestamp: "webhook-timestamp", signature: "webhook-signature" };
-}
+pub use crate::delivery::Scheme;
 
 /// A key a delivery may be signed with.
 #[derive(Clone)]
@@ -194,11 +171,19 @@ impl Verifier {
             }
         }
         if let (Some(replays), Some(id)) = (&self.replays, &verified.id)
-            && !replays.first_time(id, now)
+            && replays.seen(id, now)
         {
             return Err(Rejection::Replayed);
         }
         Ok(verified)
+    }
+
+    /// Remembers the delivery `id` as done, for a scheme with delivery ids and a tolerance: the
+    /// receiver calls it once the app acknowledged the delivery.
+    pub fn remember(&self, id: &str, now: i64) {
+        if let Some(replays) = &self.replays {
+            replays.remember(id, now);
+        }
     }
 
     fn ed25519_verifies(&self, signed: &[u8], signature: &[u8; 64]) -> bool {
@@ -247,6 +232,13 @@ impl Replays {
 
     /// Whether `id` is new at `now`; it is remembered either way.
     pub fn first_time(&self, id: &str, now: i64) -> bool {
+        let new = !self.seen(id, now);
+        self.remember(id, now);
+        new
+    }
+
+    /// Whether `id` was remembered within the window before `now`.
+    pub fn seen(&self, id: &str, now: i64) -> bool {
         let mut guard = self.seen.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
         let Seen { order, ids } = &mut *guard;
         let horizon = now.saturating_sub(i64::try_from(self.window.as_secs()).unwrap_or(i64::MAX));
@@ -255,11 +247,16 @@ impl Replays {
                 ids.remove(&old);
             }
         }
-        if !ids.insert(id.to_owned()) {
-            return false;
+        ids.contains(id)
+    }
+
+    /// Remembers `id` as done at `now`. A receiver remembers a delivery once the app
+    /// acknowledged it, so that the platform's next try of one the app failed is not a replay.
+    pub fn remember(&self, id: &str, now: i64) {
+        let mut guard = self.seen.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        if guard.ids.insert(id.to_owned()) {
+            guard.order.push_back((now, id.to_owned()));
         }
-        order.push_back((now, id.to_owned()));
-        true
     }
 }
 
@@ -283,6 +280,20 @@ impl fmt::Debug for SigningKey {
 }
 
 impl SigningKey {
+    /// An Ed25519 private key from its 32-byte seed written in hex (64 digits).
+    pub fn ed25519_hex(text: &str) -> Result<SigningKey, BadKey> {
+        let seed: [u8; 32] = unhex(text.trim()).and_then(|b| b.try_into().ok()).ok_or_else(|| BadKey("an Ed25519 seed is 64 hex digits".to_owned()))?;
+        Ok(SigningKey::Ed25519(ed25519_dalek::SigningKey::from_bytes(&seed)))
+    }
+
+    /// A Standard Webhooks secret, `whsec_` and base64 (the prefix may be left out).
+    pub fn secret(text: &str) -> Result<SigningKey, BadKey> {
+        match Key::secret(text)? {
+            Key::Secret(bytes) => Ok(SigningKey::Secret(bytes)),
+            Key::Ed25519(_) => unreachable!("a secret reads as a secret"),
+        }
+    }
+
     /// The key that checks what this one signs.
     pub fn verifying(&self) -> Key {
         match self {
@@ -338,18 +349,9 @@ fn unhex(text: &str) -> Option<Vec<u8>> {
     (0..text.len()).step_by(2).map(|i| u8::from_str_radix(text.get(i..i + 2)?, 16).ok()).collect()
 }
 
-/// What a verified delivery holds: the platform's ping, which the receiver answers itself, or
-/// an event for the app's handler.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Delivery<E> {
-    /// The platform checks that the endpoint answers.
-    Ping,
-    /// An event.
-    Event(E),
-}
-
 /// Why a receiver refuses a delivery, with the status it answers: `401` for what does not
-/// verify, `400` for a verified body that does not read. The handler is never called.
+/// verify (or was received before), `400` for a verified body that does not read. The handler
+/// is never called.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Refusal {
     /// `401` or `400`.
@@ -358,18 +360,40 @@ pub struct Refusal {
     pub message: String,
 }
 
-/// Checks a delivery and reads it: the signature first, on the raw bytes, and only then the
-/// body, with `read` (the generated reader of the spec's envelope and events). `header` looks
-/// headers up by lower-case name; `now` is in seconds since the epoch.
-pub fn accept<'h, E>(
-    verifier: &Verifier,
+/// Checks a delivery of `hook` and reads it: the signature first, on the raw bytes, and only
+/// then the body. `verifier` is `None` for a hook whose deliveries are not signed. `header`
+/// looks headers up by lower-case name; `now` is in seconds since the epoch. A delivery id
+/// the envelope carries (rather than a header) is checked against `replays` once read. Neither
+/// remembers the id: that is done once the app acknowledges the delivery
+/// ([`Verifier::remember`], [`Replays::remember`]).
+pub fn accept<'h, E: HookEvent>(
+    hook: &Hook,
+    verifier: Option<&Verifier>,
+    replays: Option<&Replays>,
     header: impl Fn(&str) -> Option<&'h str>,
     body: &[u8],
     now: i64,
-    read: impl FnOnce(&[u8]) -> Result<Delivery<E>, String>,
 ) -> Result<Delivery<E>, Refusal> {
-    verifier.verify(header, body, now).map_err(|r| Refusal { status: 401, message: r.to_string() })?;
-    read(body).map_err(|message| Refusal { status: 400, message })
+    let refuse = |status: u16, message: String| Refusal { status, message };
+    let verified = match verifier {
+        Some(v) => Some(v.verify(header, body, now).map_err(|r| refuse(401, r.to_string()))?),
+        None => None,
+    };
+    let mut delivery = read::<E>(hook, body).map_err(|m| refuse(400, m))?;
+    if let Delivery::Event(received) = &mut delivery {
+        match verified.and_then(|v| v.id) {
+            // The scheme's id was checked for replays as it was verified.
+            Some(id) => received.id = Some(id),
+            None => {
+                if let (Some(replays), Some(id)) = (replays, &received.id)
+                    && replays.seen(id, now)
+                {
+                    return Err(refuse(401, Rejection::Replayed.to_string()));
+                }
+            }
+        }
+    }
+    Ok(delivery)
 }
 
 /// The wall clock in seconds since the epoch.
@@ -377,14 +401,37 @@ pub fn now() -> i64 {
     std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| i64::try_from(d.as_secs()).unwrap_or(i64::MAX))
 }
 
+impl Verifier {
+    /// The verifier of `hook`'s deliveries with `keys`, refusing what is older than its
+    /// tolerance; `None` when its deliveries are not signed.
+    pub fn for_hook(hook: &Hook, keys: Vec<Key>) -> Option<Verifier> {
+        let verifier = Verifier::new(hook.scheme?, keys);
+        Some(match hook.tolerance {
+            Some(tolerance) => verifier.with_tolerance(tolerance),
+            None => verifier,
+        })
+    }
+}
+
+impl Replays {
+    /// The memory of the delivery ids `hook`'s envelope carries, where the scheme carries none:
+    /// only with a tolerance, which bounds it.
+    pub fn for_hook(hook: &Hook) -> Option<Replays> {
+        let header_id = matches!(hook.scheme, Some(Scheme::Standard { .. }));
+        (!header_id && hook.envelope.id.is_some()).then_some(hook.tolerance).flatten().map(Replays::new)
+    }
+}
+
 #[cfg(feature = "client")]
-pub use sender::{Delivered, Undelivered, deliver};
+pub use sender::{Delivered, Sender, Undelivered, deliver};
 
 /// The platform's side: delivering an event to an app, signed, and again while it fails.
 #[cfg(feature = "client")]
 mod sender {
     use super::{Scheme, SigningKey, sign};
+    use crate::delivery::{Hook, HookEvent, write};
     use crate::retry::{Outcome, Retry, retry_after};
+    use std::marker::PhantomData;
     use std::time::Duration;
 
     /// A delivery the app acknowledged: its status, and the tries it took.
@@ -396,7 +443,8 @@ mod sender {
         pub tries: u32,
     }
 
-    /// A delivery given up: the last status (none when no answer came), and the tries.
+    /// A delivery given up: the last status (none when no answer came), and the tries (none
+    /// when the event could not be written).
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
     pub struct Undelivered {
         /// The last answer's status.
@@ -405,16 +453,89 @@ mod sender {
         pub tries: u32,
     }
 
-    /// Delivers `body` (JSON) to `url`, signed with `keys` under `scheme` afresh at each try
-    /// (the same id, the time of the try), waiting at most `deadline` for each answer. A
-    /// connection error, a timeout, `429` and any `5xx` are tried again as `retry` says (its
-    /// backoff, or the `Retry-After` asked for); any other answer is final. Tokio's clock
-    /// times the waits; `clock` gives each try's timestamp.
+    /// Delivers `hook`'s events (`E`), signed with its keys, tried again on its schedule.
+    #[derive(Debug)]
+    pub struct Sender<E> {
+        hook: &'static Hook,
+        keys: Vec<SigningKey>,
+        http: reqwest::Client,
+        clock: fn() -> i64,
+        events: PhantomData<fn(&E)>,
+    }
+
+    impl<E> Clone for Sender<E> {
+        fn clone(&self) -> Self {
+            Sender { hook: self.hook, keys: self.keys.clone(), http: self.http.clone(), clock: self.clock, events: PhantomData }
+        }
+    }
+
+    impl<E: HookEvent> Sender<E> {
+        /// A sender of `hook`'s events signed with `keys` (several while keys rotate).
+        pub fn new(hook: &'static Hook, keys: Vec<SigningKey>) -> Self {
+            Sender { hook, keys, http: reqwest::Client::new(), clock: super::now, events: PhantomData }
+        }
+
+        /// Sending with `http`.
+        pub fn with_http(self, http: reqwest::Client) -> Self {
+            Sender { http, ..self }
+        }
+
+        /// Reading the time (seconds since the epoch) from `clock`, for the signatures and the
+        /// envelope's timestamp.
+        pub fn with_clock(self, clock: fn() -> i64) -> Self {
+            Sender { clock, ..self }
+        }
+
+        /// The retry policy of the hook's schedule: any `5xx`, `429` and a missing answer are
+        /// tried again.
+        pub fn retry(&self) -> Retry {
+            let s = &self.hook.schedule;
+            Retry { attempts: s.attempts, initial: s.initial, max: s.max, ..Retry::default() }
+        }
+
+        /// Delivers `event` to `url` as the delivery `id`.
+        pub async fn send(&self, url: &str, id: &str, event: &E) -> Result<Delivered, Undelivered> {
+            let body = self.body(id, event).map_err(|_| Undelivered { status: None, tries: 0 })?;
+            self.send_body(url, id, &body).await
+        }
+
+        /// The body of `event` as the delivery `id`, in the hook's envelope.
+        pub fn body(&self, id: &str, event: &E) -> Result<Vec<u8>, String> {
+            let now = (self.clock)();
+            let stamp = jiff::Timestamp::from_second(now).map_or(serde_json::Value::Null, |t| serde_json::Value::String(t.to_string()));
+            write(self.hook, event, id, stamp)
+        }
+
+        /// Pings `url` as the platform checks an app's endpoint: the hook's ping member and value,
+        /// nothing else; tried once. `None` when the hook has no ping.
+        pub async fn ping(&self, url: &str, id: &str) -> Option<Result<Delivered, Undelivered>> {
+            let ping = self.hook.ping?;
+            let value: serde_json::Value = serde_json::from_str(ping.value).ok()?;
+            let mut body = serde_json::Value::Object(serde_json::Map::new());
+            crate::delivery::put(&mut body, ping.member, value).ok()?;
+            let once = Retry { attempts: 1, ..self.retry() };
+            let deadline = self.hook.ack_deadline.unwrap_or(Duration::from_secs(10));
+            Some(deliver(&self.http, url, self.hook.scheme, &self.keys, id, body.to_string().as_bytes(), &once, deadline, self.clock).await)
+        }
+
+        /// Delivers a body already written (a body kept from an earlier try).
+        pub async fn send_body(&self, url: &str, id: &str, body: &[u8]) -> Result<Delivered, Undelivered> {
+            // An app gets the whole deadline; a hook without one gets the runtime's ten seconds.
+            let deadline = self.hook.ack_deadline.unwrap_or(Duration::from_secs(10));
+            deliver(&self.http, url, self.hook.scheme, &self.keys, id, body, &self.retry(), deadline, self.clock).await
+        }
+    }
+
+    /// Delivers `body` (JSON) to `url`, signed with `keys` under `scheme` (if any) afresh at
+    /// each try (the same id, the time of the try), waiting at most `deadline` for each
+    /// answer. A connection error, a timeout, `429` and any `5xx` are tried again as `retry`
+    /// says (its backoff, or the `Retry-After` asked for); any other answer is final. Tokio's
+    /// clock times the waits; `clock` gives each try's timestamp.
     #[allow(clippy::too_many_arguments)]
     pub async fn deliver(
         http: &reqwest::Client,
         url: &str,
-        scheme: Scheme,
+        scheme: Option<Scheme>,
         keys: &[SigningKey],
         id: &str,
         body: &[u8],
@@ -426,7 +547,7 @@ mod sender {
         loop {
             tries += 1;
             let mut request = http.post(url).header("content-type", "application/json").body(body.to_vec());
-            for (name, value) in sign(scheme, keys, id, clock(), body) {
+            for (name, value) in scheme.map(|s| sign(s, keys, id, clock(), body)).unwrap_or_default() {
                 request = request.header(name, value);
             }
             let answer = tokio::time::timeout(deadline, request.send()).await.ok().and_then(Result::ok);
@@ -447,5 +568,122 @@ mod sender {
                 None => return Err(Undelivered { status, tries }),
             }
         }
+    }
+}
+
+#[cfg(feature = "receiver")]
+pub use receiver::{Receiver, Reply};
+
+/// The app's side: an axum handler that verifies, reads and answers deliveries.
+#[cfg(feature = "receiver")]
+mod receiver {
+    use super::{Key, Refusal, Replays, Verifier, accept};
+    use crate::delivery::{Delivery, Hook, HookEvent, Received};
+    use axum::body::Bytes;
+    use axum::http::{HeaderMap, StatusCode, header};
+    use axum::response::{IntoResponse, Response};
+    use std::future::Future;
+    use std::marker::PhantomData;
+    use std::sync::Arc;
+
+    /// What an app's handler answers an event with.
+    #[derive(Clone, Debug, PartialEq)]
+    pub enum Reply {
+        /// The hook's acknowledgement status, no body.
+        Ack,
+        /// `200` with a JSON body (an interaction's response).
+        Json(serde_json::Value),
+        /// Another status: a `5xx` or `429` asks the platform to try again later.
+        Status(u16),
+    }
+
+    /// Receives `hook`'s deliveries: checks each before reading it, answers the platform's
+    /// ping itself, and hands every event, typed, to the app's handler.
+    pub struct Receiver<E> {
+        hook: &'static Hook,
+        verifier: Option<Verifier>,
+        replays: Option<Replays>,
+        clock: fn() -> i64,
+        refusal: fn(&Refusal) -> serde_json::Value,
+        events: PhantomData<fn() -> E>,
+    }
+
+    impl<E: HookEvent> Receiver<E> {
+        /// A receiver of `hook`'s deliveries, signed with any of `keys`; `refusal` writes the
+        /// error body of a refused one.
+        pub fn new(hook: &'static Hook, keys: Vec<Key>, refusal: fn(&Refusal) -> serde_json::Value) -> Self {
+            Receiver { hook, verifier: Verifier::for_hook(hook, keys), replays: Replays::for_hook(hook), clock: super::now, refusal, events: PhantomData }
+        }
+
+        /// Reading the time (seconds since the epoch) from `clock`.
+        pub fn with_clock(self, clock: fn() -> i64) -> Self {
+            Receiver { clock, ..self }
+        }
+
+        /// Checks and reads one delivery.
+        pub fn receive(&self, headers: &HeaderMap, body: &[u8]) -> Result<Delivery<E>, Refusal> {
+            let header = |name: &str| headers.get(name).and_then(|v| v.to_str().ok());
+            accept(self.hook, self.verifier.as_ref(), self.replays.as_ref(), header, body, (self.clock)())
+        }
+
+        /// The answer to one delivery: a refusal, the ping's answer, or the handler's.
+        pub async fn answer<F, Fut>(&self, headers: &HeaderMap, body: &[u8], handler: &F) -> Response
+        where
+            F: Fn(Received<E>) -> Fut,
+            Fut: Future<Output = Reply>,
+        {
+            match self.receive(headers, body) {
+                Err(refusal) => json(status(refusal.status), &(self.refusal)(&refusal)),
+                Ok(Delivery::Ping) => match self.hook.ping {
+                    Some(ping) => match ping.answer {
+                        Some(json) => (status(ping.status), [(header::CONTENT_TYPE, "application/json")], json).into_response(),
+                        None => status(ping.status).into_response(),
+                    },
+                    None => status(self.hook.ack_status).into_response(),
+                },
+                Ok(Delivery::Event(received)) => {
+                    let id = received.id.clone();
+                    let response = match handler(received).await {
+                        Reply::Ack => status(self.hook.ack_status).into_response(),
+                        Reply::Json(value) => json(StatusCode::OK, &value),
+                        Reply::Status(code) => status(code).into_response(),
+                    };
+                    // Done: the platform's next delivery of this id is a replay. One the app
+                    // failed is tried again, and must pass.
+                    if let Some(id) = id.filter(|_| response.status().is_success()) {
+                        let now = (self.clock)();
+                        self.verifier.iter().for_each(|v| v.remember(&id, now));
+                        self.replays.iter().for_each(|r| r.remember(&id, now));
+                    }
+                    response
+                }
+            }
+        }
+    }
+
+    impl<E: HookEvent + Send + 'static> Receiver<E> {
+        /// An axum `POST` handler answering every delivery with `handler`, to mount where the
+        /// app told the platform to deliver (`Router::new().route("/hooks", receiver.post(h))`).
+        pub fn post<F, Fut>(self, handler: F) -> axum::routing::MethodRouter
+        where
+            F: Fn(Received<E>) -> Fut + Clone + Send + Sync + 'static,
+            Fut: Future<Output = Reply> + Send + 'static,
+        {
+            let this = Arc::new(self);
+            axum::routing::post(move |headers: HeaderMap, body: Bytes| {
+                let (this, handler) = (this.clone(), handler.clone());
+                async move { this.answer(&headers, &body, &handler).await }
+            })
+        }
+    }
+
+    /// A JSON response.
+    fn json(status: StatusCode, value: &serde_json::Value) -> Response {
+        (status, [(header::CONTENT_TYPE, "application/json")], value.to_string()).into_response()
+    }
+
+    /// A status from its number; a number that is none is a `500`, which the hook never gives.
+    fn status(code: u16) -> StatusCode {
+        StatusCode::from_u16(code).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR)
     }
 }

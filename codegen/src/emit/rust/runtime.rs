@@ -25,6 +25,7 @@ const MANIFEST: &str = include_str!("../../../../runtime/Cargo.toml");
 const SOURCES: &[(&str, &str)] = &[
     ("lib.rs", include_str!("../../../../runtime/src/lib.rs")),
     ("clock.rs", include_str!("../../../../runtime/src/clock.rs")),
+    ("delivery.rs", include_str!("../../../../runtime/src/delivery.rs")),
     ("ffi.rs", include_str!("../../../../runtime/src/ffi.rs")),
     ("mock.rs", include_str!("../../../../runtime/src/mock.rs")),
     ("multipart.rs", include_str!("../../../../runtime/src/multipart.rs")),

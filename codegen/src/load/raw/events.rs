@@ -2,8 +2,8 @@
 //! an app's endpoint.
 
 use super::{Field, S};
-use serde::Deserialize;
 use indexmap::IndexMap;
+use serde::Deserialize;
 
 item! {
     /// A Gateway opcode.

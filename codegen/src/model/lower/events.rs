@@ -54,7 +54,11 @@ impl Lower<'_> {
             ack_seconds: v.ack_seconds.as_ref().map(|a| a.value),
             ack_seconds_span: v.ack_seconds.as_ref().map(|a| self.span(a)),
             retry: v.retry.as_ref().map(|r| self.retry(r)),
-            events: v.events.iter().map(|(value, event)| WebhookEvent { value: value.value.clone(), event: self.r#ref(event), span: self.span(value) }).collect(),
+            events: v
+                .events
+                .iter()
+                .map(|(value, event)| WebhookEvent { value: value.value.clone(), event: self.r#ref(event), span: self.span(value) })
+                .collect(),
         }
     }
 

@@ -91,6 +91,17 @@ impl<'m> Plan<'m> {
         }
     }
 
+    /// The webhooks whose deliveries can be read: those whose envelope the spec gives.
+    pub fn delivered_webhooks(&self) -> impl Iterator<Item = &'m Webhook> {
+        self.model.webhooks.iter().filter(|w| w.envelope.is_some())
+    }
+
+    /// A webhook's events, each with the value that names it.
+    pub fn webhook_events<'w>(&self, w: &'w Webhook) -> impl Iterator<Item = (&'w str, &'m Event)> {
+        let events = &self.model.events;
+        w.events.iter().map(move |e| (e.value.as_str(), events.iter().find(|x| x.meta.id == e.event.id).expect("BUG: validated reference")))
+    }
+
     /// The model the plan was made for.
     pub fn model(&self) -> &'m Model {
         self.model

@@ -441,6 +441,29 @@ pub fn event_payload(e: &Event) -> Ident {
     escaped(item_ident(e.meta.rust()), EVENTS_RESERVED)
 }
 
+/// The types `webhooks.rs` imports from the runtime.
+const WEBHOOKS_RESERVED: &[&str] = &["Envelope", "Hook", "HookEvent", "Ping", "Schedule", "Scheme"];
+
+/// A webhook's union of the events it carries (`NoteEventsEvent`).
+pub fn webhook_event(w: &Webhook) -> Ident {
+    escaped(type_ident(&format!("{}_event", w.meta.rust())), WEBHOOKS_RESERVED)
+}
+
+/// A webhook's description for the runtime (`NOTE_EVENTS`).
+pub fn webhook_const(w: &Webhook) -> Ident {
+    const_ident(w.meta.rust())
+}
+
+/// The function that makes a webhook's receiver (client) and sender (server): `note_events`.
+pub fn webhook_fn(w: &Webhook) -> Ident {
+    escaped(value_ident(w.meta.rust()), &["refusal", "hooks"])
+}
+
+/// The arm of a webhook's union that keeps events the spec does not name.
+pub fn webhook_catch_all(w: &Webhook, events: &[Event]) -> Ident {
+    catch_all_beside(w.events.iter().filter_map(|e| events.iter().find(|x| x.meta.id == e.event.id)).map(event_variant))
+}
+
 /// An opcode's variant of `Opcode`.
 pub fn opcode_variant(o: &Opcode) -> Ident {
     escaped(type_ident(o.meta.rust()), &["Unknown"])

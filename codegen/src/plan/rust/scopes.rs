@@ -107,6 +107,10 @@ fn timeline_and_events(s: &mut Scopes, model: &Model) {
     s.add("the constants of `limits.rs`".into(), model.limits.iter().map(|l| item("limit", &l.meta, limit_const(l))).collect());
     s.add("the variants of `EventKind`".into(), model.events.iter().map(|e| item("event", &e.meta, event_variant(e))).collect());
     s.add("the types of `events.rs`".into(), model.events.iter().map(|e| item("event", &e.meta, event_payload(e))).collect());
+    // A webhook's union takes its events' `EventKind` variants, distinct above.
+    s.add("the types of `webhooks.rs`".into(), model.webhooks.iter().map(|w| item("webhook", &w.meta, webhook_event(w))).collect());
+    s.add("the constants of `webhooks.rs`".into(), model.webhooks.iter().map(|w| item("webhook", &w.meta, webhook_const(w))).collect());
+    s.add("the functions of the receivers and senders".into(), model.webhooks.iter().map(|w| item("webhook", &w.meta, webhook_fn(w))).collect());
     s.add("the variants of `Opcode`".into(), model.opcodes.iter().map(|o| item("opcode", &o.meta, opcode_variant(o))).collect());
     s.add("the variants of `Command`".into(), model.commands.iter().map(|c| item("command", &c.meta, command_variant(c))).collect());
     let aliases = model.commands.iter().flat_map(|c| {

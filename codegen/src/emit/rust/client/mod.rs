@@ -3,6 +3,7 @@
 
 mod exchange;
 mod streams;
+mod webhooks;
 
 use super::format::format_file;
 use super::shared::{endpoint_address, lib_ident, module_decls, package};
@@ -24,6 +25,9 @@ pub fn emit(plan: &Plan, opts: &EmitOptions) -> Vec<GeneratedFile> {
     let mut files = cargo_toml(plan, opts);
     files.push(GeneratedFile::new(ARTIFACT, "client/src/lib.rs", format_file(&notice, lib_rs(plan))));
     files.push(GeneratedFile::new(ARTIFACT, "client/src/client.rs", format_file(&notice, client(plan))));
+    if webhooks::any(plan) {
+        files.push(GeneratedFile::new(ARTIFACT, "client/src/webhooks.rs", format_file(&notice, webhooks::emit(plan))));
+    }
     files
 }
 
@@ -32,8 +36,16 @@ fn cargo_toml(plan: &Plan, opts: &EmitOptions) -> Vec<GeneratedFile> {
     let mut dependencies =
         vec![cargo::sibling_with(&package(plan, cargo::RUNTIME), cargo::RUNTIME, &["client"]), cargo::sibling(&package(plan, "types"), "types")];
     dependencies.extend([cargo::REQWEST, cargo::SERDE, cargo::SERDE_JSON, cargo::SERDE_URLENCODED].iter().map(|d| d.line()));
-    let features =
-        ["default = []", "# TLS through rustls for https:// addresses; off by default so a plain build stays small.", "rustls = [\"reqwest/rustls\"]"];
+    let mut features = vec![
+        "default = []".to_owned(),
+        "# TLS through rustls for https:// addresses; off by default so a plain build stays small.".to_owned(),
+        "rustls = [\"reqwest/rustls\"]".to_owned(),
+    ];
+    if webhooks::any(plan) {
+        features.push("# `webhooks`: receivers of the platform's webhooks for the app's axum server (src/webhooks.rs).".to_owned());
+        features.push(format!("webhooks = [\"{}/receiver\"]", package(plan, cargo::RUNTIME)));
+    }
+    let features: Vec<&str> = features.iter().map(String::as_str).collect();
     let manifest = Manifest { lib: &["path = \"src/lib.rs\""], features: &features, dependencies, readme: super::readme::client(plan) };
     cargo::crate_files(opts, ARTIFACT, "client", &package(plan, ARTIFACT), &description, manifest)
 }
@@ -66,6 +78,14 @@ fn lib_rs(plan: &Plan) -> TokenStream {
         " endpoints are `#[deprecated]`, so the compiler says so where they are called.",
     ]);
     let decls = module_decls(&["client"]);
+    let webhooks = webhooks::any(plan).then(|| {
+        quote! {
+            /// Receivers of the platform's webhooks, for the app's axum server (feature `webhooks`).
+            #[cfg(feature = "webhooks")]
+            #[rustfmt::skip]
+            pub mod webhooks;
+        }
+    });
     quote! {
         // The README opens the crate docs: its quick start is compiled as a doctest.
         #![doc = include_str!("../README.md")]
@@ -86,6 +106,7 @@ fn lib_rs(plan: &Plan) -> TokenStream {
         pub use #types;
 
         #decls
+        #webhooks
 
         #[rustfmt::skip]
         pub use client::{Client, Error, ErrorResponse, Retry, Timeouts};

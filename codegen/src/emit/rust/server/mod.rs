@@ -7,6 +7,7 @@ mod http;
 mod mock;
 pub(super) mod router;
 mod runtime;
+mod webhooks;
 
 use super::format::{Parts, format_file, format_parts};
 use super::shared::{lib_ident, module_decls, package};
@@ -33,6 +34,9 @@ pub fn emit(plan: &Plan, opts: &EmitOptions) -> Vec<GeneratedFile> {
     for (name, items) in modules {
         files.push(GeneratedFile::new(ARTIFACT, format!("server/src/{name}.rs"), format_parts(&notice, items)));
     }
+    if webhooks::any(plan) {
+        files.push(GeneratedFile::new(ARTIFACT, "server/src/webhooks.rs", format_file(&notice, webhooks::emit(plan))));
+    }
     files
 }
 
@@ -54,9 +58,16 @@ fn cargo_toml(plan: &Plan, opts: &EmitOptions) -> Vec<GeneratedFile> {
         vec![cargo::sibling_with(&package(plan, cargo::RUNTIME), cargo::RUNTIME, &runtime), cargo::sibling_with(&package(plan, "types"), "types", &["server"])];
     let third_party = [cargo::AXUM, cargo::SERDE, cargo::SERDE_JSON];
     dependencies.extend(third_party.iter().map(|d| d.line()));
+    let mut features = vec!["# `mock`: an implementation of `Api` answering values that meet the spec (src/mock.rs).".to_owned(), "mock = []".to_owned()];
+    if webhooks::any(plan) {
+        let runtime = package(plan, cargo::RUNTIME);
+        features.push("# `webhooks`: senders that sign and deliver webhook events to apps (src/webhooks.rs).".to_owned());
+        features.push(format!("webhooks = [\"{runtime}/webhooks\", \"{runtime}/client\"]"));
+    }
+    let features: Vec<&str> = features.iter().map(String::as_str).collect();
     let manifest = Manifest {
         lib: &["path = \"src/lib.rs\""],
-        features: &["# `mock`: an implementation of `Api` answering values that meet the spec (src/mock.rs).", "mock = []"],
+        features: &features,
         dependencies,
         readme: "Implement the `Api` trait, one async method per routed endpoint, and serve `router(api)` with `axum::serve`: the router authenticates, parses, checks every declared constraint and permission rule, and answers the spec's error bodies before a handler runs. The `mock` feature adds an `Api` that answers values meeting the spec.\n".to_owned(),
     };
@@ -89,6 +100,14 @@ fn lib_rs(plan: &Plan) -> TokenStream {
         " (RFC 8594) and `Link` headers naming the changes' entries in the reference page.",
     ];
     let decls = module_decls(&["api", "router", "runtime"]);
+    let webhooks = webhooks::any(plan).then(|| {
+        quote! {
+            /// Senders that sign and deliver webhook events to apps (feature `webhooks`).
+            #[cfg(feature = "webhooks")]
+            #[rustfmt::skip]
+            pub mod webhooks;
+        }
+    });
     quote! {
         #![doc = #title]
         #(#![doc = #intro])*
@@ -108,6 +127,8 @@ fn lib_rs(plan: &Plan) -> TokenStream {
         #[cfg(feature = "mock")]
         #[rustfmt::skip]
         pub mod mock;
+
+        #webhooks
 
         #[rustfmt::skip]
         pub use api::{Api, Call, Granted, Notices, Operation, RuleContext, granted};

@@ -35,7 +35,7 @@ pub fn events(plan: &Plan) -> TokenStream {
         let (c, doc) = (names::channel_variant(c), format!(" {doc}"));
         quote!(#[doc = #doc] #c,)
     });
-    let payloads = plan.events.iter().filter(|e| !e.fields.is_empty() || keeps_extra(&e.meta.not_shown) && !e.meta.is_not_shown("payload")).map(|e| {
+    let payloads = plan.events.iter().filter(|e| has_payload(e)).map(|e| {
         let docs = docs(Some(&format!("The payload of the event `{}`.", e.meta.id)), &meta_notes(plan, &e.meta));
         let name = names::event_payload(e);
         let body = struct_tokens(plan, &name, docs, &e.fields, keeps_extra(&e.meta.not_shown));
@@ -97,6 +97,11 @@ pub fn events(plan: &Plan) -> TokenStream {
 
         #(#payloads)*
     }
+}
+
+/// Whether the event has a payload struct: fields given, or a payload kept whole beside them.
+pub fn has_payload(e: &crate::model::Event) -> bool {
+    !e.fields.is_empty() || keeps_extra(&e.meta.not_shown) && !e.meta.is_not_shown("payload")
 }
 
 /// An open enum of the numbered events of one channel (`AuditLogEventCode`).

@@ -23,6 +23,7 @@ pub(crate) mod rules;
 mod states;
 pub(crate) mod streams;
 pub(crate) mod unions;
+mod webhooks;
 
 use super::format::{Parts, format_file, format_parts};
 use super::shared::{lib_ident, module_decls, package};
@@ -94,6 +95,9 @@ fn modules<'p>(plan: &'p Plan<'p>) -> Vec<Module<'p>> {
     if !plan.commands.is_empty() {
         out.push(Module::new("commands", move || events::commands(plan)));
     }
+    if plan.delivered_webhooks().next().is_some() {
+        out.push(Module::new("webhooks", move || webhooks::emit(plan)));
+    }
     out.push(Module::new("states", move || states::emit(plan)));
     if !plan.headers.is_empty() {
         out.push(Module::new("headers", move || responses::named_headers(plan)));
@@ -163,9 +167,11 @@ fn lib_rs(plan: &Plan, modules: &[Module<'_>]) -> TokenStream {
     let reexports = reexports(plan);
     let runtime = lib_ident(plan, cargo::RUNTIME);
     let streams = plan.endpoints.iter().any(|e| plan.stream_of(e).is_some());
-    let foundation = ["clock", "pagination", "ratelimit", "stream", "validation", "wire"]
+    let hooks = plan.delivered_webhooks().next().is_some();
+    let foundation = ["clock", "delivery", "pagination", "ratelimit", "stream", "validation", "wire"]
         .into_iter()
         .filter(|m| *m != "stream" || streams)
+        .filter(|m| *m != "delivery" || hooks)
         .map(|m| proc_macro2::Ident::new(m, proc_macro2::Span::call_site()));
     quote! {
         #![doc = #title]
