@@ -194,3 +194,17 @@ fn the_same_document_imports_to_the_same_bytes() {
         assert_eq!(first, from_yaml, "{name}: the YAML copy imports differently");
     }
 }
+
+/// The `webhooks` of a document this generator exported read back as the same webhooks: the
+/// shapes fixture's, exported, imported and exported again, give the same `webhooks` member.
+#[test]
+fn exported_webhooks_import_back_to_the_same_webhooks() {
+    let loaded = platform_codegen::load_spec(&root().join("tests/fixtures/shapes"), "spec").unwrap_or_else(|e| panic!("{e:?}"));
+    let exported = platform_codegen::emit::emit_openapi(&loaded.model, &platform_codegen::emit::EmitOptions::default()).contents;
+    let imported = platform_codegen::import::import_text("shapes.json", exported.clone()).unwrap_or_else(|e| panic!("{e:?}"));
+    let (_dir, again) = check_spec(&imported.files);
+    let exported_again = platform_codegen::emit::emit_openapi(&again.model, &platform_codegen::emit::EmitOptions::default()).contents;
+    let webhooks = |text: &str| serde_json::from_str::<serde_json::Value>(text).unwrap()["webhooks"].clone();
+    assert!(webhooks(&exported).as_object().is_some_and(|w| w.len() >= 4), "the fixture's webhooks are exported");
+    assert_eq!(webhooks(&exported_again), webhooks(&exported));
+}

@@ -29,6 +29,7 @@ mod settle;
 // The keys mirror the raw layer's, documented there (`crate::load::raw`).
 #[allow(missing_docs)]
 pub mod spec;
+mod webhooks;
 pub mod yaml;
 
 use crate::diag::{Diagnostic, Diagnostics, Sources, codes};
@@ -219,6 +220,7 @@ impl<'d> Importer<'d> {
         self.component_responses(cx);
         self.component_schemas(cx);
         self.operations(cx);
+        self.webhooks(cx);
         self.settle_tagged_unions(cx);
         self.error_body();
         settle::settle(cx, self.doc, &mut self.files);
@@ -298,11 +300,10 @@ impl<'d> Importer<'d> {
     /// Top-level members with no place in the spec.
     fn top_level(&mut self, cx: &mut Diagnostics) {
         let Some(root) = self.root().as_object() else { return };
-        let known = ["openapi", "info", "servers", "paths", "components", "security", "tags"];
+        let known = ["openapi", "info", "servers", "paths", "webhooks", "components", "security", "tags"];
         let mut gaps = Vec::new();
         for key in root.keys().filter(|k| !known.contains(&k.as_str())) {
             let why = match key.as_str() {
-                "webhooks" => "the spec format describes the requests an API receives, not the ones it sends",
                 "externalDocs" => "the spec format has no link to outside documentation",
                 "jsonSchemaDialect" => "schemas are read as the OpenAPI version's own dialect",
                 k if k.starts_with("x-") => "extensions have no meaning the spec format knows",

@@ -3,7 +3,7 @@
 //! `load` like any hand-written spec.
 
 use indexmap::IndexMap;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{Number, Value};
 
 fn is_false(b: &bool) -> bool {
@@ -37,6 +37,10 @@ pub struct SpecFile {
     pub resources: Vec<Resource>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub endpoints: Vec<Endpoint>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub events: Vec<Event>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub webhooks: Vec<Webhook>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error_body: Option<ErrorBody>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -403,4 +407,95 @@ impl Pagination {
         let way = IndexMap::from([("param", param.to_owned()), ("header", header.to_owned())]);
         Pagination { cursor: None, keyset: None, link: Some(way), items: None, limit: limit.map(str::to_owned) }
     }
+}
+
+/// An event (the importer writes those of webhooks).
+#[derive(Debug, Default, Serialize)]
+pub struct Event {
+    #[serde(flatten)]
+    pub meta: Meta,
+    pub channel: String,
+    #[serde(skip_serializing_if = "IndexMap::is_empty")]
+    pub fields: IndexMap<String, Field>,
+}
+
+/// A webhook: its blocks as the spec format writes them (the document's own `x-webhook`
+/// reads into them), and its events by the name each is delivered under.
+#[derive(Debug, Default, Serialize)]
+pub struct Webhook {
+    #[serde(flatten)]
+    pub meta: Meta,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub envelope: Option<WebhookEnvelope>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub verification: Option<WebhookVerification>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ping: Option<WebhookPing>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ack_status: Option<u16>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ack_seconds: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub retry: Option<WebhookRetry>,
+    pub events: IndexMap<String, String>,
+}
+
+/// A webhook's envelope.
+#[derive(Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct WebhookEnvelope {
+    #[serde(rename = "type")]
+    pub kind: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub repr: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub data: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub timestamp: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub version: Option<String>,
+}
+
+/// How a webhook's deliveries are signed.
+#[derive(Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct WebhookVerification {
+    pub scheme: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub signature_header: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub timestamp_header: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub id_header: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tolerance_seconds: Option<u32>,
+}
+
+/// A webhook's ping.
+#[derive(Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct WebhookPing {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub member: Option<String>,
+    pub value: Value,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub status: Option<u16>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub answer: Option<Value>,
+}
+
+/// How the platform tries a delivery again.
+#[derive(Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct WebhookRetry {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub attempts: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub initial_seconds: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max_seconds: Option<f64>,
 }

@@ -43,8 +43,10 @@ pub struct Webhook {
     pub verification: Option<Verification>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub ping: Option<Ping>,
-    /// The status the app answers an event with.
-    pub ack_status: u16,
+    /// The status the app answers an event with; generated code answers `204` where the spec
+    /// gives none.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ack_status: Option<u16>,
     #[serde(skip)]
     pub ack_status_span: Option<Span>,
     /// How long the platform waits for that answer, in seconds.

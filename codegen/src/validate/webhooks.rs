@@ -167,8 +167,10 @@ fn ping(w: &Webhook, p: &Ping, report: &mut Report) {
 /// The app answers with a success within a positive time; the sender's policy gives only
 /// what a delivery uses.
 fn acknowledgement(w: &Webhook, report: &mut Report) {
-    if !(200..=299).contains(&w.ack_status) {
-        report(w.ack_status_span.unwrap_or(w.meta.id_span), format!("the app acknowledges with `{}`, no success", w.ack_status), "give a 2xx status");
+    if let Some(status) = w.ack_status
+        && !(200..=299).contains(&status)
+    {
+        report(w.ack_status_span.unwrap_or(w.meta.id_span), format!("the app acknowledges with `{status}`, no success"), "give a 2xx status");
     }
     if let Some(s) = w.ack_seconds
         && !(s.is_finite() && s > 0.0)

@@ -20,6 +20,7 @@
 
 mod http;
 mod schemas;
+mod webhooks;
 
 use crate::emit::{EmitOptions, GeneratedFile};
 use crate::model::*;
@@ -70,6 +71,12 @@ pub const EXTENSIONS: &[(&str, &str, &str)] = &[
     ("x-literal", "schema", "A literal value the field takes in a case the description names."),
     ("x-default", "schema", "The default of a field, in words."),
     ("x-flags", "schema", "The bits of a flag set: `[{name, bit}]`."),
+    (
+        "x-webhook",
+        "webhook operation",
+        "The webhook a delivery belongs to, as the spec says it: id, envelope members, signature scheme and headers, tolerance, ping, acknowledgement status and deadline, retry schedule.",
+    ),
+    ("x-event-name", "webhook operation", "The value of the envelope's `type` member that names the event."),
     ("x-token-scheme", "security scheme", "The `Authorization` header scheme of a token kind (`Bot`, `Bearer`)."),
     (
         "x-discriminator",
@@ -173,6 +180,7 @@ impl<'a> Doc<'a> {
         let any: Vec<Value> = m.token_kinds.iter().map(|t| json!({ t.meta.id.clone(): [] })).collect();
         insert(&mut doc, "security", Value::Array(any));
         doc.insert("paths".into(), self.paths());
+        insert(&mut doc, "webhooks", self.webhooks());
         doc.insert("components".into(), self.components());
         insert(&mut doc, "x-unrouted-endpoints", self.unrouted());
         insert(&mut doc, "x-permissions", to_value(&m.permissions));

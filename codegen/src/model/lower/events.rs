@@ -49,7 +49,7 @@ impl Lower<'_> {
                 span: self.span(x),
             }),
             ping,
-            ack_status: v.ack_status.as_ref().map_or(204, |a| a.value),
+            ack_status: v.ack_status.as_ref().map(|a| a.value),
             ack_status_span: v.ack_status.as_ref().map(|a| self.span(a)),
             ack_seconds: v.ack_seconds.as_ref().map(|a| a.value),
             ack_seconds_span: v.ack_seconds.as_ref().map(|a| self.span(a)),

@@ -212,6 +212,7 @@ const INLINE: &[(&str, &[&str])] = &[
     ("class", &["members"]),
     ("method", &["name", "type"]),
     ("sdk_call", &["type"]),
+    ("webhook", &["envelope", "verification", "retry", "ack_deadline"]),
 ];
 
 /// When a change takes effect, in words.

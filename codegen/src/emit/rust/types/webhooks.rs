@@ -125,7 +125,8 @@ fn description(w: &Webhook) -> TokenStream {
         }));
         quote!(Ping { member: #member, value: #value, status: #status, answer: #answer })
     }));
-    let ack_status = unsuffixed(u64::from(w.ack_status));
+    // An acknowledgement the spec leaves out is `204`: a success with nothing to say.
+    let ack_status = unsuffixed(u64::from(w.ack_status.unwrap_or(204)));
     let deadline = optional(w.ack_seconds.map(|s| millis(s)));
     // What the spec leaves out of the retry schedule: one try, or the runtime's backoff.
     let retry = w.retry.as_ref();

@@ -1,5 +1,5 @@
 //! Small items shown as labelled facts: conditions, intents, scopes, token kinds, authorization
-//! rules, constants, features, gaps, SDK calls, and the authorization server.
+//! rules, constants, features, gaps, SDK calls, webhooks, and the authorization server.
 
 use super::*;
 
@@ -127,4 +127,80 @@ pub fn authorization_server(s: &AuthorizationServer) -> AuthServerView {
         assumed: f.assumptions(),
         notes: s.notes.clone(),
     }
+}
+
+/// A webhook: its envelope, signatures, ping, acknowledgement and retries, and its events by
+/// the name each is delivered under.
+pub fn webhook(cx: &Cx, w: &Webhook) -> SimpleView {
+    let f = Facets::of(&w.meta);
+    let mut facts = vec![
+        fact("envelope", f.cell("envelope", w.envelope.as_ref().map(envelope_words))),
+        fact("signature", f.cell("verification", w.verification.as_ref().map(signature_words))),
+    ];
+    if let Some(p) = &w.ping {
+        let answer = p.answer.as_ref().map_or_else(String::new, |a| format!(" `{a}`"));
+        facts.push(fact("ping", given(format!("`{}` is `{}`: answered {}{answer} by the receiver, not the handler", dotted(&p.member), p.value, p.status))));
+    }
+    let status = w.ack_status.map_or_else(|| "a success (the receiver answers 204)".to_owned(), |s| s.to_string());
+    let ack = match w.ack_seconds {
+        Some(s) => format!("{status} within {s} s"),
+        None => format!("{status}; no deadline is given"),
+    };
+    facts.push(fact("acknowledgement", f.cell("ack_deadline", Some(Rich::plain(ack)))));
+    facts.push(fact("retries", f.cell("retry", w.retry.as_ref().map(retry_words))));
+    for e in &w.events {
+        let mut value = Rich::default();
+        value.0.push(cx.link("event", &e.event.id));
+        facts.push(fact(&e.value, Cell { value, ..Cell::default() }));
+    }
+    SimpleView { meta: cx.meta("webhook", &w.meta.id, &w.meta), facts, links: vec![] }
+}
+
+fn dotted(m: &Member) -> String {
+    m.path.join(".")
+}
+
+fn envelope_words(e: &Envelope) -> Rich {
+    let mut words = format!("`{}` names the event ({}); ", dotted(&e.kind), if e.numbered() { "an integer" } else { "a string" });
+    words.push_str(&match &e.data {
+        Some(d) => format!("`{}` holds its data", dotted(d)),
+        None => "the whole body is the event".to_owned(),
+    });
+    for (m, what) in [(&e.id, "the delivery's id"), (&e.timestamp, "when it happened"), (&e.version, "the envelope's version")] {
+        if let Some(m) = m {
+            words.push_str(&format!("; `{}` holds {what}", dotted(m)));
+        }
+    }
+    Rich::plain(words)
+}
+
+fn signature_words(v: &Verification) -> Rich {
+    let header = |role: &str| v.header(role).unwrap_or_default().to_owned();
+    let mut words = match v.scheme.id.as_str() {
+        "ed25519" => format!("Ed25519 of the `{}` header's value followed by the raw body, in hex in `{}`", header("timestamp"), header("signature")),
+        "standard" => format!(
+            "Standard Webhooks: `v1,` HMAC-SHA256 or `v1a,` Ed25519 of `{{id}}.{{timestamp}}.{{body}}`, in `{}` (several while keys rotate), with `{}` and `{}`",
+            header("signature"),
+            header("id"),
+            header("timestamp")
+        ),
+        _ => "not signed".to_owned(),
+    };
+    if let Some(t) = v.tolerance_seconds {
+        words.push_str(&format!("; a timestamp more than {t} s from now, or a delivery id seen within that time, is refused"));
+    }
+    Rich::plain(words)
+}
+
+fn retry_words(r: &RetryPolicy) -> Rich {
+    let tries = match r.attempts {
+        None | Some(1) => "one try".to_owned(),
+        Some(a) => format!("{a} tries in all"),
+    };
+    let first = r.initial_seconds.map_or_else(String::new, |s| format!(", waiting {s} s and doubling"));
+    let max = r.max_seconds.map_or_else(String::new, |s| format!(" up to {s} s"));
+    if tries == "one try" {
+        return Rich::plain("one try: a delivery the app does not acknowledge is not tried again");
+    }
+    Rich::plain(format!("{tries}{first}{max}, again on any 5xx, a 429 (after its Retry-After) and no answer"))
 }
