@@ -90,7 +90,7 @@ fn entries(m: &Model) -> Vec<Entry<'_>> {
         "gap" => m.gaps, "permission" => m.permissions, "resource" => m.resources, "union" => m.unions, "enum" => m.enums,
         "flags" => m.flags, "endpoint" => m.endpoints, "opcode" => m.opcodes, "command" => m.commands,
         "condition" => m.conditions, "intent" => m.intents, "scope" => m.scopes, "scope_set" => m.scope_sets,
-        "token_kind" => m.token_kinds, "auth_rule" => m.auth_rules, "event" => m.events, "error" => m.errors, "limit" => m.limits,
+        "token_kind" => m.token_kinds, "auth_rule" => m.auth_rules, "event" => m.events, "webhook" => m.webhooks, "error" => m.errors, "limit" => m.limits,
         "state_machine" => m.state_machines, "class" => m.classes, "sdk_call" => m.sdk_calls, "release" => m.releases,
     );
     for e in &m.enums {
@@ -162,6 +162,9 @@ fn presence_impact(m: &Model, e: &Entry<'_>) -> (Audiences, Audiences) {
         "endpoint" => ((C, C, U), (B, B, U)),
         "condition" => ((U, B, U), (U, B, U)),
         "resource" | "union" => ((C, C, U), (B, B, U)),
+        // A webhook adds a type and a receiver and a sender function; apps of a removed one
+        // receive nothing more.
+        "webhook" => ((C, C, U), (B, B, U)),
         "enum" | "flags" | "constant" => ((C, C, C), (B, B, B)),
         "limit" => ((C, C, C), (C, B, B)),
         "placeholder" => ((C, B, U), (B, B, U)),
