@@ -127,7 +127,7 @@ fn description(w: &Webhook) -> TokenStream {
     }));
     // An acknowledgement the spec leaves out is `204`: a success with nothing to say.
     let ack_status = unsuffixed(u64::from(w.ack_status.unwrap_or(204)));
-    let deadline = optional(w.ack_seconds.map(|s| millis(s)));
+    let deadline = optional(w.ack_seconds.map(millis));
     // What the spec leaves out of the retry schedule: one try, or the runtime's backoff.
     let retry = w.retry.as_ref();
     let attempts = unsuffixed(u64::from(retry.and_then(|r| r.attempts).unwrap_or(1)));
