@@ -252,3 +252,32 @@ async fn the_sender_gives_up_at_the_spec_s_last_try() {
     let delivered = sender.send(&format!("{url}/hooks/notes"), "msg_down", &NoteEventsEvent::NoteCreated(note())).await;
     assert_eq!(delivered, Err(Undelivered { status: Some(503), tries: 4 }), "the spec's `attempts: 4`");
 }
+
+#[tokio::test(start_paused = true)]
+async fn a_slow_interaction_is_deferred_before_the_spec_s_deadline_and_its_handler_goes_on() {
+    let finished = Arc::new(AtomicUsize::new(0));
+    let done = finished.clone();
+    let public: String = ed25519_dalek::SigningKey::from_bytes(&SEED).verifying_key().as_bytes().iter().map(|b| format!("{b:02x}")).collect();
+    let receiver = receiving::interactions(vec![Key::ed25519_hex(&public).expect("a key")]);
+    assert_eq!(receiver.deadline(), Some(Duration::from_secs(3)), "the spec's `ack_seconds: 3`");
+    let slow = receiver.deferring(Reply::Json(serde_json::json!({ "type": 5 })), Duration::from_millis(500)).post(move |_| {
+        let done = done.clone();
+        async move {
+            tokio::time::sleep(Duration::from_secs(10)).await;
+            done.fetch_add(1, Ordering::SeqCst);
+            Reply::Json(serde_json::json!({ "type": 4 }))
+        }
+    });
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
+    let url = format!("http://{}", listener.local_addr().expect("an address"));
+    tokio::spawn(async move { axum::serve(listener, axum::Router::new().route("/hooks/interactions", slow)).await });
+
+    let start = tokio::time::Instant::now();
+    let answer = post_interaction(&url, &ed25519_dalek::SigningKey::from_bytes(&SEED), now(), br#"{"type":2,"id":"11","name":"slow"}"#).await;
+    assert_eq!(answer.status(), 200);
+    assert_eq!(answer.json::<serde_json::Value>().await.expect("JSON"), serde_json::json!({ "type": 5 }), "deferred");
+    assert!(start.elapsed() < Duration::from_secs(3), "answered before the deadline: {:?}", start.elapsed());
+    assert_eq!(finished.load(Ordering::SeqCst), 0);
+    tokio::time::sleep(Duration::from_secs(10)).await;
+    assert_eq!(finished.load(Ordering::SeqCst), 1, "the handler ran to its end after the deferral");
+}

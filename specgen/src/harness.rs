@@ -268,7 +268,14 @@ pub fn run(root: &Path, target: &Path, repo: &Path, sources: &[Source]) -> Resul
     figures.rust_lines = members.iter().map(|m| rust_lines(&m.out)).sum();
 
     let started = Instant::now();
-    let out = cargo(root, target, &["build", "--workspace", "--keep-going"]);
+    // Every feature that adds generated code (the webhook receivers and senders), so the
+    // build sees all of it; the mock is built by the tests that serve it.
+    let features = generated_features(&members);
+    let mut args = vec!["build", "--workspace", "--keep-going"];
+    if !features.is_empty() {
+        args.extend(["--features", features.as_str()]);
+    }
+    let out = cargo(root, target, &args);
     figures.build = started.elapsed();
     let mut failures = Vec::new();
     if !out.status.success() {
@@ -300,6 +307,21 @@ pub fn run(root: &Path, target: &Path, repo: &Path, sources: &[Source]) -> Resul
 }
 
 /// `--package=<client>` for each member's client crate.
+/// `package/feature` for each generated crate's feature that turns on generated code, joined
+/// by commas: `webhooks` of the clients and servers whose spec has them.
+fn generated_features(members: &[Member]) -> String {
+    let mut out = Vec::new();
+    for m in members {
+        for (i, krate) in platform_codegen::emit::cargo::CRATES.iter().enumerate() {
+            let manifest = std::fs::read_to_string(m.out.join(krate).join("Cargo.toml")).unwrap_or_default();
+            if manifest.lines().any(|l| l.starts_with("webhooks = ")) {
+                out.push(format!("{}/webhooks", m.packages[i]));
+            }
+        }
+    }
+    out.join(",")
+}
+
 fn client_packages(members: &[Member]) -> Vec<String> {
     let index = platform_codegen::emit::cargo::CRATES.iter().position(|c| *c == "client").expect("a client crate is generated");
     members.iter().map(|m| format!("--package={}", m.packages[index])).collect()

@@ -27,9 +27,13 @@ pub fn check_webhooks(cx: &mut Diagnostics, model: &Model) {
 
 type Report<'r> = dyn FnMut(Span, String, &str) + 'r;
 
-/// Each event is one of the `webhook` channel, named as the envelope names events.
+/// Each event is one of the `webhook` channel, named as the envelope names events, and named
+/// once: the union has a variant per event.
 fn events(model: &Model, w: &Webhook, report: &mut Report) {
-    for e in &w.events {
+    for (i, e) in w.events.iter().enumerate() {
+        if let Some(first) = w.events[..i].iter().find(|x| x.event.id == e.event.id) {
+            report(e.span, format!("the event `{}` is named both `{}` and `{}`", e.event.id, first.value, e.value), "name each event once");
+        }
         if let Some(event) = model.events.iter().find(|x| x.meta.id == e.event.id)
             && event.channel.id != "webhook"
         {

@@ -106,6 +106,8 @@ struct Made {
     /// Endpoints with a numeric response field, for run-time bounds.
     numeric_responses: Vec<(String, String)>,
     events: Vec<String>,
+    /// Events of channel `webhook`, which webhooks deliver.
+    webhook_events: Vec<String>,
     errors: Vec<String>,
     state_machines: Vec<String>,
     /// Typed references to anything made so far (`kind:id`).
@@ -210,6 +212,7 @@ impl Builder {
             ("endpoints", Self::endpoints),
             ("permission_rules", Self::permission_rules),
             ("events", Self::events),
+            ("webhooks", Self::webhooks),
             ("errors", Self::errors),
             ("opcodes", Self::opcodes),
             ("commands", Self::commands),
@@ -1120,7 +1123,11 @@ impl Builder {
             ids.push(id.clone());
             let mut e = self.item(&id);
             e.remove("not_shown");
-            e.insert("channel".into(), json!(self.rng.pick(CHANNELS)));
+            let channel = *self.rng.pick(CHANNELS);
+            if channel == "webhook" {
+                self.made.webhook_events.push(id.clone());
+            }
+            e.insert("channel".into(), json!(channel));
             if self.rng.chance(40) {
                 let mut code = self.rng.range(1, 200);
                 while !codes.insert(code) {
@@ -1143,6 +1150,116 @@ impl Builder {
         self.made.events = ids.clone();
         self.made.typed.extend(ids.iter().map(|s| format!("event:{s}")));
         out
+    }
+
+    /// Webhooks over the `webhook` events: envelopes flat and nested, named by text or numbers,
+    /// every signature scheme, pings, policies; member and header names from the pool.
+    fn webhooks(&mut self) -> Vec<Value> {
+        let mut ids = Vec::new();
+        let mut out = Vec::new();
+        for _ in 0..self.count(2) {
+            let id = self.name(&ids);
+            ids.push(id.clone());
+            let mut w = self.item(&id);
+            w.remove("not_shown");
+            let events = self.rng.subset(&self.made.webhook_events.clone(), 3);
+            if self.rng.chance(15) || events.is_empty() {
+                w.insert("not_shown".into(), json!(["envelope", "verification", "events"]));
+                out.push(Value::Object(w));
+                continue;
+            }
+            let numbered = self.rng.chance(40);
+            let (envelope, kind) = self.envelope(numbered);
+            w.insert("envelope".into(), envelope);
+            w.insert("verification".into(), self.verification());
+            let mut names = Vec::new();
+            let mut by_value = Map::new();
+            for (i, event) in events.iter().enumerate() {
+                let value = if numbered { (i + 2).to_string() } else { self.name_where(&names, |n| !n.is_empty()) };
+                names.push(value.clone());
+                by_value.insert(value, json!(event));
+            }
+            if self.rng.chance(50) {
+                let value = if numbered { json!(1) } else { json!(self.name_where(&names, |n| !n.is_empty())) };
+                let mut ping = Map::new();
+                ping.insert("value".into(), value);
+                if self.rng.chance(50) {
+                    let mut answer = Map::new();
+                    answer.insert(kind.clone(), json!(1));
+                    ping.insert("answer".into(), Value::Object(answer));
+                }
+                w.insert("ping".into(), Value::Object(ping));
+            }
+            if self.rng.chance(50) {
+                w.insert("ack_status".into(), json!(self.rng.pick(&[200, 202, 204])));
+            }
+            if self.rng.chance(50) {
+                w.insert("ack_seconds".into(), json!(self.rng.range(1, 30)));
+            }
+            if self.rng.chance(50) {
+                w.insert("retry".into(), json!({ "attempts": self.rng.range(1, 6), "initial_seconds": 0.5, "max_seconds": 60 }));
+            }
+            w.insert("events".into(), Value::Object(by_value));
+            out.push(Value::Object(w));
+        }
+        self.made.typed.extend(ids.iter().map(|s| format!("webhook:{s}")));
+        out
+    }
+
+    /// An envelope, and the last name of the member naming the event.
+    fn envelope(&mut self, numbered: bool) -> (Value, String) {
+        let mut names = Vec::new();
+        for _ in 0..5 {
+            let n = self.name_where(&names, |n| !n.is_empty() && !n.contains('.'));
+            names.push(n);
+        }
+        let nested = self.rng.chance(30);
+        let wrap = |n: &str| if nested { format!("{}.{n}", names[4]) } else { n.to_owned() };
+        let mut e = Map::new();
+        e.insert("type".into(), json!(wrap(&names[0])));
+        if numbered {
+            e.insert("repr".into(), json!("integer"));
+        }
+        if self.rng.chance(60) {
+            e.insert("data".into(), json!(wrap(&names[1])));
+        }
+        if self.rng.chance(50) {
+            e.insert("id".into(), json!(names[2]));
+        }
+        if self.rng.chance(50) {
+            e.insert("timestamp".into(), json!(wrap(&names[3])));
+        }
+        (Value::Object(e), names[0].clone())
+    }
+
+    fn verification(&mut self) -> Value {
+        let tolerance = self.rng.chance(60).then(|| json!(self.rng.range(1, 600)));
+        let header = |this: &mut Self, role: &str| {
+            this.made.serial += 1;
+            format!("X-{}-{role}-{}", this.rng.pick(&["Sig", "Hook", "App"]), this.made.serial)
+        };
+        let mut v = Map::new();
+        match self.rng.below(3) {
+            0 => {
+                v.insert("scheme".into(), json!("ed25519"));
+                v.insert("signature_header".into(), json!(header(self, "Signature")));
+                v.insert("timestamp_header".into(), json!(header(self, "Timestamp")));
+            }
+            1 => {
+                v.insert("scheme".into(), json!("standard"));
+                if self.rng.chance(30) {
+                    v.insert("id_header".into(), json!(header(self, "Id")));
+                }
+            }
+            _ => {
+                v.insert("scheme".into(), json!("none"));
+                return Value::Object(v);
+            }
+        }
+        if let Some(t) = tolerance {
+            v.insert("tolerance_seconds".into(), t);
+        }
+        Value::Object(v)
     }
 
     fn opcodes(&mut self) -> Vec<Value> {

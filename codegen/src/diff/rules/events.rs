@@ -136,14 +136,35 @@ fn webhooks(cx: &mut Cx<'_>) {
         }
         for (a, b) in events.both.iter().filter(|(a, b)| a.value != b.value) {
             let message = format!("webhook `{id}` delivers the event `{}` under another name", b.event.id);
-            cx.push(&WEBHOOK_EVENT_NAME_CHANGED, &s.child(&format!(".events.{}", b.event.id)), Audiences::new(B, C, U), message, some(&a.value), some(&b.value));
+            cx.push(
+                &WEBHOOK_EVENT_NAME_CHANGED,
+                &s.child(&format!(".events.{}", b.event.id)),
+                Audiences::new(B, C, U),
+                message,
+                some(&a.value),
+                some(&b.value),
+            );
         }
         for (what, before, after) in delivery(o, n) {
-            cx.push(&WEBHOOK_DELIVERY_CHANGED, &s.child(&format!(".{what}")), Audiences::new(B, C, U), format!("webhook `{id}` changes its {what}"), before, after);
+            cx.push(
+                &WEBHOOK_DELIVERY_CHANGED,
+                &s.child(&format!(".{what}")),
+                Audiences::new(B, C, U),
+                format!("webhook `{id}` changes its {what}"),
+                before,
+                after,
+            );
         }
         for (what, breaking, before, after) in policy(o, n) {
             let wire = if breaking { B } else { C };
-            cx.push(&WEBHOOK_POLICY_CHANGED, &s.child(&format!(".{what}")), Audiences::new(wire, C, U), format!("webhook `{id}` changes its {what}"), before, after);
+            cx.push(
+                &WEBHOOK_POLICY_CHANGED,
+                &s.child(&format!(".{what}")),
+                Audiences::new(wire, C, U),
+                format!("webhook `{id}` changes its {what}"),
+                before,
+                after,
+            );
         }
     }
 }
