@@ -578,13 +578,14 @@ pub use receiver::{Receiver, Reply};
 #[cfg(feature = "receiver")]
 mod receiver {
     use super::{Key, Refusal, Replays, Verifier, accept};
-    use crate::delivery::{Delivery, Hook, HookEvent, Received};
+    use crate::delivery::{Delivery, Hook, HookEvent, Ping, Received};
     use axum::body::Bytes;
     use axum::http::{HeaderMap, StatusCode, header};
     use axum::response::{IntoResponse, Response};
     use std::future::Future;
     use std::marker::PhantomData;
     use std::sync::Arc;
+    use std::time::Duration;
 
     /// What an app's handler answers an event with.
     #[derive(Clone, Debug, PartialEq)]
@@ -605,6 +606,7 @@ mod receiver {
         replays: Option<Replays>,
         clock: fn() -> i64,
         refusal: fn(&Refusal) -> serde_json::Value,
+        deferral: Option<(Reply, Duration)>,
         events: PhantomData<fn() -> E>,
     }
 
@@ -612,12 +614,35 @@ mod receiver {
         /// A receiver of `hook`'s deliveries, signed with any of `keys`; `refusal` writes the
         /// error body of a refused one.
         pub fn new(hook: &'static Hook, keys: Vec<Key>, refusal: fn(&Refusal) -> serde_json::Value) -> Self {
-            Receiver { hook, verifier: Verifier::for_hook(hook, keys), replays: Replays::for_hook(hook), clock: super::now, refusal, events: PhantomData }
+            Receiver {
+                hook,
+                verifier: Verifier::for_hook(hook, keys),
+                replays: Replays::for_hook(hook),
+                clock: super::now,
+                refusal,
+                deferral: None,
+                events: PhantomData,
+            }
         }
 
         /// Reading the time (seconds since the epoch) from `clock`.
         pub fn with_clock(self, clock: fn() -> i64) -> Self {
             Receiver { clock, ..self }
+        }
+
+        /// Answers `reply` in the handler's place when the handler has not answered `margin`
+        /// before the hook's acknowledgement deadline (an interaction's "deferred" response),
+        /// so the platform never gives up on a slow handler. The handler still runs to its end;
+        /// its own answer is then dropped, and it follows up through the platform's API. Without
+        /// a deadline in the spec, nothing is deferred.
+        pub fn deferring(self, reply: Reply, margin: Duration) -> Self {
+            let deferral = self.hook.ack_deadline.map(|deadline| (reply, deadline.saturating_sub(margin)));
+            Receiver { deferral, ..self }
+        }
+
+        /// How long the platform waits for an answer, as the spec says.
+        pub fn deadline(&self) -> Option<Duration> {
+            self.hook.ack_deadline
         }
 
         /// Checks and reads one delivery.
@@ -632,32 +657,46 @@ mod receiver {
             F: Fn(Received<E>) -> Fut,
             Fut: Future<Output = Reply>,
         {
-            match self.receive(headers, body) {
-                Err(refusal) => json(status(refusal.status), &(self.refusal)(&refusal)),
-                Ok(Delivery::Ping) => match self.hook.ping {
-                    Some(ping) => match ping.answer {
-                        Some(json) => (status(ping.status), [(header::CONTENT_TYPE, "application/json")], json).into_response(),
-                        None => status(ping.status).into_response(),
-                    },
-                    None => status(self.hook.ack_status).into_response(),
-                },
-                Ok(Delivery::Event(received)) => {
+            match self.event(headers, body) {
+                Err(answered) => answered,
+                Ok(received) => {
                     let id = received.id.clone();
-                    let response = match handler(received).await {
-                        Reply::Ack => status(self.hook.ack_status).into_response(),
-                        Reply::Json(value) => json(StatusCode::OK, &value),
-                        Reply::Status(code) => status(code).into_response(),
-                    };
-                    // Done: the platform's next delivery of this id is a replay. One the app
-                    // failed is tried again, and must pass.
-                    if let Some(id) = id.filter(|_| response.status().is_success()) {
-                        let now = (self.clock)();
-                        self.verifier.iter().for_each(|v| v.remember(&id, now));
-                        self.replays.iter().for_each(|r| r.remember(&id, now));
-                    }
-                    response
+                    let reply = handler(received).await;
+                    self.finish(id, reply)
                 }
             }
+        }
+
+        /// The event of a delivery for the handler, or the answer when there is none for it.
+        // The answer is the response written at once; boxing it would only add an allocation.
+        #[allow(clippy::result_large_err)]
+        fn event(&self, headers: &HeaderMap, body: &[u8]) -> Result<Received<E>, Response> {
+            match self.receive(headers, body) {
+                Err(refusal) => Err(json(status(refusal.status), &(self.refusal)(&refusal))),
+                Ok(Delivery::Ping) => Err(match self.hook.ping {
+                    Some(Ping { answer: Some(json), status: code, .. }) => (status(code), [(header::CONTENT_TYPE, "application/json")], json).into_response(),
+                    Some(ping) => status(ping.status).into_response(),
+                    None => status(self.hook.ack_status).into_response(),
+                }),
+                Ok(Delivery::Event(received)) => Ok(received),
+            }
+        }
+
+        /// The handler's reply as a response; a delivery acknowledged is remembered, so the
+        /// platform's next delivery of its id is a replay. One the app failed is tried again,
+        /// and must pass.
+        fn finish(&self, id: Option<String>, reply: Reply) -> Response {
+            let response = match reply {
+                Reply::Ack => status(self.hook.ack_status).into_response(),
+                Reply::Json(value) => json(StatusCode::OK, &value),
+                Reply::Status(code) => status(code).into_response(),
+            };
+            if let Some(id) = id.filter(|_| response.status().is_success()) {
+                let now = (self.clock)();
+                self.verifier.iter().for_each(|v| v.remember(&id, now));
+                self.replays.iter().for_each(|r| r.remember(&id, now));
+            }
+            response
         }
     }
 
@@ -672,7 +711,26 @@ mod receiver {
             let this = Arc::new(self);
             axum::routing::post(move |headers: HeaderMap, body: Bytes| {
                 let (this, handler) = (this.clone(), handler.clone());
-                async move { this.answer(&headers, &body, &handler).await }
+                async move {
+                    let received = match this.event(&headers, &body) {
+                        Ok(received) => received,
+                        Err(answered) => return answered,
+                    };
+                    let id = received.id.clone();
+                    let reply = match this.deferral.clone() {
+                        None => handler(received).await,
+                        Some((deferred, after)) => {
+                            // The handler runs on its own task, so it goes on once deferred.
+                            let mut task = tokio::spawn(handler(received));
+                            match tokio::time::timeout(after, &mut task).await {
+                                Ok(Ok(reply)) => reply,
+                                Ok(Err(_)) => Reply::Status(500),
+                                Err(_) => deferred,
+                            }
+                        }
+                    };
+                    this.finish(id, reply)
+                }
             })
         }
     }
