@@ -609,6 +609,11 @@ fn accessors(routed: bool) -> TokenStream {
         pub fn http(&self) -> &reqwest::Client {
             &self.http
         }
+
+        /// How calls are tried again.
+        pub fn retry(&self) -> &Retry {
+            &self.retry
+        }
     }
 }
 
