@@ -27,6 +27,8 @@ struct Seen {
     interactions: Mutex<Vec<Received<InteractionsEvent>>>,
     /// How many note deliveries to answer `503` before acknowledging.
     failures: AtomicUsize,
+    /// Whether that `503` asks for twenty seconds (`Retry-After`).
+    later: std::sync::atomic::AtomicBool,
 }
 
 /// An app whose axum server mounts both receivers; its address and what it saw.
@@ -41,7 +43,7 @@ async fn app() -> (String, Arc<Seen>) {
         async move {
             if seen.failures.load(Ordering::SeqCst) > 0 {
                 seen.failures.fetch_sub(1, Ordering::SeqCst);
-                return Reply::Status(503);
+                return if seen.later.load(Ordering::SeqCst) { Reply::Later(Duration::from_secs(20)) } else { Reply::Status(503) };
             }
             seen.notes.lock().expect("unpoisoned").push(received);
             Reply::Ack
@@ -280,4 +282,17 @@ async fn a_slow_interaction_is_deferred_before_the_spec_s_deadline_and_its_handl
     assert_eq!(finished.load(Ordering::SeqCst), 0);
     tokio::time::sleep(Duration::from_secs(10)).await;
     assert_eq!(finished.load(Ordering::SeqCst), 1, "the handler ran to its end after the deferral");
+}
+
+#[tokio::test(start_paused = true)]
+async fn the_sender_waits_out_the_retry_after_an_app_asks_for() {
+    let (url, seen) = app().await;
+    seen.failures.store(1, Ordering::SeqCst);
+    seen.later.store(true, Ordering::SeqCst);
+    let sender = sending::note_events(vec![SigningKey::Secret(SECRET.to_vec())]);
+    let start = tokio::time::Instant::now();
+    let delivered = sender.send(&format!("{url}/hooks/notes"), "msg_later", &NoteEventsEvent::NoteCreated(note())).await;
+    assert_eq!(delivered, Ok(Delivered { status: 204, tries: 2 }));
+    // `Reply::Later(20 s)` answered `Retry-After: 20`, within the spec's `max_seconds: 30`.
+    assert!(start.elapsed() >= Duration::from_secs(20), "the Retry-After was waited out: {:?}", start.elapsed());
 }

@@ -33,6 +33,7 @@ pub const DEPENDENCIES: &[(&str, &str)] = &[
     ("tokio", r#"{ version = "1", default-features = false }"#),
     ("hyper", r#"{ version = "1", features = ["server", "http1"] }"#),
     ("hyper-util", r#"{ version = "0.1", features = ["tokio", "service"] }"#),
+    ("ed25519-dalek", r#"{ version = "2", default-features = false, features = ["std", "fast", "zeroize"] }"#),
 ];
 
 /// The dev profile, as the root `Cargo.toml` sets it (a test keeps the two in step): a workspace
