@@ -384,6 +384,11 @@ impl Client {
         &self.http
     }
 
+    /// How calls are tried again.
+    pub fn retry(&self) -> &Retry {
+        &self.retry
+    }
+
     /// Sends one request, trying it again as [`Client::with_retry`] allows, and reads the
     /// last answer.
     async fn dispatch(

@@ -596,6 +596,8 @@ mod receiver {
         Json(serde_json::Value),
         /// Another status: a `5xx` or `429` asks the platform to try again later.
         Status(u16),
+        /// `503` with `Retry-After`: the app asks for the delivery again after this long.
+        Later(Duration),
     }
 
     /// Receives `hook`'s deliveries: checks each before reading it, answers the platform's
@@ -690,6 +692,10 @@ mod receiver {
                 Reply::Ack => status(self.hook.ack_status).into_response(),
                 Reply::Json(value) => json(StatusCode::OK, &value),
                 Reply::Status(code) => status(code).into_response(),
+                Reply::Later(wait) => {
+                    let seconds = wait.as_secs() + u64::from(wait.subsec_nanos() > 0);
+                    (StatusCode::SERVICE_UNAVAILABLE, [(header::RETRY_AFTER, seconds.to_string())]).into_response()
+                }
             };
             if let Some(id) = id.filter(|_| response.status().is_success()) {
                 let now = (self.clock)();
