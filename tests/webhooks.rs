@@ -296,3 +296,25 @@ async fn the_sender_waits_out_the_retry_after_an_app_asks_for() {
     // `Reply::Later(20 s)` answered `Retry-After: 20`, within the spec's `max_seconds: 30`.
     assert!(start.elapsed() >= Duration::from_secs(20), "the Retry-After was waited out: {:?}", start.elapsed());
 }
+
+#[tokio::test]
+async fn every_event_the_mock_platform_makes_arrives_as_it_was_sent() {
+    let (url, seen) = app().await;
+    let sender = sending::note_events(vec![SigningKey::Secret(SECRET.to_vec())]);
+    let events = shapes_server::mock::webhook_note_events();
+    assert_eq!(events.len(), 2, "one of each event the spec names");
+    for (i, event) in events.iter().enumerate() {
+        let delivered = sender.send(&format!("{url}/hooks/notes"), &format!("mock_{i}"), event).await;
+        assert_eq!(delivered, Ok(Delivered { status: 204, tries: 1 }));
+    }
+    let received: Vec<NoteEventsEvent> = seen.notes.lock().expect("unpoisoned").iter().map(|r| r.event.clone()).collect();
+    assert_eq!(received, events);
+
+    let (url, seen) = app().await;
+    let sender = sending::interactions(vec![SigningKey::Ed25519(ed25519_dalek::SigningKey::from_bytes(&SEED))]);
+    for (i, event) in shapes_server::mock::webhook_interactions().iter().enumerate() {
+        assert_eq!(sender.send(&format!("{url}/hooks/interactions"), &format!("{}", 100 + i), event).await.map(|d| d.status), Ok(200));
+    }
+    let received: Vec<InteractionsEvent> = seen.interactions.lock().expect("unpoisoned").iter().map(|r| r.event.clone()).collect();
+    assert_eq!(received, shapes_server::mock::webhook_interactions());
+}

@@ -36,6 +36,7 @@ pub fn mock(plan: &Plan) -> TokenStream {
     let limited = plan.rate_limits.is_some().then(|| limited(plan, &runtime));
     let mut values = Values { plan, queue: Vec::new(), done: BTreeSet::new(), paged: None, resumed: None, link: None };
     let methods = methods(plan, &mut values);
+    let deliveries = webhook_events(plan, &mut values);
     let builders = values.builders();
     // The signatures name what `api.rs` has in scope: the proof of guarded endpoints too.
     let granted = routed(plan).iter().any(|e| guarded(plan, e)).then(|| {
@@ -87,8 +88,44 @@ pub fn mock(plan: &Plan) -> TokenStream {
             #methods
         }
 
+        #deliveries
+
         #builders
     }
+}
+
+/// `webhook_<id>()` per webhook whose events can be written: one event of each kind it
+/// carries, with values that meet the spec, for a sender to deliver.
+fn webhook_events(plan: &Plan, values: &mut Values) -> TokenStream {
+    let mut out = TokenStream::new();
+    for w in plan.delivered_webhooks() {
+        let union = names::webhook_event(w);
+        let function = quote::format_ident!("webhook_{}", names::webhook_fn(w).to_string().trim_start_matches("r#"));
+        let events: Vec<TokenStream> = plan
+            .webhook_events(w)
+            .map(|(_, e)| {
+                let variant = names::event_variant(e);
+                let payload = if crate::emit::rust::types::events::has_payload(e) {
+                    let ty = names::event_payload(e);
+                    let fields = values.members(&e.fields, None, quote!(depth));
+                    let extra = keeps_extra(&e.meta.not_shown).then(|| quote!(extra: Default::default(),));
+                    quote!(types::events::#ty { #fields #extra })
+                } else {
+                    quote!(serde_json::Value::Object(Default::default()))
+                };
+                quote!(types::webhooks::#union::#variant(#payload))
+            })
+            .collect();
+        let doc = format!(" One event of each kind the webhook `{}` carries, with values that meet the spec: what a mock platform delivers.", w.meta.id);
+        out.extend(quote! {
+            #[doc = #doc]
+            pub fn #function() -> Vec<types::webhooks::#union> {
+                let depth: u8 = 0;
+                vec![#(#events),*]
+            }
+        });
+    }
+    out
 }
 
 /// `ROUTES` and `router_limited`: the mock enforcing a budget per rate-limit bucket, with the

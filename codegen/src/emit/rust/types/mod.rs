@@ -11,7 +11,7 @@ pub(crate) mod docs;
 pub(crate) mod endpoints;
 pub(crate) mod enums;
 mod errors;
-mod events;
+pub(crate) mod events;
 pub(crate) mod fields;
 pub(crate) mod literals;
 mod pages;
