@@ -28,13 +28,7 @@ impl Importer<'_> {
         let Some(entries) = self.root().get("webhooks").and_then(Value::as_object).cloned() else { return };
         let mut hooks: IndexMap<String, Webhook> = IndexMap::new();
         for (key, item) in &entries {
-            let mut pointer = format!("/webhooks/{}", escape(key));
-            let mut item = item.clone();
-            if let Some(r) = item.get("$ref").and_then(Value::as_str).map(str::to_owned) {
-                let Some(p) = self.resolve_ref(cx, &r, &format!("{pointer}/$ref")) else { continue };
-                item = self.doc.at(&p).cloned().unwrap_or_default();
-                pointer = p;
-            }
+            let Some((pointer, item)) = self.path_item(cx, format!("/webhooks/{}", escape(key)), item) else { continue };
             let Some(obj) = item.as_object() else { continue };
             for other in obj.keys().filter(|k| !["post", "summary", "description"].contains(&k.as_str())) {
                 let gap = self.unmapped(

@@ -87,13 +87,7 @@ impl Importer<'_> {
     pub(super) fn operations(&mut self, cx: &mut Diagnostics) {
         let Some(paths) = self.root().get("paths").and_then(Value::as_object).cloned() else { return };
         for (path, item) in &paths {
-            let mut pointer = format!("/paths/{}", escape(path));
-            let mut item = item.clone();
-            if let Some(r) = item.get("$ref").and_then(Value::as_str).map(str::to_owned) {
-                let Some(p) = self.resolve_ref(cx, &r, &format!("{pointer}/$ref")) else { continue };
-                item = self.doc.at(&p).cloned().unwrap_or_default();
-                pointer = p;
-            }
+            let Some((pointer, item)) = self.path_item(cx, format!("/paths/{}", escape(path)), item) else { continue };
             let Some(obj) = item.as_object() else { continue };
             let shared = parameter_values(obj.get("parameters"), &pointer);
             let mut path_gaps = Vec::new();
@@ -119,6 +113,18 @@ impl Importer<'_> {
                 e.meta.part = None;
                 f.endpoints.push(e);
             }
+        }
+    }
+
+    /// A path item at `pointer`, or the one its `$ref` names, with where it is; `None` when the
+    /// reference does not resolve (reported).
+    pub(in crate::import) fn path_item(&mut self, cx: &mut Diagnostics, pointer: String, item: &Value) -> Option<(String, Value)> {
+        match item.get("$ref").and_then(Value::as_str) {
+            Some(r) => {
+                let p = self.resolve_ref(cx, r, &format!("{pointer}/$ref"))?;
+                Some((p.clone(), self.doc.at(&p).cloned().unwrap_or_default()))
+            }
+            None => Some((pointer, item.clone())),
         }
     }
 
