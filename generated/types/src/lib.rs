@@ -18,6 +18,7 @@
 #![allow(deprecated)]
 #![allow(clippy::deprecated_semver)]
 
+#[rustfmt::skip]
 pub use platform_runtime::{clock, pagination, ratelimit, validation, wire};
 #[rustfmt::skip]
 pub mod placeholders;

@@ -185,6 +185,7 @@ fn lib_rs(plan: &Plan, modules: &[Module<'_>]) -> TokenStream {
         #![allow(clippy::deprecated_semver)]
 
         // The spec-independent foundation, from the runtime crate beside this one.
+        #[rustfmt::skip]
         pub use #runtime::{#(#foundation),*};
 
         #decls
