@@ -312,9 +312,68 @@ async fn every_event_the_mock_platform_makes_arrives_as_it_was_sent() {
 
     let (url, seen) = app().await;
     let sender = sending::interactions(vec![SigningKey::Ed25519(ed25519_dalek::SigningKey::from_bytes(&SEED))]);
-    for (i, event) in shapes_server::mock::webhook_interactions().iter().enumerate() {
-        assert_eq!(sender.send(&format!("{url}/hooks/interactions"), &format!("{}", 100 + i), event).await.map(|d| d.status), Ok(200));
+    for event in &shapes_server::mock::webhook_interactions() {
+        // The envelope's `id` is the invocation's own: the delivery goes under it.
+        let id = match event {
+            InteractionsEvent::CommandInvoked(c) => c.id.0.to_string(),
+            other => panic!("the mock makes the events the spec names, not {other:?}"),
+        };
+        assert_eq!(sender.send(&format!("{url}/hooks/interactions"), &id, event).await.map(|d| d.status), Ok(200));
     }
     let received: Vec<InteractionsEvent> = seen.interactions.lock().expect("unpoisoned").iter().map(|r| r.event.clone()).collect();
     assert_eq!(received, shapes_server::mock::webhook_interactions());
+}
+
+#[tokio::test]
+async fn a_copy_of_a_delivery_whose_handler_still_runs_is_asked_back_later() {
+    let release = Arc::new(tokio::sync::Notify::new());
+    let (started, handled) = (Arc::new(tokio::sync::Notify::new()), Arc::new(AtomicUsize::new(0)));
+    let (wait, start, count) = (release.clone(), started.clone(), handled.clone());
+    let secret = format!("whsec_{}", base64::engine::general_purpose::STANDARD.encode(SECRET));
+    let hooks = receiving::note_events(vec![Key::secret(&secret).expect("a secret")]).post(move |_| {
+        let (wait, start, count) = (wait.clone(), start.clone(), count.clone());
+        async move {
+            count.fetch_add(1, Ordering::SeqCst);
+            start.notify_one();
+            wait.notified().await;
+            Reply::Ack
+        }
+    });
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
+    let url = format!("http://{}", listener.local_addr().expect("an address"));
+    tokio::spawn(async move { axum::serve(listener, axum::Router::new().route("/hooks/notes", hooks)).await });
+    let t = now();
+    let signature = hmac_signature(SECRET, "msg_twice", t, NOTE_BODY);
+    let first = tokio::spawn({
+        let (url, signature) = (url.clone(), signature.clone());
+        async move { post_note(&url, "msg_twice", t, &signature, NOTE_BODY).await.status() }
+    });
+    started.notified().await;
+    let copy = post_note(&url, "msg_twice", t, &signature, NOTE_BODY).await;
+    assert_eq!(copy.status(), 503, "the handler of the first is still running");
+    assert_eq!(copy.headers()["retry-after"], "1");
+    release.notify_one();
+    assert_eq!(first.await.expect("the first delivery"), 204);
+    assert_eq!(post_note(&url, "msg_twice", t, &signature, NOTE_BODY).await.status(), 401, "acknowledged now: a replay");
+    assert_eq!(handled.load(Ordering::SeqCst), 1);
+}
+
+#[tokio::test]
+async fn the_sender_follows_no_redirect() {
+    let moved = axum::Router::new().route("/hooks", axum::routing::post(|| async { axum::response::Redirect::temporary("http://169.254.169.254/") }));
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
+    let url = format!("http://{}/hooks", listener.local_addr().expect("an address"));
+    tokio::spawn(async move { axum::serve(listener, moved).await });
+    let sender = sending::note_events(vec![SigningKey::Secret(SECRET.to_vec())]);
+    let delivered = sender.send(&url, "msg_moved", &NoteEventsEvent::NoteCreated(note())).await;
+    assert_eq!(delivered, Err(Undelivered { status: Some(307), tries: 1 }), "a redirect is the app's final answer");
+}
+
+#[tokio::test]
+async fn a_sender_without_a_key_of_the_scheme_sends_nothing() {
+    let (url, seen) = app().await;
+    let sender = sending::interactions(vec![SigningKey::Secret(SECRET.to_vec())]);
+    let delivered = sender.send(&format!("{url}/hooks/interactions"), "1", &InteractionsEvent::Unknown { name: "7".into(), raw: serde_json::json!({}) }).await;
+    assert_eq!(delivered, Err(Undelivered { status: None, tries: 0 }), "an Ed25519 scheme, and only a secret");
+    assert!(seen.interactions.lock().expect("unpoisoned").is_empty());
 }

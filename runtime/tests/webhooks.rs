@@ -102,6 +102,31 @@ fn replays_are_forgotten_past_the_window() {
 }
 
 #[test]
+fn empty_and_short_secrets_are_refused_and_an_empty_one_never_verifies() {
+    assert!(Key::secret("whsec_").is_err(), "an unset variable");
+    assert!(Key::secret("").is_err());
+    assert!(Key::secret("whsec_c2hvcnQ=").is_err(), "`short`, five bytes");
+    assert!(SigningKey::secret("whsec_c2hvcnQ=").is_err());
+    assert!(Key::secret(STANDARD_SECRET).is_ok());
+    let empty = SigningKey::Secret(Vec::new());
+    let verifier = Verifier::new(Scheme::STANDARD, vec![empty.verifying()]);
+    let h = headers(&webhooks::sign(Scheme::STANDARD, std::slice::from_ref(&empty), "msg", 5, b"{}"));
+    assert_eq!(check(&verifier, &h, b"{}", 5), Err(Rejection::BadSignature), "anyone can compute an HMAC under an empty key");
+}
+
+#[test]
+fn a_header_of_too_many_signatures_is_refused_before_any_is_checked() {
+    let key = SigningKey::Secret(b"a secret of enough bytes".to_vec());
+    let verifier = Verifier::new(Scheme::STANDARD, vec![key.verifying()]);
+    let mut h = headers(&webhooks::sign(Scheme::STANDARD, std::slice::from_ref(&key), "msg", 5, b"{}"));
+    let valid = h["webhook-signature"].clone();
+    assert!(check(&verifier, &h, b"{}", 5).is_ok());
+    let padded = format!("{} {valid}", ["v1,AAAA"; webhooks::MAX_SIGNATURES].join(" "));
+    h.insert("webhook-signature".into(), padded);
+    assert_eq!(check(&verifier, &h, b"{}", 5), Err(Rejection::BadSignature), "nine signatures, the last one valid");
+}
+
+#[test]
 fn keys_that_are_not_keys_are_refused() {
     assert!(Key::ed25519_hex("zz").is_err());
     assert!(Key::ed25519_hex(&"+f".repeat(32)).is_err());

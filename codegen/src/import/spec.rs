@@ -498,4 +498,9 @@ pub struct WebhookRetry {
     pub initial_seconds: Option<f64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub max_seconds: Option<f64>,
+    /// What the source does not show of it, as the export wrote it.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub not_shown: Vec<Value>,
+    #[serde(default, skip_serializing_if = "IndexMap::is_empty")]
+    pub assumed: IndexMap<String, String>,
 }

@@ -14,7 +14,7 @@ use super::spec::{self, Event, Gap, Meta, Webhook};
 use super::{Importer, Site};
 use crate::diag::{Diagnostics, codes};
 use indexmap::IndexMap;
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 /// The file webhooks are written to.
 const FILE: &str = "webhooks.yaml";
@@ -113,15 +113,50 @@ impl Importer<'_> {
             hook.meta.part = self.tag_part(op);
             hooks.insert(key_of.clone(), hook);
         }
-        // A ping is the webhook's own, already read.
-        let Some(name) = name else { return };
-        let mut event = self.event(key, op);
+        let Some(name) = name.filter(|n| !n.is_empty()) else {
+            // A ping is the webhook's own, already read.
+            let ping = hooks[&key_of].ping.is_some() && op.get("operationId").and_then(Value::as_str).is_some_and(|o| o.ends_with(".ping"));
+            if !ping {
+                let gap = self.unmapped(
+                    cx,
+                    codes::IMPORT_UNMAPPED,
+                    at,
+                    "events",
+                    "a delivery of `x-webhook` without `x-event-name`",
+                    "an event is delivered under the name the envelope gives it",
+                );
+                hooks[&key_of].meta.not_shown.push(gap);
+            }
+            return;
+        };
+        if hooks[&key_of].events.contains_key(&name) {
+            let gap = self.unmapped(cx, codes::IMPORT_UNMAPPED, at, "events", &format!("a second event named `{name}`"), "a webhook names each event once");
+            hooks[&key_of].meta.not_shown.push(gap);
+            return;
+        }
+        // An event two webhooks carry is exported under `<webhook>.<event>`, once per webhook.
+        let own = key.rsplit_once('.').map_or(key, |(_, event)| event);
+        if let Some(id) = self.file(FILE).events.iter().find(|e| e.meta.id == own).map(|e| e.meta.id.clone()) {
+            hooks[&key_of].events.insert(name, id);
+            return;
+        }
+        let mut event = self.event(own, op);
         let hook = &hooks[&key_of];
         let envelope = hook.envelope.as_ref();
         let schema_at = format!("{at}/requestBody/content/application~1json/schema");
         let data = envelope.and_then(|e| e.data.as_deref());
-        let members: Vec<&str> =
-            envelope.iter().flat_map(|e| [Some(e.kind.as_str()), e.id.as_deref(), e.timestamp.as_deref(), e.version.as_deref()]).flatten().collect();
+        // Where the body is the event, the member naming it is the envelope's, and so are the
+        // others the export wrote with no schema (a field that is the id keeps its own).
+        let placeholder =
+            |member: &str| self.doc.at(&format!("{schema_at}/properties/{}", escape(member))).is_some_and(|s| s.as_object().is_some_and(Map::is_empty));
+        let members: Vec<&str> = envelope
+            .iter()
+            .flat_map(|e| [Some(e.kind.as_str()), e.id.as_deref(), e.timestamp.as_deref(), e.version.as_deref()])
+            .flatten()
+            .enumerate()
+            .filter(|(i, m)| *i == 0 || placeholder(m))
+            .map(|(_, m)| m)
+            .collect();
         let (schema, pointer, leave) = match data {
             Some(path) => {
                 let pointer = path.split('.').fold(schema_at.clone(), |p, name| format!("{p}/properties/{}", escape(name)));
@@ -294,20 +329,65 @@ impl Extension {
             ping: self.ping,
             ack_status: self.ack_status,
             ack_seconds: self.ack_seconds,
-            retry: self.retry,
+            retry: self.retry.map(|mut r| {
+                // Gaps of facets the format does not know would make the spec invalid (E0116).
+                r.not_shown.retain(|g| g.get("facet").and_then(Value::as_str).is_some_and(|f| crate::validate::FACETS.contains(&f)));
+                r
+            }),
             events: IndexMap::new(),
         }
     }
 }
 
-/// The operation's `x-webhook`, when it reads as this generator's and is consistent: a scheme
-/// and a repr the spec format knows. Anything else is another document's.
+/// The operation's `x-webhook`, when it reads as this generator's and says what a valid spec
+/// can: anything else is read as another document's (whose envelope and signatures are not
+/// shown), so a hand-edited extension never makes an invalid spec.
 fn own_extension(op: &Value) -> Option<Extension> {
     let ext: Extension = serde_json::from_value(op.get("x-webhook")?.clone()).ok()?;
-    let schemes = ["ed25519", "standard", "none"];
-    let scheme_known = ext.verification.as_ref().is_none_or(|v| schemes.contains(&v.scheme.as_str()));
-    let repr_known = ext.envelope.as_ref().and_then(|e| e.repr.as_deref()).is_none_or(|r| ["string", "integer"].contains(&r));
-    let numbered = ext.envelope.as_ref().is_some_and(|e| e.repr.as_deref() == Some("integer"));
-    let name_fits = op.get("x-event-name").and_then(Value::as_str).is_none_or(|n| !numbered || n.parse::<i64>().is_ok());
-    (scheme_known && repr_known && name_fits).then_some(ext)
+    let name = op.get("x-event-name").and_then(Value::as_str);
+    sound(&ext, name).then_some(ext)
+}
+
+/// A JSON value as an envelope names an event with it: text as is, a number in decimal.
+fn wire_text(value: &Value) -> String {
+    match value {
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
+/// What E0177, E0113 and E0175 would refuse, checked before the extension is trusted.
+fn sound(ext: &Extension, name: Option<&str>) -> bool {
+    let shown = |facet: &str| ext.not_shown.iter().any(|g| g.facet == facet);
+    let success = |s: u16| (200..300).contains(&s);
+    let path_ok = |p: &str| !p.is_empty() && p.split('.').all(|s| !s.is_empty());
+    let envelope = match &ext.envelope {
+        Some(e) => {
+            let numbered = e.repr.as_deref() == Some("integer");
+            let paths: Vec<&str> =
+                [Some(e.kind.as_str()), e.data.as_deref(), e.id.as_deref(), e.timestamp.as_deref(), e.version.as_deref()].into_iter().flatten().collect();
+            let apart = paths.iter().enumerate().all(|(i, a)| paths[..i].iter().all(|b| !(a.starts_with(b) || b.starts_with(a))));
+            let repr = e.repr.as_deref().is_none_or(|r| ["string", "integer"].contains(&r));
+            let name = name.is_none_or(|n| !n.is_empty() && (!numbered || n.parse::<i64>().is_ok_and(|i| i.to_string() == n)));
+            repr && name && apart && paths.iter().all(|p| path_ok(p))
+        }
+        None => shown("envelope"),
+    };
+    let verification = match &ext.verification {
+        Some(v) => match v.scheme.as_str() {
+            "ed25519" => v.signature_header.is_some() && v.timestamp_header.is_some() && v.id_header.is_none(),
+            "standard" => true,
+            "none" => v.signature_header.is_none() && v.timestamp_header.is_none() && v.id_header.is_none() && v.tolerance_seconds.is_none(),
+            _ => false,
+        },
+        None => shown("verification"),
+    } && ext.verification.as_ref().is_none_or(|v| v.tolerance_seconds != Some(0));
+    let ping = ext
+        .ping
+        .as_ref()
+        .is_none_or(|p| p.status.is_none_or(success) && p.member.as_deref().is_none_or(path_ok) && name.is_none_or(|n| wire_text(&p.value) != n));
+    let policy = ext.ack_status.is_none_or(success)
+        && ext.ack_seconds.is_none_or(|s| s.is_finite() && s >= 0.001)
+        && ext.retry.as_ref().is_none_or(|r| r.attempts != Some(0));
+    envelope && verification && ping && policy
 }

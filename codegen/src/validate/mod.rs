@@ -14,6 +14,7 @@ mod timeline;
 mod values;
 mod webhooks;
 
+pub use facets::FACETS;
 pub use values::CHANGE_KINDS;
 
 use crate::diag::Diagnostics;

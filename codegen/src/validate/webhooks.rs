@@ -13,7 +13,7 @@ pub fn check_webhooks(cx: &mut Diagnostics, model: &Model) {
         };
         events(model, w, &mut report);
         if let Some(e) = &w.envelope {
-            envelope(w, e, &mut report);
+            envelope(model, w, e, &mut report);
         }
         if let Some(v) = &w.verification {
             verification(v, &mut report);
@@ -44,7 +44,7 @@ fn events(model: &Model, w: &Webhook, report: &mut Report) {
             );
         }
         let numbered = w.envelope.as_ref().is_some_and(Envelope::numbered);
-        if numbered && e.value.parse::<i64>().is_err() {
+        if numbered && e.value.parse::<i64>().map(|n| n.to_string()).as_deref() != Ok(e.value.as_str()) {
             report(
                 e.span,
                 format!("`{}` names an event, but the envelope names events by integers", e.value),
@@ -58,7 +58,7 @@ fn events(model: &Model, w: &Webhook, report: &mut Report) {
 }
 
 /// The members are paths of names; the type is named by text or an integer.
-fn envelope(w: &Webhook, e: &Envelope, report: &mut Report) {
+fn envelope(model: &Model, w: &Webhook, e: &Envelope, report: &mut Report) {
     if !matches!(e.repr.id.as_str(), "string" | "integer") {
         report(e.repr.span, format!("`repr: {}` is neither `string` nor `integer`", e.repr.id), "name events by `string` (the default) or `integer`");
     }
@@ -68,29 +68,43 @@ fn envelope(w: &Webhook, e: &Envelope, report: &mut Report) {
             report(m.span, format!("`{}` is no member path", m.path.join(".")), "name a member, or members joined by `.` (`event.type`)");
         }
     }
-    let others = [e.data.as_ref(), e.id.as_ref(), e.timestamp.as_ref(), e.version.as_ref()];
-    for m in others.into_iter().flatten() {
-        if m.path.starts_with(&e.kind.path) || e.kind.path.starts_with(&m.path) {
+    // No member may hold another: writing one would overwrite the other.
+    let named =
+        [("type", Some(&e.kind)), ("data", e.data.as_ref()), ("id", e.id.as_ref()), ("timestamp", e.timestamp.as_ref()), ("version", e.version.as_ref())];
+    let named: Vec<(&str, &Member)> = named.into_iter().filter_map(|(k, m)| Some((k, m?))).collect();
+    for (i, (key, m)) in named.iter().enumerate() {
+        if let Some((other, _)) = named[..i].iter().find(|(_, o)| o.path.starts_with(&m.path) || m.path.starts_with(&o.path)) {
             report(
                 m.span,
-                format!("`{}` overlaps the member naming the event", m.path.join(".")),
-                "keep the event's name apart from its data, id and timestamp",
+                format!("`{key}: {}` overlaps the envelope's `{other}` member", m.path.join(".")),
+                "give each member a path of its own, neither inside nor around another",
             );
         }
     }
-    if let Some(data) = &e.data {
-        for m in [e.id.as_ref(), e.timestamp.as_ref(), e.version.as_ref()].into_iter().flatten() {
-            if m.path.starts_with(&data.path) {
-                report(
-                    m.span,
-                    format!("`{}` lies inside the event's data `{}`", m.path.join("."), data.path.join(".")),
-                    "keep the envelope's members outside the data",
-                );
-            }
-        }
+    if e.data.is_none() {
+        payload_fields(model, w, e, report);
     }
     if w.events.is_empty() && !w.meta.is_not_shown("events") && !w.meta.is_not_shown("name") {
         report(e.span, "an envelope, but no event".to_owned(), "list the events by the value of the `type` member, or add `not_shown: [events]`");
+    }
+}
+
+/// Where the whole body is the event, no field may be where the envelope writes: the member
+/// naming the event, or an object holding a member. (A field that is itself the `id` or
+/// `timestamp` member is that member, as Discord's interactions carry their id.)
+fn payload_fields(model: &Model, w: &Webhook, e: &Envelope, report: &mut Report) {
+    let members = [Some(&e.kind), e.id.as_ref(), e.timestamp.as_ref(), e.version.as_ref()];
+    let taken: Vec<&str> =
+        members.into_iter().flatten().filter(|m| std::ptr::eq(*m, &e.kind) || m.path.len() > 1).filter_map(|m| m.path.first().map(String::as_str)).collect();
+    for x in &w.events {
+        let Some(event) = model.events.iter().find(|v| v.meta.id == x.event.id) else { continue };
+        if let Some(f) = event.fields.iter().find(|f| taken.contains(&f.wire())) {
+            report(
+                f.span,
+                format!("the event `{}` has a field `{}`, where the envelope writes", event.meta.id, f.wire()),
+                "rename the field, or give the envelope a `data` member",
+            );
+        }
     }
 }
 
@@ -125,11 +139,13 @@ fn verification(v: &Verification, report: &mut Report) {
         }
         other => report(v.scheme.span, format!("`{other}` is no signature scheme"), "use `ed25519`, `standard` (Standard Webhooks) or `none`"),
     }
-    for (_, header) in written {
-        if let Some(h) = header
-            && !is_token(&h.id)
-        {
+    for (i, (_, header)) in written.iter().enumerate() {
+        let Some(h) = header else { continue };
+        if !is_token(&h.id) {
             report(h.span, format!("`{}` is no HTTP header name", h.id), "name a header");
+        }
+        if written[..i].iter().any(|(_, o)| o.as_ref().is_some_and(|o| o.id.eq_ignore_ascii_case(&h.id))) {
+            report(h.span, format!("`{}` names two of the scheme's headers", h.id), "give each header its own name");
         }
     }
     if v.tolerance_seconds == Some(0) {
@@ -177,11 +193,11 @@ fn acknowledgement(w: &Webhook, report: &mut Report) {
         report(w.ack_status_span.unwrap_or(w.meta.id_span), format!("the app acknowledges with `{status}`, no success"), "give a 2xx status");
     }
     if let Some(s) = w.ack_seconds
-        && !(s.is_finite() && s > 0.0)
+        && !(s.is_finite() && s >= 0.001)
     {
         report(
             w.ack_seconds_span.unwrap_or(w.meta.id_span),
-            "`ack_seconds` is not a positive number of seconds".to_owned(),
+            "`ack_seconds` is not a number of seconds of at least a millisecond".to_owned(),
             "give the seconds the platform waits for an answer",
         );
     }

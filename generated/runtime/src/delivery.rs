@@ -9,7 +9,8 @@
 //! answers and how the platform tries again. A generated union of the hook's events implements
 //! [`HookEvent`]: an arm per event the spec names, and one that keeps any other as it came.
 //!
-//! Reading needs nothing but `serde_json`; checking signatures is [`crate::webhooks`]'s.
+//! Reading needs nothing but `serde_json`; checking signatures is the `webhooks` module's
+//! (feature `webhooks`).
 
 use serde_json::Value;
 use std::time::Duration;

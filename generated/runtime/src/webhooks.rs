@@ -67,13 +67,27 @@ impl Key {
         ed25519_dalek::VerifyingKey::from_bytes(&bytes).map(Key::Ed25519).map_err(|e| BadKey(e.to_string()))
     }
 
-    /// A Standard Webhooks secret, `whsec_` and base64 (the prefix may be left out).
+    /// A Standard Webhooks secret, `whsec_` and base64 (the prefix may be left out), of at
+    /// least [`MIN_SECRET`] bytes: an empty or short one (an unset variable) would let anyone
+    /// sign.
     pub fn secret(text: &str) -> Result<Key, BadKey> {
         let text = text.trim();
         let encoded = text.strip_prefix("whsec_").unwrap_or(text);
-        BASE64.decode(encoded).map(Key::Secret).map_err(|_| BadKey("a secret is `whsec_` and base64".to_owned()))
+        let bytes = BASE64.decode(encoded).map_err(|_| BadKey("a secret is `whsec_` and base64".to_owned()))?;
+        if bytes.len() < MIN_SECRET {
+            return Err(BadKey(format!("a secret of {} bytes; Standard Webhooks' are 24 to 64, and fewer than {MIN_SECRET} are refused", bytes.len())));
+        }
+        Ok(Key::Secret(bytes))
     }
 }
+
+/// The fewest bytes a secret may have.
+pub const MIN_SECRET: usize = 16;
+
+/// The most signatures one delivery's header may carry: a few while keys rotate. More is
+/// refused before any is checked, so a forged header cannot make the receiver hash its body
+/// thousands of times.
+pub const MAX_SIGNATURES: usize = 8;
 
 /// Why a delivery is refused: none of these calls the handler.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -158,7 +172,12 @@ impl Verifier {
                 let stamp = header(timestamp).ok_or(Rejection::Missing(timestamp))?;
                 let signatures = header(signature).ok_or(Rejection::Missing(signature))?;
                 let signed = [delivery.as_bytes(), b".", stamp.as_bytes(), b".", body].concat();
-                if !signatures.split_ascii_whitespace().any(|s| self.standard_verifies(&signed, s)) {
+                if signatures.split_ascii_whitespace().nth(MAX_SIGNATURES).is_some() {
+                    return Err(Rejection::BadSignature);
+                }
+                // Each secret's tag is computed once, whatever the number of signatures.
+                let tags = self.hmac_tags(&signed);
+                if !signatures.split_ascii_whitespace().any(|s| self.standard_verifies(&signed, &tags, s)) {
                     return Err(Rejection::BadSignature);
                 }
                 Verified { id: Some(delivery.to_owned()), timestamp: stamp.trim().parse().map_err(|_| Rejection::BadTimestamp)? }
@@ -191,18 +210,33 @@ impl Verifier {
         self.keys.iter().any(|k| matches!(k, Key::Ed25519(key) if key.verify_strict(signed, &signature).is_ok()))
     }
 
-    /// One `v1,<base64>` (HMAC) or `v1a,<base64>` (Ed25519) signature against every key.
-    fn standard_verifies(&self, signed: &[u8], one: &str) -> bool {
+    /// The HMAC-SHA256 tag of `signed` under each secret (an empty secret signs nothing).
+    fn hmac_tags(&self, signed: &[u8]) -> Vec<hmac::digest::CtOutput<Hmac<Sha256>>> {
+        let secrets = self.keys.iter().filter_map(|k| match k {
+            Key::Secret(secret) if !secret.is_empty() => Some(secret),
+            _ => None,
+        });
+        secrets
+            .filter_map(|secret| {
+                let mut mac = Hmac::<Sha256>::new_from_slice(secret).ok()?;
+                mac.update(signed);
+                Some(mac.finalize())
+            })
+            .collect()
+    }
+
+    /// One `v1,<base64>` (HMAC, against each secret's `tags`) or `v1a,<base64>` (Ed25519)
+    /// signature. Tags are compared in constant time (`CtOutput`'s equality).
+    fn standard_verifies(&self, signed: &[u8], tags: &[hmac::digest::CtOutput<Hmac<Sha256>>], one: &str) -> bool {
         let Some((version, encoded)) = one.split_once(',') else { return false };
         let Ok(bytes) = BASE64.decode(encoded) else { return false };
         match version {
-            "v1" => self.keys.iter().any(|k| match k {
-                Key::Secret(secret) => Hmac::<Sha256>::new_from_slice(secret).is_ok_and(|mut mac| {
-                    mac.update(signed);
-                    mac.verify_slice(&bytes).is_ok()
-                }),
-                Key::Ed25519(_) => false,
-            }),
+            "v1" => {
+                let Some(given) = hmac::digest::generic_array::GenericArray::from_exact_iter(bytes.iter().copied()) else { return false };
+                let given = hmac::digest::CtOutput::<Hmac<Sha256>>::new(given);
+                // `CtOutput`'s equality is constant-time, and so each comparison here.
+                tags.contains(&given)
+            }
             "v1a" => <[u8; 64]>::try_from(bytes.as_slice()).is_ok_and(|sig| self.ed25519_verifies(signed, &sig)),
             _ => false,
         }
@@ -444,7 +478,7 @@ mod sender {
     }
 
     /// A delivery given up: the last status (none when no answer came), and the tries (none
-    /// when the event could not be written).
+    /// when the event could not be written, or signed with the keys given).
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
     pub struct Undelivered {
         /// The last answer's status.
@@ -472,7 +506,10 @@ mod sender {
     impl<E: HookEvent> Sender<E> {
         /// A sender of `hook`'s events signed with `keys` (several while keys rotate).
         pub fn new(hook: &'static Hook, keys: Vec<SigningKey>) -> Self {
-            Sender { hook, keys, http: reqwest::Client::new(), clock: super::now, events: PhantomData }
+            // A redirect is the app's final answer: following it would carry the platform's signed
+            // request wherever the app points (and turn the POST into a GET on a 303).
+            let http = reqwest::Client::builder().redirect(reqwest::redirect::Policy::none()).build().unwrap_or_default();
+            Sender { hook, keys, http, clock: super::now, events: PhantomData }
         }
 
         /// Sending with `http`.
@@ -547,7 +584,12 @@ mod sender {
         loop {
             tries += 1;
             let mut request = http.post(url).header("content-type", "application/json").body(body.to_vec());
-            for (name, value) in scheme.map(|s| sign(s, keys, id, clock(), body)).unwrap_or_default() {
+            let signed = scheme.map(|s| sign(s, keys, id, clock(), body)).unwrap_or_default();
+            // No key of the scheme's kind: nothing is sent that no receiver could verify.
+            if signed.iter().any(|(_, value)| value.is_empty()) {
+                return Err(Undelivered { status: None, tries: tries - 1 });
+            }
+            for (name, value) in signed {
                 request = request.header(name, value);
             }
             let answer = tokio::time::timeout(deadline, request.send()).await.ok().and_then(Result::ok);
@@ -609,6 +651,9 @@ mod receiver {
         clock: fn() -> i64,
         refusal: fn(&Refusal) -> serde_json::Value,
         deferral: Option<(Reply, Duration)>,
+        /// The ids of the deliveries whose handler is running: a copy that arrives meanwhile
+        /// (the platform's retry after its deadline, or a replay) is asked to come back later.
+        in_flight: std::sync::Mutex<std::collections::HashSet<String>>,
         events: PhantomData<fn() -> E>,
     }
 
@@ -623,6 +668,7 @@ mod receiver {
                 clock: super::now,
                 refusal,
                 deferral: None,
+                in_flight: std::sync::Mutex::default(),
                 events: PhantomData,
             }
         }
@@ -647,13 +693,31 @@ mod receiver {
             self.hook.ack_deadline
         }
 
-        /// Checks and reads one delivery.
+        /// Checks and reads one delivery. The id of an event delivery is not remembered: call
+        /// [`Receiver::acknowledge`] once the app has acknowledged it, or use [`Receiver::answer`]
+        /// or [`Receiver::post`], which do.
         pub fn receive(&self, headers: &HeaderMap, body: &[u8]) -> Result<Delivery<E>, Refusal> {
             let header = |name: &str| headers.get(name).and_then(|v| v.to_str().ok());
             accept(self.hook, self.verifier.as_ref(), self.replays.as_ref(), header, body, (self.clock)())
         }
 
-        /// The answer to one delivery: a refusal, the ping's answer, or the handler's.
+        /// Remembers the delivery `id` as done, so that the platform's next delivery of it is a
+        /// replay: for as long as a delivery signed up to the tolerance ahead of now stays fresh.
+        pub fn acknowledge(&self, id: &str) {
+            let tolerance = self.hook.tolerance.map_or(0, |t| i64::try_from(t.as_secs()).unwrap_or(i64::MAX));
+            let until = (self.clock)().saturating_add(tolerance);
+            self.verifier.iter().for_each(|v| v.remember(id, until));
+            self.replays.iter().for_each(|r| r.remember(id, until));
+        }
+
+        /// Marks `id` as being handled; `false` when it already is.
+        fn begin(&self, id: Option<&str>) -> bool {
+            let Some(id) = id else { return true };
+            self.in_flight.lock().unwrap_or_else(std::sync::PoisonError::into_inner).insert(id.to_owned())
+        }
+
+        /// The answer to one delivery: a refusal, the ping's answer, or the handler's. The
+        /// handler is awaited here: [`Receiver::deferring`] applies to [`Receiver::post`].
         pub async fn answer<F, Fut>(&self, headers: &HeaderMap, body: &[u8], handler: &F) -> Response
         where
             F: Fn(Received<E>) -> Fut,
@@ -663,6 +727,9 @@ mod receiver {
                 Err(answered) => answered,
                 Ok(received) => {
                     let id = received.id.clone();
+                    if !self.begin(id.as_deref()) {
+                        return busy();
+                    }
                     let reply = handler(received).await;
                     self.finish(id, reply)
                 }
@@ -697,10 +764,11 @@ mod receiver {
                     (StatusCode::SERVICE_UNAVAILABLE, [(header::RETRY_AFTER, seconds.to_string())]).into_response()
                 }
             };
-            if let Some(id) = id.filter(|_| response.status().is_success()) {
-                let now = (self.clock)();
-                self.verifier.iter().for_each(|v| v.remember(&id, now));
-                self.replays.iter().for_each(|r| r.remember(&id, now));
+            if let Some(id) = id {
+                if response.status().is_success() {
+                    self.acknowledge(&id);
+                }
+                self.in_flight.lock().unwrap_or_else(std::sync::PoisonError::into_inner).remove(&id);
             }
             response
         }
@@ -723,6 +791,9 @@ mod receiver {
                         Err(answered) => return answered,
                     };
                     let id = received.id.clone();
+                    if !this.begin(id.as_deref()) {
+                        return busy();
+                    }
                     let reply = match this.deferral.clone() {
                         None => handler(received).await,
                         Some((deferred, after)) => {
@@ -739,6 +810,11 @@ mod receiver {
                 }
             })
         }
+    }
+
+    /// `503` with `Retry-After: 1`: a copy of a delivery whose handler is still running.
+    fn busy() -> Response {
+        (StatusCode::SERVICE_UNAVAILABLE, [(header::RETRY_AFTER, "1")]).into_response()
     }
 
     /// A JSON response.

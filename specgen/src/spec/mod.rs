@@ -108,6 +108,8 @@ struct Made {
     events: Vec<String>,
     /// Events of channel `webhook`, which webhooks deliver.
     webhook_events: Vec<String>,
+    /// The field names (and wire names) of those events, which an envelope's members avoid.
+    webhook_fields: Vec<String>,
     errors: Vec<String>,
     state_machines: Vec<String>,
     /// Typed references to anything made so far (`kind:id`).
@@ -1140,6 +1142,12 @@ impl Builder {
             if let Some(cases) = self.cases(&fields) {
                 e.insert("cases".into(), cases);
             }
+            if channel == "webhook" {
+                for (name, f) in &fields {
+                    self.made.webhook_fields.push(name.clone());
+                    self.made.webhook_fields.extend(f.get("wire_name").and_then(Value::as_str).map(str::to_owned));
+                }
+            }
             if fields.is_empty() {
                 e.insert("not_shown".into(), json!(["payload"]));
             } else {
@@ -1209,8 +1217,9 @@ impl Builder {
     /// An envelope, and the last name of the member naming the event.
     fn envelope(&mut self, numbered: bool) -> (Value, String) {
         let mut names = Vec::new();
+        let fields = self.made.webhook_fields.clone();
         for _ in 0..5 {
-            let n = self.name_where(&names, |n| !n.is_empty() && !n.contains('.'));
+            let n = self.name_where(&names, |n| !n.is_empty() && !n.contains('.') && !fields.iter().any(|f| f == n));
             names.push(n);
         }
         let nested = self.rng.chance(30);

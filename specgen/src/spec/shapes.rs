@@ -322,6 +322,7 @@ impl Builder {
             let t = self.field_type(owner, 1);
             inner.insert(name, Value::Object(self.field(&t)));
         }
+        distinct_wire_names(&mut inner, &[]);
         f.insert("fields".into(), Value::Object(inner));
         f
     }

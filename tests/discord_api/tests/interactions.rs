@@ -109,7 +109,7 @@ async fn a_ping_is_answered_with_a_pong_and_a_command_with_the_handler_s_message
 }
 
 #[tokio::test]
-async fn an_interaction_another_key_signed_or_sent_again_is_a_401() {
+async fn an_interaction_another_key_signed_is_a_401_and_an_unknown_type_arrives_raw() {
     let (url, seen) = app().await;
     let key = ed25519_dalek::SigningKey::from_bytes(&SEED);
     assert_eq!(post(&url, &ed25519_dalek::SigningKey::from_bytes(&[7; 32]), &command("2001", "roll")).await.status(), 401);

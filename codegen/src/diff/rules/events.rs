@@ -172,13 +172,14 @@ fn webhooks(cx: &mut Cx<'_>) {
 /// The parts of a delivery that differ, as JSON: `(what, before, after)`.
 fn delivery(o: &Webhook, n: &Webhook) -> Vec<(&'static str, Option<String>, Option<String>)> {
     let json = |v: serde_json::Value| (!v.is_null()).then(|| v.to_string());
-    let scheme = |w: &Webhook| {
-        let mut v = serde_json::to_value(&w.verification).unwrap_or_default();
-        // The tolerance is policy, compared apart.
-        if let Some(map) = v.as_object_mut() {
-            map.remove("tolerance_seconds");
+    // The scheme and the headers it reads (names compare without case, and Standard Webhooks'
+    // own names written out are the same headers); the tolerance is policy, compared apart.
+    let scheme = |w: &Webhook| match &w.verification {
+        Some(v) => {
+            let header = |role: &str| v.header(role).map(str::to_ascii_lowercase);
+            serde_json::json!({ "scheme": v.scheme.id, "signature": header("signature"), "timestamp": header("timestamp"), "id": header("id") })
         }
-        v
+        None => serde_json::Value::Null,
     };
     let parts = [
         ("envelope", serde_json::to_value(&o.envelope).unwrap_or_default(), serde_json::to_value(&n.envelope).unwrap_or_default()),

@@ -8,13 +8,17 @@ use crate::model::*;
 use serde_json::{Map, Value, json};
 
 impl Doc<'_> {
-    /// `webhooks`, keyed by event id (each webhook's ping by `<webhook>.ping`).
+    /// `webhooks`, keyed by event id, or `<webhook>.<event>` for an event two webhooks carry
+    /// (each webhook's ping by `<webhook>.ping`).
     pub(super) fn webhooks(&self) -> Value {
         let mut out = Map::new();
-        for w in &self.model.webhooks {
+        let hooks = &self.model.webhooks;
+        for w in hooks {
             for e in &w.events {
                 let Some(event) = self.model.events.iter().find(|x| x.meta.id == e.event.id) else { continue };
-                out.insert(event.meta.id.clone(), json!({ "post": self.delivery(w, Some((e, event))) }));
+                let shared = hooks.iter().filter(|h| h.events.iter().any(|x| x.event.id == e.event.id)).count() > 1;
+                let key = if shared { format!("{}.{}", w.meta.id, event.meta.id) } else { event.meta.id.clone() };
+                out.insert(key, json!({ "post": self.delivery(w, Some((e, event))) }));
             }
             if w.ping.is_some() {
                 out.insert(format!("{}.ping", w.meta.id), json!({ "post": self.delivery(w, None) }));
@@ -115,7 +119,13 @@ fn place(body: &mut Value, path: &[String], schema: Value, required: bool) {
     let properties = object.entry("properties").or_insert(json!({}));
     let Some(properties) = properties.as_object_mut() else { return };
     if rest.is_empty() {
-        properties.insert(first.clone(), schema);
+        // An optional member that is a field of the event (an interaction's `id`) keeps the
+        // field's schema.
+        if required {
+            properties.insert(first.clone(), schema);
+        } else {
+            properties.entry(first.clone()).or_insert(schema);
+        }
     } else {
         place(properties.entry(first.clone()).or_insert(json!({ "type": "object" })), rest, schema, required);
     }

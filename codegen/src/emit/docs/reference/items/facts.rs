@@ -135,7 +135,7 @@ pub fn webhook(cx: &Cx, w: &Webhook) -> SimpleView {
     let f = Facets::of(&w.meta);
     let mut facts = vec![
         fact("envelope", f.cell("envelope", w.envelope.as_ref().map(envelope_words))),
-        fact("signature", f.cell("verification", w.verification.as_ref().map(signature_words))),
+        fact("signature", f.cell("verification", w.verification.as_ref().map(|v| signature_words(v, w.envelope.as_ref().is_some_and(|e| e.id.is_some()))))),
     ];
     if let Some(p) = &w.ping {
         let answer = p.answer.as_ref().map_or_else(String::new, |a| format!(" `{a}`"));
@@ -174,7 +174,8 @@ fn envelope_words(e: &Envelope) -> Rich {
     Rich::plain(words)
 }
 
-fn signature_words(v: &Verification) -> Rich {
+/// The scheme in words; `ids` says whether the envelope carries a delivery id.
+fn signature_words(v: &Verification, ids: bool) -> Rich {
     let header = |role: &str| v.header(role).unwrap_or_default().to_owned();
     let mut words = match v.scheme.id.as_str() {
         "ed25519" => format!("Ed25519 of the `{}` header's value followed by the raw body, in hex in `{}`", header("timestamp"), header("signature")),
@@ -186,8 +187,13 @@ fn signature_words(v: &Verification) -> Rich {
         ),
         _ => "not signed".to_owned(),
     };
-    if let Some(t) = v.tolerance_seconds {
-        words.push_str(&format!("; a timestamp more than {t} s from now, or a delivery id seen within that time, is refused"));
+    match v.tolerance_seconds {
+        Some(t) if ids || v.scheme.id == "standard" => {
+            words.push_str(&format!("; a timestamp more than {t} s from now, or a delivery id acknowledged within that time, is refused"))
+        }
+        Some(t) => words.push_str(&format!("; a timestamp more than {t} s from now is refused")),
+        None if v.scheme.id != "none" => words.push_str("; no tolerance is given, so neither stale nor replayed deliveries are refused"),
+        None => {}
     }
     Rich::plain(words)
 }
