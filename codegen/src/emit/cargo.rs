@@ -93,6 +93,12 @@ pub const HMAC: Dependency = dep("hmac", "0.12", &[]);
 /// The hash under Standard Webhooks' HMAC.
 pub const SHA2: Dependency = dep("sha2", "0.10", &[]);
 
+/// zlib-stream gateway frames, only for specs with a gateway (the runtime's `gateway-client`
+/// and `gateway-server`).
+pub const FLATE2: Dependency = dep("flate2", "1", &[]);
+/// The gateway session client's WebSocket, only for specs with a gateway.
+pub const TOKIO_TUNGSTENITE: Dependency = Dependency { name: "tokio-tungstenite", requirement: "0.29", default_features: false, features: &["connect"] };
+
 /// Every third-party dependency of the generated crates.
 pub const ALL: &[Dependency] = &[
     SERDE,
@@ -114,6 +120,8 @@ pub const ALL: &[Dependency] = &[
     ED25519_DALEK,
     HMAC,
     SHA2,
+    FLATE2,
+    TOKIO_TUNGSTENITE,
 ];
 
 impl Dependency {

@@ -41,6 +41,10 @@ pub mod delivery;
 #[cfg(feature = "ffi")]
 #[allow(unsafe_code)]
 pub mod ffi;
+#[cfg(feature = "gateway")]
+pub mod gateway;
+#[cfg(feature = "gateway-server")]
+pub mod hub;
 #[cfg(feature = "server")]
 pub mod mock;
 #[cfg(feature = "multipart")]
@@ -55,6 +59,8 @@ pub mod retry;
 pub mod rules;
 #[cfg(feature = "server")]
 pub mod server;
+#[cfg(feature = "gateway-client")]
+pub mod shard;
 #[cfg(feature = "stream")]
 pub mod stream;
 #[cfg(feature = "model")]
