@@ -485,6 +485,12 @@ pub mod codes {
     /// signature scheme or one without its headers, a ping that is an event, a status that is
     /// no success.
     pub const WEBHOOK: &str = "E0177";
+    /// A gateway its session client and server cannot speak: a role played by an opcode of the
+    /// wrong direction or by two, an opcode that is no byte, a command that plays a role, an
+    /// event of another channel, a close code listed twice or with an unknown policy or cause,
+    /// a compression the runtime does not speak, limits that are no positive numbers, envelope
+    /// members that are not distinct.
+    pub const GATEWAY: &str = "E0178";
     /// An OpenAPI document that does not parse, or of a version the importer does not read.
     pub const IMPORT_DOCUMENT: &str = "E0201";
     /// A `$ref` to another document.

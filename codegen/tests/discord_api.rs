@@ -3,14 +3,16 @@
 //! Cargo workspace of its own under `target/scratch/discord` (the generator's
 //! `emit::workspace`): the types, server, client and SDK crates, the C and C++ headers, the docs
 //! and the exported OpenAPI document, plus the mock runner and the tests of `tests/discord_api/`.
-//! Discord's interactions, which the document does not declare as deliveries, are added as a
-//! spec file written from Discord's public documentation (`tests/discord_api/spec/`). Then:
+//! Discord's interactions, which the document does not declare as deliveries, and its Gateway v10,
+//! which it does not describe at all, are added as spec files written from Discord's public
+//! documentation (`tests/discord_api/spec/`). Then:
 //!
 //! - the C header and the C++ wrapper compile with strict warnings as errors;
 //! - `cargo clippy --all-targets -D warnings` (the mock feature on, through the tests) is clean over the workspace;
 //! - its tests pass: the interactions endpoint's generated receiver answers pings, typed
 //!   commands and deferrals, against interactions signed with `ed25519-dalek` and the generated
-//!   sender; the generated client calls operations of the mock server over 127.0.0.1 and
+//!   sender; the generated shard identifies, resumes and reads typed events from the generated
+//!   gateway hub; the generated client calls operations of the mock server over 127.0.0.1 and
 //!   decodes every answer, hand-built Create Message and Get Channel payloads round-trip, and
 //!   schemathesis drives every operation of the mock from the exported document.
 //!
@@ -89,6 +91,9 @@ fn the_imported_discord_api_builds_clippy_clean_and_serves_its_mock() {
     // Discord's interactions, which the document does not declare as deliveries.
     let interactions = root().join("tests/discord_api/spec/interactions.yaml");
     imported.files.push(GeneratedFile::new("spec", "interactions.yaml", std::fs::read_to_string(interactions).unwrap()));
+    // Discord's Gateway v10, which the document (HTTP only) does not describe.
+    let gateway = root().join("tests/discord_api/spec/gateway.yaml");
+    imported.files.push(GeneratedFile::new("spec", "gateway.yaml", std::fs::read_to_string(gateway).unwrap()));
     files::sync(&spec_dir, &imported.files, Mode::Write).unwrap();
     let loaded = platform_codegen::load_spec(&spec_dir, "spec").unwrap_or_else(|e| panic!("the imported spec is invalid: {e:?}"));
     let options = WorkspaceOptions { members: vec!["tests".into()], mock_runner: true };

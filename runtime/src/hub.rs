@@ -126,6 +126,13 @@ impl<S: Sessions> Hub<S> {
         entries.values_mut().map(|entry| self.push(entry, name, &data)).count()
     }
 
+    /// Dispatches a typed event to every session; the number of sessions it reached.
+    pub fn dispatch_event<E: crate::gateway::GatewayEvent>(&self, event: &E) -> Result<usize, serde_json::Error> {
+        let (name, data) = event.encode()?;
+        let mut entries = self.entries();
+        Ok(entries.values_mut().map(|entry| self.push(entry, &name, data.get())).count())
+    }
+
     /// Dispatches an event to one session; whether it exists.
     pub fn dispatch_to(&self, session: &str, name: &str, data: &Value) -> bool {
         let data = data.to_string();

@@ -191,6 +191,9 @@ fn event_and_error_entries(cov: &mut Coverage, model: &Model) {
             add(cov, GENERAL, &format!("webhook:{}.retry", x.meta.id), &r.not_shown, &r.assumed);
         }
     }
+    for x in &model.gateways {
+        item(cov, "gateway", &x.meta, None);
+    }
     for x in &model.errors {
         item(cov, "error", &x.meta, None);
     }

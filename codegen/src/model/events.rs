@@ -26,6 +26,9 @@ pub struct Event {
     pub channel: Text,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub code: Option<i64>,
+    /// Resources whose fields the payload has too, already taken into `fields`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub extends: Vec<Ref>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub fields: Vec<Field>,
     #[serde(skip_serializing_if = "Vec::is_empty")]

@@ -37,6 +37,7 @@ pub const KINDS: &[&str] = &[
     "auth_rule",
     "event",
     "webhook",
+    "gateway",
     "error",
     "limit",
     "change",

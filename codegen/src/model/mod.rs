@@ -13,6 +13,7 @@ mod access;
 pub mod bounds;
 pub mod coverage;
 mod events;
+pub mod gateway;
 mod http;
 mod index;
 mod lower;
@@ -27,6 +28,7 @@ mod walk;
 
 pub use access::*;
 pub use events::*;
+pub use gateway::Gateway;
 pub use http::*;
 pub use index::{Index, KINDS};
 pub use lower::lower;
@@ -69,6 +71,9 @@ pub struct Model {
     /// Deliveries to an app's endpoint.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub webhooks: Vec<Webhook>,
+    /// Session protocols over WebSocket.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub gateways: Vec<Gateway>,
     pub errors: Vec<Error>,
     pub error_body: Option<ErrorBody>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -227,6 +232,7 @@ impl_item!(
     AuthRule,
     Event,
     Webhook,
+    Gateway,
     Error,
     Limit,
     Change,

@@ -125,6 +125,7 @@ fn items(m: &mut Model, present: &dyn Fn(&Meta) -> bool) {
         m.auth_rules,
         m.events,
         m.webhooks,
+        m.gateways,
         m.errors,
         m.limits,
         m.state_machines,
@@ -271,6 +272,8 @@ fn drop_dangling(m: &mut Model) {
     m.commands.iter_mut().for_each(|c| plain(&mut c.scopes, "scope"));
     m.endpoints.iter_mut().for_each(|e| plain(&mut e.auth, "token_kind"));
     m.webhooks.iter_mut().for_each(|w| w.events.retain(|e| index.has("event", &e.event.id)));
+    m.gateways.iter_mut().for_each(|g| g.events.retain(|e| index.has("event", &e.event.id)));
+    m.gateways.iter_mut().for_each(|g| plain(&mut g.commands, "opcode"));
     for r in &mut m.resources {
         keep_case_fields(&mut r.cases, &r.fields);
     }
@@ -316,6 +319,7 @@ fn for_each_meta(m: &mut Model, f: &mut dyn FnMut(&mut Meta)) {
         m.auth_rules,
         m.events,
         m.webhooks,
+        m.gateways,
         m.errors,
         m.limits,
         m.changes,

@@ -33,6 +33,7 @@ impl Model {
         of(&mut out, "auth_rule", &self.auth_rules);
         of(&mut out, "event", &self.events);
         of(&mut out, "webhook", &self.webhooks);
+        of(&mut out, "gateway", &self.gateways);
         of(&mut out, "error", &self.errors);
         of(&mut out, "limit", &self.limits);
         of(&mut out, "change", &self.changes);

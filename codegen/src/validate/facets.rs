@@ -46,6 +46,15 @@ pub const FACETS: &[&str] = &[
     "events",
     "format",
     "unit",
+    "url",
+    "roles",
+    "heartbeat_interval",
+    "identify_token",
+    "ready",
+    "resume",
+    "close_codes",
+    "send_limit",
+    "identify_limit",
 ];
 
 /// A required or checkable facet of one item: its name, whether it is given, whether the
@@ -117,6 +126,25 @@ fn checked_items(model: &Model) -> Vec<(&'static str, &Meta, Vec<Facet>)> {
                 facet("ping", w.ping.is_some(), false),
                 facet("retry", w.retry.is_some(), false),
                 facet("ack_deadline", w.ack_seconds.is_some(), false),
+            ],
+        ));
+    }
+    for g in &model.gateways {
+        out.push((
+            "gateway",
+            &g.meta,
+            vec![
+                facet("url", g.url.is_some(), false),
+                facet("envelope", g.envelope.is_some(), true),
+                facet("roles", g.roles.is_some(), true),
+                facet("heartbeat_interval", g.heartbeat_interval.is_some(), true),
+                facet("identify_token", g.identify_token.is_some(), true),
+                facet("ready", g.ready.is_some(), true),
+                facet("resume", g.resume.is_some(), true),
+                facet("close_codes", !g.close_codes.is_empty(), true),
+                facet("send_limit", g.send_limit.is_some(), false),
+                facet("identify_limit", g.identify_limit.is_some(), false),
+                facet("events", !g.events.is_empty(), false),
             ],
         ));
     }

@@ -6,6 +6,7 @@
 //! belongs to the naming layer (`emit::names`), which runs it on a valid model.
 
 mod facets;
+mod gateway;
 mod http;
 mod index;
 mod refs;
@@ -79,6 +80,7 @@ pub fn validate(cx: &mut Diagnostics, model: &Model) {
     http::check_streams(cx, model);
     http::check_stream_endpoints(cx, model);
     webhooks::check_webhooks(cx, model);
+    gateway::check_gateways(cx, model);
     facets::check_facet_names(cx, model);
     facets::check_given_and_not_shown(cx, model);
     facets::check_required_facets(cx, model);

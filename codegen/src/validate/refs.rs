@@ -38,6 +38,7 @@ pub fn all_metas(model: &Model) -> Vec<&Meta> {
     push(&mut out, &model.auth_rules);
     push(&mut out, &model.events);
     push(&mut out, &model.webhooks);
+    push(&mut out, &model.gateways);
     push(&mut out, &model.errors);
     push(&mut out, &model.limits);
     push(&mut out, &model.changes);
@@ -171,8 +172,16 @@ pub fn all_references<'a>(model: &'a Model) -> Vec<Reference<'a>> {
     for o in &model.opcodes {
         o.reply.iter().for_each(|r| add("event", r));
     }
+    for e in &model.events {
+        e.extends.iter().for_each(|r| add("resource", r));
+    }
     for w in &model.webhooks {
         w.events.iter().for_each(|e| add("event", &e.event));
+    }
+    for g in &model.gateways {
+        g.events.iter().for_each(|e| add("event", &e.event));
+        g.commands.iter().for_each(|c| add("opcode", c));
+        g.roles.iter().flat_map(|r| r.all()).for_each(|(_, o)| add("opcode", o));
     }
     for c in &model.commands {
         c.scopes.iter().for_each(|r| add("scope", r));

@@ -209,7 +209,7 @@ pub fn check_vocabularies(cx: &mut Diagnostics, model: &Model) {
         check("audience", &r.applies_to, r.meta.span, &["all", "bots", "users"]);
     }
     for o in &model.opcodes {
-        check("opcode direction", &o.direction, o.meta.span, &["send", "receive"]);
+        check("opcode direction", &o.direction, o.meta.span, &["send", "receive", "both"]);
     }
     for c in &model.classes {
         for s in &c.semantics {

@@ -28,6 +28,10 @@ item! {
         /// Numeric code, where the channel numbers its events (audit log).
         #[serde(default)]
         pub code: Option<S<i64>>,
+        /// Resources whose fields the payload has too, before its own (a Message Create event is
+        /// a message with a few more fields).
+        #[serde(default)]
+        pub extends: Vec<S<String>>,
         #[serde(default)]
         pub fields: IndexMap<S<String>, S<Field>>,
         /// Shapes the payload takes under a condition (a field that omits a value).

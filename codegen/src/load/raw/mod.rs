@@ -114,6 +114,7 @@ macro_rules! item {
 
 mod access;
 mod events;
+mod gateway;
 mod http;
 mod platform;
 mod sdk;
@@ -123,6 +124,7 @@ mod versioning;
 
 pub use access::*;
 pub use events::*;
+pub use gateway::*;
 pub use http::*;
 pub use platform::*;
 pub use sdk::*;
@@ -182,6 +184,9 @@ pub struct SpecFile {
     /// Deliveries to an app's endpoint: webhook events, interactions.
     #[serde(default)]
     pub webhooks: Vec<S<Webhook>>,
+    /// Session protocols over WebSocket: the Gateway.
+    #[serde(default)]
+    pub gateways: Vec<S<Gateway>>,
     #[serde(default)]
     pub errors: Vec<S<Error>>,
     #[serde(default)]

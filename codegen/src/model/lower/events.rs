@@ -20,6 +20,7 @@ impl Lower<'_> {
             meta: meta!(self, v, span),
             channel: self.r#ref(&v.channel),
             code: v.code.as_ref().map(|c| c.value),
+            extends: v.extends.iter().map(|e| self.r#ref(e)).collect(),
             fields: self.fields(&v.fields, &v.id.value),
             cases: self.cases(&v.cases),
         }
@@ -75,7 +76,7 @@ impl Lower<'_> {
         }
     }
 
-    fn member(&mut self, s: &S<String>) -> Member {
+    pub(super) fn member(&mut self, s: &S<String>) -> Member {
         Member { path: s.value.split('.').map(str::to_owned).collect(), span: self.span(s) }
     }
 }

@@ -24,7 +24,7 @@ pub fn lower(cx: &mut Diagnostics, sources: &Sources, spec: RawSpec) -> Model {
             features => feature, constants => constant, gaps => gap_item, permissions => permission, resources => resource, unions => union, enums => enum_,
             flags => flags, endpoints => endpoint, opcodes => opcode, commands => command, conditions => condition,
             intents => intent, scopes => scope, scope_sets => scope_set, token_kinds => token_kind,
-            permission_rules => permission_rule, auth_rules => auth_rule, events => event, webhooks => webhook, errors => error,
+            permission_rules => permission_rule, auth_rules => auth_rule, events => event, webhooks => webhook, gateways => gateway, errors => error,
             limits => limit, changes => change, state_machines => state_machine, classes => class,
             sdk_calls => sdk_call, releases => release,
         );
@@ -119,6 +119,7 @@ macro_rules! meta {
 // The concern modules come after `meta!`, which they use.
 mod access;
 mod events;
+mod gateway;
 mod http;
 mod platform;
 mod sdk;

@@ -401,10 +401,34 @@ pub(super) fn flatten_extends(model: &mut Model) {
         let fields = full_fields(model, id, &mut Vec::new(), &mut done);
         done.push((id.clone(), fields));
     }
-    for (id, fields) in done {
-        if let Some(r) = model.resources.iter_mut().find(|r| r.meta.id == id) {
-            r.fields = fields;
+    for (id, fields) in &done {
+        if let Some(r) = model.resources.iter_mut().find(|r| &r.meta.id == id) {
+            r.fields = fields.clone();
         }
+    }
+    // An event's payload takes its bases' fields first, its own after (and over them).
+    for i in 0..model.events.len() {
+        let bases: Vec<String> = model.events[i].extends.iter().map(|b| b.id.clone()).collect();
+        if bases.is_empty() {
+            continue;
+        }
+        let mut out: Vec<Field> = Vec::new();
+        for base in bases {
+            for mut f in full_fields(model, &base, &mut Vec::new(), &mut done) {
+                f.inherited_from.get_or_insert_with(|| base.clone());
+                match out.iter_mut().find(|o| o.name == f.name) {
+                    Some(slot) => *slot = f,
+                    None => out.push(f),
+                }
+            }
+        }
+        for f in std::mem::take(&mut model.events[i].fields) {
+            match out.iter_mut().find(|o| o.name == f.name) {
+                Some(slot) => *slot = f,
+                None => out.push(f),
+            }
+        }
+        model.events[i].fields = out;
     }
 }
 

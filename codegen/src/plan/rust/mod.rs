@@ -102,6 +102,23 @@ impl<'m> Plan<'m> {
         w.events.iter().map(move |e| (e.value.as_str(), events.iter().find(|x| x.meta.id == e.event.id).expect("BUG: validated reference")))
     }
 
+    /// The gateways a session client and server can speak: those that give every member and
+    /// role the session machinery reads.
+    pub fn sessions(&self) -> impl Iterator<Item = &'m Gateway> {
+        self.model.gateways.iter().filter(|g| g.is_sessionable())
+    }
+
+    /// A gateway's dispatch events, each with the name the envelope gives it.
+    pub fn gateway_events<'g>(&self, g: &'g Gateway) -> impl Iterator<Item = (&'g str, &'m Event)> {
+        let events = &self.model.events;
+        g.events.iter().map(move |e| (e.name.as_str(), events.iter().find(|x| x.meta.id == e.event.id).expect("BUG: validated reference")))
+    }
+
+    /// The opcode with this id.
+    pub fn opcode(&self, id: &str) -> &'m Opcode {
+        self.model.opcodes.iter().find(|o| o.meta.id == id).expect("BUG: validated reference")
+    }
+
     /// The model the plan was made for.
     pub fn model(&self) -> &'m Model {
         self.model

@@ -464,6 +464,26 @@ pub fn webhook_catch_all(w: &Webhook, events: &[Event]) -> Ident {
     catch_all_beside(w.events.iter().filter_map(|e| events.iter().find(|x| x.meta.id == e.event.id)).map(event_variant))
 }
 
+/// A gateway's union of its dispatch events (`GatewayEvent`).
+pub fn gateway_event(g: &Gateway) -> Ident {
+    type_ident(&format!("{}_event", g.meta.rust()))
+}
+
+/// A gateway's protocol for the runtime (`GATEWAY`).
+pub fn gateway_const(g: &Gateway) -> Ident {
+    const_ident(g.meta.rust())
+}
+
+/// The function that makes a gateway's session client (client) or hub (server): `gateway`.
+pub fn gateway_fn(g: &Gateway) -> Ident {
+    value_ident(g.meta.rust())
+}
+
+/// The arm of a gateway's union that keeps events the spec does not name.
+pub fn gateway_catch_all(g: &Gateway, events: &[Event]) -> Ident {
+    catch_all_beside(g.events.iter().filter_map(|e| events.iter().find(|x| x.meta.id == e.event.id)).map(event_variant))
+}
+
 /// An opcode's variant of `Opcode`.
 pub fn opcode_variant(o: &Opcode) -> Ident {
     escaped(type_ident(o.meta.rust()), &["Unknown"])

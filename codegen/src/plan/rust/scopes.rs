@@ -111,6 +111,9 @@ fn timeline_and_events(s: &mut Scopes, model: &Model) {
     s.add("the types of `webhooks.rs`".into(), model.webhooks.iter().map(|w| item("webhook", &w.meta, webhook_event(w))).collect());
     s.add("the constants of `webhooks.rs`".into(), model.webhooks.iter().map(|w| item("webhook", &w.meta, webhook_const(w))).collect());
     s.add("the functions of the receivers and senders".into(), model.webhooks.iter().map(|w| item("webhook", &w.meta, webhook_fn(w))).collect());
+    s.add("the types of `gateways.rs`".into(), model.gateways.iter().map(|g| item("gateway", &g.meta, gateway_event(g))).collect());
+    s.add("the constants of `gateways.rs`".into(), model.gateways.iter().map(|g| item("gateway", &g.meta, gateway_const(g))).collect());
+    s.add("the functions of the session clients and hubs".into(), model.gateways.iter().map(|g| item("gateway", &g.meta, gateway_fn(g))).collect());
     s.add("the variants of `Opcode`".into(), model.opcodes.iter().map(|o| item("opcode", &o.meta, opcode_variant(o))).collect());
     s.add("the variants of `Command`".into(), model.commands.iter().map(|c| item("command", &c.meta, command_variant(c))).collect());
     let aliases = model.commands.iter().flat_map(|c| {

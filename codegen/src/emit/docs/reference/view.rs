@@ -213,6 +213,7 @@ const INLINE: &[(&str, &[&str])] = &[
     ("method", &["name", "type"]),
     ("sdk_call", &["type"]),
     ("webhook", &["envelope", "verification", "retry", "ack_deadline"]),
+    ("gateway", &["url", "envelope", "roles", "heartbeat_interval", "identify_token", "ready", "resume", "close_codes", "send_limit", "identify_limit"]),
 ];
 
 /// When a change takes effect, in words.

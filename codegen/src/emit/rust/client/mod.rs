@@ -2,6 +2,7 @@
 //! running the shared validators before anything is sent.
 
 mod exchange;
+mod gateways;
 mod streams;
 mod webhooks;
 
@@ -28,6 +29,9 @@ pub fn emit(plan: &Plan, opts: &EmitOptions) -> Vec<GeneratedFile> {
     if webhooks::any(plan) {
         files.push(GeneratedFile::new(ARTIFACT, "client/src/webhooks.rs", format_file(&notice, webhooks::emit(plan))));
     }
+    if gateways::any(plan) {
+        files.push(GeneratedFile::new(ARTIFACT, "client/src/gateways.rs", format_file(&notice, gateways::emit(plan))));
+    }
     files
 }
 
@@ -44,6 +48,11 @@ fn cargo_toml(plan: &Plan, opts: &EmitOptions) -> Vec<GeneratedFile> {
     if webhooks::any(plan) {
         features.push("# `webhooks`: receivers of the platform's webhooks for the app's axum server (src/webhooks.rs).".to_owned());
         features.push(format!("webhooks = [\"{}/receiver\"]", package(plan, cargo::RUNTIME)));
+    }
+    if gateways::any(plan) {
+        features.push("# `gateway`: the gateways' session clients (src/gateways.rs); `gateway-rustls` for `wss://`.".to_owned());
+        features.push(format!("gateway = [\"{}/gateway-client\"]", package(plan, cargo::RUNTIME)));
+        features.push(format!("gateway-rustls = [\"gateway\", \"{}/gateway-rustls\"]", package(plan, cargo::RUNTIME)));
     }
     let features: Vec<&str> = features.iter().map(String::as_str).collect();
     let manifest = Manifest { lib: &["path = \"src/lib.rs\""], features: &features, dependencies, readme: super::readme::client(plan) };
@@ -78,6 +87,14 @@ fn lib_rs(plan: &Plan) -> TokenStream {
         " endpoints are `#[deprecated]`, so the compiler says so where they are called.",
     ]);
     let decls = module_decls(&["client"]);
+    let gateways = gateways::any(plan).then(|| {
+        quote! {
+            /// The gateways' session clients (feature `gateway`).
+            #[cfg(feature = "gateway")]
+            #[rustfmt::skip]
+            pub mod gateways;
+        }
+    });
     let webhooks = webhooks::any(plan).then(|| {
         quote! {
             /// Receivers of the platform's webhooks, for the app's axum server (feature `webhooks`).
@@ -107,6 +124,8 @@ fn lib_rs(plan: &Plan) -> TokenStream {
 
         #decls
         #webhooks
+
+        #gateways
 
         #[rustfmt::skip]
         pub use client::{Client, Error, ErrorResponse, Retry, Timeouts};

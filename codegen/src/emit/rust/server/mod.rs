@@ -2,6 +2,7 @@
 //! hooks rules ask), and an axum router that does every mechanical step before a handler runs.
 
 mod api;
+mod gateways;
 mod handler;
 mod http;
 mod mock;
@@ -37,6 +38,9 @@ pub fn emit(plan: &Plan, opts: &EmitOptions) -> Vec<GeneratedFile> {
     if webhooks::any(plan) {
         files.push(GeneratedFile::new(ARTIFACT, "server/src/webhooks.rs", format_file(&notice, webhooks::emit(plan))));
     }
+    if gateways::any(plan) {
+        files.push(GeneratedFile::new(ARTIFACT, "server/src/gateways.rs", format_file(&notice, gateways::emit(plan))));
+    }
     files
 }
 
@@ -63,6 +67,10 @@ fn cargo_toml(plan: &Plan, opts: &EmitOptions) -> Vec<GeneratedFile> {
         let runtime = package(plan, cargo::RUNTIME);
         features.push("# `webhooks`: senders that sign and deliver webhook events to apps (src/webhooks.rs).".to_owned());
         features.push(format!("webhooks = [\"{runtime}/webhooks\", \"{runtime}/client\"]"));
+    }
+    if gateways::any(plan) {
+        features.push("# `gateway`: the gateways' WebSocket routes and hubs of sessions (src/gateways.rs).".to_owned());
+        features.push(format!("gateway = [\"{}/gateway-server\"]", package(plan, cargo::RUNTIME)));
     }
     let features: Vec<&str> = features.iter().map(String::as_str).collect();
     let manifest = Manifest {
@@ -100,6 +108,14 @@ fn lib_rs(plan: &Plan) -> TokenStream {
         " (RFC 8594) and `Link` headers naming the changes' entries in the reference page.",
     ];
     let decls = module_decls(&["api", "router", "runtime"]);
+    let gateways = gateways::any(plan).then(|| {
+        quote! {
+            /// The gateways' WebSocket routes and hubs of sessions (feature `gateway`).
+            #[cfg(feature = "gateway")]
+            #[rustfmt::skip]
+            pub mod gateways;
+        }
+    });
     let webhooks = webhooks::any(plan).then(|| {
         quote! {
             /// Senders that sign and deliver webhook events to apps (feature `webhooks`).
@@ -129,6 +145,8 @@ fn lib_rs(plan: &Plan) -> TokenStream {
         pub mod mock;
 
         #webhooks
+
+        #gateways
 
         #[rustfmt::skip]
         pub use api::{Api, Call, Granted, Notices, Operation, RuleContext, granted};

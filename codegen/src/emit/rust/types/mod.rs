@@ -13,6 +13,7 @@ pub(crate) mod enums;
 mod errors;
 pub(crate) mod events;
 pub(crate) mod fields;
+mod gateways;
 pub(crate) mod literals;
 mod pages;
 mod patterns;
@@ -98,6 +99,9 @@ fn modules<'p>(plan: &'p Plan<'p>) -> Vec<Module<'p>> {
     if plan.delivered_webhooks().next().is_some() {
         out.push(Module::new("webhooks", move || webhooks::emit(plan)));
     }
+    if plan.sessions().next().is_some() {
+        out.push(Module::new("gateways", move || gateways::emit(plan)));
+    }
     out.push(Module::new("states", move || states::emit(plan)));
     if !plan.headers.is_empty() {
         out.push(Module::new("headers", move || responses::named_headers(plan)));
@@ -120,6 +124,7 @@ fn cargo_toml(plan: &Plan, opts: &EmitOptions) -> Vec<GeneratedFile> {
     runtime.extend(needs.bytes.then_some("bytes"));
     runtime.extend(needs.map.then_some("map"));
     runtime.extend(plan.endpoints.iter().any(|e| plan.stream_of(e).is_some()).then_some("stream"));
+    runtime.extend(plan.sessions().next().is_some().then_some("gateway"));
     let mut third_party = vec![cargo::JIFF];
     let (linear, backtracking) = patterns::engines(plan.patterns());
     if linear {
@@ -173,6 +178,13 @@ fn lib_rs(plan: &Plan, modules: &[Module<'_>]) -> TokenStream {
         .filter(|m| *m != "stream" || streams)
         .filter(|m| *m != "delivery" || hooks)
         .map(|m| proc_macro2::Ident::new(m, proc_macro2::Span::call_site()));
+    // The runtime's `gateway` module is `session` here: `gateway` is the opcodes' own module.
+    let session = plan.sessions().next().is_some().then(|| {
+        quote! {
+            #[rustfmt::skip]
+            pub use #runtime::gateway as session;
+        }
+    });
     quote! {
         #![doc = #title]
         #(#![doc = #intro])*
@@ -187,6 +199,7 @@ fn lib_rs(plan: &Plan, modules: &[Module<'_>]) -> TokenStream {
         // The spec-independent foundation, from the runtime crate beside this one.
         #[rustfmt::skip]
         pub use #runtime::{#(#foundation),*};
+        #session
 
         #decls
 

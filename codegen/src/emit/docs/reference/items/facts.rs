@@ -156,6 +156,109 @@ pub fn webhook(cx: &Cx, w: &Webhook) -> SimpleView {
     SimpleView { meta: cx.meta("webhook", &w.meta.id, &w.meta), facts, links: vec![] }
 }
 
+/// A gateway: how to connect, its frames, the opcode of each role, its close codes with their
+/// policy, its limits, its commands and its dispatch events by name.
+pub fn gateway(cx: &Cx, g: &Gateway) -> SimpleView {
+    let f = Facets::of(&g.meta);
+    let code = |t: String| Rich::code(t);
+    let mut facts = vec![fact("address", f.cell("url", g.url.as_ref().map(|u| code(u.id.clone()))))];
+    if !g.query.is_empty() {
+        let query: Vec<String> = g.query.iter().map(|(k, v)| format!("{k}={v}")).collect();
+        facts.push(fact("query", given(format!("`?{}` on every connection", query.join("&")))));
+    }
+    if let Some(c) = &g.compression {
+        let offered: Vec<&str> = c.offered.iter().map(|o| o.id.as_str()).collect();
+        facts.push(fact("compression", given(format!("`{}={}`", c.parameter.id, offered.join("|")))));
+    }
+    facts.push(fact(
+        "envelope",
+        f.cell(
+            "envelope",
+            g.envelope.as_ref().map(|e| {
+                Rich::plain(format!(
+                    "`{}` the opcode, `{}` the payload, `{}` a dispatch's sequence, `{}` its event name",
+                    e.opcode.id, e.data.id, e.sequence.id, e.event.id
+                ))
+            }),
+        ),
+    ));
+    match &g.roles {
+        Some(roles) => {
+            for (role, r) in roles.all() {
+                let mut value = Rich::default();
+                value.0.push(cx.link("opcode", &r.id));
+                facts.push(fact(&format!("role: {role}"), Cell { value, ..Cell::default() }));
+            }
+        }
+        None => facts.push(fact("roles", f.cell("roles", None))),
+    }
+    facts.push(fact(
+        "heartbeat",
+        f.cell(
+            "heartbeat_interval",
+            g.heartbeat_interval
+                .as_ref()
+                .map(|m| Rich::plain(format!("every `{}` milliseconds of the hello's payload; the first after a random fraction of it", dotted(m)))),
+        ),
+    ));
+    facts.push(fact("identify token", f.cell("identify_token", g.identify_token.as_ref().map(|m| code(dotted(m))))));
+    facts.push(fact(
+        "ready",
+        f.cell(
+            "ready",
+            g.ready.as_ref().map(|r| {
+                let resume = r.resume_url.as_ref().map_or_else(String::new, |u| format!(", the resume address in `{}`", dotted(u)));
+                Rich::plain(format!("`{}`, the session id in `{}`{resume}", r.event.id, dotted(&r.session_id)))
+            }),
+        ),
+    ));
+    facts.push(fact(
+        "resume",
+        f.cell(
+            "resume",
+            g.resume.as_ref().map(|r| {
+                let resumed = r.resumed.as_ref().map_or_else(String::new, |x| format!("; `{}` once the missed events are replayed", x.id));
+                Rich::plain(format!("`{}`, `{}` and `{}`{resumed}", r.token.id, r.session_id.id, r.sequence.id))
+            }),
+        ),
+    ));
+    if g.close_codes.is_empty() {
+        facts.push(fact("close codes", f.cell("close_codes", None)));
+    }
+    for c in &g.close_codes {
+        let cause = c.cause.as_ref().map_or_else(String::new, |x| format!(", for `{}`", x.id));
+        let description = c.description.as_ref().map_or_else(String::new, |d| format!(": {d}"));
+        facts.push(fact(&format!("close {}", c.code), given(format!("{} ({}{cause}){description}", c.name, c.policy.id))));
+    }
+    let unknown = g.unknown_close.as_ref().map_or("resume (not given)", |p| p.id.as_str());
+    facts.push(fact("other close codes", given(unknown.to_owned())));
+    facts.push(fact(
+        "send limit",
+        f.cell("send_limit", g.send_limit.as_ref().map(|l| Rich::plain(format!("{} frames per {} s, heartbeats included", l.frames, l.per_seconds)))),
+    ));
+    facts.push(fact(
+        "identify limit",
+        f.cell(
+            "identify_limit",
+            g.identify_limit.as_ref().map(|l| {
+                let buckets = l.max_concurrency.as_ref().map_or_else(String::new, |m| format!(" in each bucket `shard % {}`", m.id));
+                Rich::plain(format!("one identify per {} s{buckets}", l.per_seconds))
+            }),
+        ),
+    ));
+    for c in &g.commands {
+        let mut value = Rich::default();
+        value.0.push(cx.link("opcode", &c.id));
+        facts.push(fact("command", Cell { value, ..Cell::default() }));
+    }
+    for e in &g.events {
+        let mut value = Rich::default();
+        value.0.push(cx.link("event", &e.event.id));
+        facts.push(fact(&e.name, Cell { value, ..Cell::default() }));
+    }
+    SimpleView { meta: cx.meta("gateway", &g.meta.id, &g.meta), facts, links: vec![] }
+}
+
 fn dotted(m: &Member) -> String {
     m.path.join(".")
 }
