@@ -479,6 +479,38 @@ pub fn gateway_fn(g: &Gateway) -> Ident {
     value_ident(g.meta.rust())
 }
 
+/// The names the client's `gateways.rs` takes from the runtime.
+const CLIENT_GATEWAYS_RESERVED: &[&str] = &[
+    "Compression",
+    "Session",
+    "Config",
+    "Dispatch",
+    "Filter",
+    "IdentifyQueue",
+    "Received",
+    "SendError",
+    "Sender",
+    "SessionEvent",
+    "Shard",
+    "ShardError",
+    "State",
+];
+
+/// A gateway's shard type in the client (`GatewayShard`).
+pub fn gateway_shard(g: &Gateway) -> Ident {
+    escaped(type_ident(&format!("{}_shard", g.meta.rust())), CLIENT_GATEWAYS_RESERVED)
+}
+
+/// The client's function that makes a gateway's default shard configuration (`gateway_config`).
+pub fn gateway_config_fn(g: &Gateway) -> Ident {
+    value_ident(&format!("{}_config", g.meta.rust()))
+}
+
+/// The client's function that makes a gateway's shard from a configuration (`gateway_with`).
+pub fn gateway_with_fn(g: &Gateway) -> Ident {
+    value_ident(&format!("{}_with", g.meta.rust()))
+}
+
 /// The arm of a gateway's union that keeps events the spec does not name.
 pub fn gateway_catch_all(g: &Gateway, events: &[Event]) -> Ident {
     catch_all_beside(g.events.iter().filter_map(|e| events.iter().find(|x| x.meta.id == e.event.id)).map(event_variant))

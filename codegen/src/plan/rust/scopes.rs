@@ -113,7 +113,9 @@ fn timeline_and_events(s: &mut Scopes, model: &Model) {
     s.add("the functions of the receivers and senders".into(), model.webhooks.iter().map(|w| item("webhook", &w.meta, webhook_fn(w))).collect());
     s.add("the types of `gateways.rs`".into(), model.gateways.iter().map(|g| item("gateway", &g.meta, gateway_event(g))).collect());
     s.add("the constants of `gateways.rs`".into(), model.gateways.iter().map(|g| item("gateway", &g.meta, gateway_const(g))).collect());
-    s.add("the functions of the session clients and hubs".into(), model.gateways.iter().map(|g| item("gateway", &g.meta, gateway_fn(g))).collect());
+    let functions = model.gateways.iter().flat_map(|g| [gateway_fn(g), gateway_config_fn(g), gateway_with_fn(g)].map(|f| item("gateway", &g.meta, f)));
+    s.add("the functions of the session clients and hubs".into(), functions.collect());
+    s.add("the shard types of the session clients".into(), model.gateways.iter().map(|g| item("gateway", &g.meta, gateway_shard(g))).collect());
     s.add("the variants of `Opcode`".into(), model.opcodes.iter().map(|o| item("opcode", &o.meta, opcode_variant(o))).collect());
     s.add("the variants of `Command`".into(), model.commands.iter().map(|c| item("command", &c.meta, command_variant(c))).collect());
     let aliases = model.commands.iter().flat_map(|c| {

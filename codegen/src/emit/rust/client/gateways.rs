@@ -5,7 +5,7 @@ use crate::emit::rust::shared::lib_ident;
 use crate::model::Gateway;
 use crate::plan::rust::{Plan, names};
 use proc_macro2::TokenStream;
-use quote::{format_ident, quote};
+use quote::quote;
 
 /// Whether the crate has session clients.
 pub fn any(plan: &Plan) -> bool {
@@ -46,7 +46,7 @@ pub fn emit(plan: &Plan) -> TokenStream {
 fn shard(plan: &Plan, g: &Gateway) -> TokenStream {
     let function = names::gateway_fn(g);
     let (union, constant) = (names::gateway_event(g), names::gateway_const(g));
-    let alias = format_ident!("{}Shard", names::gateway_event(g).to_string().trim_end_matches("Event"));
+    let alias = names::gateway_shard(g);
     let roles = g.roles.as_ref().expect("BUG: a session gateway has roles");
     let identify = plan.opcode(&roles.identify.id);
     let payload = if identify.fields.is_empty() {
@@ -56,13 +56,13 @@ fn shard(plan: &Plan, g: &Gateway) -> TokenStream {
         quote!(crate::types::gateway::#payload)
     };
     let alias_doc = format!(" A shard of the gateway `{}`, handing out its events typed.", g.meta.id);
+    let with = names::gateway_with_fn(g);
     let doc = format!(
-        " A shard of the gateway `{}` connecting to `url` (the gateway's address, without its query) and identifying with `identify`; change its [`Config`] with [`{function}_with`] for compression, sharding, a saved session or an event filter.",
+        " A shard of the gateway `{}` connecting to `url` (the gateway's address, without its query) and identifying with `identify`; change its [`Config`] with [`{with}`] for compression, sharding, a saved session or an event filter.",
         g.meta.id
     );
-    let with = format_ident!("{function}_with");
     let config_doc = format!(" The default [`Config`] of a shard of the gateway `{}`.", g.meta.id);
-    let config_fn = format_ident!("{function}_config");
+    let config_fn = names::gateway_config_fn(g);
     let with_doc = format!(" A shard of the gateway `{}` with `config`.", g.meta.id);
     quote! {
         #[doc = #alias_doc]
