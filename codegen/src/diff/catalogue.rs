@@ -5,7 +5,7 @@
 //! this module lists them.
 
 use super::Severity;
-use super::rules::{access, events, fields, http, items, messages, platform, sdk, shapes, timeline, unions, values};
+use super::rules::{access, events, fields, gateways, http, items, messages, platform, sdk, shapes, timeline, unions, values};
 use serde::Serialize;
 
 /// One rule of the catalogue.
@@ -142,6 +142,13 @@ pub static CATALOGUE: &[&RuleDef] = &[
     &events::WEBHOOK_EVENT_NAME_CHANGED,
     &events::WEBHOOK_DELIVERY_CHANGED,
     &events::WEBHOOK_POLICY_CHANGED,
+    &gateways::GATEWAY_EVENT_ADDED,
+    &gateways::GATEWAY_EVENT_REMOVED,
+    &gateways::GATEWAY_EVENT_NAME_CHANGED,
+    &gateways::GATEWAY_COMMAND_CHANGED,
+    &gateways::GATEWAY_PROTOCOL_CHANGED,
+    &gateways::GATEWAY_CLOSE_CODE_CHANGED,
+    &gateways::GATEWAY_LIMIT_CHANGED,
     &sdk::COMMAND_RENAMED,
     &sdk::ALIAS_REMOVED,
     &sdk::COMMAND_SCOPE_ADDED,

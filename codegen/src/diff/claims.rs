@@ -156,7 +156,7 @@ fn lifecycles(m: &Model) -> BTreeMap<String, Vec<String>> {
         "gap" => m.gaps, "permission" => m.permissions, "resource" => m.resources, "union" => m.unions, "enum" => m.enums, "flags" => m.flags,
         "endpoint" => m.endpoints, "opcode" => m.opcodes, "command" => m.commands, "condition" => m.conditions,
         "intent" => m.intents, "scope" => m.scopes, "scope_set" => m.scope_sets, "token_kind" => m.token_kinds,
-        "permission_rule" => m.permission_rules, "auth_rule" => m.auth_rules, "event" => m.events, "webhook" => m.webhooks, "error" => m.errors,
+        "permission_rule" => m.permission_rules, "auth_rule" => m.auth_rules, "event" => m.events, "webhook" => m.webhooks, "gateway" => m.gateways, "error" => m.errors,
         "limit" => m.limits, "state_machine" => m.state_machines, "class" => m.classes, "sdk_call" => m.sdk_calls,
         "release" => m.releases,
     );

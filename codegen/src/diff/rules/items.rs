@@ -90,7 +90,7 @@ fn entries(m: &Model) -> Vec<Entry<'_>> {
         "gap" => m.gaps, "permission" => m.permissions, "resource" => m.resources, "union" => m.unions, "enum" => m.enums,
         "flags" => m.flags, "endpoint" => m.endpoints, "opcode" => m.opcodes, "command" => m.commands,
         "condition" => m.conditions, "intent" => m.intents, "scope" => m.scopes, "scope_set" => m.scope_sets,
-        "token_kind" => m.token_kinds, "auth_rule" => m.auth_rules, "event" => m.events, "webhook" => m.webhooks, "error" => m.errors, "limit" => m.limits,
+        "token_kind" => m.token_kinds, "auth_rule" => m.auth_rules, "event" => m.events, "webhook" => m.webhooks, "gateway" => m.gateways, "error" => m.errors, "limit" => m.limits,
         "state_machine" => m.state_machines, "class" => m.classes, "sdk_call" => m.sdk_calls, "release" => m.releases,
     );
     for e in &m.enums {
@@ -165,6 +165,9 @@ fn presence_impact(m: &Model, e: &Entry<'_>) -> (Audiences, Audiences) {
         // A webhook adds a type and a receiver and a sender function; apps of a removed one
         // receive nothing more.
         "webhook" => ((C, C, U), (B, B, U)),
+        // A gateway adds a union, a protocol constant and a shard and hub function; bots of a
+        // removed one lose their session.
+        "gateway" => ((C, C, U), (B, B, U)),
         "enum" | "flags" | "constant" => ((C, C, C), (B, B, B)),
         "limit" => ((C, C, C), (C, B, B)),
         "placeholder" => ((C, B, U), (B, B, U)),

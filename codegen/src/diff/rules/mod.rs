@@ -37,6 +37,7 @@ macro_rules! rule {
 pub mod access;
 pub mod events;
 pub mod fields;
+pub mod gateways;
 pub mod http;
 pub mod items;
 pub mod messages;
@@ -62,6 +63,7 @@ pub fn run(old: &Model, new: &Model, at: At) -> Vec<Finding> {
     messages::check(&mut cx);
     http::check(&mut cx);
     events::check(&mut cx);
+    gateways::check(&mut cx);
     sdk::check(&mut cx);
     platform::check(&mut cx);
     items::check_edits(&mut cx);
