@@ -2,7 +2,8 @@
 # Runs every test of the project on a fresh machine, installing what the tests need first:
 # Debian packages (C/C++ compilers, valgrind, Chromium, wrk for the load test, util-linux's
 # unshare for the full-disk test) with apt-get, Python tools (OpenAPI validator, schemathesis,
-# feed parser, JSON Schema validator) into .venv. Tests never skip a
+# feed parser, JSON Schema validator) into .venv, the AsyncAPI parser (npm) into
+# tools/asyncapi/node_modules. Tests never skip a
 # missing tool: they fail and say so.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -27,6 +28,15 @@ if ! cmp -s scripts/requirements-test.txt .venv/requirements-test.txt; then
   cp scripts/requirements-test.txt .venv/requirements-test.txt
 fi
 export PATH="$PWD/.venv/bin:$PATH"
+
+# The AsyncAPI initiative's parser, into tools/asyncapi/node_modules at the locked versions;
+# reinstalled whenever the lock file changes.
+command -v npm >/dev/null 2>&1 || { export DEBIAN_FRONTEND=noninteractive; apt-get update -qq; apt-get install -y -qq --no-install-recommends nodejs npm; }
+if ! cmp -s tools/asyncapi/package-lock.json tools/asyncapi/node_modules/.package-lock.copy; then
+  echo "installing the AsyncAPI parser into tools/asyncapi/node_modules"
+  npm ci --prefix tools/asyncapi --no-audit --no-fund --silent
+  cp tools/asyncapi/package-lock.json tools/asyncapi/node_modules/.package-lock.copy
+fi
 # A test run builds once; incremental caches would only double what it writes under target/.
 export CARGO_INCREMENTAL=0
 

@@ -8,6 +8,7 @@
 //! documentation (`tests/discord_api/spec/`). Then:
 //!
 //! - the C header and the C++ wrapper compile with strict warnings as errors;
+//! - the AsyncAPI document of its Gateway is valid for the AsyncAPI initiative's parser;
 //! - `cargo clippy --all-targets -D warnings` (the mock feature on, through the tests) is clean over the workspace;
 //! - its tests pass: the interactions endpoint's generated receiver answers pings, typed
 //!   commands and deferrals, against interactions signed with `ed25519-dalek` and the generated
@@ -116,6 +117,13 @@ fn the_imported_discord_api_builds_clippy_clean_and_serves_its_mock() {
                 .arg(&include),
         );
     }
+    // The AsyncAPI document of the Gateway, for the AsyncAPI initiative's parser.
+    let parser = root().join("tools/asyncapi");
+    assert!(
+        parser.join("node_modules/@asyncapi/parser").is_dir(),
+        "the AsyncAPI parser is not installed: run `./scripts/test.sh`, or `npm ci --prefix tools/asyncapi`"
+    );
+    run("the AsyncAPI parser over asyncapi.json", Command::new("node").arg(parser.join("validate.mjs")).arg(dir.join("asyncapi.json")));
     run("cargo clippy over the Discord crates", &mut cargo(&dir, &["clippy", "--offline", "--workspace", "--all-targets", "--", "-D", "warnings"]));
     run("the Discord crates' tests", &mut cargo(&dir, &["test", "--offline", "--workspace"]));
 }

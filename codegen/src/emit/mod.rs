@@ -88,6 +88,12 @@ impl EmitOptions {
     }
 }
 
+/// Only the AsyncAPI document (`asyncapi.json`), as [`emit_all`] writes it; none for a spec
+/// without a gateway.
+pub fn emit_asyncapi(model: &Model, opts: &EmitOptions) -> Option<GeneratedFile> {
+    docs::asyncapi::emit(model, opts).pop()
+}
+
 /// Only the OpenAPI document (`openapi.json`), as [`emit_all`] writes it: what an imported
 /// spec is measured against its original with.
 pub fn emit_openapi(model: &Model, opts: &EmitOptions) -> GeneratedFile {
@@ -118,6 +124,7 @@ pub fn emit_all(model: &Model, opts: &EmitOptions) -> Vec<GeneratedFile> {
             (|plan, opts| docs::reference::emit(plan, opts), Large),
             (|plan, opts| docs::feed::emit(plan, opts), Small),
             (|plan, opts| docs::openapi::emit(plan, opts), Small),
+            (|plan, opts| docs::asyncapi::emit(plan, opts), Small),
         ],
     );
     files.extend(cargo::workspace_root(opts));

@@ -92,6 +92,26 @@ pub fn emit(model: &Model, opts: &EmitOptions) -> Vec<GeneratedFile> {
     vec![GeneratedFile::new("openapi", "openapi.json", text)]
 }
 
+/// JSON Schema of a spec's shapes as this document writes them, for the other documents that
+/// carry payloads (AsyncAPI's).
+pub(crate) struct Schemas<'a>(Doc<'a>);
+
+impl<'a> Schemas<'a> {
+    pub(crate) fn new(model: &'a Model) -> Self {
+        Schemas(Doc::new(model))
+    }
+
+    /// Every named schema, by component name (`#/components/schemas/<name>`).
+    pub(crate) fn named(&self) -> Value {
+        self.0.components().get("schemas").cloned().unwrap_or_default()
+    }
+
+    /// The object of these fields.
+    pub(crate) fn object(&self, fields: &[Field]) -> Value {
+        self.0.object_schema(fields)
+    }
+}
+
 /// The builder: the model plus the component name of every schema.
 struct Doc<'a> {
     model: &'a Model,
