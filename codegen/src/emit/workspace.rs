@@ -87,12 +87,31 @@ fn mock_runner(model: &Model, notice: &str) -> Vec<GeneratedFile> {
     let server = package(model, "server");
     let runner = mock_runner_package(model);
     let server_lib = server.replace('-', "_");
+    // The gateways a session client can speak are served too, each under a path of its own that
+    // no HTTP route of a spec takes.
+    let gateways: Vec<_> = model.gateways.iter().filter(|g| g.is_sessionable()).collect();
+    let features = if gateways.is_empty() { "\"mock\"" } else { "\"mock\", \"gateway\"" };
     let manifest = format!(
-        "# {notice}\n\n[package]\nname = {runner:?}\ndescription = \"Serves the mock implementation of the spec's server\"\nedition.workspace = true\nversion.workspace = true\nlicense.workspace = true\npublish.workspace = true\n\n[dependencies]\n{server} = {{ path = \"../server\", features = [\"mock\"] }}\nhyper.workspace = true\nhyper-util.workspace = true\ntokio = {{ workspace = true, features = [\"rt-multi-thread\", \"macros\", \"net\", \"time\"] }}\n"
+        "# {notice}\n\n[package]\nname = {runner:?}\ndescription = \"Serves the mock implementation of the spec's server\"\nedition.workspace = true\nversion.workspace = true\nlicense.workspace = true\npublish.workspace = true\n\n[dependencies]\n{server} = {{ path = \"../server\", features = [{features}] }}\nhyper.workspace = true\nhyper-util.workspace = true\ntokio = {{ workspace = true, features = [\"rt-multi-thread\", \"macros\", \"net\", \"time\"] }}\n"
     );
-    let main = format!("// {notice}\n\n{}", RUNNER_MAIN.replace("{server_lib}", &server_lib));
+    let mut nests = String::new();
+    for g in &gateways {
+        let stem = crate::plan::rust::names::gateway_fn(g).to_string();
+        let stem = stem.trim_start_matches("r#");
+        let path = format!("{MOCK_GATEWAYS}/{}", g.meta.id);
+        nests.push_str(&format!("\n        .nest({path:?}, {server_lib}::mock::gateway_{stem}().router())"));
+    }
+    let announce: String = gateways
+        .iter()
+        .map(|g| format!("\n    eprintln!(\"mock gateway `{}` at ws://{{}}{MOCK_GATEWAYS}/{}\", listener.local_addr()?);", g.meta.id, g.meta.id))
+        .collect();
+    let main = RUNNER_MAIN.replace("{server_lib}", &server_lib).replace("{nests}", &nests).replace("{announce}", &announce);
+    let main = format!("// {notice}\n\n{main}");
     vec![GeneratedFile::new("mock", "mock-server/Cargo.toml", manifest), GeneratedFile::new("mock", "mock-server/src/main.rs", main)]
 }
+
+/// Where the mock runner serves each gateway: `/_mock/gateways/<id>`.
+pub const MOCK_GATEWAYS: &str = "/_mock/gateways";
 
 /// The package name of the mock runner (`platform-mock-server`).
 pub fn mock_runner_package(model: &Model) -> String {
@@ -111,8 +130,8 @@ const HEADER_TIMEOUT: Duration = Duration::from_secs(30);
 async fn main() -> std::io::Result<()> {
     let listen = std::env::args().nth(1).unwrap_or_else(|| "127.0.0.1:8080".to_owned());
     let listener = tokio::net::TcpListener::bind(&listen).await?;
-    eprintln!("mock server listening on http://{}", listener.local_addr()?);
-    let router = {server_lib}::mock::router();
+    eprintln!("mock server listening on http://{}", listener.local_addr()?);{announce}
+    let router = {server_lib}::mock::router(){nests};
     loop {
         let stream = match listener.accept().await {
             Ok((stream, _)) => stream,

@@ -38,6 +38,12 @@ pub trait Sessions: Send + Sync + 'static {
     /// payload), if any, or why the connection is closed (`Cause::UnknownOpcode` for an opcode
     /// it does not take, `Cause::DecodeError` for a payload that does not read).
     fn command(&self, session: &str, opcode: u8, data: &RawValue) -> impl Future<Output = Result<Option<(String, Value)>, Cause>> + Send;
+
+    /// Events dispatched to a new session right after its ready event (name and payload): a
+    /// mock gateway's examples, a platform's initial state. None by default.
+    fn welcome(&self) -> Vec<(String, Value)> {
+        Vec::new()
+    }
 }
 
 /// How a hub serves.
@@ -398,6 +404,9 @@ impl<S: Sessions> Connection<S> {
         self.hub.entries().insert(id.clone(), entry);
         self.phase = Phase::In(id.clone());
         self.hub.dispatch_to(&id, protocol.ready.event, &ready);
+        for (name, data) in self.hub.inner.sessions.welcome() {
+            self.hub.dispatch_to(&id, &name, &data);
+        }
         Ok(())
     }
 

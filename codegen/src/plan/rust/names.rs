@@ -501,6 +501,11 @@ pub fn gateway_shard(g: &Gateway) -> Ident {
     escaped(type_ident(&format!("{}_shard", g.meta.rust())), CLIENT_GATEWAYS_RESERVED)
 }
 
+/// The server mock's platform side of a gateway (`GatewaySessions`).
+pub fn gateway_mock(g: &Gateway) -> Ident {
+    escaped(type_ident(&format!("{}_sessions", g.meta.rust())), &["Mock"])
+}
+
 /// The client's function that makes a gateway's default shard configuration (`gateway_config`).
 pub fn gateway_config_fn(g: &Gateway) -> Ident {
     value_ident(&format!("{}_config", g.meta.rust()))

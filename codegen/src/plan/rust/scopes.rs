@@ -115,6 +115,7 @@ fn timeline_and_events(s: &mut Scopes, model: &Model) {
     s.add("the constants of `gateways.rs`".into(), model.gateways.iter().map(|g| item("gateway", &g.meta, gateway_const(g))).collect());
     let functions = model.gateways.iter().flat_map(|g| [gateway_fn(g), gateway_config_fn(g), gateway_with_fn(g)].map(|f| item("gateway", &g.meta, f)));
     s.add("the functions of the session clients and hubs".into(), functions.collect());
+    s.add("the mock sessions of the server's `mock.rs`".into(), model.gateways.iter().map(|g| item("gateway", &g.meta, gateway_mock(g))).collect());
     s.add("the shard types of the session clients".into(), model.gateways.iter().map(|g| item("gateway", &g.meta, gateway_shard(g))).collect());
     s.add("the variants of `Opcode`".into(), model.opcodes.iter().map(|o| item("opcode", &o.meta, opcode_variant(o))).collect());
     s.add("the variants of `Command`".into(), model.commands.iter().map(|c| item("command", &c.meta, command_variant(c))).collect());

@@ -37,6 +37,7 @@ pub fn mock(plan: &Plan) -> TokenStream {
     let mut values = Values { plan, queue: Vec::new(), done: BTreeSet::new(), paged: None, resumed: None, link: None };
     let methods = methods(plan, &mut values);
     let deliveries = webhook_events(plan, &mut values);
+    let gateways = gateway_mocks(plan, &mut values);
     let builders = values.builders();
     // The signatures name what `api.rs` has in scope: the proof of guarded endpoints too.
     let granted = routed(plan).iter().any(|e| guarded(plan, e)).then(|| {
@@ -90,6 +91,8 @@ pub fn mock(plan: &Plan) -> TokenStream {
 
         #deliveries
 
+        #gateways
+
         #builders
     }
 }
@@ -122,6 +125,119 @@ fn webhook_events(plan: &Plan, values: &mut Values) -> TokenStream {
             pub fn #function() -> Vec<types::webhooks::#union> {
                 let depth: u8 = 0;
                 vec![#(#events),*]
+            }
+        });
+    }
+    out
+}
+
+/// Per gateway a session client can speak (feature `gateway` too): `gateway_<id>_events()`, one
+/// event of each kind it dispatches; `<Id>Sessions`, a platform side that starts any session
+/// with the ready event's example, answers each command with its reply's example and welcomes
+/// each new session with the other examples; and `gateway_<id>()`, the hub serving it.
+fn gateway_mocks(plan: &Plan, values: &mut Values) -> TokenStream {
+    let mut out = TokenStream::new();
+    for g in plan.sessions() {
+        let union = names::gateway_event(g);
+        let stem = names::gateway_fn(g).to_string();
+        let stem = stem.trim_start_matches("r#");
+        let (events_fn, hub_fn) = (quote::format_ident!("gateway_{stem}_events"), quote::format_ident!("gateway_{stem}"));
+        let (sessions, make) = (names::gateway_mock(g), names::gateway_fn(g));
+        let example = |values: &mut Values, e: &Event| {
+            if crate::emit::rust::types::events::has_payload(e) {
+                let ty = names::event_payload(e);
+                let fields = values.members(&e.fields, None, quote!(depth));
+                let extra = keeps_extra(&e.meta.not_shown).then(|| quote!(extra: Default::default(),));
+                quote!(serde_json::to_value(types::events::#ty { #fields #extra }).unwrap_or_default())
+            } else {
+                quote!(serde_json::Value::Object(Default::default()))
+            }
+        };
+        let events: Vec<TokenStream> = plan
+            .gateway_events(g)
+            .map(|(_, e)| {
+                let variant = names::event_variant(e);
+                let payload = if crate::emit::rust::types::events::has_payload(e) {
+                    let ty = names::event_payload(e);
+                    let fields = values.members(&e.fields, None, quote!(depth));
+                    let extra = keeps_extra(&e.meta.not_shown).then(|| quote!(extra: Default::default(),));
+                    quote!(Box::new(types::events::#ty { #fields #extra }))
+                } else {
+                    quote!(serde_json::value::to_raw_value(&serde_json::Value::Object(Default::default())).expect("an empty object is JSON"))
+                };
+                quote!(types::gateways::#union::#variant(#payload))
+            })
+            .collect();
+        let ready_name = g.ready.as_ref().map(|r| r.event.id.as_str()).unwrap_or_default();
+        let ready = match plan.gateway_events(g).find(|(name, _)| *name == ready_name) {
+            Some((_, e)) => example(values, e),
+            None => quote!(serde_json::Value::Object(Default::default())),
+        };
+        let replies: Vec<TokenStream> = g
+            .commands
+            .iter()
+            .map(|c| {
+                let op = plan.opcode(&c.id);
+                let code = proc_macro2::Literal::u8_unsuffixed(u8::try_from(op.code).unwrap_or_default());
+                let reply = op.reply.as_ref().and_then(|r| plan.gateway_events(g).find(|(_, e)| e.meta.id == r.id));
+                match reply {
+                    Some((name, e)) => {
+                        let payload = example(values, e);
+                        quote!(#code => Ok(Some((#name.to_owned(), #payload))),)
+                    }
+                    None => quote!(#code => Ok(None),),
+                }
+            })
+            .collect();
+        let events_doc = format!(" One event of each kind the gateway `{}` dispatches, with values that meet the spec.", g.meta.id);
+        let sessions_doc = format!(
+            " The mock platform side of the gateway `{}`: any identify starts a session (with the ready event's example), each command is answered with its reply's example, and each new session is welcomed with the example of every other event.",
+            g.meta.id
+        );
+        let hub_doc = format!(" The hub of the gateway `{}` serving [`{sessions}`]: `axum::serve(listener, gateway().router())`.", g.meta.id);
+        out.extend(quote! {
+            #[doc = #events_doc]
+            #[cfg(feature = "gateway")]
+            pub fn #events_fn() -> Vec<types::gateways::#union> {
+                let depth: u8 = 0;
+                vec![#(#events),*]
+            }
+
+            #[doc = #sessions_doc]
+            #[cfg(feature = "gateway")]
+            #[derive(Clone, Copy, Debug, Default)]
+            pub struct #sessions;
+
+            #[cfg(feature = "gateway")]
+            impl crate::gateways::Sessions for #sessions {
+                async fn identify(&self, data: &serde_json::value::RawValue) -> Result<serde_json::Value, crate::gateways::Cause> {
+                    let depth: u8 = 0;
+                    Ok(#ready)
+                }
+
+                async fn command(&self, session: &str, opcode: u8, data: &serde_json::value::RawValue) -> Result<Option<(String, serde_json::Value)>, crate::gateways::Cause> {
+                    let depth: u8 = 0;
+                    match opcode {
+                        #(#replies)*
+                        _ => Err(crate::gateways::Cause::UnknownOpcode),
+                    }
+                }
+
+                fn welcome(&self) -> Vec<(String, serde_json::Value)> {
+                    use crate::gateways::GatewayEvent as _;
+                    #events_fn()
+                        .iter()
+                        .filter_map(|e| e.encode().ok())
+                        .filter(|(name, _)| name != #ready_name)
+                        .map(|(name, data)| (name, serde_json::from_str(data.get()).unwrap_or_default()))
+                        .collect()
+                }
+            }
+
+            #[doc = #hub_doc]
+            #[cfg(feature = "gateway")]
+            pub fn #hub_fn() -> crate::gateways::Hub<#sessions> {
+                crate::gateways::#make(#sessions, crate::gateways::Options::default())
             }
         });
     }
