@@ -42,6 +42,13 @@ pub trait Sessions: Send + Sync + 'static {
     fn welcome(&self) -> Vec<(String, Value)> {
         Vec::new()
     }
+
+    /// A command the hub refused for breaking the spec's constraints, with every violation,
+    /// before closing the connection with the protocol's decode-error code (whose reason can
+    /// carry only the first ones). Nothing by default.
+    fn rejected(&self, session: &str, opcode: u8, violations: &[crate::validation::Violation]) {
+        let _ = (session, opcode, violations);
+    }
 }
 
 /// How a hub serves.
@@ -83,6 +90,7 @@ struct Inner<S> {
     entries: Mutex<HashMap<String, Entry>>,
     next: AtomicU64,
     withhold_acks: AtomicBool,
+    check: Option<crate::gateway::CommandCheck>,
 }
 
 /// The sessions of a gateway, and the route that serves them.
@@ -99,16 +107,14 @@ impl<S> Clone for Hub<S> {
 impl<S: Sessions> Hub<S> {
     /// A hub of `protocol`'s sessions, started and answered by `sessions`.
     pub fn new(protocol: &'static Protocol, sessions: S, options: Options) -> Hub<S> {
-        Hub {
-            inner: Arc::new(Inner {
-                protocol,
-                sessions,
-                options,
-                entries: Mutex::new(HashMap::new()),
-                next: AtomicU64::new(1),
-                withhold_acks: AtomicBool::new(false),
-            }),
-        }
+        Hub::checking(protocol, sessions, options, None)
+    }
+
+    /// The same, checking each command's payload with `check` before `sessions` sees it.
+    pub fn checking(protocol: &'static Protocol, sessions: S, options: Options, check: Option<crate::gateway::CommandCheck>) -> Hub<S> {
+        let inner =
+            Inner { protocol, sessions, options, entries: Mutex::new(HashMap::new()), next: AtomicU64::new(1), withhold_acks: AtomicBool::new(false), check };
+        Hub { inner: Arc::new(inner) }
     }
 
     /// The platform's side of the hub.
@@ -251,6 +257,8 @@ struct Connection<S> {
 /// Why a connection ends.
 enum End {
     Close(u16),
+    /// A close with a reason of its own.
+    Explained(u16, String),
     Drop,
     Gone,
 }
@@ -282,13 +290,20 @@ impl<S: Sessions> Connection<S> {
                 let frame = CloseFrame { code, reason: self.protocol().close_code(code).map_or("", |c| c.name).into() };
                 let _ = tokio::time::timeout(Duration::from_secs(2), self.socket.send(Message::Close(Some(frame)))).await;
             }
+            End::Explained(code, reason) => {
+                let frame = CloseFrame { code, reason: reason.into() };
+                let _ = tokio::time::timeout(Duration::from_secs(2), self.socket.send(Message::Close(Some(frame)))).await;
+            }
             End::Drop | End::Gone => {}
         }
     }
 
     async fn serve(&mut self) -> End {
         loop {
+            // Frames the client already sent come first: a heartbeat waiting in the socket is
+            // not a timeout. The send limit keeps a client from holding the loop with frames.
             let result = tokio::select! {
+                biased;
                 message = self.socket.recv() => match message {
                     Some(Ok(message)) => self.on_message(message).await,
                     Some(Err(_)) | None => Err(End::Gone),
@@ -310,6 +325,20 @@ impl<S: Sessions> Connection<S> {
     fn close(&self, cause: Cause) -> End {
         let protocol = self.protocol();
         End::Close(protocol.close_for(cause).or_else(|| protocol.close_for(Cause::Unknown)).map_or(1008, |c| c.code))
+    }
+
+    /// The end for `cause`, its reason the violations (a close reason holds 123 bytes).
+    fn explained(&self, cause: Cause, violations: &[crate::validation::Violation]) -> End {
+        let End::Close(code) = self.close(cause) else { return self.close(cause) };
+        let mut reason = String::new();
+        for v in violations {
+            let item = format!("{}{}: {}", if reason.is_empty() { "" } else { "; " }, v.pointer, v.message);
+            if reason.len() + item.len() > 123 {
+                break;
+            }
+            reason.push_str(&item);
+        }
+        End::Explained(code, reason)
     }
 
     async fn send(&mut self, text: &str) -> Result<(), End> {
@@ -365,6 +394,10 @@ impl<S: Sessions> Connection<S> {
             (Phase::Waiting, _) => Err(self.close(Cause::NotAuthenticated)),
             (Phase::In(session), op) => {
                 let session = session.clone();
+                if let Some(violations) = self.hub.inner.check.and_then(|check| check(op, &frame.data)).filter(|v| !v.is_empty()) {
+                    self.hub.inner.sessions.rejected(&session, op, &violations);
+                    return Err(self.explained(Cause::DecodeError, &violations));
+                }
                 match self.hub.inner.sessions.command(&session, op, &frame.data).await {
                     Ok(Some((name, data))) => {
                         self.hub.dispatch_to(&session, &name, &data);

@@ -480,7 +480,9 @@ async fn a_saved_session_is_resumed_by_a_new_process() {
     assert_eq!(hub.sessions().identified.lock().unwrap().len(), 1, "no second identify");
 }
 
-#[tokio::test(start_paused = true)]
+/// On the real clock: the server reads the client's commands through hyper's upgraded
+/// connection, whose wakeups tokio's paused clock does not wait for. Nothing here depends on time.
+#[tokio::test]
 async fn a_request_is_answered_by_its_reply_event() {
     let (_hub, url) = serve(Options::default()).await;
     let mut shard = Shard::<Event>::new(&PROTOCOL, config(&url));
@@ -573,4 +575,53 @@ fn the_close_code_table_decides_what_a_client_does() {
     assert_eq!(PROTOCOL.policy(1000), Policy::Reidentify, "a normal closure ends the session");
     assert_eq!(PROTOCOL.policy(4999), Policy::Resume, "an unknown code is the protocol's default");
     assert_eq!(PROTOCOL.close_for(Cause::RateLimited).map(|c| c.code), Some(4008));
+}
+
+/// A presence update with an empty status breaks this test's one constraint.
+#[derive(Serialize)]
+struct CheckedPresence {
+    status: &'static str,
+}
+
+impl Command for CheckedPresence {
+    const OPCODE: u8 = 3;
+
+    fn violations(&self) -> Vec<platform_codegen_runtime::validation::Violation> {
+        check_presence(self.status)
+    }
+}
+
+fn check_presence(status: &str) -> Vec<platform_codegen_runtime::validation::Violation> {
+    if status.is_empty() { vec![platform_codegen_runtime::validation::Violation::new("/status", "is empty")] } else { Vec::new() }
+}
+
+fn check(opcode: u8, data: &RawValue) -> Option<Vec<platform_codegen_runtime::validation::Violation>> {
+    let value: Value = serde_json::from_str(data.get()).ok()?;
+    (opcode == 3).then(|| check_presence(value["status"].as_str().unwrap_or_default()))
+}
+
+/// On the real clock, like the burst test: the server reads a client's later frames through
+/// hyper's upgraded connection, whose wakeups tokio's paused clock does not wait for. Nothing here
+/// depends on time.
+#[tokio::test]
+async fn commands_that_break_the_spec_are_refused_on_both_sides() {
+    let hub = Hub::checking(&PROTOCOL, Platform::default(), Options::default(), Some(check));
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("a port");
+    let url = format!("ws://{}", listener.local_addr().expect("an address"));
+    let router = hub.router();
+    tokio::spawn(async move { axum::serve(listener, router).await });
+    let mut shard = Shard::<Event>::new(&PROTOCOL, config(&url));
+    ready(&mut shard).await;
+    let sender = shard.sender();
+    let refused = sender.send(&CheckedPresence { status: "" });
+    assert_eq!(refused, Err(platform_codegen_runtime::shard::SendError::Invalid(check_presence(""))), "the shard sends nothing that breaks the spec");
+    sender.send(&CheckedPresence { status: "online" }).expect("a valid command");
+    sender.send_raw(3, r#"{"status":""}"#.to_owned()).expect("queued raw");
+    let code = loop {
+        if let Received::Session(SessionEvent::Closed { code, .. }) = shard.next().await.unwrap().unwrap() {
+            break code;
+        }
+    };
+    assert_eq!(code, Some(4002), "the hub closes a refused command with the decode-error code");
+    assert_eq!(hub.sessions().commands.lock().unwrap().len(), 1, "the platform saw the valid command only");
 }

@@ -370,7 +370,17 @@ pub trait Command: Serialize {
     const OPCODE: u8;
     /// The event the server replies with, if it replies.
     const REPLY: Option<&'static str> = None;
+
+    /// Every constraint of the spec the command breaks: a shard sends none that breaks one.
+    fn violations(&self) -> Vec<crate::validation::Violation> {
+        Vec::new()
+    }
 }
+
+/// Checks a command's payload as a server receives it: `None` for an opcode that is no command
+/// of the protocol, else every violation (a payload that does not decode is one, at its root).
+/// The generated gateways provide one (`check_<gateway>`).
+pub type CommandCheck = fn(u8, &RawValue) -> Option<Vec<crate::validation::Violation>>;
 
 /// A session as the client holds it between connections: serialize it so that a restarted
 /// process resumes instead of starting over.

@@ -214,6 +214,8 @@ pub enum SendError {
     Encode(String),
     /// The command has no reply to wait for.
     NoReply,
+    /// The command breaks the spec's constraints: every violation.
+    Invalid(Vec<crate::validation::Violation>),
 }
 
 impl fmt::Display for SendError {
@@ -222,6 +224,10 @@ impl fmt::Display for SendError {
             SendError::Closed => f.write_str("the shard is closed"),
             SendError::Encode(e) => write!(f, "the command does not serialize: {e}"),
             SendError::NoReply => f.write_str("the command has no reply"),
+            SendError::Invalid(violations) => {
+                let list: Vec<String> = violations.iter().map(|v| format!("{}: {}", v.pointer, v.message)).collect();
+                write!(f, "the command breaks the spec: {}", list.join("; "))
+            }
         }
     }
 }
@@ -241,8 +247,9 @@ impl fmt::Debug for Outgoing {
 }
 
 impl Sender {
-    /// Queues a command.
+    /// Queues a command, once it meets every constraint of the spec.
     pub fn send<C: Command>(&self, command: &C) -> Result<(), SendError> {
+        check(command)?;
         let data = serde_json::to_string(command).map_err(|e| SendError::Encode(e.to_string()))?;
         self.send_raw(C::OPCODE, data)
     }
@@ -256,11 +263,17 @@ impl Sender {
     /// goes out answers it.
     pub async fn request<C: Command>(&self, command: &C) -> Result<Box<RawValue>, SendError> {
         let reply = C::REPLY.ok_or(SendError::NoReply)?;
+        check(command)?;
         let data = serde_json::to_string(command).map_err(|e| SendError::Encode(e.to_string()))?;
         let (tx, rx) = oneshot::channel();
         self.tx.send(Outgoing { opcode: C::OPCODE, data, reply: Some((reply, tx)) }).map_err(|_| SendError::Closed)?;
         rx.await.map_err(|_| SendError::Closed)
     }
+}
+
+fn check<C: Command>(command: &C) -> Result<(), SendError> {
+    let violations = command.violations();
+    if violations.is_empty() { Ok(()) } else { Err(SendError::Invalid(violations)) }
 }
 
 /// The identify limit of a process: one identify per bucket (`shard % max_concurrency`) in each

@@ -501,6 +501,11 @@ pub fn gateway_shard(g: &Gateway) -> Ident {
     escaped(type_ident(&format!("{}_shard", g.meta.rust())), CLIENT_GATEWAYS_RESERVED)
 }
 
+/// The check of a gateway's commands as a server receives them (`check_gateway`).
+pub fn gateway_check(g: &Gateway) -> Ident {
+    value_ident(&format!("check_{}", g.meta.rust()))
+}
+
 /// The server mock's platform side of a gateway (`GatewaySessions`).
 pub fn gateway_mock(g: &Gateway) -> Ident {
     escaped(type_ident(&format!("{}_sessions", g.meta.rust())), &["Mock"])

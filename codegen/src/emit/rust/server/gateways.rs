@@ -42,11 +42,15 @@ pub fn emit(plan: &Plan) -> TokenStream {
 fn hub(g: &Gateway) -> TokenStream {
     let function = names::gateway_fn(g);
     let constant = names::gateway_const(g);
-    let doc = format!(" The hub of the gateway `{}`'s sessions, started and answered by `sessions`.", g.meta.id);
+    let check = names::gateway_check(g);
+    let doc = format!(
+        " The hub of the gateway `{}`'s sessions, started and answered by `sessions`; a command whose payload breaks the spec is refused (`Sessions::rejected` hears every violation) and its connection closed with the protocol's decode-error code.",
+        g.meta.id
+    );
     quote! {
         #[doc = #doc]
         pub fn #function<S: Sessions>(sessions: S, options: Options) -> Hub<S> {
-            Hub::new(&crate::types::gateways::#constant, sessions, options)
+            Hub::checking(&crate::types::gateways::#constant, sessions, options, Some(crate::types::gateways::#check))
         }
     }
 }

@@ -50,6 +50,7 @@ fn gateway(plan: &Plan, g: &Gateway) -> TokenStream {
     let union_doc = docs(Some(&format!("An event the gateway `{}` dispatches.", g.meta.id)), &[]);
     let const_doc = format!(" The session protocol of the gateway `{}`.", g.meta.id);
     let commands = g.commands.iter().map(|c| command(plan, g, c));
+    let check = check(plan, g);
     let description = description(plan, g);
     quote! {
         #union_doc
@@ -95,6 +96,8 @@ fn gateway(plan: &Plan, g: &Gateway) -> TokenStream {
 
         #(#commands)*
 
+        #check
+
         #[doc = #const_doc]
         pub const #constant: session::Protocol = #description;
     }
@@ -114,6 +117,42 @@ fn command(plan: &Plan, g: &Gateway, c: &Ref) -> TokenStream {
         impl session::Command for crate::gateway::#payload {
             const OPCODE: u8 = #code;
             const REPLY: Option<&'static str> = #reply;
+
+            fn violations(&self) -> Vec<crate::validation::Violation> {
+                crate::validation::Validate::validate(self)
+            }
+        }
+    }
+}
+
+/// The server's check of each command's payload: decoded as its payload struct, then validated.
+fn check(plan: &Plan, g: &Gateway) -> TokenStream {
+    let function = names::gateway_check(g);
+    let arms = g.commands.iter().map(|c| {
+        let op = plan.opcode(&c.id);
+        let code = unsuffixed(op.code as u64);
+        if op.fields.is_empty() && !super::fields::keeps_extra(&op.meta.not_shown) {
+            return quote!(#code => Some(Vec::new()),);
+        }
+        let payload = names::opcode_payload(op);
+        quote! {
+            #code => Some(match serde_json::from_str::<crate::gateway::#payload>(data.get()) {
+                Ok(payload) => crate::validation::Validate::validate(&payload),
+                Err(e) => vec![crate::validation::Violation::new("", e.to_string())],
+            }),
+        }
+    });
+    let doc = format!(
+        " The check of the gateway `{}`'s commands as a server receives them: `None` for an opcode that is no command, else every violation.",
+        g.meta.id
+    );
+    quote! {
+        #[doc = #doc]
+        pub fn #function(opcode: u8, data: &RawValue) -> Option<Vec<crate::validation::Violation>> {
+            match opcode {
+                #(#arms)*
+                _ => None,
+            }
         }
     }
 }
