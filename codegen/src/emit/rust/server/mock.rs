@@ -108,14 +108,7 @@ fn webhook_events(plan: &Plan, values: &mut Values) -> TokenStream {
             .webhook_events(w)
             .map(|(_, e)| {
                 let variant = names::event_variant(e);
-                let payload = if crate::emit::rust::types::events::has_payload(e) {
-                    let ty = names::event_payload(e);
-                    let fields = values.members(&e.fields, None, quote!(depth));
-                    let extra = keeps_extra(&e.meta.not_shown).then(|| quote!(extra: Default::default(),));
-                    quote!(types::events::#ty { #fields #extra })
-                } else {
-                    quote!(serde_json::Value::Object(Default::default()))
-                };
+                let payload = event_example(values, e).unwrap_or_else(|| quote!(serde_json::Value::Object(Default::default())));
                 quote!(types::webhooks::#union::#variant(#payload))
             })
             .collect();
@@ -131,6 +124,18 @@ fn webhook_events(plan: &Plan, values: &mut Values) -> TokenStream {
     out
 }
 
+/// An event's payload struct with values that meet the spec; `None` for an event whose payload
+/// is not shown.
+fn event_example(values: &mut Values, e: &Event) -> Option<TokenStream> {
+    if !crate::emit::rust::types::events::has_payload(e) {
+        return None;
+    }
+    let ty = names::event_payload(e);
+    let fields = values.members(&e.fields, None, quote!(depth));
+    let extra = keeps_extra(&e.meta.not_shown).then(|| quote!(extra: Default::default(),));
+    Some(quote!(types::events::#ty { #fields #extra }))
+}
+
 /// Per gateway a session client can speak (feature `gateway` too): `gateway_<id>_events()`, one
 /// event of each kind it dispatches; `<Id>Sessions`, a platform side that starts any session
 /// with the ready event's example, answers each command with its reply's example and welcomes
@@ -143,27 +148,17 @@ fn gateway_mocks(plan: &Plan, values: &mut Values) -> TokenStream {
         let stem = stem.trim_start_matches("r#");
         let (events_fn, hub_fn) = (quote::format_ident!("gateway_{stem}_events"), quote::format_ident!("gateway_{stem}"));
         let (sessions, make) = (names::gateway_mock(g), names::gateway_fn(g));
-        let example = |values: &mut Values, e: &Event| {
-            if crate::emit::rust::types::events::has_payload(e) {
-                let ty = names::event_payload(e);
-                let fields = values.members(&e.fields, None, quote!(depth));
-                let extra = keeps_extra(&e.meta.not_shown).then(|| quote!(extra: Default::default(),));
-                quote!(serde_json::to_value(types::events::#ty { #fields #extra }).unwrap_or_default())
-            } else {
-                quote!(serde_json::Value::Object(Default::default()))
-            }
+        let example = |values: &mut Values, e: &Event| match event_example(values, e) {
+            Some(payload) => quote!(serde_json::to_value(#payload).unwrap_or_default()),
+            None => quote!(serde_json::Value::Object(Default::default())),
         };
         let events: Vec<TokenStream> = plan
             .gateway_events(g)
             .map(|(_, e)| {
                 let variant = names::event_variant(e);
-                let payload = if crate::emit::rust::types::events::has_payload(e) {
-                    let ty = names::event_payload(e);
-                    let fields = values.members(&e.fields, None, quote!(depth));
-                    let extra = keeps_extra(&e.meta.not_shown).then(|| quote!(extra: Default::default(),));
-                    quote!(Box::new(types::events::#ty { #fields #extra }))
-                } else {
-                    quote!(serde_json::value::to_raw_value(&serde_json::Value::Object(Default::default())).expect("an empty object is JSON"))
+                let payload = match event_example(values, e) {
+                    Some(payload) => quote!(Box::new(#payload)),
+                    None => quote!(serde_json::value::to_raw_value(&serde_json::Value::Object(Default::default())).expect("an empty object is JSON")),
                 };
                 quote!(types::gateways::#union::#variant(#payload))
             })

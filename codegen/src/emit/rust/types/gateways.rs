@@ -4,8 +4,9 @@
 
 use super::docs::docs;
 use super::events::has_payload;
+use super::literals::{member_path as path, millis, optional, unsuffixed};
+use crate::model::Ref;
 use crate::model::gateway::{CloseCode, Gateway};
-use crate::model::{Member, Ref};
 use crate::plan::rust::{Plan, names};
 use proc_macro2::{Ident, TokenStream};
 use quote::{ToTokens, format_ident, quote};
@@ -245,27 +246,4 @@ fn policy(id: &str) -> TokenStream {
 fn camel(id: &str) -> Ident {
     let word: String = id.split('_').map(|w| w[..1].to_ascii_uppercase() + &w[1..]).collect();
     format_ident!("{word}")
-}
-
-fn path(m: &Member) -> TokenStream {
-    let names = &m.path;
-    quote!(&[#(#names),*])
-}
-
-fn optional(value: Option<TokenStream>) -> TokenStream {
-    match value {
-        Some(v) => quote!(Some(#v)),
-        None => quote!(None),
-    }
-}
-
-/// A duration of `seconds`, in whole milliseconds.
-fn millis(seconds: f64) -> TokenStream {
-    // Validation keeps the seconds positive and finite; a duration is never negative.
-    let ms = unsuffixed((seconds * 1000.0).round() as u64);
-    quote!(std::time::Duration::from_millis(#ms))
-}
-
-fn unsuffixed(n: u64) -> proc_macro2::Literal {
-    proc_macro2::Literal::u64_unsuffixed(n)
 }

@@ -1,4 +1,6 @@
-//! Values written in the spec (`default`, `const`) as Rust expressions of the field's type.
+//! Values written in the spec (`default`, `const`) as Rust expressions of the field's type, and
+//! the small literals the runtime's descriptions are written with (member paths, optional
+//! values, durations).
 
 use crate::emit::rust::shared::int;
 use crate::model::types::Primitive;
@@ -124,4 +126,30 @@ pub fn as_declared(plan: &Plan, f: &Field, root: &TokenStream, value: TokenStrea
         }
         _ => value,
     }
+}
+
+/// A member path as the runtime reads it: `&["event", "type"]`.
+pub fn member_path(m: &crate::model::Member) -> TokenStream {
+    let names = &m.path;
+    quote!(&[#(#names),*])
+}
+
+/// `Some(value)` or `None`.
+pub fn optional(value: Option<TokenStream>) -> TokenStream {
+    match value {
+        Some(v) => quote!(Some(#v)),
+        None => quote!(None),
+    }
+}
+
+/// A duration of `seconds`, in whole milliseconds.
+pub fn millis(seconds: f64) -> TokenStream {
+    // Validation keeps the seconds positive and finite; a duration is never negative.
+    let ms = unsuffixed((seconds * 1000.0).round() as u64);
+    quote!(std::time::Duration::from_millis(#ms))
+}
+
+/// An integer literal without a suffix, typed by where it stands.
+pub fn unsuffixed(n: u64) -> Literal {
+    Literal::u64_unsuffixed(n)
 }

@@ -4,6 +4,7 @@
 
 use super::docs::docs;
 use super::events::has_payload;
+use super::literals::{member_path as path, millis, optional, unsuffixed};
 use crate::model::{Envelope, Member, Webhook};
 use crate::plan::rust::{Plan, names};
 use proc_macro2::TokenStream;
@@ -153,27 +154,4 @@ fn envelope(e: &Envelope) -> TokenStream {
     let member = |m: Option<&Member>| optional(m.map(path));
     let (data, id, timestamp) = (member(e.data.as_ref()), member(e.id.as_ref()), member(e.timestamp.as_ref()));
     quote!(Envelope { kind: #kind, numbered: #numbered, data: #data, id: #id, timestamp: #timestamp })
-}
-
-fn path(m: &Member) -> TokenStream {
-    let names = &m.path;
-    quote!(&[#(#names),*])
-}
-
-fn optional(value: Option<TokenStream>) -> TokenStream {
-    match value {
-        Some(v) => quote!(Some(#v)),
-        None => quote!(None),
-    }
-}
-
-/// A duration of `seconds`, in whole milliseconds.
-fn millis(seconds: f64) -> TokenStream {
-    // Validation keeps the seconds positive and finite; a duration is never negative.
-    let ms = unsuffixed((seconds * 1000.0).round() as u64);
-    quote!(std::time::Duration::from_millis(#ms))
-}
-
-fn unsuffixed(n: u64) -> proc_macro2::Literal {
-    proc_macro2::Literal::u64_unsuffixed(n)
 }
