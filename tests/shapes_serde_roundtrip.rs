@@ -82,6 +82,8 @@ const TYPES: &[(&str, RoundTrip)] = &[
     ("resource:note_draft", round_trip::<NoteDraft>),
     ("resource:import_meta", round_trip::<ImportMeta>),
     ("resource:user", round_trip::<User>),
+    ("resource:stream_credentials", round_trip::<StreamCredentials>),
+    ("resource:stream_session", round_trip::<StreamSession>),
     ("path:get_note", round_trip::<get_note::Path>),
     ("query:list_notes", round_trip::<list_notes::Query>),
     ("query:list_tags", round_trip::<list_tags::Query>),
