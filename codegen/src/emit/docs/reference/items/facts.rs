@@ -32,9 +32,7 @@ pub fn condition(cx: &Cx, c: &Condition) -> SimpleView {
         facts.push(fact("parameters", Cell { value: Rich::code(c.params.join(", ")), ..Cell::default() }));
     }
     if let Some(l) = &c.limit {
-        let mut value = Rich::default();
-        value.0.push(cx.link("limit", &l.id));
-        facts.push(fact("limit", Cell { value, ..Cell::default() }));
+        facts.push(fact("limit", linked(cx, "limit", &l.id)));
     }
     let mut links = cx.refs("enum", &c.param_enums);
     links.extend(cx.typed_all(&c.refs));
@@ -149,9 +147,7 @@ pub fn webhook(cx: &Cx, w: &Webhook) -> SimpleView {
     facts.push(fact("acknowledgement", f.cell("ack_deadline", Some(Rich::plain(ack)))));
     facts.push(fact("retries", f.cell("retry", w.retry.as_ref().map(retry_words))));
     for e in &w.events {
-        let mut value = Rich::default();
-        value.0.push(cx.link("event", &e.event.id));
-        facts.push(fact(&e.value, Cell { value, ..Cell::default() }));
+        facts.push(fact(&e.value, linked(cx, "event", &e.event.id)));
     }
     SimpleView { meta: cx.meta("webhook", &w.meta.id, &w.meta), facts, links: vec![] }
 }
@@ -185,9 +181,7 @@ pub fn gateway(cx: &Cx, g: &Gateway) -> SimpleView {
     match &g.roles {
         Some(roles) => {
             for (role, r) in roles.all() {
-                let mut value = Rich::default();
-                value.0.push(cx.link("opcode", &r.id));
-                facts.push(fact(&format!("role: {role}"), Cell { value, ..Cell::default() }));
+                facts.push(fact(&format!("role: {role}"), linked(cx, "opcode", &r.id)));
             }
         }
         None => facts.push(fact("roles", f.cell("roles", None))),
@@ -247,16 +241,19 @@ pub fn gateway(cx: &Cx, g: &Gateway) -> SimpleView {
         ),
     ));
     for c in &g.commands {
-        let mut value = Rich::default();
-        value.0.push(cx.link("opcode", &c.id));
-        facts.push(fact("command", Cell { value, ..Cell::default() }));
+        facts.push(fact("command", linked(cx, "opcode", &c.id)));
     }
     for e in &g.events {
-        let mut value = Rich::default();
-        value.0.push(cx.link("event", &e.event.id));
-        facts.push(fact(&e.name, Cell { value, ..Cell::default() }));
+        facts.push(fact(&e.name, linked(cx, "event", &e.event.id)));
     }
     SimpleView { meta: cx.meta("gateway", &g.meta.id, &g.meta), facts, links: vec![] }
+}
+
+/// A cell holding a link to the item of `kind` named `id`.
+fn linked(cx: &Cx, kind: &str, id: &str) -> Cell {
+    let mut value = Rich::default();
+    value.0.push(cx.link(kind, id));
+    Cell { value, ..Cell::default() }
 }
 
 fn dotted(m: &Member) -> String {
