@@ -50,6 +50,7 @@ pub enum Items {
     AuthServer(AuthServerView),
     Limits(Vec<LimitView>),
     Machines(Vec<MachineView>),
+    Gateways(Vec<GatewayView>),
     Classes(Vec<ClassView>),
     Releases(Vec<ReleaseLine>),
     Policy(PolicyView),
@@ -135,7 +136,7 @@ fn groups(cx: &Cx, part: &str) -> Vec<Group> {
     let events = in_part(&m.events, part);
     push("events", "Events by channel", events.len(), Items::Events(items::events_by_channel(cx, &events)));
     list!("webhooks", "Webhooks", webhooks, Simple, items::webhook);
-    list!("gateways", "Gateways", gateways, Simple, items::gateway);
+    list!("gateways", "Gateways", gateways, Gateways, items::gateway);
     list!("commands", "Commands", commands, Commands, items::command);
     list!("errors", "Errors", errors, Errors, items::error);
     if let Some(b) = m.error_body.as_ref().filter(|_| http_part(m) == part) {

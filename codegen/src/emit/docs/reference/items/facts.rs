@@ -152,9 +152,23 @@ pub fn webhook(cx: &Cx, w: &Webhook) -> SimpleView {
     SimpleView { meta: cx.meta("webhook", &w.meta.id, &w.meta), facts, links: vec![] }
 }
 
+/// A gateway: its facts and the session lifecycle drawn.
+#[derive(Debug, Serialize)]
+pub struct GatewayView {
+    #[serde(flatten)]
+    pub item: SimpleView,
+    pub diagram: Option<Diagram>,
+    pub mermaid: Option<String>,
+}
+
 /// A gateway: how to connect, its frames, the opcode of each role, its close codes with their
-/// policy, its limits, its commands and its dispatch events by name.
-pub fn gateway(cx: &Cx, g: &Gateway) -> SimpleView {
+/// policy, its limits, its commands, its dispatch events by name and the session lifecycle.
+pub fn gateway(cx: &Cx, g: &Gateway) -> GatewayView {
+    let lifecycle = diagram::gateway_lifecycle(cx.model, g);
+    GatewayView { item: gateway_facts(cx, g), diagram: lifecycle.as_ref().map(diagram::layout), mermaid: lifecycle.as_ref().map(diagram::mermaid) }
+}
+
+fn gateway_facts(cx: &Cx, g: &Gateway) -> SimpleView {
     let f = Facets::of(&g.meta);
     let code = |t: String| Rich::code(t);
     let mut facts = vec![fact("address", f.cell("url", g.url.as_ref().map(|u| code(u.id.clone()))))];

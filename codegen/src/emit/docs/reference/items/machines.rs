@@ -64,7 +64,7 @@ pub fn state_machine(cx: &Cx, m: &StateMachine) -> MachineView {
         links,
         states: m.states.iter().map(|s| StateView { meta: cx.meta("state", &format!("{}.{}", m.meta.id, s.meta.id), &s.meta), value: s.value }).collect(),
         transitions,
-        diagram: diagram::layout(m),
-        mermaid: diagram::mermaid(m),
+        diagram: diagram::layout(&diagram::Graph::of_machine(m)),
+        mermaid: diagram::mermaid(&diagram::Graph::of_machine(m)),
     }
 }
