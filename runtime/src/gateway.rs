@@ -238,69 +238,141 @@ pub struct Frame {
     pub event: Option<String>,
 }
 
+/// What [`Frame::read_with`] does with a dispatch's payload.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Take {
+    /// Keep it raw.
+    Raw,
+    /// Decode it as the event its frame names.
+    Decode,
+    /// Skip over it.
+    Skip,
+}
+
+/// A frame read in one pass, a dispatch's payload decoded or skipped on the way.
+#[derive(Debug)]
+pub struct Read<E> {
+    /// The opcode.
+    pub opcode: u8,
+    /// A dispatch's sequence number.
+    pub sequence: Option<u64>,
+    /// A dispatch's event name.
+    pub event: Option<String>,
+    /// The payload.
+    pub data: Data<E>,
+}
+
+/// A payload as [`Frame::read_with`] left it.
+#[derive(Debug)]
+pub enum Data<E> {
+    /// As it came (`null` when absent).
+    Raw(Box<RawValue>),
+    /// Decoded as the event its frame names.
+    Event(E),
+    /// Skipped over.
+    Skipped,
+}
+
 impl Frame {
     /// Reads a frame with the envelope's member names, without a `Value` detour: the payload
     /// stays raw text, to be decoded only if someone wants it.
     pub fn read(envelope: &Envelope, text: &str) -> Result<Frame, serde_json::Error> {
-        let mut de = serde_json::Deserializer::from_str(text);
-        let frame = FrameSeed(envelope).deserialize(&mut de)?;
-        de.end()?;
-        Ok(frame)
+        let read = Frame::read_with::<Box<RawValue>>(envelope, None, text, |_| Take::Raw)?;
+        let data = match read.data {
+            Data::Raw(raw) => raw,
+            Data::Event(raw) => raw,
+            Data::Skipped => null(),
+        };
+        Ok(Frame { opcode: read.opcode, data, sequence: read.sequence, event: read.event })
     }
 
-    /// Writes a frame. `data` is JSON text.
+    /// Reads a frame in one pass. The payload of a dispatch (opcode `dispatch`) is decoded as
+    /// the event `E` on the way, or skipped, as `take` says for its name; that needs the envelope
+    /// to give the opcode and the event name before the payload, as gateways write their frames.
+    /// Any other payload, and a dispatch's whose name comes after it, is kept raw: then decoding
+    /// it is the caller's, a second pass over the payload only.
+    pub fn read_with<E: GatewayEvent>(
+        envelope: &Envelope,
+        dispatch: Option<u8>,
+        text: &str,
+        take: impl Fn(&str) -> Take,
+    ) -> Result<Read<E>, serde_json::Error> {
+        let mut de = serde_json::Deserializer::from_str(text);
+        let read = FrameSeed { envelope, dispatch, take, event: std::marker::PhantomData }.deserialize(&mut de)?;
+        de.end()?;
+        Ok(read)
+    }
+
+    /// Writes a frame. `data` is JSON text. A dispatch's event name and sequence come first, so
+    /// that a reader knows the event before its payload ([`Frame::read_with`]).
     pub fn write(envelope: &Envelope, opcode: u8, data: &str, sequence: Option<u64>, event: Option<&str>) -> String {
         let mut out = String::with_capacity(data.len() + 48);
-        out.push_str("{\"");
-        out.push_str(envelope.opcode);
-        out.push_str("\":");
-        out.push_str(&opcode.to_string());
-        out.push_str(",\"");
-        out.push_str(envelope.data);
-        out.push_str("\":");
-        out.push_str(data);
-        if let Some(s) = sequence {
-            out.push_str(",\"");
-            out.push_str(envelope.sequence);
-            out.push_str("\":");
-            out.push_str(&s.to_string());
-        }
+        out.push('{');
         if let Some(t) = event {
-            out.push_str(",\"");
-            out.push_str(envelope.event);
-            out.push_str("\":");
+            push_key(&mut out, envelope.event);
             out.push_str(&serde_json::to_string(t).unwrap_or_else(|_| "null".to_owned()));
+            out.push(',');
         }
+        if let Some(s) = sequence {
+            push_key(&mut out, envelope.sequence);
+            out.push_str(&s.to_string());
+            out.push(',');
+        }
+        push_key(&mut out, envelope.opcode);
+        out.push_str(&opcode.to_string());
+        out.push(',');
+        push_key(&mut out, envelope.data);
+        out.push_str(data);
         out.push('}');
         out
     }
 }
 
-struct FrameSeed<'a>(&'a Envelope);
+/// `"key":`. Envelope member names are the spec's, plain identifiers with nothing to escape.
+fn push_key(out: &mut String, key: &str) {
+    out.push('"');
+    out.push_str(key);
+    out.push_str("\":");
+}
 
-impl<'de> DeserializeSeed<'de> for FrameSeed<'_> {
-    type Value = Frame;
-    fn deserialize<D: de::Deserializer<'de>>(self, deserializer: D) -> Result<Frame, D::Error> {
+struct FrameSeed<'a, E, F> {
+    envelope: &'a Envelope,
+    dispatch: Option<u8>,
+    take: F,
+    event: std::marker::PhantomData<E>,
+}
+
+impl<'de, E: GatewayEvent, F: Fn(&str) -> Take> DeserializeSeed<'de> for FrameSeed<'_, E, F> {
+    type Value = Read<E>;
+    fn deserialize<D: de::Deserializer<'de>>(self, deserializer: D) -> Result<Read<E>, D::Error> {
         deserializer.deserialize_map(self)
     }
 }
 
-impl<'de> Visitor<'de> for FrameSeed<'_> {
-    type Value = Frame;
+impl<'de, E: GatewayEvent, F: Fn(&str) -> Take> Visitor<'de> for FrameSeed<'_, E, F> {
+    type Value = Read<E>;
 
     fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        write!(f, "a frame: an object with `{}`", self.0.opcode)
+        write!(f, "a frame: an object with `{}`", self.envelope.opcode)
     }
 
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Frame, A::Error> {
-        let envelope = self.0;
-        let (mut opcode, mut data, mut sequence, mut event) = (None, None, None, None);
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Read<E>, A::Error> {
+        let envelope = self.envelope;
+        let (mut opcode, mut data, mut sequence, mut event) = (None, None, None, None::<String>);
         while let Some(key) = map.next_key::<std::borrow::Cow<'de, str>>()? {
             let key = key.as_ref();
             if key == envelope.opcode {
                 opcode = Some(map.next_value::<u8>()?);
             } else if key == envelope.data {
-                data = Some(map.next_value::<Box<RawValue>>()?);
+                let name = event.as_deref().filter(|_| opcode.is_some() && opcode == self.dispatch);
+                data = Some(match name.map(|name| (name, (self.take)(name))) {
+                    Some((name, Take::Decode)) => Data::Event(map.next_value_seed(EventSeed { name, event: std::marker::PhantomData })?),
+                    Some((_, Take::Skip)) => {
+                        map.next_value::<IgnoredAny>()?;
+                        Data::Skipped
+                    }
+                    Some((_, Take::Raw)) | None => Data::Raw(map.next_value::<Box<RawValue>>()?),
+                });
             } else if key == envelope.sequence {
                 sequence = map.next_value::<Option<u64>>()?;
             } else if key == envelope.event {
@@ -310,8 +382,21 @@ impl<'de> Visitor<'de> for FrameSeed<'_> {
             }
         }
         let opcode = opcode.ok_or_else(|| de::Error::missing_field(envelope.opcode))?;
-        let data = data.unwrap_or_else(null);
-        Ok(Frame { opcode, data, sequence, event })
+        let data = data.unwrap_or_else(|| Data::Raw(null()));
+        Ok(Read { opcode, data, sequence, event })
+    }
+}
+
+/// A dispatch's payload, decoded as the event named `name`.
+struct EventSeed<'a, E> {
+    name: &'a str,
+    event: std::marker::PhantomData<E>,
+}
+
+impl<'de, E: GatewayEvent> DeserializeSeed<'de> for EventSeed<'_, E> {
+    type Value = E;
+    fn deserialize<D: de::Deserializer<'de>>(self, deserializer: D) -> Result<E, D::Error> {
+        E::decode_from(self.name, deserializer)
     }
 }
 
@@ -343,9 +428,18 @@ pub fn put(value: &mut serde_json::Value, path: Member, new: serde_json::Value) 
 
 /// A dispatch event of a protocol: the generated union of the spec's events implements it.
 pub trait GatewayEvent: Sized {
-    /// The event named `name` from its payload. An event the spec does not name is kept with its
-    /// raw payload; only a payload that does not have the named event's shape is an error.
-    fn decode(name: &str, data: &RawValue) -> Result<Self, serde_json::Error>;
+    /// The event named `name`, decoded from its payload as it is read. An event the spec does
+    /// not name is kept with its raw payload; only a payload that does not have the named
+    /// event's shape is an error.
+    fn decode_from<'de, D: de::Deserializer<'de>>(name: &str, data: D) -> Result<Self, D::Error>;
+
+    /// The event named `name` from its raw payload.
+    fn decode(name: &str, data: &RawValue) -> Result<Self, serde_json::Error> {
+        let mut de = serde_json::Deserializer::from_str(data.get());
+        let event = Self::decode_from(name, &mut de)?;
+        de.end()?;
+        Ok(event)
+    }
 
     /// Its name and payload, to dispatch it.
     fn encode(&self) -> Result<(String, Box<RawValue>), serde_json::Error>;
@@ -353,8 +447,8 @@ pub trait GatewayEvent: Sized {
 
 /// Any payload, for callers who want none decoded.
 impl GatewayEvent for Box<RawValue> {
-    fn decode(_: &str, data: &RawValue) -> Result<Self, serde_json::Error> {
-        Ok(data.to_owned())
+    fn decode_from<'de, D: de::Deserializer<'de>>(_: &str, data: D) -> Result<Self, D::Error> {
+        Box::<RawValue>::deserialize(data)
     }
 
     fn encode(&self) -> Result<(String, Box<RawValue>), serde_json::Error> {

@@ -5,7 +5,8 @@
 //! resumes.
 
 use platform_codegen_runtime::gateway::{
-    Cause, CloseCode, Command, Compression, Envelope, Frame, GatewayEvent, IdentifyLimit, Opcodes, Policy, Protocol, Ready, Resume, SendLimit, Session,
+    Cause, CloseCode, Command, Compression, Data, Envelope, Frame, GatewayEvent, IdentifyLimit, Opcodes, Policy, Protocol, Ready, Resume, SendLimit, Session,
+    Take,
 };
 use platform_codegen_runtime::hub::{Hub, Options, Sessions};
 use platform_codegen_runtime::shard::{Config, IdentifyQueue, Received, SessionEvent, Shard, ShardError, State};
@@ -71,19 +72,22 @@ struct Message {
 }
 
 impl GatewayEvent for Event {
-    fn decode(name: &str, data: &RawValue) -> Result<Self, serde_json::Error> {
+    fn decode_from<'de, D: serde::Deserializer<'de>>(name: &str, data: D) -> Result<Self, D::Error> {
         Ok(match name {
             "READY" => {
                 #[derive(Deserialize)]
                 struct R {
                     session_id: String,
                 }
-                Event::Ready { session_id: serde_json::from_str::<R>(data.get())?.session_id }
+                Event::Ready { session_id: R::deserialize(data)?.session_id }
             }
-            "RESUMED" => Event::Resumed,
-            "MESSAGE_CREATE" => Event::MessageCreate(serde_json::from_str(data.get())?),
-            "CHANNEL_INFO" => Event::ChannelInfo(serde_json::from_str(data.get())?),
-            _ => Event::Unknown { name: name.to_owned(), raw: data.get().to_owned() },
+            "RESUMED" => {
+                serde::de::IgnoredAny::deserialize(data)?;
+                Event::Resumed
+            }
+            "MESSAGE_CREATE" => Event::MessageCreate(Deserialize::deserialize(data)?),
+            "CHANNEL_INFO" => Event::ChannelInfo(Deserialize::deserialize(data)?),
+            _ => Event::Unknown { name: name.to_owned(), raw: Box::<RawValue>::deserialize(data)?.get().to_owned() },
         })
     }
 
@@ -425,7 +429,7 @@ async fn unknown_events_arrive_raw_and_an_odd_payload_does_not_end_the_session()
     };
     assert_eq!(odd.name, "MESSAGE_CREATE");
     assert!(odd.event.is_err(), "the payload does not decode");
-    assert_eq!(odd.data.get(), r#"{"id":"not a number"}"#, "and is kept raw");
+    assert_eq!(odd.data().get(), r#"{"id":"not a number"}"#, "and is kept raw");
     assert_eq!(dispatch(&mut shard).await.1, Event::MessageCreate(Message { id: 3, content: "fine".to_owned() }));
 }
 
@@ -554,13 +558,33 @@ async fn the_server_closes_each_violation_with_its_code() {
 }
 
 #[test]
+fn a_dispatch_is_decoded_as_its_frame_is_read_when_its_name_comes_first() {
+    let read = |text: &str, take: Take| Frame::read_with::<Event>(&PROTOCOL.envelope, Some(0), text, |_| take).expect("reads");
+    let first = r#"{"t":"MESSAGE_CREATE","s":7,"op":0,"d":{"id":1,"content":"hi"}}"#;
+    let decoded = read(first, Take::Decode);
+    assert_eq!((decoded.opcode, decoded.sequence, decoded.event.as_deref()), (0, Some(7), Some("MESSAGE_CREATE")));
+    assert!(matches!(decoded.data, Data::Event(Event::MessageCreate(ref m)) if m.content == "hi"), "{:?}", decoded.data);
+    assert!(matches!(read(first, Take::Skip).data, Data::Skipped));
+    assert!(matches!(read(first, Take::Raw).data, Data::Raw(ref raw) if raw.get() == r#"{"id":1,"content":"hi"}"#));
+    // Named after its payload, or not a dispatch: kept raw for the caller to decode.
+    let last = r#"{"op":0,"d":{"id":1,"content":"hi"},"s":7,"t":"MESSAGE_CREATE"}"#;
+    assert!(matches!(read(last, Take::Decode).data, Data::Raw(_)));
+    let hello = r#"{"t":null,"op":10,"d":{"heartbeat_interval":10}}"#;
+    assert!(matches!(read(hello, Take::Decode).data, Data::Raw(_)));
+    // A payload without its event's shape fails the read; the raw read still succeeds.
+    let odd = r#"{"t":"MESSAGE_CREATE","op":0,"d":{"id":"x"}}"#;
+    assert!(Frame::read_with::<Event>(&PROTOCOL.envelope, Some(0), odd, |_| Take::Decode).is_err());
+    assert!(Frame::read(&PROTOCOL.envelope, odd).is_ok());
+}
+
+#[test]
 fn a_frame_reads_without_a_value_detour_and_writes_back() {
     let text = r#"{"t":"MESSAGE_CREATE","s":42,"op":0,"d":{"id":"1","nested":{"op":9}},"extra":[1]}"#;
     let frame = Frame::read(&PROTOCOL.envelope, text).expect("reads");
     assert_eq!((frame.opcode, frame.sequence, frame.event.as_deref()), (0, Some(42), Some("MESSAGE_CREATE")));
     assert_eq!(frame.data.get(), r#"{"id":"1","nested":{"op":9}}"#);
     let written = Frame::write(&PROTOCOL.envelope, 0, frame.data.get(), Some(42), Some("MESSAGE_CREATE"));
-    assert_eq!(written, r#"{"op":0,"d":{"id":"1","nested":{"op":9}},"s":42,"t":"MESSAGE_CREATE"}"#);
+    assert_eq!(written, r#"{"t":"MESSAGE_CREATE","s":42,"op":0,"d":{"id":"1","nested":{"op":9}}}"#);
     assert!(Frame::read(&PROTOCOL.envelope, r#"{"d":1}"#).is_err(), "no opcode");
     assert!(Frame::read(&PROTOCOL.envelope, r#"{"op":300}"#).is_err(), "no byte");
     let heartbeat = Frame::read(&PROTOCOL.envelope, r#"{"op":1,"d":null,"s":null,"t":null}"#).expect("nulls read");

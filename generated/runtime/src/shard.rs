@@ -15,7 +15,7 @@
 //!
 //! Time is tokio's, so tests run the whole lifecycle on a paused clock.
 
-use crate::gateway::{Command, Compression, Frame, GatewayEvent, Policy, Protocol, Session, ZLIB_SUFFIX, member};
+use crate::gateway::{Command, Compression, Data, Envelope, Frame, GatewayEvent, Policy, Protocol, Read, Session, Take, ZLIB_SUFFIX, member, null};
 use futures_util::{SinkExt, StreamExt};
 use serde_json::value::RawValue;
 use std::collections::VecDeque;
@@ -27,9 +27,9 @@ use std::time::Duration;
 use tokio::net::TcpStream;
 use tokio::sync::{mpsc, oneshot};
 use tokio::time::{Instant, sleep_until, timeout};
-use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::tungstenite::protocol::CloseFrame;
 use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
+use tokio_tungstenite::tungstenite::{Message, Utf8Bytes};
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 
 type Socket = WebSocketStream<MaybeTlsStream<TcpStream>>;
@@ -124,11 +124,25 @@ pub struct Dispatch<E> {
     pub name: String,
     /// Its sequence number.
     pub sequence: Option<u64>,
-    /// Its payload, as it came.
-    pub data: Box<RawValue>,
     /// The typed event; an error when its payload does not have the event's shape (the session
     /// goes on).
     pub event: Result<E, String>,
+    /// The frame as received: the event was decoded from it in one pass, without a copy of the
+    /// payload, which [`Dispatch::data`] reads again only when asked.
+    frame: Utf8Bytes,
+    envelope: &'static Envelope,
+}
+
+impl<E> Dispatch<E> {
+    /// Its payload, as it came.
+    pub fn data(&self) -> Box<RawValue> {
+        Frame::read(self.envelope, &self.frame).map_or_else(|_| null(), |f| f.data)
+    }
+
+    /// The whole frame, as it came.
+    pub fn frame(&self) -> &str {
+        &self.frame
+    }
 }
 
 /// Something that happened to a session.
@@ -692,10 +706,10 @@ impl<E: GatewayEvent> Shard<E> {
 
     async fn on_message(&mut self, message: Option<Result<Message, tokio_tungstenite::tungstenite::Error>>) {
         let text = match message {
-            Some(Ok(Message::Text(text))) => text.as_str().to_owned(),
+            Some(Ok(Message::Text(text))) => text,
             Some(Ok(Message::Binary(bytes))) => match self.inflater.as_mut() {
                 Some(inflater) => match inflater.push(&bytes) {
-                    Ok(Some(text)) => text,
+                    Ok(Some(text)) => Utf8Bytes::from(text),
                     Ok(None) => return,
                     Err(error) => {
                         // A broken stream cannot be read further: the connection is over.
@@ -705,7 +719,7 @@ impl<E: GatewayEvent> Shard<E> {
                         return;
                     }
                 },
-                None => match String::from_utf8(bytes.to_vec()) {
+                None => match Utf8Bytes::try_from(bytes) {
                     Ok(text) => text,
                     Err(_) => return self.emit(SessionEvent::Unreadable { error: "a binary message is not UTF-8 text".to_owned() }),
                 },
@@ -714,16 +728,45 @@ impl<E: GatewayEvent> Shard<E> {
             Some(Ok(_)) => return,
             Some(Err(_)) | None => return self.lost(None).await,
         };
-        match Frame::read(&self.protocol.envelope, &text) {
-            Ok(frame) => self.on_frame(frame).await,
-            Err(e) => self.emit(SessionEvent::Unreadable { error: e.to_string() }),
+        let (envelope, dispatch) = (&self.protocol.envelope, self.protocol.opcodes.dispatch);
+        match Frame::read_with::<E>(envelope, Some(dispatch), &text, |name| self.take(name)) {
+            Ok(read) if read.opcode == dispatch => self.on_dispatch(read, text),
+            Ok(read) => {
+                let data = if let Data::Raw(raw) = read.data { raw } else { null() };
+                self.on_frame(Frame { opcode: read.opcode, data, sequence: read.sequence, event: read.event }).await;
+            }
+            // Either the frame is unreadable, or a dispatch's payload does not have its event's
+            // shape: read raw, the latter goes out with its error.
+            Err(e) => match Frame::read(envelope, &text) {
+                Ok(frame) if frame.opcode == dispatch => {
+                    let read = Read { opcode: frame.opcode, sequence: frame.sequence, event: frame.event, data: Data::Raw(frame.data) };
+                    self.on_dispatch(read, text);
+                }
+                Ok(frame) => self.on_frame(frame).await,
+                Err(_) => self.emit(SessionEvent::Unreadable { error: e.to_string() }),
+            },
         }
+    }
+
+    /// What to do with a dispatch's payload as its frame is read: the session's own events and
+    /// awaited replies are kept raw, events the caller filtered out are skipped, the rest decoded.
+    fn take(&self, name: &str) -> Take {
+        if self.lifecycle(name) || self.replies.iter().any(|(reply, _)| *reply == name) {
+            Take::Raw
+        } else if self.config.filter.as_ref().is_some_and(|wanted| !wanted(name)) {
+            Take::Skip
+        } else {
+            Take::Decode
+        }
+    }
+
+    fn lifecycle(&self, name: &str) -> bool {
+        name == self.protocol.ready.event || Some(name) == self.protocol.resume.resumed
     }
 
     async fn on_frame(&mut self, frame: Frame) {
         let ops = self.protocol.opcodes;
         match frame.opcode {
-            op if op == ops.dispatch => self.on_dispatch(frame),
             op if op == ops.heartbeat => {
                 // The server asks for a beat now; it does not count as a missed acknowledgement.
                 self.heartbeat.acknowledged = true;
@@ -773,8 +816,8 @@ impl<E: GatewayEvent> Shard<E> {
         self.send(text).await;
     }
 
-    fn on_dispatch(&mut self, frame: Frame) {
-        if let Some(s) = frame.sequence {
+    fn on_dispatch(&mut self, read: Read<E>, frame: Utf8Bytes) {
+        if let Some(s) = read.sequence {
             // A replay may repeat what this client already has: each event is handed out once.
             if self.sequence.is_some_and(|last| s <= last) {
                 return;
@@ -784,23 +827,30 @@ impl<E: GatewayEvent> Shard<E> {
                 session.sequence = s;
             }
         }
-        let name = frame.event.unwrap_or_default();
-        if name == self.protocol.ready.event {
-            self.on_ready(&frame.data);
-        } else if Some(name.as_str()) == self.protocol.resume.resumed {
+        let name = read.event.unwrap_or_default();
+        if let Data::Raw(raw) = &read.data {
+            if name == self.protocol.ready.event {
+                self.on_ready(raw);
+            }
+            if let Some(at) = self.replies.iter().position(|(reply, _)| *reply == name)
+                && let Some((_, waiter)) = self.replies.remove(at)
+            {
+                let _ = waiter.send(raw.clone());
+            }
+        }
+        if Some(name.as_str()) == self.protocol.resume.resumed {
             self.state = State::Active;
         }
-        if let Some(at) = self.replies.iter().position(|(reply, _)| *reply == name)
-            && let Some((_, waiter)) = self.replies.remove(at)
-        {
-            let _ = waiter.send(frame.data.clone());
-        }
-        let lifecycle = name == self.protocol.ready.event || Some(name.as_str()) == self.protocol.resume.resumed;
-        if !lifecycle && self.config.filter.as_ref().is_some_and(|wanted| !wanted(&name)) {
+        if !self.lifecycle(&name) && self.config.filter.as_ref().is_some_and(|wanted| !wanted(&name)) {
             return;
         }
-        let event = E::decode(&name, &frame.data).map_err(|e| e.to_string());
-        self.out.push_back(Ok(Received::Dispatch(Dispatch { name, sequence: frame.sequence, data: frame.data, event })));
+        let event = match read.data {
+            Data::Event(event) => Ok(event),
+            Data::Raw(raw) => E::decode(&name, &raw).map_err(|e| e.to_string()),
+            Data::Skipped => return,
+        };
+        let envelope = &self.protocol.envelope;
+        self.out.push_back(Ok(Received::Dispatch(Dispatch { name, sequence: read.sequence, event, frame, envelope })));
     }
 
     fn on_ready(&mut self, data: &RawValue) {

@@ -71,7 +71,7 @@ async fn main() -> ExitCode {
             Ok(Received::Dispatch(d)) => {
                 let name = serde_json::to_string(&d.name).unwrap_or_else(|_| "null".to_owned());
                 let sequence = d.sequence.map_or_else(|| "null".to_owned(), |s| s.to_string());
-                if writeln!(out, "{{\"t\":{name},\"s\":{sequence},\"d\":{}}}", d.data.get()).and_then(|()| out.flush()).is_err() {
+                if writeln!(out, "{{\"t\":{name},\"s\":{sequence},\"d\":{}}}", d.data().get()).and_then(|()| out.flush()).is_err() {
                     // Whoever read stdout is gone.
                     return ExitCode::SUCCESS;
                 }

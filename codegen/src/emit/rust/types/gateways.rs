@@ -39,11 +39,11 @@ fn gateway(plan: &Plan, g: &Gateway) -> TokenStream {
         if has_payload(event) {
             let payload = names::event_payload(event);
             variants.push(quote!(#doc #variant(Box<crate::events::#payload>),));
-            reads.push(quote!(#name => serde_json::from_str(data.get()).map(Self::#variant),));
+            reads.push(quote!(#name => serde::Deserialize::deserialize(data).map(Self::#variant),));
             writes.push(quote!(Self::#variant(payload) => (#name, serde_json::value::to_raw_value(payload)?),));
         } else {
             variants.push(quote!(#doc #variant(Box<RawValue>),));
-            reads.push(quote!(#name => Ok(Self::#variant(data.to_owned())),));
+            reads.push(quote!(#name => serde::Deserialize::deserialize(data).map(Self::#variant),));
             writes.push(quote!(Self::#variant(raw) => (#name, raw.clone()),));
         }
         names_of.push(quote!(Self::#variant(_) => #name,));
@@ -79,10 +79,10 @@ fn gateway(plan: &Plan, g: &Gateway) -> TokenStream {
         }
 
         impl session::GatewayEvent for #union {
-            fn decode(name: &str, data: &RawValue) -> Result<Self, serde_json::Error> {
+            fn decode_from<'de, D: serde::Deserializer<'de>>(name: &str, data: D) -> Result<Self, D::Error> {
                 match name {
                     #(#reads)*
-                    _ => Ok(Self::#catch_all { name: name.to_owned(), raw: data.to_owned() }),
+                    _ => Ok(Self::#catch_all { name: name.to_owned(), raw: serde::Deserialize::deserialize(data)? }),
                 }
             }
 

@@ -264,29 +264,52 @@ fn untagged_deserialize(plan: &Plan, u: &Union, name: &Ident, arms: &[Arm], othe
                     let wrap = if a.boxed { quote!(Self::#ident(Box::new(v))) } else { quote!(Self::#ident(v)) };
                     let inner = if a.boxed { strip_box(ty) } else { ty.clone() };
                     let checks = a.field.ty.as_ref().map(|t| value_checks(plan, &quote!(value), t, Rules::of(a.field), &quote!(pointer))).unwrap_or_default();
-                    if checks.is_empty() {
+                    // Returns the variant when the value `v` keeps the variant's constraints.
+                    let take = if checks.is_empty() {
+                        quote!(return Ok(#wrap);)
+                    } else {
                         quote! {
-                            if let Ok(v) = <#inner as serde::Deserialize>::deserialize(&value) {
+                            let mut violations: Vec<crate::validation::Violation> = Vec::new();
+                            {
+                                let (value, pointer, out) = (&v, &crate::validation::Pointer::ROOT, &mut violations);
+                                #checks
+                            }
+                            if violations.is_empty() {
                                 return Ok(#wrap);
                             }
                         }
-                    } else {
+                    };
+                    if !checks.is_empty() {
                         fallbacks.push(quote! {
                             if let Ok(v) = <#inner as serde::Deserialize>::deserialize(&value) {
                                 return Ok(#wrap);
                             }
                         });
-                        quote! {
-                            if let Ok(v) = <#inner as serde::Deserialize>::deserialize(&value) {
-                                let mut violations: Vec<crate::validation::Violation> = Vec::new();
-                                {
-                                    let (value, pointer, out) = (&v, &crate::validation::Pointer::ROOT, &mut violations);
-                                    #checks
-                                }
-                                if violations.is_empty() {
-                                    return Ok(#wrap);
-                                }
-                            }
+                    }
+                    let kind = a.field.ty.as_ref().and_then(json_kind);
+                    if !a.boxed && inner.to_string() == "String" {
+                        // A text is taken out of the value, not copied.
+                        let arm = if checks.is_empty() {
+                            quote!(serde_json::Value::String(v) => return Ok(#wrap),)
+                        } else {
+                            quote!(serde_json::Value::String(v) => {
+                                #take
+                                serde_json::Value::String(v)
+                            })
+                        };
+                        return quote! {
+                            let value = match value {
+                                #arm
+                                value => value,
+                            };
+                        };
+                    }
+                    // A variant whose type cannot read the value's kind is not tried: a failed
+                    // attempt costs an error's allocations.
+                    let kind = kind.map(|kind| quote!(#kind &&));
+                    quote! {
+                        if #kind let Ok(v) = <#inner as serde::Deserialize>::deserialize(&value) {
+                            #take
                         }
                     }
                 }
@@ -305,6 +328,22 @@ fn untagged_deserialize(plan: &Plan, u: &Union, name: &Ident, arms: &[Arm], othe
             }
         }
     }
+}
+
+/// The test of a JSON value's kind that every value of `ty` passes, where one kind is all it
+/// reads; `None` where a type reads several kinds (ids and integers written as text or as
+/// numbers, enums, unions, any JSON).
+fn json_kind(ty: &TypeRef) -> Option<TokenStream> {
+    use Primitive as P;
+    Some(match ty {
+        TypeRef::Primitive(P::Boolean) => quote!(value.is_boolean()),
+        TypeRef::Primitive(P::Integer | P::Int32 | P::Uint32 | P::Uint64) => quote!((value.is_i64() || value.is_u64())),
+        TypeRef::Primitive(P::Number | P::Float32) => quote!(value.is_number()),
+        TypeRef::Primitive(P::String | P::Date | P::Uuid | P::Email | P::Url) => quote!(value.is_string()),
+        TypeRef::Array(_) => quote!(value.is_array()),
+        TypeRef::Map(..) | TypeRef::Object(_) => quote!(value.is_object()),
+        _ => return None,
+    })
 }
 
 /// `T` of the tokens `Box<T>`.
