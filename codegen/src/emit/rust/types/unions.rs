@@ -125,7 +125,13 @@ fn union_docs(plan: &Plan, u: &Union) -> TokenStream {
     let mut notes = meta_notes(plan, &u.meta);
     match &u.discriminator {
         Some(d) => notes.push(format!("Tagged by the field `{}`.", d.field)),
-        None => notes.push("Untagged: the variants are tried in this order, the first that decodes wins.".to_owned()),
+        None => {
+            let order: Vec<String> = u.try_order(plan).iter().map(|v| format!("`{}`", names::union_variant(v))).collect();
+            notes.push(format!(
+                "Untagged: a value is tried against the variants most specific first ({}); the first whose type reads it and whose constraints it keeps wins.",
+                order.join(", ")
+            ));
+        }
     }
     if let Some(path) = &u.inline {
         notes.push(format!("Declared inline at `{path}`."));
