@@ -29,6 +29,12 @@
 //! - `webhooks` (feature `webhooks`): checking that a delivery to an app comes from the
 //!   platform before reading it, and signing one as the platform sends it; its sender with
 //!   `client`, its axum receiver with `receiver`.
+//! - `gateway` (feature `gateway`): what a spec says of a session protocol over WebSocket (its
+//!   envelope, opcodes, close codes and limits), and its frames.
+//! - `shard` (feature `gateway-client`): the session client, which keeps a session alive and
+//!   hands out typed events; `wss://` with `gateway-rustls`.
+//! - `hub` (feature `gateway-server`): the server side of a session protocol, an axum WebSocket
+//!   route with heartbeat supervision and replay for resumes.
 #![warn(missing_docs)]
 #![deny(unsafe_code)]
 

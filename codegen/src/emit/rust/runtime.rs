@@ -44,12 +44,23 @@ const SOURCES: &[(&str, &str)] = &[
     ("wire.rs", include_str!("../../../../runtime/src/wire.rs")),
 ];
 
-/// Emits `runtime/Cargo.toml` and `runtime/src/*.rs`.
+/// Emits `runtime/Cargo.toml`, `runtime/README.md` and `runtime/src/*.rs`.
 pub fn emit(model: &Model, opts: &EmitOptions) -> Vec<GeneratedFile> {
     let notice = opts.notice();
-    let mut files = vec![GeneratedFile::new(ARTIFACT, format!("{}/Cargo.toml", cargo::RUNTIME), manifest(model, &notice))];
+    let mut files = vec![
+        GeneratedFile::new(ARTIFACT, format!("{}/Cargo.toml", cargo::RUNTIME), manifest(model, &notice)),
+        GeneratedFile::new(ARTIFACT, format!("{}/README.md", cargo::RUNTIME), readme(model, &notice)),
+    ];
     files.extend(SOURCES.iter().map(|(path, text)| GeneratedFile::new(ARTIFACT, format!("{}/src/{path}", cargo::RUNTIME), format!("// {notice}\n\n{text}"))));
     files
+}
+
+/// The README: the crate documentation of `lib.rs`, which says what each module is for and
+/// which feature brings it, so the two cannot drift apart.
+fn readme(model: &Model, notice: &str) -> String {
+    let lib = SOURCES.iter().find(|(p, _)| *p == "lib.rs").map_or("", |(_, t)| *t);
+    let docs: Vec<&str> = lib.lines().filter_map(|l| l.strip_prefix("//!")).map(|l| l.strip_prefix(' ').unwrap_or(l)).collect();
+    format!("<!-- {notice} -->\n\n# {}\n\n{}\n", package(model, ARTIFACT), docs.join("\n").trim())
 }
 
 fn manifest(model: &Model, notice: &str) -> String {
@@ -60,7 +71,9 @@ fn manifest(model: &Model, notice: &str) -> String {
     let body = kept[..end].join("\n");
     let from = format!("name = \"{SOURCE_PACKAGE}\"");
     assert!(body.contains(&from), "BUG: runtime/Cargo.toml names the package {SOURCE_PACKAGE}");
-    format!("# {notice}\n\n{}", body.replacen(&from, &format!("name = \"{}\"", package(model, ARTIFACT)), 1))
+    let body = body.replacen(&from, &format!("name = \"{}\"", package(model, ARTIFACT)), 1);
+    let body = body.replacen("\n[lib]", "readme = \"README.md\"\n\n[lib]", 1);
+    format!("# {notice}\n\n{body}")
 }
 
 #[cfg(test)]
@@ -76,6 +89,16 @@ mod tests {
         let mut carried: Vec<String> = super::SOURCES.iter().map(|(p, _)| (*p).to_owned()).collect();
         carried.sort();
         assert_eq!(carried, on_disk);
+    }
+
+    /// The crate documentation, which is also the README, names every module.
+    #[test]
+    fn the_readme_names_every_module() {
+        let lib = super::SOURCES.iter().find(|(p, _)| *p == "lib.rs").map(|(_, t)| *t).unwrap_or_default();
+        let docs: String = lib.lines().filter(|l| l.starts_with("//!")).collect::<Vec<_>>().join("\n");
+        for module in lib.lines().filter_map(|l| l.strip_prefix("pub mod ")?.strip_suffix(';')) {
+            assert!(docs.contains(&format!("`{module}`")), "runtime/src/lib.rs does not say what `{module}` is for");
+        }
     }
 
     /// The runtime's `ChangeKind` has a variant for every kind of change the format accepts.
