@@ -404,14 +404,16 @@ impl Importer<'_> {
     /// Moves what an element schema says onto the field that holds it: its constraints into
     /// `items:`, an enum subset onto the field, its gaps and description as the field's.
     fn element_rules(&mut self, f: &mut Field, element: Field) {
-        let items = Items { nullable: element.nullable, rules: element.rules, items: element.items };
+        let mut rules = element.rules;
+        if let Some(c) = &element.constant {
+            constant_rules(&mut rules, c);
+            f.notes.push(format!("Every element is {c}."));
+        }
+        let items = Items { nullable: element.nullable, rules, items: element.items };
         if !items.is_empty() {
             f.items = Some(Box::new(items));
         }
         f.subset = element.subset;
-        if let Some(c) = element.constant {
-            f.notes.push(format!("Every element is {c}."));
-        }
         if let Some(d) = element.description {
             f.notes.push(format!("Each element: {d}"));
         }
@@ -757,4 +759,18 @@ fn base_type(f: &Field) -> &str {
 /// Text types: each decodes any JSON string.
 fn is_text(ty: &str) -> bool {
     ["string", "uri", "email", "csv"].contains(&ty)
+}
+
+/// An element constant as the rules an `items:` block can check, where one says it exactly: a
+/// text matches itself and nothing else, an integer lies between itself and itself. A rule the
+/// element already has is kept; any other constant stays a note.
+fn constant_rules(rules: &mut spec::Rules, constant: &Value) {
+    match constant {
+        Value::String(text) if rules.pattern.is_none() => rules.pattern = Some(format!("^{}$", regex::escape(text))),
+        Value::Number(n) if (n.is_i64() || n.is_u64()) && rules.min.is_none() && rules.max.is_none() => {
+            rules.min = Some(n.clone());
+            rules.max = Some(n.clone());
+        }
+        _ => {}
+    }
 }
