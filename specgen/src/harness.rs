@@ -278,9 +278,16 @@ pub fn run(root: &Path, target: &Path, repo: &Path, sources: &[Source]) -> Resul
     let out = cargo(root, target, &args);
     figures.build = started.elapsed();
     let mut failures = Vec::new();
+    let list: Vec<String> = members.iter().map(|m| format!("{} = {}", relative(root, &m.out), m.what)).collect();
     if !out.status.success() {
-        let list: Vec<String> = members.iter().map(|m| format!("{} = {}", relative(root, &m.out), m.what)).collect();
         failures.push(format!("cargo build of the generated crates failed ({}):\n{}", list.join(", "), String::from_utf8_lossy(&out.stderr)));
+    }
+    // Clippy as well, as a platform team runs it on the crates it generates: the lints see
+    // what the compiler's warnings do not (doc lists, large variants, needless borrows).
+    args[0] = "clippy";
+    let out = cargo(root, target, &args);
+    if !out.status.success() {
+        failures.push(format!("cargo clippy of the generated crates failed ({}):\n{}", list.join(", "), String::from_utf8_lossy(&out.stderr)));
     }
     // The workspace build turns on the types crates' `server` feature (the servers ask for it);
     // a client alone builds them without it.

@@ -50,6 +50,9 @@ fn manifest(abi: &Abi, opts: &EmitOptions) -> Vec<GeneratedFile> {
 fn docs(lines: &[String]) -> TokenStream {
     // Blank lines only separate paragraphs: none at either end (an item without prose gets no
     // empty doc comment).
+    // A description's list items continued without indentation are indented as the Rust
+    // crates' docs are (clippy's `doc_lazy_continuation`).
+    let lines = crate::emit::rust::format::doc_text_lines(&lines.join("\n"));
     let start = lines.iter().position(|l| !l.is_empty()).unwrap_or(lines.len());
     let end = lines.iter().rposition(|l| !l.is_empty()).map_or(start, |i| i + 1);
     lines[start..end]

@@ -227,6 +227,7 @@ fn api_trait(plan: &Plan, routed: &[&Endpoint]) -> TokenStream {
     quote! {
         /// A platform implementation. Methods return futures that are `Send`; implement them
         /// with `async fn`.
+        #[allow(clippy::wrong_self_convention, reason = "the methods are named after the spec's endpoints (`new`, `from_…`), not conversions")]
         pub trait Api: Send + Sync + 'static {
             /// Who a credential belongs to.
             type Caller: Send + Sync + 'static;

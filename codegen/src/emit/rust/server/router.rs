@@ -407,7 +407,14 @@ pub(super) fn authorize(plan: &Plan) -> TokenStream {
     if !routed(plan).iter().any(|e| !e.accepts_anonymous()) && !routed(plan).is_empty() {
         return metadata.unwrap_or_default();
     }
-    let ask = if arms.is_empty() { quote!(let _ = (api, cx); match condition { #unasked }) } else { quote!(match condition { #(#arms,)* #unasked }) };
+    let ask = match (arms.is_empty(), unasked.is_some()) {
+        // Only conditions the router never asks: no arm to match, the one answer is the bug's.
+        (true, true) => {
+            quote!(let _ = (api, cx); unreachable!("BUG: the router asks only the conditions of rules and request fields, not `{condition}`"))
+        }
+        (true, false) => quote!(let _ = (api, cx); match condition {}),
+        (false, _) => quote!(match condition { #(#arms,)* #unasked }),
+    };
     quote! {
         use crate::types::rules::{Condition, Needs, PermissionRule};
 

@@ -477,8 +477,8 @@ fn carries_value(f: &Field, access: TokenStream, omitted: &TokenStream) -> Token
     let nullable_items = f.items.as_ref().is_some_and(|i| i.nullable);
     // `value` reads the field (a place or a reference); `place` is the enum value itself.
     let test = |value: TokenStream, place: TokenStream| match (&f.ty, nullable_items) {
-        (Some(TypeRef::Array(_)), true) => quote!(#value.iter().any(|e| *e == Some(#omitted))),
-        (Some(TypeRef::Array(_)), false) => quote!(#value.iter().any(|e| *e == #omitted)),
+        (Some(TypeRef::Array(_)), true) => quote!(#value.contains(&Some(#omitted))),
+        (Some(TypeRef::Array(_)), false) => quote!(#value.contains(&#omitted)),
         _ => quote!(#place == #omitted),
     };
     if f.three_state() {

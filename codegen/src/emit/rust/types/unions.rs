@@ -207,6 +207,7 @@ fn tagged_deserialize(plan: &Plan, u: &Union, name: &Ident, arms: &[Arm], other:
     let dispatch = if matches!(ty, TypeRef::Primitive(Primitive::String)) {
         let cases = known.iter().map(|(pattern, ctor)| quote!(#pattern => return crate::wire::tagged::variant(before, #field, tag_value, map).map(#ctor),));
         quote! {
+            #[allow(clippy::single_match, reason = "an arm per variant, and a union may have one")]
             match tag.as_str() {
                 #(#cases)*
                 _ => {}
