@@ -68,7 +68,7 @@ async fn a_500_is_tried_again_for_a_get_with_growing_waits_until_the_attempts_ru
 
 #[tokio::test(start_paused = true)]
 async fn a_500_to_a_post_is_not_tried_again_but_a_429_is() {
-    let message = || send_lobby_message::Request::new(1u64, send_lobby_message::Body { content: "hi".to_owned() });
+    let message = || send_lobby_message::Request::new(1u64, send_lobby_message::Body::new("hi"));
     let (client, hits) = failing(1, StatusCode::INTERNAL_SERVER_ERROR, None).await;
     let client = client.with_credential(Credential::bearer("alice-token"));
     assert!(matches!(client.send_lobby_message(&message()).await, Err(Error::Api(e)) if e.status == 500));

@@ -25,10 +25,10 @@ async fn the_platform_mock_answers_what_its_client_decodes() {
     use platform_client::types::placeholders::Placeholders;
     let origin = serve(platform_server::mock::router()).await;
     let client = platform_client::Client::with_http(http(), Placeholders::at_origin(&origin)).with_credential(Credential::bearer("mock"));
-    let connections = client.get_current_user_connections(&get_current_user_connections::Request {}).await.expect("connections");
+    let connections = client.get_current_user_connections(&get_current_user_connections::Request::default()).await.expect("connections");
     assert_eq!(connections.len(), 1, "one element per array: {connections:?}");
     let bot = client.with_credential(Credential::bot("mock"));
-    let channels = bot.get_guild_channels(&get_guild_channels::Request { path: Default::default() }).await.expect("channels");
+    let channels = bot.get_guild_channels(&get_guild_channels::Request::new(0u64)).await.expect("channels");
     assert_eq!(channels.len(), 1, "one element per array: {channels:?}");
 }
 

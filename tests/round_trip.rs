@@ -41,7 +41,7 @@ fn refused<T: std::fmt::Debug>(result: Result<T, Error>) -> Vec<(String, String)
 async fn connection_ids(now: &str) -> Vec<String> {
     let server = Server::start(Some(now)).await;
     let alice = server.client(Credential::bearer(tokens::ALICE));
-    let connections = alice.get_current_user_connections(&get_current_user_connections::Request {}).await.unwrap();
+    let connections = alice.get_current_user_connections(&get_current_user_connections::Request::default()).await.unwrap();
     connections.into_iter().map(|c| c.id).collect()
 }
 
@@ -65,9 +65,9 @@ async fn existing_launcher_connections_are_hidden_from_2026_09_22() {
 async fn connection_objects_carry_their_service() {
     let server = Server::start(Some("2026-01-01T00:00:00Z")).await;
     let bob = server.client(Credential::bearer(tokens::BOB));
-    assert!(bob.get_current_user_connections(&get_current_user_connections::Request {}).await.unwrap().is_empty());
+    assert!(bob.get_current_user_connections(&get_current_user_connections::Request::default()).await.unwrap().is_empty());
     let alice = server.client(Credential::bearer(tokens::ALICE));
-    let connections = alice.get_current_user_connections(&get_current_user_connections::Request {}).await.unwrap();
+    let connections = alice.get_current_user_connections(&get_current_user_connections::Request::default()).await.unwrap();
     assert_eq!((connections[0].r#type.as_str(), connections[0].name.as_str()), ("steam", "alice"));
 }
 
@@ -75,7 +75,7 @@ async fn connection_objects_carry_their_service() {
 // Get Guild Channels: obfuscation before 2026-11-16, omission from it.
 
 fn guild_channels(guild: u64) -> get_guild_channels::Request {
-    get_guild_channels::Request { path: get_guild_channels::Path { guild_id: Snowflake(guild) } }
+    get_guild_channels::Request::new(guild)
 }
 
 #[tokio::test]
@@ -125,15 +125,15 @@ async fn an_unknown_guild_is_10004() {
 // Lobbies.
 
 fn lobby_with(secret: &str) -> create_or_join_lobby::Request {
-    create_or_join_lobby::Request { body: create_or_join_lobby::Body { secret: Some(secret.to_owned()) } }
+    create_or_join_lobby::Request::new(create_or_join_lobby::Body::default().secret(secret))
 }
 
 fn message(lobby: Snowflake, content: &str) -> send_lobby_message::Request {
-    send_lobby_message::Request { path: send_lobby_message::Path { lobby_id: lobby }, body: send_lobby_message::Body { content: content.to_owned() } }
+    send_lobby_message::Request::new(lobby, send_lobby_message::Body::new(content))
 }
 
 fn messages_of(lobby: Snowflake) -> get_lobby_messages::Request {
-    get_lobby_messages::Request { path: get_lobby_messages::Path { lobby_id: lobby } }
+    get_lobby_messages::Request::new(lobby)
 }
 
 #[tokio::test]
@@ -188,16 +188,14 @@ async fn reading_returns_the_200_most_recent_messages_newest_first() {
 }
 
 fn bulk(lobby: Snowflake, entries: Vec<LobbyMemberUpdate>) -> bulk_update_lobby_members::Request {
-    bulk_update_lobby_members::Request { path: bulk_update_lobby_members::Path { lobby_id: lobby }, body: entries }
+    bulk_update_lobby_members::Request::new(lobby, entries)
 }
 
 fn entry(user: u64, remove: bool) -> LobbyMemberUpdate {
-    LobbyMemberUpdate {
-        id: Snowflake(user),
-        metadata: (!remove).then(|| serde_json::json!({ "team": "red" })),
-        remove_member: remove.then_some(true),
-        extra: Default::default(),
-    }
+    let mut entry = LobbyMemberUpdate::new(user);
+    entry.metadata = (!remove).then(|| serde_json::json!({ "team": "red" }));
+    entry.remove_member = remove.then_some(true);
+    entry
 }
 
 #[tokio::test]
@@ -247,10 +245,7 @@ async fn bulk_members_take_a_bot_token() {
 // Set Voice Channel Status: every branch of its rule, and its length limit.
 
 fn voice_status(channel: u64, status: &str) -> set_voice_channel_status::Request {
-    set_voice_channel_status::Request {
-        path: set_voice_channel_status::Path { channel_id: Snowflake(channel) },
-        body: set_voice_channel_status::Body { status: status.to_owned() },
-    }
+    set_voice_channel_status::Request::new(channel, set_voice_channel_status::Body::new(status))
 }
 
 #[tokio::test]
@@ -318,21 +313,11 @@ async fn unknown_and_non_voice_channels_are_refused() {
 // The token endpoint.
 
 fn refresh(token: &str) -> token::Request {
-    token::Request {
-        body: token::Body { grant_type: GrantType::RefreshToken, code: None, redirect_uri: None, code_verifier: None, refresh_token: Some(token.to_owned()) },
-    }
+    token::Request::new(token::Body::new(GrantType::RefreshToken).refresh_token(token))
 }
 
 fn exchange(code: &str, verifier: &str) -> token::Request {
-    token::Request {
-        body: token::Body {
-            grant_type: GrantType::AuthorizationCode,
-            code: Some(code.to_owned()),
-            redirect_uri: None,
-            code_verifier: Some(verifier.to_owned()),
-            refresh_token: None,
-        },
-    }
+    token::Request::new(token::Body::new(GrantType::AuthorizationCode).code(code).code_verifier(verifier))
 }
 
 fn assert_invalid_grant<T: std::fmt::Debug>(result: Result<T, Error>) {
@@ -350,7 +335,7 @@ async fn a_refresh_issues_tokens_that_work_and_rotates_the_refresh_token() {
     assert_eq!(issued.token_type, "Bearer");
     assert_eq!(issued.scope.as_deref(), Some("openid sdk.social_layer"));
     let alice = server.client(Credential::bearer(&issued.access_token));
-    assert_eq!(alice.get_current_user_connections(&get_current_user_connections::Request {}).await.unwrap().len(), 3);
+    assert_eq!(alice.get_current_user_connections(&get_current_user_connections::Request::default()).await.unwrap().len(), 3);
     assert_invalid_grant(app.token(&refresh("alice-refresh")).await);
     let next = issued.refresh_token.expect("a new refresh token");
     app.token(&refresh(&next)).await.unwrap();
@@ -416,7 +401,7 @@ async fn revoking_a_user_invalidates_its_tokens_and_refreshes() {
     server.platform.revoke_user(100);
     assert_invalid_grant(app.token(&refresh(issued.refresh_token.as_deref().unwrap())).await);
     let alice = server.client(Credential::bearer(&issued.access_token));
-    let e = api_error(alice.get_current_user_connections(&get_current_user_connections::Request {}).await);
+    let e = api_error(alice.get_current_user_connections(&get_current_user_connections::Request::default()).await);
     assert_eq!((e.status, e.code.value()), (401, 40001));
 }
 
@@ -456,7 +441,7 @@ async fn the_token_endpoint_takes_client_credentials_and_its_parameters() {
 async fn client_credentials_authenticate_nowhere_else() {
     let server = Server::start(None).await;
     let app = server.client(Credential::client(tokens::CLIENT));
-    let e = api_error(app.get_current_user_connections(&get_current_user_connections::Request {}).await);
+    let e = api_error(app.get_current_user_connections(&get_current_user_connections::Request::default()).await);
     assert_eq!((e.status, e.code.value()), (401, 40001));
 }
 

@@ -145,7 +145,9 @@ fn set_voice_channel_status_needs_manage_channels_only_when_not_connected() {
 }
 
 fn guilds(shard: Option<i64>) -> get_current_user_guilds::Request {
-    get_current_user_guilds::Request { query: get_current_user_guilds::Query { shard } }
+    let mut request = get_current_user_guilds::Request::default();
+    request.query.shard = shard;
+    request
 }
 
 #[test]
@@ -224,7 +226,7 @@ fn the_presence_update_case_names_its_conditions_and_checks_the_omission() {
     use platform::enums::ActivityType;
     use platform::events::PresenceUpdate;
     use platform::resources::Activity;
-    let activity = |kind: ActivityType| Activity { r#type: kind, extra: Default::default() };
+    let activity = |kind: ActivityType| Activity::new(kind);
     let conditions = PresenceUpdate::CUSTOM_STATUS_OMITTED.conditions();
     assert_eq!(
         conditions.iter().map(ToString::to_string).collect::<Vec<_>>(),
@@ -240,11 +242,11 @@ fn the_presence_update_case_names_its_conditions_and_checks_the_omission() {
     assert!(PresenceUpdate::CUSTOM_STATUS_OMITTED.missing(&large_guild).is_empty());
     assert_eq!(limits::PROFILE_PRIVACY_GUILD_SIZE.lower(), Some(201), "more than 200 members");
 
-    let with_custom = PresenceUpdate { activities: vec![activity(ActivityType::Unknown(0)), activity(ActivityType::Custom)], extra: Default::default() };
+    let with_custom = PresenceUpdate::new(vec![activity(ActivityType::Unknown(0)), activity(ActivityType::Custom)]);
     let broken = with_custom.check_custom_status_omitted();
     assert_eq!(broken.len(), 1);
     assert_eq!(broken[0].pointer, "/activities/1/type");
-    let without = PresenceUpdate { activities: vec![activity(ActivityType::Unknown(0))], extra: Default::default() };
+    let without = PresenceUpdate::new(vec![activity(ActivityType::Unknown(0))]);
     assert!(without.check_custom_status_omitted().is_empty());
 }
 
@@ -252,16 +254,7 @@ fn the_presence_update_case_names_its_conditions_and_checks_the_omission() {
 fn bounded_responses_check_their_item_count_and_csv_columns() {
     use platform::endpoints::{get_lobby_messages, get_target_users};
     use platform::resources::LobbyMessage;
-    use platform::wire::Snowflake;
-    let message = LobbyMessage {
-        id: Snowflake(1),
-        lobby_id: Snowflake(2),
-        author_id: Snowflake(3),
-        content: "hi".into(),
-        additional_name: None,
-        moderation_metadata: None,
-        extra: Default::default(),
-    };
+    let message = LobbyMessage::new(1, 2, 3, "hi");
     assert!(get_lobby_messages::check_response(&vec![message.clone(); 200]).is_empty());
     let over = get_lobby_messages::check_response(&vec![message; 201]);
     assert_eq!(over[0].message, "must have at most 200 items (got 201)");

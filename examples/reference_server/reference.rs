@@ -363,7 +363,7 @@ impl Reference {
     }
 
     fn lobby(&self, state: &LobbyState) -> Lobby {
-        Lobby { id: Snowflake(state.id), application_id: Snowflake(self.world.application.id), members: state.members.clone(), extra: Default::default() }
+        Lobby::new(state.id, self.world.application.id, state.members.clone())
     }
 
     /// Issues an access token and a refresh token for `user`; the refresh token of a
@@ -374,37 +374,18 @@ impl Reference {
         let caller = Caller::Account { user, bot: false, scopes: parse_all(&scopes).unwrap_or_default(), intents: Vec::new() };
         state.tokens.push((TokenKind::Bearer, access.clone(), caller));
         state.refresh_tokens.push(Grant { token: refresh.clone(), user, scopes: scopes.clone(), revoked: false, provisional_oidc });
-        token::Response {
-            access_token: access,
-            token_type: "Bearer".to_owned(),
-            expires_in: Some(ACCESS_TOKEN_LIFETIME),
-            refresh_token: Some(refresh),
-            scope: Some(scopes.join(" ")),
-            extra: Default::default(),
-        }
+        token::Response::new(access, "Bearer").expires_in(ACCESS_TOKEN_LIFETIME).refresh_token(refresh).scope(scopes.join(" "))
     }
 
     fn obfuscated(guild: &Guild, channel: &ChannelEntry) -> Channel {
-        Channel {
-            id: Snowflake(channel.id),
-            application_id: Presence::Null,
-            name: Channel::OBFUSCATED_NAME.to_owned(),
-            flags: ChannelFlags::CHANNEL_OBFUSCATED,
-            permission_overwrites: vec![PermissionOverwrite { id: Snowflake(guild.id), r#type: 0, extra: Default::default() }],
-            extra: Default::default(),
-        }
+        Channel::new(channel.id, Channel::OBFUSCATED_NAME, ChannelFlags::CHANNEL_OBFUSCATED, vec![PermissionOverwrite::new(guild.id, 0)])
+            .application_id(Presence::Null)
     }
 
     fn visible(channel: &ChannelEntry) -> Channel {
-        let overwrites = channel.overrides.keys().map(|user| PermissionOverwrite { id: Snowflake(*user), r#type: 1, extra: Default::default() });
-        Channel {
-            id: Snowflake(channel.id),
-            application_id: channel.application_id.map_or(Presence::Absent, |a| Presence::Value(Snowflake(a))),
-            name: channel.name.clone(),
-            flags: ChannelFlags::empty(),
-            permission_overwrites: overwrites.collect(),
-            extra: Default::default(),
-        }
+        let overwrites = channel.overrides.keys().map(|user| PermissionOverwrite::new(*user, 1));
+        Channel::new(channel.id, channel.name.clone(), ChannelFlags::empty(), overwrites.collect::<Vec<_>>())
+            .application_id(channel.application_id.map_or(Presence::Absent, |a| Presence::Value(Snowflake(a))))
     }
 }
 
@@ -508,11 +489,7 @@ impl Api for Reference {
             (Service::Publisher, Created::Existing) => !gates.legacy_publisher_connections_hidden,
         };
         let connections = self.world.connections.get(&user).map(Vec::as_slice).unwrap_or_default();
-        Ok(connections
-            .iter()
-            .filter(returned)
-            .map(|c| Connection { id: c.id.clone(), name: c.name.clone(), r#type: c.service_type.clone(), extra: Default::default() })
-            .collect())
+        Ok(connections.iter().filter(returned).map(|c| Connection::new(c.id.clone(), c.name.clone(), c.service_type.clone())).collect())
     }
 
     async fn get_guild_channels(
@@ -547,7 +524,7 @@ impl Api for Reference {
         };
         let lobby = &mut state.lobbies[index];
         if !lobby.members.iter().any(|m| m.id.get() == user) {
-            lobby.members.push(LobbyMember { id: Snowflake(user), metadata: None, extra: Default::default() });
+            lobby.members.push(LobbyMember::new(user));
         }
         Ok(self.lobby(&state.lobbies[index]))
     }
@@ -557,15 +534,8 @@ impl Api for Reference {
         let mut state = self.state();
         let id = state.id();
         let lobby = Self::member_lobby(&mut state, call.input.path.lobby_id, user)?;
-        let message = LobbyMessage {
-            id: Snowflake(id),
-            lobby_id: Snowflake(lobby.id),
-            author_id: Snowflake(user),
-            content: call.input.body.content,
-            additional_name: self.world.additional_names.get(&user).cloned(),
-            moderation_metadata: None,
-            extra: Default::default(),
-        };
+        let mut message = LobbyMessage::new(id, lobby.id, user, call.input.body.content);
+        message.additional_name = self.world.additional_names.get(&user).cloned();
         lobby.messages.push(message.clone());
         Ok(message)
     }
@@ -589,7 +559,11 @@ impl Api for Reference {
             }
             match lobby.members.iter_mut().find(|m| m.id == entry.id) {
                 Some(member) => member.metadata = entry.metadata.or(member.metadata.take()),
-                None => lobby.members.push(LobbyMember { id: entry.id, metadata: entry.metadata, extra: Default::default() }),
+                None => {
+                    let mut member = LobbyMember::new(entry.id);
+                    member.metadata = entry.metadata;
+                    lobby.members.push(member);
+                }
             }
         }
         Ok(lobby.members.clone())
@@ -636,6 +610,7 @@ impl Api for Reference {
                 Ok(self.issue(&mut state, grant.user, grant.scopes, false))
             }
             GrantType::Unknown(other) => Err(invalid("/body/grant_type", &format!("`{other}` is not a supported grant type"))),
+            other => Err(invalid("/body/grant_type", &format!("`{other}` is not a supported grant type"))),
         }
     }
 }

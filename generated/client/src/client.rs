@@ -14,6 +14,7 @@ pub use platform_runtime::retry::{Retry, Timeouts};
 
 /// Why a call failed.
 #[derive(Debug)]
+#[non_exhaustive]
 pub enum Error {
     /// The request breaks declared constraints; nothing was sent.
     Invalid(Vec<Violation>),

@@ -11,6 +11,7 @@ use std::future::Future;
 
 /// Which operation a request is for, with its path parameters.
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub enum Operation {
     /// `GET /users/@me/connections`: Get Current User Connections.
     GetCurrentUserConnections,
@@ -207,6 +208,8 @@ pub trait Api: Send + Sync + 'static {
     /// Gate `existing_launcher_connections_hidden`: Existing connections of a game-launcher type are not returned either.
     ///
     /// Gate `legacy_publisher_connections_hidden`: Legacy connections of a game-publisher type are not returned either, including the one for a specific game.
+    ///
+    /// Not implemented unless the implementation provides it: the default answers 501.
     fn get_current_user_connections(
         &self,
         call: Call<
@@ -219,13 +222,20 @@ pub trait Api: Send + Sync + 'static {
             types::endpoints::get_current_user_connections::Response,
             ApiError,
         >,
-    > + Send;
+    > + Send {
+        let _ = call;
+        std::future::ready(
+            Err(crate::runtime::not_implemented("get_current_user_connections")),
+        )
+    }
 
     /// `GET /guilds/{guild.id}/channels`: Get Guild Channels.
     ///
     /// Returns the channels of a guild.
     ///
     /// Gate `omit_unviewable_channels`: Channels on which the bot lacks VIEW_CHANNEL are omitted entirely.
+    ///
+    /// Not implemented unless the implementation provides it: the default answers 501.
     fn get_guild_channels(
         &self,
         call: Call<
@@ -235,51 +245,78 @@ pub trait Api: Send + Sync + 'static {
         >,
     ) -> impl Future<
         Output = Result<types::endpoints::get_guild_channels::Response, ApiError>,
-    > + Send;
+    > + Send {
+        let _ = call;
+        std::future::ready(Err(crate::runtime::not_implemented("get_guild_channels")))
+    }
 
     /// `PUT /lobbies`: Create or Join Lobby.
     ///
     /// Creates a lobby for the application, or joins an existing one identified by secret, in one call.
+    ///
+    /// Not implemented unless the implementation provides it: the default answers 501.
     fn create_or_join_lobby(
         &self,
         call: Call<Self::Caller, types::endpoints::create_or_join_lobby::Request>,
     ) -> impl Future<
         Output = Result<types::endpoints::create_or_join_lobby::Response, ApiError>,
-    > + Send;
+    > + Send {
+        let _ = call;
+        std::future::ready(Err(crate::runtime::not_implemented("create_or_join_lobby")))
+    }
 
     /// `POST /lobbies/{lobby.id}/messages`: Send Lobby Message.
     ///
     /// Sends a message into the lobby on behalf of an authenticated member.
+    ///
+    /// Not implemented unless the implementation provides it: the default answers 501.
     fn send_lobby_message(
         &self,
         call: Call<Self::Caller, types::endpoints::send_lobby_message::Request>,
     ) -> impl Future<
         Output = Result<types::endpoints::send_lobby_message::Response, ApiError>,
-    > + Send;
+    > + Send {
+        let _ = call;
+        std::future::ready(Err(crate::runtime::not_implemented("send_lobby_message")))
+    }
 
     /// `GET /lobbies/{lobby.id}/messages`: Get Lobby Messages.
     ///
     /// Returns up to 200 most recent messages of a lobby the caller belongs to.
+    ///
+    /// Not implemented unless the implementation provides it: the default answers 501.
     fn get_lobby_messages(
         &self,
         call: Call<Self::Caller, types::endpoints::get_lobby_messages::Request>,
     ) -> impl Future<
         Output = Result<types::endpoints::get_lobby_messages::Response, ApiError>,
-    > + Send;
+    > + Send {
+        let _ = call;
+        std::future::ready(Err(crate::runtime::not_implemented("get_lobby_messages")))
+    }
 
     /// `POST /lobbies/{lobby.id}/members/bulk`: Bulk lobby members.
     ///
     /// Adds, updates or removes up to 25 lobby members in one request.
+    ///
+    /// Not implemented unless the implementation provides it: the default answers 501.
     fn bulk_update_lobby_members(
         &self,
         call: Call<Self::Caller, types::endpoints::bulk_update_lobby_members::Request>,
     ) -> impl Future<
         Output = Result<types::endpoints::bulk_update_lobby_members::Response, ApiError>,
-    > + Send;
+    > + Send {
+        let _ = call;
+        std::future::ready(
+            Err(crate::runtime::not_implemented("bulk_update_lobby_members")),
+        )
+    }
 
     /// `PUT /channels/{channel.id}/voice-status`: Set Voice Channel Status.
     ///
     /// Sets the status string of a voice channel.
+    ///
+    /// Not implemented unless the implementation provides it: the default answers 501.
     fn set_voice_channel_status(
         &self,
         call: Call<
@@ -290,19 +327,29 @@ pub trait Api: Send + Sync + 'static {
         >,
     ) -> impl Future<
         Output = Result<types::endpoints::set_voice_channel_status::Response, ApiError>,
-    > + Send;
+    > + Send {
+        let _ = call;
+        std::future::ready(
+            Err(crate::runtime::not_implemented("set_voice_channel_status")),
+        )
+    }
 
     /// `POST /oauth2/token`: Token endpoint.
     ///
     /// Used for authorization code exchange and refresh.
     ///
     /// Deprecated behaviour (change `provisional-oidc-refresh-grant-deprecated`): report it with `call.deprecations.used(&types::deprecations::BEHAVIOUR_TOKEN_PROVISIONAL_OIDC_REFRESH)` when the call carries it out, so the answer says so.
+    ///
+    /// Not implemented unless the implementation provides it: the default answers 501.
     fn token(
         &self,
         call: Call<Self::Caller, types::endpoints::token::Request>,
     ) -> impl Future<
         Output = Result<types::endpoints::token::Response, ApiError>,
-    > + Send;
+    > + Send {
+        let _ = call;
+        std::future::ready(Err(crate::runtime::not_implemented("token")))
+    }
 }
 
 /// A shared implementation is an implementation, so its owner can keep a handle to it.

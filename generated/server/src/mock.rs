@@ -194,86 +194,75 @@ impl Api for Mock {
         _: Call<Self::Caller, types::endpoints::token::Request>,
     ) -> Result<types::endpoints::token::Response, ApiError> {
         let depth: u8 = 0;
-        Ok(types::endpoints::token::Response {
-            access_token: "example".to_owned(),
-            token_type: "example".to_owned(),
-            expires_in: None,
-            refresh_token: None,
-            scope: None,
-            extra: Default::default(),
-        })
+        Ok(
+            types::endpoints::token::Response::from_fields(
+                "example".to_owned(),
+                "example".to_owned(),
+                None,
+                None,
+                None,
+            ),
+        )
     }
 }
 
 /// A `connection` that meets the spec.
 fn resource_connection(depth: u8) -> types::resources::Connection {
-    types::resources::Connection {
-        id: "example".to_owned(),
-        name: "example".to_owned(),
-        r#type: "example".to_owned(),
-        extra: Default::default(),
-    }
+    types::resources::Connection::from_fields(
+        "example".to_owned(),
+        "example".to_owned(),
+        "example".to_owned(),
+    )
 }
 
 /// A `channel` that meets the spec.
 fn resource_channel(depth: u8) -> types::resources::Channel {
-    types::resources::Channel {
-        id: types::wire::Snowflake(1),
-        application_id: types::wire::Presence::Absent,
-        name: "example".to_owned(),
-        flags: types::flags::ChannelFlags::from_bits(0),
-        permission_overwrites: {
+    types::resources::Channel::from_fields(
+        types::wire::Snowflake(1),
+        types::wire::Presence::Absent,
+        "example".to_owned(),
+        types::flags::ChannelFlags::from_bits(0),
+        {
             let count: i64 = if depth < 2u8 { 1 } else { 0 };
             (0..count)
                 .map(|_| resource_permission_overwrite(depth.saturating_add(1)))
                 .collect::<Vec<_>>()
         },
-        extra: Default::default(),
-    }
+    )
 }
 
 /// A `lobby` that meets the spec.
 fn resource_lobby(depth: u8) -> types::resources::Lobby {
-    types::resources::Lobby {
-        id: types::wire::Snowflake(1),
-        application_id: types::wire::Snowflake(1),
-        members: {
+    types::resources::Lobby::from_fields(
+        types::wire::Snowflake(1),
+        types::wire::Snowflake(1),
+        {
             let count: i64 = if depth < 2u8 { 1 } else { 0 };
             (0..count)
                 .map(|_| resource_lobby_member(depth.saturating_add(1)))
                 .collect::<Vec<_>>()
         },
-        extra: Default::default(),
-    }
+    )
 }
 
 /// A `lobby_message` that meets the spec.
 fn resource_lobby_message(depth: u8) -> types::resources::LobbyMessage {
-    types::resources::LobbyMessage {
-        id: types::wire::Snowflake(1),
-        lobby_id: types::wire::Snowflake(1),
-        author_id: types::wire::Snowflake(1),
-        content: "example".to_owned(),
-        additional_name: None,
-        moderation_metadata: None,
-        extra: Default::default(),
-    }
+    types::resources::LobbyMessage::from_fields(
+        types::wire::Snowflake(1),
+        types::wire::Snowflake(1),
+        types::wire::Snowflake(1),
+        "example".to_owned(),
+        None,
+        None,
+    )
 }
 
 /// A `lobby_member` that meets the spec.
 fn resource_lobby_member(depth: u8) -> types::resources::LobbyMember {
-    types::resources::LobbyMember {
-        id: types::wire::Snowflake(1),
-        metadata: None,
-        extra: Default::default(),
-    }
+    types::resources::LobbyMember::from_fields(types::wire::Snowflake(1), None)
 }
 
 /// A `permission_overwrite` that meets the spec.
 fn resource_permission_overwrite(depth: u8) -> types::resources::PermissionOverwrite {
-    types::resources::PermissionOverwrite {
-        id: types::wire::Snowflake(1),
-        r#type: 0,
-        extra: Default::default(),
-    }
+    types::resources::PermissionOverwrite::from_fields(types::wire::Snowflake(1), 0)
 }

@@ -303,7 +303,7 @@ async fn handle_get_current_user_connections<A: Api>(
         .authenticate(&credential)
         .await
         .ok_or_else(|| runtime::unauthorized("the credential is not known"))?;
-    let input = endpoint::Request {};
+    let input = endpoint::Request::from_fields();
     let violations = input.validate();
     let operation = Operation::GetCurrentUserConnections;
     let cx = RuleContext {
@@ -380,11 +380,9 @@ async fn handle_get_guild_channels<A: Api>(
     let Some(path_guild_id) = path_guild_id else {
         return Err(runtime::invalid(violations))
     };
-    let input = endpoint::Request {
-        path: endpoint::Path {
-            guild_id: path_guild_id,
-        },
-    };
+    let input = endpoint::Request::from_fields(
+        endpoint::Path::from_fields(path_guild_id),
+    );
     let violations = input.validate();
     let operation = Operation::GetGuildChannels(input.path.clone());
     let cx = RuleContext {
@@ -461,7 +459,7 @@ async fn handle_create_or_join_lobby<A: Api>(
         return Err(runtime::invalid(violations));
     }
     let Some(body) = body else { return Err(runtime::invalid(violations)) };
-    let input = endpoint::Request { body };
+    let input = endpoint::Request::from_fields(body);
     let violations = input.validate();
     let operation = Operation::CreateOrJoinLobby;
     let cx = RuleContext {
@@ -548,12 +546,10 @@ async fn handle_send_lobby_message<A: Api>(
     let (Some(path_lobby_id), Some(body)) = (path_lobby_id, body) else {
         return Err(runtime::invalid(violations))
     };
-    let input = endpoint::Request {
-        path: endpoint::Path {
-            lobby_id: path_lobby_id,
-        },
+    let input = endpoint::Request::from_fields(
+        endpoint::Path::from_fields(path_lobby_id),
         body,
-    };
+    );
     let violations = input.validate();
     let operation = Operation::SendLobbyMessage(input.path.clone());
     let cx = RuleContext {
@@ -630,11 +626,9 @@ async fn handle_get_lobby_messages<A: Api>(
     let Some(path_lobby_id) = path_lobby_id else {
         return Err(runtime::invalid(violations))
     };
-    let input = endpoint::Request {
-        path: endpoint::Path {
-            lobby_id: path_lobby_id,
-        },
-    };
+    let input = endpoint::Request::from_fields(
+        endpoint::Path::from_fields(path_lobby_id),
+    );
     let violations = input.validate();
     let operation = Operation::GetLobbyMessages(input.path.clone());
     let cx = RuleContext {
@@ -725,12 +719,10 @@ async fn handle_bulk_update_lobby_members<A: Api>(
     let (Some(path_lobby_id), Some(body)) = (path_lobby_id, body) else {
         return Err(runtime::invalid(violations))
     };
-    let input = endpoint::Request {
-        path: endpoint::Path {
-            lobby_id: path_lobby_id,
-        },
+    let input = endpoint::Request::from_fields(
+        endpoint::Path::from_fields(path_lobby_id),
         body,
-    };
+    );
     let violations = input.validate();
     let operation = Operation::BulkUpdateLobbyMembers(input.path.clone());
     let cx = RuleContext {
@@ -817,12 +809,10 @@ async fn handle_set_voice_channel_status<A: Api>(
     let (Some(path_channel_id), Some(body)) = (path_channel_id, body) else {
         return Err(runtime::invalid(violations))
     };
-    let input = endpoint::Request {
-        path: endpoint::Path {
-            channel_id: path_channel_id,
-        },
+    let input = endpoint::Request::from_fields(
+        endpoint::Path::from_fields(path_channel_id),
         body,
-    };
+    );
     let violations = input.validate();
     let operation = Operation::SetVoiceChannelStatus(input.path.clone());
     let cx = RuleContext {
@@ -893,7 +883,7 @@ async fn handle_token<A: Api>(
         return Err(runtime::invalid(violations));
     }
     let Some(body) = body else { return Err(runtime::invalid(violations)) };
-    let input = endpoint::Request { body };
+    let input = endpoint::Request::from_fields(body);
     let violations = input.validate();
     let operation = Operation::Token;
     let cx = RuleContext {

@@ -5,6 +5,7 @@
 
 /// An OAuth2 scope the spec names.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[non_exhaustive]
 pub enum Scope {
     /// Grants the real premium_type of a user.
     ///
@@ -117,6 +118,7 @@ pub const DEFAULT_PRESENCE_SCOPES: ScopeSet = ScopeSet {
 
 /// A Gateway intent the spec names.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[non_exhaustive]
 pub enum Intent {
     /// The privileged intent to receive message content.
     MessageContent,
@@ -168,6 +170,7 @@ impl serde::Serialize for Intent {
 
 /// A kind of token the platform accepts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[non_exhaustive]
 pub enum TokenKind {
     /// Authenticates bot calls such as game stats population.
     ///

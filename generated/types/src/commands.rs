@@ -17,6 +17,7 @@ pub struct Alias {
 
 /// A command of the embedded app SDK.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum Command {
     /// Returns the participants connected to the Activity instance.
     ///

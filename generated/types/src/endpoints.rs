@@ -50,7 +50,16 @@ pub mod get_current_user_connections {
 
     /// The whole request: every part the endpoint takes.
     #[derive(Clone, Debug, Default, PartialEq)]
+    #[non_exhaustive]
     pub struct Request {}
+
+    impl Request {
+        /// The request of these parts, for the server, which reads them one by one.
+        #[doc(hidden)]
+        pub fn from_fields() -> Self {
+            Self {}
+        }
+    }
 
     impl crate::validation::Validate for Request {
         fn validate_at(
@@ -137,10 +146,37 @@ pub mod get_guild_channels {
     /// The path parameters.
     #[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
     #[cfg_attr(feature = "server", derive(serde::Deserialize))]
+    #[non_exhaustive]
     pub struct Path {
         /// The guild.
         #[serde(rename = "guild.id")]
         pub guild_id: crate::wire::Snowflake,
+    }
+
+    #[allow(
+        clippy::should_implement_trait,
+        clippy::wrong_self_convention,
+        reason = "setters are named after the spec's fields"
+    )]
+    impl Path {
+        /// A `Path` with these fields; the others start empty or at their defaults.
+        pub fn new(guild_id: impl Into<crate::wire::Snowflake>) -> Self {
+            Self { guild_id: guild_id.into() }
+        }
+
+        /// This value with `guild.id` set.
+        pub fn guild_id(mut self, value: impl Into<crate::wire::Snowflake>) -> Self {
+            self.guild_id = value.into();
+            self
+        }
+    }
+
+    impl Path {
+        #[doc(hidden)]
+        #[allow(clippy::too_many_arguments, reason = "one argument per field")]
+        pub fn from_fields(guild_id: crate::wire::Snowflake) -> Self {
+            Self { guild_id }
+        }
     }
 
     impl crate::validation::Validate for Path {
@@ -153,9 +189,18 @@ pub mod get_guild_channels {
 
     /// The whole request: every part the endpoint takes.
     #[derive(Clone, Debug, PartialEq)]
+    #[non_exhaustive]
     pub struct Request {
         /// The path.
         pub path: Path,
+    }
+
+    impl Request {
+        /// The request of these parts, for the server, which reads them one by one.
+        #[doc(hidden)]
+        pub fn from_fields(path: Path) -> Self {
+            Self { path }
+        }
     }
 
     impl crate::validation::Validate for Request {
@@ -248,6 +293,7 @@ pub mod get_current_user_guilds {
     /// The query parameters.
     #[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
     #[cfg_attr(feature = "server", derive(serde::Deserialize))]
+    #[non_exhaustive]
     pub struct Query {
         /// Returns only guilds stored in that shard; valid values are 0 through max_concurrency - 1.
         ///
@@ -262,6 +308,27 @@ pub mod get_current_user_guilds {
             deserialize_with = "crate::wire::present"
         )]
         pub shard: Option<i64>,
+    }
+
+    #[allow(
+        clippy::should_implement_trait,
+        clippy::wrong_self_convention,
+        reason = "setters are named after the spec's fields"
+    )]
+    impl Query {
+        /// This value with `shard` set.
+        pub fn shard(mut self, value: impl Into<i64>) -> Self {
+            self.shard = Some(value.into());
+            self
+        }
+    }
+
+    impl Query {
+        #[doc(hidden)]
+        #[allow(clippy::too_many_arguments, reason = "one argument per field")]
+        pub fn from_fields(shard: Option<i64>) -> Self {
+            Self { shard }
+        }
     }
 
     impl crate::validation::Validate for Query {
@@ -281,9 +348,18 @@ pub mod get_current_user_guilds {
 
     /// The whole request: every part the endpoint takes.
     #[derive(Clone, Debug, Default, PartialEq)]
+    #[non_exhaustive]
     pub struct Request {
         /// The query.
         pub query: Query,
+    }
+
+    impl Request {
+        /// The request of these parts, for the server, which reads them one by one.
+        #[doc(hidden)]
+        pub fn from_fields(query: Query) -> Self {
+            Self { query }
+        }
     }
 
     impl crate::validation::Validate for Request {
@@ -383,7 +459,16 @@ pub mod get_gateway_bot {
 
     /// The whole request: every part the endpoint takes.
     #[derive(Clone, Debug, Default, PartialEq)]
+    #[non_exhaustive]
     pub struct Request {}
+
+    impl Request {
+        /// The request of these parts, for the server, which reads them one by one.
+        #[doc(hidden)]
+        pub fn from_fields() -> Self {
+            Self {}
+        }
+    }
 
     impl crate::validation::Validate for Request {
         fn validate_at(
@@ -395,6 +480,7 @@ pub mod get_gateway_bot {
 
     /// The response body.
     #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+    #[non_exhaustive]
     pub struct Response {
         /// Bounds the shard parameter of Get Current User Guilds (0 through max_concurrency - 1).
         ///
@@ -403,6 +489,38 @@ pub mod get_gateway_bot {
         /// Fields the spec does not list, kept as received so nothing is lost in a round trip.
         #[serde(flatten)]
         pub extra: serde_json::Map<String, serde_json::Value>,
+    }
+
+    #[allow(
+        clippy::should_implement_trait,
+        clippy::wrong_self_convention,
+        reason = "setters are named after the spec's fields"
+    )]
+    impl Response {
+        /// A `Response` with these fields; the others start empty or at their defaults.
+        pub fn new(max_concurrency: impl Into<i64>) -> Self {
+            Self {
+                max_concurrency: max_concurrency.into(),
+                extra: serde_json::Map::new(),
+            }
+        }
+
+        /// This value with `max_concurrency` set.
+        pub fn max_concurrency(mut self, value: impl Into<i64>) -> Self {
+            self.max_concurrency = value.into();
+            self
+        }
+    }
+
+    impl Response {
+        #[doc(hidden)]
+        #[allow(clippy::too_many_arguments, reason = "one argument per field")]
+        pub fn from_fields(max_concurrency: i64) -> Self {
+            Self {
+                max_concurrency,
+                extra: serde_json::Map::new(),
+            }
+        }
     }
 
     impl crate::validation::Validate for Response {
@@ -448,6 +566,7 @@ pub mod create_channel_invite {
     /// The named parts of the body.
     #[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
     #[cfg_attr(feature = "server", derive(serde::Deserialize))]
+    #[non_exhaustive]
     pub struct Parts {
         /// User IDs who may accept the invite; an alternative to uploading a CSV, so either may be left out.
         #[serde(
@@ -474,6 +593,53 @@ pub mod create_channel_invite {
         pub role_ids: Option<Vec<crate::wire::Snowflake>>,
     }
 
+    #[allow(
+        clippy::should_implement_trait,
+        clippy::wrong_self_convention,
+        reason = "setters are named after the spec's fields"
+    )]
+    impl Parts {
+        /// This value with `target_user_ids` set.
+        pub fn target_user_ids(
+            mut self,
+            value: impl Into<Vec<crate::wire::Snowflake>>,
+        ) -> Self {
+            self.target_user_ids = Some(value.into());
+            self
+        }
+
+        /// This value with `target_users_file` set.
+        pub fn target_users_file(mut self, value: impl Into<String>) -> Self {
+            self.target_users_file = Some(value.into());
+            self
+        }
+
+        /// This value with `role_ids` set.
+        pub fn role_ids(
+            mut self,
+            value: impl Into<Vec<crate::wire::Snowflake>>,
+        ) -> Self {
+            self.role_ids = Some(value.into());
+            self
+        }
+    }
+
+    impl Parts {
+        #[doc(hidden)]
+        #[allow(clippy::too_many_arguments, reason = "one argument per field")]
+        pub fn from_fields(
+            target_user_ids: Option<Vec<crate::wire::Snowflake>>,
+            target_users_file: Option<String>,
+            role_ids: Option<Vec<crate::wire::Snowflake>>,
+        ) -> Self {
+            Self {
+                target_user_ids,
+                target_users_file,
+                role_ids,
+            }
+        }
+    }
+
     impl crate::validation::Validate for Parts {
         fn validate_at(
             &self,
@@ -487,9 +653,18 @@ pub mod create_channel_invite {
 
     /// The whole request: every part the endpoint takes.
     #[derive(Clone, Debug, PartialEq)]
+    #[non_exhaustive]
     pub struct Request {
         /// The body.
         pub body: Body,
+    }
+
+    impl Request {
+        /// The request of these parts, for the server, which reads them one by one.
+        #[doc(hidden)]
+        pub fn from_fields(body: Body) -> Self {
+            Self { body }
+        }
     }
 
     impl crate::validation::Validate for Request {
@@ -544,7 +719,16 @@ pub mod get_channel_invites {
 
     /// The whole request: every part the endpoint takes.
     #[derive(Clone, Debug, Default, PartialEq)]
+    #[non_exhaustive]
     pub struct Request {}
+
+    impl Request {
+        /// The request of these parts, for the server, which reads them one by one.
+        #[doc(hidden)]
+        pub fn from_fields() -> Self {
+            Self {}
+        }
+    }
 
     impl crate::validation::Validate for Request {
         fn validate_at(
@@ -588,7 +772,16 @@ pub mod get_target_users {
 
     /// The whole request: every part the endpoint takes.
     #[derive(Clone, Debug, Default, PartialEq)]
+    #[non_exhaustive]
     pub struct Request {}
+
+    impl Request {
+        /// The request of these parts, for the server, which reads them one by one.
+        #[doc(hidden)]
+        pub fn from_fields() -> Self {
+            Self {}
+        }
+    }
 
     impl crate::validation::Validate for Request {
         fn validate_at(
@@ -657,9 +850,18 @@ pub mod update_target_users {
 
     /// The whole request: every part the endpoint takes.
     #[derive(Clone, Debug, PartialEq)]
+    #[non_exhaustive]
     pub struct Request {
         /// The body.
         pub body: Body,
+    }
+
+    impl Request {
+        /// The request of these parts, for the server, which reads them one by one.
+        #[doc(hidden)]
+        pub fn from_fields(body: Body) -> Self {
+            Self { body }
+        }
     }
 
     impl crate::validation::Validate for Request {
@@ -715,7 +917,16 @@ pub mod add_target_user {
 
     /// The whole request: every part the endpoint takes.
     #[derive(Clone, Debug, Default, PartialEq)]
+    #[non_exhaustive]
     pub struct Request {}
+
+    impl Request {
+        /// The request of these parts, for the server, which reads them one by one.
+        #[doc(hidden)]
+        pub fn from_fields() -> Self {
+            Self {}
+        }
+    }
 
     impl crate::validation::Validate for Request {
         fn validate_at(
@@ -763,7 +974,16 @@ pub mod remove_target_user {
 
     /// The whole request: every part the endpoint takes.
     #[derive(Clone, Debug, Default, PartialEq)]
+    #[non_exhaustive]
     pub struct Request {}
+
+    impl Request {
+        /// The request of these parts, for the server, which reads them one by one.
+        #[doc(hidden)]
+        pub fn from_fields() -> Self {
+            Self {}
+        }
+    }
 
     impl crate::validation::Validate for Request {
         fn validate_at(
@@ -812,9 +1032,39 @@ pub mod bulk_add_target_users {
     /// The body.
     #[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
     #[cfg_attr(feature = "server", derive(serde::Deserialize))]
+    #[non_exhaustive]
     pub struct Body {
         /// The users to add.
         pub user_ids: Vec<crate::wire::Snowflake>,
+    }
+
+    #[allow(
+        clippy::should_implement_trait,
+        clippy::wrong_self_convention,
+        reason = "setters are named after the spec's fields"
+    )]
+    impl Body {
+        /// A `Body` with these fields; the others start empty or at their defaults.
+        pub fn new(user_ids: impl Into<Vec<crate::wire::Snowflake>>) -> Self {
+            Self { user_ids: user_ids.into() }
+        }
+
+        /// This value with `user_ids` set.
+        pub fn user_ids(
+            mut self,
+            value: impl Into<Vec<crate::wire::Snowflake>>,
+        ) -> Self {
+            self.user_ids = value.into();
+            self
+        }
+    }
+
+    impl Body {
+        #[doc(hidden)]
+        #[allow(clippy::too_many_arguments, reason = "one argument per field")]
+        pub fn from_fields(user_ids: Vec<crate::wire::Snowflake>) -> Self {
+            Self { user_ids }
+        }
     }
 
     impl crate::validation::Validate for Body {
@@ -827,9 +1077,18 @@ pub mod bulk_add_target_users {
 
     /// The whole request: every part the endpoint takes.
     #[derive(Clone, Debug, PartialEq)]
+    #[non_exhaustive]
     pub struct Request {
         /// The body.
         pub body: Body,
+    }
+
+    impl Request {
+        /// The request of these parts, for the server, which reads them one by one.
+        #[doc(hidden)]
+        pub fn from_fields(body: Body) -> Self {
+            Self { body }
+        }
     }
 
     impl crate::validation::Validate for Request {
@@ -892,9 +1151,39 @@ pub mod bulk_delete_target_users {
     /// The body.
     #[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
     #[cfg_attr(feature = "server", derive(serde::Deserialize))]
+    #[non_exhaustive]
     pub struct Body {
         /// The users to remove.
         pub user_ids: Vec<crate::wire::Snowflake>,
+    }
+
+    #[allow(
+        clippy::should_implement_trait,
+        clippy::wrong_self_convention,
+        reason = "setters are named after the spec's fields"
+    )]
+    impl Body {
+        /// A `Body` with these fields; the others start empty or at their defaults.
+        pub fn new(user_ids: impl Into<Vec<crate::wire::Snowflake>>) -> Self {
+            Self { user_ids: user_ids.into() }
+        }
+
+        /// This value with `user_ids` set.
+        pub fn user_ids(
+            mut self,
+            value: impl Into<Vec<crate::wire::Snowflake>>,
+        ) -> Self {
+            self.user_ids = value.into();
+            self
+        }
+    }
+
+    impl Body {
+        #[doc(hidden)]
+        #[allow(clippy::too_many_arguments, reason = "one argument per field")]
+        pub fn from_fields(user_ids: Vec<crate::wire::Snowflake>) -> Self {
+            Self { user_ids }
+        }
     }
 
     impl crate::validation::Validate for Body {
@@ -907,9 +1196,18 @@ pub mod bulk_delete_target_users {
 
     /// The whole request: every part the endpoint takes.
     #[derive(Clone, Debug, PartialEq)]
+    #[non_exhaustive]
     pub struct Request {
         /// The body.
         pub body: Body,
+    }
+
+    impl Request {
+        /// The request of these parts, for the server, which reads them one by one.
+        #[doc(hidden)]
+        pub fn from_fields(body: Body) -> Self {
+            Self { body }
+        }
     }
 
     impl crate::validation::Validate for Request {
@@ -971,7 +1269,16 @@ pub mod get_guild_prune_count {
 
     /// The whole request: every part the endpoint takes.
     #[derive(Clone, Debug, Default, PartialEq)]
+    #[non_exhaustive]
     pub struct Request {}
+
+    impl Request {
+        /// The request of these parts, for the server, which reads them one by one.
+        #[doc(hidden)]
+        pub fn from_fields() -> Self {
+            Self {}
+        }
+    }
 
     impl crate::validation::Validate for Request {
         fn validate_at(
@@ -1019,7 +1326,16 @@ pub mod begin_guild_prune {
 
     /// The whole request: every part the endpoint takes.
     #[derive(Clone, Debug, Default, PartialEq)]
+    #[non_exhaustive]
     pub struct Request {}
+
+    impl Request {
+        /// The request of these parts, for the server, which reads them one by one.
+        #[doc(hidden)]
+        pub fn from_fields() -> Self {
+            Self {}
+        }
+    }
 
     impl crate::validation::Validate for Request {
         fn validate_at(
@@ -1064,7 +1380,16 @@ pub mod get_guild_role_member_counts {
 
     /// The whole request: every part the endpoint takes.
     #[derive(Clone, Debug, Default, PartialEq)]
+    #[non_exhaustive]
     pub struct Request {}
+
+    impl Request {
+        /// The request of these parts, for the server, which reads them one by one.
+        #[doc(hidden)]
+        pub fn from_fields() -> Self {
+            Self {}
+        }
+    }
 
     impl crate::validation::Validate for Request {
         fn validate_at(
@@ -1120,6 +1445,7 @@ pub mod create_or_join_lobby {
     /// The body.
     #[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
     #[cfg_attr(feature = "server", derive(serde::Deserialize))]
+    #[non_exhaustive]
     pub struct Body {
         /// Identifies the existing lobby to join; a call that creates a lobby needs none.
         ///
@@ -1132,6 +1458,27 @@ pub mod create_or_join_lobby {
         pub secret: Option<String>,
     }
 
+    #[allow(
+        clippy::should_implement_trait,
+        clippy::wrong_self_convention,
+        reason = "setters are named after the spec's fields"
+    )]
+    impl Body {
+        /// This value with `secret` set.
+        pub fn secret(mut self, value: impl Into<String>) -> Self {
+            self.secret = Some(value.into());
+            self
+        }
+    }
+
+    impl Body {
+        #[doc(hidden)]
+        #[allow(clippy::too_many_arguments, reason = "one argument per field")]
+        pub fn from_fields(secret: Option<String>) -> Self {
+            Self { secret }
+        }
+    }
+
     impl crate::validation::Validate for Body {
         fn validate_at(
             &self,
@@ -1142,9 +1489,18 @@ pub mod create_or_join_lobby {
 
     /// The whole request: every part the endpoint takes.
     #[derive(Clone, Debug, PartialEq)]
+    #[non_exhaustive]
     pub struct Request {
         /// The body.
         pub body: Body,
+    }
+
+    impl Request {
+        /// The request of these parts, for the server, which reads them one by one.
+        #[doc(hidden)]
+        pub fn from_fields(body: Body) -> Self {
+            Self { body }
+        }
     }
 
     impl crate::validation::Validate for Request {
@@ -1223,10 +1579,37 @@ pub mod send_lobby_message {
     /// The path parameters.
     #[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
     #[cfg_attr(feature = "server", derive(serde::Deserialize))]
+    #[non_exhaustive]
     pub struct Path {
         /// The lobby.
         #[serde(rename = "lobby.id")]
         pub lobby_id: crate::wire::Snowflake,
+    }
+
+    #[allow(
+        clippy::should_implement_trait,
+        clippy::wrong_self_convention,
+        reason = "setters are named after the spec's fields"
+    )]
+    impl Path {
+        /// A `Path` with these fields; the others start empty or at their defaults.
+        pub fn new(lobby_id: impl Into<crate::wire::Snowflake>) -> Self {
+            Self { lobby_id: lobby_id.into() }
+        }
+
+        /// This value with `lobby.id` set.
+        pub fn lobby_id(mut self, value: impl Into<crate::wire::Snowflake>) -> Self {
+            self.lobby_id = value.into();
+            self
+        }
+    }
+
+    impl Path {
+        #[doc(hidden)]
+        #[allow(clippy::too_many_arguments, reason = "one argument per field")]
+        pub fn from_fields(lobby_id: crate::wire::Snowflake) -> Self {
+            Self { lobby_id }
+        }
     }
 
     impl crate::validation::Validate for Path {
@@ -1240,6 +1623,7 @@ pub mod send_lobby_message {
     /// The body.
     #[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
     #[cfg_attr(feature = "server", derive(serde::Deserialize))]
+    #[non_exhaustive]
     pub struct Body {
         /// The text of the message.
         ///
@@ -1247,6 +1631,32 @@ pub mod send_lobby_message {
         /// - Assumed `type`: The source does not show the message fields; the platform's public convention sends a message's text as a string.
         /// - Assumed `optional`: A message is sent to say something.
         pub content: String,
+    }
+
+    #[allow(
+        clippy::should_implement_trait,
+        clippy::wrong_self_convention,
+        reason = "setters are named after the spec's fields"
+    )]
+    impl Body {
+        /// A `Body` with these fields; the others start empty or at their defaults.
+        pub fn new(content: impl Into<String>) -> Self {
+            Self { content: content.into() }
+        }
+
+        /// This value with `content` set.
+        pub fn content(mut self, value: impl Into<String>) -> Self {
+            self.content = value.into();
+            self
+        }
+    }
+
+    impl Body {
+        #[doc(hidden)]
+        #[allow(clippy::too_many_arguments, reason = "one argument per field")]
+        pub fn from_fields(content: String) -> Self {
+            Self { content }
+        }
     }
 
     impl crate::validation::Validate for Body {
@@ -1259,11 +1669,20 @@ pub mod send_lobby_message {
 
     /// The whole request: every part the endpoint takes.
     #[derive(Clone, Debug, PartialEq)]
+    #[non_exhaustive]
     pub struct Request {
         /// The path.
         pub path: Path,
         /// The body.
         pub body: Body,
+    }
+
+    impl Request {
+        /// The request of these parts, for the server, which reads them one by one.
+        #[doc(hidden)]
+        pub fn from_fields(path: Path, body: Body) -> Self {
+            Self { path, body }
+        }
     }
 
     impl crate::validation::Validate for Request {
@@ -1358,10 +1777,37 @@ pub mod get_lobby_messages {
     /// The path parameters.
     #[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
     #[cfg_attr(feature = "server", derive(serde::Deserialize))]
+    #[non_exhaustive]
     pub struct Path {
         /// The lobby.
         #[serde(rename = "lobby.id")]
         pub lobby_id: crate::wire::Snowflake,
+    }
+
+    #[allow(
+        clippy::should_implement_trait,
+        clippy::wrong_self_convention,
+        reason = "setters are named after the spec's fields"
+    )]
+    impl Path {
+        /// A `Path` with these fields; the others start empty or at their defaults.
+        pub fn new(lobby_id: impl Into<crate::wire::Snowflake>) -> Self {
+            Self { lobby_id: lobby_id.into() }
+        }
+
+        /// This value with `lobby.id` set.
+        pub fn lobby_id(mut self, value: impl Into<crate::wire::Snowflake>) -> Self {
+            self.lobby_id = value.into();
+            self
+        }
+    }
+
+    impl Path {
+        #[doc(hidden)]
+        #[allow(clippy::too_many_arguments, reason = "one argument per field")]
+        pub fn from_fields(lobby_id: crate::wire::Snowflake) -> Self {
+            Self { lobby_id }
+        }
     }
 
     impl crate::validation::Validate for Path {
@@ -1374,9 +1820,18 @@ pub mod get_lobby_messages {
 
     /// The whole request: every part the endpoint takes.
     #[derive(Clone, Debug, PartialEq)]
+    #[non_exhaustive]
     pub struct Request {
         /// The path.
         pub path: Path,
+    }
+
+    impl Request {
+        /// The request of these parts, for the server, which reads them one by one.
+        #[doc(hidden)]
+        pub fn from_fields(path: Path) -> Self {
+            Self { path }
+        }
     }
 
     impl crate::validation::Validate for Request {
@@ -1462,7 +1917,16 @@ pub mod create_lobby_channel_invite_for_self {
 
     /// The whole request: every part the endpoint takes.
     #[derive(Clone, Debug, Default, PartialEq)]
+    #[non_exhaustive]
     pub struct Request {}
+
+    impl Request {
+        /// The request of these parts, for the server, which reads them one by one.
+        #[doc(hidden)]
+        pub fn from_fields() -> Self {
+            Self {}
+        }
+    }
 
     impl crate::validation::Validate for Request {
         fn validate_at(
@@ -1510,7 +1974,16 @@ pub mod create_lobby_channel_invite_for_user {
 
     /// The whole request: every part the endpoint takes.
     #[derive(Clone, Debug, Default, PartialEq)]
+    #[non_exhaustive]
     pub struct Request {}
+
+    impl Request {
+        /// The request of these parts, for the server, which reads them one by one.
+        #[doc(hidden)]
+        pub fn from_fields() -> Self {
+            Self {}
+        }
+    }
 
     impl crate::validation::Validate for Request {
         fn validate_at(
@@ -1566,10 +2039,37 @@ pub mod bulk_update_lobby_members {
     /// The path parameters.
     #[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
     #[cfg_attr(feature = "server", derive(serde::Deserialize))]
+    #[non_exhaustive]
     pub struct Path {
         /// The lobby.
         #[serde(rename = "lobby.id")]
         pub lobby_id: crate::wire::Snowflake,
+    }
+
+    #[allow(
+        clippy::should_implement_trait,
+        clippy::wrong_self_convention,
+        reason = "setters are named after the spec's fields"
+    )]
+    impl Path {
+        /// A `Path` with these fields; the others start empty or at their defaults.
+        pub fn new(lobby_id: impl Into<crate::wire::Snowflake>) -> Self {
+            Self { lobby_id: lobby_id.into() }
+        }
+
+        /// This value with `lobby.id` set.
+        pub fn lobby_id(mut self, value: impl Into<crate::wire::Snowflake>) -> Self {
+            self.lobby_id = value.into();
+            self
+        }
+    }
+
+    impl Path {
+        #[doc(hidden)]
+        #[allow(clippy::too_many_arguments, reason = "one argument per field")]
+        pub fn from_fields(lobby_id: crate::wire::Snowflake) -> Self {
+            Self { lobby_id }
+        }
     }
 
     impl crate::validation::Validate for Path {
@@ -1588,11 +2088,20 @@ pub mod bulk_update_lobby_members {
 
     /// The whole request: every part the endpoint takes.
     #[derive(Clone, Debug, PartialEq)]
+    #[non_exhaustive]
     pub struct Request {
         /// The path.
         pub path: Path,
         /// The body.
         pub body: Body,
+    }
+
+    impl Request {
+        /// The request of these parts, for the server, which reads them one by one.
+        #[doc(hidden)]
+        pub fn from_fields(path: Path, body: Body) -> Self {
+            Self { path, body }
+        }
     }
 
     impl crate::validation::Validate for Request {
@@ -1686,10 +2195,39 @@ pub mod set_voice_channel_status {
     /// The path parameters.
     #[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
     #[cfg_attr(feature = "server", derive(serde::Deserialize))]
+    #[non_exhaustive]
     pub struct Path {
         /// The voice channel.
         #[serde(rename = "channel.id")]
         pub channel_id: crate::wire::Snowflake,
+    }
+
+    #[allow(
+        clippy::should_implement_trait,
+        clippy::wrong_self_convention,
+        reason = "setters are named after the spec's fields"
+    )]
+    impl Path {
+        /// A `Path` with these fields; the others start empty or at their defaults.
+        pub fn new(channel_id: impl Into<crate::wire::Snowflake>) -> Self {
+            Self {
+                channel_id: channel_id.into(),
+            }
+        }
+
+        /// This value with `channel.id` set.
+        pub fn channel_id(mut self, value: impl Into<crate::wire::Snowflake>) -> Self {
+            self.channel_id = value.into();
+            self
+        }
+    }
+
+    impl Path {
+        #[doc(hidden)]
+        #[allow(clippy::too_many_arguments, reason = "one argument per field")]
+        pub fn from_fields(channel_id: crate::wire::Snowflake) -> Self {
+            Self { channel_id }
+        }
     }
 
     impl crate::validation::Validate for Path {
@@ -1703,6 +2241,7 @@ pub mod set_voice_channel_status {
     /// The body.
     #[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
     #[cfg_attr(feature = "server", derive(serde::Deserialize))]
+    #[non_exhaustive]
     pub struct Body {
         /// The status text, at most 500 characters.
         ///
@@ -1710,6 +2249,32 @@ pub mod set_voice_channel_status {
         /// - Assumed `name`: The source says the endpoint sets the status string without naming the body member; it is taken to be status, as in the voice channel info.
         /// - Assumed `optional`: The status is what the endpoint sets.
         pub status: String,
+    }
+
+    #[allow(
+        clippy::should_implement_trait,
+        clippy::wrong_self_convention,
+        reason = "setters are named after the spec's fields"
+    )]
+    impl Body {
+        /// A `Body` with these fields; the others start empty or at their defaults.
+        pub fn new(status: impl Into<String>) -> Self {
+            Self { status: status.into() }
+        }
+
+        /// This value with `status` set.
+        pub fn status(mut self, value: impl Into<String>) -> Self {
+            self.status = value.into();
+            self
+        }
+    }
+
+    impl Body {
+        #[doc(hidden)]
+        #[allow(clippy::too_many_arguments, reason = "one argument per field")]
+        pub fn from_fields(status: String) -> Self {
+            Self { status }
+        }
     }
 
     impl crate::validation::Validate for Body {
@@ -1728,11 +2293,20 @@ pub mod set_voice_channel_status {
 
     /// The whole request: every part the endpoint takes.
     #[derive(Clone, Debug, PartialEq)]
+    #[non_exhaustive]
     pub struct Request {
         /// The path.
         pub path: Path,
         /// The body.
         pub body: Body,
+    }
+
+    impl Request {
+        /// The request of these parts, for the server, which reads them one by one.
+        #[doc(hidden)]
+        pub fn from_fields(path: Path, body: Body) -> Self {
+            Self { path, body }
+        }
     }
 
     impl crate::validation::Validate for Request {
@@ -1823,7 +2397,16 @@ pub mod search_guild_messages {
 
     /// The whole request: every part the endpoint takes.
     #[derive(Clone, Debug, Default, PartialEq)]
+    #[non_exhaustive]
     pub struct Request {}
+
+    impl Request {
+        /// The request of these parts, for the server, which reads them one by one.
+        #[doc(hidden)]
+        pub fn from_fields() -> Self {
+            Self {}
+        }
+    }
 
     impl crate::validation::Validate for Request {
         fn validate_at(
@@ -1870,7 +2453,16 @@ pub mod edit_message_attachments {
 
     /// The whole request: every part the endpoint takes.
     #[derive(Clone, Debug, Default, PartialEq)]
+    #[non_exhaustive]
     pub struct Request {}
+
+    impl Request {
+        /// The request of these parts, for the server, which reads them one by one.
+        #[doc(hidden)]
+        pub fn from_fields() -> Self {
+            Self {}
+        }
+    }
 
     impl crate::validation::Validate for Request {
         fn validate_at(
@@ -1921,7 +2513,16 @@ pub mod forward_message {
 
     /// The whole request: every part the endpoint takes.
     #[derive(Clone, Debug, Default, PartialEq)]
+    #[non_exhaustive]
     pub struct Request {}
+
+    impl Request {
+        /// The request of these parts, for the server, which reads them one by one.
+        #[doc(hidden)]
+        pub fn from_fields() -> Self {
+            Self {}
+        }
+    }
 
     impl crate::validation::Validate for Request {
         fn validate_at(
@@ -1969,7 +2570,16 @@ pub mod modify_game_dm_moderation_metadata {
 
     /// The whole request: every part the endpoint takes.
     #[derive(Clone, Debug, Default, PartialEq)]
+    #[non_exhaustive]
     pub struct Request {}
+
+    impl Request {
+        /// The request of these parts, for the server, which reads them one by one.
+        #[doc(hidden)]
+        pub fn from_fields() -> Self {
+            Self {}
+        }
+    }
 
     impl crate::validation::Validate for Request {
         fn validate_at(
@@ -2017,7 +2627,16 @@ pub mod modify_lobby_message_moderation_metadata {
 
     /// The whole request: every part the endpoint takes.
     #[derive(Clone, Debug, Default, PartialEq)]
+    #[non_exhaustive]
     pub struct Request {}
+
+    impl Request {
+        /// The request of these parts, for the server, which reads them one by one.
+        #[doc(hidden)]
+        pub fn from_fields() -> Self {
+            Self {}
+        }
+    }
 
     impl crate::validation::Validate for Request {
         fn validate_at(
@@ -2061,7 +2680,16 @@ pub mod populate_game_stats_widget {
 
     /// The whole request: every part the endpoint takes.
     #[derive(Clone, Debug, Default, PartialEq)]
+    #[non_exhaustive]
     pub struct Request {}
+
+    impl Request {
+        /// The request of these parts, for the server, which reads them one by one.
+        #[doc(hidden)]
+        pub fn from_fields() -> Self {
+            Self {}
+        }
+    }
 
     impl crate::validation::Validate for Request {
         fn validate_at(
@@ -2117,6 +2745,7 @@ pub mod token {
     /// The body.
     #[derive(Clone, Debug, PartialEq, serde::Serialize)]
     #[cfg_attr(feature = "server", derive(serde::Deserialize))]
+    #[non_exhaustive]
     pub struct Body {
         /// The grant the request uses.
         ///
@@ -2170,6 +2799,74 @@ pub mod token {
         pub refresh_token: Option<String>,
     }
 
+    #[allow(
+        clippy::should_implement_trait,
+        clippy::wrong_self_convention,
+        reason = "setters are named after the spec's fields"
+    )]
+    impl Body {
+        /// A `Body` with these fields; the others start empty or at their defaults.
+        pub fn new(grant_type: impl Into<crate::enums::GrantType>) -> Self {
+            Self {
+                grant_type: grant_type.into(),
+                code: Default::default(),
+                redirect_uri: Default::default(),
+                code_verifier: Default::default(),
+                refresh_token: Default::default(),
+            }
+        }
+
+        /// This value with `grant_type` set.
+        pub fn grant_type(mut self, value: impl Into<crate::enums::GrantType>) -> Self {
+            self.grant_type = value.into();
+            self
+        }
+
+        /// This value with `code` set.
+        pub fn code(mut self, value: impl Into<String>) -> Self {
+            self.code = Some(value.into());
+            self
+        }
+
+        /// This value with `redirect_uri` set.
+        pub fn redirect_uri(mut self, value: impl Into<String>) -> Self {
+            self.redirect_uri = Some(value.into());
+            self
+        }
+
+        /// This value with `code_verifier` set.
+        pub fn code_verifier(mut self, value: impl Into<String>) -> Self {
+            self.code_verifier = Some(value.into());
+            self
+        }
+
+        /// This value with `refresh_token` set.
+        pub fn refresh_token(mut self, value: impl Into<String>) -> Self {
+            self.refresh_token = Some(value.into());
+            self
+        }
+    }
+
+    impl Body {
+        #[doc(hidden)]
+        #[allow(clippy::too_many_arguments, reason = "one argument per field")]
+        pub fn from_fields(
+            grant_type: crate::enums::GrantType,
+            code: Option<String>,
+            redirect_uri: Option<String>,
+            code_verifier: Option<String>,
+            refresh_token: Option<String>,
+        ) -> Self {
+            Self {
+                grant_type,
+                code,
+                redirect_uri,
+                code_verifier,
+                refresh_token,
+            }
+        }
+    }
+
     impl crate::validation::Validate for Body {
         fn validate_at(
             &self,
@@ -2198,9 +2895,18 @@ pub mod token {
 
     /// The whole request: every part the endpoint takes.
     #[derive(Clone, Debug, PartialEq)]
+    #[non_exhaustive]
     pub struct Request {
         /// The body.
         pub body: Body,
+    }
+
+    impl Request {
+        /// The request of these parts, for the server, which reads them one by one.
+        #[doc(hidden)]
+        pub fn from_fields(body: Body) -> Self {
+            Self { body }
+        }
     }
 
     impl crate::validation::Validate for Request {
@@ -2233,6 +2939,7 @@ pub mod token {
 
     /// The response body.
     #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+    #[non_exhaustive]
     pub struct Response {
         /// The new access token, presented as a bearer token.
         ///
@@ -2282,6 +2989,79 @@ pub mod token {
         /// Fields the spec does not list, kept as received so nothing is lost in a round trip.
         #[serde(flatten)]
         pub extra: serde_json::Map<String, serde_json::Value>,
+    }
+
+    #[allow(
+        clippy::should_implement_trait,
+        clippy::wrong_self_convention,
+        reason = "setters are named after the spec's fields"
+    )]
+    impl Response {
+        /// A `Response` with these fields; the others start empty or at their defaults.
+        pub fn new(
+            access_token: impl Into<String>,
+            token_type: impl Into<String>,
+        ) -> Self {
+            Self {
+                access_token: access_token.into(),
+                token_type: token_type.into(),
+                expires_in: Default::default(),
+                refresh_token: Default::default(),
+                scope: Default::default(),
+                extra: serde_json::Map::new(),
+            }
+        }
+
+        /// This value with `access_token` set.
+        pub fn access_token(mut self, value: impl Into<String>) -> Self {
+            self.access_token = value.into();
+            self
+        }
+
+        /// This value with `token_type` set.
+        pub fn token_type(mut self, value: impl Into<String>) -> Self {
+            self.token_type = value.into();
+            self
+        }
+
+        /// This value with `expires_in` set.
+        pub fn expires_in(mut self, value: impl Into<i64>) -> Self {
+            self.expires_in = Some(value.into());
+            self
+        }
+
+        /// This value with `refresh_token` set.
+        pub fn refresh_token(mut self, value: impl Into<String>) -> Self {
+            self.refresh_token = Some(value.into());
+            self
+        }
+
+        /// This value with `scope` set.
+        pub fn scope(mut self, value: impl Into<String>) -> Self {
+            self.scope = Some(value.into());
+            self
+        }
+    }
+
+    impl Response {
+        #[doc(hidden)]
+        #[allow(clippy::too_many_arguments, reason = "one argument per field")]
+        pub fn from_fields(
+            access_token: String,
+            token_type: String,
+            expires_in: Option<i64>,
+            refresh_token: Option<String>,
+            scope: Option<String>,
+        ) -> Self {
+            Self {
+                access_token,
+                token_type,
+                expires_in,
+                refresh_token,
+                scope,
+                extra: serde_json::Map::new(),
+            }
+        }
     }
 
     impl crate::validation::Validate for Response {

@@ -4,6 +4,7 @@
 
 /// Features a guild can have.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum GuildFeature {
     /// Pruning requires ADMINISTRATOR.
     ///
@@ -72,6 +73,7 @@ impl<'de> serde::Deserialize<'de> for GuildFeature {
 /// - Not shown by the source: the other profile privacy settings, and how any setting is written on the wire.
 /// - Assumed `repr`: The source names the settings in words only; the enum is the vocabulary of the profile_privacy condition, whose argument is a value's id.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum ProfilePrivacy {
     /// Friends Only.
     ///
@@ -147,6 +149,7 @@ impl<'de> serde::Deserialize<'de> for ProfilePrivacy {
 ///
 /// - Assumed `values`: The source says the token endpoint exchanges codes and refreshes tokens; RFC 6749 §4.1.3 and §6 name these grants.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum GrantType {
     /// Exchanges an authorization code (with its code verifier) for tokens.
     AuthorizationCode,
@@ -215,6 +218,7 @@ impl<'de> serde::Deserialize<'de> for GrantType {
 ///
 /// - Also named, with values not shown by the source (they arrive as `Unknown`): `PLAYING`, `STREAMING`, `LISTENING`, `WATCHING`, `COMPETING`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum ActivityType {
     /// A custom status.
     ///
@@ -285,6 +289,7 @@ impl<'de> serde::Deserialize<'de> for ActivityType {
 /// - The API always returned INACTIVE = 1 and ENDING = 2; an earlier document had them swapped.
 /// - Not shown by the source: other status names and values.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum SubscriptionStatus {
     /// `INACTIVE`.
     ///
@@ -361,6 +366,7 @@ impl<'de> serde::Deserialize<'de> for SubscriptionStatus {
 /// - Not shown by the source: `values`.
 /// - Assumed `repr`: The source shows no value of IntegrationType; the C ABI carries SDK enums as 32-bit integers, so an integer representation is taken.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum IntegrationType {
     /// A value the spec does not name, kept as received.
     Unknown(i64),

@@ -8,6 +8,7 @@ use std::fmt;
 
 /// A numeric error code of the platform; codes the spec does not name are kept as received.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum ErrorCode {
     /// Search Guild Messages on a guild not yet indexed for search (index not ready).
     ///
@@ -152,6 +153,7 @@ impl<'de> serde::Deserialize<'de> for ErrorCode {
 
 /// An OAuth2 error code (RFC 6749 §5.2); codes the spec does not name are kept as received.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum OAuthError {
     /// Refresh at the token endpoint when the underlying token has been deleted (for example after a ban or revocation).
     ///
@@ -480,6 +482,7 @@ pub const GENERAL_CODE: ErrorCode = ErrorCode::from_value(0);
 /// - Not shown by the source: `structure`.
 /// - Assumed `fields`: The source does not show the structure; the platform's public JSON error convention has code, message and errors; missing and error are ours (what a 403 lacks, and RFC 6749 §5.2's OAuth2 error code).
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct ErrorBody {
     /// The platform's numeric error code.
     ///
@@ -526,6 +529,74 @@ pub struct ErrorBody {
         deserialize_with = "crate::wire::present"
     )]
     pub error: Option<String>,
+}
+
+#[allow(
+    clippy::should_implement_trait,
+    clippy::wrong_self_convention,
+    reason = "setters are named after the spec's fields"
+)]
+impl ErrorBody {
+    /// A `ErrorBody` with these fields; the others start empty or at their defaults.
+    pub fn new(code: impl Into<i64>, message: impl Into<String>) -> Self {
+        Self {
+            code: code.into(),
+            message: message.into(),
+            errors: Default::default(),
+            missing: Default::default(),
+            error: Default::default(),
+        }
+    }
+
+    /// This value with `code` set.
+    pub fn code(mut self, value: impl Into<i64>) -> Self {
+        self.code = value.into();
+        self
+    }
+
+    /// This value with `message` set.
+    pub fn message(mut self, value: impl Into<String>) -> Self {
+        self.message = value.into();
+        self
+    }
+
+    /// This value with `errors` set.
+    pub fn errors(mut self, value: impl Into<serde_json::Value>) -> Self {
+        self.errors = Some(value.into());
+        self
+    }
+
+    /// This value with `missing` set.
+    pub fn missing(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.missing = Some(value.into());
+        self
+    }
+
+    /// This value with `error` set.
+    pub fn error(mut self, value: impl Into<String>) -> Self {
+        self.error = Some(value.into());
+        self
+    }
+}
+
+impl ErrorBody {
+    #[doc(hidden)]
+    #[allow(clippy::too_many_arguments, reason = "one argument per field")]
+    pub fn from_fields(
+        code: i64,
+        message: String,
+        errors: Option<serde_json::Value>,
+        missing: Option<Vec<String>>,
+        error: Option<String>,
+    ) -> Self {
+        Self {
+            code,
+            message,
+            errors,
+            missing,
+            error,
+        }
+    }
 }
 
 impl crate::validation::Validate for ErrorBody {

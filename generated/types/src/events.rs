@@ -20,6 +20,7 @@ pub enum EventChannel {
 
 /// Every event the spec names.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum EventKind {
     /// Dispatched to apps and bots subscribed to the guild's presence when a user's presence changes.
     ///
@@ -205,6 +206,7 @@ impl EventKind {
 
 /// The numbered events of the `audit_log` channel; numbers the spec does not name are kept as received.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum AuditLogEventCode {
     /// The event `VOICE_CHANNEL_STATUS_UPDATE` (`192`).
     VoiceChannelStatusUpdate,
@@ -261,6 +263,7 @@ impl<'de> serde::Deserialize<'de> for AuditLogEventCode {
 ///
 /// - Not shown by the source: payload fields other than activities.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct PresenceUpdate {
     /// The user's activities; the custom status is left out under the user's profile privacy (case `custom_status_omitted`).
     ///
@@ -269,6 +272,41 @@ pub struct PresenceUpdate {
     /// Fields the spec does not list, kept as received so nothing is lost in a round trip.
     #[serde(flatten)]
     pub extra: serde_json::Map<String, serde_json::Value>,
+}
+
+#[allow(
+    clippy::should_implement_trait,
+    clippy::wrong_self_convention,
+    reason = "setters are named after the spec's fields"
+)]
+impl PresenceUpdate {
+    /// A `PresenceUpdate` with these fields; the others start empty or at their defaults.
+    pub fn new(activities: impl Into<Vec<crate::resources::Activity>>) -> Self {
+        Self {
+            activities: activities.into(),
+            extra: serde_json::Map::new(),
+        }
+    }
+
+    /// This value with `activities` set.
+    pub fn activities(
+        mut self,
+        value: impl Into<Vec<crate::resources::Activity>>,
+    ) -> Self {
+        self.activities = value.into();
+        self
+    }
+}
+
+impl PresenceUpdate {
+    #[doc(hidden)]
+    #[allow(clippy::too_many_arguments, reason = "one argument per field")]
+    pub fn from_fields(activities: Vec<crate::resources::Activity>) -> Self {
+        Self {
+            activities,
+            extra: serde_json::Map::new(),
+        }
+    }
 }
 
 impl crate::validation::Validate for PresenceUpdate {
@@ -344,6 +382,7 @@ impl PresenceUpdate {
 /// - The reply carries the fields that were requested, so each may be absent.
 /// - Not shown by the source: how the channels are listed and identified in the payload.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct ChannelInfo {
     /// The voice channel status, when it was requested.
     ///
@@ -366,6 +405,43 @@ pub struct ChannelInfo {
     pub extra: serde_json::Map<String, serde_json::Value>,
 }
 
+#[allow(
+    clippy::should_implement_trait,
+    clippy::wrong_self_convention,
+    reason = "setters are named after the spec's fields"
+)]
+impl ChannelInfo {
+    /// This value with `status` set.
+    pub fn status(mut self, value: impl Into<String>) -> Self {
+        self.status = Some(value.into());
+        self
+    }
+
+    /// This value with `voice_start_time` set.
+    pub fn voice_start_time(
+        mut self,
+        value: impl Into<crate::clock::Timestamp>,
+    ) -> Self {
+        self.voice_start_time = Some(value.into());
+        self
+    }
+}
+
+impl ChannelInfo {
+    #[doc(hidden)]
+    #[allow(clippy::too_many_arguments, reason = "one argument per field")]
+    pub fn from_fields(
+        status: Option<String>,
+        voice_start_time: Option<crate::clock::Timestamp>,
+    ) -> Self {
+        Self {
+            status,
+            voice_start_time,
+            extra: serde_json::Map::new(),
+        }
+    }
+}
+
 impl crate::validation::Validate for ChannelInfo {
     fn validate_at(
         &self,
@@ -385,6 +461,7 @@ impl crate::validation::Validate for ChannelInfo {
 ///
 /// - Not shown by the source: the audit log entry fields other than the entry info status.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct VoiceChannelStatusUpdate {
     /// The new status, carried by the optional audit entry info (resource audit_entry_info).
     ///
@@ -398,6 +475,30 @@ pub struct VoiceChannelStatusUpdate {
     /// Fields the spec does not list, kept as received so nothing is lost in a round trip.
     #[serde(flatten)]
     pub extra: serde_json::Map<String, serde_json::Value>,
+}
+
+#[allow(
+    clippy::should_implement_trait,
+    clippy::wrong_self_convention,
+    reason = "setters are named after the spec's fields"
+)]
+impl VoiceChannelStatusUpdate {
+    /// This value with `status` set.
+    pub fn status(mut self, value: impl Into<String>) -> Self {
+        self.status = Some(value.into());
+        self
+    }
+}
+
+impl VoiceChannelStatusUpdate {
+    #[doc(hidden)]
+    #[allow(clippy::too_many_arguments, reason = "one argument per field")]
+    pub fn from_fields(status: Option<String>) -> Self {
+        Self {
+            status,
+            extra: serde_json::Map::new(),
+        }
+    }
 }
 
 impl crate::validation::Validate for VoiceChannelStatusUpdate {

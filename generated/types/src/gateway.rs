@@ -4,6 +4,7 @@
 
 /// A Gateway opcode; numbers the spec does not name are kept as received.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum Opcode {
     /// Requests fields of the channels in a guild; the reply is a Channel Info event.
     ///
@@ -69,10 +70,21 @@ impl<'de> serde::Deserialize<'de> for Opcode {
 
 /// The payload of the opcode `request_channel_info` (43).
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct RequestChannelInfoPayload {
     /// Fields the spec does not list, kept as received so nothing is lost in a round trip.
     #[serde(flatten)]
     pub extra: serde_json::Map<String, serde_json::Value>,
+}
+
+impl RequestChannelInfoPayload {
+    #[doc(hidden)]
+    #[allow(clippy::too_many_arguments, reason = "one argument per field")]
+    pub fn from_fields() -> Self {
+        Self {
+            extra: serde_json::Map::new(),
+        }
+    }
 }
 
 impl crate::validation::Validate for RequestChannelInfoPayload {

@@ -7,6 +7,7 @@ use std::str::FromStr;
 
 /// A permission the spec names, with its bit when the source shows it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[non_exhaustive]
 pub enum Permission {
     /// Allows a bot to create custom emoji and stickers.
     ///

@@ -10,6 +10,7 @@
 /// - Not shown by the source: fields of the Identify payload other than capabilities.
 /// - Direction: request.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct IdentifyPayload {
     /// An integer bitfield of capabilities the bot opts in to.
     ///
@@ -25,6 +26,35 @@ pub struct IdentifyPayload {
     pub extra: serde_json::Map<String, serde_json::Value>,
 }
 
+#[allow(
+    clippy::should_implement_trait,
+    clippy::wrong_self_convention,
+    reason = "setters are named after the spec's fields"
+)]
+impl IdentifyPayload {
+    /// This value with `capabilities` set.
+    pub fn capabilities(
+        mut self,
+        value: impl Into<crate::flags::IdentifyCapabilities>,
+    ) -> Self {
+        self.capabilities = Some(value.into());
+        self
+    }
+}
+
+impl IdentifyPayload {
+    #[doc(hidden)]
+    #[allow(clippy::too_many_arguments, reason = "one argument per field")]
+    pub fn from_fields(
+        capabilities: Option<crate::flags::IdentifyCapabilities>,
+    ) -> Self {
+        Self {
+            capabilities,
+            extra: serde_json::Map::new(),
+        }
+    }
+}
+
 impl crate::validation::Validate for IdentifyPayload {
     fn validate_at(
         &self,
@@ -38,6 +68,7 @@ impl crate::validation::Validate for IdentifyPayload {
 /// - Not shown by the source: fields of the activity object other than type.
 /// - Direction: response.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct Activity {
     /// The activity type; 4 is a custom status.
     ///
@@ -46,6 +77,38 @@ pub struct Activity {
     /// Fields the spec does not list, kept as received so nothing is lost in a round trip.
     #[serde(flatten)]
     pub extra: serde_json::Map<String, serde_json::Value>,
+}
+
+#[allow(
+    clippy::should_implement_trait,
+    clippy::wrong_self_convention,
+    reason = "setters are named after the spec's fields"
+)]
+impl Activity {
+    /// A `Activity` with these fields; the others start empty or at their defaults.
+    pub fn new(r#type: impl Into<crate::enums::ActivityType>) -> Self {
+        Self {
+            r#type: r#type.into(),
+            extra: serde_json::Map::new(),
+        }
+    }
+
+    /// This value with `type` set.
+    pub fn r#type(mut self, value: impl Into<crate::enums::ActivityType>) -> Self {
+        self.r#type = value.into();
+        self
+    }
+}
+
+impl Activity {
+    #[doc(hidden)]
+    #[allow(clippy::too_many_arguments, reason = "one argument per field")]
+    pub fn from_fields(r#type: crate::enums::ActivityType) -> Self {
+        Self {
+            r#type,
+            extra: serde_json::Map::new(),
+        }
+    }
 }
 
 impl crate::validation::Validate for Activity {
@@ -61,6 +124,7 @@ impl crate::validation::Validate for Activity {
 /// - Not shown by the source: the complete field list of the application object beyond flags and flags_new.
 /// - Direction: both.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct Application {
     /// The application flags as a 32-bit integer (see the application_flags set).
     ///
@@ -81,6 +145,49 @@ pub struct Application {
     pub extra: serde_json::Map<String, serde_json::Value>,
 }
 
+#[allow(
+    clippy::should_implement_trait,
+    clippy::wrong_self_convention,
+    reason = "setters are named after the spec's fields"
+)]
+impl Application {
+    /// A `Application` with these fields; the others start empty or at their defaults.
+    pub fn new(
+        flags: impl Into<i32>,
+        flags_new: impl Into<crate::wire::StringInteger>,
+    ) -> Self {
+        Self {
+            flags: flags.into(),
+            flags_new: flags_new.into(),
+            extra: serde_json::Map::new(),
+        }
+    }
+
+    /// This value with `flags` set.
+    pub fn flags(mut self, value: impl Into<i32>) -> Self {
+        self.flags = value.into();
+        self
+    }
+
+    /// This value with `flags_new` set.
+    pub fn flags_new(mut self, value: impl Into<crate::wire::StringInteger>) -> Self {
+        self.flags_new = value.into();
+        self
+    }
+}
+
+impl Application {
+    #[doc(hidden)]
+    #[allow(clippy::too_many_arguments, reason = "one argument per field")]
+    pub fn from_fields(flags: i32, flags_new: crate::wire::StringInteger) -> Self {
+        Self {
+            flags,
+            flags_new,
+            extra: serde_json::Map::new(),
+        }
+    }
+}
+
 impl crate::validation::Validate for Application {
     fn validate_at(
         &self,
@@ -95,6 +202,7 @@ impl crate::validation::Validate for Application {
 /// - Not shown by the source: the complete field list of the attachment request object beyond description and is_spoiler.
 /// - Direction: request.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct AttachmentRequest {
     /// The attachment's description.
     ///
@@ -120,6 +228,37 @@ pub struct AttachmentRequest {
     pub extra: serde_json::Map<String, serde_json::Value>,
 }
 
+#[allow(
+    clippy::should_implement_trait,
+    clippy::wrong_self_convention,
+    reason = "setters are named after the spec's fields"
+)]
+impl AttachmentRequest {
+    /// This value with `description` set.
+    pub fn description(mut self, value: impl Into<String>) -> Self {
+        self.description = Some(value.into());
+        self
+    }
+
+    /// This value with `is_spoiler` set.
+    pub fn is_spoiler(mut self, value: impl Into<bool>) -> Self {
+        self.is_spoiler = Some(value.into());
+        self
+    }
+}
+
+impl AttachmentRequest {
+    #[doc(hidden)]
+    #[allow(clippy::too_many_arguments, reason = "one argument per field")]
+    pub fn from_fields(description: Option<String>, is_spoiler: Option<bool>) -> Self {
+        Self {
+            description,
+            is_spoiler,
+            extra: serde_json::Map::new(),
+        }
+    }
+}
+
 impl crate::validation::Validate for AttachmentRequest {
     fn validate_at(
         &self,
@@ -135,6 +274,7 @@ impl crate::validation::Validate for AttachmentRequest {
 /// - Not shown by the source: the complete field list of the attachment object beyond flags.
 /// - Direction: response.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct Attachment {
     /// Contains IS_SPOILER when the attachment is a spoiler.
     ///
@@ -143,6 +283,38 @@ pub struct Attachment {
     /// Fields the spec does not list, kept as received so nothing is lost in a round trip.
     #[serde(flatten)]
     pub extra: serde_json::Map<String, serde_json::Value>,
+}
+
+#[allow(
+    clippy::should_implement_trait,
+    clippy::wrong_self_convention,
+    reason = "setters are named after the spec's fields"
+)]
+impl Attachment {
+    /// A `Attachment` with these fields; the others start empty or at their defaults.
+    pub fn new(flags: impl Into<crate::flags::AttachmentFlags>) -> Self {
+        Self {
+            flags: flags.into(),
+            extra: serde_json::Map::new(),
+        }
+    }
+
+    /// This value with `flags` set.
+    pub fn flags(mut self, value: impl Into<crate::flags::AttachmentFlags>) -> Self {
+        self.flags = value.into();
+        self
+    }
+}
+
+impl Attachment {
+    #[doc(hidden)]
+    #[allow(clippy::too_many_arguments, reason = "one argument per field")]
+    pub fn from_fields(flags: crate::flags::AttachmentFlags) -> Self {
+        Self {
+            flags,
+            extra: serde_json::Map::new(),
+        }
+    }
 }
 
 impl crate::validation::Validate for Attachment {
@@ -159,6 +331,7 @@ impl crate::validation::Validate for Attachment {
 /// - Not shown by the source: the complete field list of the channel object beyond the four fields given and the assumed id.
 /// - Direction: response.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct Channel {
     /// The channel's id.
     ///
@@ -188,6 +361,87 @@ pub struct Channel {
     /// Fields the spec does not list, kept as received so nothing is lost in a round trip.
     #[serde(flatten)]
     pub extra: serde_json::Map<String, serde_json::Value>,
+}
+
+#[allow(
+    clippy::should_implement_trait,
+    clippy::wrong_self_convention,
+    reason = "setters are named after the spec's fields"
+)]
+impl Channel {
+    /// A `Channel` with these fields; the others start empty or at their defaults.
+    pub fn new(
+        id: impl Into<crate::wire::Snowflake>,
+        name: impl Into<String>,
+        flags: impl Into<crate::flags::ChannelFlags>,
+        permission_overwrites: impl Into<Vec<crate::resources::PermissionOverwrite>>,
+    ) -> Self {
+        Self {
+            id: id.into(),
+            application_id: Default::default(),
+            name: name.into(),
+            flags: flags.into(),
+            permission_overwrites: permission_overwrites.into(),
+            extra: serde_json::Map::new(),
+        }
+    }
+
+    /// This value with `id` set.
+    pub fn id(mut self, value: impl Into<crate::wire::Snowflake>) -> Self {
+        self.id = value.into();
+        self
+    }
+
+    /// This value with `application_id` set.
+    pub fn application_id(
+        mut self,
+        value: impl Into<crate::wire::Presence<crate::wire::Snowflake>>,
+    ) -> Self {
+        self.application_id = value.into();
+        self
+    }
+
+    /// This value with `name` set.
+    pub fn name(mut self, value: impl Into<String>) -> Self {
+        self.name = value.into();
+        self
+    }
+
+    /// This value with `flags` set.
+    pub fn flags(mut self, value: impl Into<crate::flags::ChannelFlags>) -> Self {
+        self.flags = value.into();
+        self
+    }
+
+    /// This value with `permission_overwrites` set.
+    pub fn permission_overwrites(
+        mut self,
+        value: impl Into<Vec<crate::resources::PermissionOverwrite>>,
+    ) -> Self {
+        self.permission_overwrites = value.into();
+        self
+    }
+}
+
+impl Channel {
+    #[doc(hidden)]
+    #[allow(clippy::too_many_arguments, reason = "one argument per field")]
+    pub fn from_fields(
+        id: crate::wire::Snowflake,
+        application_id: crate::wire::Presence<crate::wire::Snowflake>,
+        name: String,
+        flags: crate::flags::ChannelFlags,
+        permission_overwrites: Vec<crate::resources::PermissionOverwrite>,
+    ) -> Self {
+        Self {
+            id,
+            application_id,
+            name,
+            flags,
+            permission_overwrites,
+            extra: serde_json::Map::new(),
+        }
+    }
 }
 
 impl crate::validation::Validate for Channel {
@@ -261,6 +515,7 @@ impl Channel {
 /// - Not shown by the source: the fields of a permission overwrite, including its allow and deny sets (the bit of VIEW_CHANNEL is not shown); id and type are assumed.
 /// - Direction: response.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct PermissionOverwrite {
     /// The role or member the overwrite applies to; the @everyone role has the guild's id.
     ///
@@ -279,6 +534,46 @@ pub struct PermissionOverwrite {
     pub extra: serde_json::Map<String, serde_json::Value>,
 }
 
+#[allow(
+    clippy::should_implement_trait,
+    clippy::wrong_self_convention,
+    reason = "setters are named after the spec's fields"
+)]
+impl PermissionOverwrite {
+    /// A `PermissionOverwrite` with these fields; the others start empty or at their defaults.
+    pub fn new(id: impl Into<crate::wire::Snowflake>, r#type: impl Into<i64>) -> Self {
+        Self {
+            id: id.into(),
+            r#type: r#type.into(),
+            extra: serde_json::Map::new(),
+        }
+    }
+
+    /// This value with `id` set.
+    pub fn id(mut self, value: impl Into<crate::wire::Snowflake>) -> Self {
+        self.id = value.into();
+        self
+    }
+
+    /// This value with `type` set.
+    pub fn r#type(mut self, value: impl Into<i64>) -> Self {
+        self.r#type = value.into();
+        self
+    }
+}
+
+impl PermissionOverwrite {
+    #[doc(hidden)]
+    #[allow(clippy::too_many_arguments, reason = "one argument per field")]
+    pub fn from_fields(id: crate::wire::Snowflake, r#type: i64) -> Self {
+        Self {
+            id,
+            r#type,
+            extra: serde_json::Map::new(),
+        }
+    }
+}
+
 impl crate::validation::Validate for PermissionOverwrite {
     fn validate_at(
         &self,
@@ -291,6 +586,7 @@ impl crate::validation::Validate for PermissionOverwrite {
 ///
 /// - Direction: response.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct VoiceChannelInfo {
     /// Short status text, at most 500 characters.
     ///
@@ -301,6 +597,50 @@ pub struct VoiceChannelInfo {
     ///
     /// - Assumed `optional`: The source gives the field without saying whether it may be absent.
     pub voice_start_time: crate::clock::Timestamp,
+}
+
+#[allow(
+    clippy::should_implement_trait,
+    clippy::wrong_self_convention,
+    reason = "setters are named after the spec's fields"
+)]
+impl VoiceChannelInfo {
+    /// A `VoiceChannelInfo` with these fields; the others start empty or at their defaults.
+    pub fn new(
+        status: impl Into<String>,
+        voice_start_time: impl Into<crate::clock::Timestamp>,
+    ) -> Self {
+        Self {
+            status: status.into(),
+            voice_start_time: voice_start_time.into(),
+        }
+    }
+
+    /// This value with `status` set.
+    pub fn status(mut self, value: impl Into<String>) -> Self {
+        self.status = value.into();
+        self
+    }
+
+    /// This value with `voice_start_time` set.
+    pub fn voice_start_time(
+        mut self,
+        value: impl Into<crate::clock::Timestamp>,
+    ) -> Self {
+        self.voice_start_time = value.into();
+        self
+    }
+}
+
+impl VoiceChannelInfo {
+    #[doc(hidden)]
+    #[allow(clippy::too_many_arguments, reason = "one argument per field")]
+    pub fn from_fields(
+        status: String,
+        voice_start_time: crate::clock::Timestamp,
+    ) -> Self {
+        Self { status, voice_start_time }
+    }
 }
 
 impl crate::validation::Validate for VoiceChannelInfo {
@@ -322,6 +662,7 @@ impl crate::validation::Validate for VoiceChannelInfo {
 /// - Not shown by the source: fields of the audit entry info other than status.
 /// - Direction: response.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct AuditEntryInfo {
     /// Carries the new voice channel status on VOICE_CHANNEL_STATUS_UPDATE entries.
     ///
@@ -335,6 +676,30 @@ pub struct AuditEntryInfo {
     /// Fields the spec does not list, kept as received so nothing is lost in a round trip.
     #[serde(flatten)]
     pub extra: serde_json::Map<String, serde_json::Value>,
+}
+
+#[allow(
+    clippy::should_implement_trait,
+    clippy::wrong_self_convention,
+    reason = "setters are named after the spec's fields"
+)]
+impl AuditEntryInfo {
+    /// This value with `status` set.
+    pub fn status(mut self, value: impl Into<String>) -> Self {
+        self.status = Some(value.into());
+        self
+    }
+}
+
+impl AuditEntryInfo {
+    #[doc(hidden)]
+    #[allow(clippy::too_many_arguments, reason = "one argument per field")]
+    pub fn from_fields(status: Option<String>) -> Self {
+        Self {
+            status,
+            extra: serde_json::Map::new(),
+        }
+    }
 }
 
 impl crate::validation::Validate for AuditEntryInfo {
@@ -354,6 +719,7 @@ impl crate::validation::Validate for AuditEntryInfo {
 /// - Not shown by the source: how custom dynamic fields are named and typed.
 /// - Direction: request.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct GameStatsWidgetData {
     /// A pre-defined primary field.
     ///
@@ -390,6 +756,48 @@ pub struct GameStatsWidgetData {
     pub extra: serde_json::Map<String, serde_json::Value>,
 }
 
+#[allow(
+    clippy::should_implement_trait,
+    clippy::wrong_self_convention,
+    reason = "setters are named after the spec's fields"
+)]
+impl GameStatsWidgetData {
+    /// This value with `rank_name` set.
+    pub fn rank_name(mut self, value: impl Into<String>) -> Self {
+        self.rank_name = Some(value.into());
+        self
+    }
+
+    /// This value with `total_wins` set.
+    pub fn total_wins(mut self, value: impl Into<i64>) -> Self {
+        self.total_wins = Some(value.into());
+        self
+    }
+
+    /// This value with `playtime_hours` set.
+    pub fn playtime_hours(mut self, value: impl Into<i64>) -> Self {
+        self.playtime_hours = Some(value.into());
+        self
+    }
+}
+
+impl GameStatsWidgetData {
+    #[doc(hidden)]
+    #[allow(clippy::too_many_arguments, reason = "one argument per field")]
+    pub fn from_fields(
+        rank_name: Option<String>,
+        total_wins: Option<i64>,
+        playtime_hours: Option<i64>,
+    ) -> Self {
+        Self {
+            rank_name,
+            total_wins,
+            playtime_hours,
+            extra: serde_json::Map::new(),
+        }
+    }
+}
+
 impl crate::validation::Validate for GameStatsWidgetData {
     fn validate_at(
         &self,
@@ -404,10 +812,21 @@ impl crate::validation::Validate for GameStatsWidgetData {
 /// - Not shown by the source: `fields`.
 /// - Direction: response.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct ApplicationIdentityProfile {
     /// Fields the spec does not list, kept as received so nothing is lost in a round trip.
     #[serde(flatten)]
     pub extra: serde_json::Map<String, serde_json::Value>,
+}
+
+impl ApplicationIdentityProfile {
+    #[doc(hidden)]
+    #[allow(clippy::too_many_arguments, reason = "one argument per field")]
+    pub fn from_fields() -> Self {
+        Self {
+            extra: serde_json::Map::new(),
+        }
+    }
 }
 
 impl crate::validation::Validate for ApplicationIdentityProfile {
@@ -424,10 +843,21 @@ impl crate::validation::Validate for ApplicationIdentityProfile {
 /// - Not shown by the source: the field list of the interaction object.
 /// - Direction: response.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct Interaction {
     /// Fields the spec does not list, kept as received so nothing is lost in a round trip.
     #[serde(flatten)]
     pub extra: serde_json::Map<String, serde_json::Value>,
+}
+
+impl Interaction {
+    #[doc(hidden)]
+    #[allow(clippy::too_many_arguments, reason = "one argument per field")]
+    pub fn from_fields() -> Self {
+        Self {
+            extra: serde_json::Map::new(),
+        }
+    }
 }
 
 impl crate::validation::Validate for Interaction {
@@ -443,6 +873,7 @@ impl crate::validation::Validate for Interaction {
 /// - Not shown by the source: fields of a resolved channel other than app_permissions.
 /// - Direction: response.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct ResolvedChannel {
     /// The bot's permissions in that channel; present only when the application's bot user is in the guild.
     ///
@@ -459,6 +890,33 @@ pub struct ResolvedChannel {
     pub extra: serde_json::Map<String, serde_json::Value>,
 }
 
+#[allow(
+    clippy::should_implement_trait,
+    clippy::wrong_self_convention,
+    reason = "setters are named after the spec's fields"
+)]
+impl ResolvedChannel {
+    /// This value with `app_permissions` set.
+    pub fn app_permissions(
+        mut self,
+        value: impl Into<crate::wire::StringInteger>,
+    ) -> Self {
+        self.app_permissions = Some(value.into());
+        self
+    }
+}
+
+impl ResolvedChannel {
+    #[doc(hidden)]
+    #[allow(clippy::too_many_arguments, reason = "one argument per field")]
+    pub fn from_fields(app_permissions: Option<crate::wire::StringInteger>) -> Self {
+        Self {
+            app_permissions,
+            extra: serde_json::Map::new(),
+        }
+    }
+}
+
 impl crate::validation::Validate for ResolvedChannel {
     fn validate_at(
         &self,
@@ -472,6 +930,7 @@ impl crate::validation::Validate for ResolvedChannel {
 /// - Not shown by the source: the complete field list of the invite object beyond the four fields given.
 /// - Direction: both.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct Invite {
     /// User IDs who may accept the invite.
     ///
@@ -514,6 +973,62 @@ pub struct Invite {
     pub extra: serde_json::Map<String, serde_json::Value>,
 }
 
+#[allow(
+    clippy::should_implement_trait,
+    clippy::wrong_self_convention,
+    reason = "setters are named after the spec's fields"
+)]
+impl Invite {
+    /// This value with `target_user_ids` set.
+    pub fn target_user_ids(
+        mut self,
+        value: impl Into<Vec<crate::wire::Snowflake>>,
+    ) -> Self {
+        self.target_user_ids = Some(value.into());
+        self
+    }
+
+    /// This value with `target_users_file` set.
+    pub fn target_users_file(mut self, value: impl Into<String>) -> Self {
+        self.target_users_file = Some(value.into());
+        self
+    }
+
+    /// This value with `role_ids` set.
+    pub fn role_ids(mut self, value: impl Into<Vec<crate::wire::Snowflake>>) -> Self {
+        self.role_ids = Some(value.into());
+        self
+    }
+
+    /// This value with `roles` set.
+    pub fn roles(
+        mut self,
+        value: impl Into<Vec<crate::resources::PartialRole>>,
+    ) -> Self {
+        self.roles = Some(value.into());
+        self
+    }
+}
+
+impl Invite {
+    #[doc(hidden)]
+    #[allow(clippy::too_many_arguments, reason = "one argument per field")]
+    pub fn from_fields(
+        target_user_ids: Option<Vec<crate::wire::Snowflake>>,
+        target_users_file: Option<String>,
+        role_ids: Option<Vec<crate::wire::Snowflake>>,
+        roles: Option<Vec<crate::resources::PartialRole>>,
+    ) -> Self {
+        Self {
+            target_user_ids,
+            target_users_file,
+            role_ids,
+            roles,
+            extra: serde_json::Map::new(),
+        }
+    }
+}
+
 impl crate::validation::Validate for Invite {
     fn validate_at(
         &self,
@@ -527,6 +1042,7 @@ impl crate::validation::Validate for Invite {
 /// - It has only these fields: id, name, position, color, colors, icon, unicode_emoji.
 /// - Direction: response.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct PartialRole {
     /// `snowflake`.
     ///
@@ -558,6 +1074,100 @@ pub struct PartialRole {
     pub unicode_emoji: String,
 }
 
+#[allow(
+    clippy::should_implement_trait,
+    clippy::wrong_self_convention,
+    reason = "setters are named after the spec's fields"
+)]
+impl PartialRole {
+    /// A `PartialRole` with these fields; the others start empty or at their defaults.
+    pub fn new(
+        id: impl Into<crate::wire::Snowflake>,
+        name: impl Into<String>,
+        position: impl Into<i64>,
+        color: impl Into<i64>,
+        colors: impl Into<serde_json::Value>,
+        icon: impl Into<String>,
+        unicode_emoji: impl Into<String>,
+    ) -> Self {
+        Self {
+            id: id.into(),
+            name: name.into(),
+            position: position.into(),
+            color: color.into(),
+            colors: colors.into(),
+            icon: icon.into(),
+            unicode_emoji: unicode_emoji.into(),
+        }
+    }
+
+    /// This value with `id` set.
+    pub fn id(mut self, value: impl Into<crate::wire::Snowflake>) -> Self {
+        self.id = value.into();
+        self
+    }
+
+    /// This value with `name` set.
+    pub fn name(mut self, value: impl Into<String>) -> Self {
+        self.name = value.into();
+        self
+    }
+
+    /// This value with `position` set.
+    pub fn position(mut self, value: impl Into<i64>) -> Self {
+        self.position = value.into();
+        self
+    }
+
+    /// This value with `color` set.
+    pub fn color(mut self, value: impl Into<i64>) -> Self {
+        self.color = value.into();
+        self
+    }
+
+    /// This value with `colors` set.
+    pub fn colors(mut self, value: impl Into<serde_json::Value>) -> Self {
+        self.colors = value.into();
+        self
+    }
+
+    /// This value with `icon` set.
+    pub fn icon(mut self, value: impl Into<String>) -> Self {
+        self.icon = value.into();
+        self
+    }
+
+    /// This value with `unicode_emoji` set.
+    pub fn unicode_emoji(mut self, value: impl Into<String>) -> Self {
+        self.unicode_emoji = value.into();
+        self
+    }
+}
+
+impl PartialRole {
+    #[doc(hidden)]
+    #[allow(clippy::too_many_arguments, reason = "one argument per field")]
+    pub fn from_fields(
+        id: crate::wire::Snowflake,
+        name: String,
+        position: i64,
+        color: i64,
+        colors: serde_json::Value,
+        icon: String,
+        unicode_emoji: String,
+    ) -> Self {
+        Self {
+            id,
+            name,
+            position,
+            color,
+            colors,
+            icon,
+            unicode_emoji,
+        }
+    }
+}
+
 impl crate::validation::Validate for PartialRole {
     fn validate_at(
         &self,
@@ -572,6 +1182,7 @@ impl crate::validation::Validate for PartialRole {
 /// - Not shown by the source: the field list of the lobby object; id, application_id and members are assumed.
 /// - Direction: response.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct Lobby {
     /// The lobby's id.
     ///
@@ -596,6 +1207,65 @@ pub struct Lobby {
     pub extra: serde_json::Map<String, serde_json::Value>,
 }
 
+#[allow(
+    clippy::should_implement_trait,
+    clippy::wrong_self_convention,
+    reason = "setters are named after the spec's fields"
+)]
+impl Lobby {
+    /// A `Lobby` with these fields; the others start empty or at their defaults.
+    pub fn new(
+        id: impl Into<crate::wire::Snowflake>,
+        application_id: impl Into<crate::wire::Snowflake>,
+        members: impl Into<Vec<crate::resources::LobbyMember>>,
+    ) -> Self {
+        Self {
+            id: id.into(),
+            application_id: application_id.into(),
+            members: members.into(),
+            extra: serde_json::Map::new(),
+        }
+    }
+
+    /// This value with `id` set.
+    pub fn id(mut self, value: impl Into<crate::wire::Snowflake>) -> Self {
+        self.id = value.into();
+        self
+    }
+
+    /// This value with `application_id` set.
+    pub fn application_id(mut self, value: impl Into<crate::wire::Snowflake>) -> Self {
+        self.application_id = value.into();
+        self
+    }
+
+    /// This value with `members` set.
+    pub fn members(
+        mut self,
+        value: impl Into<Vec<crate::resources::LobbyMember>>,
+    ) -> Self {
+        self.members = value.into();
+        self
+    }
+}
+
+impl Lobby {
+    #[doc(hidden)]
+    #[allow(clippy::too_many_arguments, reason = "one argument per field")]
+    pub fn from_fields(
+        id: crate::wire::Snowflake,
+        application_id: crate::wire::Snowflake,
+        members: Vec<crate::resources::LobbyMember>,
+    ) -> Self {
+        Self {
+            id,
+            application_id,
+            members,
+            extra: serde_json::Map::new(),
+        }
+    }
+}
+
 impl crate::validation::Validate for Lobby {
     fn validate_at(
         &self,
@@ -610,6 +1280,7 @@ impl crate::validation::Validate for Lobby {
 /// - Not shown by the source: the shape of the per-member mute lists.
 /// - Direction: both.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct LobbyMember {
     /// The member's user id.
     ///
@@ -634,6 +1305,49 @@ pub struct LobbyMember {
     pub extra: serde_json::Map<String, serde_json::Value>,
 }
 
+#[allow(
+    clippy::should_implement_trait,
+    clippy::wrong_self_convention,
+    reason = "setters are named after the spec's fields"
+)]
+impl LobbyMember {
+    /// A `LobbyMember` with these fields; the others start empty or at their defaults.
+    pub fn new(id: impl Into<crate::wire::Snowflake>) -> Self {
+        Self {
+            id: id.into(),
+            metadata: Default::default(),
+            extra: serde_json::Map::new(),
+        }
+    }
+
+    /// This value with `id` set.
+    pub fn id(mut self, value: impl Into<crate::wire::Snowflake>) -> Self {
+        self.id = value.into();
+        self
+    }
+
+    /// This value with `metadata` set.
+    pub fn metadata(mut self, value: impl Into<serde_json::Value>) -> Self {
+        self.metadata = Some(value.into());
+        self
+    }
+}
+
+impl LobbyMember {
+    #[doc(hidden)]
+    #[allow(clippy::too_many_arguments, reason = "one argument per field")]
+    pub fn from_fields(
+        id: crate::wire::Snowflake,
+        metadata: Option<serde_json::Value>,
+    ) -> Self {
+        Self {
+            id,
+            metadata,
+            extra: serde_json::Map::new(),
+        }
+    }
+}
+
 impl crate::validation::Validate for LobbyMember {
     fn validate_at(
         &self,
@@ -649,6 +1363,7 @@ impl crate::validation::Validate for LobbyMember {
 /// - Not shown by the source: the fields of a bulk entry; id, metadata and remove_member are assumed.
 /// - Direction: request.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct LobbyMemberUpdate {
     /// The user to add, update or remove.
     ///
@@ -683,6 +1398,58 @@ pub struct LobbyMemberUpdate {
     pub extra: serde_json::Map<String, serde_json::Value>,
 }
 
+#[allow(
+    clippy::should_implement_trait,
+    clippy::wrong_self_convention,
+    reason = "setters are named after the spec's fields"
+)]
+impl LobbyMemberUpdate {
+    /// A `LobbyMemberUpdate` with these fields; the others start empty or at their defaults.
+    pub fn new(id: impl Into<crate::wire::Snowflake>) -> Self {
+        Self {
+            id: id.into(),
+            metadata: Default::default(),
+            remove_member: Default::default(),
+            extra: serde_json::Map::new(),
+        }
+    }
+
+    /// This value with `id` set.
+    pub fn id(mut self, value: impl Into<crate::wire::Snowflake>) -> Self {
+        self.id = value.into();
+        self
+    }
+
+    /// This value with `metadata` set.
+    pub fn metadata(mut self, value: impl Into<serde_json::Value>) -> Self {
+        self.metadata = Some(value.into());
+        self
+    }
+
+    /// This value with `remove_member` set.
+    pub fn remove_member(mut self, value: impl Into<bool>) -> Self {
+        self.remove_member = Some(value.into());
+        self
+    }
+}
+
+impl LobbyMemberUpdate {
+    #[doc(hidden)]
+    #[allow(clippy::too_many_arguments, reason = "one argument per field")]
+    pub fn from_fields(
+        id: crate::wire::Snowflake,
+        metadata: Option<serde_json::Value>,
+        remove_member: Option<bool>,
+    ) -> Self {
+        Self {
+            id,
+            metadata,
+            remove_member,
+            extra: serde_json::Map::new(),
+        }
+    }
+}
+
 impl crate::validation::Validate for LobbyMemberUpdate {
     fn validate_at(
         &self,
@@ -696,6 +1463,7 @@ impl crate::validation::Validate for LobbyMemberUpdate {
 /// - Not shown by the source: the fields of a lobby message; the source names an additional display name and moderation metadata by their SDK accessors only, and id, lobby_id, author_id and content are assumed.
 /// - Direction: response.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct LobbyMessage {
     /// The message's id.
     ///
@@ -752,6 +1520,90 @@ pub struct LobbyMessage {
     pub extra: serde_json::Map<String, serde_json::Value>,
 }
 
+#[allow(
+    clippy::should_implement_trait,
+    clippy::wrong_self_convention,
+    reason = "setters are named after the spec's fields"
+)]
+impl LobbyMessage {
+    /// A `LobbyMessage` with these fields; the others start empty or at their defaults.
+    pub fn new(
+        id: impl Into<crate::wire::Snowflake>,
+        lobby_id: impl Into<crate::wire::Snowflake>,
+        author_id: impl Into<crate::wire::Snowflake>,
+        content: impl Into<String>,
+    ) -> Self {
+        Self {
+            id: id.into(),
+            lobby_id: lobby_id.into(),
+            author_id: author_id.into(),
+            content: content.into(),
+            additional_name: Default::default(),
+            moderation_metadata: Default::default(),
+            extra: serde_json::Map::new(),
+        }
+    }
+
+    /// This value with `id` set.
+    pub fn id(mut self, value: impl Into<crate::wire::Snowflake>) -> Self {
+        self.id = value.into();
+        self
+    }
+
+    /// This value with `lobby_id` set.
+    pub fn lobby_id(mut self, value: impl Into<crate::wire::Snowflake>) -> Self {
+        self.lobby_id = value.into();
+        self
+    }
+
+    /// This value with `author_id` set.
+    pub fn author_id(mut self, value: impl Into<crate::wire::Snowflake>) -> Self {
+        self.author_id = value.into();
+        self
+    }
+
+    /// This value with `content` set.
+    pub fn content(mut self, value: impl Into<String>) -> Self {
+        self.content = value.into();
+        self
+    }
+
+    /// This value with `additional_name` set.
+    pub fn additional_name(mut self, value: impl Into<String>) -> Self {
+        self.additional_name = Some(value.into());
+        self
+    }
+
+    /// This value with `moderation_metadata` set.
+    pub fn moderation_metadata(mut self, value: impl Into<serde_json::Value>) -> Self {
+        self.moderation_metadata = Some(value.into());
+        self
+    }
+}
+
+impl LobbyMessage {
+    #[doc(hidden)]
+    #[allow(clippy::too_many_arguments, reason = "one argument per field")]
+    pub fn from_fields(
+        id: crate::wire::Snowflake,
+        lobby_id: crate::wire::Snowflake,
+        author_id: crate::wire::Snowflake,
+        content: String,
+        additional_name: Option<String>,
+        moderation_metadata: Option<serde_json::Value>,
+    ) -> Self {
+        Self {
+            id,
+            lobby_id,
+            author_id,
+            content,
+            additional_name,
+            moderation_metadata,
+            extra: serde_json::Map::new(),
+        }
+    }
+}
+
 impl crate::validation::Validate for LobbyMessage {
     fn validate_at(
         &self,
@@ -765,6 +1617,7 @@ impl crate::validation::Validate for LobbyMessage {
 /// - Not shown by the source: the fields of a game direct message; the source names the moderation metadata by its SDK accessor only.
 /// - Direction: response.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct GameDirectMessage {
     /// Application-scoped custom string key-value pairs for moderation.
     ///
@@ -783,6 +1636,30 @@ pub struct GameDirectMessage {
     pub extra: serde_json::Map<String, serde_json::Value>,
 }
 
+#[allow(
+    clippy::should_implement_trait,
+    clippy::wrong_self_convention,
+    reason = "setters are named after the spec's fields"
+)]
+impl GameDirectMessage {
+    /// This value with `moderation_metadata` set.
+    pub fn moderation_metadata(mut self, value: impl Into<serde_json::Value>) -> Self {
+        self.moderation_metadata = Some(value.into());
+        self
+    }
+}
+
+impl GameDirectMessage {
+    #[doc(hidden)]
+    #[allow(clippy::too_many_arguments, reason = "one argument per field")]
+    pub fn from_fields(moderation_metadata: Option<serde_json::Value>) -> Self {
+        Self {
+            moderation_metadata,
+            extra: serde_json::Map::new(),
+        }
+    }
+}
+
 impl crate::validation::Validate for GameDirectMessage {
     fn validate_at(
         &self,
@@ -798,6 +1675,7 @@ impl crate::validation::Validate for GameDirectMessage {
 /// - Not shown by the source: fields of the Radio Group other than required.
 /// - Direction: both.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct RadioGroup {
     /// When false, the selection is optional.
     ///
@@ -813,6 +1691,30 @@ pub struct RadioGroup {
     pub extra: serde_json::Map<String, serde_json::Value>,
 }
 
+#[allow(
+    clippy::should_implement_trait,
+    clippy::wrong_self_convention,
+    reason = "setters are named after the spec's fields"
+)]
+impl RadioGroup {
+    /// This value with `required` set.
+    pub fn required(mut self, value: impl Into<bool>) -> Self {
+        self.required = Some(value.into());
+        self
+    }
+}
+
+impl RadioGroup {
+    #[doc(hidden)]
+    #[allow(clippy::too_many_arguments, reason = "one argument per field")]
+    pub fn from_fields(required: Option<bool>) -> Self {
+        Self {
+            required,
+            extra: serde_json::Map::new(),
+        }
+    }
+}
+
 impl crate::validation::Validate for RadioGroup {
     fn validate_at(
         &self,
@@ -826,10 +1728,21 @@ impl crate::validation::Validate for RadioGroup {
 /// - Not shown by the source: `fields`.
 /// - Direction: both.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct RadioGroupOption {
     /// Fields the spec does not list, kept as received so nothing is lost in a round trip.
     #[serde(flatten)]
     pub extra: serde_json::Map<String, serde_json::Value>,
+}
+
+impl RadioGroupOption {
+    #[doc(hidden)]
+    #[allow(clippy::too_many_arguments, reason = "one argument per field")]
+    pub fn from_fields() -> Self {
+        Self {
+            extra: serde_json::Map::new(),
+        }
+    }
 }
 
 impl crate::validation::Validate for RadioGroupOption {
@@ -847,6 +1760,7 @@ impl crate::validation::Validate for RadioGroupOption {
 /// - Not shown by the source: fields of the Checkbox Group other than min_values and max_values.
 /// - Direction: both.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct CheckboxGroup {
     /// The minimum number of options selected.
     ///
@@ -873,6 +1787,37 @@ pub struct CheckboxGroup {
     pub extra: serde_json::Map<String, serde_json::Value>,
 }
 
+#[allow(
+    clippy::should_implement_trait,
+    clippy::wrong_self_convention,
+    reason = "setters are named after the spec's fields"
+)]
+impl CheckboxGroup {
+    /// This value with `min_values` set.
+    pub fn min_values(mut self, value: impl Into<i64>) -> Self {
+        self.min_values = Some(value.into());
+        self
+    }
+
+    /// This value with `max_values` set.
+    pub fn max_values(mut self, value: impl Into<i64>) -> Self {
+        self.max_values = Some(value.into());
+        self
+    }
+}
+
+impl CheckboxGroup {
+    #[doc(hidden)]
+    #[allow(clippy::too_many_arguments, reason = "one argument per field")]
+    pub fn from_fields(min_values: Option<i64>, max_values: Option<i64>) -> Self {
+        Self {
+            min_values,
+            max_values,
+            extra: serde_json::Map::new(),
+        }
+    }
+}
+
 impl crate::validation::Validate for CheckboxGroup {
     fn validate_at(
         &self,
@@ -886,10 +1831,21 @@ impl crate::validation::Validate for CheckboxGroup {
 /// - Not shown by the source: `fields`.
 /// - Direction: both.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct CheckboxGroupOption {
     /// Fields the spec does not list, kept as received so nothing is lost in a round trip.
     #[serde(flatten)]
     pub extra: serde_json::Map<String, serde_json::Value>,
+}
+
+impl CheckboxGroupOption {
+    #[doc(hidden)]
+    #[allow(clippy::too_many_arguments, reason = "one argument per field")]
+    pub fn from_fields() -> Self {
+        Self {
+            extra: serde_json::Map::new(),
+        }
+    }
 }
 
 impl crate::validation::Validate for CheckboxGroupOption {
@@ -907,10 +1863,21 @@ impl crate::validation::Validate for CheckboxGroupOption {
 /// - Not shown by the source: `fields`.
 /// - Direction: both.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct Checkbox {
     /// Fields the spec does not list, kept as received so nothing is lost in a round trip.
     #[serde(flatten)]
     pub extra: serde_json::Map<String, serde_json::Value>,
+}
+
+impl Checkbox {
+    #[doc(hidden)]
+    #[allow(clippy::too_many_arguments, reason = "one argument per field")]
+    pub fn from_fields() -> Self {
+        Self {
+            extra: serde_json::Map::new(),
+        }
+    }
 }
 
 impl crate::validation::Validate for Checkbox {
@@ -928,6 +1895,7 @@ impl crate::validation::Validate for Checkbox {
 /// - Not shown by the source: the fields of the File Upload component; the source describes a minimum and a maximum file count and a required flag without naming them.
 /// - Direction: both.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct FileUpload {
     /// The minimum number of files, between 0 and 10.
     ///
@@ -970,6 +1938,48 @@ pub struct FileUpload {
     pub extra: serde_json::Map<String, serde_json::Value>,
 }
 
+#[allow(
+    clippy::should_implement_trait,
+    clippy::wrong_self_convention,
+    reason = "setters are named after the spec's fields"
+)]
+impl FileUpload {
+    /// This value with `min_values` set.
+    pub fn min_values(mut self, value: impl Into<i64>) -> Self {
+        self.min_values = Some(value.into());
+        self
+    }
+
+    /// This value with `max_values` set.
+    pub fn max_values(mut self, value: impl Into<i64>) -> Self {
+        self.max_values = Some(value.into());
+        self
+    }
+
+    /// This value with `required` set.
+    pub fn required(mut self, value: impl Into<bool>) -> Self {
+        self.required = Some(value.into());
+        self
+    }
+}
+
+impl FileUpload {
+    #[doc(hidden)]
+    #[allow(clippy::too_many_arguments, reason = "one argument per field")]
+    pub fn from_fields(
+        min_values: Option<i64>,
+        max_values: Option<i64>,
+        required: Option<bool>,
+    ) -> Self {
+        Self {
+            min_values,
+            max_values,
+            required,
+            extra: serde_json::Map::new(),
+        }
+    }
+}
+
 impl crate::validation::Validate for FileUpload {
     fn validate_at(
         &self,
@@ -998,10 +2008,21 @@ impl crate::validation::Validate for FileUpload {
 /// - Not shown by the source: `fields`.
 /// - Direction: both.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct Container {
     /// Fields the spec does not list, kept as received so nothing is lost in a round trip.
     #[serde(flatten)]
     pub extra: serde_json::Map<String, serde_json::Value>,
+}
+
+impl Container {
+    #[doc(hidden)]
+    #[allow(clippy::too_many_arguments, reason = "one argument per field")]
+    pub fn from_fields() -> Self {
+        Self {
+            extra: serde_json::Map::new(),
+        }
+    }
 }
 
 impl crate::validation::Validate for Container {
@@ -1017,6 +2038,7 @@ impl crate::validation::Validate for Container {
 /// - Not shown by the source: the fields of the embed other than its type and components.
 /// - Direction: response.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct ComponentsEmbed {
     /// The embed's type: `components`.
     ///
@@ -1037,6 +2059,55 @@ pub struct ComponentsEmbed {
 impl ComponentsEmbed {
     /// The literal value of `type` in the case its docs describe.
     pub const TYPE_LITERAL: &'static str = "components";
+}
+
+#[allow(
+    clippy::should_implement_trait,
+    clippy::wrong_self_convention,
+    reason = "setters are named after the spec's fields"
+)]
+impl ComponentsEmbed {
+    /// A `ComponentsEmbed` with these fields; the others start empty or at their defaults.
+    pub fn new(
+        r#type: impl Into<String>,
+        components: impl Into<Vec<crate::resources::Container>>,
+    ) -> Self {
+        Self {
+            r#type: r#type.into(),
+            components: components.into(),
+            extra: serde_json::Map::new(),
+        }
+    }
+
+    /// This value with `type` set.
+    pub fn r#type(mut self, value: impl Into<String>) -> Self {
+        self.r#type = value.into();
+        self
+    }
+
+    /// This value with `components` set.
+    pub fn components(
+        mut self,
+        value: impl Into<Vec<crate::resources::Container>>,
+    ) -> Self {
+        self.components = value.into();
+        self
+    }
+}
+
+impl ComponentsEmbed {
+    #[doc(hidden)]
+    #[allow(clippy::too_many_arguments, reason = "one argument per field")]
+    pub fn from_fields(
+        r#type: String,
+        components: Vec<crate::resources::Container>,
+    ) -> Self {
+        Self {
+            r#type,
+            components,
+            extra: serde_json::Map::new(),
+        }
+    }
 }
 
 impl crate::validation::Validate for ComponentsEmbed {
@@ -1064,6 +2135,7 @@ impl crate::validation::Validate for ComponentsEmbed {
 /// - Not shown by the source: rich presence parameters other than name and assets.
 /// - Direction: request.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct RichPresenceActivity {
     /// Customizes the application name shown in rich presence.
     ///
@@ -1091,6 +2163,43 @@ pub struct RichPresenceActivity {
     pub extra: serde_json::Map<String, serde_json::Value>,
 }
 
+#[allow(
+    clippy::should_implement_trait,
+    clippy::wrong_self_convention,
+    reason = "setters are named after the spec's fields"
+)]
+impl RichPresenceActivity {
+    /// This value with `name` set.
+    pub fn name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+
+    /// This value with `assets` set.
+    pub fn assets(
+        mut self,
+        value: impl Into<crate::resources::RichPresenceActivityAssets>,
+    ) -> Self {
+        self.assets = Some(value.into());
+        self
+    }
+}
+
+impl RichPresenceActivity {
+    #[doc(hidden)]
+    #[allow(clippy::too_many_arguments, reason = "one argument per field")]
+    pub fn from_fields(
+        name: Option<String>,
+        assets: Option<crate::resources::RichPresenceActivityAssets>,
+    ) -> Self {
+        Self {
+            name,
+            assets,
+            extra: serde_json::Map::new(),
+        }
+    }
+}
+
 impl crate::validation::Validate for RichPresenceActivity {
     fn validate_at(
         &self,
@@ -1104,6 +2213,7 @@ impl crate::validation::Validate for RichPresenceActivity {
 /// - Not shown by the source: assets other than inviteCoverImage.
 /// - Direction: request.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct RichPresenceActivityAssets {
     /// URL or asset key of a banner image for game invites.
     ///
@@ -1124,6 +2234,30 @@ pub struct RichPresenceActivityAssets {
     pub extra: serde_json::Map<String, serde_json::Value>,
 }
 
+#[allow(
+    clippy::should_implement_trait,
+    clippy::wrong_self_convention,
+    reason = "setters are named after the spec's fields"
+)]
+impl RichPresenceActivityAssets {
+    /// This value with `inviteCoverImage` set.
+    pub fn invite_cover_image(mut self, value: impl Into<String>) -> Self {
+        self.invite_cover_image = Some(value.into());
+        self
+    }
+}
+
+impl RichPresenceActivityAssets {
+    #[doc(hidden)]
+    #[allow(clippy::too_many_arguments, reason = "one argument per field")]
+    pub fn from_fields(invite_cover_image: Option<String>) -> Self {
+        Self {
+            invite_cover_image,
+            extra: serde_json::Map::new(),
+        }
+    }
+}
+
 impl crate::validation::Validate for RichPresenceActivityAssets {
     fn validate_at(
         &self,
@@ -1137,10 +2271,21 @@ impl crate::validation::Validate for RichPresenceActivityAssets {
 /// - Not shown by the source: the field list of the subscription object.
 /// - Direction: response.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct Subscription {
     /// Fields the spec does not list, kept as received so nothing is lost in a round trip.
     #[serde(flatten)]
     pub extra: serde_json::Map<String, serde_json::Value>,
+}
+
+impl Subscription {
+    #[doc(hidden)]
+    #[allow(clippy::too_many_arguments, reason = "one argument per field")]
+    pub fn from_fields() -> Self {
+        Self {
+            extra: serde_json::Map::new(),
+        }
+    }
 }
 
 impl crate::validation::Validate for Subscription {
@@ -1156,6 +2301,7 @@ impl crate::validation::Validate for Subscription {
 /// - Not shown by the source: the complete field list of the user object beyond premium_type.
 /// - Direction: response.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct User {
     /// The user's subscription level.
     ///
@@ -1166,6 +2312,38 @@ pub struct User {
     /// Fields the spec does not list, kept as received so nothing is lost in a round trip.
     #[serde(flatten)]
     pub extra: serde_json::Map<String, serde_json::Value>,
+}
+
+#[allow(
+    clippy::should_implement_trait,
+    clippy::wrong_self_convention,
+    reason = "setters are named after the spec's fields"
+)]
+impl User {
+    /// A `User` with these fields; the others start empty or at their defaults.
+    pub fn new(premium_type: impl Into<i64>) -> Self {
+        Self {
+            premium_type: premium_type.into(),
+            extra: serde_json::Map::new(),
+        }
+    }
+
+    /// This value with `premium_type` set.
+    pub fn premium_type(mut self, value: impl Into<i64>) -> Self {
+        self.premium_type = value.into();
+        self
+    }
+}
+
+impl User {
+    #[doc(hidden)]
+    #[allow(clippy::too_many_arguments, reason = "one argument per field")]
+    pub fn from_fields(premium_type: i64) -> Self {
+        Self {
+            premium_type,
+            extra: serde_json::Map::new(),
+        }
+    }
 }
 
 impl crate::validation::Validate for User {
@@ -1182,6 +2360,7 @@ impl crate::validation::Validate for User {
 /// - Not shown by the source: the fields of a connection object; id, name and type are assumed.
 /// - Direction: response.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct Connection {
     /// The id of the account on the connected service.
     ///
@@ -1204,6 +2383,58 @@ pub struct Connection {
     /// Fields the spec does not list, kept as received so nothing is lost in a round trip.
     #[serde(flatten)]
     pub extra: serde_json::Map<String, serde_json::Value>,
+}
+
+#[allow(
+    clippy::should_implement_trait,
+    clippy::wrong_self_convention,
+    reason = "setters are named after the spec's fields"
+)]
+impl Connection {
+    /// A `Connection` with these fields; the others start empty or at their defaults.
+    pub fn new(
+        id: impl Into<String>,
+        name: impl Into<String>,
+        r#type: impl Into<String>,
+    ) -> Self {
+        Self {
+            id: id.into(),
+            name: name.into(),
+            r#type: r#type.into(),
+            extra: serde_json::Map::new(),
+        }
+    }
+
+    /// This value with `id` set.
+    pub fn id(mut self, value: impl Into<String>) -> Self {
+        self.id = value.into();
+        self
+    }
+
+    /// This value with `name` set.
+    pub fn name(mut self, value: impl Into<String>) -> Self {
+        self.name = value.into();
+        self
+    }
+
+    /// This value with `type` set.
+    pub fn r#type(mut self, value: impl Into<String>) -> Self {
+        self.r#type = value.into();
+        self
+    }
+}
+
+impl Connection {
+    #[doc(hidden)]
+    #[allow(clippy::too_many_arguments, reason = "one argument per field")]
+    pub fn from_fields(id: String, name: String, r#type: String) -> Self {
+        Self {
+            id,
+            name,
+            r#type,
+            extra: serde_json::Map::new(),
+        }
+    }
 }
 
 impl crate::validation::Validate for Connection {

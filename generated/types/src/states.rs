@@ -44,6 +44,7 @@ impl std::error::Error for InvalidTransition {}
 ///
 /// - The state of `resource:channel`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum ChannelVisibility {
     /// The bot lacks VIEW_CHANNEL on the channel.
     Obfuscated,
@@ -66,6 +67,7 @@ impl ChannelVisibility {
 
 /// A transition of [`ChannelVisibility`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum ChannelVisibilityTransition {
     /// From `obfuscated` to `not_obfuscated`.
     ///
@@ -149,6 +151,7 @@ impl ChannelVisibility {
 /// - Explicit unmerge and OAuth2 token revocation also sever the link.
 /// - Not shown by the source: the states that result from explicit unmerge and from OAuth2 token revocation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum AccountLink {
     /// The platform account and the game account are merged.
     Linked,
@@ -171,6 +174,7 @@ impl AccountLink {
 
 /// A transition of [`AccountLink`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum AccountLinkTransition {
     /// From `linked` to `unmerged_provisional`.
     ///
@@ -260,6 +264,7 @@ impl AccountLink {
 /// - The state of `resource:subscription`.
 /// - Its states are values of the enum `subscription_status`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum Subscription {
     /// INACTIVE.
     Inactive,

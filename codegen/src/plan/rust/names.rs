@@ -113,6 +113,40 @@ pub fn default_fn(f: &Field) -> Ident {
     format_ident!("default_{}", field(f).to_string().trim_start_matches("r#"))
 }
 
+/// Methods a generated struct has besides its setters (its constructors, `Request::uri_path`,
+/// and those of the traits it implements), which a setter of the same name would clash with or
+/// shadow.
+const STRUCT_METHODS: &[&str] = &[
+    "new",
+    "from_parts",
+    "from_fields",
+    "uri_path",
+    "clone",
+    "clone_from",
+    "fmt",
+    "eq",
+    "ne",
+    "validate",
+    "validate_at",
+    "default",
+    "into",
+    "from",
+    "serialize",
+    "deserialize",
+    "validate_runtime",
+];
+
+/// The setter of field `f` (`title`: `Embed::new().title("x")`), named after the field, or
+/// `None` when another method of the struct already has the name: one of [`STRUCT_METHODS`] or
+/// one of `taken` (the struct's default functions and case checks).
+pub fn setter(f: &Field, taken: &[Ident]) -> Option<Ident> {
+    let ident = field(f);
+    let bare = ident.to_string();
+    let bare = bare.trim_start_matches("r#");
+    let clashes = STRUCT_METHODS.contains(&bare) || taken.iter().any(|t| t == bare);
+    (!clashes).then_some(ident)
+}
+
 /// The constant holding a field's literal value (`KIND_LITERAL`).
 pub fn literal_const(f: &Field) -> Ident {
     format_ident!("{}_LITERAL", field(f).to_string().trim_start_matches("r#").to_uppercase())

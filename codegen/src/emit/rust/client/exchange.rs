@@ -177,7 +177,11 @@ fn body(plan: &Plan, e: &Endpoint) -> TokenStream {
             _ => quote!(endpoint::Body::#variant(value) => Outgoing { content_type: value.content_type.clone(), bytes: value.bytes.clone() },),
         }
     });
-    quote!(Some(match &request.body { #(#arms)* }))
+    // `Body` is `#[non_exhaustive]`: a format a newer types crate adds is refused, not sent.
+    quote!(Some(match &request.body {
+        #(#arms)*
+        _ => return Err(Error::Invalid(vec![Violation::new("/body", "is in a format this client does not send")])),
+    }))
 }
 
 /// Writes the parts of `parts` (an `endpoint::Parts`) as a multipart body.
@@ -333,17 +337,17 @@ pub(super) fn payload(plan: &Plan, r: &Response, names: &crate::plan::rust::name
         return body;
     }
     let reads = plan.header_fields(r).into_iter().map(|f| {
-        let (ident, wire) = (names::field(&f), f.wire().to_owned());
+        let wire = f.wire().to_owned();
         let read = if f.may_be_absent() || f.nullable {
             as_declared(plan, &f, &quote!(types), quote!(optional_header(&answer, #wire)?))
         } else {
             quote!(header(&answer, #wire)?)
         };
-        quote!(#ident: #read)
+        read
     });
     let (headers, response) = (&names.headers, &names.response);
     let body = body.map(|b| quote!(body: #b,));
-    Some(quote!(#path #response { #body headers: #path #headers { #(#reads),* } }))
+    Some(quote!(#path #response { #body headers: #path #headers::from_fields(#(#reads),*) }))
 }
 
 /// `Client::exchange`, when some method needs it.

@@ -261,6 +261,7 @@ fn error_type(plan: &Plan) -> TokenStream {
     quote! {
         /// Why a call failed.
         #[derive(Debug)]
+        #[non_exhaustive]
         pub enum Error {
             /// The request breaks declared constraints; nothing was sent.
             Invalid(Vec<Violation>),
@@ -783,6 +784,7 @@ fn declared_enum(plan: &Plan) -> Option<TokenStream> {
         /// with a payload that some endpoint declares.
         #[derive(Clone, Debug, PartialEq)]
         #large
+        #[non_exhaustive]
         pub enum Declared {
             #(#variants)*
         }

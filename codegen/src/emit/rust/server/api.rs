@@ -88,6 +88,7 @@ fn operation(routed: &[&Endpoint]) -> TokenStream {
     quote! {
         /// Which operation a request is for, with its path parameters.
         #[derive(Clone, Debug, PartialEq)]
+        #[non_exhaustive]
         pub enum Operation {
             #(#variants)*
         }
@@ -402,10 +403,18 @@ pub(super) fn endpoint_method(plan: &Plan, e: &Endpoint) -> TokenStream {
         lines.push(String::new());
         lines.push(format!(" Deprecated behaviour (change `{}`): report it with `call.deprecations.used(&types::deprecations::{konst})` when the call carries it out, so the answer says so.", w.by.id));
     }
+    lines.push(String::new());
+    lines.push(" Not implemented unless the implementation provides it: the default answers 501.".to_owned());
     let caller = if e.accepts_anonymous() { quote!(Option<Self::Caller>) } else { quote!(Self::Caller) };
+    let id = &e.meta.id;
+    // A default body, so an endpoint added to the spec is not a new required method of every
+    // implementation (cargo-semver-checks `trait_method_added`).
     quote! {
         #(#[doc = #lines])*
-        fn #name(&self, call: Call<#caller, types::endpoints::#module::Request #gates>) -> impl Future<Output = Result<types::endpoints::#module::Response, ApiError>> + Send;
+        fn #name(&self, call: Call<#caller, types::endpoints::#module::Request #gates>) -> impl Future<Output = Result<types::endpoints::#module::Response, ApiError>> + Send {
+            let _ = call;
+            std::future::ready(Err(crate::runtime::not_implemented(#id)))
+        }
     }
 }
 

@@ -112,7 +112,7 @@ impl Handler<'_> {
                 let #parts_pattern = request.into_parts();
                 #credential
                 #parse
-                let input = endpoint::Request { #(#parts_init),* };
+                let input = endpoint::Request::from_fields(#(#parts_init),*);
                 #checks
                 let call = Call { caller, credential, now, input, gates: #gates, granted: #granted, deprecations: notices.clone() };
                 #respond
@@ -229,11 +229,11 @@ impl Handler<'_> {
         let mut parts_init = Vec::new();
         if self.has_path {
             let path_fields = part_fields("path", &e.path_params);
-            parts_init.push(quote!(path: endpoint::Path { #(#path_fields),* }));
+            parts_init.push(quote!(endpoint::Path::from_fields(#(#path_fields),*)));
         }
         if !e.query.is_empty() {
             let query_fields = part_fields("query", &e.query);
-            parts_init.push(quote!(query: endpoint::Query { #(#query_fields),* }));
+            parts_init.push(quote!(endpoint::Query::from_fields(#(#query_fields),*)));
         }
         if !e.headers.is_empty() {
             parts_init.push(http::headers_init(e));
@@ -321,13 +321,8 @@ fn unpack(required: &[Ident]) -> TokenStream {
 }
 
 /// `name: path_name`: each parameter of a part, from the local it was parsed into.
-fn part_fields(part: &str, list: &[Field]) -> Vec<TokenStream> {
-    list.iter()
-        .map(|f| {
-            let (field, value) = (names::field(f), local(part, f));
-            quote!(#field: #value)
-        })
-        .collect()
+fn part_fields(part: &str, list: &[Field]) -> Vec<proc_macro2::Ident> {
+    list.iter().map(|f| local(part, f)).collect()
 }
 
 /// Whether the call is a bot's, for `applies_to: bots`: a call with the token kind whose id is

@@ -111,11 +111,8 @@ pub fn header_steps(plan: &Plan, e: &Endpoint, required: &mut Vec<Ident>) -> Vec
 
 /// The initializer of `endpoint::Headers` from the parsed locals.
 pub fn headers_init(e: &Endpoint) -> TokenStream {
-    let members = e.headers.iter().map(|f| {
-        let (ident, local) = (names::field(f), header_local(f));
-        quote!(#ident: #local)
-    });
-    quote!(headers: endpoint::Headers { #(#members),* })
+    let members = e.headers.iter().map(header_local);
+    quote!(endpoint::Headers::from_fields(#(#members),*))
 }
 
 /// A query parameter that is an array: every `name=` pair (`repeated`) or one comma-separated
@@ -245,6 +242,9 @@ pub fn respond_by_status(plan: &Plan, e: &Endpoint, method: &Ident) -> TokenStre
         let output = Api::#method(&app.api, call).await?;
         Ok(match output {
             #(#arms)*
+            // `Response` is `#[non_exhaustive]`: a status a newer types crate adds is not one
+            // this router writes.
+            _ => return Err(runtime::error(runtime::ids::GENERAL, 500).with_status(500).with_message("500: the implementation answered a status this server does not write")),
         })
     }
 }

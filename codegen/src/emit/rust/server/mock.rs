@@ -15,7 +15,6 @@
 use super::api::{asked_conditions, bound_hooks, endpoint_method, guarded, hooks};
 use super::routed;
 use crate::emit::rust::shared::{Shape, needs_box};
-use crate::emit::rust::types::fields::keeps_extra;
 use crate::emit::rust::types::literals::literal_tokens;
 use crate::emit::rust::types::responses::resolve_at;
 use crate::model::bounds::{Resolved, resolve};
@@ -132,8 +131,7 @@ fn event_example(values: &mut Values, e: &Event) -> Option<TokenStream> {
     }
     let ty = names::event_payload(e);
     let fields = values.members(&e.fields, None, quote!(depth));
-    let extra = keeps_extra(&e.meta.not_shown).then(|| quote!(extra: Default::default(),));
-    Some(quote!(types::events::#ty { #fields #extra }))
+    Some(quote!(types::events::#ty::from_fields(#fields)))
 }
 
 /// Per gateway a session client can speak (feature `gateway` too): `gateway_<id>_events()`, one
@@ -416,8 +414,7 @@ impl<'m> Values<'m> {
     fn shorthand(&mut self, e: &Endpoint, module: &Ident) -> TokenStream {
         if !e.response_fields.is_empty() {
             let fields = self.members(&e.response_fields, None, quote!(depth));
-            let extra = e.meta.not_shown.iter().any(|g| g.facet == "response").then(|| quote!(extra: Default::default(),));
-            let value = self.paged(quote!(types::endpoints::#module::Response { #fields #extra }));
+            let value = self.paged(quote!(types::endpoints::#module::Response::from_fields(#fields)));
             return quote!(Ok(#value));
         }
         if e.response_format == "csv" {
@@ -459,8 +456,7 @@ impl<'m> Values<'m> {
             BodyKind::Json if !r.fields.is_empty() => {
                 let body = &names.body;
                 let fields = self.members(&r.fields, None, quote!(depth));
-                let extra = keeps_extra(&r.not_shown).then(|| quote!(extra: Default::default(),));
-                Some(quote!(#path #body { #fields #extra }))
+                Some(quote!(#path #body::from_fields(#fields)))
             }
             BodyKind::Stream(_) => Some(self.events(r, names, path)),
             BodyKind::Json => Some(match &r.ty {
@@ -477,23 +473,26 @@ impl<'m> Values<'m> {
         if r.headers.is_empty() {
             return body;
         }
-        let mut headers = self.plan.header_fields(r);
+        let headers = self.plan.header_fields(r);
         // A linked page's `Link` header names the next page of the mock's collection.
         let link = match (&self.paged, &self.link) {
-            (Some(paginated), Some(link)) if headers.iter().any(|h| h.name == link.name) => {
-                headers.retain(|h| h.name != link.name);
-                let ident = names::field(link);
-                let value = quote!(types::pagination::mock_link(&call.input.query, &<#paginated as types::pagination::Paginated>::PAGINATION));
-                let value = if link.may_be_absent() || link.nullable { value } else { quote!(#value.unwrap_or_default()) };
-                quote!(#ident: #value,)
-            }
-            _ => TokenStream::new(),
+            (Some(paginated), Some(link)) => Some((link.name.clone(), paginated.clone())),
+            _ => None,
         };
-        let mut members = self.members(&headers, None, quote!(depth));
-        members.extend(link);
+        let mut members = TokenStream::new();
+        for h in &headers {
+            let value = match &link {
+                Some((name, paginated)) if *name == h.name => {
+                    let value = quote!(types::pagination::mock_link(&call.input.query, &<#paginated as types::pagination::Paginated>::PAGINATION));
+                    if h.may_be_absent() || h.nullable { value } else { quote!(#value.unwrap_or_default()) }
+                }
+                _ => self.member(h, false, quote!(depth)),
+            };
+            members.extend(quote!(#value,));
+        }
         let (h, resp) = (&names.headers, &names.response);
         let body = body.map(|b| quote!(body: #b,));
-        Some(quote!(#path #resp { #body headers: #path #h { #members } }))
+        Some(quote!(#path #resp { #body headers: #path #h::from_fields(#members) }))
     }
 
     /// The events of a streamed answer, numbered from 1: an example of each event the spec
@@ -525,15 +524,14 @@ impl<'m> Values<'m> {
         quote!(types::stream::Events::numbered_after(vec![#(#values),*], #after))
     }
 
-    /// `name: value,` for each field of a struct: required ones with a value, optional ones
-    /// absent unless they have an example.
+    /// `value,` for each field of a struct, in order (the arguments of its `from_fields`):
+    /// required ones with a value, optional ones absent unless they have an example.
     fn members(&mut self, fields: &[Field], owner: Option<Shape<'_>>, depth: TokenStream) -> TokenStream {
         let mut out = TokenStream::new();
         for f in fields {
-            let ident = names::field(f);
             let boxed = owner.is_some_and(|o| f.ty.as_ref().is_some_and(|t| needs_box(self.plan, o, t)));
             let value = self.member(f, boxed, depth.clone());
-            out.extend(quote!(#ident: #value,));
+            out.extend(quote!(#value,));
         }
         out
     }
@@ -771,15 +769,11 @@ impl<'m> Values<'m> {
         let name = names::resource(r);
         let fn_name = names::mock_builder(false, id);
         let members = self.members(&r.fields, Some(Shape::Resource(id)), quote!(depth));
-        let extra = keeps_extra(&r.meta.not_shown).then(|| {
-            let e = crate::emit::rust::types::fields::extra_ident(&r.fields);
-            quote!(#e: Default::default(),)
-        });
         let doc = format!(" A `{id}` that meets the spec.");
         quote! {
             #[doc = #doc]
             fn #fn_name(depth: u8) -> types::resources::#name {
-                types::resources::#name { #members #extra }
+                types::resources::#name::from_fields(#members)
             }
         }
     }

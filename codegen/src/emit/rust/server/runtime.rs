@@ -164,6 +164,12 @@ fn rejections() -> TokenStream {
             error(ids::GENERAL, 404).with_status(404).with_message("404: Not Found")
         }
 
+        /// The answer of an endpoint the implementation does not provide (the trait's default
+        /// method): 501, so an implementation written before the endpoint was added still builds.
+        pub fn not_implemented(endpoint: &str) -> ApiError {
+            error(ids::GENERAL, 501).with_status(501).with_message(format!("501: {endpoint} is not implemented"))
+        }
+
         /// A failure of the runtime's readers and writers as the platform's error body.
         pub fn rejected(rejection: Rejection) -> ApiError {
             let message = rejection.to_string();

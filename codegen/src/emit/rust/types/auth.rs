@@ -90,6 +90,7 @@ fn name_enum(name: &Ident, kind: &str, doc: &str, variants: &[(Ident, String, To
     quote! {
         #[doc = #doc]
         #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+        #[non_exhaustive]
         pub enum #name {
             #( #docs #idents, )*
         }

@@ -49,6 +49,7 @@ fn permission_enum(plan: &Plan, variants: &[Ident]) -> TokenStream {
     quote! {
         /// A permission the spec names, with its bit when the source shows it.
         #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+        #[non_exhaustive]
         pub enum Permission {
             #( #variant_docs #variants, )*
         }

@@ -250,6 +250,7 @@ fn several_bodies(plan: &Plan, e: &Endpoint) -> TokenStream {
 
         /// The body, in one of the formats the endpoint accepts.
         #[derive(Clone, Debug, PartialEq)]
+        #[non_exhaustive]
         pub enum Body {
             #(#variants)*
         }
@@ -427,11 +428,27 @@ fn request(plan: &Plan, e: &Endpoint) -> TokenStream {
     // A request whose every part has a default (none at all, optional queries) is that default:
     // `Request::default()` is honest and short, and `new` would take nothing.
     let derives = if new.is_none() { quote!(Clone, Debug, Default, PartialEq) } else { quote!(Clone, Debug, PartialEq) };
+    let (params, idents): (Vec<TokenStream>, Vec<proc_macro2::Ident>) = parts
+        .iter()
+        .map(|(field, ty)| {
+            let (f, t) = (format_ident!("{field}"), format_ident!("{ty}"));
+            (quote!(#f: #t), f)
+        })
+        .unzip();
     quote! {
         /// The whole request: every part the endpoint takes.
         #[derive(#derives)]
+        #[non_exhaustive]
         pub struct Request {
             #(#members)*
+        }
+
+        impl Request {
+            /// The request of these parts, for the server, which reads them one by one.
+            #[doc(hidden)]
+            pub fn from_fields(#(#params),*) -> Self {
+                Self { #(#idents),* }
+            }
         }
 
         impl crate::validation::Validate for Request {
@@ -448,7 +465,8 @@ fn request(plan: &Plan, e: &Endpoint) -> TokenStream {
 
 /// Methods of `Request` a query parameter's setter may not take: its own and those of the
 /// traits it implements, which a method of the same name would shadow or confuse.
-const REQUEST_METHODS: &[&str] = &["new", "uri_path", "clone", "clone_from", "fmt", "eq", "ne", "validate", "validate_at", "default", "into", "from"];
+const REQUEST_METHODS: &[&str] =
+    &["new", "from_fields", "uri_path", "clone", "clone_from", "fmt", "eq", "ne", "validate", "validate_at", "default", "into", "from"];
 
 /// A setter per query parameter, named after it, so a request reads as one chain
 /// (`Request::new(channel_id).before(id).limit(50)`); an optional one is given its value.

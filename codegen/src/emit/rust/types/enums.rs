@@ -46,6 +46,7 @@ fn integer_enum(plan: &Plan, e: &Enum) -> TokenStream {
     quote! {
         #doc
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        #[non_exhaustive]
         pub enum #name {
             #(#variants)*
             /// A value the spec does not name, kept as received.
@@ -128,6 +129,7 @@ fn string_enum(plan: &Plan, e: &Enum) -> TokenStream {
     quote! {
         #doc
         #[derive(Clone, Debug, PartialEq, Eq, Hash)]
+        #[non_exhaustive]
         pub enum #name {
             #(#variants)*
             /// A value the spec does not name, kept as received.

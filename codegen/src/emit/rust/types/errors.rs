@@ -216,6 +216,7 @@ fn error_codes(plan: &Plan) -> TokenStream {
     quote! {
         /// A numeric error code of the platform; codes the spec does not name are kept as received.
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        #[non_exhaustive]
         pub enum ErrorCode {
             #(#variants)*
             /// A code the spec does not name.
@@ -283,6 +284,7 @@ fn oauth_errors(plan: &Plan) -> TokenStream {
     quote! {
         /// An OAuth2 error code (RFC 6749 §5.2); codes the spec does not name are kept as received.
         #[derive(Clone, Debug, PartialEq, Eq, Hash)]
+        #[non_exhaustive]
         pub enum OAuthError {
             #(#variants)*
             /// A code the spec does not name.

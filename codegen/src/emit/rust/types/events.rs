@@ -2,7 +2,7 @@
 //! `commands.rs` (embedded app SDK commands and their aliases).
 
 use super::docs::{docs, meta_docs, meta_notes, summary};
-use super::fields::{cases_tokens, keeps_extra, struct_tokens};
+use super::fields::{Struct, cases_tokens, keeps_extra, struct_tokens, struct_tokens_of};
 use crate::emit::rust::shared::{deprecated_attribute, int};
 use crate::plan::rust::{Plan, names};
 use proc_macro2::{Ident, TokenStream};
@@ -38,7 +38,8 @@ pub fn events(plan: &Plan) -> TokenStream {
     let payloads = plan.events.iter().filter(|e| has_payload(e)).map(|e| {
         let docs = docs(Some(&format!("The payload of the event `{}`.", e.meta.id)), &meta_notes(plan, &e.meta));
         let name = names::event_payload(e);
-        let body = struct_tokens(plan, &name, docs, &e.fields, keeps_extra(&e.meta.not_shown));
+        let how = Struct { extra: keeps_extra(&e.meta.not_shown), cases: &e.cases, ..Struct::default() };
+        let body = struct_tokens_of(plan, &name, docs, &e.fields, how);
         let cases = cases_tokens(plan, &name, &e.fields, &e.cases);
         quote!(#body #cases)
     });
@@ -56,6 +57,7 @@ pub fn events(plan: &Plan) -> TokenStream {
 
         /// Every event the spec names.
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        #[non_exhaustive]
         pub enum EventKind {
             #( #kind_docs #kinds, )*
         }
@@ -120,6 +122,7 @@ fn code_enum(plan: &Plan, channel: &str) -> Option<TokenStream> {
     Some(quote! {
         #[doc = #doc]
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        #[non_exhaustive]
         pub enum #name {
             #( #[doc = #docs] #idents, )*
             /// A number the spec does not name.
@@ -197,6 +200,7 @@ pub fn gateway(plan: &Plan) -> TokenStream {
 
         /// A Gateway opcode; numbers the spec does not name are kept as received.
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        #[non_exhaustive]
         pub enum Opcode {
             #( #op_docs #idents, )*
             /// An opcode the spec does not name.
@@ -311,6 +315,7 @@ pub fn commands(plan: &Plan) -> TokenStream {
 
         /// A command of the embedded app SDK.
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        #[non_exhaustive]
         pub enum Command {
             #( #cmd_docs #idents, )*
         }

@@ -6,7 +6,7 @@ use super::checks::{Rules, bind_field, value_checks};
 pub use super::checks::{field_checks, validate_impl};
 use super::docs::{docs, lifecycle};
 use super::literals::default_tokens;
-use crate::emit::rust::shared::{Shape, deprecated_attribute, field_type_boxed, needs_box};
+use crate::emit::rust::shared::{Shape, deprecated_attribute, field_type_boxed, needs_box, value_tokens};
 use crate::model::types::Primitive;
 use crate::model::{Case, CaseField, Constraints, Field, TypeRef};
 use crate::plan::rust::{Plan, names};
@@ -125,7 +125,7 @@ pub fn keeps_extra(meta_gaps: &[crate::model::Gap]) -> bool {
 
 /// A serde struct with one field per spec field, its validator and its literal constants.
 pub fn struct_tokens(plan: &Plan, name: &proc_macro2::Ident, docs: TokenStream, fields: &[Field], extra: bool) -> TokenStream {
-    struct_tokens_of(plan, name, docs, fields, extra, None, false)
+    struct_tokens_of(plan, name, docs, fields, Struct { extra, ..Struct::default() })
 }
 
 /// [`struct_tokens`] for a part of a request (its path, query, headers or body fields): only a
@@ -135,23 +135,16 @@ pub fn request_part_tokens(plan: &Plan, name: &proc_macro2::Ident, docs: TokenSt
     struct_with(plan, name, docs, fields, Struct { decode: Decode::ServerOnly, ..Struct::default() })
 }
 
-/// [`struct_tokens`] for the struct of a shape, whose fields that contain it again are boxed;
-/// a `closed` one refuses members it does not list.
-pub fn struct_tokens_of(
-    plan: &Plan,
-    name: &proc_macro2::Ident,
-    docs: TokenStream,
-    fields: &[Field],
-    extra: bool,
-    owner: Option<Shape<'_>>,
-    closed: bool,
-) -> TokenStream {
-    struct_with(plan, name, docs, fields, Struct { extra, owner, closed, decode: Decode::Always })
+/// [`struct_tokens`] for the struct of a resource or an event: `how` says whether it keeps
+/// unknown members or refuses them, the shape whose fields that contain it again are boxed, and
+/// the cases whose checks are methods beside its setters.
+pub fn struct_tokens_of(plan: &Plan, name: &proc_macro2::Ident, docs: TokenStream, fields: &[Field], how: Struct<'_>) -> TokenStream {
+    struct_with(plan, name, docs, fields, Struct { decode: Decode::Always, ..how })
 }
 
 /// Who reads a struct from the wire, and so when its `Deserialize` is compiled.
 #[derive(Clone, Copy, Default)]
-enum Decode {
+pub enum Decode {
     /// Both sides: a resource, a response, an event.
     #[default]
     Always,
@@ -161,18 +154,20 @@ enum Decode {
 
 /// How [`struct_with`] writes a struct besides its fields.
 #[derive(Default)]
-struct Struct<'a> {
+pub struct Struct<'a> {
     /// It keeps the members the spec does not list.
-    extra: bool,
+    pub extra: bool,
     /// The shape it is the struct of, whose fields that contain it again are boxed.
-    owner: Option<Shape<'a>>,
+    pub owner: Option<Shape<'a>>,
     /// It refuses members it does not list.
-    closed: bool,
-    decode: Decode,
+    pub closed: bool,
+    /// The cases of the object, whose checks are methods of the struct too.
+    pub cases: &'a [Case],
+    pub decode: Decode,
 }
 
 fn struct_with(plan: &Plan, name: &proc_macro2::Ident, docs: TokenStream, fields: &[Field], how: Struct<'_>) -> TokenStream {
-    let Struct { extra, owner, closed, decode } = how;
+    let Struct { extra, owner, closed, cases, decode } = how;
     let root = root();
     let boxed = |f: &Field| owner.is_some_and(|o| f.ty.as_ref().is_some_and(|t| needs_box(plan, o, t)));
     let members = fields.iter().map(|f| field_member(plan, name, f, &root, boxed(f)));
@@ -221,6 +216,8 @@ fn struct_with(plan: &Plan, name: &proc_macro2::Ident, docs: TokenStream, fields
         }
     });
     let validate = validate_impl(plan, name, fields);
+    let mut building = building_tokens(plan, name, fields, extra_ident.as_ref(), cases, &boxed);
+    building.extend(from_fields_tokens(plan, name, fields, extra_ident.as_ref(), &boxed));
     let deny = (closed && !extra).then(|| quote!(#[serde(deny_unknown_fields)]));
     let (decode, decode_on_server) = match decode {
         Decode::Always => (Some(quote!(, serde::Deserialize)), None),
@@ -231,6 +228,7 @@ fn struct_with(plan: &Plan, name: &proc_macro2::Ident, docs: TokenStream, fields
         #[derive(Clone, Debug, #derive_default PartialEq, serde::Serialize #decode)]
         #decode_on_server
         #deny
+        #[non_exhaustive]
         pub struct #name {
             #(#members)*
             #extra_member
@@ -240,8 +238,129 @@ fn struct_with(plan: &Plan, name: &proc_macro2::Ident, docs: TokenStream, fields
 
         #default_impl
 
+        #building
+
         #validate
     }
+}
+
+/// How a caller builds a value of a `#[non_exhaustive]` struct: `new` taking the fields that
+/// have no default (none when every field has one: the struct is then its `Default`), and a
+/// setter per field, so `Embed::new().title("x")` keeps compiling when a field is added.
+fn building_tokens(
+    plan: &Plan,
+    name: &proc_macro2::Ident,
+    fields: &[Field],
+    extra: Option<&proc_macro2::Ident>,
+    cases: &[Case],
+    boxed: &dyn Fn(&Field) -> bool,
+) -> TokenStream {
+    let root = root();
+    let required: Vec<&Field> = fields.iter().filter(|f| must_be_given(f)).collect();
+    let constructor = (!required.is_empty()).then(|| {
+        let params = required.iter().map(|f| {
+            let ident = names::field(f);
+            let ty = field_type_boxed(plan, f, &root, false);
+            quote!(#ident: impl Into<#ty>)
+        });
+        let inits = fields.iter().map(|f| {
+            let ident = names::field(f);
+            if !required.iter().any(|r| r.name == f.name) {
+                if f.defaulted() {
+                    let function = names::default_fn(f);
+                    quote!(#ident: Self::#function())
+                } else {
+                    quote!(#ident: Default::default())
+                }
+            } else if boxed(f) {
+                quote!(#ident: Box::new(#ident.into()))
+            } else {
+                quote!(#ident: #ident.into())
+            }
+        });
+        let extra_init = extra.map(|e| quote!(#e: serde_json::Map::new(),));
+        let doc = format!(" A `{name}` with these fields; the others start empty or at their defaults.");
+        let allow = (required.len() > 7).then(|| quote!(#[allow(clippy::too_many_arguments, reason = "one argument per required field")]));
+        quote! {
+            #[doc = #doc]
+            #allow
+            pub fn new(#(#params),*) -> Self {
+                Self { #(#inits,)* #extra_init }
+            }
+        }
+    });
+    let mut taken: Vec<proc_macro2::Ident> = fields.iter().filter(|f| f.defaulted()).map(names::default_fn).collect();
+    taken.extend(cases.iter().map(names::case_check));
+    let setters: Vec<TokenStream> = fields.iter().filter_map(|f| setter_tokens(plan, f, &taken, boxed(f))).collect();
+    if constructor.is_none() && setters.is_empty() {
+        return TokenStream::new();
+    }
+    quote! {
+        #[allow(clippy::should_implement_trait, clippy::wrong_self_convention, reason = "setters are named after the spec's fields")]
+        impl #name {
+            #constructor
+            #(#setters)*
+        }
+    }
+}
+
+/// `from_fields`: every field, in order, for the generated code of the other crates (the
+/// server reads a request's parts member by member; the mock builds its examples). Hidden, so
+/// it is no promise to callers: a field added changes it.
+fn from_fields_tokens(
+    plan: &Plan,
+    name: &proc_macro2::Ident,
+    fields: &[Field],
+    extra: Option<&proc_macro2::Ident>,
+    boxed: &dyn Fn(&Field) -> bool,
+) -> TokenStream {
+    let root = root();
+    let params = fields.iter().map(|f| {
+        let (ident, ty) = (names::field(f), field_type_boxed(plan, f, &root, boxed(f)));
+        quote!(#ident: #ty)
+    });
+    let idents = fields.iter().map(names::field);
+    let extra_init = extra.map(|e| quote!(#e: serde_json::Map::new(),));
+    quote! {
+        impl #name {
+            #[doc(hidden)]
+            #[allow(clippy::too_many_arguments, reason = "one argument per field")]
+            pub fn from_fields(#(#params),*) -> Self {
+                Self { #(#idents,)* #extra_init }
+            }
+        }
+    }
+}
+
+/// Whether a value of the struct cannot be made without this field's value: it is neither
+/// optional, nor nullable, nor defaulted, nor required only under a condition.
+fn must_be_given(f: &Field) -> bool {
+    !(f.optional || f.nullable || f.required_when.is_some() || f.defaulted() || f.three_state())
+}
+
+/// The setter of one field: it takes the value (an optional field is given it), converted.
+fn setter_tokens(plan: &Plan, f: &Field, taken: &[proc_macro2::Ident], boxed: bool) -> Option<TokenStream> {
+    let ident = names::setter(f, taken)?;
+    let member = names::field(f);
+    let root = root();
+    let inner = f.ty.as_ref().map_or_else(|| quote!(serde_json::Value), |t| value_tokens(plan, t, f.items.as_ref(), &root));
+    let wrap = |value: TokenStream| if boxed { quote!(Box::new(#value)) } else { value };
+    let (param, value) = if f.three_state() || f.defaulted() {
+        (field_type_boxed(plan, f, &root, boxed), quote!(value.into()))
+    } else if f.may_be_absent() || f.nullable {
+        let value = wrap(quote!(value.into()));
+        (inner, quote!(Some(#value)))
+    } else {
+        (inner, wrap(quote!(value.into())))
+    };
+    let doc = format!(" This value with `{}` set.", f.wire());
+    Some(quote! {
+        #[doc = #doc]
+        pub fn #ident(mut self, value: impl Into<#param>) -> Self {
+            self.#member = #value;
+            self
+        }
+    })
 }
 
 /// `fn default_<field>()`: the value an absent field stands for (serde's `default = "..."`).

@@ -1,7 +1,7 @@
 //! `resources.rs`: one serde struct per resource, with its validator.
 
 use super::docs::meta_notes;
-use super::fields::{cases_tokens, keeps_extra, struct_tokens_of};
+use super::fields::{Struct, cases_tokens, keeps_extra, struct_tokens_of};
 use crate::emit::rust::shared::Shape;
 use crate::plan::rust::{Plan, names};
 use proc_macro2::TokenStream;
@@ -21,7 +21,9 @@ pub fn emit<'p>(plan: &'p Plan<'p>) -> impl Iterator<Item = TokenStream> + 'p {
         let description = r.meta.description.clone().unwrap_or_else(|| r.meta.name.clone());
         let docs = super::docs::docs(Some(&description), &notes);
         let name = names::resource(r);
-        let body = struct_tokens_of(plan, &name, docs, &r.fields, keeps_extra(&r.meta.not_shown), Some(Shape::Resource(&r.meta.id)), r.closed);
+        let how =
+            Struct { extra: keeps_extra(&r.meta.not_shown), owner: Some(Shape::Resource(&r.meta.id)), closed: r.closed, cases: &r.cases, ..Struct::default() };
+        let body = struct_tokens_of(plan, &name, docs, &r.fields, how);
         let cases = cases_tokens(plan, &name, &r.fields, &r.cases);
         quote!(#body #cases)
     });

@@ -172,6 +172,7 @@ pub fn endpoint_responses(plan: &Plan, e: &Endpoint) -> TokenStream {
         /// `default` carries the status first.
         #derives
         #large
+        #[non_exhaustive]
         pub enum Response {
             #(#variants)*
         }
@@ -233,6 +234,7 @@ fn success_enum(plan: &Plan, successes: &[&StatusResponse]) -> TokenStream {
         /// `Response`; an error status is the client's `Error::Api`.
         #derives
         #large
+        #[non_exhaustive]
         pub enum Success {
             #(#variants)*
         }

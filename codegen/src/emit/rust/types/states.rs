@@ -72,6 +72,7 @@ fn machine(plan: &Plan, m: &StateMachine) -> TokenStream {
     quote! {
         #doc
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        #[non_exhaustive]
         pub enum #name {
             #( #state_docs #states, )*
         }
@@ -146,6 +147,7 @@ fn transition_enum(plan: &Plan, m: &StateMachine, name: &Ident, tname: &Ident, i
     quote! {
         #[doc = #doc]
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        #[non_exhaustive]
         pub enum #tname {
             #( #tdocs #idents, )*
         }

@@ -106,6 +106,7 @@ fn union(plan: &Plan, u: &Union) -> TokenStream {
         #doc
         #[derive(Clone, Debug, PartialEq)]
         #large
+        #[non_exhaustive]
         pub enum #name {
             #(#variants)*
             #unknown
