@@ -40,6 +40,22 @@ fi
 # A test run builds once; incremental caches would only double what it writes under target/.
 export CARGO_INCREMENTAL=0
 
+# cargo-semver-checks, the oracle of tests/semver.rs, into tools/.bin at a fixed version. It is
+# built while the workspace builds (each has idle cores the other uses), without its release
+# profile's fat LTO and single codegen unit, which triple the build for a tool run on small
+# crates; the workspace build waits for it before the tests.
+semver_checks_version=0.51.0
+semver_checks=tools/.bin/bin/cargo-semver-checks
+semver_checks_pid=
+if ! "$semver_checks" semver-checks --version 2>/dev/null | grep -qx "cargo-semver-checks $semver_checks_version"; then
+  echo "installing cargo-semver-checks $semver_checks_version into tools/.bin (in the background)"
+  mkdir -p tools/.bin
+  CARGO_PROFILE_RELEASE_LTO=false CARGO_PROFILE_RELEASE_CODEGEN_UNITS=16 \
+    cargo install --quiet --locked --root tools/.bin cargo-semver-checks --version "$semver_checks_version" \
+    > tools/.bin/install.log 2>&1 &
+  semver_checks_pid=$!
+fi
+
 # The project's own Rust is rustfmt-clean (rustfmt.toml); generated files are prettyplease's.
 cargo fmt --version >/dev/null 2>&1 || rustup component add rustfmt
 cargo fmt --all --check
@@ -86,6 +102,11 @@ timeline_guard() {
   "$generator" diff --against HEAD~1
 }
 timeline_guard
+if [ -n "$semver_checks_pid" ] && ! wait "$semver_checks_pid"; then
+  cat tools/.bin/install.log >&2
+  echo "error: cargo-semver-checks $semver_checks_version did not install (tests/semver.rs needs it)" >&2
+  exit 1
+fi
 cargo test --workspace --locked --no-fail-fast
 cargo clippy --workspace --all-targets --locked -- -D warnings
 RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --locked

@@ -18,10 +18,8 @@ async fn with_notes(n: u64) -> Server {
     let server = Server::start(Shapes::new()).await;
     let client = server.client();
     for i in 1..=n {
-        let request = shapes_client::types::endpoints::create_note::Request::new(shapes_client::types::endpoints::create_note::Fields {
-            title: format!("note {i}"),
-            body: None,
-        });
+        let request =
+            shapes_client::types::endpoints::create_note::Request::new(shapes_client::types::endpoints::create_note::Fields::new(format!("note {i}")));
         client.create_note(&request).await.expect("a note is created");
     }
     server

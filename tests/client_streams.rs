@@ -18,7 +18,7 @@ use std::time::Duration;
 async fn with_notes(shapes: Shapes) -> Server {
     let server = Server::start(shapes).await;
     for title in ["first", "second"] {
-        let request = create_note::Request::new(create_note::Fields { title: title.to_owned(), body: None });
+        let request = create_note::Request::new(create_note::Fields::new(title));
         server.client().create_note(&request).await.expect("a note is created");
     }
     server

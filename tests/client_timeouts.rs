@@ -64,7 +64,7 @@ async fn a_key_the_caller_gives_is_sent_as_given() {
 #[tokio::test(start_paused = true)]
 async fn a_post_without_a_key_is_not_tried_again_once_sent() {
     let (client, keys) = server(StatusCode::INTERNAL_SERVER_ERROR, Duration::ZERO).await;
-    let request = create_note::Request::new(create_note::Fields { title: "t".to_owned(), body: None });
+    let request = create_note::Request::new(create_note::Fields::new("t"));
     let failed = client.create_note(&request).await;
     assert_eq!(failed.err().and_then(|e| e.status()), Some(500));
     assert_eq!(*keys.lock().unwrap(), [""], "one try, and no key");
@@ -97,7 +97,7 @@ async fn the_specs_retry_policy_is_the_clients_default() {
     assert_eq!((retry.attempts, retry.initial, retry.max), (4, Duration::from_millis(250), Duration::from_secs(4)));
     // `409` is one of the spec's statuses that did nothing: a POST without a key is tried again.
     let (client, keys) = server(StatusCode::CONFLICT, Duration::ZERO).await;
-    let request = create_note::Request::new(create_note::Fields { title: "t".to_owned(), body: None });
+    let request = create_note::Request::new(create_note::Fields::new("t"));
     let start = Instant::now();
     let _ = client.create_note(&request).await;
     assert_eq!(keys.lock().unwrap().len(), 4);

@@ -21,7 +21,6 @@ use widget_server::types::errors::ApiError;
 use widget_server::types::permissions::Permission;
 use widget_server::types::placeholders::Placeholders;
 use widget_server::types::resources::Widget;
-use widget_server::types::wire::Snowflake;
 use widget_server::{Api, Call, Granted, Options, RuleContext, granted};
 
 const BOT: &str = "widget-bot";
@@ -31,7 +30,7 @@ const BOT: &str = "widget-bot";
 struct Widgets;
 
 fn widget(label: &str) -> Widget {
-    Widget { id: Snowflake(7), label: label.to_owned(), kind: WidgetKind::Small, flags: None, owner_id: None, tags: None }
+    Widget::new(7, label, WidgetKind::Small)
 }
 
 impl Api for Widgets {
@@ -61,7 +60,7 @@ impl Api for Widgets {
     }
 
     async fn count_widgets(&self, _: Call<(), count_widgets::Request>) -> Result<count_widgets::Response, ApiError> {
-        Ok(count_widgets::Response { count: 1 })
+        Ok(count_widgets::Response::new(1))
     }
 
     async fn export_widgets(&self, _: Call<(), export_widgets::Request>) -> Result<String, ApiError> {
@@ -164,8 +163,7 @@ async fn an_alias_route_is_deprecated_with_its_sunset_and_the_endpoints_own_rout
     assert_eq!(own.status, 200);
     assert!(own.deprecation.is_empty() && own.sunset.is_empty() && own.link.is_empty(), "{own:?}");
     let (client, seen) = server.client();
-    let request =
-        rename_widget::Request { path: rename_widget::Path { widget_id: Snowflake(7) }, body: rename_widget::Body { label: "again".to_owned(), tags: None } };
+    let request = rename_widget::Request::new(7, rename_widget::Body::new("again"));
     assert_eq!(client.rename_widget(&request).await.unwrap().label, "again");
     assert!(seen.lock().unwrap().is_empty(), "the client calls the endpoint's own route");
 }
@@ -194,7 +192,7 @@ async fn a_behaviour_the_handler_reports_is_announced_before_its_deprecation_dat
     assert!(paged.deprecation.is_empty() && paged.link.is_empty(), "a call that does not use it is not told: {paged:?}");
 
     let (client, seen) = server.client();
-    client.list_widgets(&list_widgets::Request { query: list_widgets::Query { page: None } }).await.unwrap();
+    client.list_widgets(&list_widgets::Request::default()).await.unwrap();
     let notice = seen.lock().unwrap().pop().expect("a notice");
     assert_eq!((notice.endpoint, notice.deprecated_at), ("list_widgets", Some("2030-03-01T00:00:00Z".parse().unwrap())));
 }

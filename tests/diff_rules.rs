@@ -171,3 +171,66 @@ fn the_docs_list_the_catalogue() {
         assert!(text[begin..end] == table, "docs/diff.md lists another catalogue; run `UPDATE_EXPECT=1 cargo test --test diff_rules`");
     }
 }
+
+/// A copy of `spec/` (one level of subdirectories) in `to`.
+fn copy_spec(from: &Path, to: &Path) {
+    for entry in std::fs::read_dir(from).expect("read spec/") {
+        let path = entry.expect("an entry").path();
+        let target = to.join(path.file_name().expect("a name"));
+        if path.is_dir() {
+            copy_dir(&path, &target);
+        } else {
+            std::fs::copy(&path, &target).expect("copy a spec file");
+        }
+    }
+}
+
+/// `text` with `insert` after the first line equal to `after` that follows the line `anchor`.
+fn insert_after(text: &str, anchor: &str, after: &str, insert: &str) -> String {
+    let start = text.find(anchor).unwrap_or_else(|| panic!("`{anchor}` is in the spec"));
+    let at = start + text[start..].find(after).unwrap_or_else(|| panic!("`{after}` follows `{anchor}`")) + after.len();
+    format!("{}{insert}{}", &text[..at], &text[at..])
+}
+
+/// What a platform adds every week is free: an optional field, an endpoint, an enum value and an
+/// event added to the shipped spec are compatible for the wire, the Rust crates and the C ABI,
+/// and need no change entry.
+#[test]
+fn additions_to_the_shipped_spec_are_compatible_for_every_audience() {
+    let shipped = Path::new(env!("CARGO_MANIFEST_DIR")).join("spec");
+    let tmp = tempfile::tempdir().expect("a temporary directory");
+    copy_spec(&shipped, tmp.path());
+    let edit = |file: &str, f: &dyn Fn(&str) -> String| {
+        let path = tmp.path().join(file);
+        let text = std::fs::read_to_string(&path).expect("read a spec file");
+        std::fs::write(&path, f(&text)).expect("write a spec file");
+    };
+    edit("resources/lobby.yaml", &|t| {
+        insert_after(
+            t,
+            "  - id: lobby_member\n",
+            "    fields:\n",
+            "      nickname: { type: string, optional: true, description: The member's nickname in the lobby. }\n",
+        )
+    });
+    edit("resources/activity.yaml", &|t| {
+        insert_after(t, "  - id: activity_type\n", "    values:\n", "      - { id: WORKING, name: Working, not_shown: [value] }\n")
+    });
+    std::fs::write(
+        tmp.path().join("additions.yaml"),
+        "endpoints:\n  - id: get_lobby\n    name: Get Lobby\n    method: GET\n    path: /lobbies/{lobby.id}\n    description: Returns a lobby.\n    path_params:\n      lobby.id: { type: snowflake, description: The lobby. }\n    response: object<lobby>\n\
+         events:\n  - id: lobby_deleted\n    name: Lobby Deleted\n    channel: gateway\n    description: Sent when a lobby is deleted.\n    fields:\n      id: { type: snowflake, description: The lobby's id. }\n",
+    )
+    .expect("write the additions");
+    let (old, new) = (load(&shipped, "spec"), load(tmp.path(), "new"));
+    let findings = diff::diff(&old.model, &new.model, &DiffOptions::default());
+    let rules: Vec<&str> = findings.iter().map(|f| f.rule.id).collect();
+    for rule in ["field-added", "enum-value-added", "item-added"] {
+        assert!(rules.contains(&rule), "no `{rule}` finding in {rules:?}");
+    }
+    assert!(findings.iter().any(|f| f.subject.starts_with("endpoint:get_lobby")), "the endpoint is found: {rules:?}");
+    assert!(findings.iter().any(|f| f.subject.starts_with("event:lobby_deleted")), "the event is found: {rules:?}");
+    let breaking: Vec<String> =
+        findings.iter().filter(|f| f.audiences.breaking()).map(|f| format!("{}: {} ({:?})", f.rule.id, f.subject, f.audiences)).collect();
+    assert!(breaking.is_empty(), "additions break someone:\n{}", breaking.join("\n"));
+}

@@ -40,14 +40,14 @@ async fn the_shapes_mock_answers_every_status_shape_its_client_decodes() {
     let origin = serve(shapes_server::mock::router()).await;
     let placeholders = Placeholders { api_url: format!("{origin}/api") };
     let client = shapes_client::Client::with_http(http(), placeholders).with_credential(Credential::bot("mock"));
-    let note = client.get_note(&get_note::Request { path: Default::default() }).await.expect("a note");
+    let note = client.get_note(&get_note::Request::new(0u64)).await.expect("a note");
     assert!(note.headers.rate_limit_limit >= 0, "the first success status, its headers within their bounds: {note:?}");
-    let document = client.get_document(&get_document::Request { path: Default::default(), query: Default::default() }).await.expect("a document");
+    let document = client.get_document(&get_document::Request::new(shapes_client::types::wire::Uuid(0))).await.expect("a document");
     // The document's title has a pattern: the mock's value meets it.
     assert!(!document.title.is_empty() && document.title.chars().all(|c| c.is_ascii_alphanumeric() || c == ' '), "{document:?}");
-    let categories = client.list_categories(&list_categories::Request {}).await.expect("categories");
+    let categories = client.list_categories(&list_categories::Request::default()).await.expect("categories");
     assert_eq!(categories.len(), 1);
-    let payloads = client.poll_gateway(&poll_gateway::Request {}).await.expect("payloads");
+    let payloads = client.poll_gateway(&poll_gateway::Request::default()).await.expect("payloads");
     assert_eq!(payloads.len(), 1, "{payloads:?}");
 }
 
@@ -60,10 +60,10 @@ async fn segments_that_mix_placeholders_and_text_route_both_ways() {
     use shapes_client::types::placeholders::Placeholders;
     let origin = serve(shapes_server::mock::router()).await;
     let client = shapes_client::Client::with_http(http(), Placeholders { api_url: format!("{origin}/api") });
-    let request = get_note_export::Request { path: get_note_export::Path { note_id: 7.into(), format: "md".into() } };
+    let request = get_note_export::Request::new(7u64, "md");
     assert_eq!(request.uri_path(), "/notes/7/export.md");
     client.get_note_export(&request).await.expect("the export");
-    let request = get_archive::Request { path: get_archive::Path { archive: "logs.2026".into() } };
+    let request = get_archive::Request::new("logs.2026");
     assert_eq!(request.uri_path(), "/archives/logs.2026.tar.gz");
     client.get_archive(&request).await.expect("the archive");
     for (path, status) in [
@@ -103,8 +103,8 @@ async fn optional_bodies_of_either_format_may_be_left_out() {
     use shapes_client::types::endpoints::{send_feedback, send_feedback_form};
     use shapes_client::types::placeholders::Placeholders;
     let client = shapes_client::Client::with_http(http(), Placeholders { api_url: format!("{origin}/api") });
-    client.send_feedback_form(&send_feedback_form::Request { body: None }).await.expect("no feedback as a form");
-    client.send_feedback(&send_feedback::Request { body: None, ..Default::default() }).await.expect("no feedback as JSON");
+    client.send_feedback_form(&send_feedback_form::Request::default()).await.expect("no feedback as a form");
+    client.send_feedback(&send_feedback::Request::default()).await.expect("no feedback as JSON");
 }
 
 /// A JSON body of another JSON media type (`body_media_type`): the client sends it as that
@@ -120,6 +120,6 @@ async fn a_json_body_travels_as_its_declared_media_type() {
         assert_eq!(answer.status().as_u16(), status, "PATCH /feedback as {media}");
     }
     let client = shapes_client::Client::with_http(http(), Placeholders { api_url: format!("{origin}/api") });
-    let body = amend_feedback::Body::Json(amend_feedback::Fields { rating: Some(3) });
-    client.amend_feedback(&amend_feedback::Request { body }).await.expect("the client sends the merge patch as its media type");
+    let body = amend_feedback::Body::Json(amend_feedback::Fields::default().rating(3));
+    client.amend_feedback(&amend_feedback::Request::new(body)).await.expect("the client sends the merge patch as its media type");
 }

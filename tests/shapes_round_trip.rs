@@ -34,23 +34,19 @@ fn bearer(token: &str) -> Option<Credential> {
 }
 
 fn json_note(title: &str) -> create_note::Request {
-    create_note::Request { body: create_note::Body::Json(create_note::Fields { title: title.to_owned(), body: Some("text".to_owned()) }) }
+    create_note::Request::new(create_note::Body::Json(create_note::Fields::new(title).body("text")))
 }
 
 fn list(ids: Option<Vec<u64>>, tags: Option<&[&str]>) -> list_notes::Request {
-    list_notes::Request {
-        query: list_notes::Query {
-            ids: ids.map(|v| v.into_iter().map(Snowflake).collect()),
-            tags: tags.map(|t| t.iter().map(|s| (*s).to_owned()).collect()),
-            after: None,
-            limit: None,
-        },
-        headers: list_notes::Headers { request_id: Some("req-1".to_owned()), locale: "en".to_owned(), hidden: None },
-    }
+    let mut request = list_notes::Request::default();
+    request.headers = list_notes::Headers::new("en").request_id("req-1");
+    request.query.ids = ids.map(|v| v.into_iter().map(Snowflake).collect());
+    request.query.tags = tags.map(|t| t.iter().map(|s| (*s).to_owned()).collect());
+    request
 }
 
-fn note_path(id: u64) -> get_note::Path {
-    get_note::Path { note_id: Snowflake(id) }
+fn get(id: u64) -> get_note::Request {
+    get_note::Request::new(id)
 }
 
 /// The status and text of a raw request.
@@ -100,7 +96,7 @@ async fn an_empty_response_is_its_status_alone() {
     let server = Server::start(Shapes::new()).await;
     let client = server.client_as(bot());
     let create_note::Success::Created(note) = client.create_note(&json_note("gone soon")).await.unwrap() else { panic!() };
-    let delete = delete_note::Request { path: delete_note::Path { note_id: note.body.id } };
+    let delete = delete_note::Request::new(note.body.id);
     client.delete_note(&delete).await.unwrap();
     // The 404 is declared without a body: the error carries the status, nothing declared.
     let gone = failed(client.delete_note(&delete).await);
@@ -114,7 +110,7 @@ async fn a_429_carries_its_typed_body_and_rate_limit_headers() {
     let server = Server::start(Shapes::new()).await;
     let client = server.client_as(bot());
     server.shapes.limited.store(true, Ordering::SeqCst);
-    let answer = failed(client.get_note(&get_note::Request { path: note_path(1) }).await);
+    let answer = failed(client.get_note(&get(1)).await);
     assert_eq!(answer.status, 429);
     assert_eq!(answer.headers["x-ratelimit-remaining"], "0", "the headers as they came");
     let Some(Declared::RateLimited(limited)) = answer.declared else { panic!("expected the declared 429, got {answer:?}") };
@@ -135,7 +131,7 @@ async fn success_headers_are_read_into_the_response() {
     let server = Server::start(Shapes::new()).await;
     let client = server.client_as(bot());
     client.create_note(&json_note("with headers")).await.unwrap();
-    let ok = client.get_note(&get_note::Request { path: note_path(1) }).await.unwrap();
+    let ok = client.get_note(&get(1)).await.unwrap();
     assert_eq!(ok.body.title, "with headers");
     assert_eq!(ok.headers.rate_limit_limit, 50);
     assert_eq!(ok.headers.rate_limit_reset_after, 1);
@@ -153,7 +149,7 @@ async fn a_range_status_carries_the_status_and_its_body() {
     assert_eq!((answer.status, body.message.as_str()), (422, "unknown locale"));
 
     server.shapes.down.store(true, Ordering::SeqCst);
-    let answer = failed(server.client_as(None).get_status(&get_status::Request {}).await);
+    let answer = failed(server.client_as(None).get_status(&get_status::Request::default()).await);
     let Some(Declared::GetStatusServerError(down)) = &answer.declared else { panic!("expected 5XX, got {answer:?}") };
     assert_eq!(answer.status, 503);
     assert_eq!((down.body.message.as_str(), down.headers.retry_after), ("down for maintenance", Some(30)));
@@ -162,10 +158,7 @@ async fn a_range_status_carries_the_status_and_its_body() {
 #[tokio::test]
 async fn the_default_status_is_whatever_the_service_answered() {
     let server = Server::start(Shapes::new()).await;
-    let request = upload_attachment::Request {
-        path: upload_attachment::Path { note_id: Snowflake(99) },
-        body: RawBody { content_type: "image/png".to_owned(), bytes: vec![1, 2, 3] },
-    };
+    let request = upload_attachment::Request::new(99u64, RawBody { content_type: "image/png".to_owned(), bytes: vec![1, 2, 3] });
     let answer = failed(server.client_as(bot()).upload_attachment(&request).await);
     let Some(Declared::ClientError(body)) = &answer.declared else { panic!("expected the default response, got {answer:?}") };
     assert_eq!((answer.status, body.code), (404, 10404));
@@ -175,7 +168,7 @@ async fn the_default_status_is_whatever_the_service_answered() {
 async fn a_body_that_may_be_null_is_an_option() {
     let server = Server::start(Shapes::new()).await;
     let client = server.client_as(None);
-    let request = list_tags::Request::new(list_tags::Query { theme: Theme::Dark });
+    let request = list_tags::Request::new(list_tags::Query::new(Theme::Dark));
     assert_eq!(client.list_tags(&request).await.unwrap(), None);
     let (status, _, text) = raw(server.http.get(server.api("/tags?theme=dark"))).await;
     assert_eq!((status, text.as_str()), (200, "null"));
@@ -187,11 +180,11 @@ async fn a_body_that_may_be_null_is_an_option() {
 async fn text_csv_and_redirect_responses_come_back_typed() {
     let server = Server::start(Shapes::new()).await;
     let client = server.client_as(bot());
-    assert_eq!(server.client_as(None).get_status(&get_status::Request {}).await.unwrap(), "up");
+    assert_eq!(server.client_as(None).get_status(&get_status::Request::default()).await.unwrap(), "up");
     client.create_note(&json_note("alpha")).await.unwrap();
-    let csv = client.export_notes(&export_notes::Request {}).await.unwrap();
+    let csv = client.export_notes(&export_notes::Request::default()).await.unwrap();
     assert_eq!(csv, "id,title\n1,alpha\n");
-    let answer = client.get_attachment(&get_attachment::Request { path: get_attachment::Path { note_id: Snowflake(1) } }).await.unwrap();
+    let answer = client.get_attachment(&get_attachment::Request::new(1u64)).await.unwrap();
     let get_attachment::Success::SeeOther(moved) = answer else { panic!("expected 303, got {answer:?}") };
     assert_eq!(moved.headers.location, "https://files.example/notes/1");
     let (_, headers, _) = raw(server.http.get(server.api("/notes.csv")).header("authorization", "Bot bot-token")).await;
@@ -203,7 +196,7 @@ async fn an_undeclared_status_is_an_error() {
     let server = Server::start(Shapes::new()).await;
     // A 401 is none of get_note's declared statuses: the platform's error body comes back.
     let client = server.client_as(Some(Credential::bot("wrong")));
-    let e = failed(client.get_note(&get_note::Request { path: note_path(1) }).await);
+    let e = failed(client.get_note(&get(1)).await);
     assert_eq!((e.status, e.declared.as_ref()), (401, None));
     assert_eq!(e.error.as_ref().map(|e| e.status), Some(401), "the platform's error body, read");
 }
@@ -216,9 +209,9 @@ async fn anonymous_calls_are_accepted_where_declared() {
     let server = Server::start(Shapes::new()).await;
     server.client_as(bot()).create_note(&json_note("private body")).await.unwrap();
     let anonymous = server.client_as(None);
-    let seen = anonymous.get_note(&get_note::Request { path: note_path(1) }).await.unwrap();
+    let seen = anonymous.get_note(&get(1)).await.unwrap();
     assert_eq!(seen.body.body, None, "an anonymous caller does not see the body");
-    let seen = server.client_as(bot()).get_note(&get_note::Request { path: note_path(1) }).await.unwrap();
+    let seen = server.client_as(bot()).get_note(&get(1)).await.unwrap();
     assert_eq!(seen.body.body.as_deref(), Some("text"), "a bot does");
     // An endpoint that needs a credential is not called without one.
     match anonymous.list_notes(&list(None, None)).await {
@@ -244,12 +237,12 @@ async fn a_bearer_token_needs_the_endpoint_scopes_and_a_bot_token_does_not() {
         Some(Declared::ClientError(e)) if refused.status == 403 => assert!(e.message.contains("notes.read"), "{}", e.message),
         other => panic!("expected 403, got {other:?}"),
     }
-    assert_eq!(server.client_as(bearer(READER)).get_me(&get_me::Request {}).await.unwrap().name, "reader");
-    match server.client_as(bearer(PLAIN)).get_me(&get_me::Request {}).await {
+    assert_eq!(server.client_as(bearer(READER)).get_me(&get_me::Request::default()).await.unwrap().name, "reader");
+    match server.client_as(bearer(PLAIN)).get_me(&get_me::Request::default()).await {
         Err(Error::Api(e)) => assert_eq!(e.status, 403),
         other => panic!("expected 403, got {other:?}"),
     }
-    match server.client_as(bot()).get_me(&get_me::Request {}).await {
+    match server.client_as(bot()).get_me(&get_me::Request::default()).await {
         Err(Error::Credential { .. }) => {}
         other => panic!("a bot token is not accepted by get_me, got {other:?}"),
     }
@@ -318,7 +311,7 @@ async fn array_query_parameters_travel_repeated_and_comma_separated() {
 async fn one_body_comes_as_json_a_form_or_multipart() {
     let server = Server::start(Shapes::new()).await;
     let client = server.client_as(bot());
-    let form = create_note::Request { body: create_note::Body::Form(create_note::Fields { title: "by form".to_owned(), body: None }) };
+    let form = create_note::Request::new(create_note::Body::Form(create_note::Fields::new("by form")));
     let create_note::Success::Created(by_form) = client.create_note(&form).await.unwrap() else { panic!() };
     assert_eq!(by_form.body.tags, ["form"]);
     let create_note::Success::Created(by_json) = client.create_note(&json_note("by json")).await.unwrap() else { panic!() };
@@ -341,13 +334,11 @@ fn file(name: &str, content_type: &str, bytes: &[u8]) -> FilePart {
 async fn multipart_parts_arrive_typed() {
     let server = Server::start(Shapes::new()).await;
     let client = server.client_as(bot());
-    let parts = create_note::Parts {
-        payload_json: NoteDraft { title: "with files".to_owned(), body: Some("from the payload".to_owned()) },
-        files: Some(vec![file("a.txt", "text/plain", b"hello"), file("b.bin", "application/octet-stream", &[0, 1, 2])]),
-        cover: Some(file("cover.png", "image/png", b"\x89PNG")),
-        caption: Some("a \"quoted\" caption".to_owned()),
-    };
-    let answer = client.create_note(&create_note::Request { body: create_note::Body::Multipart(parts.clone()) }).await.unwrap();
+    let parts = create_note::Parts::new(NoteDraft::new("with files").body("from the payload"))
+        .files(vec![file("a.txt", "text/plain", b"hello"), file("b.bin", "application/octet-stream", &[0, 1, 2])])
+        .cover(file("cover.png", "image/png", b"\x89PNG"))
+        .caption("a \"quoted\" caption");
+    let answer = client.create_note(&create_note::Request::new(create_note::Body::Multipart(parts.clone()))).await.unwrap();
     let create_note::Success::Created(note) = answer else { panic!("expected 201, got {answer:?}") };
     assert_eq!(note.body.title, "with files");
     assert_eq!(note.body.body.as_deref(), Some("a \"quoted\" caption"));
@@ -356,7 +347,7 @@ async fn multipart_parts_arrive_typed() {
     let mut wrong = parts.clone();
     wrong.payload_json.title = "wrong cover".to_owned();
     wrong.cover = Some(file("cover.txt", "text/plain", b"no"));
-    match client.create_note(&create_note::Request { body: create_note::Body::Multipart(wrong) }).await {
+    match client.create_note(&create_note::Request::new(create_note::Body::Multipart(wrong))).await {
         Err(Error::Invalid(v)) => assert_eq!(v[0].pointer, "/body/cover"),
         other => panic!("expected the client to refuse the media type, got {other:?}"),
     }
@@ -382,12 +373,9 @@ async fn multipart_parts_arrive_typed() {
 #[tokio::test]
 async fn repeated_text_parts_a_csv_file_and_a_json_part() {
     let server = Server::start(Shapes::new()).await;
-    let parts = import_notes::Parts {
-        file: file("notes.csv", "text/csv", b"id,title\n1,first\n2,second\n"),
-        meta: ImportMeta { source: "backup".to_owned(), overwrite: false },
-        labels: Some(vec!["old".to_owned(), "imported".to_owned()]),
-    };
-    let accepted = server.client_as(bot()).import_notes(&import_notes::Request { body: parts }).await.unwrap();
+    let parts = import_notes::Parts::new(file("notes.csv", "text/csv", b"id,title\n1,first\n2,second\n"), ImportMeta::new("backup", false))
+        .labels(vec!["old".to_owned(), "imported".to_owned()]);
+    let accepted = server.client_as(bot()).import_notes(&import_notes::Request::new(parts)).await.unwrap();
     assert_eq!(accepted.headers.retry_after, 1);
     assert_eq!(accepted.body.job_id, Snowflake(2));
     let notes = server.shapes.all();
@@ -401,12 +389,9 @@ async fn a_binary_body_round_trips_with_its_media_type() {
     let client = server.client_as(bot());
     client.create_note(&json_note("has a picture")).await.unwrap();
     let bytes: Vec<u8> = (0..=255).collect();
-    let upload = upload_attachment::Request {
-        path: upload_attachment::Path { note_id: Snowflake(1) },
-        body: RawBody { content_type: "image/png".to_owned(), bytes: bytes.clone() },
-    };
+    let upload = upload_attachment::Request::new(1u64, RawBody { content_type: "image/png".to_owned(), bytes: bytes.clone() });
     client.upload_attachment(&upload).await.unwrap();
-    let answer = client.get_attachment(&get_attachment::Request { path: get_attachment::Path { note_id: Snowflake(1) } }).await.unwrap();
+    let answer = client.get_attachment(&get_attachment::Request::new(1u64)).await.unwrap();
     assert_eq!(answer, get_attachment::Success::Ok(RawBody { content_type: "image/png".to_owned(), bytes }));
 }
 
@@ -450,8 +435,8 @@ async fn a_patch_leaves_absent_fields_clears_null_ones_and_sets_the_others() {
 
     // The generated client says the same three things with `Presence`.
     let client = server.client();
-    let body = update_profile::Body { nickname: Presence::Null, theme: Some(Theme::Light), ..Default::default() };
-    let profile = client.update_profile(&update_profile::Request { body }).await.expect("the update is accepted");
+    let body = update_profile::Body::default().nickname(Presence::Null).theme(Theme::Light);
+    let profile = client.update_profile(&update_profile::Request::new(body)).await.expect("the update is accepted");
     assert_eq!(profile.nickname, Presence::Null);
     assert_eq!(profile.accent_color, Presence::Null);
     assert_eq!(profile.birthday.value().map(ToString::to_string).as_deref(), Some("1815-12-10"));
@@ -528,18 +513,12 @@ async fn constraints_of_every_shape_are_checked_together() {
 async fn the_client_refuses_to_send_what_the_server_would_refuse() {
     let server = Server::start(Shapes::new()).await;
     let client = server.client();
-    let link = Button { r#type: ComponentType::Button, style: ButtonStyle::Link, label: None, url: Some("not a uri".to_owned()), emoji: None };
+    let link = Button::new(ComponentType::Button, ButtonStyle::Link).url("not a uri");
     let unknown = Component::Unknown { tag: ComponentType::TextInput, raw: json!({ "type": 4 }) };
-    let body = create_document::Body {
-        title: "Notes".to_owned(),
-        tags: Vec::new(),
-        scores: IndexMap::new(),
-        owner: CreateDocumentBodyOwner { name: "Ada".to_owned() },
-        nonce: Some(Nonce::String("n".to_owned())),
-        components: Some(vec![Component::Button(link), unknown]),
-        shapes: None,
-    };
-    let Err(Error::Invalid(found)) = client.create_document(&create_document::Request { body }).await else { panic!("the client sends it") };
+    let body = create_document::Body::new("Notes", Vec::new(), IndexMap::new(), CreateDocumentBodyOwner::new("Ada"))
+        .nonce(Nonce::String("n".to_owned()))
+        .components(vec![Component::Button(link), unknown]);
+    let Err(Error::Invalid(found)) = client.create_document(&create_document::Request::new(body)).await else { panic!("the client sends it") };
     let found: Vec<&str> = found.iter().map(|v| v.pointer.as_str()).collect();
     assert_eq!(found, ["/body/components/0/style", "/body/components/0/url", "/body/components/1"]);
 }
@@ -547,7 +526,7 @@ async fn the_client_refuses_to_send_what_the_server_would_refuse() {
 #[tokio::test]
 async fn clients_keep_what_a_newer_server_sends() {
     let server = Server::start(Shapes::new().with_newer_payloads()).await;
-    let payloads = server.client().poll_gateway(&poll_gateway::Request {}).await.expect("the payloads are read");
+    let payloads = server.client().poll_gateway(&poll_gateway::Request::default()).await.expect("the payloads are read");
     assert!(matches!(payloads[0], GatewayPayload::Hello(_)), "{payloads:?}");
     let GatewayPayload::Unknown { tag, raw } = &payloads[2] else { panic!("an unknown payload is kept: {payloads:?}") };
     assert_eq!((*tag, raw), (99, &json!({ "op": 99, "shard": [0, 1] })));
@@ -560,11 +539,11 @@ async fn recursive_shapes_travel_both_ways() {
     let client = server.client();
     let mut expression = Expression::Literal(2.5);
     for _ in 0..5 {
-        expression = Expression::Negation(Box::new(Negation { operand: Box::new(expression) }));
+        expression = Expression::Negation(Box::new(Negation::new(expression)));
     }
-    let value = client.evaluate(&evaluate::Request { body: expression }).await.expect("evaluated");
+    let value = client.evaluate(&evaluate::Request::new(expression)).await.expect("evaluated");
     assert_eq!(value, -2.5);
-    let categories = client.list_categories(&list_categories::Request {}).await.expect("listed");
+    let categories = client.list_categories(&list_categories::Request::default()).await.expect("listed");
     assert_eq!(categories[1].parent.as_deref().map(|p| p.name.as_str()), Some("All"));
 }
 

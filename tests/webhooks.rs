@@ -10,7 +10,6 @@ use hmac::Mac as _;
 use shapes_client::types::events::{CommandInvoked, NoteCreated};
 use shapes_client::types::resources::Note;
 use shapes_client::types::webhooks::{InteractionsEvent, NoteEventsEvent};
-use shapes_client::types::wire::Snowflake;
 use shapes_client::webhooks::{self as receiving, Key, Received, Reply};
 use shapes_server::webhooks::{self as sending, Delivered, SigningKey, Undelivered};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -72,7 +71,7 @@ fn now() -> i64 {
 }
 
 fn note() -> NoteCreated {
-    NoteCreated { note: Note { id: Snowflake(1), title: "first".into(), body: None, tags: vec!["a".into()] } }
+    NoteCreated::new(Note::new(1, "first", vec!["a".to_owned()]))
 }
 
 /// Standard Webhooks' `v1,` signature of a delivery, computed here.

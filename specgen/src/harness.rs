@@ -178,10 +178,19 @@ fn relative(root: &Path, path: &Path) -> String {
 /// do for a user: the test command's switch that keeps the workspace's own from regenerating
 /// is not passed on.
 pub fn cargo(dir: &Path, target: &Path, args: &[&str]) -> Output {
+    cargo_with(dir, target, args, &[])
+}
+
+/// [`cargo`] with more environment variables (`RUSTC_BOOTSTRAP=1` for rustdoc's JSON output).
+pub fn cargo_with(dir: &Path, target: &Path, args: &[&str], env: &[(&str, &str)]) -> Output {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    // `--offline` right after the subcommand, before any `--` that passes the rest on.
+    let (command, rest) = args.split_first().expect("a cargo subcommand");
     Command::new(cargo)
-        .args(args)
+        .arg(command)
         .arg("--offline")
+        .args(rest)
+        .envs(env.iter().copied())
         .current_dir(dir)
         .env("CARGO_TARGET_DIR", target)
         .env("RUSTFLAGS", RUSTFLAGS)

@@ -65,30 +65,11 @@ pub struct Shapes {
 impl Shapes {
     /// A service with no note, one document and a default profile.
     pub fn new() -> Shapes {
-        let document = Document {
-            id: Uuid(1),
-            created_at: jiff::Timestamp::from_second(1_700_000_000).expect("a valid instant"),
-            title: "First".to_owned(),
-            tags: vec!["intro".to_owned()],
-            slug: Some("first".to_owned()),
-            scores: IndexMap::from_iter([("clarity".to_owned(), 90.0)]),
-            views_by_user: None,
-            summaries: Some(IndexMap::from_iter([(Locale::En, "The first document.".to_owned())])),
-            weights: None,
-            grid: None,
-            contact: None,
-            homepage: None,
-            checksum: None,
-            published: None,
-            nonce: None,
-            revision: None,
-            owner: DocumentOwner { name: "Ada".to_owned(), address: None },
-            shapes: None,
-            ratio: None,
-            components: None,
-            schema_version: 2,
-            category: None,
-        };
+        let created = jiff::Timestamp::from_second(1_700_000_000).expect("a valid instant");
+        let scores = IndexMap::from_iter([("clarity".to_owned(), 90.0)]);
+        let document = Document::new(Uuid(1), created, "First", vec!["intro".to_owned()], scores, DocumentOwner::new("Ada"), 2)
+            .slug("first")
+            .summaries(IndexMap::from_iter([(Locale::En, "The first document.".to_owned())]));
         Shapes {
             notes: Mutex::default(),
             attachments: Mutex::default(),
@@ -109,7 +90,8 @@ impl Shapes {
 
     fn add(&self, title: &str, body: Option<String>, tags: Vec<String>) -> Note {
         let id = self.next.fetch_add(1, Ordering::SeqCst) + 1;
-        let note = Note { id: Snowflake(id), title: title.to_owned(), body, tags };
+        let mut note = Note::new(id, title, tags);
+        note.body = body;
         self.notes.lock().unwrap().insert(id, note.clone());
         note
     }
@@ -124,7 +106,7 @@ impl Shapes {
     }
 
     fn rate_headers() -> shapes_server::types::endpoints::get_note::OkHeaders {
-        get_note::OkHeaders { rate_limit_limit: 50, rate_limit_remaining: 49, rate_limit_reset_after: 1, rate_limit_bucket: Some("notes".to_owned()) }
+        get_note::OkHeaders::new(50, 49, 1).rate_limit_bucket("notes")
     }
 
     /// Creates a note, or answers the one with the same title.
@@ -134,7 +116,7 @@ impl Shapes {
         }
         let note = self.add(title, body, tags);
         let location = format!("/notes/{}", note.id.0);
-        create_note::Response::Created(create_note::CreatedResponse { body: note, headers: create_note::CreatedHeaders { location } })
+        create_note::Response::Created(create_note::CreatedResponse { body: note, headers: create_note::CreatedHeaders::new(location) })
     }
 }
 
@@ -151,6 +133,7 @@ fn value_of(e: &Expression) -> f64 {
         Expression::Negation(n) => -value_of(&n.operand),
         // The router refused it: validators reject unknown variants on the way in.
         Expression::Unknown(_) => f64::NAN,
+        _ => f64::NAN,
     }
 }
 
@@ -220,8 +203,8 @@ impl Api for Shapes {
 
     async fn get_status(&self, _call: Call<Option<Caller>, get_status::Request, (), (), Option<Credential>>) -> Result<get_status::Response, ApiError> {
         if self.down.load(Ordering::SeqCst) {
-            let body = get_status::ServerErrorBody { message: "down for maintenance".to_owned() };
-            let headers = get_status::ServerErrorHeaders { retry_after: Some(30) };
+            let body = get_status::ServerErrorBody::new("down for maintenance");
+            let headers = get_status::ServerErrorHeaders::default().retry_after(30);
             return Ok(get_status::Response::ServerError(503, get_status::ServerErrorResponse { body, headers }));
         }
         Ok(get_status::Response::Ok("up".to_owned()))
@@ -234,8 +217,8 @@ impl Api for Shapes {
 
     async fn get_note(&self, call: Call<Option<Caller>, get_note::Request, (), (), Option<Credential>>) -> Result<get_note::Response, ApiError> {
         if self.limited.load(Ordering::SeqCst) {
-            let body = RateLimitedBody { message: "You are being rate limited.".to_owned(), retry_after: 2, global: false };
-            let headers = RateLimitedHeaders { rate_limit_limit: 50, rate_limit_remaining: 0, rate_limit_reset_after: 2, rate_limit_bucket: None };
+            let body = RateLimitedBody::new("You are being rate limited.", 2, false);
+            let headers = RateLimitedHeaders::new(50, 0, 2);
             return Ok(get_note::Response::TooManyRequests(RateLimitedResponse { body, headers }));
         }
         let Some(mut note) = self.get(call.input.path.note_id) else { return Ok(get_note::Response::NotFound) };
@@ -249,7 +232,7 @@ impl Api for Shapes {
     async fn list_notes(&self, call: Call<Caller, list_notes::Request>) -> Result<list_notes::Response, ApiError> {
         let (query, headers) = (&call.input.query, &call.input.headers);
         if headers.locale == "xx" {
-            let body = ClientErrorBody { code: 0, message: "unknown locale".to_owned() };
+            let body = ClientErrorBody::new(0, "unknown locale");
             return Ok(list_notes::Response::ClientError(422, body));
         }
         let mut notes: Vec<Note> = self
@@ -264,7 +247,8 @@ impl Api for Shapes {
         if let Some(limit) = query.limit {
             notes.truncate(usize::try_from(limit).unwrap_or(0));
         }
-        let headers = list_notes::OkHeaders { request_id: headers.request_id.clone(), total };
+        let mut headers = list_notes::OkHeaders::new(total);
+        headers.request_id = call.input.headers.request_id.clone();
         Ok(list_notes::Response::Ok(list_notes::OkResponse { body: notes, headers }))
     }
 
@@ -281,7 +265,7 @@ impl Api for Shapes {
         let items: Vec<Note> = matches.iter().skip(start).take(size).cloned().collect();
         let end = start + items.len();
         let next_page = if end < matches.len() { Presence::Value(end.to_string()) } else { Presence::Null };
-        Ok(search_notes::Response { items, next_page })
+        Ok(search_notes::Response::new(items).next_page(next_page))
     }
 
     async fn list_archived_notes(&self, call: Call<Caller, list_archived_notes::Request>) -> Result<list_archived_notes::Response, ApiError> {
@@ -298,12 +282,13 @@ impl Api for Shapes {
         let body: Vec<Note> = all.iter().skip(start).take(size).cloned().collect();
         let end = start + body.len();
         let first = format!("</api/notes/browse?per_page={size}&page=0>; rel=\"first\"");
-        let link = (end < all.len()).then(|| format!("{first}, </api/notes/browse?per_page={size}&page={end}>; rel=\"next\""));
-        Ok(browse_notes::Response::Ok(browse_notes::OkResponse { body, headers: browse_notes::OkHeaders { link } }))
+        let mut headers = browse_notes::OkHeaders::default();
+        headers.link = (end < all.len()).then(|| format!("{first}, </api/notes/browse?per_page={size}&page={end}>; rel=\"next\""));
+        Ok(browse_notes::Response::Ok(browse_notes::OkResponse { body, headers }))
     }
 
     async fn get_me(&self, _call: Call<Caller, get_me::Request>) -> Result<get_me::Response, ApiError> {
-        Ok(User { id: Snowflake(7), name: "reader".to_owned() })
+        Ok(User::new(7, "reader"))
     }
 
     async fn create_note(&self, call: Call<Caller, create_note::Request>) -> Result<create_note::Response, ApiError> {
@@ -323,6 +308,7 @@ impl Api for Shapes {
                 let body = parts.caption.or(parts.payload_json.body);
                 self.create(&parts.payload_json.title, body, tags)
             }
+            _ => return Err(ApiError::new(&errors::INVALID_FORM_BODY).with_message("a body format this service does not read")),
         })
     }
 
@@ -339,14 +325,14 @@ impl Api for Shapes {
                 last = self.add(title, None, tags.clone()).id.0;
             }
         }
-        let body = import_notes::AcceptedBody { job_id: Snowflake(last) };
-        Ok(import_notes::Response::Accepted(import_notes::AcceptedResponse { body, headers: import_notes::AcceptedHeaders { retry_after: 1 } }))
+        let body = import_notes::AcceptedBody::new(last);
+        Ok(import_notes::Response::Accepted(import_notes::AcceptedResponse { body, headers: import_notes::AcceptedHeaders::new(1) }))
     }
 
     async fn upload_attachment(&self, call: Call<Caller, upload_attachment::Request>) -> Result<upload_attachment::Response, ApiError> {
         let id = call.input.path.note_id;
         if self.get(id).is_none() {
-            return Ok(upload_attachment::Response::Other(404, ClientErrorBody { code: 10404, message: "Unknown note".to_owned() }));
+            return Ok(upload_attachment::Response::Other(404, ClientErrorBody::new(10404, "Unknown note")));
         }
         self.attachments.lock().unwrap().insert(id.0, call.input.body);
         Ok(upload_attachment::Response::NoContent)
@@ -358,7 +344,7 @@ impl Api for Shapes {
             Some(raw) => get_attachment::Response::Ok(raw.clone()),
             None => {
                 let location = format!("https://files.example/notes/{}", id.0);
-                get_attachment::Response::SeeOther(get_attachment::SeeOtherResponse { headers: get_attachment::SeeOtherHeaders { location } })
+                get_attachment::Response::SeeOther(get_attachment::SeeOtherResponse { headers: get_attachment::SeeOtherHeaders::new(location) })
             }
         })
     }
@@ -409,19 +395,12 @@ impl Api for Shapes {
     async fn create_document(&self, call: Call<Caller, create_document::Request>) -> Result<Document, ApiError> {
         let body = call.input.body;
         let mut documents = self.documents.lock().expect("the lock");
-        let document = Document {
-            id: Uuid(u128::try_from(documents.len()).unwrap_or(u128::MAX) + 1),
-            created_at: call.now,
-            title: body.title,
-            tags: body.tags,
-            scores: body.scores,
-            owner: DocumentOwner { name: body.owner.name, address: None },
-            nonce: body.nonce,
-            components: body.components,
-            shapes: body.shapes,
-            ..documents[0].clone()
-        };
-        let document = Document { summaries: None, ..document };
+        let id = Uuid(u128::try_from(documents.len()).unwrap_or(u128::MAX) + 1);
+        let mut document = documents[0].clone();
+        (document.id, document.created_at, document.title, document.tags, document.scores) = (id, call.now, body.title, body.tags, body.scores);
+        (document.owner, document.nonce, document.components, document.shapes) =
+            (DocumentOwner::new(body.owner.name), body.nonce, body.components, body.shapes);
+        document.summaries = None;
         documents.push(document.clone());
         Ok(document)
     }
@@ -454,7 +433,7 @@ impl Api for Shapes {
     }
 
     async fn poll_gateway(&self, _call: Call<Caller, poll_gateway::Request>) -> Result<Vec<GatewayPayload>, ApiError> {
-        let mut out = vec![GatewayPayload::Hello(Hello { op: 10, heartbeat_interval: 41_250 }), GatewayPayload::Heartbeat(Heartbeat { op: 1, seq: None })];
+        let mut out = vec![GatewayPayload::Hello(Hello::new(10, 41_250)), GatewayPayload::Heartbeat(Heartbeat::new(1))];
         if self.newer_payloads {
             let raw = serde_json::json!({ "op": 99, "shard": [0, 1] });
             out.push(GatewayPayload::Unknown { tag: 99, raw });
@@ -463,8 +442,8 @@ impl Api for Shapes {
     }
 
     async fn list_categories(&self, _call: Call<Caller, list_categories::Request>) -> Result<Vec<Category>, ApiError> {
-        let root = Category { name: "All".to_owned(), parent: None };
-        let child = Category { name: "Notes".to_owned(), parent: Some(Box::new(root.clone())) };
+        let root = Category::new("All");
+        let child = Category::new("Notes").parent(root.clone());
         Ok(vec![root, child])
     }
 }

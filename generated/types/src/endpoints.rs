@@ -156,7 +156,8 @@ pub mod get_guild_channels {
     #[allow(
         clippy::should_implement_trait,
         clippy::wrong_self_convention,
-        reason = "setters are named after the spec's fields"
+        clippy::unit_arg,
+        reason = "setters are named after the spec's fields, and a field of type null is set to `()` like any other"
     )]
     impl Path {
         /// A `Path` with these fields; the others start empty or at their defaults.
@@ -313,7 +314,8 @@ pub mod get_current_user_guilds {
     #[allow(
         clippy::should_implement_trait,
         clippy::wrong_self_convention,
-        reason = "setters are named after the spec's fields"
+        clippy::unit_arg,
+        reason = "setters are named after the spec's fields, and a field of type null is set to `()` like any other"
     )]
     impl Query {
         /// This value with `shard` set.
@@ -494,7 +496,8 @@ pub mod get_gateway_bot {
     #[allow(
         clippy::should_implement_trait,
         clippy::wrong_self_convention,
-        reason = "setters are named after the spec's fields"
+        clippy::unit_arg,
+        reason = "setters are named after the spec's fields, and a field of type null is set to `()` like any other"
     )]
     impl Response {
         /// A `Response` with these fields; the others start empty or at their defaults.
@@ -596,7 +599,8 @@ pub mod create_channel_invite {
     #[allow(
         clippy::should_implement_trait,
         clippy::wrong_self_convention,
-        reason = "setters are named after the spec's fields"
+        clippy::unit_arg,
+        reason = "setters are named after the spec's fields, and a field of type null is set to `()` like any other"
     )]
     impl Parts {
         /// This value with `target_user_ids` set.
@@ -1041,7 +1045,8 @@ pub mod bulk_add_target_users {
     #[allow(
         clippy::should_implement_trait,
         clippy::wrong_self_convention,
-        reason = "setters are named after the spec's fields"
+        clippy::unit_arg,
+        reason = "setters are named after the spec's fields, and a field of type null is set to `()` like any other"
     )]
     impl Body {
         /// A `Body` with these fields; the others start empty or at their defaults.
@@ -1160,7 +1165,8 @@ pub mod bulk_delete_target_users {
     #[allow(
         clippy::should_implement_trait,
         clippy::wrong_self_convention,
-        reason = "setters are named after the spec's fields"
+        clippy::unit_arg,
+        reason = "setters are named after the spec's fields, and a field of type null is set to `()` like any other"
     )]
     impl Body {
         /// A `Body` with these fields; the others start empty or at their defaults.
@@ -1461,7 +1467,8 @@ pub mod create_or_join_lobby {
     #[allow(
         clippy::should_implement_trait,
         clippy::wrong_self_convention,
-        reason = "setters are named after the spec's fields"
+        clippy::unit_arg,
+        reason = "setters are named after the spec's fields, and a field of type null is set to `()` like any other"
     )]
     impl Body {
         /// This value with `secret` set.
@@ -1589,7 +1596,8 @@ pub mod send_lobby_message {
     #[allow(
         clippy::should_implement_trait,
         clippy::wrong_self_convention,
-        reason = "setters are named after the spec's fields"
+        clippy::unit_arg,
+        reason = "setters are named after the spec's fields, and a field of type null is set to `()` like any other"
     )]
     impl Path {
         /// A `Path` with these fields; the others start empty or at their defaults.
@@ -1636,7 +1644,8 @@ pub mod send_lobby_message {
     #[allow(
         clippy::should_implement_trait,
         clippy::wrong_self_convention,
-        reason = "setters are named after the spec's fields"
+        clippy::unit_arg,
+        reason = "setters are named after the spec's fields, and a field of type null is set to `()` like any other"
     )]
     impl Body {
         /// A `Body` with these fields; the others start empty or at their defaults.
@@ -1787,7 +1796,8 @@ pub mod get_lobby_messages {
     #[allow(
         clippy::should_implement_trait,
         clippy::wrong_self_convention,
-        reason = "setters are named after the spec's fields"
+        clippy::unit_arg,
+        reason = "setters are named after the spec's fields, and a field of type null is set to `()` like any other"
     )]
     impl Path {
         /// A `Path` with these fields; the others start empty or at their defaults.
@@ -2049,7 +2059,8 @@ pub mod bulk_update_lobby_members {
     #[allow(
         clippy::should_implement_trait,
         clippy::wrong_self_convention,
-        reason = "setters are named after the spec's fields"
+        clippy::unit_arg,
+        reason = "setters are named after the spec's fields, and a field of type null is set to `()` like any other"
     )]
     impl Path {
         /// A `Path` with these fields; the others start empty or at their defaults.
@@ -2205,7 +2216,8 @@ pub mod set_voice_channel_status {
     #[allow(
         clippy::should_implement_trait,
         clippy::wrong_self_convention,
-        reason = "setters are named after the spec's fields"
+        clippy::unit_arg,
+        reason = "setters are named after the spec's fields, and a field of type null is set to `()` like any other"
     )]
     impl Path {
         /// A `Path` with these fields; the others start empty or at their defaults.
@@ -2254,7 +2266,8 @@ pub mod set_voice_channel_status {
     #[allow(
         clippy::should_implement_trait,
         clippy::wrong_self_convention,
-        reason = "setters are named after the spec's fields"
+        clippy::unit_arg,
+        reason = "setters are named after the spec's fields, and a field of type null is set to `()` like any other"
     )]
     impl Body {
         /// A `Body` with these fields; the others start empty or at their defaults.
@@ -2802,7 +2815,8 @@ pub mod token {
     #[allow(
         clippy::should_implement_trait,
         clippy::wrong_self_convention,
-        reason = "setters are named after the spec's fields"
+        clippy::unit_arg,
+        reason = "setters are named after the spec's fields, and a field of type null is set to `()` like any other"
     )]
     impl Body {
         /// A `Body` with these fields; the others start empty or at their defaults.
@@ -2994,7 +3008,8 @@ pub mod token {
     #[allow(
         clippy::should_implement_trait,
         clippy::wrong_self_convention,
-        reason = "setters are named after the spec's fields"
+        clippy::unit_arg,
+        reason = "setters are named after the spec's fields, and a field of type null is set to `()` like any other"
     )]
     impl Response {
         /// A `Response` with these fields; the others start empty or at their defaults.

@@ -534,7 +534,8 @@ pub struct ErrorBody {
 #[allow(
     clippy::should_implement_trait,
     clippy::wrong_self_convention,
-    reason = "setters are named after the spec's fields"
+    clippy::unit_arg,
+    reason = "setters are named after the spec's fields, and a field of type null is set to `()` like any other"
 )]
 impl ErrorBody {
     /// A `ErrorBody` with these fields; the others start empty or at their defaults.

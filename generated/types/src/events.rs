@@ -277,7 +277,8 @@ pub struct PresenceUpdate {
 #[allow(
     clippy::should_implement_trait,
     clippy::wrong_self_convention,
-    reason = "setters are named after the spec's fields"
+    clippy::unit_arg,
+    reason = "setters are named after the spec's fields, and a field of type null is set to `()` like any other"
 )]
 impl PresenceUpdate {
     /// A `PresenceUpdate` with these fields; the others start empty or at their defaults.
@@ -408,7 +409,8 @@ pub struct ChannelInfo {
 #[allow(
     clippy::should_implement_trait,
     clippy::wrong_self_convention,
-    reason = "setters are named after the spec's fields"
+    clippy::unit_arg,
+    reason = "setters are named after the spec's fields, and a field of type null is set to `()` like any other"
 )]
 impl ChannelInfo {
     /// This value with `status` set.
@@ -480,7 +482,8 @@ pub struct VoiceChannelStatusUpdate {
 #[allow(
     clippy::should_implement_trait,
     clippy::wrong_self_convention,
-    reason = "setters are named after the spec's fields"
+    clippy::unit_arg,
+    reason = "setters are named after the spec's fields, and a field of type null is set to `()` like any other"
 )]
 impl VoiceChannelStatusUpdate {
     /// This value with `status` set.

@@ -29,7 +29,8 @@ pub struct IdentifyPayload {
 #[allow(
     clippy::should_implement_trait,
     clippy::wrong_self_convention,
-    reason = "setters are named after the spec's fields"
+    clippy::unit_arg,
+    reason = "setters are named after the spec's fields, and a field of type null is set to `()` like any other"
 )]
 impl IdentifyPayload {
     /// This value with `capabilities` set.
@@ -82,7 +83,8 @@ pub struct Activity {
 #[allow(
     clippy::should_implement_trait,
     clippy::wrong_self_convention,
-    reason = "setters are named after the spec's fields"
+    clippy::unit_arg,
+    reason = "setters are named after the spec's fields, and a field of type null is set to `()` like any other"
 )]
 impl Activity {
     /// A `Activity` with these fields; the others start empty or at their defaults.
@@ -148,7 +150,8 @@ pub struct Application {
 #[allow(
     clippy::should_implement_trait,
     clippy::wrong_self_convention,
-    reason = "setters are named after the spec's fields"
+    clippy::unit_arg,
+    reason = "setters are named after the spec's fields, and a field of type null is set to `()` like any other"
 )]
 impl Application {
     /// A `Application` with these fields; the others start empty or at their defaults.
@@ -231,7 +234,8 @@ pub struct AttachmentRequest {
 #[allow(
     clippy::should_implement_trait,
     clippy::wrong_self_convention,
-    reason = "setters are named after the spec's fields"
+    clippy::unit_arg,
+    reason = "setters are named after the spec's fields, and a field of type null is set to `()` like any other"
 )]
 impl AttachmentRequest {
     /// This value with `description` set.
@@ -288,7 +292,8 @@ pub struct Attachment {
 #[allow(
     clippy::should_implement_trait,
     clippy::wrong_self_convention,
-    reason = "setters are named after the spec's fields"
+    clippy::unit_arg,
+    reason = "setters are named after the spec's fields, and a field of type null is set to `()` like any other"
 )]
 impl Attachment {
     /// A `Attachment` with these fields; the others start empty or at their defaults.
@@ -366,7 +371,8 @@ pub struct Channel {
 #[allow(
     clippy::should_implement_trait,
     clippy::wrong_self_convention,
-    reason = "setters are named after the spec's fields"
+    clippy::unit_arg,
+    reason = "setters are named after the spec's fields, and a field of type null is set to `()` like any other"
 )]
 impl Channel {
     /// A `Channel` with these fields; the others start empty or at their defaults.
@@ -537,7 +543,8 @@ pub struct PermissionOverwrite {
 #[allow(
     clippy::should_implement_trait,
     clippy::wrong_self_convention,
-    reason = "setters are named after the spec's fields"
+    clippy::unit_arg,
+    reason = "setters are named after the spec's fields, and a field of type null is set to `()` like any other"
 )]
 impl PermissionOverwrite {
     /// A `PermissionOverwrite` with these fields; the others start empty or at their defaults.
@@ -602,7 +609,8 @@ pub struct VoiceChannelInfo {
 #[allow(
     clippy::should_implement_trait,
     clippy::wrong_self_convention,
-    reason = "setters are named after the spec's fields"
+    clippy::unit_arg,
+    reason = "setters are named after the spec's fields, and a field of type null is set to `()` like any other"
 )]
 impl VoiceChannelInfo {
     /// A `VoiceChannelInfo` with these fields; the others start empty or at their defaults.
@@ -681,7 +689,8 @@ pub struct AuditEntryInfo {
 #[allow(
     clippy::should_implement_trait,
     clippy::wrong_self_convention,
-    reason = "setters are named after the spec's fields"
+    clippy::unit_arg,
+    reason = "setters are named after the spec's fields, and a field of type null is set to `()` like any other"
 )]
 impl AuditEntryInfo {
     /// This value with `status` set.
@@ -759,7 +768,8 @@ pub struct GameStatsWidgetData {
 #[allow(
     clippy::should_implement_trait,
     clippy::wrong_self_convention,
-    reason = "setters are named after the spec's fields"
+    clippy::unit_arg,
+    reason = "setters are named after the spec's fields, and a field of type null is set to `()` like any other"
 )]
 impl GameStatsWidgetData {
     /// This value with `rank_name` set.
@@ -893,7 +903,8 @@ pub struct ResolvedChannel {
 #[allow(
     clippy::should_implement_trait,
     clippy::wrong_self_convention,
-    reason = "setters are named after the spec's fields"
+    clippy::unit_arg,
+    reason = "setters are named after the spec's fields, and a field of type null is set to `()` like any other"
 )]
 impl ResolvedChannel {
     /// This value with `app_permissions` set.
@@ -976,7 +987,8 @@ pub struct Invite {
 #[allow(
     clippy::should_implement_trait,
     clippy::wrong_self_convention,
-    reason = "setters are named after the spec's fields"
+    clippy::unit_arg,
+    reason = "setters are named after the spec's fields, and a field of type null is set to `()` like any other"
 )]
 impl Invite {
     /// This value with `target_user_ids` set.
@@ -1077,7 +1089,8 @@ pub struct PartialRole {
 #[allow(
     clippy::should_implement_trait,
     clippy::wrong_self_convention,
-    reason = "setters are named after the spec's fields"
+    clippy::unit_arg,
+    reason = "setters are named after the spec's fields, and a field of type null is set to `()` like any other"
 )]
 impl PartialRole {
     /// A `PartialRole` with these fields; the others start empty or at their defaults.
@@ -1210,7 +1223,8 @@ pub struct Lobby {
 #[allow(
     clippy::should_implement_trait,
     clippy::wrong_self_convention,
-    reason = "setters are named after the spec's fields"
+    clippy::unit_arg,
+    reason = "setters are named after the spec's fields, and a field of type null is set to `()` like any other"
 )]
 impl Lobby {
     /// A `Lobby` with these fields; the others start empty or at their defaults.
@@ -1308,7 +1322,8 @@ pub struct LobbyMember {
 #[allow(
     clippy::should_implement_trait,
     clippy::wrong_self_convention,
-    reason = "setters are named after the spec's fields"
+    clippy::unit_arg,
+    reason = "setters are named after the spec's fields, and a field of type null is set to `()` like any other"
 )]
 impl LobbyMember {
     /// A `LobbyMember` with these fields; the others start empty or at their defaults.
@@ -1401,7 +1416,8 @@ pub struct LobbyMemberUpdate {
 #[allow(
     clippy::should_implement_trait,
     clippy::wrong_self_convention,
-    reason = "setters are named after the spec's fields"
+    clippy::unit_arg,
+    reason = "setters are named after the spec's fields, and a field of type null is set to `()` like any other"
 )]
 impl LobbyMemberUpdate {
     /// A `LobbyMemberUpdate` with these fields; the others start empty or at their defaults.
@@ -1523,7 +1539,8 @@ pub struct LobbyMessage {
 #[allow(
     clippy::should_implement_trait,
     clippy::wrong_self_convention,
-    reason = "setters are named after the spec's fields"
+    clippy::unit_arg,
+    reason = "setters are named after the spec's fields, and a field of type null is set to `()` like any other"
 )]
 impl LobbyMessage {
     /// A `LobbyMessage` with these fields; the others start empty or at their defaults.
@@ -1639,7 +1656,8 @@ pub struct GameDirectMessage {
 #[allow(
     clippy::should_implement_trait,
     clippy::wrong_self_convention,
-    reason = "setters are named after the spec's fields"
+    clippy::unit_arg,
+    reason = "setters are named after the spec's fields, and a field of type null is set to `()` like any other"
 )]
 impl GameDirectMessage {
     /// This value with `moderation_metadata` set.
@@ -1694,7 +1712,8 @@ pub struct RadioGroup {
 #[allow(
     clippy::should_implement_trait,
     clippy::wrong_self_convention,
-    reason = "setters are named after the spec's fields"
+    clippy::unit_arg,
+    reason = "setters are named after the spec's fields, and a field of type null is set to `()` like any other"
 )]
 impl RadioGroup {
     /// This value with `required` set.
@@ -1790,7 +1809,8 @@ pub struct CheckboxGroup {
 #[allow(
     clippy::should_implement_trait,
     clippy::wrong_self_convention,
-    reason = "setters are named after the spec's fields"
+    clippy::unit_arg,
+    reason = "setters are named after the spec's fields, and a field of type null is set to `()` like any other"
 )]
 impl CheckboxGroup {
     /// This value with `min_values` set.
@@ -1941,7 +1961,8 @@ pub struct FileUpload {
 #[allow(
     clippy::should_implement_trait,
     clippy::wrong_self_convention,
-    reason = "setters are named after the spec's fields"
+    clippy::unit_arg,
+    reason = "setters are named after the spec's fields, and a field of type null is set to `()` like any other"
 )]
 impl FileUpload {
     /// This value with `min_values` set.
@@ -2064,7 +2085,8 @@ impl ComponentsEmbed {
 #[allow(
     clippy::should_implement_trait,
     clippy::wrong_self_convention,
-    reason = "setters are named after the spec's fields"
+    clippy::unit_arg,
+    reason = "setters are named after the spec's fields, and a field of type null is set to `()` like any other"
 )]
 impl ComponentsEmbed {
     /// A `ComponentsEmbed` with these fields; the others start empty or at their defaults.
@@ -2166,7 +2188,8 @@ pub struct RichPresenceActivity {
 #[allow(
     clippy::should_implement_trait,
     clippy::wrong_self_convention,
-    reason = "setters are named after the spec's fields"
+    clippy::unit_arg,
+    reason = "setters are named after the spec's fields, and a field of type null is set to `()` like any other"
 )]
 impl RichPresenceActivity {
     /// This value with `name` set.
@@ -2237,7 +2260,8 @@ pub struct RichPresenceActivityAssets {
 #[allow(
     clippy::should_implement_trait,
     clippy::wrong_self_convention,
-    reason = "setters are named after the spec's fields"
+    clippy::unit_arg,
+    reason = "setters are named after the spec's fields, and a field of type null is set to `()` like any other"
 )]
 impl RichPresenceActivityAssets {
     /// This value with `inviteCoverImage` set.
@@ -2317,7 +2341,8 @@ pub struct User {
 #[allow(
     clippy::should_implement_trait,
     clippy::wrong_self_convention,
-    reason = "setters are named after the spec's fields"
+    clippy::unit_arg,
+    reason = "setters are named after the spec's fields, and a field of type null is set to `()` like any other"
 )]
 impl User {
     /// A `User` with these fields; the others start empty or at their defaults.
@@ -2388,7 +2413,8 @@ pub struct Connection {
 #[allow(
     clippy::should_implement_trait,
     clippy::wrong_self_convention,
-    reason = "setters are named after the spec's fields"
+    clippy::unit_arg,
+    reason = "setters are named after the spec's fields, and a field of type null is set to `()` like any other"
 )]
 impl Connection {
     /// A `Connection` with these fields; the others start empty or at their defaults.

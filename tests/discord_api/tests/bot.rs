@@ -22,12 +22,12 @@ async fn bot(client: &Client) -> Result<usize, Error> {
     let channels = client.list_guild_channels(&list_guild_channels::Request::new(guilds[0].id)).await?.body.unwrap_or_default();
     let Some(Channel::GuildChannelResponse(channel)) = channels.first() else { panic!("a guild channel: {channels:?}") };
 
-    let embed = RichEmbed { title: "Hello".into(), description: format!("from {}", me.username).into(), ..Default::default() };
-    let mentions = MessageAllowedMentionsRequest { parse: vec![].into(), ..Default::default() };
-    let message = MessageCreateRequest { content: "hi".into(), embeds: vec![embed].into(), allowed_mentions: mentions.into(), ..Default::default() };
+    let embed = RichEmbed::default().title("Hello").description(format!("from {}", me.username));
+    let mentions = MessageAllowedMentionsRequest::default().parse(vec![]);
+    let message = MessageCreateRequest::default().content("hi").embeds(vec![embed]).allowed_mentions(mentions);
     let sent = client.create_message(&create_message::Request::new(channel.id, message)).await?.body;
 
-    let edit = MessageEditRequestPartial { content: "hi again".into(), ..Default::default() };
+    let edit = MessageEditRequestPartial::default().content("hi again");
     client.update_message(&update_message::Request::new(channel.id, sent.id, edit)).await?;
     client.add_my_message_reaction(&add_my_message_reaction::Request::new(channel.id, sent.id, "👍")).await?;
 
@@ -62,7 +62,7 @@ fn every_guild_arrives_once_through_the_stream_of_pages() {
 fn a_request_that_breaks_a_declared_limit_is_refused_before_sending() {
     let mock = Mock::start();
     let client = mock.client();
-    let message = MessageCreateRequest { content: "x".repeat(4001).into(), ..Default::default() };
+    let message = MessageCreateRequest::default().content("x".repeat(4001));
     let answer = mock.block_on(client.create_message(&create_message::Request::new(1u64, message)));
     let Err(Error::Invalid(violations)) = answer else { panic!("expected the client to refuse, got {answer:?}") };
     assert_eq!(violations[0].pointer, "/body/content");
@@ -88,7 +88,7 @@ fn refusing(mock: &Mock, status: StatusCode, body: &'static str) -> Client {
 fn an_error_status_is_an_err_with_the_declared_body_and_its_nested_details() {
     let mock = Mock::start();
     let client = refusing(&mock, StatusCode::BAD_REQUEST, INVALID_FORM_BODY);
-    let message = MessageCreateRequest { content: "hi".into(), ..Default::default() };
+    let message = MessageCreateRequest::default().content("hi");
     let error = mock.block_on(client.create_message(&create_message::Request::new(1u64, message))).expect_err("refused");
     assert_eq!(error.status(), Some(400));
     assert_eq!(error.api().map(|e| (e.code.value(), e.message.as_str())), Some((50035, "Invalid Form Body")), "{error}");

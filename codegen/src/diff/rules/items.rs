@@ -14,11 +14,11 @@ use serde::Serialize;
 pub static ITEM_ADDED: RuleDef = RuleDef {
     id: "item-added",
     group: "items",
-    summary: "an item is added (breaking for Rust where it adds a variant to an exhaustive enum or a method to the server trait)",
+    summary: "an item is added (breaking for Rust where it adds a required method to the server trait: a condition)",
     kinds: &["addition"],
     claimable: true,
     otherwise: Severity::Info,
-    anchor: "cargo-semver-checks `enum_variant_added`, `trait_method_added`; oasdiff `endpoint-added` (info)",
+    anchor: "cargo-semver-checks `trait_method_added` (a condition's hook); oasdiff `endpoint-added` (info)",
 };
 
 pub static ITEM_REMOVED: RuleDef = RuleDef {
@@ -147,18 +147,20 @@ fn subject(e: &Entry<'_>, old: Option<&Meta>, new: Option<&Meta>) -> Subject {
 /// What adding or removing an item of `kind` does to each audience: `(added, removed)`.
 ///
 /// The generated Rust enums (`Permission`, `ErrorCode`, `Scope`, `EventKind`, `Opcode`,
-/// `Command`, `Condition`, ...) are exhaustive, so a new value breaks an exhaustive `match`
-/// (cargo-semver-checks `enum_variant_added`); a routed endpoint or a condition adds a required
-/// method to the server trait (`trait_method_added`). Constants (flags, limits, changes) and new
-/// types are compatible additions. In C every item is a constant, a type or a function, and
-/// only removal breaks.
+/// `Command`, ...) are `#[non_exhaustive]`, so a new value is compatible; a routed endpoint adds
+/// a server trait method with a default body (501), also compatible. A condition adds a hook
+/// the implementation must answer (`trait_method_added`) and a variant to `Condition`, which
+/// stays exhaustive so the router can match it; a placeholder adds a member to `Placeholders`.
+/// Constants (flags, limits, changes) and new types
+/// are compatible additions. In C every item is a constant, a type or a function, and only
+/// removal breaks.
 fn presence_impact(m: &Model, e: &Entry<'_>) -> (Audiences, Audiences) {
     let routed = e.kind == "endpoint" && m.endpoint(&e.id).is_some_and(Endpoint::is_routed);
     let (added, removed) = match e.kind {
-        "permission" | "opcode" | "event" | "scope" | "command" => ((C, B, C), (B, B, B)),
-        "intent" | "token_kind" => ((C, B, U), (B, B, U)),
-        "error" => ((C, B, C), (C, B, B)),
-        "endpoint" if routed => ((C, B, U), (B, B, U)),
+        "permission" | "opcode" | "event" | "scope" | "command" => ((C, C, C), (B, B, B)),
+        "intent" | "token_kind" => ((C, C, U), (B, B, U)),
+        "error" => ((C, C, C), (C, B, B)),
+        "endpoint" if routed => ((C, C, U), (B, B, U)),
         "endpoint" => ((C, C, U), (B, B, U)),
         "condition" => ((U, B, U), (U, B, U)),
         "resource" | "union" => ((C, C, U), (B, B, U)),
@@ -172,7 +174,7 @@ fn presence_impact(m: &Model, e: &Entry<'_>) -> (Audiences, Audiences) {
         "limit" => ((C, C, C), (C, B, B)),
         "placeholder" => ((C, B, U), (B, B, U)),
         "scope_set" => ((U, C, U), (U, B, U)),
-        "state_machine" => ((C, B, U), (C, B, U)),
+        "state_machine" => ((C, C, U), (C, B, U)),
         "class" | "sdk_call" => ((U, U, C), (U, U, B)),
         // Parts, features, gaps, numbered auth rules and releases are documentation.
         _ => ((U, U, U), (U, U, U)),

@@ -17,7 +17,7 @@ rule!(
     "http",
     RESPONSE_STATUS_ADDED,
     "response-status-added",
-    "an endpoint declares a status it did not: the Rust `Response` enum gains a variant",
+    "an endpoint declares a status it did not: the `#[non_exhaustive]` Rust `Response` enum gains a variant (breaking where `Success` or `Response` changes kind)",
     ["addition", "behavior", "shape"],
     Info,
     "oasdiff `response-success-status-added`, `response-non-success-status-added` (info); cargo-semver-checks `enum_variant_added`"
@@ -67,6 +67,16 @@ rule!(
     Info,
     "oasdiff `response-body-type-changed`; smithy-diff `ChangedMemberTarget` (output)"
 );
+/// What a status added to `old` does to the Rust types. `Response` is `#[non_exhaustive]`, so a
+/// variant is compatible; but a first declared status turns the shorthand's `Response` alias
+/// into the enum, and a second success status turns `Success` from the one status's payload
+/// into an enum of them (breaking).
+fn rust_status_added(old: &Endpoint, added: &StatusResponse) -> crate::diff::Impact {
+    let success = |r: &StatusResponse| r.status.id.starts_with('2');
+    let successes = old.responses.iter().filter(|r| success(r)).count();
+    if old.responses.is_empty() || (success(added) && successes == 1) { B } else { C }
+}
+
 pub fn check(cx: &mut Cx<'_>) {
     let (old, new) = (cx.old, cx.new);
     for (o, n) in pair(&old.endpoints, &new.endpoints, |e| e.meta.id.clone()).both {
@@ -75,7 +85,7 @@ pub fn check(cx: &mut Cx<'_>) {
         for r in &p.added {
             let s = status_subject(cx.new, &endpoint, r, None, Some(r.status.span));
             let message = format!("endpoint `{}` may answer {}", n.meta.id, r.status.id);
-            cx.push(&RESPONSE_STATUS_ADDED, &s, Audiences::new(C, B, U), message, None, body_words(cx.new, r));
+            cx.push(&RESPONSE_STATUS_ADDED, &s, Audiences::new(C, rust_status_added(o, r), U), message, None, body_words(cx.new, r));
         }
         for r in &p.removed {
             let s = status_subject(cx.old, &endpoint, r, Some(r.status.span), None);

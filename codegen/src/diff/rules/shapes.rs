@@ -127,10 +127,10 @@ rule!(
     "shapes",
     ENUM_VALUE_ADDED,
     "enum-value-added",
-    "an enum value is added (open enums keep the wire compatible; the Rust enum is exhaustive)",
+    "an enum value is added (open enums keep the wire compatible; the Rust enum is `#[non_exhaustive]`)",
     ["addition"],
     Info,
-    "oasdiff `response-property-enum-value-added` (warn; info for open enums); smithy-diff `ChangedEnumTrait` (appended); cargo-semver-checks `enum_variant_added`"
+    "oasdiff `response-property-enum-value-added` (warn; info for open enums); smithy-diff `ChangedEnumTrait` (appended); cargo-semver-checks `enum_variant_added` (not on a `#[non_exhaustive]` enum)"
 );
 rule!(
     "shapes",
@@ -206,6 +206,15 @@ pub fn check(cx: &mut Cx<'_>) {
     check_flags(cx);
 }
 
+/// What a field added to a generated struct does to its Rust callers. The struct is
+/// `#[non_exhaustive]`, built with `new` and setters: a field that may be left out gets a
+/// setter (compatible); one that must be given is a new argument of `new`, or takes the
+/// struct's `Default` away (breaking).
+fn rust_added(f: &Field) -> crate::diff::Impact {
+    let given = !(f.optional || f.nullable || f.required_when.is_some() || f.defaulted() || f.three_state());
+    if given { B } else { C }
+}
+
 /// Compares two lists of fields with every field rule.
 pub fn compare_fields(cx: &mut Cx<'_>, f: &Fields<'_>) {
     let p = pair(f.old, f.new, |x| x.name.clone());
@@ -224,13 +233,13 @@ pub fn compare_fields(cx: &mut Cx<'_>, f: &Fields<'_>) {
                 cx.push(&REQUEST_HEADER_ADDED_REQUIRED, &s, f.audiences(B, B, C), message, None, Some(describe(n)));
             }
             ListKind::ResponseHeaders => {
-                cx.push(&RESPONSE_HEADER_ADDED, &s, f.audiences(C, B, C), format!("header `{name}` is added"), None, Some(describe(n)))
+                cx.push(&RESPONSE_HEADER_ADDED, &s, f.audiences(C, rust_added(n), C), format!("header `{name}` is added"), None, Some(describe(n)))
             }
             _ if required && f.dir.request() => {
                 let message = format!("required field `{name}` is added to what clients send");
-                cx.push(&REQUEST_FIELD_ADDED_REQUIRED, &s, f.audiences(B, B, C), message, None, Some(describe(n)));
+                cx.push(&REQUEST_FIELD_ADDED_REQUIRED, &s, f.audiences(B, rust_added(n), C), message, None, Some(describe(n)));
             }
-            _ => cx.push(&FIELD_ADDED, &s, f.audiences(C, B, C), format!("field `{name}` is added"), None, Some(describe(n))),
+            _ => cx.push(&FIELD_ADDED, &s, f.audiences(C, rust_added(n), C), format!("field `{name}` is added"), None, Some(describe(n))),
         }
     }
     for o in p.removed.iter().filter(|o| !renamed.iter().any(|(r, _)| r.name == o.name)) {
@@ -428,7 +437,7 @@ fn check_enums(cx: &mut Cx<'_>) {
             cx.push(
                 &ENUM_VALUE_ADDED,
                 &s,
-                Audiences::new(C, B, C),
+                Audiences::new(C, C, C),
                 format!("enum value `{}` is added", v(b)),
                 None,
                 b.value.map(|x| x.to_string()).or(some(&b.meta.id)),

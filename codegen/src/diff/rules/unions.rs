@@ -16,7 +16,7 @@ rule!(
     "shapes",
     UNION_VARIANT_ADDED,
     "union-variant-added",
-    "a union gains a variant: clients reading it meet a shape they do not know, and the Rust enum gains a variant",
+    "a union gains a variant: clients reading it meet a shape they do not know; the Rust enum is `#[non_exhaustive]`",
     ["addition", "shape"],
     Info,
     "oasdiff `response-property-one-of-added` (error), `request-property-one-of-added` (info); smithy-diff `AddedShape` (a union member); cargo-semver-checks `enum_variant_added`"
@@ -115,7 +115,7 @@ fn check_variants(cx: &mut Cx<'_>, dir: Dir, union: &Subject, o: &Union, n: &Uni
         cx.push(
             &UNION_VARIANT_ADDED,
             &variant(v, None, Some(v)),
-            Audiences::new(wire, B, U),
+            Audiences::new(wire, C, U),
             format!("union `{id}` gains variant `{}`", v.name),
             None,
             Some(describe(v)),

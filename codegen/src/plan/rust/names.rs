@@ -137,7 +137,7 @@ const STRUCT_METHODS: &[&str] = &[
 ];
 
 /// The setter of field `f` (`title`: `Embed::new().title("x")`), named after the field, or
-/// `None` when another method of the struct already has the name: one of [`STRUCT_METHODS`] or
+/// `None` when another method of the struct already has the name: one of `STRUCT_METHODS` or
 /// one of `taken` (the struct's default functions and case checks).
 pub fn setter(f: &Field, taken: &[Ident]) -> Option<Ident> {
     let ident = field(f);

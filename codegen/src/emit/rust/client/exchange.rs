@@ -338,12 +338,11 @@ pub(super) fn payload(plan: &Plan, r: &Response, names: &crate::plan::rust::name
     }
     let reads = plan.header_fields(r).into_iter().map(|f| {
         let wire = f.wire().to_owned();
-        let read = if f.may_be_absent() || f.nullable {
+        if f.may_be_absent() || f.nullable {
             as_declared(plan, &f, &quote!(types), quote!(optional_header(&answer, #wire)?))
         } else {
             quote!(header(&answer, #wire)?)
-        };
-        read
+        }
     });
     let (headers, response) = (&names.headers, &names.response);
     let body = body.map(|b| quote!(body: #b,));

@@ -212,13 +212,13 @@ fn parts_parse(plan: &Plan, e: &Endpoint) -> TokenStream {
         };
         let value = as_declared(plan, f, &quote!(types), value);
         steps.push(quote!(let #local = #value;));
-        let ident = names::field(f);
-        members.push(if is_required { quote!(#ident: #local?) } else { quote!(#ident: #local) });
+        members.push(if is_required { quote!(#local?) } else { quote!(#local) });
     }
     // A required part that is missing makes the whole `None` (`?` in a closure); without one,
     // the parts are always there.
     let any_required = e.parts.iter().any(|f| !optional(f));
-    let parts_value = if any_required { quote!((|| Some(endpoint::Parts { #(#members),* }))()) } else { quote!(Some(endpoint::Parts { #(#members),* })) };
+    let parts_value =
+        if any_required { quote!((|| Some(endpoint::Parts::from_fields(#(#members),*)))()) } else { quote!(Some(endpoint::Parts::from_fields(#(#members),*))) };
     quote! {
         let multipart = runtime::multipart(&parts.headers, bytes).await.map_err(runtime::rejected)?;
         #(#steps)*

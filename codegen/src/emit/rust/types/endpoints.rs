@@ -360,12 +360,31 @@ fn parts_struct(plan: &Plan, e: &Endpoint) -> TokenStream {
     } else {
         quote!(fn validate_at(&self, pointer: &crate::validation::Pointer<'_>, out: &mut Vec<crate::validation::Violation>) { #(#checks)* })
     };
+    let member = |f: &Field| part_type(plan, f);
+    let value = |f: &Field| match &f.ty {
+        Some(TypeRef::Primitive(Primitive::File)) => quote!(crate::wire::FilePart),
+        Some(TypeRef::Array(inner)) if **inner == TypeRef::Primitive(Primitive::File) => quote!(Vec<crate::wire::FilePart>),
+        Some(t) => value_tokens(plan, t, f.items.as_ref(), &quote!(crate)),
+        None => quote!(serde_json::Value),
+    };
+    // Parts that may all be left out are the empty body by default.
+    let default = e.parts.iter().all(|f| (f.may_be_absent() || f.nullable) && !f.defaulted() && !f.three_state()).then(|| quote!(Default,));
+    let building = super::fields::building_tokens(
+        &format_ident!("Parts"),
+        &e.parts,
+        None,
+        &[],
+        &super::fields::Typing { member: &member, value: &value, boxed: &|_| false },
+    );
     quote! {
         /// The parts of the `multipart/form-data` body.
-        #[derive(Clone, Debug, PartialEq)]
+        #[derive(Clone, Debug, #default PartialEq)]
+        #[non_exhaustive]
         pub struct Parts {
             #(#members)*
         }
+
+        #building
 
         impl crate::validation::Validate for Parts {
             #validate

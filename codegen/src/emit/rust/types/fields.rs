@@ -216,8 +216,9 @@ fn struct_with(plan: &Plan, name: &proc_macro2::Ident, docs: TokenStream, fields
         }
     });
     let validate = validate_impl(plan, name, fields);
-    let mut building = building_tokens(plan, name, fields, extra_ident.as_ref(), cases, &boxed);
-    building.extend(from_fields_tokens(plan, name, fields, extra_ident.as_ref(), &boxed));
+    let member = |f: &Field| field_type_boxed(plan, f, &root, boxed(f));
+    let value = |f: &Field| f.ty.as_ref().map_or_else(|| quote!(serde_json::Value), |t| value_tokens(plan, t, f.items.as_ref(), &root));
+    let building = building_tokens(name, fields, extra_ident.as_ref(), cases, &Typing { member: &member, value: &value, boxed: &boxed });
     let deny = (closed && !extra).then(|| quote!(#[serde(deny_unknown_fields)]));
     let (decode, decode_on_server) = match decode {
         Decode::Always => (Some(quote!(, serde::Deserialize)), None),
@@ -244,23 +245,25 @@ fn struct_with(plan: &Plan, name: &proc_macro2::Ident, docs: TokenStream, fields
     }
 }
 
+/// The Rust types of a struct's fields, as [`building_tokens`] needs them.
+pub struct Typing<'a> {
+    /// The member's type (`Option<Box<Note>>`).
+    pub member: &'a dyn Fn(&Field) -> TokenStream,
+    /// The value a setter or `new` takes (`Note`).
+    pub value: &'a dyn Fn(&Field) -> TokenStream,
+    /// Whether the member boxes the value.
+    pub boxed: &'a dyn Fn(&Field) -> bool,
+}
+
 /// How a caller builds a value of a `#[non_exhaustive]` struct: `new` taking the fields that
-/// have no default (none when every field has one: the struct is then its `Default`), and a
-/// setter per field, so `Embed::new().title("x")` keeps compiling when a field is added.
-fn building_tokens(
-    plan: &Plan,
-    name: &proc_macro2::Ident,
-    fields: &[Field],
-    extra: Option<&proc_macro2::Ident>,
-    cases: &[Case],
-    boxed: &dyn Fn(&Field) -> bool,
-) -> TokenStream {
-    let root = root();
+/// must be given (none: the struct is then its `Default`), and a setter per field, so
+/// `Embed::new().title("x")` keeps compiling when a field is added; then `from_fields`, hidden,
+/// for the generated code of the other crates.
+pub fn building_tokens(name: &proc_macro2::Ident, fields: &[Field], extra: Option<&proc_macro2::Ident>, cases: &[Case], typing: &Typing<'_>) -> TokenStream {
     let required: Vec<&Field> = fields.iter().filter(|f| must_be_given(f)).collect();
     let constructor = (!required.is_empty()).then(|| {
         let params = required.iter().map(|f| {
-            let ident = names::field(f);
-            let ty = field_type_boxed(plan, f, &root, false);
+            let (ident, ty) = (names::field(f), (typing.value)(f));
             quote!(#ident: impl Into<#ty>)
         });
         let inits = fields.iter().map(|f| {
@@ -272,7 +275,7 @@ fn building_tokens(
                 } else {
                     quote!(#ident: Default::default())
                 }
-            } else if boxed(f) {
+            } else if (typing.boxed)(f) {
                 quote!(#ident: Box::new(#ident.into()))
             } else {
                 quote!(#ident: #ident.into())
@@ -291,32 +294,33 @@ fn building_tokens(
     });
     let mut taken: Vec<proc_macro2::Ident> = fields.iter().filter(|f| f.defaulted()).map(names::default_fn).collect();
     taken.extend(cases.iter().map(names::case_check));
-    let setters: Vec<TokenStream> = fields.iter().filter_map(|f| setter_tokens(plan, f, &taken, boxed(f))).collect();
+    let setters: Vec<TokenStream> = fields.iter().filter_map(|f| setter_tokens(f, &taken, typing)).collect();
+    let from_fields = from_fields_tokens(name, fields, extra, typing);
     if constructor.is_none() && setters.is_empty() {
-        return TokenStream::new();
+        return from_fields;
     }
     quote! {
-        #[allow(clippy::should_implement_trait, clippy::wrong_self_convention, reason = "setters are named after the spec's fields")]
+        #[allow(
+            clippy::should_implement_trait,
+            clippy::wrong_self_convention,
+            clippy::unit_arg,
+            reason = "setters are named after the spec's fields, and a field of type null is set to `()` like any other"
+        )]
         impl #name {
             #constructor
             #(#setters)*
         }
+
+        #from_fields
     }
 }
 
 /// `from_fields`: every field, in order, for the generated code of the other crates (the
 /// server reads a request's parts member by member; the mock builds its examples). Hidden, so
 /// it is no promise to callers: a field added changes it.
-fn from_fields_tokens(
-    plan: &Plan,
-    name: &proc_macro2::Ident,
-    fields: &[Field],
-    extra: Option<&proc_macro2::Ident>,
-    boxed: &dyn Fn(&Field) -> bool,
-) -> TokenStream {
-    let root = root();
+fn from_fields_tokens(name: &proc_macro2::Ident, fields: &[Field], extra: Option<&proc_macro2::Ident>, typing: &Typing<'_>) -> TokenStream {
     let params = fields.iter().map(|f| {
-        let (ident, ty) = (names::field(f), field_type_boxed(plan, f, &root, boxed(f)));
+        let (ident, ty) = (names::field(f), (typing.member)(f));
         quote!(#ident: #ty)
     });
     let idents = fields.iter().map(names::field);
@@ -339,19 +343,18 @@ fn must_be_given(f: &Field) -> bool {
 }
 
 /// The setter of one field: it takes the value (an optional field is given it), converted.
-fn setter_tokens(plan: &Plan, f: &Field, taken: &[proc_macro2::Ident], boxed: bool) -> Option<TokenStream> {
+fn setter_tokens(f: &Field, taken: &[proc_macro2::Ident], typing: &Typing<'_>) -> Option<TokenStream> {
     let ident = names::setter(f, taken)?;
     let member = names::field(f);
-    let root = root();
-    let inner = f.ty.as_ref().map_or_else(|| quote!(serde_json::Value), |t| value_tokens(plan, t, f.items.as_ref(), &root));
+    let boxed = (typing.boxed)(f);
     let wrap = |value: TokenStream| if boxed { quote!(Box::new(#value)) } else { value };
     let (param, value) = if f.three_state() || f.defaulted() {
-        (field_type_boxed(plan, f, &root, boxed), quote!(value.into()))
+        ((typing.member)(f), quote!(value.into()))
     } else if f.may_be_absent() || f.nullable {
         let value = wrap(quote!(value.into()));
-        (inner, quote!(Some(#value)))
+        ((typing.value)(f), quote!(Some(#value)))
     } else {
-        (inner, wrap(quote!(value.into())))
+        ((typing.value)(f), wrap(quote!(value.into())))
     };
     let doc = format!(" This value with `{}` set.", f.wire());
     Some(quote! {

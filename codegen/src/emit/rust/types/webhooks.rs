@@ -17,7 +17,7 @@ pub fn emit(plan: &Plan) -> TokenStream {
         //! Webhooks: the events each carries to an app's endpoint, and how they are delivered.
         //! The receiver (in the client crate) and the sender (in the server crate) read both.
 
-        use crate::delivery::{Envelope, Hook, HookEvent, Ping, Schedule, Scheme};
+        use crate::delivery::{Envelope, Hook, HookEvent, Schedule};
 
         #(#hooks)*
     }
@@ -105,10 +105,10 @@ fn description(w: &Webhook) -> TokenStream {
             let header = |role: &str| v.header(role).unwrap_or_default().to_ascii_lowercase();
             let (signature, timestamp) = (header("signature"), header("timestamp"));
             if v.scheme.id == "ed25519" {
-                quote!(Some(Scheme::Ed25519 { signature: #signature, timestamp: #timestamp }))
+                quote!(Some(crate::delivery::Scheme::Ed25519 { signature: #signature, timestamp: #timestamp }))
             } else {
                 let id = header("id");
-                quote!(Some(Scheme::Standard { id: #id, timestamp: #timestamp, signature: #signature }))
+                quote!(Some(crate::delivery::Scheme::Standard { id: #id, timestamp: #timestamp, signature: #signature }))
             }
         }
         None => quote!(None),
@@ -124,7 +124,7 @@ fn description(w: &Webhook) -> TokenStream {
             let a = a.to_string();
             quote!(#a)
         }));
-        quote!(Ping { member: #member, value: #value, status: #status, answer: #answer })
+        quote!(crate::delivery::Ping { member: #member, value: #value, status: #status, answer: #answer })
     }));
     // An acknowledgement the spec leaves out is `204`: a success with nothing to say.
     let ack_status = unsuffixed(u64::from(w.ack_status.unwrap_or(204)));

@@ -1,0 +1,174 @@
+//! `diff`'s verdict for Rust, checked against an independent oracle: cargo-semver-checks.
+//!
+//! For each case of a fixed sample of `tests/diff/` (one per kind of Rust consequence: a field, a
+//! value, a variant, a status, an endpoint, an event added or removed, a type or a presence
+//! changed), the old and the new spec are generated, one after the other, into the same scratch
+//! workspace (so what did not change is not compiled again), the rustdoc JSON of each generated
+//! crate is written, and `cargo semver-checks check-release --release-type minor` compares the
+//! two. `diff` must call the case breaking for Rust exactly when the tool finds a breaking
+//! change in some crate, or the case is listed in [`BLIND`] with the reason the tool cannot see
+//! it. `scripts/semver-checks.sh` runs every case of the catalogue the same way.
+//!
+//! The tool is installed by the test command (`scripts/test.sh`) under `tools/.bin`; the test
+//! fails when it is missing (set `CARGO_SEMVER_CHECKS` to use another copy).
+
+use platform_codegen::diff::{self, DiffOptions, Impact};
+use platform_codegen::load_spec;
+use platform_specgen::harness::{self, Source};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// The cases checked on every run: each is a kind of edit a platform makes, and together they
+/// take both sides of every Rust rule the evolution design decides.
+const SAMPLE: &[&str] = &[
+    "field-added",
+    "request-field-added-required",
+    "field-removed",
+    "field-type-changed",
+    "field-presence-changed",
+    "enum-value-added",
+    "enum-value-removed",
+    "union-variant-added",
+    "response-status-added",
+    "item-added",
+    "item-removed",
+    "gateway-event-added",
+    "webhook-event-added",
+    "field-wire-name-changed",
+];
+
+/// Cases whose Rust break the tool cannot see, with the reason.
+const BLIND: &[(&str, &str)] = &[
+    ("field-type-changed", "cargo-semver-checks 0.51 does not compare the types of public fields, nor the `T` of a setter's `impl Into<T>`"),
+    (
+        "field-presence-changed",
+        "`T` becoming `Option<T>` is a type change of a public field and of a setter's `impl Into<T>`, which cargo-semver-checks 0.51 does not compare",
+    ),
+];
+
+/// The crates whose public API callers write against (the runtime is the same on both sides).
+const CRATES: &[&str] = &["types", "server", "client"];
+
+fn repo() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The cargo-semver-checks binary: `CARGO_SEMVER_CHECKS`, or the copy the test command installs.
+fn tool() -> PathBuf {
+    let path = std::env::var_os("CARGO_SEMVER_CHECKS").map_or_else(|| repo().join("tools/.bin/bin/cargo-semver-checks"), PathBuf::from);
+    assert!(path.is_file(), "cargo-semver-checks is not installed at {}: run ./scripts/test.sh, which installs it, or set CARGO_SEMVER_CHECKS", path.display());
+    path
+}
+
+/// Whether `diff` calls the change from `old` to `new` breaking for Rust.
+fn diff_says_breaking(case: &Path) -> bool {
+    let load = |side: &str| load_spec(&case.join(side), side).unwrap_or_else(|_| panic!("{}/{side} is a valid spec", case.display()));
+    let (old, new) = (load("old"), load("new"));
+    diff::diff(&old.model, &new.model, &DiffOptions::default()).iter().any(|f| f.audiences.rust == Impact::Breaking)
+}
+
+/// The rustdoc JSON of every crate of the spec in `spec`, generated into `root` (the same
+/// directory for every side), copied to `into`.
+fn rustdoc(root: &Path, target: &Path, spec: &Path, into: &Path) -> Vec<(String, PathBuf)> {
+    let members = harness::prepare(root, &[Source::Spec(spec.to_owned())]);
+    harness::write_workspace(root, &members, &repo());
+    std::fs::create_dir_all(into).expect("create the rustdoc directory");
+    let member = &members[0];
+    CRATES
+        .iter()
+        .map(|c| {
+            let index = platform_codegen::emit::cargo::CRATES.iter().position(|x| x == c).expect("a generated crate");
+            let package = &member.packages[index];
+            let out = harness::cargo_with(
+                root,
+                target,
+                &["rustdoc", "-p", package, "--lib", "--all-features", "--", "-Zunstable-options", "--output-format", "json"],
+                &[("RUSTC_BOOTSTRAP", "1")],
+            );
+            assert!(out.status.success(), "rustdoc JSON of {package} ({}):\n{}", spec.display(), String::from_utf8_lossy(&out.stderr));
+            let file = format!("{}.json", package.replace('-', "_"));
+            let copy = into.join(&file);
+            std::fs::copy(target.join("doc").join(&file), &copy).expect("copy the rustdoc JSON");
+            ((*c).to_owned(), copy)
+        })
+        .collect()
+}
+
+/// The breaking changes cargo-semver-checks finds between two rustdoc JSON files, in its words
+/// (empty when none).
+fn semver_checks(tool: &Path, old: &Path, new: &Path) -> String {
+    let out = Command::new(tool)
+        .args(["semver-checks", "check-release", "--release-type", "minor", "--color", "never", "--baseline-rustdoc"])
+        .arg(old)
+        .arg("--current-rustdoc")
+        .arg(new)
+        .output()
+        .expect("cargo-semver-checks runs");
+    let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    // Breaking changes found: a non-zero exit with a report of each failed lint.
+    match out.status.code() {
+        Some(0) => String::new(),
+        Some(_) if text.contains("--- failure ") => text,
+        _ => panic!("cargo-semver-checks failed to compare {} and {}:\n{text}", old.display(), new.display()),
+    }
+}
+
+/// Compares each case's verdict; the disagreements, in words.
+fn disagreements(cases: &[&str]) -> Vec<String> {
+    let tool = tool();
+    let target = harness::test_scratch_target();
+    std::fs::create_dir_all(&target).expect("create the scratch target directory");
+    let scratch = tempfile::tempdir_in(&target).expect("a scratch directory");
+    let root = scratch.path().join("ws");
+    let mut out = Vec::new();
+    for name in cases {
+        let case = repo().join("tests/diff").join(name);
+        let ours = diff_says_breaking(&case);
+        let json = scratch.path().join("json").join(name);
+        let old = rustdoc(&root, &target, &case.join("old"), &json.join("old"));
+        let new = rustdoc(&root, &target, &case.join("new"), &json.join("new"));
+        let found: Vec<String> = old
+            .iter()
+            .zip(&new)
+            .map(|((c, a), (_, b))| (c, semver_checks(&tool, a, b)))
+            .filter(|(_, t)| !t.is_empty())
+            .map(|(c, t)| format!("[{c}] {t}"))
+            .collect();
+        let theirs = !found.is_empty();
+        let blind = BLIND.iter().find(|(c, _)| c == name);
+        match (ours, theirs, blind) {
+            (a, b, None) if a == b => {}
+            (true, false, Some(_)) => {}
+            _ => out.push(format!(
+                "{name}: diff says {} for Rust, cargo-semver-checks {}{}",
+                if ours { "breaking" } else { "compatible" },
+                if theirs { "finds:\n" } else { "finds nothing" },
+                found.join("\n")
+            )),
+        }
+    }
+    out
+}
+
+/// Every case of the catalogue, for `scripts/semver-checks.sh` (`SEMVER_CHECKS_ALL=1`).
+fn catalogue() -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(repo().join("tests/diff"))
+        .expect("tests/diff is readable")
+        .map(|e| e.expect("an entry").file_name().to_string_lossy().into_owned())
+        .filter(|n| repo().join("tests/diff").join(n).is_dir())
+        .collect();
+    names.sort();
+    names
+}
+
+#[test]
+fn diff_and_cargo_semver_checks_agree_on_the_sample() {
+    let all = std::env::var_os("SEMVER_CHECKS_ALL").is_some();
+    let cases: Vec<String> = if all { catalogue() } else { SAMPLE.iter().map(|s| (*s).to_owned()).collect() };
+    for (case, _) in BLIND {
+        assert!(cases.iter().any(|c| c == case) || !all, "{case} is blind but not a case");
+    }
+    let names: Vec<&str> = cases.iter().map(String::as_str).collect();
+    let found = disagreements(&names);
+    assert!(found.is_empty(), "{} of {} cases disagree:\n\n{}", found.len(), names.len(), found.join("\n\n"));
+}
