@@ -157,7 +157,9 @@ fn subject(e: &Entry<'_>, old: Option<&Meta>, new: Option<&Meta>) -> Subject {
 fn presence_impact(m: &Model, e: &Entry<'_>) -> (Audiences, Audiences) {
     let routed = e.kind == "endpoint" && m.endpoint(&e.id).is_some_and(Endpoint::is_routed);
     let (added, removed) = match e.kind {
-        "permission" | "opcode" | "event" | "scope" | "command" => ((C, C, C), (B, B, B)),
+        "permission" | "opcode" | "event" | "scope" => ((C, C, C), (B, B, B)),
+        // Commands (the embedded app SDK's) are not part of the C ABI.
+        "command" => ((C, C, U), (B, B, U)),
         "intent" | "token_kind" => ((C, C, U), (B, B, U)),
         "error" => ((C, C, C), (C, B, B)),
         "endpoint" if routed => ((C, C, U), (B, B, U)),

@@ -40,15 +40,15 @@ pub fn check(cx: &mut Cx<'_>) {
     check_calls(cx);
 }
 
-/// A rename that keeps the former name as an alias is compatible on the wire and in C (the
-/// alias is declared, deprecated); the Rust enum loses the former variant.
+/// A rename that keeps the former name as an alias is compatible on the wire (the alias is
+/// accepted); the Rust enum loses the former variant. Commands are not part of the C ABI.
 fn check_renames(cx: &mut Cx<'_>) {
     for (from, to) in renamed_commands(cx.old, cx.new) {
         let (o, n) = (cx.old.commands.iter().find(|c| c.meta.id == from), cx.new.commands.iter().find(|c| c.meta.id == to));
         let mut s = Subject::item("command", &from, &[format!("command:{to}")], o.map(|c| &c.meta), n.map(|c| &c.meta));
         s.claims.push(format!("command:{from}"));
         let message = format!("command `{from}` is renamed `{to}`; its former name stays as an alias");
-        cx.push(&COMMAND_RENAMED, &s, Audiences::new(C, B, C), message, some(&from), some(&to));
+        cx.push(&COMMAND_RENAMED, &s, Audiences::new(C, B, U), message, some(&from), some(&to));
     }
 }
 
@@ -61,12 +61,12 @@ fn check_aliases(cx: &mut Cx<'_>) {
         for a in p.removed {
             let s = Subject::item("command", &format!("{id}.aliases.{}", a.meta.id), &outer, Some(&a.meta), None);
             let message = format!("command `{id}` no longer accepts its former name `{}`", a.meta.name);
-            cx.push(&ALIAS_REMOVED, &s, Audiences::all(B), message, some(&a.meta.name), None);
+            cx.push(&ALIAS_REMOVED, &s, Audiences::new(B, B, U), message, some(&a.meta.name), None);
         }
         for a in p.added {
             let s = Subject::item("command", &format!("{id}.aliases.{}", a.meta.id), &outer, None, Some(&a.meta));
             let message = format!("command `{id}` also accepts `{}`", a.meta.name);
-            cx.push(&ITEM_ADDED, &s, Audiences::all(C), message, None, some(&a.meta.name));
+            cx.push(&ITEM_ADDED, &s, Audiences::new(C, C, U), message, None, some(&a.meta.name));
         }
     }
 }

@@ -91,8 +91,9 @@ pub fn docs<'a>(description: Option<&str>, notes: impl IntoIterator<Item = &'a s
 /// The lines of a description as rustdoc reads them the way its author meant: blank lines at
 /// either end dropped, and a line that continues a list item without indentation (Markdown's
 /// lazy continuation, common in real descriptions, and a lint of clippy's) indented under the
-/// item's text.
+/// item's text. Tabs become four spaces: rustdoc's width for them, and a lint of clippy's.
 pub fn doc_text_lines(text: &str) -> Vec<String> {
+    let text = text.replace('\t', "    ");
     let lines: Vec<&str> = text.lines().collect();
     let start = lines.iter().position(|l| !l.trim().is_empty()).unwrap_or(lines.len());
     let end = lines.iter().rposition(|l| !l.trim().is_empty()).map_or(start, |i| i + 1);
