@@ -40,19 +40,22 @@ fi
 # A test run builds once; incremental caches would only double what it writes under target/.
 export CARGO_INCREMENTAL=0
 
-# cargo-semver-checks, the oracle of tests/semver.rs, into tools/.bin at a fixed version. It is
-# built while the workspace builds (each has idle cores the other uses), without its release
-# profile's fat LTO and single codegen unit, which triple the build for a tool run on small
-# crates; the workspace build waits for it before the tests.
+# cargo-semver-checks, the oracle of tests/semver.rs, at a fixed version, into the Cargo home's
+# bin directory like any Cargo tool (so a machine that has run the tests once has it). It is
+# built while the workspace builds (each leaves cores idle that the other uses), without its
+# release profile's fat LTO and single codegen unit: the tool reads small crates, and those two
+# settings make most of its build time. The tests wait for it after the workspace build.
 semver_checks_version=0.51.0
-semver_checks=tools/.bin/bin/cargo-semver-checks
+semver_checks="${CARGO_HOME:-$HOME/.cargo}/bin/cargo-semver-checks"
+export CARGO_SEMVER_CHECKS="$semver_checks"
 semver_checks_pid=
+semver_checks_log=target/cargo-semver-checks-install.log
 if ! "$semver_checks" semver-checks --version 2>/dev/null | grep -qx "cargo-semver-checks $semver_checks_version"; then
-  echo "installing cargo-semver-checks $semver_checks_version into tools/.bin (in the background)"
-  mkdir -p tools/.bin
+  echo "installing cargo-semver-checks $semver_checks_version (in the background)"
+  mkdir -p target
   CARGO_PROFILE_RELEASE_LTO=false CARGO_PROFILE_RELEASE_CODEGEN_UNITS=16 \
-    cargo install --quiet --locked --root tools/.bin cargo-semver-checks --version "$semver_checks_version" \
-    > tools/.bin/install.log 2>&1 &
+    cargo install --quiet --locked --force cargo-semver-checks --version "$semver_checks_version" \
+    > "$semver_checks_log" 2>&1 &
   semver_checks_pid=$!
 fi
 
@@ -103,7 +106,7 @@ timeline_guard() {
 }
 timeline_guard
 if [ -n "$semver_checks_pid" ] && ! wait "$semver_checks_pid"; then
-  cat tools/.bin/install.log >&2
+  cat "$semver_checks_log" >&2
   echo "error: cargo-semver-checks $semver_checks_version did not install (tests/semver.rs needs it)" >&2
   exit 1
 fi

@@ -263,6 +263,14 @@ impl Serialize for TypedRef {
 }
 
 impl Model {
+    /// Whether a permission rule or an endpoint input (`required_when`) asks condition `id`: the
+    /// server trait then has a hook the implementation answers for it.
+    pub fn asks_condition(&self, id: &str) -> bool {
+        let in_rules = self.permission_rules.iter().flat_map(|r| &r.variants).any(|v| v.rule.conditions().into_iter().any(|c| c.named().0.id == id));
+        let inputs = self.endpoints.iter().flat_map(|e| e.path_params.iter().chain(&e.query).chain(&e.body).chain(&e.body_schema));
+        in_rules || inputs.filter_map(|f| f.required_when.as_ref()).any(|c| c.named().0.id == id)
+    }
+
     /// The permission with this id.
     pub fn permission(&self, id: &str) -> Option<&Permission> {
         self.permissions.iter().find(|p| p.meta.id == id)

@@ -150,7 +150,8 @@ fn subject(e: &Entry<'_>, old: Option<&Meta>, new: Option<&Meta>) -> Subject {
 /// `Command`, ...) are `#[non_exhaustive]`, so a new value is compatible; a routed endpoint adds
 /// a server trait method with a default body (501), also compatible. A condition adds a hook
 /// the implementation must answer (`trait_method_added`) and a variant to `Condition`, which
-/// stays exhaustive so the router can match it; a placeholder adds a member to `Placeholders`.
+/// stays exhaustive so the router can match it; so does the first intent or scope (the
+/// `intents` and `scopes` hooks); a placeholder adds a member to `Placeholders`.
 /// Constants (flags, limits, changes) and new types
 /// are compatible additions. In C every item is a constant, a type or a function, and only
 /// removal breaks.
@@ -207,7 +208,17 @@ pub fn check(cx: &mut Cx<'_>) {
                 }
             }
             None if n.presence && !renamed.iter().any(|(_, to)| *to == typed) => {
-                let (added, _) = presence_impact(cx.new, n);
+                let (mut added, _) = presence_impact(cx.new, n);
+                // The first intent or scope adds the server trait's `intents` or `scopes` hook,
+                // which the implementation must answer.
+                let first = match n.kind {
+                    "intent" => cx.old.intents.is_empty(),
+                    "scope" => cx.old.scopes.is_empty(),
+                    _ => false,
+                };
+                if first {
+                    added.rust = B;
+                }
                 let s = subject(n, None, Some(n.meta));
                 cx.push(&ITEM_ADDED, &s, added, format!("`{typed}` is added"), None, Some(typed.clone()));
             }

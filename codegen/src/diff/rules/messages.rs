@@ -71,10 +71,12 @@ rule!(
 /// variant is compatible; but a first declared status turns the shorthand's `Response` alias
 /// into the enum, and a second success status turns `Success` from the one status's payload
 /// into an enum of them (breaking).
-fn rust_status_added(old: &Endpoint, added: &StatusResponse) -> crate::diff::Impact {
-    let success = |r: &StatusResponse| r.status.id.starts_with('2');
-    let successes = old.responses.iter().filter(|r| success(r)).count();
-    if old.responses.is_empty() || (success(added) && successes == 1) { B } else { C }
+fn rust_status_added(old: &Endpoint, new: &Endpoint) -> crate::diff::Impact {
+    // `Success` is the one success response's payload, or an enum of several: compatible only
+    // while it stays an enum (or stays the same one payload).
+    let (before, after) = (old.success_responses().len(), new.success_responses().len());
+    let same_success = before == after || (before > 1 && after > 1);
+    if old.responses.is_empty() || !same_success { B } else { C }
 }
 
 pub fn check(cx: &mut Cx<'_>) {
@@ -85,7 +87,7 @@ pub fn check(cx: &mut Cx<'_>) {
         for r in &p.added {
             let s = status_subject(cx.new, &endpoint, r, None, Some(r.status.span));
             let message = format!("endpoint `{}` may answer {}", n.meta.id, r.status.id);
-            cx.push(&RESPONSE_STATUS_ADDED, &s, Audiences::new(C, rust_status_added(o, r), U), message, None, body_words(cx.new, r));
+            cx.push(&RESPONSE_STATUS_ADDED, &s, Audiences::new(C, rust_status_added(o, n), U), message, None, body_words(cx.new, r));
         }
         for r in &p.removed {
             let s = status_subject(cx.old, &endpoint, r, Some(r.status.span), None);

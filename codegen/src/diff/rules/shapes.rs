@@ -210,9 +210,13 @@ pub fn check(cx: &mut Cx<'_>) {
 /// `#[non_exhaustive]`, built with `new` and setters: a field that may be left out gets a
 /// setter (compatible); one that must be given is a new argument of `new`, or takes the
 /// struct's `Default` away (breaking).
-fn rust_added(f: &Field) -> crate::diff::Impact {
+fn rust_added(list: &Fields<'_>, f: &Field) -> crate::diff::Impact {
     let given = !(f.optional || f.nullable || f.required_when.is_some() || f.defaulted() || f.three_state());
-    if given { B } else { C }
+    // The first member of an endpoint's body makes the request take a body (an argument of
+    // `Request::new`), and the first header of a response turns its payload from the body
+    // into `{ body, headers }`.
+    let first = list.old.is_empty() && (list.kind == ListKind::ResponseHeaders || list.prefix.ends_with(".body."));
+    if given || first { B } else { C }
 }
 
 /// Compares two lists of fields with every field rule.
@@ -233,13 +237,13 @@ pub fn compare_fields(cx: &mut Cx<'_>, f: &Fields<'_>) {
                 cx.push(&REQUEST_HEADER_ADDED_REQUIRED, &s, f.audiences(B, B, C), message, None, Some(describe(n)));
             }
             ListKind::ResponseHeaders => {
-                cx.push(&RESPONSE_HEADER_ADDED, &s, f.audiences(C, rust_added(n), C), format!("header `{name}` is added"), None, Some(describe(n)))
+                cx.push(&RESPONSE_HEADER_ADDED, &s, f.audiences(C, rust_added(f, n), C), format!("header `{name}` is added"), None, Some(describe(n)))
             }
             _ if required && f.dir.request() => {
                 let message = format!("required field `{name}` is added to what clients send");
-                cx.push(&REQUEST_FIELD_ADDED_REQUIRED, &s, f.audiences(B, rust_added(n), C), message, None, Some(describe(n)));
+                cx.push(&REQUEST_FIELD_ADDED_REQUIRED, &s, f.audiences(B, rust_added(f, n), C), message, None, Some(describe(n)));
             }
-            _ => cx.push(&FIELD_ADDED, &s, f.audiences(C, rust_added(n), C), format!("field `{name}` is added"), None, Some(describe(n))),
+            _ => cx.push(&FIELD_ADDED, &s, f.audiences(C, rust_added(f, n), C), format!("field `{name}` is added"), None, Some(describe(n))),
         }
     }
     for o in p.removed.iter().filter(|o| !renamed.iter().any(|(r, _)| r.name == o.name)) {
@@ -316,7 +320,9 @@ fn compare_field(cx: &mut Cx<'_>, f: &Fields<'_>, o: &Field, n: &Field) {
         && let Some(c) = &n.required_when
     {
         let cond = c.named().0.id.clone();
-        cx.push(&FIELD_REQUIRED_WHEN_ADDED, &s, f.audiences(B, C, C), format!("field `{name}` becomes required when `{cond}` holds"), None, Some(cond));
+        // A condition no rule or input asked before adds a hook the implementation must answer.
+        let rust = if cx.old.asks_condition(&cond) { C } else { B };
+        cx.push(&FIELD_REQUIRED_WHEN_ADDED, &s, f.audiences(B, rust, C), format!("field `{name}` becomes required when `{cond}` holds"), None, Some(cond));
     }
     if n.requires_scope.is_some() && o.requires_scope.as_ref().map(|r| &r.id) != n.requires_scope.as_ref().map(|r| &r.id) {
         let (a, b) = (o.requires_scope.as_ref().map(|r| r.id.clone()), n.requires_scope.as_ref().map(|r| r.id.clone()));

@@ -247,11 +247,7 @@ impl Importer<'_> {
         let Some(name) = self.most_common_error_schema() else { return };
         let Some(Component::Resource(id)) = self.components.get(&name).cloned() else { return };
         let resources: Vec<&spec::Resource> = self.files.values().flat_map(|f| &f.resources).collect();
-        let Some(resource) = resources.iter().find(|r| r.meta.id == id) else { return };
-        if !resource.extends.is_empty() {
-            return;
-        }
-        let mut fields = resource.fields.clone();
+        let Some(mut fields) = inherited_fields(&resources, &id, 0) else { return };
         for f in fields.values_mut() {
             let ty = f.ty.clone().unwrap_or_default();
             if !f.optional && (ty.starts_with("enum<") || ty.starts_with("object<") || ty.starts_with("union<")) {
@@ -263,13 +259,14 @@ impl Importer<'_> {
         self.file(SCHEMAS_FILE).error_body = Some(spec::ErrorBody { description, fields });
     }
 
-    /// The component schema most error responses of the document carry, by name.
+    /// The component schema most error responses of the document carry, by name; a `429`'s
+    /// body is the rate limiter's, not the errors', and does not count.
     pub(in crate::import) fn most_common_error_schema(&self) -> Option<String> {
         let mut counts: IndexMap<String, usize> = IndexMap::new();
         let paths = self.root().get("paths").and_then(Value::as_object)?;
         for op in paths.values().filter_map(Value::as_object).flat_map(|item| item.iter().filter(|(k, _)| METHODS.contains(&k.as_str())).map(|(_, op)| op)) {
             for (status, response) in op.get("responses").and_then(Value::as_object).into_iter().flatten() {
-                if !(status == "default" || status.starts_with('4') || status.starts_with('5')) {
+                if !(status == "default" || status.starts_with('4') || status.starts_with('5')) || status == "429" {
                     continue;
                 }
                 let response = self.resolved(response);
@@ -287,4 +284,20 @@ impl Importer<'_> {
         let most = counts.values().copied().max()?;
         counts.into_iter().find(|(_, n)| *n == most).map(|(name, _)| name)
     }
+}
+
+/// The fields of resource `id` with those of the resources it extends before its own (an error
+/// schema written as `allOf` of a base and more fields); `None` when a base is not a resource
+/// of the import or the chain is deeper than a document would write.
+fn inherited_fields(resources: &[&spec::Resource], id: &str, depth: usize) -> Option<IndexMap<String, spec::Field>> {
+    let resource = resources.iter().find(|r| r.meta.id == id)?;
+    if depth > 8 {
+        return None;
+    }
+    let mut fields = IndexMap::new();
+    for base in &resource.extends {
+        fields.extend(inherited_fields(resources, base, depth + 1)?);
+    }
+    fields.extend(resource.fields.iter().map(|(k, v)| (k.clone(), v.clone())));
+    Some(fields)
 }

@@ -421,15 +421,5 @@ pub(super) fn endpoint_method(plan: &Plan, e: &Endpoint) -> TokenStream {
 /// The conditions the router may ask: those of permission rules and of endpoint inputs
 /// (`required_when`), in spec order. The implementation gets one hook for each.
 pub(super) fn asked_conditions<'p>(plan: &'p Plan<'p>) -> Vec<&'p crate::model::Condition> {
-    let mut ids: Vec<&str> = Vec::new();
-    for rule in &plan.permission_rules {
-        for v in &rule.variants {
-            ids.extend(v.rule.conditions().into_iter().map(|c| c.named().0.id.as_str()));
-        }
-    }
-    for e in &plan.endpoints {
-        let inputs = e.path_params.iter().chain(&e.query).chain(&e.body).chain(&e.body_schema);
-        ids.extend(inputs.filter_map(|f| f.required_when.as_ref()).map(|c| c.named().0.id.as_str()));
-    }
-    plan.conditions.iter().filter(|c| ids.contains(&c.meta.id.as_str())).collect()
+    plan.conditions.iter().filter(|c| plan.asks_condition(&c.meta.id)).collect()
 }

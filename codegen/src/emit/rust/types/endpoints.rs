@@ -367,22 +367,35 @@ fn parts_struct(plan: &Plan, e: &Endpoint) -> TokenStream {
         Some(t) => value_tokens(plan, t, f.items.as_ref(), &quote!(crate)),
         None => quote!(serde_json::Value),
     };
-    // Parts that may all be left out are the empty body by default.
-    let default = e.parts.iter().all(|f| (f.may_be_absent() || f.nullable) && !f.defaulted() && !f.three_state()).then(|| quote!(Default,));
-    let building = super::fields::building_tokens(
-        &format_ident!("Parts"),
-        &e.parts,
-        None,
-        &[],
-        &super::fields::Typing { member: &member, value: &value, boxed: &|_| false },
-    );
+    let initial = |f: &Field| match (&f.ty, &f.default) {
+        (Some(t), Some(d)) => super::literals::default_tokens(plan, f, t, &d.value, &quote!(crate)),
+        _ => quote!(Default::default()),
+    };
+    let typing = super::fields::Typing { member: &member, value: &value, boxed: &|_| false, initial: &initial };
+    let building = super::fields::building_tokens(&format_ident!("Parts"), &e.parts, None, &[], &typing);
+    // Parts that may all be left out are the body's default: each at its default, or empty.
+    let default = (!e.parts.iter().any(super::fields::must_be_given)).then(|| {
+        let inits = e.parts.iter().map(|f| {
+            let (ident, initial) = (names::field(f), initial(f));
+            quote!(#ident: #initial)
+        });
+        quote! {
+            impl Default for Parts {
+                fn default() -> Self {
+                    Self { #(#inits),* }
+                }
+            }
+        }
+    });
     quote! {
         /// The parts of the `multipart/form-data` body.
-        #[derive(Clone, Debug, #default PartialEq)]
+        #[derive(Clone, Debug, PartialEq)]
         #[non_exhaustive]
         pub struct Parts {
             #(#members)*
         }
+
+        #default
 
         #building
 
@@ -482,20 +495,14 @@ fn request(plan: &Plan, e: &Endpoint) -> TokenStream {
     }
 }
 
-/// Methods of `Request` a query parameter's setter may not take: its own and those of the
-/// traits it implements, which a method of the same name would shadow or confuse.
-const REQUEST_METHODS: &[&str] =
-    &["new", "from_fields", "uri_path", "clone", "clone_from", "fmt", "eq", "ne", "validate", "validate_at", "default", "into", "from"];
-
 /// A setter per query parameter, named after it, so a request reads as one chain
 /// (`Request::new(channel_id).before(id).limit(50)`); an optional one is given its value.
 fn query_setters(plan: &Plan, e: &Endpoint) -> Option<TokenStream> {
     let setters: Vec<TokenStream> = e
         .query
         .iter()
-        .filter(|f| !REQUEST_METHODS.contains(&names::field(f).to_string().trim_start_matches("r#")))
-        .map(|f| {
-            let ident = names::field(f);
+        .filter_map(|f| names::setter(f, &[]).map(|ident| (f, ident)))
+        .map(|(f, ident)| {
             let inner = f.ty.as_ref().map_or_else(|| quote!(serde_json::Value), |t| value_tokens(plan, t, f.items.as_ref(), &quote!(crate)));
             let doc = format!(" This request with the query parameter `{}` set.", f.wire());
             let (param, value) = if !f.three_state() && !f.defaulted() && (f.may_be_absent() || f.nullable) {

@@ -218,7 +218,16 @@ fn struct_with(plan: &Plan, name: &proc_macro2::Ident, docs: TokenStream, fields
     let validate = validate_impl(plan, name, fields);
     let member = |f: &Field| field_type_boxed(plan, f, &root, boxed(f));
     let value = |f: &Field| f.ty.as_ref().map_or_else(|| quote!(serde_json::Value), |t| value_tokens(plan, t, f.items.as_ref(), &root));
-    let building = building_tokens(name, fields, extra_ident.as_ref(), cases, &Typing { member: &member, value: &value, boxed: &boxed });
+    let initial = |f: &Field| {
+        if f.defaulted() {
+            let function = names::default_fn(f);
+            quote!(Self::#function())
+        } else {
+            quote!(Default::default())
+        }
+    };
+    let typing = Typing { member: &member, value: &value, boxed: &boxed, initial: &initial };
+    let building = building_tokens(name, fields, extra_ident.as_ref(), cases, &typing);
     let deny = (closed && !extra).then(|| quote!(#[serde(deny_unknown_fields)]));
     let (decode, decode_on_server) = match decode {
         Decode::Always => (Some(quote!(, serde::Deserialize)), None),
@@ -253,6 +262,8 @@ pub struct Typing<'a> {
     pub value: &'a dyn Fn(&Field) -> TokenStream,
     /// Whether the member boxes the value.
     pub boxed: &'a dyn Fn(&Field) -> bool,
+    /// The value a field that need not be given starts with (its default, or empty).
+    pub initial: &'a dyn Fn(&Field) -> TokenStream,
 }
 
 /// How a caller builds a value of a `#[non_exhaustive]` struct: `new` taking the fields that
@@ -269,12 +280,8 @@ pub fn building_tokens(name: &proc_macro2::Ident, fields: &[Field], extra: Optio
         let inits = fields.iter().map(|f| {
             let ident = names::field(f);
             if !required.iter().any(|r| r.name == f.name) {
-                if f.defaulted() {
-                    let function = names::default_fn(f);
-                    quote!(#ident: Self::#function())
-                } else {
-                    quote!(#ident: Default::default())
-                }
+                let initial = (typing.initial)(f);
+                quote!(#ident: #initial)
             } else if (typing.boxed)(f) {
                 quote!(#ident: Box::new(#ident.into()))
             } else {
@@ -338,7 +345,7 @@ fn from_fields_tokens(name: &proc_macro2::Ident, fields: &[Field], extra: Option
 
 /// Whether a value of the struct cannot be made without this field's value: it is neither
 /// optional, nor nullable, nor defaulted, nor required only under a condition.
-fn must_be_given(f: &Field) -> bool {
+pub fn must_be_given(f: &Field) -> bool {
     !(f.optional || f.nullable || f.required_when.is_some() || f.defaulted() || f.three_state())
 }
 
