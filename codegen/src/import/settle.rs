@@ -89,7 +89,11 @@ fn unroute_what_the_router_cannot_serve(cx: &mut Diagnostics, doc: &Document, fi
 }
 
 /// Every field a resource has through its bases, bases first, by name.
-fn inherited_fields(by_id: &HashMap<String, (Vec<String>, IndexMap<String, Field>)>, id: &str, seen: &mut BTreeSet<String>) -> IndexMap<String, Field> {
+pub(super) fn inherited_fields(
+    by_id: &HashMap<String, (Vec<String>, IndexMap<String, Field>)>,
+    id: &str,
+    seen: &mut BTreeSet<String>,
+) -> IndexMap<String, Field> {
     let mut out = IndexMap::new();
     let Some((bases, _)) = by_id.get(id) else { return out };
     for base in bases {

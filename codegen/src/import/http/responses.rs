@@ -246,8 +246,13 @@ impl Importer<'_> {
     pub(in crate::import) fn error_body(&mut self) {
         let Some(name) = self.most_common_error_schema() else { return };
         let Some(Component::Resource(id)) = self.components.get(&name).cloned() else { return };
-        let resources: Vec<&spec::Resource> = self.files.values().flat_map(|f| &f.resources).collect();
-        let Some(mut fields) = inherited_fields(&resources, &id, 0) else { return };
+        // The fields its bases give it first (an error schema written as `allOf` of a base and
+        // more fields), then its own.
+        let by_id: std::collections::HashMap<String, (Vec<String>, IndexMap<String, spec::Field>)> =
+            self.files.values().flat_map(|f| &f.resources).map(|r| (r.meta.id.clone(), (r.extends.clone(), r.fields.clone()))).collect();
+        let Some((_, own)) = by_id.get(&id) else { return };
+        let mut fields = crate::import::settle::inherited_fields(&by_id, &id, &mut std::collections::BTreeSet::new());
+        fields.extend(own.iter().map(|(k, f)| (k.clone(), f.clone())));
         for f in fields.values_mut() {
             let ty = f.ty.clone().unwrap_or_default();
             if !f.optional && (ty.starts_with("enum<") || ty.starts_with("object<") || ty.starts_with("union<")) {
@@ -284,20 +289,4 @@ impl Importer<'_> {
         let most = counts.values().copied().max()?;
         counts.into_iter().find(|(_, n)| *n == most).map(|(name, _)| name)
     }
-}
-
-/// The fields of resource `id` with those of the resources it extends before its own (an error
-/// schema written as `allOf` of a base and more fields); `None` when a base is not a resource
-/// of the import or the chain is deeper than a document would write.
-fn inherited_fields(resources: &[&spec::Resource], id: &str, depth: usize) -> Option<IndexMap<String, spec::Field>> {
-    let resource = resources.iter().find(|r| r.meta.id == id)?;
-    if depth > 8 {
-        return None;
-    }
-    let mut fields = IndexMap::new();
-    for base in &resource.extends {
-        fields.extend(inherited_fields(resources, base, depth + 1)?);
-    }
-    fields.extend(resource.fields.iter().map(|(k, v)| (k.clone(), v.clone())));
-    Some(fields)
 }

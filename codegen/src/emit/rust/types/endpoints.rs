@@ -373,8 +373,12 @@ fn parts_struct(plan: &Plan, e: &Endpoint) -> TokenStream {
     };
     let typing = super::fields::Typing { member: &member, value: &value, boxed: &|_| false, initial: &initial };
     let building = super::fields::building_tokens(&format_ident!("Parts"), &e.parts, None, &[], &typing);
-    // Parts that may all be left out are the body's default: each at its default, or empty.
-    let default = (!e.parts.iter().any(super::fields::must_be_given)).then(|| {
+    // Parts that may all be left out are the body's default: each at its default (written out
+    // when some part has one), or empty (derived).
+    let all_optional = !e.parts.iter().any(super::fields::must_be_given);
+    let any_default = e.parts.iter().any(Field::defaulted);
+    let derive = (all_optional && !any_default).then(|| quote!(Default,));
+    let default = (all_optional && any_default).then(|| {
         let inits = e.parts.iter().map(|f| {
             let (ident, initial) = (names::field(f), initial(f));
             quote!(#ident: #initial)
@@ -389,7 +393,7 @@ fn parts_struct(plan: &Plan, e: &Endpoint) -> TokenStream {
     });
     quote! {
         /// The parts of the `multipart/form-data` body.
-        #[derive(Clone, Debug, PartialEq)]
+        #[derive(Clone, Debug, #derive PartialEq)]
         #[non_exhaustive]
         pub struct Parts {
             #(#members)*
