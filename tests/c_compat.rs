@@ -10,10 +10,11 @@
 //! [`BLIND`] with the reason the compiler cannot see the break (a value that changed keeps
 //! compiling, and breaks programs built against the old value).
 
-use platform_codegen::diff::{self, DiffOptions, Impact};
-use platform_codegen::load_spec;
+mod diff_cases;
+
+use diff_cases::{catalogue, diff_says_breaking};
 use platform_specgen::harness::{self, Source};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
 /// Cases whose C break compiles, with the reason the compiler cannot see it.
@@ -33,29 +34,6 @@ const BLIND: &[(&str, &str)] = &[
         "the header names SDK calls only in the docs of their argument classes; the signature is the platform SDK's, which programs calling it no longer compile against",
     ),
 ];
-
-fn repo() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-/// Every case of the catalogue.
-fn cases() -> Vec<String> {
-    let root = repo().join("tests/diff");
-    let mut names: Vec<String> = std::fs::read_dir(&root)
-        .expect("tests/diff is readable")
-        .map(|e| e.expect("an entry").file_name().to_string_lossy().into_owned())
-        .filter(|n| root.join(n).is_dir())
-        .collect();
-    names.sort();
-    names
-}
-
-/// Whether `diff` calls the change breaking for the C ABI.
-fn diff_says_breaking(case: &Path) -> bool {
-    let load = |side: &str| load_spec(&case.join(side), side).unwrap_or_else(|_| panic!("{}/{side} is a valid spec", case.display()));
-    let (old, new) = (load("old"), load("new"));
-    diff::diff(&old.model, &new.model, &DiffOptions::default()).iter().any(|f| f.audiences.c == Impact::Breaking)
-}
 
 /// A C program that uses every declaration of `header` (the text of a generated C header).
 fn user_of(header: &str, file: &str) -> String {
@@ -134,15 +112,15 @@ fn compiles(old: &Path, new: &Path, file: &str, dir: &Path) -> Result<(), String
 fn diff_and_the_c_compiler_agree_on_every_case() {
     let scratch = tempfile::tempdir().expect("a scratch directory");
     let (mut checked, mut failures) = (0, Vec::new());
-    for name in cases() {
-        let case = repo().join("tests/diff").join(&name);
+    for name in catalogue() {
+        let case = diff_cases::case(&name);
         let side = |s: &str| {
             let members = harness::prepare(&scratch.path().join(&name).join(s), &[Source::Spec(case.join(s))]);
             let member = members.into_iter().next().expect("one member");
             (member.out.join("sdk/include"), member.headers.0)
         };
         let ((old, old_file), (new, new_file)) = (side("old"), side("new"));
-        let ours = diff_says_breaking(&case);
+        let ours = diff_says_breaking(&case, |a| a.c);
         // A renamed header is a break every user sees at `#include`.
         let theirs = if old_file == new_file { compiles(&old, &new, &old_file, scratch.path()) } else { Err(format!("the header is now `{new_file}`")) };
         checked += 1;

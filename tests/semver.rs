@@ -12,8 +12,9 @@
 //! The tool is installed by the test command (`scripts/test.sh`, into the Cargo home); the test
 //! fails when it is missing (set `CARGO_SEMVER_CHECKS` to use another copy).
 
-use platform_codegen::diff::{self, DiffOptions, Impact};
-use platform_codegen::load_spec;
+mod diff_cases;
+
+use diff_cases::{catalogue, diff_says_breaking, repo};
 use platform_specgen::harness::{self, Source};
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -51,10 +52,6 @@ const BLIND: &[(&str, &str)] = &[
 /// The crates whose public API callers write against (the runtime is the same on both sides).
 const CRATES: &[&str] = &["types", "server", "client"];
 
-fn repo() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
 /// The cargo-semver-checks binary: `CARGO_SEMVER_CHECKS` (the test command sets it to the copy
 /// it installs), else the one on `PATH`.
 fn tool() -> PathBuf {
@@ -66,13 +63,6 @@ fn tool() -> PathBuf {
         Some(path) if path.is_file() => path,
         _ => panic!("cargo-semver-checks is not installed: run ./scripts/test.sh, which installs it, or set CARGO_SEMVER_CHECKS"),
     }
-}
-
-/// Whether `diff` calls the change from `old` to `new` breaking for Rust.
-fn diff_says_breaking(case: &Path) -> bool {
-    let load = |side: &str| load_spec(&case.join(side), side).unwrap_or_else(|_| panic!("{}/{side} is a valid spec", case.display()));
-    let (old, new) = (load("old"), load("new"));
-    diff::diff(&old.model, &new.model, &DiffOptions::default()).iter().any(|f| f.audiences.rust == Impact::Breaking)
 }
 
 /// The rustdoc JSON of every crate of the spec in `spec`, generated into `root` (the same
@@ -133,8 +123,8 @@ fn disagreements(cases: &[&str]) -> Vec<String> {
     let root = scratch.path().join("ws");
     let mut out = Vec::new();
     for name in cases {
-        let case = repo().join("tests/diff").join(name);
-        let ours = diff_says_breaking(&case);
+        let case = diff_cases::case(name);
+        let ours = diff_says_breaking(&case, |a| a.rust);
         let json = scratch.path().join("json").join(name);
         let old = rustdoc(&root, &target, &case.join("old"), &json.join("old"));
         let new = rustdoc(&root, &target, &case.join("new"), &json.join("new"));
@@ -159,17 +149,6 @@ fn disagreements(cases: &[&str]) -> Vec<String> {
         }
     }
     out
-}
-
-/// Every case of the catalogue, for `scripts/semver-checks.sh` (`SEMVER_CHECKS_ALL=1`).
-fn catalogue() -> Vec<String> {
-    let mut names: Vec<String> = std::fs::read_dir(repo().join("tests/diff"))
-        .expect("tests/diff is readable")
-        .map(|e| e.expect("an entry").file_name().to_string_lossy().into_owned())
-        .filter(|n| repo().join("tests/diff").join(n).is_dir())
-        .collect();
-    names.sort();
-    names
 }
 
 #[test]

@@ -211,12 +211,11 @@ pub fn check(cx: &mut Cx<'_>) {
 /// setter (compatible); one that must be given is a new argument of `new`, or takes the
 /// struct's `Default` away (breaking).
 fn rust_added(list: &Fields<'_>, f: &Field) -> crate::diff::Impact {
-    let given = !(f.optional || f.nullable || f.required_when.is_some() || f.defaulted() || f.three_state());
     // The first member of an endpoint's body makes the request take a body (an argument of
     // `Request::new`), and the first header of a response turns its payload from the body
     // into `{ body, headers }`.
     let first = list.old.is_empty() && (list.kind == ListKind::ResponseHeaders || list.prefix.ends_with(".body."));
-    if given || first { B } else { C }
+    if f.must_be_given() || first { B } else { C }
 }
 
 /// Compares two lists of fields with every field rule.

@@ -272,6 +272,13 @@ impl Field {
     pub fn three_state(&self) -> bool {
         self.may_be_absent() && self.nullable
     }
+
+    /// Whether no value of its object can be made without this field's: it may be neither
+    /// absent (which covers defaulted and three-state fields) nor `null`. Such a field is an
+    /// argument of the generated `new`.
+    pub fn must_be_given(&self) -> bool {
+        !self.may_be_absent() && !self.nullable
+    }
 }
 
 /// Constraints declared on a field.

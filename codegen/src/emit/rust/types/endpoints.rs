@@ -375,7 +375,7 @@ fn parts_struct(plan: &Plan, e: &Endpoint) -> TokenStream {
     let building = super::fields::building_tokens(&format_ident!("Parts"), &e.parts, None, &[], &typing);
     // Parts that may all be left out are the body's default: each at its default (written out
     // when some part has one), or empty (derived).
-    let all_optional = !e.parts.iter().any(super::fields::must_be_given);
+    let all_optional = !e.parts.iter().any(Field::must_be_given);
     let any_default = e.parts.iter().any(Field::defaulted);
     let derive = (all_optional && !any_default).then(|| quote!(Default,));
     let default = (all_optional && any_default).then(|| {

@@ -271,7 +271,7 @@ pub struct Typing<'a> {
 /// `Embed::new().title("x")` keeps compiling when a field is added; then `from_fields`, hidden,
 /// for the generated code of the other crates.
 pub fn building_tokens(name: &proc_macro2::Ident, fields: &[Field], extra: Option<&proc_macro2::Ident>, cases: &[Case], typing: &Typing<'_>) -> TokenStream {
-    let required: Vec<&Field> = fields.iter().filter(|f| must_be_given(f)).collect();
+    let required: Vec<&Field> = fields.iter().filter(|f| f.must_be_given()).collect();
     let constructor = (!required.is_empty()).then(|| {
         let params = required.iter().map(|f| {
             let (ident, ty) = (names::field(f), (typing.value)(f));
@@ -341,12 +341,6 @@ fn from_fields_tokens(name: &proc_macro2::Ident, fields: &[Field], extra: Option
             }
         }
     }
-}
-
-/// Whether a value of the struct cannot be made without this field's value: it is neither
-/// optional, nor nullable, nor defaulted, nor required only under a condition.
-pub fn must_be_given(f: &Field) -> bool {
-    !(f.optional || f.nullable || f.required_when.is_some() || f.defaulted() || f.three_state())
 }
 
 /// The setter of one field: it takes the value (an optional field is given it), converted.
