@@ -69,10 +69,18 @@ cargo fmt --all --check
 # the drift check below then compares with what the generator makes. tests/rebuild.rs and the
 # scratch builds check what the build scripts do, without this switch.
 export PLATFORM_CODEGEN_NO_REGENERATE=1
-cargo build --workspace --all-targets --locked
+# That build is also the clippy run (`-D warnings`): clippy-driver compiles the workspace's own
+# crates as their wrapper, which is how `cargo clippy` runs it too, so each crate is compiled
+# once, linted on the way, instead of built for the tests and checked again for the lints.
+# Every cargo command below that compiles passes the same settings, or it would rebuild.
+clippy_driver="$(rustc --print sysroot)/bin/clippy-driver"
+[ -x "$clippy_driver" ] || rustup component add clippy
+linted=(--config "build.rustc-workspace-wrapper=\"$clippy_driver\"")
+export CLIPPY_ARGS="-D__CLIPPY_HACKERY__warnings__CLIPPY_HACKERY__"
+cargo build "${linted[@]}" --workspace --all-targets --locked
 # The generator that build made (`cargo run -p` would build it again with the features of that
 # package alone).
-generator=$(cargo build -q --locked --workspace --all-targets --message-format=json |
+generator=$(cargo build "${linted[@]}" -q --locked --workspace --all-targets --message-format=json |
   sed -n 's/.*"executable":"\([^"]*\/platform-codegen\)".*/\1/p')
 [ -x "$generator" ] || { echo "error: the workspace build made no platform-codegen binary" >&2; exit 1; }
 
@@ -110,6 +118,5 @@ if [ -n "$semver_checks_pid" ] && ! wait "$semver_checks_pid"; then
   echo "error: cargo-semver-checks $semver_checks_version did not install (tests/semver.rs needs it)" >&2
   exit 1
 fi
-cargo test --workspace --locked --no-fail-fast
-cargo clippy --workspace --all-targets --locked -- -D warnings
+cargo test "${linted[@]}" --workspace --locked --no-fail-fast
 RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --locked
