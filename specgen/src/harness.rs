@@ -323,7 +323,11 @@ pub fn run(root: &Path, target: &Path, repo: &Path, sources: &[Source]) -> Resul
     let mut failures = Vec::new();
     let list: Vec<String> = members.iter().map(|m| format!("{} = {}", relative(root, &m.out), m.what)).collect();
     if !out.status.success() {
-        failures.push(format!("cargo build (with clippy -D warnings) of the generated crates failed ({}):\n{}", list.join(", "), String::from_utf8_lossy(&out.stderr)));
+        failures.push(format!(
+            "cargo build (with clippy -D warnings) of the generated crates failed ({}):\n{}",
+            list.join(", "),
+            String::from_utf8_lossy(&out.stderr)
+        ));
     }
     // The workspace build turns on the types crates' `server` feature (the servers ask for it);
     // a client alone builds them without it.
