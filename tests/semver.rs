@@ -66,30 +66,34 @@ fn tool() -> PathBuf {
 }
 
 /// The rustdoc JSON of every crate of the spec in `spec`, generated into `root` (the same
-/// directory for every side), copied to `into`.
+/// directory for every side), copied to `into`. One `cargo doc` documents the three crates, so
+/// the server's and the client's run side by side once the types crate is checked.
 fn rustdoc(root: &Path, target: &Path, spec: &Path, into: &Path) -> Vec<(String, PathBuf)> {
     let members = harness::prepare(root, &[Source::Spec(spec.to_owned())]);
     harness::write_workspace(root, &members, &repo());
     std::fs::create_dir_all(into).expect("create the rustdoc directory");
     let member = &members[0];
-    CRATES
+    let packages: Vec<(&str, &String)> = CRATES
         .iter()
         .map(|c| {
             let index = platform_codegen::emit::cargo::CRATES.iter().position(|x| x == c).expect("a generated crate");
-            let package = &member.packages[index];
-            let file = format!("{}.json", package.replace('-', "_"));
-            let written = target.join("doc").join(&file);
-            // The other side's file must not pass for this one's, should rustdoc not write it.
-            let _ = std::fs::remove_file(&written);
-            let out = harness::cargo_with(
-                root,
-                target,
-                &["rustdoc", "-p", package, "--lib", "--all-features", "--", "-Zunstable-options", "--output-format", "json"],
-                &[("RUSTC_BOOTSTRAP", "1")],
-            );
-            assert!(out.status.success(), "rustdoc JSON of {package} ({}):\n{}", spec.display(), String::from_utf8_lossy(&out.stderr));
-            let copy = into.join(&file);
-            std::fs::copy(&written, &copy).unwrap_or_else(|e| panic!("rustdoc wrote no {}: {e}", written.display()));
+            (*c, &member.packages[index])
+        })
+        .collect();
+    let written = |package: &str| target.join("doc").join(format!("{}.json", package.replace('-', "_")));
+    // The other side's files must not pass for this one's, should rustdoc not write them.
+    for (_, package) in &packages {
+        let _ = std::fs::remove_file(written(package));
+    }
+    let mut args = vec!["doc", "--no-deps", "--all-features"];
+    args.extend(packages.iter().flat_map(|(_, p)| ["-p", p.as_str()]));
+    let out = harness::cargo_with(root, target, &args, &[("RUSTC_BOOTSTRAP", "1"), ("RUSTDOCFLAGS", "-Zunstable-options --output-format json")]);
+    assert!(out.status.success(), "rustdoc JSON of {} ({}):\n{}", member.what, spec.display(), String::from_utf8_lossy(&out.stderr));
+    packages
+        .iter()
+        .map(|(c, package)| {
+            let (from, copy) = (written(package), into.join(format!("{}.json", package.replace('-', "_"))));
+            std::fs::copy(&from, &copy).unwrap_or_else(|e| panic!("rustdoc wrote no {}: {e}", from.display()));
             ((*c).to_owned(), copy)
         })
         .collect()
