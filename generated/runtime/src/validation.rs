@@ -15,18 +15,28 @@ pub struct Violation {
     pub pointer: String,
     /// What is wrong, in words.
     pub message: String,
+    /// The platform's code for what is wrong, as text, when its answer gives one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub code: Option<String>,
 }
 
 impl Violation {
     /// A violation at `pointer`.
     pub fn new(pointer: impl Into<String>, message: impl Into<String>) -> Self {
-        Self { pointer: pointer.into(), message: message.into() }
+        Self { pointer: pointer.into(), message: message.into(), code: None }
     }
 }
 
 impl fmt::Display for Violation {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.pointer.is_empty() { f.write_str(&self.message) } else { write!(f, "{}: {}", self.pointer, self.message) }
+        if !self.pointer.is_empty() {
+            write!(f, "{}: ", self.pointer)?;
+        }
+        f.write_str(&self.message)?;
+        match &self.code {
+            Some(code) => write!(f, " ({code})"),
+            None => Ok(()),
+        }
     }
 }
 
@@ -88,6 +98,92 @@ impl From<&Pointer<'_>> for String {
     fn from(pointer: &Pointer<'_>) -> Self {
         pointer.to_string()
     }
+}
+
+/// The violations of a tree that nests them by field, as some platforms report a refused
+/// request: one member per field name or item index, down to a `leaf` member listing what is
+/// wrong there (`{"embeds": {"0": {"title": {"_errors": [{"code": 50035, "message": "…"}]}}}}`).
+/// Each item's `message` (and `code`, as text, when it has one) becomes a violation at the
+/// pointer of the members that lead to it (`/embeds/0/title`), in the tree's order.
+pub fn violations_from_tree(tree: &serde_json::Value, leaf: &str) -> Vec<Violation> {
+    let mut out = Vec::new();
+    walk_tree(tree, leaf, String::new(), &mut out);
+    out
+}
+
+fn walk_tree(node: &serde_json::Value, leaf: &str, pointer: String, out: &mut Vec<Violation>) {
+    let Some(members) = node.as_object() else { return };
+    for (key, value) in members {
+        if key == leaf {
+            let items = value.as_array().map(Vec::as_slice).unwrap_or_default();
+            out.extend(items.iter().filter_map(|item| tree_item(item, &pointer)));
+        } else {
+            walk_tree(value, leaf, child(&pointer, key), out);
+        }
+    }
+}
+
+fn tree_item(item: &serde_json::Value, pointer: &str) -> Option<Violation> {
+    let message = item.get("message")?.as_str()?;
+    let code = match item.get("code") {
+        Some(serde_json::Value::String(code)) => Some(code.clone()),
+        Some(serde_json::Value::Number(code)) => Some(code.to_string()),
+        _ => None,
+    };
+    Some(Violation { pointer: pointer.to_owned(), message: message.to_owned(), code })
+}
+
+/// `violations` as a tree [`violations_from_tree`] reads back, each listed under `leaf` with
+/// its message and the `code` that `code` gives it (none when it gives none), and the
+/// violations the tree cannot hold. A violation in the request's body is written from the
+/// body's members (`/body/content` under `content`), as such trees describe a body; the
+/// request's other parts keep their part's name. A point either lists violations or holds
+/// members, as the schemas of such trees say, so a violation at a point that already holds
+/// members, or below one that lists violations, is left out of the tree and returned.
+pub fn violation_tree<'v>(
+    violations: &'v [Violation],
+    leaf: &str,
+    code: impl Fn(&Violation) -> Option<serde_json::Value>,
+) -> (serde_json::Value, Vec<&'v Violation>) {
+    let mut tree = serde_json::Map::new();
+    let mut unplaced = Vec::new();
+    for v in violations {
+        let pointer = v.pointer.strip_prefix("/body").filter(|p| p.is_empty() || p.starts_with('/')).unwrap_or(&v.pointer);
+        let tokens = pointer.split('/').skip(1).map(|t| t.replace("~1", "/").replace("~0", "~"));
+        match tree_point(&mut tree, tokens, leaf) {
+            Some(list) => list.push(tree_entry(v, &code)),
+            None => unplaced.push(v),
+        }
+    }
+    (serde_json::Value::Object(tree), unplaced)
+}
+
+/// The list of violations at the point `tokens` lead to from `node`, made on the way; `None`
+/// where the tree's shape leaves no room for it.
+fn tree_point<'t>(
+    mut node: &'t mut serde_json::Map<String, serde_json::Value>,
+    tokens: impl Iterator<Item = String>,
+    leaf: &str,
+) -> Option<&'t mut Vec<serde_json::Value>> {
+    for token in tokens {
+        if node.contains_key(leaf) || token == leaf {
+            return None;
+        }
+        node = node.entry(token).or_insert_with(|| serde_json::Value::Object(serde_json::Map::new())).as_object_mut()?;
+    }
+    if node.keys().any(|k| k != leaf) {
+        return None;
+    }
+    node.entry(leaf.to_owned()).or_insert_with(|| serde_json::Value::Array(Vec::new())).as_array_mut()
+}
+
+fn tree_entry(v: &Violation, code: &impl Fn(&Violation) -> Option<serde_json::Value>) -> serde_json::Value {
+    let mut item = serde_json::Map::new();
+    if let Some(code) = code(v) {
+        item.insert("code".to_owned(), code);
+    }
+    item.insert("message".to_owned(), serde_json::Value::String(v.message.clone()));
+    serde_json::Value::Object(item)
 }
 
 /// A reference token escaped as RFC 6901 says: `~` as `~0`, `/` as `~1`.

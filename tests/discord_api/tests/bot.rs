@@ -8,6 +8,7 @@ use axum::http::StatusCode;
 use discord_api_tests::Mock;
 use discord_client::client::Declared;
 use discord_client::types::endpoints::{add_my_message_reaction, create_message, list_guild_channels, list_messages, list_my_guilds, update_message};
+use discord_client::types::errors::{ApiError, ErrorBody};
 use discord_client::types::pagination::MOCK_ITEMS;
 use discord_client::types::resources::{MessageAllowedMentionsRequest, MessageCreateRequest, MessageEditRequestPartial, RichEmbed};
 use discord_client::types::unions::{ErrorDetails, ListGuildChannelsResponse200Item as Channel};
@@ -99,6 +100,33 @@ fn an_error_status_is_an_err_with_the_declared_body_and_its_nested_details() {
     // `{"_errors": [...]}` is the object with that required member, not a map of anything.
     let Some(ErrorDetails::InnerErrors(inner)) = fields.get("content") else { panic!("the field's errors: {fields:?}") };
     assert_eq!(inner.errors[0].message, "Must be 2000 or fewer in length.");
+    // The same details read as violations: the path to each field, its code and its message.
+    let violations: Vec<_> = error.api().map(|e| e.violations.iter().map(|v| (v.pointer.as_str(), v.code.as_deref(), v.message.as_str())).collect()).unwrap_or_default();
+    assert_eq!(violations, [("/content", Some("50035"), "Must be 2000 or fewer in length.")]);
+}
+
+/// Discord's nesting by item index, several fields and several errors at one field.
+const NESTED: &str = r#"{"code": 50035, "message": "Invalid Form Body", "errors": {
+    "embeds": {"0": {"title": {"_errors": [{"code": 50035, "message": "Must be 256 or fewer in length."}]},
+                     "fields": {"1": {"name": {"_errors": [{"code": 50035, "message": "This field is required"}, {"code": 50035, "message": "Twice"}]}}}}},
+    "a/b~c": {"_errors": [{"code": 50035, "message": "escaped"}]}}}"#;
+
+#[test]
+fn nested_validation_errors_read_as_violations_at_json_pointers() {
+    let mock = Mock::start();
+    let client = refusing(&mock, StatusCode::BAD_REQUEST, NESTED);
+    let error = mock.block_on(client.get_my_user(&Default::default())).expect_err("refused");
+    let violations: Vec<_> = error.api().map(|e| e.violations.iter().map(|v| (v.pointer.as_str(), v.message.as_str())).collect()).unwrap_or_default();
+    assert_eq!(
+        violations,
+        [
+            ("/embeds/0/title", "Must be 256 or fewer in length."),
+            ("/embeds/0/fields/1/name", "This field is required"),
+            ("/embeds/0/fields/1/name", "Twice"),
+            ("/a~1b~0c", "escaped"),
+        ]
+    );
+    assert!(error.to_string().contains("/embeds/0/title: Must be 256 or fewer in length. (50035)"), "{error}");
 }
 
 #[test]
@@ -123,8 +151,13 @@ fn the_mock_names_every_violation_in_its_refusal() {
         (answer.status().as_u16(), answer.text().await.expect("a body"))
     });
     assert_eq!(status, 400, "{text}");
-    // Discord's error body has no member for violations the mock could fill: its message says them.
+    // In Discord's error body: nested by field under `errors`, each with the error's code.
     let body: serde_json::Value = serde_json::from_str(&text).expect("a JSON error body");
-    let message = body["message"].as_str().unwrap_or_default();
-    assert!(message.contains("/body/content") && message.contains("/body/embeds"), "{message}");
+    let content = &body["errors"]["content"]["_errors"][0];
+    assert!(content["message"].as_str().is_some_and(|m| !m.is_empty()) && content["code"] == body["code"], "{text}");
+    assert!(body["errors"]["embeds"]["_errors"][0]["message"].is_string(), "{text}");
+    // And read back as the violations the mock found, at the body's members.
+    let read = ApiError::from_body(status, serde_json::from_str::<ErrorBody>(&text).expect("the declared error body"));
+    let pointers: BTreeSet<_> = read.violations.iter().map(|v| v.pointer.as_str()).collect();
+    assert_eq!(pointers, BTreeSet::from(["/content", "/embeds"]), "{read}");
 }

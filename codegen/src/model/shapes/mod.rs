@@ -103,6 +103,51 @@ impl Union {
     }
 }
 
+/// How an error body nests violations by field (Discord's `errors`): a union of a map of
+/// itself (a member per field name or item index) and a record whose one member, required,
+/// lists what is wrong at that point, each item a record with a `message` text and maybe a
+/// `code`. The runtime reads such a tree into violations at JSON pointers and writes one back.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ViolationTree {
+    /// The member that lists a point's violations (`_errors`).
+    pub leaf: String,
+    /// The type of the items' `code`, when they have one: an integer or a string.
+    pub code: Option<crate::model::types::Primitive>,
+}
+
+impl Model {
+    /// The tree `ty` is, when it is a union of that shape (see [`ViolationTree`]) whose items
+    /// can be written from a violation: no member besides `message` and `code` that must be
+    /// given.
+    pub fn violation_tree(&self, ty: &TypeRef) -> Option<ViolationTree> {
+        let TypeRef::Union(id) = ty else { return None };
+        let union = self.union(id).filter(|u| u.discriminator.is_none() && u.variants.len() == 2)?;
+        let is_self = |t: &TypeRef| matches!(t, TypeRef::Union(u) if u == id);
+        let map = union.variants.iter().any(|v| matches!(&v.ty, Some(TypeRef::Map(_, value)) if is_self(value)));
+        let node = union.variants.iter().find_map(|v| match &v.ty {
+            Some(TypeRef::Object(r)) => self.resource(r),
+            _ => None,
+        })?;
+        let [list] = node.fields.as_slice() else { return None };
+        let Some(TypeRef::Array(item)) = &list.ty else { return None };
+        let TypeRef::Object(item) = item.as_ref() else { return None };
+        let item = self.resource(item)?;
+        let primitive = |f: &Field| match &f.ty {
+            Some(TypeRef::Primitive(p)) => Some(*p),
+            _ => None,
+        };
+        let message = item.fields.iter().any(|f| f.wire() == "message" && primitive(f) == Some(crate::model::types::Primitive::String));
+        let code = item.fields.iter().find(|f| f.wire() == "code").and_then(primitive);
+        let code_fits = {
+            use crate::model::types::Primitive::{Int32, Integer, String};
+            matches!(code, None | Some(Integer | Int32 | String))
+        };
+        let writable = item.fields.iter().all(|f| matches!(f.wire(), "message" | "code") || !f.must_be_given());
+        let listed = !(list.may_be_absent() || list.nullable) && list.wire() != "message";
+        (map && message && code_fits && writable && listed).then(|| ViolationTree { leaf: list.wire().to_owned(), code })
+    }
+}
+
 /// The field that names a tagged union's variant.
 #[derive(Clone, Debug, Serialize)]
 pub struct Discriminator {

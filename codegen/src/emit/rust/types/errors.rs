@@ -8,7 +8,7 @@ use super::docs::{docs, meta_notes};
 use super::fields::struct_tokens;
 use crate::emit::rust::shared::int;
 use crate::model::types::Primitive;
-use crate::model::{Error, Field, TypeRef};
+use crate::model::{Error, Field, TypeRef, ViolationTree};
 use crate::plan::rust::{Plan, names};
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
@@ -146,9 +146,9 @@ fn api_error_builders() -> TokenStream {
 /// `ApiError::is`, `to_body` and `from_body`.
 fn api_error_reads(plan: &Plan) -> TokenStream {
     let fields = body_fields(plan);
-    let (to_body, from_body) = body_conversions(&fields);
+    let (to_body, from_body) = body_conversions(plan, &fields);
     // A body with none of the fields `ApiError` reads is not read at all.
-    let body_param = if fields.iter().any(|f| known(f).is_some()) { quote!(body) } else { quote!(_body) };
+    let body_param = if fields.iter().any(|f| known(plan, f).is_some()) { quote!(body) } else { quote!(_body) };
     quote! {
         /// Whether this is the error `def` names: same code, or same OAuth2 error, or (for
         /// an error with neither) same status with the general code.
@@ -390,13 +390,15 @@ enum Known {
     Code,
     Message,
     Errors,
+    /// Violations nested by field (see `ViolationTree`), in an optional field.
+    Tree(ViolationTree),
     Missing,
     OAuth,
     /// The HTTP status, which the response's own status gives back.
     Status,
 }
 
-fn known(f: &Field) -> Option<Known> {
+fn known(plan: &Plan, f: &Field) -> Option<Known> {
     // A field with three states or a typed default is not one an error fills: its type is not
     // the `Option` or value the conversions read and write.
     if f.three_state() || f.defaulted() {
@@ -411,30 +413,63 @@ fn known(f: &Field) -> Option<Known> {
         "missing" if *ty == TypeRef::Array(Box::new(TypeRef::Primitive(Primitive::String))) => Some(Known::Missing),
         "error" if is(Primitive::String) => Some(Known::OAuth),
         "status" if is(Primitive::Integer) || is(Primitive::Int32) => Some(Known::Status),
+        _ if f.may_be_absent() || f.nullable => plan.violation_tree(ty).map(Known::Tree),
         _ => None,
     }
 }
 
+/// A closure giving the `code` of a violation's item in a tree: the violation's own when it
+/// has one of the item's type, else the error's code.
+fn tree_code(tree: &ViolationTree) -> TokenStream {
+    match tree.code {
+        None => quote!(|_: &crate::validation::Violation| None),
+        Some(Primitive::String) => quote! {
+            |v: &crate::validation::Violation| Some(serde_json::Value::from(v.code.clone().unwrap_or_else(|| self.code.value().to_string())))
+        },
+        Some(_) => quote! {
+            |v: &crate::validation::Violation| Some(serde_json::Value::from(v.code.as_deref().and_then(|c| c.parse::<i64>().ok()).unwrap_or(self.code.value())))
+        },
+    }
+}
+
 /// The bodies of `ApiError::to_body` and `ApiError::from_body`.
-fn body_conversions(fields: &[Field]) -> (TokenStream, TokenStream) {
+fn body_conversions(plan: &Plan, fields: &[Field]) -> (TokenStream, TokenStream) {
     let optional = |f: &Field| f.may_be_absent() || f.nullable;
     // A body with no member for the violations says them in its message, so a refusal names
     // every one whatever shape the spec gives its errors.
-    let has_errors = fields.iter().any(|f| matches!(known(f), Some(Known::Errors)));
+    let has_list = fields.iter().any(|f| matches!(known(plan, f), Some(Known::Errors)));
+    // The first tree takes the violations (what it cannot hold is said in the message).
+    let tree = fields.iter().find_map(|f| match known(plan, f) {
+        Some(Known::Tree(tree)) if !has_list => Some((f.name.as_str(), tree)),
+        _ => None,
+    });
+    // The violations the message says: none beside a list, what a tree leaves out, else all.
+    let said = match (has_list, &tree) {
+        (true, _) => None,
+        (false, Some(_)) => Some(quote!(unplaced)),
+        (false, None) => Some(quote!(self.violations)),
+    };
     let to = fields.iter().map(|f| {
         let ident = names::field(f);
-        let value = match known(f) {
+        let value = match known(plan, f) {
             Some(Known::Code) => quote!(self.code.value()),
-            Some(Known::Message) if !has_errors => quote! {
-                if self.violations.is_empty() {
+            Some(Known::Message) if said.is_some() => quote! {
+                if #said.is_empty() {
                     self.message.clone()
                 } else {
-                    let violations: Vec<String> = self.violations.iter().map(ToString::to_string).collect();
+                    let violations: Vec<String> = #said.iter().map(ToString::to_string).collect();
                     format!("{}: {}", self.message, violations.join("; "))
                 }
             },
             Some(Known::Message) => quote!(self.message.clone()),
             Some(Known::Errors) => quote!(serde_json::to_value(&self.violations).unwrap_or_default()),
+            // Read as the field's union; `None` when empty, or should it not read.
+            Some(Known::Tree(_)) if tree.as_ref().is_some_and(|(name, _)| *name == f.name) => {
+                return quote! {
+                    #ident: Some(tree).filter(|t| t.as_object().is_some_and(|t| !t.is_empty())).and_then(|t| serde_json::from_value(t).ok()),
+                };
+            }
+            Some(Known::Tree(_)) => return quote!(#ident: None,),
             Some(Known::Missing) => quote!(self.missing.clone()),
             Some(Known::OAuth) => quote!(self.oauth_error.as_ref().map(|e| e.as_str().to_owned())),
             Some(Known::Status) => quote!(self.status.into()),
@@ -446,7 +481,7 @@ fn body_conversions(fields: &[Field]) -> (TokenStream, TokenStream) {
             None if optional(f) && !f.three_state() => return quote!(#ident: None,),
             None => return quote!(#ident: Default::default(),),
         };
-        let value = match known(f) {
+        let value = match known(plan, f) {
             Some(Known::OAuth) if optional(f) => value,
             Some(Known::OAuth) => quote!(#value.unwrap_or_default()),
             Some(Known::Errors) if optional(f) => quote!((!self.violations.is_empty()).then(|| #value)),
@@ -456,7 +491,7 @@ fn body_conversions(fields: &[Field]) -> (TokenStream, TokenStream) {
         };
         quote!(#ident: #value,)
     });
-    let read = |kind: Known| fields.iter().find(|f| known(f).is_some_and(|k| std::mem::discriminant(&k) == std::mem::discriminant(&kind)));
+    let read = |kind: Known| fields.iter().find(|f| known(plan, f).is_some_and(|k| std::mem::discriminant(&k) == std::mem::discriminant(&kind)));
     // Each known field read back: `(optional form, required form)`.
     let take = |kind: Known, optional_form: fn(TokenStream) -> TokenStream, required_form: fn(TokenStream) -> TokenStream| {
         read(kind).map(|f| {
@@ -466,11 +501,23 @@ fn body_conversions(fields: &[Field]) -> (TokenStream, TokenStream) {
     };
     let code = take(Known::Code, |a| quote!(#a.map(ErrorCode::from_value).unwrap_or(GENERAL_CODE)), |a| quote!(ErrorCode::from_value(#a)));
     let message = take(Known::Message, |a| quote!(#a.unwrap_or_default()), |a| a);
-    let violations = take(
-        Known::Errors,
-        |a| quote!(#a.and_then(|v| serde_json::from_value(v).ok()).unwrap_or_default()),
-        |a| quote!(serde_json::from_value(#a).unwrap_or_default()),
-    );
+    // The first field that carries violations, a list or a tree.
+    let violations = fields.iter().find_map(|f| {
+        let ident = names::field(f);
+        match known(plan, f)? {
+            Known::Errors if optional(f) => Some(quote!(body.#ident.and_then(|v| serde_json::from_value(v).ok()).unwrap_or_default())),
+            Known::Errors => Some(quote!(serde_json::from_value(body.#ident).unwrap_or_default())),
+            Known::Tree(tree) => {
+                let leaf = &tree.leaf;
+                Some(quote! {
+                    body.#ident
+                        .map(|t| crate::validation::violations_from_tree(&serde_json::to_value(t).unwrap_or_default(), #leaf))
+                        .unwrap_or_default()
+                })
+            }
+            _ => None,
+        }
+    });
     let missing = take(Known::Missing, |a| quote!(#a.unwrap_or_default()), |a| a);
     let oauth = take(
         Known::OAuth,
@@ -483,7 +530,14 @@ fn body_conversions(fields: &[Field]) -> (TokenStream, TokenStream) {
     let violations = or(violations, quote!(Vec::new()));
     let missing = or(missing, quote!(Vec::new()));
     let oauth = or(oauth, quote!(None));
-    (quote!(ErrorBody { #(#to)* }), quote!(Self { status, code: #code, message: #message, violations: #violations, missing: #missing, oauth_error: #oauth }))
+    let prelude = tree.as_ref().map(|(_, tree)| {
+        let (leaf, code) = (&tree.leaf, tree_code(tree));
+        quote!(let (tree, unplaced) = crate::validation::violation_tree(&self.violations, #leaf, #code);)
+    });
+    (
+        quote!(#prelude ErrorBody { #(#to)* }),
+        quote!(Self { status, code: #code, message: #message, violations: #violations, missing: #missing, oauth_error: #oauth }),
+    )
 }
 
 /// The condition an error's docs start with; the error's id where the spec leaves it blank.
