@@ -6,9 +6,11 @@
 //! omits from nullable and optional places, a multipart part that alone may be absent, floats on
 //! an SDK class). The random specs of three fixed seeds use every construct of
 //! the format with names drawn to break identifiers (`platform_specgen`). All of them are
-//! generated into one scratch workspace and built at once with warnings denied, in the target
-//! directory `scripts/random-specs.sh` shares (`target/scratch`), and their C and C++ headers
-//! are compiled with strict warnings.
+//! generated into one scratch workspace and built at once with warnings and clippy's lints
+//! denied (the servers with their `mock` feature), in the target directory
+//! `scripts/random-specs.sh` shares (`target/scratch`), and their C and C++ headers are compiled
+//! with strict warnings. Then every server's mock router is built and served on 127.0.0.1, and
+//! must answer a request (a router axum cannot build panics only then, after a clean build).
 
 use platform_codegen::emit::{EmitOptions, emit_all};
 use platform_specgen::harness::{self, Source};

@@ -130,8 +130,13 @@ fn package_name(manifest: &Path) -> String {
 /// The workspace root listing every generated crate of `members`, with this repository's lock
 /// file beside it.
 pub fn write_workspace(root: &Path, members: &[Member], repo: &Path) {
-    let list: Vec<String> =
-        members.iter().flat_map(|m| platform_codegen::emit::cargo::CRATES.iter().map(move |c| format!("  \"{}/{c}\",", relative(root, &m.out)))).collect();
+    write_workspace_with(root, members, repo, &[]);
+}
+
+/// [`write_workspace`], with more members (directories under `root`).
+pub fn write_workspace_with(root: &Path, members: &[Member], repo: &Path, more: &[&str]) {
+    let generated = members.iter().flat_map(|m| platform_codegen::emit::cargo::CRATES.iter().map(move |c| format!("{}/{c}", relative(root, &m.out))));
+    let list: Vec<String> = generated.chain(more.iter().map(|d| (*d).to_owned())).map(|d| format!("  \"{d}\",")).collect();
     let manifest = format!("[workspace]\nresolver = \"3\"\nmembers = [\n{}\n]\n", list.join("\n"));
     std::fs::write(root.join("Cargo.toml"), manifest).expect("write the scratch workspace manifest");
     seed_lock(root, repo);
@@ -302,7 +307,8 @@ pub fn run(root: &Path, target: &Path, repo: &Path, sources: &[Source]) -> Resul
     let mut figures = Figures::default();
     let started = Instant::now();
     let members = prepare(root, sources);
-    write_workspace(root, &members, repo);
+    write_probe(root, &members);
+    write_workspace_with(root, &members, repo, &[PROBE]);
     figures.generate = started.elapsed();
     figures.crates = members.len() * platform_codegen::emit::cargo::CRATES.len();
     figures.rust_lines = members.iter().map(|m| rust_lines(&m.out)).sum();
@@ -319,6 +325,7 @@ pub fn run(root: &Path, target: &Path, repo: &Path, sources: &[Source]) -> Resul
         args.extend(["--features", features.as_str()]);
     }
     let out = cargo_with(root, target, &args, &[Clippy::ARGS]);
+    let built = out.status.success();
     figures.build = started.elapsed();
     let mut failures = Vec::new();
     let list: Vec<String> = members.iter().map(|m| format!("{} = {}", relative(root, &m.out), m.what)).collect();
@@ -339,6 +346,10 @@ pub fn run(root: &Path, target: &Path, repo: &Path, sources: &[Source]) -> Resul
         failures.push(format!("cargo check of the clients alone (the types crates without `server`) failed:\n{}", String::from_utf8_lossy(&out.stderr)));
     }
 
+    if built {
+        failures.extend(run_probe(target).err());
+    }
+
     let started = Instant::now();
     for m in &members {
         if let Err(e) = compile_headers(m) {
@@ -351,6 +362,83 @@ pub fn run(root: &Path, target: &Path, repo: &Path, sources: &[Source]) -> Resul
         Err(e) => failures.push(format!("cannot remove the generated crates' artifacts from {}: {e}", target.display())),
     }
     if failures.is_empty() { Ok(figures) } else { Err(failures.join("\n\n")) }
+}
+
+/// The scratch workspace's member that serves every generated server (see [`write_probe`]).
+const PROBE: &str = "probe";
+
+/// The probe: a binary that builds the mock router of every member's server (`mock::router()`),
+/// serves it on 127.0.0.1 and asks it for a path no spec routes, which it must answer below 500.
+/// A router axum cannot build (two routes that conflict, a path it cannot parse) panics when
+/// built, after a build that passed: this is where that shows.
+fn write_probe(root: &Path, members: &[Member]) {
+    let index = platform_codegen::emit::cargo::CRATES.iter().position(|c| *c == "server").expect("a server crate is generated");
+    let mut manifest = format!("[package]\nname = \"{PROBE}\"\nversion = \"0.0.0\"\nedition = \"2024\"\npublish = false\n\n[dependencies]\n");
+    let mut calls = String::new();
+    for m in members {
+        let package = &m.packages[index];
+        manifest.push_str(&format!("{package} = {{ path = \"../{}/server\", features = [\"mock\"] }}\n", relative(root, &m.out)));
+        calls.push_str(&format!("        ({:?}, {}::mock::router),\n", m.what, package.replace('-', "_")));
+    }
+    manifest.push_str("axum = { version = \"0.8\", default-features = false, features = [\"tokio\", \"http1\"] }\n");
+    manifest.push_str("tokio = { version = \"1\", features = [\"rt\", \"net\", \"io-util\"] }\n");
+    let main = PROBE_MAIN.replace("        // ROUTERS\n", &calls);
+    std::fs::create_dir_all(root.join(PROBE).join("src")).expect("create the probe's directory");
+    std::fs::write(root.join(PROBE).join("Cargo.toml"), manifest).expect("write the probe's manifest");
+    std::fs::write(root.join(PROBE).join("src/main.rs"), main).expect("write the probe");
+}
+
+const PROBE_MAIN: &str = r#"//! Builds every generated server's mock router, serves it on 127.0.0.1 and asks it for a path
+//! no spec routes: the answer must come, below 500.
+
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+type Routers = [(&'static str, fn() -> axum::Router)];
+
+const ROUTERS: &Routers = &[
+        // ROUTERS
+];
+
+fn main() {
+    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("a Tokio runtime");
+    let failures: Vec<String> = ROUTERS.iter().filter_map(|(what, router)| probe(&runtime, router).err().map(|e| format!("{what}: {e}"))).collect();
+    if !failures.is_empty() {
+        eprintln!("{}", failures.join("
+"));
+        std::process::exit(1);
+    }
+}
+
+fn probe(runtime: &tokio::runtime::Runtime, router: &fn() -> axum::Router) -> Result<(), String> {
+    let app = std::panic::catch_unwind(router).map_err(|_| "building the mock router panicked".to_owned())?;
+    runtime.block_on(async {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.map_err(|e| format!("bind: {e}"))?;
+        let address = listener.local_addr().map_err(|e| format!("address: {e}"))?;
+        let server = tokio::spawn(async move { axum::serve(listener, app).await });
+        let mut stream = tokio::net::TcpStream::connect(address).await.map_err(|e| format!("connect: {e}"))?;
+        let request = b"GET /no-spec-routes-this HTTP/1.1
+host: 127.0.0.1
+connection: close
+
+";
+        stream.write_all(request).await.map_err(|e| format!("write: {e}"))?;
+        let mut answer = Vec::new();
+        stream.read_to_end(&mut answer).await.map_err(|e| format!("read: {e}"))?;
+        server.abort();
+        let text = String::from_utf8_lossy(&answer);
+        match text.get(9..12).and_then(|s| s.parse::<u16>().ok()) {
+            Some(status) if status < 500 => Ok(()),
+            _ => Err(format!("the mock answered {text:?}")),
+        }
+    })
+}
+"#;
+
+/// Runs the probe the build made in `target`.
+fn run_probe(target: &Path) -> Result<(), String> {
+    let binary = target.join("debug").join(PROBE);
+    let out = Command::new(&binary).output().map_err(|e| format!("the probe ({}) does not run: {e}", binary.display()))?;
+    if out.status.success() { Ok(()) } else { Err(format!("a generated server does not serve:\n{}", String::from_utf8_lossy(&out.stderr))) }
 }
 
 /// `--package=<client>` for each member's client crate.

@@ -36,8 +36,10 @@ pub fn mock(plan: &Plan) -> TokenStream {
     let mut values = Values { plan, queue: Vec::new(), done: BTreeSet::new(), paged: None, resumed: None, link: None };
     let methods = methods(plan, &mut values);
     let deliveries = webhook_events(plan, &mut values);
+    let builders = values.builders(&quote!());
+    // What only the gateways' mocks build is behind their feature, or it would be dead code.
     let gateways = gateway_mocks(plan, &mut values);
-    let builders = values.builders();
+    let builders = [builders, values.builders(&quote!(#[cfg(feature = "gateway")]))];
     // The signatures name what `api.rs` has in scope: the proof of guarded endpoints too.
     let granted = routed(plan).iter().any(|e| guarded(plan, e)).then(|| {
         quote!(
@@ -92,7 +94,7 @@ pub fn mock(plan: &Plan) -> TokenStream {
 
         #gateways
 
-        #builders
+        #(#builders)*
     }
 }
 
@@ -637,8 +639,9 @@ impl<'m> Values<'m> {
                 let wanted = if unique { wanted.min(1).max(min.min(1)) } else { wanted };
                 let min_tokens = proc_macro2::Literal::i64_unsuffixed(min.min(wanted));
                 let wanted_tokens = proc_macro2::Literal::i64_unsuffixed(wanted);
+                let count = if min.min(wanted) == wanted { quote!(#wanted_tokens) } else { quote!(if #depth < #DEPTH { #wanted_tokens } else { #min_tokens }) };
                 quote!({
-                    let count: i64 = if #depth < #DEPTH { #wanted_tokens } else { #min_tokens };
+                    let count: i64 = #count;
                     (0..count).map(|_| #element).collect::<Vec<_>>()
                 })
             }
@@ -753,14 +756,17 @@ impl<'m> Values<'m> {
     }
 
     /// Every queued builder, emitting those they queue in turn.
-    fn builders(&mut self) -> TokenStream {
+    /// The builders asked for since the last call, each under `attributes`.
+    fn builders(&mut self, attributes: &TokenStream) -> TokenStream {
         let mut out = TokenStream::new();
         let mut i = 0;
         while i < self.queue.len() {
             let (union, id) = self.queue[i].clone();
             i += 1;
-            out.extend(if union { self.union_builder(&id) } else { self.resource_builder(&id) });
+            let builder = if union { self.union_builder(&id) } else { self.resource_builder(&id) };
+            out.extend(quote!(#attributes #builder));
         }
+        self.queue.clear();
         out
     }
 
