@@ -26,6 +26,8 @@
 //! workspace already compiled with the same features are reused; `CARGO_INCREMENTAL=0` keeps its
 //! ~200k generated lines from filling the disk with incremental state.
 
+mod common;
+
 use platform_codegen::emit::workspace::{WorkspaceOptions, workspace};
 use platform_codegen::emit::{EmitOptions, GeneratedFile};
 use platform_codegen::files::{self, Mode};
@@ -126,20 +128,9 @@ fn the_imported_discord_api_builds_clippy_clean_and_serves_its_mock() {
     run("the AsyncAPI parser over asyncapi.json", Command::new("node").arg(parser.join("validate.mjs")).arg(dir.join("asyncapi.json")));
     // Clippy lints the crates while the tests build them (the crates have no benches, the one
     // kind of target `cargo test` leaves out that `cargo clippy --all-targets` checks).
-    let wrapper = clippy_wrapper();
+    let wrapper = common::clippy_wrapper();
     run(
         "the Discord crates' tests, built with clippy -D warnings",
-        cargo(&dir, &["test", "--offline", "--workspace", "--config", &wrapper]).env("CLIPPY_ARGS", "-D__CLIPPY_HACKERY__warnings__CLIPPY_HACKERY__"),
+        cargo(&dir, &["test", "--offline", "--workspace", "--config", &wrapper]).env(common::CLIPPY_ARGS.0, common::CLIPPY_ARGS.1),
     );
-}
-
-/// `build.rustc-workspace-wrapper="<clippy-driver>"`: a build that is also the clippy run, as
-/// `cargo clippy` runs clippy-driver, so each crate compiles once, linted on the way. The lints'
-/// arguments go in `CLIPPY_ARGS`, as `cargo clippy` passes them.
-fn clippy_wrapper() -> String {
-    let rustc = std::env::var("RUSTC").unwrap_or_else(|_| "rustc".into());
-    let out = Command::new(rustc).args(["--print", "sysroot"]).output().expect("rustc runs");
-    let driver = Path::new(String::from_utf8(out.stdout).expect("a UTF-8 sysroot").trim()).join("bin/clippy-driver");
-    assert!(driver.is_file(), "{} is missing: `rustup component add clippy`", driver.display());
-    format!("build.rustc-workspace-wrapper={:?}", driver.display().to_string())
 }
