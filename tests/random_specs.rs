@@ -4,7 +4,7 @@
 //! that once did not compile (a spec without conditions, recursion through every path, names
 //! that collide after case conversion or are keywords, dates of its own, enum values a case
 //! omits from nullable and optional places, a multipart part that alone may be absent, floats on
-//! an SDK class). The random specs of three fixed seeds use every construct of
+//! an SDK class, a gateway that takes no command). The random specs of three fixed seeds use every construct of
 //! the format with names drawn to break identifiers (`platform_specgen`). All of them are
 //! generated into one scratch workspace and built at once with warnings and clippy's lints
 //! denied (the servers with their `mock` feature), in the target directory

@@ -13,7 +13,8 @@
     unused_variables,
     reason = "one method per endpoint, and the mock reads no input"
 )]
-use crate::api::{Api, Call, RuleContext};
+use crate::api::{Api, RuleContext};
+use crate::api::Call;
 use crate::api::{Granted, granted};
 use crate::types;
 use crate::types::auth::Credential;

@@ -40,6 +40,12 @@ pub fn mock(plan: &Plan) -> TokenStream {
     // What only the gateways' mocks build is behind their feature, or it would be dead code.
     let gateways = gateway_mocks(plan, &mut values);
     let builders = [builders, values.builders(&quote!(#[cfg(feature = "gateway")]))];
+    // Handlers take a `Call`; a spec without routed endpoints has none.
+    let call = (!routed(plan).is_empty()).then(|| {
+        quote!(
+            use crate::api::Call;
+        )
+    });
     // The signatures name what `api.rs` has in scope: the proof of guarded endpoints too.
     let granted = routed(plan).iter().any(|e| guarded(plan, e)).then(|| {
         quote!(
@@ -56,7 +62,8 @@ pub fn mock(plan: &Plan) -> TokenStream {
         //! [`router`] serves it: `axum::serve(listener, platform_server::mock::router())`.
         #![allow(clippy::too_many_lines, unused_variables, reason = "one method per endpoint, and the mock reads no input")]
 
-        use crate::api::{Api, Call, RuleContext};
+        use crate::api::{Api, RuleContext};
+        #call
         #granted
         use crate::types;
         use crate::types::auth::Credential;

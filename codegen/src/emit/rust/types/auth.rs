@@ -20,6 +20,25 @@ pub fn placeholders(plan: &Plan) -> TokenStream {
         }
         docs(Some(&summary(&p.meta)), &notes)
     });
+    // A spec without placeholders has an empty struct, derived `Default`, and nothing to match.
+    let (derive_default, default_impl, id_param, get) = if list.is_empty() {
+        (quote!(, Default), None, quote!(_id), quote!(None))
+    } else {
+        let default_impl = quote! {
+            impl Default for Placeholders {
+                fn default() -> Self {
+                    Self { #(#idents: #examples.to_owned(),)* }
+                }
+            }
+        };
+        let get = quote! {
+            match id {
+                #(#ids => Some(&self.#idents),)*
+                _ => None,
+            }
+        };
+        (quote!(), Some(default_impl), quote!(id), get)
+    };
     let substitute = if list.is_empty() { quote!(text.to_owned()) } else { quote!(text #(.replace(#patterns, &self.#idents))*) };
     let origin_fn = (!list.is_empty()).then(|| {
         quote! {
@@ -42,24 +61,17 @@ pub fn placeholders(plan: &Plan) -> TokenStream {
         //! The addresses the spec writes as `{placeholders}`, and their substitution.
 
         /// The value of every placeholder of the spec.
-        #[derive(Clone, Debug, PartialEq, Eq)]
+        #[derive(Clone, Debug, PartialEq, Eq #derive_default)]
         pub struct Placeholders {
             #( #field_docs pub #idents: String, )*
         }
 
-        impl Default for Placeholders {
-            fn default() -> Self {
-                Self { #(#idents: #examples.to_owned(),)* }
-            }
-        }
+        #default_impl
 
         impl Placeholders {
             /// The value of the placeholder with this id.
-            pub fn get(&self, id: &str) -> Option<&str> {
-                match id {
-                    #(#ids => Some(&self.#idents),)*
-                    _ => None,
-                }
+            pub fn get(&self, #id_param: &str) -> Option<&str> {
+                #get
             }
 
             /// `text` with every `{placeholder}` replaced by its value.

@@ -129,10 +129,11 @@ fn command(plan: &Plan, g: &Gateway, c: &Ref) -> TokenStream {
 /// The server's check of each command's payload: decoded as its payload struct, then validated.
 fn check(plan: &Plan, g: &Gateway) -> TokenStream {
     let function = names::gateway_check(g);
+    let reads = |op: &crate::model::Opcode| !op.fields.is_empty() || super::fields::keeps_extra(&op.meta.not_shown);
     let arms = g.commands.iter().map(|c| {
         let op = plan.opcode(&c.id);
         let code = unsuffixed(op.code as u64);
-        if op.fields.is_empty() && !super::fields::keeps_extra(&op.meta.not_shown) {
+        if !reads(op) {
             return quote!(#code => Some(Vec::new()),);
         }
         let payload = names::opcode_payload(op);
@@ -147,9 +148,20 @@ fn check(plan: &Plan, g: &Gateway) -> TokenStream {
         " The check of the gateway `{}`'s commands as a server receives them: `None` for an opcode that is no command, else every violation.",
         g.meta.id
     );
+    // A gateway without commands has nothing to match, and one whose commands carry no payload
+    // reads no data.
+    if g.commands.is_empty() {
+        return quote! {
+            #[doc = #doc]
+            pub fn #function(_opcode: u8, _data: &RawValue) -> Option<Vec<crate::validation::Violation>> {
+                None
+            }
+        };
+    }
+    let data = if g.commands.iter().any(|c| reads(plan.opcode(&c.id))) { quote!(data) } else { quote!(_data) };
     quote! {
         #[doc = #doc]
-        pub fn #function(opcode: u8, data: &RawValue) -> Option<Vec<crate::validation::Violation>> {
+        pub fn #function(opcode: u8, #data: &RawValue) -> Option<Vec<crate::validation::Violation>> {
             match opcode {
                 #(#arms)*
                 _ => None,
