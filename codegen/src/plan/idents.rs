@@ -10,7 +10,12 @@ use quote::format_ident;
 /// The name every generated crate starts with: the spec's C type prefix without its
 /// underscore, in snake case (`Platform_` gives `platform-types`, `Widget_` gives `widget-types`).
 pub fn crate_stem(model: &Model) -> String {
-    let stem = case::snake(model.platform.prefixes.c_type.trim_matches('_'));
+    stem_of(&model.platform.prefixes.c_type)
+}
+
+/// [`crate_stem`] of the C type prefix `c_type`.
+pub fn stem_of(c_type: &str) -> String {
+    let stem = case::snake(c_type.trim_matches('_'));
     if stem.is_empty() { "platform".to_owned() } else { stem }
 }
 

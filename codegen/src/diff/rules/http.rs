@@ -302,11 +302,19 @@ fn check_body_formats(cx: &mut Cx<'_>, s: &Subject, o: &Endpoint, n: &Endpoint) 
         |e: &Endpoint| if e.body_formats.is_empty() { vec![named(e, "json")] } else { e.body_formats.iter().map(|f| named(e, &f.id)).collect::<Vec<_>>() };
     let (was, is) = (formats(o), formats(n));
     let (old_v, new_v) = (some(was.join(", ")), some(is.join(", ")));
+    // One format is a `Body` struct in Rust, several an enum with a variant each: a second
+    // format changes the type, and so does a variant gone. One format for another (a media type)
+    // keeps the struct.
+    let (rust_added, rust_removed) = match (was.len(), is.len()) {
+        (1, 1) => (C, C),
+        (1, _) => (B, B),
+        _ => (C, B),
+    };
     for gone in was.iter().filter(|f| !is.contains(f)) {
         cx.push(
             &ENDPOINT_BODY_FORMAT_REMOVED,
             s,
-            Audiences::new(B, B, U),
+            Audiences::new(B, rust_removed, U),
             format!("endpoint `{id}` no longer takes its body as {gone}"),
             old_v.clone(),
             new_v.clone(),
@@ -316,7 +324,7 @@ fn check_body_formats(cx: &mut Cx<'_>, s: &Subject, o: &Endpoint, n: &Endpoint) 
         cx.push(
             &ENDPOINT_BODY_FORMAT_ADDED,
             s,
-            Audiences::new(C, C, U),
+            Audiences::new(C, rust_added, U),
             format!("endpoint `{id}` also takes its body as {added}"),
             old_v.clone(),
             new_v.clone(),
@@ -397,10 +405,13 @@ fn check_errors(cx: &mut Cx<'_>) {
             );
         }
         if o.oauth_error.is_some() && o.oauth_error != n.oauth_error {
+            // `OAuthError` has a variant per value the spec's errors carry: one no error carries
+            // any more is gone.
+            let kept = cx.new.errors.iter().any(|e| e.oauth_error == o.oauth_error);
             cx.push(
                 &ERROR_OAUTH_ERROR_CHANGED,
                 &s.child(".oauth_error"),
-                Audiences::new(B, C, U),
+                Audiences::new(B, if kept { C } else { B }, U),
                 format!("error `{id}` carries another OAuth2 error"),
                 o.oauth_error.clone(),
                 n.oauth_error.clone(),

@@ -3,6 +3,7 @@
 
 use super::{B, C, Cx, Subject, U, pair, some};
 use crate::diff::Audiences;
+use crate::plan::idents::stem_of;
 
 rule!(
     "platform",
@@ -33,9 +34,9 @@ rule!(
     "platform",
     PREFIX_CHANGED,
     "prefix-changed",
-    "a naming prefix of the generated artifacts changes (C names, C++ namespace, header names)",
+    "a naming prefix of the generated artifacts changes (C names, C++ namespace, header names; the C type prefix names the Rust crates too)",
     ["rename"],
-    "cargo-semver-checks `struct_missing` (every C name moves)"
+    "cargo-semver-checks `struct_missing` (every C name moves; every Rust path, when the crates are renamed)"
 );
 
 pub fn check(cx: &mut Cx<'_>) {
@@ -102,7 +103,9 @@ fn check_prefixes(cx: &mut Cx<'_>) {
             let mut s = Subject::new(format!("platform.prefixes.{key}"), &[]);
             s.old_span = Some(cx.old.platform.span);
             s.new_span = Some(cx.new.platform.span);
-            cx.push(&PREFIX_CHANGED, &s, Audiences::new(U, U, B), format!("the prefix `{key}` changes"), some(o), some(n));
+            // The crates are named after the C type prefix: another stem is other crates.
+            let rust = if key == "c_type" && stem_of(o) != stem_of(n) { B } else { U };
+            cx.push(&PREFIX_CHANGED, &s, Audiences::new(U, rust, B), format!("the prefix `{key}` changes"), some(o), some(n));
         }
     }
 }

@@ -125,6 +125,8 @@ pub fn check(old: &Model, new: &Model, opts: &DiffOptions) -> Vec<Finding> {
         let history = is_history(o, today);
         let severity = if history { Severity::Error } else { Severity::Warning };
         let mut f = finding(&CHANGE_REMOVED, o, severity, format!("change `{id}` is removed from the timeline"), Some(o), None);
+        // The types crate names every change entry (`changes::<ID>`): that constant goes.
+        f.audiences = Audiences::new(Impact::Unaffected, Impact::Breaking, Impact::Unaffected);
         if history {
             f.help.push("an entry in effect is history: keep it (ids are never reused), and add a new entry for what changes now".into());
         }
