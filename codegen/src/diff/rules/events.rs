@@ -87,7 +87,7 @@ pub fn check(cx: &mut Cx<'_>) {
         if let (Some(a), Some(b)) = (o.code, n.code)
             && a != b
         {
-            cx.push(&EVENT_CODE_CHANGED, &s.child(".code"), Audiences::all(B), format!("event `{id}` changes code"), some(a), some(b));
+            cx.push(&EVENT_CODE_CHANGED, &s.child(".code"), Audiences::new(B, C, B), format!("event `{id}` changes code"), some(a), some(b));
         }
         if o.channel.id != n.channel.id {
             cx.push(
@@ -104,7 +104,7 @@ pub fn check(cx: &mut Cx<'_>) {
         let id = &n.meta.id;
         let s = Subject::item("opcode", id, &[], Some(&o.meta), Some(&n.meta));
         if o.code != n.code {
-            cx.push(&OPCODE_CODE_CHANGED, &s.child(".code"), Audiences::all(B), format!("opcode `{id}` changes number"), some(o.code), some(n.code));
+            cx.push(&OPCODE_CODE_CHANGED, &s.child(".code"), Audiences::new(B, C, B), format!("opcode `{id}` changes number"), some(o.code), some(n.code));
         }
         if o.direction != n.direction {
             cx.push(

@@ -390,7 +390,7 @@ fn check_errors(cx: &mut Cx<'_>) {
         if let (Some(a), Some(b)) = (o.code, n.code)
             && a != b
         {
-            cx.push(&ERROR_CODE_CHANGED, &s.child(".code"), Audiences::all(B), format!("error `{id}` changes code"), some(a), some(b));
+            cx.push(&ERROR_CODE_CHANGED, &s.child(".code"), Audiences::new(B, C, B), format!("error `{id}` changes code"), some(a), some(b));
         }
         if let (Some(a), Some(b)) = (o.status, n.status)
             && a != b

@@ -56,7 +56,7 @@ fn check_limits(cx: &mut Cx<'_>) {
             cx.push(
                 &LIMIT_UNIT_CHANGED,
                 &s.child(".unit"),
-                Audiences::all(B),
+                Audiences::new(B, C, B),
                 format!("limit `{id}` is counted in another unit"),
                 some(&o.unit.id),
                 some(&n.unit.id),
@@ -84,7 +84,7 @@ fn check_constants(cx: &mut Cx<'_>) {
             let id = &n.meta.id;
             let s = Subject::item("constant", id, &[], Some(&o.meta), Some(&n.meta));
             let show = |v: &crate::load::raw::ConstantValue| serde_json::to_string(v).ok();
-            cx.push(&CONSTANT_VALUE_CHANGED, &s, Audiences::all(B), format!("constant `{id}` changes value"), show(&o.value), show(&n.value));
+            cx.push(&CONSTANT_VALUE_CHANGED, &s, Audiences::new(B, U, B), format!("constant `{id}` changes value"), show(&o.value), show(&n.value));
         }
     }
 }

@@ -464,7 +464,7 @@ fn check_enums(cx: &mut Cx<'_>) {
                 && x != y
             {
                 let s = Subject::item("enum_value", &v(b), &outer, Some(&a.meta), Some(&b.meta));
-                cx.push(&ENUM_VALUE_RENUMBERED, &s, Audiences::all(B), format!("enum value `{}` changes from {x} to {y}", v(b)), some(x), some(y));
+                cx.push(&ENUM_VALUE_RENUMBERED, &s, Audiences::new(B, C, B), format!("enum value `{}` changes from {x} to {y}", v(b)), some(x), some(y));
             }
         }
     }
@@ -507,7 +507,7 @@ fn check_flags(cx: &mut Cx<'_>) {
                 && x != y
             {
                 let s = Subject::item("flag", &v(b), &outer, Some(&a.meta), Some(&b.meta));
-                cx.push(&FLAG_BIT_CHANGED, &s, Audiences::all(B), format!("flag `{}` moves from bit {x} to bit {y}", v(b)), some(x), some(y));
+                cx.push(&FLAG_BIT_CHANGED, &s, Audiences::new(B, C, B), format!("flag `{}` moves from bit {x} to bit {y}", v(b)), some(x), some(y));
             }
         }
     }
