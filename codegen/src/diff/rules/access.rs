@@ -175,7 +175,14 @@ fn check_permissions(cx: &mut Cx<'_>) {
             && a != b
         {
             let s = Subject::item("permission", &n.meta.id, &[], Some(&o.meta), Some(&n.meta));
-            cx.push(&PERMISSION_BIT_CHANGED, &s, Audiences::new(B, C, B), format!("permission `{}` moves from bit {a} to bit {b}", n.meta.id), some(a), some(b));
+            cx.push(
+                &PERMISSION_BIT_CHANGED,
+                &s,
+                Audiences::new(B, C, B),
+                format!("permission `{}` moves from bit {a} to bit {b}", n.meta.id),
+                some(a),
+                some(b),
+            );
         }
     }
     for (from, to) in renamed_permissions(old, new) {
