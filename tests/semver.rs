@@ -38,6 +38,9 @@ const SAMPLE: &[&str] = &[
     "gateway-event-added",
     "webhook-event-added",
     "field-wire-name-changed",
+    "endpoint-body-format-added",
+    "change-removed",
+    "flag-bit-changed",
 ];
 
 /// Cases whose Rust break the tool cannot see, with the reason.
