@@ -26,8 +26,6 @@
 //! workspace already compiled with the same features are reused; `CARGO_INCREMENTAL=0` keeps its
 //! ~200k generated lines from filling the disk with incremental state.
 
-mod common;
-
 use platform_codegen::emit::workspace::{WorkspaceOptions, workspace};
 use platform_codegen::emit::{EmitOptions, GeneratedFile};
 use platform_codegen::files::{self, Mode};
@@ -128,9 +126,10 @@ fn the_imported_discord_api_builds_clippy_clean_and_serves_its_mock() {
     run("the AsyncAPI parser over asyncapi.json", Command::new("node").arg(parser.join("validate.mjs")).arg(dir.join("asyncapi.json")));
     // Clippy lints the crates while the tests build them (the crates have no benches, the one
     // kind of target `cargo test` leaves out that `cargo clippy --all-targets` checks).
-    let wrapper = common::clippy_wrapper();
+    let clippy = platform_specgen::harness::Clippy::new();
+    let (variable, value) = platform_specgen::harness::Clippy::ARGS;
     run(
         "the Discord crates' tests, built with clippy -D warnings",
-        cargo(&dir, &["test", "--offline", "--workspace", "--config", &wrapper]).env(common::CLIPPY_ARGS.0, common::CLIPPY_ARGS.1),
+        cargo(&dir, &["test", "--offline", "--workspace", "--config", &clippy.config]).env(variable, value),
     );
 }

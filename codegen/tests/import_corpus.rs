@@ -89,7 +89,7 @@ fn every_document_of_the_corpus_imports_and_passes_check() {
         }
         let endpoints = loaded.model.endpoints.len();
         let unrouted = loaded.model.endpoints.iter().filter(|e| !e.is_routed()).count();
-        if let Err(why) = router_builds(&loaded.model) {
+        if let Err(why) = platform_fuzz::targets::router_builds(&loaded.model) {
             failures.push(format!("the router of the spec imported from {name} does not build: {why}"));
         }
         let operations = operations(&path);
@@ -107,22 +107,4 @@ fn every_document_of_the_corpus_imports_and_passes_check() {
     assert_eq!(written, table, "the corpus table changed: run `UPDATE_EXPECT=1 cargo test -p platform-codegen --test import_corpus` if intended");
     let doc = std::fs::read_to_string(root().join("docs/import.md")).unwrap();
     assert!(doc.contains(&table), "docs/import.md does not show the table of tests/data/openapi/corpus.md");
-}
-
-/// Whether the generated router's routes go into axum's path router (matchit) without the
-/// error that makes axum panic when the router is built: every path is one it can match, no two
-/// routes conflict, and no route has a method twice. Routes under an address placeholder sit under a path of its own.
-fn router_builds(model: &platform_codegen::model::Model) -> Result<(), String> {
-    let mut router = matchit::Router::new();
-    for (address, path, methods) in platform_codegen::emit::rust::server_routes(model) {
-        let full = if address.is_empty() { path } else { format!("/{address}{path}") };
-        let mut seen = methods.clone();
-        seen.sort();
-        seen.dedup();
-        if seen.len() != methods.len() {
-            return Err(format!("`{full}` routes a method twice: {methods:?}"));
-        }
-        router.insert(full.clone(), methods).map_err(|e| format!("`{full}`: {e}"))?;
-    }
-    Ok(())
 }
