@@ -478,7 +478,8 @@ fn check_flags(cx: &mut Cx<'_>) {
         let id = &n.meta.id;
         let set = Subject::item("flags", id, &[], Some(&o.meta), Some(&n.meta));
         if o.repr != n.repr {
-            cx.push(&FLAGS_REPR_CHANGED, &set, Audiences::new(B, B, U), format!("flag set `{id}` changes representation"), some(&o.repr), some(&n.repr));
+            // Only the serde impls change: the type and its methods stay.
+            cx.push(&FLAGS_REPR_CHANGED, &set, Audiences::new(B, C, U), format!("flag set `{id}` changes representation"), some(&o.repr), some(&n.repr));
         }
         if o.width != n.width {
             cx.push(&FLAGS_WIDTH_CHANGED, &set, Audiences::all(B), format!("flag set `{id}` changes width"), some(o.width), some(n.width));
