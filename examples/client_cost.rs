@@ -43,7 +43,7 @@ fn main() -> ExitCode {
         let calls = if side == "none" { 0 } else { calls };
         let request = get_note::Request::new(Snowflake(1));
         for _ in 0..calls {
-            client.get_note(&request).await.map_err(|e| e.to_string())?;
+            client.send(&request).await.map_err(|e| e.to_string())?;
         }
         Ok(calls)
     });

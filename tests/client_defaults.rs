@@ -4,7 +4,6 @@
 //! the request head it is sent.
 
 use platform_client::types::auth::Credential;
-use platform_client::types::endpoints::get_current_user_connections;
 use platform_client::types::placeholders::Placeholders;
 use platform_client::{Client, Error};
 use std::io::{Read, Write};
@@ -30,7 +29,7 @@ async fn requests_name_the_sdk_and_its_version() {
     let origin = format!("http://{}", listener.local_addr().expect("an address"));
     let head = answer_once(listener);
     let client = Client::new(Placeholders::at_origin(&origin)).with_credential(Credential::bearer("token"));
-    let connections = client.get_current_user_connections(&get_current_user_connections::Request::default()).await.expect("the call succeeds");
+    let connections = client.get_current_user_connections().await.expect("the call succeeds");
     assert!(connections.is_empty());
     let head = head.join().expect("the listener thread").to_ascii_lowercase();
     let agent = platform_client::client::USER_AGENT;
@@ -42,7 +41,7 @@ async fn requests_name_the_sdk_and_its_version() {
 #[tokio::test]
 async fn an_https_address_without_tls_says_which_feature_gives_it() {
     let client = Client::new(Placeholders::at_origin("https://127.0.0.1:9")).with_credential(Credential::bearer("token"));
-    let result = client.get_current_user_connections(&get_current_user_connections::Request::default()).await;
+    let result = client.get_current_user_connections().await;
     let Err(error @ Error::Transport(_)) = result else { panic!("expected a transport error, got {result:?}") };
     let message = error.to_string();
     assert!(message.contains("https://") && message.contains("without its `rustls` feature"), "{message}");

@@ -20,7 +20,7 @@ async fn with_notes(n: u64) -> Server {
     for i in 1..=n {
         let request =
             shapes_client::types::endpoints::create_note::Request::new(shapes_client::types::endpoints::create_note::Fields::new(format!("note {i}")));
-        client.create_note(&request).await.expect("a note is created");
+        client.send(&request).await.expect("a note is created");
     }
     server
 }

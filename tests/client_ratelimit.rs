@@ -41,7 +41,7 @@ async fn burst(client: &Client, calls: u64, note: impl Fn(u64) -> u64) -> Vec<Re
     let mut set = tokio::task::JoinSet::new();
     for i in 0..calls {
         let (client, id) = (client.clone(), note(i));
-        set.spawn(async move { client.get_note(&get_note::Request::new(Snowflake(id))).await.map(drop) });
+        set.spawn(async move { client.send(&get_note::Request::new(Snowflake(id))).await.map(drop) });
     }
     set.join_all().await
 }
@@ -95,13 +95,13 @@ async fn a_401_stops_the_credential_until_it_changes() {
     tokio::spawn(async move { axum::serve(listener, router).await });
     let client = Client::new(Placeholders::at_origin(&origin)).with_credential(Credential::bot("revoked"));
     let request = get_note::Request::new(Snowflake(1));
-    let first = client.get_note(&request).await;
+    let first = client.send(&request).await;
     assert_eq!(first.as_ref().err().and_then(Error::status), Some(401), "{first:?}");
     for _ in 0..3 {
-        assert!(matches!(client.get_note(&request).await, Err(Error::CredentialRejected)));
+        assert!(matches!(client.send(&request).await, Err(Error::CredentialRejected)));
     }
     assert_eq!(hits.load(Ordering::SeqCst), 1, "nothing more was sent with the credential");
     let renewed = client.with_credential(Credential::bot("another"));
-    assert_eq!(renewed.get_note(&request).await.err().and_then(|e| e.status()), Some(401), "another credential is sent");
+    assert_eq!(renewed.send(&request).await.err().and_then(|e| e.status()), Some(401), "another credential is sent");
     assert_eq!(hits.load(Ordering::SeqCst), 2);
 }

@@ -48,7 +48,7 @@ fn channels() -> get_guild_channels::Request {
 async fn a_503_with_retry_after_is_waited_out_and_tried_again() {
     let (client, hits) = failing(2, StatusCode::SERVICE_UNAVAILABLE, Some("3")).await;
     let start = Instant::now();
-    let answer = client.get_guild_channels(&channels()).await;
+    let answer = client.send(&channels()).await;
     assert!(answer.is_ok(), "{answer:?}");
     assert_eq!(hits.load(Ordering::SeqCst), 3);
     assert!(start.elapsed() >= Duration::from_secs(6), "two waits of the 3 s asked for: {:?}", start.elapsed());
@@ -58,7 +58,7 @@ async fn a_503_with_retry_after_is_waited_out_and_tried_again() {
 async fn a_500_is_tried_again_for_a_get_with_growing_waits_until_the_attempts_run_out() {
     let (client, hits) = failing(usize::MAX, StatusCode::INTERNAL_SERVER_ERROR, None).await;
     let start = Instant::now();
-    let answer = client.get_guild_channels(&channels()).await;
+    let answer = client.send(&channels()).await;
     assert!(matches!(&answer, Err(Error::Api(e)) if e.status == 500), "{answer:?}");
     assert_eq!(hits.load(Ordering::SeqCst), 3, "three tries in all");
     // Half a second then a second, each less up to a quarter.
@@ -71,12 +71,12 @@ async fn a_500_to_a_post_is_not_tried_again_but_a_429_is() {
     let message = || send_lobby_message::Request::new(1u64, send_lobby_message::Body::new("hi"));
     let (client, hits) = failing(1, StatusCode::INTERNAL_SERVER_ERROR, None).await;
     let client = client.with_credential(Credential::bearer("alice-token"));
-    assert!(matches!(client.send_lobby_message(&message()).await, Err(Error::Api(e)) if e.status == 500));
+    assert!(matches!(client.send(&message()).await, Err(Error::Api(e)) if e.status == 500));
     assert_eq!(hits.load(Ordering::SeqCst), 1, "the message may have been sent: not again");
 
     let (client, hits) = failing(1, StatusCode::TOO_MANY_REQUESTS, Some("1")).await;
     let client = client.with_credential(Credential::bearer("alice-token"));
-    let _ = client.send_lobby_message(&message()).await;
+    let _ = client.send(&message()).await;
     assert_eq!(hits.load(Ordering::SeqCst), 2, "a 429 did nothing: tried again");
 }
 
@@ -86,11 +86,11 @@ async fn a_refused_connection_is_tried_again_and_never_means_once() {
     let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
     let client = Client::new(Placeholders::at_origin(&format!("http://127.0.0.1:{port}"))).with_credential(Credential::bot("bot-token"));
     let start = Instant::now();
-    assert!(matches!(client.get_guild_channels(&channels()).await, Err(Error::Transport(_))));
+    assert!(matches!(client.send(&channels()).await, Err(Error::Transport(_))));
     assert!(start.elapsed() >= Duration::from_millis(1125), "two waits: {:?}", start.elapsed());
 
     let (client, hits) = failing(1, StatusCode::SERVICE_UNAVAILABLE, None).await;
-    let answer = client.with_retry(Retry::never()).get_guild_channels(&channels()).await;
+    let answer = client.with_retry(Retry::never()).send(&channels()).await;
     assert!(matches!(&answer, Err(Error::Api(e)) if e.status == 503), "{answer:?}");
     assert_eq!(hits.load(Ordering::SeqCst), 1);
 }
@@ -129,10 +129,10 @@ async fn the_servers_advice_header_decides_whatever_the_status() {
     assert_eq!(shapes_client::client::RETRY.advice, Some("x-should-retry"), "the spec names the header");
     let request = shapes_client::types::endpoints::get_status::Request::default();
     let (client, hits) = answering_once(StatusCode::BAD_REQUEST, &[("x-should-retry", "true")]).await;
-    assert_eq!(client.get_status(&request).await.expect("tried again, as advised"), "ok");
+    assert_eq!(client.send(&request).await.expect("tried again, as advised"), "ok");
     assert_eq!(hits.load(Ordering::SeqCst), 2);
     let (client, hits) = answering_once(StatusCode::SERVICE_UNAVAILABLE, &[("x-should-retry", "false")]).await;
-    let failed = client.get_status(&request).await;
+    let failed = client.send(&request).await;
     assert!(matches!(&failed, Err(shapes_client::Error::Api(e)) if e.status == 503), "{failed:?}");
     assert_eq!(hits.load(Ordering::SeqCst), 1, "a 503 is not tried again when the server says so");
 }
@@ -143,7 +143,7 @@ async fn a_retry_after_date_is_waited_out() {
     let date = jiff::fmt::rfc2822::DateTimePrinter::new().timestamp_to_rfc9110_string(&at).expect("a date");
     let (client, hits) = answering_once_with(StatusCode::SERVICE_UNAVAILABLE, vec![("retry-after", date.clone())]).await;
     let start = Instant::now();
-    let answer = client.get_status(&shapes_client::types::endpoints::get_status::Request::default()).await;
+    let answer = client.get_status().await;
     assert_eq!(answer.expect("tried again"), "ok");
     assert_eq!(hits.load(Ordering::SeqCst), 2);
     // The date has whole seconds: the wait is what is left of the three, less than a second off.

@@ -19,7 +19,7 @@ async fn with_notes(shapes: Shapes) -> Server {
     let server = Server::start(shapes).await;
     for title in ["first", "second"] {
         let request = create_note::Request::new(create_note::Fields::new(title));
-        server.client().create_note(&request).await.expect("a note is created");
+        server.client().send(&request).await.expect("a note is created");
     }
     server
 }
@@ -38,7 +38,7 @@ fn described(event: &watch_notes::OkEvent) -> String {
 #[tokio::test]
 async fn every_event_is_decoded_and_one_the_spec_does_not_name_arrives_raw() {
     let server = with_notes(Shapes::new().with_newer_payloads()).await;
-    let events = server.client().watch_notes(&watch_notes::Request::default()).await.expect("the stream opens");
+    let events = server.client().watch_notes().await.expect("the stream opens");
     let events: Vec<String> = events.map_ok(|e| described(&e)).try_collect().await.expect("every event");
     assert_eq!(events, ["created first", "created second", "heartbeat still here", r#"unknown note_pinned {"id":"1"}"#, "deleted 999"]);
 }
@@ -49,7 +49,7 @@ async fn a_stream_that_breaks_resumes_after_its_last_event_and_loses_none() {
     server.shapes.break_watch_after.store(2, Ordering::SeqCst);
     let retry = Retry { initial: Duration::from_millis(1), ..Retry::default() };
     let client = server.client().with_retry(retry);
-    let events = client.watch_notes(&watch_notes::Request::default()).await.expect("the stream opens");
+    let events = client.watch_notes().await.expect("the stream opens");
     let events: Vec<String> = events.map_ok(|e| described(&e)).try_collect().await.expect("every event, across the break");
     assert_eq!(events, ["created first", "created second", "heartbeat still here", "deleted 999"]);
     assert_eq!(server.shapes.break_watch_after.load(Ordering::SeqCst), 0, "the stream did break");
@@ -59,7 +59,7 @@ async fn a_stream_that_breaks_resumes_after_its_last_event_and_loses_none() {
 async fn a_stream_that_breaks_without_retries_ends_with_the_break() {
     let server = with_notes(Shapes::new()).await;
     server.shapes.break_watch_after.store(1, Ordering::SeqCst);
-    let events = server.client().watch_notes(&watch_notes::Request::default()).await.expect("the stream opens");
+    let events = server.client().watch_notes().await.expect("the stream opens");
     let got: Vec<Result<watch_notes::OkEvent, StreamError>> = events.collect().await;
     assert_eq!(got.len(), 2, "{got:?}");
     assert!(matches!(&got[0], Ok(watch_notes::OkEvent::NoteCreated(n)) if n.title == "first"), "{got:?}");
@@ -71,7 +71,7 @@ async fn a_resumed_request_carries_the_last_event_id_to_the_handler() {
     let server = with_notes(Shapes::new()).await;
     let mut request = watch_notes::Request::default();
     request.headers.last_event_id = Some("3".to_owned());
-    let events = server.client().watch_notes(&request).await.expect("the stream opens");
+    let events = server.client().send(&request).await.expect("the stream opens");
     let events: Vec<String> = events.map_ok(|e| described(&e)).try_collect().await.expect("every event after the third");
     assert_eq!(events, ["deleted 999"]);
 }
@@ -79,7 +79,7 @@ async fn a_resumed_request_carries_the_last_event_id_to_the_handler() {
 #[tokio::test]
 async fn json_lines_arrive_one_note_a_line() {
     let server = with_notes(Shapes::new()).await;
-    let notes = server.client().stream_notes(&Default::default()).await.expect("the stream opens");
+    let notes = server.client().stream_notes().await.expect("the stream opens");
     let titles: Vec<String> = notes.map_ok(|n| n.title).try_collect().await.expect("every note");
     assert_eq!(titles, ["first", "second"]);
 }
@@ -88,7 +88,7 @@ async fn json_lines_arrive_one_note_a_line() {
 async fn an_error_status_is_an_error_and_no_stream() {
     let server = with_notes(Shapes::new()).await;
     let client = server.client_as(Some(shapes_client::types::auth::Credential::bot("not a token")));
-    let failed = client.watch_notes(&watch_notes::Request::default()).await;
+    let failed = client.watch_notes().await;
     assert!(matches!(&failed, Err(Error::Api(e)) if e.status == 401), "{failed:?}");
 }
 
@@ -109,16 +109,15 @@ async fn the_server_says_what_it_streams() {
 #[tokio::test]
 async fn the_mock_streams_an_example_of_each_event_and_resumes_after_an_id() {
     let client = shapes_common::mock_client().await;
-    let events: Vec<watch_notes::OkEvent> =
-        client.watch_notes(&watch_notes::Request::default()).await.expect("the stream opens").try_collect().await.expect("every event");
+    let events: Vec<watch_notes::OkEvent> = client.watch_notes().await.expect("the stream opens").try_collect().await.expect("every event");
     assert_eq!(events.len(), 3, "{events:?}");
     assert!(matches!(events[0], watch_notes::OkEvent::NoteCreated(_)));
     assert!(matches!(events[1], watch_notes::OkEvent::NoteDeleted(Snowflake(_))));
     assert!(matches!(events[2], watch_notes::OkEvent::Heartbeat(_)));
     let mut request = watch_notes::Request::default();
     request.headers.last_event_id = Some("2".to_owned());
-    let rest: Vec<_> = client.watch_notes(&request).await.expect("the stream opens").try_collect().await.expect("the rest");
+    let rest: Vec<_> = client.send(&request).await.expect("the stream opens").try_collect().await.expect("the rest");
     assert_eq!(rest, events[2..]);
-    let notes: Vec<_> = client.stream_notes(&Default::default()).await.expect("the stream opens").try_collect().await.expect("every line");
+    let notes: Vec<_> = client.stream_notes().await.expect("the stream opens").try_collect().await.expect("every line");
     assert_eq!(notes.len(), 3);
 }

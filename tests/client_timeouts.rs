@@ -41,14 +41,14 @@ async fn server(status: StatusCode, delay: Duration) -> (Client, Arc<Mutex<Vec<S
 #[tokio::test(start_paused = true)]
 async fn a_post_with_an_idempotency_key_is_tried_again_with_the_same_key() {
     let (client, keys) = server(StatusCode::INTERNAL_SERVER_ERROR, Duration::ZERO).await;
-    let failed = client.send_feedback(&send_feedback::Request::default()).await;
+    let failed = client.send_feedback().await;
     assert_eq!(failed.err().and_then(|e| e.status()), Some(500));
     let keys = keys.lock().unwrap().clone();
     assert_eq!(keys.len(), 4, "the spec's four tries in all (`retry.attempts`): {keys:?}");
     assert_eq!(keys[0].len(), 36, "a UUID: {keys:?}");
     assert!(keys.iter().all(|k| *k == keys[0]), "one key for every try: {keys:?}");
     let (client, keys) = server(StatusCode::INTERNAL_SERVER_ERROR, Duration::ZERO).await;
-    let _ = client.send_feedback(&send_feedback::Request::default()).await;
+    let _ = client.send_feedback().await;
     assert_ne!(keys.lock().unwrap()[0], "", "a fresh key per call");
 }
 
@@ -57,7 +57,7 @@ async fn a_key_the_caller_gives_is_sent_as_given() {
     let (client, keys) = server(StatusCode::INTERNAL_SERVER_ERROR, Duration::ZERO).await;
     let mut request = send_feedback::Request::default();
     request.headers.idempotency_key = Some("mine".to_owned());
-    let _ = client.send_feedback(&request).await;
+    let _ = client.send(&request).await;
     assert_eq!(*keys.lock().unwrap(), ["mine"; 4]);
 }
 
@@ -65,7 +65,7 @@ async fn a_key_the_caller_gives_is_sent_as_given() {
 async fn a_post_without_a_key_is_not_tried_again_once_sent() {
     let (client, keys) = server(StatusCode::INTERNAL_SERVER_ERROR, Duration::ZERO).await;
     let request = create_note::Request::new(create_note::Fields::new("t"));
-    let failed = client.create_note(&request).await;
+    let failed = client.send(&request).await;
     assert_eq!(failed.err().and_then(|e| e.status()), Some(500));
     assert_eq!(*keys.lock().unwrap(), [""], "one try, and no key");
 }
@@ -75,7 +75,7 @@ async fn a_try_slower_than_its_timeout_has_no_answer_and_is_tried_again() {
     let (client, keys) = server(StatusCode::OK, Duration::from_secs(120)).await;
     let client = client.with_timeouts(Timeouts { per_try: Some(Duration::from_secs(5)), total: None });
     let start = Instant::now();
-    let failed = client.get_note(&get_note::Request::new(Snowflake(1))).await;
+    let failed = client.send(&get_note::Request::new(Snowflake(1))).await;
     assert!(matches!(&failed, Err(Error::Transport(e)) if e.is_timeout()), "{failed:?}");
     assert_eq!(keys.lock().unwrap().len(), 4, "a GET is tried again, four tries in all");
     assert!(start.elapsed() >= Duration::from_secs(20) && start.elapsed() < Duration::from_secs(60), "{:?}", start.elapsed());
@@ -86,7 +86,7 @@ async fn a_call_slower_than_its_whole_timeout_times_out() {
     let (client, _) = server(StatusCode::OK, Duration::from_secs(120)).await;
     let client = client.with_timeouts(Timeouts { per_try: None, total: Some(Duration::from_secs(7)) });
     let start = Instant::now();
-    let failed = client.get_note(&get_note::Request::new(Snowflake(1))).await;
+    let failed = client.send(&get_note::Request::new(Snowflake(1))).await;
     assert!(matches!(failed, Err(Error::TimedOut)), "{failed:?}");
     assert_eq!(start.elapsed(), Duration::from_secs(7));
 }
@@ -99,7 +99,7 @@ async fn the_specs_retry_policy_is_the_clients_default() {
     let (client, keys) = server(StatusCode::CONFLICT, Duration::ZERO).await;
     let request = create_note::Request::new(create_note::Fields::new("t"));
     let start = Instant::now();
-    let _ = client.create_note(&request).await;
+    let _ = client.send(&request).await;
     assert_eq!(keys.lock().unwrap().len(), 4);
     assert!(start.elapsed() <= Duration::from_millis(250 + 500 + 1000), "the spec's backoff: {:?}", start.elapsed());
 }
@@ -119,10 +119,10 @@ async fn every_answers_head_reaches_the_on_answer_handler() {
     );
     let mut request = shapes_client::types::endpoints::list_notes::Request::default();
     request.headers.locale = "en".to_owned();
-    client.list_notes(&request).await.expect("notes");
+    client.send(&request).await.expect("notes");
     let refused = client
         .with_credential(shapes_client::types::auth::Credential::new(shapes_client::types::auth::TokenKind::Bearer, "b"))
-        .list_notes(&request.clone().limit(0))
+        .send(&request.clone().limit(0))
         .await;
     assert!(matches!(refused, Err(shapes_client::Error::Invalid(_))), "refused before sending: no answer");
     assert_eq!(*heads.lock().unwrap(), [("list_notes", 200, "application/json".to_owned())]);

@@ -63,7 +63,7 @@ async fn a_call_is_a_span_with_an_event_per_try_and_no_secret() {
     // file holds this one test, so nothing else runs in the process.
     let recorder = Recorder::default();
     tracing::subscriber::set_global_default(recorder.clone()).expect("the only subscriber");
-    let answer = client.list_notes(&request).await;
+    let answer = client.send(&request).await;
     assert!(answer.is_ok(), "{answer:?}");
     let seen = recorder.0.lock().unwrap().join("\n");
     assert!(seen.contains("span call endpoint=\"list_notes\" method=GET path=\""), "{seen}");

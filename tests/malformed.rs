@@ -82,7 +82,7 @@ async fn missing_and_unknown_credentials_are_40001() {
     let lowercase = Raw::send(server.http.get(&url).header("authorization", "bot bot-token")).await;
     assert_eq!(lowercase.status, 200, "schemes compare without regard to case");
     let client = platform_client::Client::new(server.placeholders.clone());
-    let refused = client.get_current_user_connections(&platform_client::types::endpoints::get_current_user_connections::Request::default()).await;
+    let refused = client.get_current_user_connections().await;
     assert!(matches!(refused, Err(platform_client::Error::Credential { .. })), "a client without a credential sends nothing");
 }
 

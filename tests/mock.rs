@@ -21,33 +21,33 @@ fn http() -> reqwest::Client {
 #[tokio::test]
 async fn the_platform_mock_answers_what_its_client_decodes() {
     use platform_client::types::auth::Credential;
-    use platform_client::types::endpoints::{get_current_user_connections, get_guild_channels};
+    use platform_client::types::endpoints::get_guild_channels;
     use platform_client::types::placeholders::Placeholders;
     let origin = serve(platform_server::mock::router()).await;
     let client = platform_client::Client::with_http(http(), Placeholders::at_origin(&origin)).with_credential(Credential::bearer("mock"));
-    let connections = client.get_current_user_connections(&get_current_user_connections::Request::default()).await.expect("connections");
+    let connections = client.get_current_user_connections().await.expect("connections");
     assert_eq!(connections.len(), 1, "one element per array: {connections:?}");
     let bot = client.with_credential(Credential::bot("mock"));
-    let channels = bot.get_guild_channels(&get_guild_channels::Request::new(0u64)).await.expect("channels");
+    let channels = bot.send(&get_guild_channels::Request::new(0u64)).await.expect("channels");
     assert_eq!(channels.len(), 1, "one element per array: {channels:?}");
 }
 
 #[tokio::test]
 async fn the_shapes_mock_answers_every_status_shape_its_client_decodes() {
     use shapes_client::types::auth::Credential;
-    use shapes_client::types::endpoints::{get_document, get_note, list_categories, poll_gateway};
+    use shapes_client::types::endpoints::{get_document, get_note};
     use shapes_client::types::placeholders::Placeholders;
     let origin = serve(shapes_server::mock::router()).await;
     let placeholders = Placeholders { api_url: format!("{origin}/api") };
     let client = shapes_client::Client::with_http(http(), placeholders).with_credential(Credential::bot("mock"));
-    let note = client.get_note(&get_note::Request::new(0u64)).await.expect("a note");
+    let note = client.send(&get_note::Request::new(0u64)).await.expect("a note");
     assert!(note.headers.rate_limit_limit >= 0, "the first success status, its headers within their bounds: {note:?}");
-    let document = client.get_document(&get_document::Request::new(shapes_client::types::wire::Uuid(0))).await.expect("a document");
+    let document = client.send(&get_document::Request::new(shapes_client::types::wire::Uuid(0))).await.expect("a document");
     // The document's title has a pattern: the mock's value meets it.
     assert!(!document.title.is_empty() && document.title.chars().all(|c| c.is_ascii_alphanumeric() || c == ' '), "{document:?}");
-    let categories = client.list_categories(&list_categories::Request::default()).await.expect("categories");
+    let categories = client.list_categories().await.expect("categories");
     assert_eq!(categories.len(), 1);
-    let payloads = client.poll_gateway(&poll_gateway::Request::default()).await.expect("payloads");
+    let payloads = client.poll_gateway().await.expect("payloads");
     assert_eq!(payloads.len(), 1, "{payloads:?}");
 }
 
@@ -62,10 +62,10 @@ async fn segments_that_mix_placeholders_and_text_route_both_ways() {
     let client = shapes_client::Client::with_http(http(), Placeholders { api_url: format!("{origin}/api") });
     let request = get_note_export::Request::new(7u64, "md");
     assert_eq!(request.uri_path(), "/notes/7/export.md");
-    client.get_note_export(&request).await.expect("the export");
+    client.send(&request).await.expect("the export");
     let request = get_archive::Request::new("logs.2026");
     assert_eq!(request.uri_path(), "/archives/logs.2026.tar.gz");
-    client.get_archive(&request).await.expect("the archive");
+    client.send(&request).await.expect("the archive");
     for (path, status) in [
         ("/api/notes/7/export.md", 200),
         ("/api/notes/7/exportmd", 404),
@@ -100,11 +100,11 @@ async fn optional_bodies_of_either_format_may_be_left_out() {
         let answer = post(path, media, body).await.expect("an answer");
         assert_eq!(answer.status().as_u16(), status, "POST {path} with {body:?}");
     }
-    use shapes_client::types::endpoints::{send_feedback, send_feedback_form};
+
     use shapes_client::types::placeholders::Placeholders;
     let client = shapes_client::Client::with_http(http(), Placeholders { api_url: format!("{origin}/api") });
-    client.send_feedback_form(&send_feedback_form::Request::default()).await.expect("no feedback as a form");
-    client.send_feedback(&send_feedback::Request::default()).await.expect("no feedback as JSON");
+    client.send_feedback_form().await.expect("no feedback as a form");
+    client.send_feedback().await.expect("no feedback as JSON");
 }
 
 /// A JSON body of another JSON media type (`body_media_type`): the client sends it as that
@@ -121,5 +121,5 @@ async fn a_json_body_travels_as_its_declared_media_type() {
     }
     let client = shapes_client::Client::with_http(http(), Placeholders { api_url: format!("{origin}/api") });
     let body = amend_feedback::Body::Json(amend_feedback::Fields::default().rating(3));
-    client.amend_feedback(&amend_feedback::Request::new(body)).await.expect("the client sends the merge patch as its media type");
+    client.send(&amend_feedback::Request::new(body)).await.expect("the client sends the merge patch as its media type");
 }

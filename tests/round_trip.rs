@@ -10,8 +10,7 @@ use platform_client::Error;
 use platform_client::types::auth::Credential;
 use platform_client::types::deprecations::Notice;
 use platform_client::types::endpoints::{
-    bulk_update_lobby_members, create_or_join_lobby, get_current_user_connections, get_guild_channels, get_lobby_messages, send_lobby_message,
-    set_voice_channel_status, token,
+    bulk_update_lobby_members, create_or_join_lobby, get_guild_channels, get_lobby_messages, send_lobby_message, set_voice_channel_status, token,
 };
 use platform_client::types::enums::GrantType;
 use platform_client::types::errors::{self, ApiError};
@@ -41,7 +40,7 @@ fn refused<T: std::fmt::Debug>(result: Result<T, Error>) -> Vec<(String, String)
 async fn connection_ids(now: &str) -> Vec<String> {
     let server = Server::start(Some(now)).await;
     let alice = server.client(Credential::bearer(tokens::ALICE));
-    let connections = alice.get_current_user_connections(&get_current_user_connections::Request::default()).await.unwrap();
+    let connections = alice.get_current_user_connections().await.unwrap();
     connections.into_iter().map(|c| c.id).collect()
 }
 
@@ -65,9 +64,9 @@ async fn existing_launcher_connections_are_hidden_from_2026_09_22() {
 async fn connection_objects_carry_their_service() {
     let server = Server::start(Some("2026-01-01T00:00:00Z")).await;
     let bob = server.client(Credential::bearer(tokens::BOB));
-    assert!(bob.get_current_user_connections(&get_current_user_connections::Request::default()).await.unwrap().is_empty());
+    assert!(bob.get_current_user_connections().await.unwrap().is_empty());
     let alice = server.client(Credential::bearer(tokens::ALICE));
-    let connections = alice.get_current_user_connections(&get_current_user_connections::Request::default()).await.unwrap();
+    let connections = alice.get_current_user_connections().await.unwrap();
     assert_eq!((connections[0].r#type.as_str(), connections[0].name.as_str()), ("steam", "alice"));
 }
 
@@ -82,7 +81,7 @@ fn guild_channels(guild: u64) -> get_guild_channels::Request {
 async fn unviewable_channels_are_obfuscated_before_2026_11_16() {
     let server = Server::start(Some("2026-11-15T23:59:59Z")).await;
     let bot = server.client(Credential::bot(tokens::BOT));
-    let channels = bot.get_guild_channels(&guild_channels(1)).await.unwrap();
+    let channels = bot.send(&guild_channels(1)).await.unwrap();
     assert_eq!(channels.iter().map(|c| c.id.get()).collect::<Vec<_>>(), [10, 11, 12, 13]);
     let hidden: &Channel = &channels[1];
     assert_eq!(hidden.name, "___hidden___");
@@ -108,7 +107,7 @@ async fn unviewable_channels_are_obfuscated_before_2026_11_16() {
 async fn unviewable_channels_are_omitted_from_2026_11_16() {
     let server = Server::start(Some("2026-11-16T00:00:00Z")).await;
     let bot = server.client(Credential::bot(tokens::BOT));
-    let channels = bot.get_guild_channels(&guild_channels(1)).await.unwrap();
+    let channels = bot.send(&guild_channels(1)).await.unwrap();
     assert_eq!(channels.iter().map(|c| c.id.get()).collect::<Vec<_>>(), [10, 12, 13]);
     assert!(channels.iter().all(|c| !c.flags.contains(ChannelFlags::CHANNEL_OBFUSCATED)));
 }
@@ -116,7 +115,7 @@ async fn unviewable_channels_are_omitted_from_2026_11_16() {
 #[tokio::test]
 async fn an_unknown_guild_is_10004() {
     let server = Server::start(None).await;
-    let e = api_error(server.client(Credential::bot(tokens::BOT)).get_guild_channels(&guild_channels(77)).await);
+    let e = api_error(server.client(Credential::bot(tokens::BOT)).send(&guild_channels(77)).await);
     assert_eq!((e.status, e.code.value()), (404, 10004));
     assert!(e.is(&errors::UNKNOWN_GUILD));
 }
@@ -141,15 +140,15 @@ async fn a_secret_creates_a_lobby_then_joins_it() {
     let server = Server::start(None).await;
     let alice = server.client(Credential::bearer(tokens::ALICE));
     let bob = server.client(Credential::bearer(tokens::BOB));
-    let created = alice.create_or_join_lobby(&lobby_with("raid-night")).await.unwrap();
+    let created = alice.send(&lobby_with("raid-night")).await.unwrap();
     assert_eq!(created.application_id, Snowflake(9001));
     assert_eq!(created.members.iter().map(|m| m.id.get()).collect::<Vec<_>>(), [100]);
-    let joined = bob.create_or_join_lobby(&lobby_with("raid-night")).await.unwrap();
+    let joined = bob.send(&lobby_with("raid-night")).await.unwrap();
     assert_eq!(joined.id, created.id, "the same secret names the same lobby");
     assert_eq!(joined.members.iter().map(|m| m.id.get()).collect::<Vec<_>>(), [100, 101]);
-    let again = bob.create_or_join_lobby(&lobby_with("raid-night")).await.unwrap();
+    let again = bob.send(&lobby_with("raid-night")).await.unwrap();
     assert_eq!(again.members.len(), 2, "joining twice does not duplicate a member");
-    let other = bob.create_or_join_lobby(&lobby_with("another")).await.unwrap();
+    let other = bob.send(&lobby_with("another")).await.unwrap();
     assert_ne!(other.id, created.id);
 }
 
@@ -158,17 +157,17 @@ async fn lobby_messages_are_for_members_only() {
     let server = Server::start(None).await;
     let alice = server.client(Credential::bearer(tokens::ALICE));
     let bob = server.client(Credential::bearer(tokens::BOB));
-    let lobby = alice.create_or_join_lobby(&lobby_with("members-only")).await.unwrap().id;
-    let sent = alice.send_lobby_message(&message(lobby, "hello")).await.unwrap();
+    let lobby = alice.send(&lobby_with("members-only")).await.unwrap().id;
+    let sent = alice.send(&message(lobby, "hello")).await.unwrap();
     assert_eq!((sent.content.as_str(), sent.author_id, sent.lobby_id), ("hello", Snowflake(100), lobby));
     assert_eq!(sent.additional_name.as_deref(), Some("Aria the Bold"), "the name the game backend set");
 
-    let e = api_error(bob.send_lobby_message(&message(lobby, "let me in")).await);
+    let e = api_error(bob.send(&message(lobby, "let me in")).await);
     assert_eq!((e.status, e.code.value()), (403, 50001));
-    let e = api_error(bob.get_lobby_messages(&messages_of(lobby)).await);
+    let e = api_error(bob.send(&messages_of(lobby)).await);
     assert!(e.is(&errors::MISSING_ACCESS));
 
-    let e = api_error(alice.get_lobby_messages(&messages_of(Snowflake(123))).await);
+    let e = api_error(alice.send(&messages_of(Snowflake(123))).await);
     assert_eq!((e.status, e.code), (404, errors::GENERAL_CODE), "an unknown lobby has no code of its own");
     assert!(e.is(&errors::UNKNOWN_LOBBY));
 }
@@ -177,11 +176,11 @@ async fn lobby_messages_are_for_members_only() {
 async fn reading_returns_the_200_most_recent_messages_newest_first() {
     let server = Server::start(None).await;
     let alice = server.client(Credential::bearer(tokens::ALICE));
-    let lobby = alice.create_or_join_lobby(&lobby_with("chatty")).await.unwrap().id;
+    let lobby = alice.send(&lobby_with("chatty")).await.unwrap().id;
     for n in 0..205 {
-        alice.send_lobby_message(&message(lobby, &n.to_string())).await.unwrap();
+        alice.send(&message(lobby, &n.to_string())).await.unwrap();
     }
-    let read = alice.get_lobby_messages(&messages_of(lobby)).await.unwrap();
+    let read = alice.send(&messages_of(lobby)).await.unwrap();
     assert_eq!(read.len(), 200);
     assert_eq!(read.first().map(|m| m.content.as_str()), Some("204"));
     assert_eq!(read.last().map(|m| m.content.as_str()), Some("5"));
@@ -203,8 +202,8 @@ async fn bulk_members_are_added_updated_and_removed_in_one_request() {
     let server = Server::start(None).await;
     let alice = server.client(Credential::bearer(tokens::ALICE));
     let bot = server.client(Credential::bot(tokens::BOT));
-    let lobby = alice.create_or_join_lobby(&lobby_with("managed")).await.unwrap().id;
-    let members = bot.bulk_update_lobby_members(&bulk(lobby, vec![entry(101, false), entry(102, false), entry(100, true)])).await.unwrap();
+    let lobby = alice.send(&lobby_with("managed")).await.unwrap().id;
+    let members = bot.send(&bulk(lobby, vec![entry(101, false), entry(102, false), entry(100, true)])).await.unwrap();
     assert_eq!(members.iter().map(|m| m.id.get()).collect::<Vec<_>>(), [101, 102]);
     assert_eq!(members[0].metadata, Some(serde_json::json!({ "team": "red" })));
 }
@@ -214,11 +213,11 @@ async fn bulk_members_accept_25_and_refuse_26() {
     let server = Server::start(None).await;
     let alice = server.client(Credential::bearer(tokens::ALICE));
     let bot = server.client(Credential::bot(tokens::BOT));
-    let lobby = alice.create_or_join_lobby(&lobby_with("crowded")).await.unwrap().id;
+    let lobby = alice.send(&lobby_with("crowded")).await.unwrap().id;
     let many = |n: u64| (1000..1000 + n).map(|u| entry(u, false)).collect::<Vec<_>>();
-    assert_eq!(bot.bulk_update_lobby_members(&bulk(lobby, many(25))).await.unwrap().len(), 26);
+    assert_eq!(bot.send(&bulk(lobby, many(25))).await.unwrap().len(), 26);
 
-    let violations = refused(bot.bulk_update_lobby_members(&bulk(lobby, many(26))).await);
+    let violations = refused(bot.send(&bulk(lobby, many(26))).await);
     assert_eq!(violations, [("/body".to_owned(), "must have at most 25 items (got 26)".to_owned())]);
 
     let raw = Raw::send(server.http.post(server.api(&format!("/lobbies/{lobby}/members/bulk"))).header("authorization", "Bot bot-token").json(&many(26))).await;
@@ -230,14 +229,14 @@ async fn bulk_members_accept_25_and_refuse_26() {
 async fn bulk_members_take_a_bot_token() {
     let server = Server::start(None).await;
     let alice = server.client(Credential::bearer(tokens::ALICE));
-    let lobby = alice.create_or_join_lobby(&lobby_with("bots-only")).await.unwrap().id;
-    assert!(matches!(alice.bulk_update_lobby_members(&bulk(lobby, vec![entry(101, false)])).await, Err(Error::Credential { .. })));
+    let lobby = alice.send(&lobby_with("bots-only")).await.unwrap().id;
+    assert!(matches!(alice.send(&bulk(lobby, vec![entry(101, false)])).await, Err(Error::Credential { .. })));
     let raw = Raw::send(
         server.http.post(server.api(&format!("/lobbies/{lobby}/members/bulk"))).header("authorization", "Bearer alice-token").json(&[entry(101, false)]),
     )
     .await;
     assert_eq!((raw.status, raw.error().code), (401, 40001));
-    let e = api_error(server.client(Credential::bot(tokens::BOT)).bulk_update_lobby_members(&bulk(Snowflake(5), vec![])).await);
+    let e = api_error(server.client(Credential::bot(tokens::BOT)).send(&bulk(Snowflake(5), vec![])).await);
     assert!(e.is(&errors::UNKNOWN_LOBBY));
 }
 
@@ -252,7 +251,7 @@ fn voice_status(channel: u64, status: &str) -> set_voice_channel_status::Request
 async fn a_bot_connected_to_the_channel_needs_only_set_voice_channel_status() {
     let server = Server::start(None).await;
     let bot = server.client(Credential::bot(tokens::BOT));
-    bot.set_voice_channel_status(&voice_status(12, "Raiding")).await.unwrap();
+    bot.send(&voice_status(12, "Raiding")).await.unwrap();
     assert_eq!(server.platform.voice_status(12).as_deref(), Some("Raiding"));
 }
 
@@ -260,14 +259,14 @@ async fn a_bot_connected_to_the_channel_needs_only_set_voice_channel_status() {
 async fn a_caller_not_connected_also_needs_manage_channels() {
     let server = Server::start(None).await;
     let bot = server.client(Credential::bot(tokens::BOT));
-    let e = api_error(bot.set_voice_channel_status(&voice_status(13, "Raiding")).await);
+    let e = api_error(bot.send(&voice_status(13, "Raiding")).await);
     assert_eq!((e.status, e.code.value()), (403, 50013));
     assert_eq!(e.missing, ["MANAGE_CHANNELS"], "the body names what is missing");
     assert!(e.message.contains("MANAGE_CHANNELS"));
     assert_eq!(server.platform.voice_status(13), None);
 
     let manager = server.client(Credential::bearer(tokens::MANAGER));
-    manager.set_voice_channel_status(&voice_status(13, "Stage time")).await.unwrap();
+    manager.send(&voice_status(13, "Stage time")).await.unwrap();
     assert_eq!(server.platform.voice_status(13).as_deref(), Some("Stage time"));
 }
 
@@ -275,7 +274,7 @@ async fn a_caller_not_connected_also_needs_manage_channels() {
 async fn a_caller_without_set_voice_channel_status_is_refused_whatever_else_it_lacks() {
     let server = Server::start(None).await;
     let alice = server.client(Credential::bearer(tokens::ALICE));
-    let e = api_error(alice.set_voice_channel_status(&voice_status(12, "Raiding")).await);
+    let e = api_error(alice.send(&voice_status(12, "Raiding")).await);
     assert_eq!(e.status, 403);
     assert_eq!(e.missing, ["SET_VOICE_CHANNEL_STATUS", "MANAGE_CHANNELS"], "all of it, at once");
 }
@@ -284,10 +283,10 @@ async fn a_caller_without_set_voice_channel_status_is_refused_whatever_else_it_l
 async fn a_status_of_500_characters_is_accepted_and_501_refused_on_both_sides() {
     let server = Server::start(None).await;
     let bot = server.client(Credential::bot(tokens::BOT));
-    bot.set_voice_channel_status(&voice_status(12, &"é".repeat(500))).await.unwrap();
+    bot.send(&voice_status(12, &"é".repeat(500))).await.unwrap();
 
     let long = "x".repeat(501);
-    let violations = refused(bot.set_voice_channel_status(&voice_status(12, &long)).await);
+    let violations = refused(bot.send(&voice_status(12, &long)).await);
     assert_eq!(violations, [("/body/status".to_owned(), "must be at most 500 characters long (got 501)".to_owned())]);
 
     let raw = Raw::send(
@@ -302,9 +301,9 @@ async fn a_status_of_500_characters_is_accepted_and_501_refused_on_both_sides() 
 async fn unknown_and_non_voice_channels_are_refused() {
     let server = Server::start(None).await;
     let manager = server.client(Credential::bearer(tokens::MANAGER));
-    let e = api_error(manager.set_voice_channel_status(&voice_status(999, "x")).await);
+    let e = api_error(manager.send(&voice_status(999, "x")).await);
     assert_eq!((e.status, e.code.value()), (404, 10003));
-    let e = api_error(manager.set_voice_channel_status(&voice_status(10, "x")).await);
+    let e = api_error(manager.send(&voice_status(10, "x")).await);
     assert_eq!((e.status, e.code.value()), (400, 50035));
     assert_eq!(e.violations[0].pointer, "/path/channel.id");
 }
@@ -331,14 +330,14 @@ fn assert_invalid_grant<T: std::fmt::Debug>(result: Result<T, Error>) {
 async fn a_refresh_issues_tokens_that_work_and_rotates_the_refresh_token() {
     let server = Server::start(Some("2026-01-01T00:00:00Z")).await;
     let app = server.client(Credential::client(tokens::CLIENT));
-    let issued = app.token(&refresh("alice-refresh")).await.unwrap();
+    let issued = app.send(&refresh("alice-refresh")).await.unwrap();
     assert_eq!(issued.token_type, "Bearer");
     assert_eq!(issued.scope.as_deref(), Some("openid sdk.social_layer"));
     let alice = server.client(Credential::bearer(&issued.access_token));
-    assert_eq!(alice.get_current_user_connections(&get_current_user_connections::Request::default()).await.unwrap().len(), 3);
-    assert_invalid_grant(app.token(&refresh("alice-refresh")).await);
+    assert_eq!(alice.get_current_user_connections().await.unwrap().len(), 3);
+    assert_invalid_grant(app.send(&refresh("alice-refresh")).await);
     let next = issued.refresh_token.expect("a new refresh token");
-    app.token(&refresh(&next)).await.unwrap();
+    app.send(&refresh(&next)).await.unwrap();
 }
 
 /// Every deprecation notice a client reports, shared with the test.
@@ -354,17 +353,17 @@ fn watching(client: platform_client::Client) -> (platform_client::Client, Seen) 
 async fn refreshing_a_provisional_accounts_oidc_token_answers_with_the_grants_deprecation() {
     let server = Server::start(Some("2026-01-01T00:00:00Z")).await;
     let (app, seen) = watching(server.client(Credential::client(tokens::CLIENT)));
-    app.token(&refresh("alice-refresh")).await.unwrap();
+    app.send(&refresh("alice-refresh")).await.unwrap();
     assert!(seen.lock().unwrap().is_empty(), "an ordinary refresh is not deprecated");
 
-    let issued = app.token(&refresh("provisional-refresh")).await.unwrap();
+    let issued = app.send(&refresh("provisional-refresh")).await.unwrap();
     let entry = format!("{}#change-provisional-oidc-refresh-grant-deprecated", server.placeholders.docs_url);
     let notice = seen.lock().unwrap().pop().expect("the answer said the grant is deprecated");
     assert_eq!(notice.endpoint, "token");
     assert_eq!(notice.deprecated_at, Some(jiff::Timestamp::UNIX_EPOCH), "already in effect: deprecated since before any date");
     assert_eq!(notice.sunset, None, "no removal is announced");
     assert_eq!(notice.links, [entry]);
-    app.token(&refresh(issued.refresh_token.as_deref().unwrap())).await.unwrap();
+    app.send(&refresh(issued.refresh_token.as_deref().unwrap())).await.unwrap();
     assert_eq!(seen.lock().unwrap().len(), 1, "the rotated refresh token is the provisional account's too");
 
     // On the wire: RFC 9745 `Deprecation`, a `Link` with relation `deprecation`, no `Sunset`.
@@ -389,19 +388,19 @@ async fn refreshing_a_provisional_accounts_oidc_token_answers_with_the_grants_de
 async fn a_revoked_refresh_token_is_invalid_grant() {
     let server = Server::start(None).await;
     let app = server.client(Credential::client(tokens::CLIENT));
-    assert_invalid_grant(app.token(&refresh("banned-refresh")).await);
-    assert_invalid_grant(app.token(&refresh("never-issued")).await);
+    assert_invalid_grant(app.send(&refresh("banned-refresh")).await);
+    assert_invalid_grant(app.send(&refresh("never-issued")).await);
 }
 
 #[tokio::test]
 async fn revoking_a_user_invalidates_its_tokens_and_refreshes() {
     let server = Server::start(None).await;
     let app = server.client(Credential::client(tokens::CLIENT));
-    let issued = app.token(&refresh("alice-refresh")).await.unwrap();
+    let issued = app.send(&refresh("alice-refresh")).await.unwrap();
     server.platform.revoke_user(100);
-    assert_invalid_grant(app.token(&refresh(issued.refresh_token.as_deref().unwrap())).await);
+    assert_invalid_grant(app.send(&refresh(issued.refresh_token.as_deref().unwrap())).await);
     let alice = server.client(Credential::bearer(&issued.access_token));
-    let e = api_error(alice.get_current_user_connections(&get_current_user_connections::Request::default()).await);
+    let e = api_error(alice.get_current_user_connections().await);
     assert_eq!((e.status, e.code.value()), (401, 40001));
 }
 
@@ -409,24 +408,24 @@ async fn revoking_a_user_invalidates_its_tokens_and_refreshes() {
 async fn an_authorization_code_is_exchanged_once_with_its_verifier() {
     let server = Server::start(None).await;
     let app = server.client(Credential::client(tokens::CLIENT));
-    assert_invalid_grant(app.token(&exchange("alice-code", "wrong-verifier")).await);
-    let issued = app.token(&exchange("alice-code", "alice-verifier")).await.unwrap();
+    assert_invalid_grant(app.send(&exchange("alice-code", "wrong-verifier")).await);
+    let issued = app.send(&exchange("alice-code", "alice-verifier")).await.unwrap();
     assert!(issued.access_token.starts_with("access-"));
-    assert_invalid_grant(app.token(&exchange("alice-code", "alice-verifier")).await);
+    assert_invalid_grant(app.send(&exchange("alice-code", "alice-verifier")).await);
 }
 
 #[tokio::test]
 async fn the_token_endpoint_takes_client_credentials_and_its_parameters() {
     let server = Server::start(None).await;
     let alice = server.client(Credential::bearer(tokens::ALICE));
-    assert!(matches!(alice.token(&refresh("alice-refresh")).await, Err(Error::Credential { .. })));
+    assert!(matches!(alice.send(&refresh("alice-refresh")).await, Err(Error::Credential { .. })));
     let wrong = server.client(Credential::client("d3Jvbmc6d3Jvbmc="));
-    assert_eq!(api_error(wrong.token(&refresh("alice-refresh")).await).status, 401);
+    assert_eq!(api_error(wrong.send(&refresh("alice-refresh")).await).status, 401);
 
     let app = server.client(Credential::client(tokens::CLIENT));
     let mut missing = refresh("x");
     missing.body.refresh_token = None;
-    let e = api_error(app.token(&missing).await);
+    let e = api_error(app.send(&missing).await);
     assert_eq!((e.status, e.code.value()), (400, 50035));
     assert_eq!(e.violations[0].pointer, "/body/refresh_token");
 
@@ -441,7 +440,7 @@ async fn the_token_endpoint_takes_client_credentials_and_its_parameters() {
 async fn client_credentials_authenticate_nowhere_else() {
     let server = Server::start(None).await;
     let app = server.client(Credential::client(tokens::CLIENT));
-    let e = api_error(app.get_current_user_connections(&get_current_user_connections::Request::default()).await);
+    let e = api_error(app.get_current_user_connections().await);
     assert_eq!((e.status, e.code.value()), (401, 40001));
 }
 

@@ -2,6 +2,7 @@
 
 //! The client and its error.
 
+use crate::calls;
 use crate::types;
 use crate::types::auth::{Credential, TokenKind};
 use crate::types::deprecations::Notice;
@@ -471,7 +472,7 @@ impl Client {
 
     /// Sends one request and returns the body of a 2xx answer; any other answer is an
     /// error.
-    async fn send(
+    async fn fetch(
         &self,
         route: Route,
         method: reqwest::Method,
@@ -495,22 +496,181 @@ impl Client {
         Err(undeclared(endpoint, answer))
     }
 
+    /// Sends a request built beforehand (`Request::new(..)`, or a builder's
+    /// `into_request`): what awaiting the builder its method returns does.
+    pub async fn send<R: Call>(&self, request: &R) -> Result<R::Output, Error> {
+        request.call(self).await
+    }
+
     /// `GET /users/@me/connections`: Get Current User Connections.
     ///
     /// Returns the user's connections.
+    ///
+    /// Returns the request, which takes setters for the query parameters and the body's fields
+    /// and is sent when awaited.
     #[doc(alias = "Get Current User Connections")]
-    pub async fn get_current_user_connections(
+    pub fn get_current_user_connections(&self) -> calls::GetCurrentUserConnections<'_> {
+        calls::GetCurrentUserConnections::new(
+            self,
+            types::endpoints::get_current_user_connections::Request::default(),
+        )
+    }
+
+    /// `GET /guilds/{guild.id}/channels`: Get Guild Channels.
+    ///
+    /// Returns the channels of a guild.
+    ///
+    /// Returns the request, which takes setters for the query parameters and the body's fields
+    /// and is sent when awaited.
+    #[doc(alias = "Get Guild Channels")]
+    pub fn get_guild_channels(
         &self,
-        request: &types::endpoints::get_current_user_connections::Request,
-    ) -> Result<types::endpoints::get_current_user_connections::Response, Error> {
+        guild_id: impl Into<types::wire::Snowflake>,
+    ) -> calls::GetGuildChannels<'_> {
+        calls::GetGuildChannels::new(
+            self,
+            types::endpoints::get_guild_channels::Request::new(guild_id),
+        )
+    }
+
+    /// `PUT /lobbies`: Create or Join Lobby.
+    ///
+    /// Creates a lobby for the application, or joins an existing one identified by secret, in one call.
+    ///
+    /// Returns the request, which takes setters for the query parameters and the body's fields
+    /// and is sent when awaited.
+    #[doc(alias = "Create or Join Lobby")]
+    pub fn create_or_join_lobby(&self) -> calls::CreateOrJoinLobby<'_> {
+        calls::CreateOrJoinLobby::new(
+            self,
+            types::endpoints::create_or_join_lobby::Request::new(
+                types::endpoints::create_or_join_lobby::Body::default(),
+            ),
+        )
+    }
+
+    /// `POST /lobbies/{lobby.id}/messages`: Send Lobby Message.
+    ///
+    /// Sends a message into the lobby on behalf of an authenticated member.
+    ///
+    /// Returns the request, which takes setters for the query parameters and the body's fields
+    /// and is sent when awaited.
+    #[doc(alias = "Send Lobby Message")]
+    pub fn send_lobby_message(
+        &self,
+        lobby_id: impl Into<types::wire::Snowflake>,
+        content: impl Into<String>,
+    ) -> calls::SendLobbyMessage<'_> {
+        calls::SendLobbyMessage::new(
+            self,
+            types::endpoints::send_lobby_message::Request::new(
+                lobby_id,
+                types::endpoints::send_lobby_message::Body::new(content),
+            ),
+        )
+    }
+
+    /// `GET /lobbies/{lobby.id}/messages`: Get Lobby Messages.
+    ///
+    /// Returns up to 200 most recent messages of a lobby the caller belongs to.
+    ///
+    /// Returns the request, which takes setters for the query parameters and the body's fields
+    /// and is sent when awaited.
+    #[doc(alias = "Get Lobby Messages")]
+    pub fn get_lobby_messages(
+        &self,
+        lobby_id: impl Into<types::wire::Snowflake>,
+    ) -> calls::GetLobbyMessages<'_> {
+        calls::GetLobbyMessages::new(
+            self,
+            types::endpoints::get_lobby_messages::Request::new(lobby_id),
+        )
+    }
+
+    /// `POST /lobbies/{lobby.id}/members/bulk`: Bulk lobby members.
+    ///
+    /// Adds, updates or removes up to 25 lobby members in one request.
+    ///
+    /// Returns the request, which takes setters for the query parameters and the body's fields
+    /// and is sent when awaited.
+    #[doc(alias = "Bulk lobby members")]
+    pub fn bulk_update_lobby_members(
+        &self,
+        lobby_id: impl Into<types::wire::Snowflake>,
+        body: impl Into<types::endpoints::bulk_update_lobby_members::Body>,
+    ) -> calls::BulkUpdateLobbyMembers<'_> {
+        calls::BulkUpdateLobbyMembers::new(
+            self,
+            types::endpoints::bulk_update_lobby_members::Request::new(lobby_id, body),
+        )
+    }
+
+    /// `PUT /channels/{channel.id}/voice-status`: Set Voice Channel Status.
+    ///
+    /// Sets the status string of a voice channel.
+    ///
+    /// Returns the request, which takes setters for the query parameters and the body's fields
+    /// and is sent when awaited.
+    #[doc(alias = "Set Voice Channel Status")]
+    pub fn set_voice_channel_status(
+        &self,
+        channel_id: impl Into<types::wire::Snowflake>,
+        status: impl Into<String>,
+    ) -> calls::SetVoiceChannelStatus<'_> {
+        calls::SetVoiceChannelStatus::new(
+            self,
+            types::endpoints::set_voice_channel_status::Request::new(
+                channel_id,
+                types::endpoints::set_voice_channel_status::Body::new(status),
+            ),
+        )
+    }
+
+    /// `POST /oauth2/token`: Token endpoint.
+    ///
+    /// Used for authorization code exchange and refresh.
+    ///
+    /// Returns the request, which takes setters for the query parameters and the body's fields
+    /// and is sent when awaited.
+    #[doc(alias = "Token endpoint")]
+    pub fn token(
+        &self,
+        grant_type: impl Into<types::enums::GrantType>,
+    ) -> calls::Token<'_> {
+        calls::Token::new(
+            self,
+            types::endpoints::token::Request::new(
+                types::endpoints::token::Body::new(grant_type),
+            ),
+        )
+    }
+}
+
+/// A request the client can send: every endpoint's `Request`.
+pub trait Call: Sync {
+    /// What the endpoint answers when it succeeds.
+    type Output;
+
+    /// Sends this request through `client`: validated, then sent, its answer read.
+    fn call(
+        &self,
+        client: &Client,
+    ) -> impl std::future::Future<Output = Result<Self::Output, Error>> + Send;
+}
+
+impl Call for types::endpoints::get_current_user_connections::Request {
+    type Output = types::endpoints::get_current_user_connections::Response;
+
+    async fn call(&self, client: &Client) -> Result<Self::Output, Error> {
         use types::endpoints::get_current_user_connections as endpoint;
+        let request = self;
         let violations = request.validate();
         if !violations.is_empty() {
             return Err(Error::Invalid(violations));
         }
-        let url = join(&self.placeholders.base_url, &request.uri_path());
-        let bytes = self
-            .send(
+        let url = join(&client.placeholders.base_url, &request.uri_path());
+        let bytes = client
+            .fetch(
                 ("get_current_user_connections", endpoint::PATH, None),
                 reqwest::Method::GET,
                 url,
@@ -520,23 +680,21 @@ impl Client {
             .await?;
         decode(&bytes)
     }
+}
 
-    /// `GET /guilds/{guild.id}/channels`: Get Guild Channels.
-    ///
-    /// Returns the channels of a guild.
-    #[doc(alias = "Get Guild Channels")]
-    pub async fn get_guild_channels(
-        &self,
-        request: &types::endpoints::get_guild_channels::Request,
-    ) -> Result<types::endpoints::get_guild_channels::Response, Error> {
+impl Call for types::endpoints::get_guild_channels::Request {
+    type Output = types::endpoints::get_guild_channels::Response;
+
+    async fn call(&self, client: &Client) -> Result<Self::Output, Error> {
         use types::endpoints::get_guild_channels as endpoint;
+        let request = self;
         let violations = request.validate();
         if !violations.is_empty() {
             return Err(Error::Invalid(violations));
         }
-        let url = join(&self.placeholders.base_url, &request.uri_path());
-        let bytes = self
-            .send(
+        let url = join(&client.placeholders.base_url, &request.uri_path());
+        let bytes = client
+            .fetch(
                 ("get_guild_channels", endpoint::PATH, None),
                 reqwest::Method::GET,
                 url,
@@ -546,23 +704,21 @@ impl Client {
             .await?;
         decode(&bytes)
     }
+}
 
-    /// `PUT /lobbies`: Create or Join Lobby.
-    ///
-    /// Creates a lobby for the application, or joins an existing one identified by secret, in one call.
-    #[doc(alias = "Create or Join Lobby")]
-    pub async fn create_or_join_lobby(
-        &self,
-        request: &types::endpoints::create_or_join_lobby::Request,
-    ) -> Result<types::endpoints::create_or_join_lobby::Response, Error> {
+impl Call for types::endpoints::create_or_join_lobby::Request {
+    type Output = types::endpoints::create_or_join_lobby::Response;
+
+    async fn call(&self, client: &Client) -> Result<Self::Output, Error> {
         use types::endpoints::create_or_join_lobby as endpoint;
+        let request = self;
         let violations = request.validate();
         if !violations.is_empty() {
             return Err(Error::Invalid(violations));
         }
-        let url = join(&self.placeholders.base_url, &request.uri_path());
-        let bytes = self
-            .send(
+        let url = join(&client.placeholders.base_url, &request.uri_path());
+        let bytes = client
+            .fetch(
                 ("create_or_join_lobby", endpoint::PATH, None),
                 reqwest::Method::PUT,
                 url,
@@ -572,23 +728,21 @@ impl Client {
             .await?;
         decode(&bytes)
     }
+}
 
-    /// `POST /lobbies/{lobby.id}/messages`: Send Lobby Message.
-    ///
-    /// Sends a message into the lobby on behalf of an authenticated member.
-    #[doc(alias = "Send Lobby Message")]
-    pub async fn send_lobby_message(
-        &self,
-        request: &types::endpoints::send_lobby_message::Request,
-    ) -> Result<types::endpoints::send_lobby_message::Response, Error> {
+impl Call for types::endpoints::send_lobby_message::Request {
+    type Output = types::endpoints::send_lobby_message::Response;
+
+    async fn call(&self, client: &Client) -> Result<Self::Output, Error> {
         use types::endpoints::send_lobby_message as endpoint;
+        let request = self;
         let violations = request.validate();
         if !violations.is_empty() {
             return Err(Error::Invalid(violations));
         }
-        let url = join(&self.placeholders.base_url, &request.uri_path());
-        let bytes = self
-            .send(
+        let url = join(&client.placeholders.base_url, &request.uri_path());
+        let bytes = client
+            .fetch(
                 ("send_lobby_message", endpoint::PATH, None),
                 reqwest::Method::POST,
                 url,
@@ -598,23 +752,21 @@ impl Client {
             .await?;
         decode(&bytes)
     }
+}
 
-    /// `GET /lobbies/{lobby.id}/messages`: Get Lobby Messages.
-    ///
-    /// Returns up to 200 most recent messages of a lobby the caller belongs to.
-    #[doc(alias = "Get Lobby Messages")]
-    pub async fn get_lobby_messages(
-        &self,
-        request: &types::endpoints::get_lobby_messages::Request,
-    ) -> Result<types::endpoints::get_lobby_messages::Response, Error> {
+impl Call for types::endpoints::get_lobby_messages::Request {
+    type Output = types::endpoints::get_lobby_messages::Response;
+
+    async fn call(&self, client: &Client) -> Result<Self::Output, Error> {
         use types::endpoints::get_lobby_messages as endpoint;
+        let request = self;
         let violations = request.validate();
         if !violations.is_empty() {
             return Err(Error::Invalid(violations));
         }
-        let url = join(&self.placeholders.base_url, &request.uri_path());
-        let bytes = self
-            .send(
+        let url = join(&client.placeholders.base_url, &request.uri_path());
+        let bytes = client
+            .fetch(
                 ("get_lobby_messages", endpoint::PATH, None),
                 reqwest::Method::GET,
                 url,
@@ -629,23 +781,21 @@ impl Client {
         }
         Ok(response)
     }
+}
 
-    /// `POST /lobbies/{lobby.id}/members/bulk`: Bulk lobby members.
-    ///
-    /// Adds, updates or removes up to 25 lobby members in one request.
-    #[doc(alias = "Bulk lobby members")]
-    pub async fn bulk_update_lobby_members(
-        &self,
-        request: &types::endpoints::bulk_update_lobby_members::Request,
-    ) -> Result<types::endpoints::bulk_update_lobby_members::Response, Error> {
+impl Call for types::endpoints::bulk_update_lobby_members::Request {
+    type Output = types::endpoints::bulk_update_lobby_members::Response;
+
+    async fn call(&self, client: &Client) -> Result<Self::Output, Error> {
         use types::endpoints::bulk_update_lobby_members as endpoint;
+        let request = self;
         let violations = request.validate();
         if !violations.is_empty() {
             return Err(Error::Invalid(violations));
         }
-        let url = join(&self.placeholders.base_url, &request.uri_path());
-        let bytes = self
-            .send(
+        let url = join(&client.placeholders.base_url, &request.uri_path());
+        let bytes = client
+            .fetch(
                 ("bulk_update_lobby_members", endpoint::PATH, None),
                 reqwest::Method::POST,
                 url,
@@ -655,22 +805,21 @@ impl Client {
             .await?;
         decode(&bytes)
     }
+}
 
-    /// `PUT /channels/{channel.id}/voice-status`: Set Voice Channel Status.
-    ///
-    /// Sets the status string of a voice channel.
-    #[doc(alias = "Set Voice Channel Status")]
-    pub async fn set_voice_channel_status(
-        &self,
-        request: &types::endpoints::set_voice_channel_status::Request,
-    ) -> Result<types::endpoints::set_voice_channel_status::Response, Error> {
+impl Call for types::endpoints::set_voice_channel_status::Request {
+    type Output = types::endpoints::set_voice_channel_status::Response;
+
+    async fn call(&self, client: &Client) -> Result<Self::Output, Error> {
         use types::endpoints::set_voice_channel_status as endpoint;
+        let request = self;
         let violations = request.validate();
         if !violations.is_empty() {
             return Err(Error::Invalid(violations));
         }
-        let url = join(&self.placeholders.base_url, &request.uri_path());
-        self.send(
+        let url = join(&client.placeholders.base_url, &request.uri_path());
+        client
+            .fetch(
                 ("set_voice_channel_status", endpoint::PATH, None),
                 reqwest::Method::PUT,
                 url,
@@ -680,23 +829,21 @@ impl Client {
             .await?;
         Ok(())
     }
+}
 
-    /// `POST /oauth2/token`: Token endpoint.
-    ///
-    /// Used for authorization code exchange and refresh.
-    #[doc(alias = "Token endpoint")]
-    pub async fn token(
-        &self,
-        request: &types::endpoints::token::Request,
-    ) -> Result<types::endpoints::token::Response, Error> {
+impl Call for types::endpoints::token::Request {
+    type Output = types::endpoints::token::Response;
+
+    async fn call(&self, client: &Client) -> Result<Self::Output, Error> {
         use types::endpoints::token as endpoint;
+        let request = self;
         let violations = request.validate();
         if !violations.is_empty() {
             return Err(Error::Invalid(violations));
         }
-        let url = join(&self.placeholders.auth_url, &request.uri_path());
-        let bytes = self
-            .send(
+        let url = join(&client.placeholders.auth_url, &request.uri_path());
+        let bytes = client
+            .fetch(
                 ("token", endpoint::PATH, None),
                 reqwest::Method::POST,
                 url,

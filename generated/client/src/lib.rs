@@ -31,9 +31,11 @@ pub use platform_types as types;
 #[rustfmt::skip]
 pub use platform_types;
 #[rustfmt::skip]
+pub mod calls;
+#[rustfmt::skip]
 pub mod client;
 #[rustfmt::skip]
-pub use client::{Client, Error, ErrorResponse, Retry, Timeouts};
+pub use client::{Call, Client, Error, ErrorResponse, Retry, Timeouts};
 
 /// The HTTP client crate requests go through, at the version this crate was built with
 /// (for [`Client::with_http`]).

@@ -18,22 +18,22 @@ use std::collections::BTreeSet;
 /// The bot: every call through `?`, so any failure (refused before sending, an error status,
 /// transport) stops it with one error type.
 async fn bot(client: &Client) -> Result<usize, Error> {
-    let me = client.get_my_user(&Default::default()).await?.body;
-    let guilds = client.list_my_guilds(&Default::default()).await?.body.unwrap_or_default();
-    let channels = client.list_guild_channels(&list_guild_channels::Request::new(guilds[0].id)).await?.body.unwrap_or_default();
+    let me = client.get_my_user().await?.body;
+    let guilds = client.list_my_guilds().await?.body.unwrap_or_default();
+    let channels = client.send(&list_guild_channels::Request::new(guilds[0].id)).await?.body.unwrap_or_default();
     let Some(Channel::GuildChannelResponse(channel)) = channels.first() else { panic!("a guild channel: {channels:?}") };
 
     let embed = RichEmbed::default().title("Hello").description(format!("from {}", me.username));
     let mentions = MessageAllowedMentionsRequest::default().parse(vec![]);
     let message = MessageCreateRequest::default().content("hi").embeds(vec![embed]).allowed_mentions(mentions);
-    let sent = client.create_message(&create_message::Request::new(channel.id, message)).await?.body;
+    let sent = client.send(&create_message::Request::new(channel.id, message)).await?.body;
 
     let edit = MessageEditRequestPartial::default().content("hi again");
-    client.update_message(&update_message::Request::new(channel.id, sent.id, edit)).await?;
-    client.add_my_message_reaction(&add_my_message_reaction::Request::new(channel.id, sent.id, "👍")).await?;
+    client.send(&update_message::Request::new(channel.id, sent.id, edit)).await?;
+    client.send(&add_my_message_reaction::Request::new(channel.id, sent.id, "👍")).await?;
 
     let page = list_messages::Request::new(channel.id).before(sent.id).limit(50);
-    let messages = client.list_messages(&page).await?.body.unwrap_or_default();
+    let messages = client.send(&page).await?.body.unwrap_or_default();
     Ok(messages.len())
 }
 
@@ -64,7 +64,7 @@ fn a_request_that_breaks_a_declared_limit_is_refused_before_sending() {
     let mock = Mock::start();
     let client = mock.client();
     let message = MessageCreateRequest::default().content("x".repeat(4001));
-    let answer = mock.block_on(client.create_message(&create_message::Request::new(1u64, message)));
+    let answer = mock.block_on(client.send(&create_message::Request::new(1u64, message)));
     let Err(Error::Invalid(violations)) = answer else { panic!("expected the client to refuse, got {answer:?}") };
     assert_eq!(violations[0].pointer, "/body/content");
 }
@@ -90,7 +90,7 @@ fn an_error_status_is_an_err_with_the_declared_body_and_its_nested_details() {
     let mock = Mock::start();
     let client = refusing(&mock, StatusCode::BAD_REQUEST, INVALID_FORM_BODY);
     let message = MessageCreateRequest::default().content("hi");
-    let error = mock.block_on(client.create_message(&create_message::Request::new(1u64, message))).expect_err("refused");
+    let error = mock.block_on(client.send(&create_message::Request::new(1u64, message))).expect_err("refused");
     assert_eq!(error.status(), Some(400));
     assert_eq!(error.api().map(|e| (e.code.value(), e.message.as_str())), Some((50035, "Invalid Form Body")), "{error}");
     let response = error.response().expect("an error status");
@@ -115,7 +115,7 @@ const NESTED: &str = r#"{"code": 50035, "message": "Invalid Form Body", "errors"
 fn nested_validation_errors_read_as_violations_at_json_pointers() {
     let mock = Mock::start();
     let client = refusing(&mock, StatusCode::BAD_REQUEST, NESTED);
-    let error = mock.block_on(client.get_my_user(&Default::default())).expect_err("refused");
+    let error = mock.block_on(client.get_my_user()).expect_err("refused");
     let violations: Vec<_> = error.api().map(|e| e.violations.iter().map(|v| (v.pointer.as_str(), v.message.as_str())).collect()).unwrap_or_default();
     assert_eq!(
         violations,
@@ -134,7 +134,7 @@ fn a_429_comes_back_as_the_declared_rate_limit() {
     let mock = Mock::start();
     let body = r#"{"code": 0, "message": "You are being rate limited.", "retry_after": 1.5, "global": false}"#;
     let client = refusing(&mock, StatusCode::TOO_MANY_REQUESTS, body);
-    let error = mock.block_on(client.get_my_user(&Default::default())).expect_err("limited");
+    let error = mock.block_on(client.get_my_user()).expect_err("limited");
     let Some(Declared::ClientRatelimitedResponse(limited)) = error.response().and_then(|r| r.declared.as_ref()) else {
         panic!("the declared 429: {error:?}")
     };

@@ -63,6 +63,8 @@ pub struct Plan<'m> {
     declared: Vec<DeclaredError<'m>>,
     /// The catch-all arm of each event channel's code enum.
     event_code_catch_alls: HashMap<&'m str, String>,
+    /// The client's request builder of each routed endpoint, by endpoint id.
+    call_types: HashMap<&'m str, String>,
 }
 
 impl std::ops::Deref for Plan<'_> {
@@ -88,7 +90,13 @@ impl<'m> Plan<'m> {
             error_catch_all: names::error_catch_all(&model.errors).to_string(),
             declared: declared_errors(model),
             event_code_catch_alls: event_channels(model).map(|c| (c, names::event_code_catch_all(&model.events, c).to_string())).collect(),
+            call_types: call_types(model),
         }
+    }
+
+    /// The client's request builder of routed endpoint `e` (`CreateMessage`).
+    pub fn call_type(&self, e: &Endpoint) -> Ident {
+        Ident::new(&self.call_types[e.meta.id.as_str()], Span::call_site())
     }
 
     /// The webhooks whose deliveries can be read: those whose envelope the spec gives.
@@ -344,5 +352,21 @@ fn item_names<'m>(model: &'m Model) -> HashMap<(Named, &'m str, &'m str), String
     model.changes.iter().for_each(|c| put(Named::Change, "", &c.meta.id, names::change_const(c)));
     model.limits.iter().for_each(|l| put(Named::Limit, "", &l.meta.id, names::limit_const(l)));
     model.events.iter().for_each(|e| put(Named::Event, "", &e.meta.id, names::event_variant(e)));
+    out
+}
+
+/// The request builder of each routed endpoint: named after it, and where two would meet
+/// (`string` and `string_type` both give `StringType`), the later one with `Call` appended
+/// until it is free.
+fn call_types(model: &Model) -> HashMap<&str, String> {
+    let mut taken = std::collections::HashSet::new();
+    let mut out = HashMap::new();
+    for e in model.routed_endpoints() {
+        let mut name = names::call_type(e).to_string();
+        while !taken.insert(name.clone()) {
+            name.push_str("Call");
+        }
+        out.insert(e.meta.id.as_str(), name);
+    }
     out
 }

@@ -709,6 +709,15 @@ pub fn client_method(e: &Endpoint) -> Ident {
     escaped(value_ident(e.meta.rust()), CLIENT_RESERVED)
 }
 
+/// An endpoint's request builder in the client's `calls.rs` (`CreateMessage`), which
+/// [`client_method`] returns; the plan settles two endpoints whose builders would meet.
+pub fn call_type(e: &Endpoint) -> Ident {
+    item_ident(e.meta.rust())
+}
+
+/// Methods of a request builder besides its setters, which a setter must not be named as.
+pub const CALL_METHODS: &[&str] = &["into_request", "into_future"];
+
 /// A streaming endpoint's private method of the client that sends its request and returns the
 /// answer with its body unread (the public method, and each reconnection, call it).
 pub fn client_open_method(e: &Endpoint) -> Ident {

@@ -35,34 +35,27 @@ pub fn needs_exchange(plan: &Plan, e: &Endpoint) -> bool {
         || e.body_format() == "binary"
 }
 
-/// The method of an endpoint that goes through `exchange`.
+/// The `Call` of an endpoint that goes through `exchange`.
 pub fn method(plan: &Plan, e: &Endpoint) -> TokenStream {
     if plan.stream_of(e).is_some() {
         return super::streams::methods(plan, e);
     }
-    let name = names::client_method(e);
     let module = names::endpoint_module(e);
-    let mut lines = super::method_doc(e);
-    if e.has_status_responses() {
-        lines.push(String::new());
-        lines.push(" A success comes back as `Success`; an error status, declared or not, as [`Error::Api`], with what".to_owned());
-        lines.push(" the endpoint declares for it decoded.".to_owned());
-    }
     let prepared = prepared(plan, e);
     let answer = if e.has_status_responses() { decode_by_status(plan, e) } else { decode_success(plan, e) };
     let output = if e.has_status_responses() { quote!(Success) } else { quote!(Response) };
-    let alias = super::alias(e);
-    let deprecated = crate::emit::rust::shared::deprecated_attribute(plan, e.meta.deprecated.as_ref(), e.meta.until.as_ref(), None);
     let sent = sent(e);
     quote! {
-        #(#[doc = #lines])*
-        #alias
-        #deprecated
-        pub async fn #name(&self, request: &types::endpoints::#module::Request) -> Result<types::endpoints::#module::#output, Error> {
-            use types::endpoints::#module as endpoint;
-            #prepared
-            let answer = self.exchange(#sent).await?;
-            #answer
+        impl Call for types::endpoints::#module::Request {
+            type Output = types::endpoints::#module::#output;
+
+            async fn call(&self, client: &Client) -> Result<Self::Output, Error> {
+                use types::endpoints::#module as endpoint;
+                let request = self;
+                #prepared
+                let answer = client.exchange(#sent).await?;
+                #answer
+            }
         }
     }
 }

@@ -1,6 +1,7 @@
 //! The `platform-client` crate: a reqwest client with one async method per routed endpoint,
 //! running the shared validators before anything is sent.
 
+mod calls;
 mod exchange;
 mod gateways;
 mod streams;
@@ -26,6 +27,9 @@ pub fn emit(plan: &Plan, opts: &EmitOptions) -> Vec<GeneratedFile> {
     let mut files = cargo_toml(plan, opts);
     files.push(GeneratedFile::new(ARTIFACT, "client/src/lib.rs", format_file(&notice, lib_rs(plan))));
     files.push(GeneratedFile::new(ARTIFACT, "client/src/client.rs", format_file(&notice, client(plan))));
+    if plan.routed_endpoints().next().is_some() {
+        files.push(GeneratedFile::new(ARTIFACT, "client/src/calls.rs", format_file(&notice, calls::emit(plan))));
+    }
     if webhooks::any(plan) {
         files.push(GeneratedFile::new(ARTIFACT, "client/src/webhooks.rs", format_file(&notice, webhooks::emit(plan))));
     }
@@ -86,7 +90,10 @@ fn lib_rs(plan: &Plan) -> TokenStream {
         " headers) reaches the handler set with [`Client::on_deprecation`]; methods of deprecated",
         " endpoints are `#[deprecated]`, so the compiler says so where they are called.",
     ]);
-    let decls = module_decls(&["client"]);
+    let routed = plan.routed_endpoints().next().is_some();
+    let decls = module_decls(if routed { &["calls", "client"] } else { &["client"] });
+    let exported = ["Call", "Client", "Error", "ErrorResponse", "Retry", "Timeouts"].into_iter().filter(|name| routed || *name != "Call");
+    let exported = exported.map(|name| proc_macro2::Ident::new(name, proc_macro2::Span::call_site()));
     let gateways = gateways::any(plan).then(|| {
         quote! {
             /// The gateways' session clients (feature `gateway`).
@@ -128,7 +135,7 @@ fn lib_rs(plan: &Plan) -> TokenStream {
         #gateways
 
         #[rustfmt::skip]
-        pub use client::{Client, Error, ErrorResponse, Retry, Timeouts};
+        pub use client::{#(#exported),*};
         /// The HTTP client crate requests go through, at the version this crate was built with
         /// (for [`Client::with_http`]).
         pub use reqwest;
@@ -150,6 +157,8 @@ fn client(plan: &Plan) -> TokenStream {
     out.extend(routed.then(route_type));
     out.extend(routed.then(|| answers(plan)));
     out.extend([user_agent(), client_type(routed), client_impl(plan, routed)]);
+    out.extend(routed.then(call_trait));
+    out.extend(plan.routed_endpoints().map(|e| method(plan, e)));
     out.extend(retry_const(plan));
     out.extend(routed.then(join));
     out.extend(helpers(plan));
@@ -222,6 +231,7 @@ fn imports(plan: &Plan, routed: bool) -> TokenStream {
     let errors = if routed { quote!({ApiError, ErrorBody}) } else { quote!(ApiError) };
     let uses = if routed {
         quote! {
+            use crate::calls;
             use crate::types;
             use crate::types::auth::{Credential, TokenKind};
             use crate::types::deprecations::Notice;
@@ -519,9 +529,18 @@ fn client_impl(plan: &Plan, routed: bool) -> TokenStream {
     let dispatch = routed.then(dispatch_method);
     let exchange_method = exchange::exchange_method(plan);
     let methods = plan.routed_endpoints().map(|e| {
-        let mut m = method(plan, e);
+        let mut m = builder_method(plan, e);
         m.extend(page_methods(plan, e));
         m
+    });
+    let send_prepared = routed.then(|| {
+        quote! {
+            /// Sends a request built beforehand (`Request::new(..)`, or a builder's
+            /// `into_request`): what awaiting the builder its method returns does.
+            pub async fn send<R: Call>(&self, request: &R) -> Result<R::Output, Error> {
+                request.call(self).await
+            }
+        }
     });
     quote! {
         impl Client {
@@ -544,7 +563,48 @@ fn client_impl(plan: &Plan, routed: bool) -> TokenStream {
 
             #exchange_method
 
+            #send_prepared
+
             #(#methods)*
+        }
+    }
+}
+
+/// The client's method of an endpoint: its docs, then what returns its request builder.
+fn builder_method(plan: &Plan, e: &Endpoint) -> TokenStream {
+    let mut lines = method_doc(e);
+    lines.push(String::new());
+    lines.push(" Returns the request, which takes setters for the query parameters and the body's fields".to_owned());
+    lines.push(" and is sent when awaited.".to_owned());
+    if e.has_status_responses() {
+        lines.push(" A success comes back as `Success`; an error status, declared or not, as [`Error::Api`], with what".to_owned());
+        lines.push(" the endpoint declares for it decoded.".to_owned());
+    }
+    if let Some((streamed, _)) = plan.stream_of(e) {
+        lines.push(String::new());
+        lines.push(format!(" The `{}` answer is a stream of events, each decoded as it arrives;", streamed.status.id));
+        if e.last_event_id.is_some() {
+            lines.push(" a connection that breaks is made again with the last event's id, as the retry policy".to_owned());
+            lines.push(" allows, so no event is lost or repeated. An error status is [`Error::Api`].".to_owned());
+        } else {
+            lines.push(" an error status is [`Error::Api`].".to_owned());
+        }
+    }
+    let alias = alias(e);
+    let deprecated = super::shared::deprecated_attribute(plan, e.meta.deprecated.as_ref(), e.meta.until.as_ref(), None);
+    calls::client_method(plan, e, quote!(#(#[doc = #lines])* #alias #deprecated))
+}
+
+/// The trait the requests of every endpoint implement: how `Client::send` sends each.
+fn call_trait() -> TokenStream {
+    quote! {
+        /// A request the client can send: every endpoint's `Request`.
+        pub trait Call: Sync {
+            /// What the endpoint answers when it succeeds.
+            type Output;
+
+            /// Sends this request through `client`: validated, then sent, its answer read.
+            fn call(&self, client: &Client) -> impl std::future::Future<Output = Result<Self::Output, Error>> + Send;
         }
     }
 }
@@ -637,12 +697,12 @@ fn accessors(routed: bool) -> TokenStream {
     }
 }
 
-/// `Client::send`.
+/// `Client::fetch`.
 fn send_method() -> TokenStream {
     quote! {
         /// Sends one request and returns the body of a 2xx answer; any other answer is an
         /// error.
-        async fn send(&self, route: Route, method: reqwest::Method, url: String, accepted: &'static [TokenKind], body: Option<Outgoing>) -> Result<Vec<u8>, Error> {
+        async fn fetch(&self, route: Route, method: reqwest::Method, url: String, accepted: &'static [TokenKind], body: Option<Outgoing>) -> Result<Vec<u8>, Error> {
             let header = self.credential.as_ref().filter(|c| accepted.contains(&c.kind)).and_then(Credential::header_value).ok_or(Error::Credential { accepted })?;
             let endpoint = route.0;
             let answer = self.dispatch(route, method, url, Some(header), Vec::new(), body).await?;
@@ -893,7 +953,7 @@ pub(super) fn address(plan: &Plan, e: &Endpoint) -> TokenStream {
         || quote!(""),
         |id| {
             let id = plan.placeholder(id);
-            quote!(&self.placeholders.#id)
+            quote!(&client.placeholders.#id)
         },
     )
 }
@@ -931,7 +991,7 @@ fn page_methods(plan: &Plan, e: &Endpoint) -> Option<TokenStream> {
             let client = self.clone();
             #runtime::pagination::pages(request, move |request| {
                 let client = client.clone();
-                async move { client.#call(&request).await }
+                async move { client.send(&request).await }
             })
         }
 
@@ -944,7 +1004,7 @@ fn page_methods(plan: &Plan, e: &Endpoint) -> Option<TokenStream> {
             let client = self.clone();
             #runtime::pagination::items(request, move |request| {
                 let client = client.clone();
-                async move { client.#call(&request).await }
+                async move { client.send(&request).await }
             })
         }
     })
@@ -954,11 +1014,9 @@ fn method(plan: &Plan, e: &Endpoint) -> TokenStream {
     if exchange::needs_exchange(plan, e) {
         return exchange::method(plan, e);
     }
-    let name = names::client_method(e);
     let module = names::endpoint_module(e);
     let address = address(plan, e);
     let http_method = names::method_const(e.method.as_ref().map_or("", |m| m.id.as_str()));
-    let lines = method_doc(e);
     let query = (!e.query.is_empty()).then(|| quote!(let url = with_query(url, &request.query)?;));
     let body = if !plan.facts(e).has_body {
         quote!(None)
@@ -971,7 +1029,7 @@ fn method(plan: &Plan, e: &Endpoint) -> TokenStream {
     };
     let id = &e.meta.id;
     let key = idempotency_key(e);
-    let send = quote!(self.send((#id, endpoint::PATH, #key), reqwest::Method::#http_method, url, endpoint::AUTH, #body).await?);
+    let send = quote!(client.fetch((#id, endpoint::PATH, #key), reqwest::Method::#http_method, url, endpoint::AUTH, #body).await?);
     let check = plan.facts(e).checks_response.then(|| {
         quote! {
             let violations = endpoint::check_response(&response);
@@ -1006,14 +1064,13 @@ fn method(plan: &Plan, e: &Endpoint) -> TokenStream {
             Ok(())
         },
     };
-    let deprecated = super::shared::deprecated_attribute(plan, e.meta.deprecated.as_ref(), e.meta.until.as_ref(), None);
-    let alias = alias(e);
     quote! {
-        #(#[doc = #lines])*
-        #alias
-        #deprecated
-        pub async fn #name(&self, request: &types::endpoints::#module::Request) -> Result<types::endpoints::#module::Response, Error> {
+        impl Call for types::endpoints::#module::Request {
+            type Output = types::endpoints::#module::Response;
+
+            async fn call(&self, client: &Client) -> Result<Self::Output, Error> {
             use types::endpoints::#module as endpoint;
+            let request = self;
             let violations = request.validate();
             if !violations.is_empty() {
                 return Err(Error::Invalid(violations));
@@ -1021,6 +1078,7 @@ fn method(plan: &Plan, e: &Endpoint) -> TokenStream {
             let url = join(#address, &request.uri_path());
             #query
             #answer
+            }
         }
     }
 }

@@ -29,9 +29,9 @@ pub fn methods(plan: &Plan, e: &Endpoint) -> TokenStream {
         Some(header) => {
             let ident = names::field(header);
             quote! {
-                let (client, request) = (self.clone(), request.clone());
+                let (owned, request) = (client.clone(), request.clone());
                 let reopen: types::stream::Reopen = Box::new(move |last| {
-                    let (client, mut request) = (client.clone(), request.clone());
+                    let (client, mut request) = (owned.clone(), request.clone());
                     request.headers.#ident = Some(last);
                     Box::pin(async move {
                         let response = client.#open(&request).await.map_err(|e| e.to_string())?;
@@ -42,46 +42,40 @@ pub fn methods(plan: &Plan, e: &Endpoint) -> TokenStream {
                         }
                     })
                 });
-                let reopen = Some((reopen, types::stream::Resume { attempts: self.retry.attempts.saturating_sub(1), wait: self.retry.initial }));
+                let reopen = Some((reopen, types::stream::Resume { attempts: client.retry.attempts.saturating_sub(1), wait: client.retry.initial }));
             }
         }
         None => quote!(let reopen = None;),
     };
-    let mut lines = super::method_doc(e);
-    lines.push(String::new());
-    lines.push(format!(" The `{}` answer is a stream of events, each decoded as it arrives;", streamed.status.id));
-    if e.last_event_id.is_some() {
-        lines.push(" a connection that breaks is made again with the last event's id, as the retry policy".to_owned());
-        lines.push(" allows, so no event is lost or repeated. An error status is [`Error::Api`].".to_owned());
-    } else {
-        lines.push(" an error status is [`Error::Api`].".to_owned());
-    }
     let open_doc = format!(" Sends the request of [`Client::{name}`] and returns the answer with its body unread.");
     let (prepared, sent) = (exchange::prepared(plan, e), exchange::sent(e));
-    let alias = super::alias(e);
-    let deprecated = crate::emit::rust::shared::deprecated_attribute(plan, e.meta.deprecated.as_ref(), e.meta.until.as_ref(), None);
     quote! {
-        #[doc = #open_doc]
-        async fn #open(&self, request: &types::endpoints::#module::Request) -> Result<reqwest::Response, Error> {
-            use types::endpoints::#module as endpoint;
-            #prepared
-            self.exchange_head(#sent, true).await
+        impl Client {
+            #[doc = #open_doc]
+            async fn #open(&self, request: &types::endpoints::#module::Request) -> Result<reqwest::Response, Error> {
+                use types::endpoints::#module as endpoint;
+                let client = self;
+                #prepared
+                client.exchange_head(#sent, true).await
+            }
         }
 
-        #(#[doc = #lines])*
-        #alias
-        #deprecated
-        pub async fn #name(&self, request: &types::endpoints::#module::Request) -> Result<types::endpoints::#module::Success, Error> {
-            use types::endpoints::#module as endpoint;
-            let response = self.#open(request).await?;
-            if response.status().as_u16() == #status {
-                #head
-                #reopen
-                let events = types::stream::read(types::stream::chunks(response), #framing, #path #codec, reopen);
-                return Ok(#success);
+        impl Call for types::endpoints::#module::Request {
+            type Output = types::endpoints::#module::Success;
+
+            async fn call(&self, client: &Client) -> Result<Self::Output, Error> {
+                use types::endpoints::#module as endpoint;
+                let request = self;
+                let response = client.#open(request).await?;
+                if response.status().as_u16() == #status {
+                    #head
+                    #reopen
+                    let events = types::stream::read(types::stream::chunks(response), #framing, #path #codec, reopen);
+                    return Ok(#success);
+                }
+                let answer = Answer::read(response).await?;
+                #others
             }
-            let answer = Answer::read(response).await?;
-            #others
         }
     }
 }

@@ -502,18 +502,11 @@ fn request(plan: &Plan, e: &Endpoint) -> TokenStream {
 /// A setter per query parameter, named after it, so a request reads as one chain
 /// (`Request::new(channel_id).before(id).limit(50)`); an optional one is given its value.
 fn query_setters(plan: &Plan, e: &Endpoint) -> Option<TokenStream> {
-    let setters: Vec<TokenStream> = e
-        .query
-        .iter()
-        .filter_map(|f| names::setter(f, &[]).map(|ident| (f, ident)))
-        .map(|(f, ident)| {
-            let inner = f.ty.as_ref().map_or_else(|| quote!(serde_json::Value), |t| value_tokens(plan, t, f.items.as_ref(), &quote!(crate)));
+    let setters: Vec<TokenStream> = query_setter_signatures(plan, e, &quote!(crate))
+        .into_iter()
+        .map(|(f, ident, param)| {
             let doc = format!(" This request with the query parameter `{}` set.", f.wire());
-            let (param, value) = if !f.three_state() && !f.defaulted() && (f.may_be_absent() || f.nullable) {
-                (inner, quote!(Some(value.into())))
-            } else {
-                (field_type(plan, f, &quote!(crate)), quote!(value.into()))
-            };
+            let value = if query_setter_wraps(f) { quote!(Some(value.into())) } else { quote!(value.into()) };
             quote! {
                 #[doc = #doc]
                 pub fn #ident(mut self, value: impl Into<#param>) -> Self {
@@ -526,31 +519,83 @@ fn query_setters(plan: &Plan, e: &Endpoint) -> Option<TokenStream> {
     (!setters.is_empty()).then(|| quote!(impl Request { #(#setters)* }))
 }
 
-/// Whether an endpoint's request is its `Default` (it has no `new`).
-pub fn request_is_default(plan: &Plan, e: &Endpoint) -> bool {
-    constructor(plan, e).is_none()
+/// Whether a query parameter's setter is given the value of an `Option` member.
+fn query_setter_wraps(f: &Field) -> bool {
+    !f.three_state() && !f.defaulted() && (f.may_be_absent() || f.nullable)
 }
 
-/// `Request::new`: the path parameters in the order the path names them, then each part that
-/// has no default value, then the body; the parts that have one start as it (an optional body
-/// as none), to be set through their public fields. `None` when it would take nothing.
-fn constructor(plan: &Plan, e: &Endpoint) -> Option<TokenStream> {
+/// The query setters of `Request`, as seen from the crate at `root`: each parameter that has
+/// one, its name and the type it takes `impl Into` of.
+pub fn query_setter_signatures<'e>(plan: &Plan, e: &'e Endpoint, root: &TokenStream) -> Vec<(&'e Field, proc_macro2::Ident, TokenStream)> {
+    e.query
+        .iter()
+        .filter_map(|f| names::setter(f, &[]).map(|ident| (f, ident)))
+        .map(|(f, ident)| {
+            let param = if query_setter_wraps(f) {
+                f.ty.as_ref().map_or_else(|| quote!(serde_json::Value), |t| value_tokens(plan, t, f.items.as_ref(), root))
+            } else {
+                field_type(plan, f, root)
+            };
+            (f, ident, param)
+        })
+        .collect()
+}
+
+/// Whether an endpoint's request is its `Default` (it has no `new`).
+pub fn request_is_default(plan: &Plan, e: &Endpoint) -> bool {
+    new_params(plan, e, &quote!(crate), &quote!()).is_empty()
+}
+
+/// A parameter of `Request::new`.
+pub struct NewParam {
+    /// Its name.
+    pub ident: proc_macro2::Ident,
+    /// The type it takes (`impl Into<…>`, or the part itself).
+    pub ty: TokenStream,
+    /// The part of the request it fills: `path`, `query`, `headers` or `body`.
+    pub part: &'static str,
+}
+
+/// The parameters of `Request::new`: the path parameters in the order the path names them, then
+/// each part that has no default value, then the body (unless it may be left out). Types are
+/// written from a crate whose path to the types crate is `root` and to the endpoint's module
+/// `local` (empty inside it, `types::endpoints::create_message::` in the client).
+pub fn new_params(plan: &Plan, e: &Endpoint, root: &TokenStream, local: &TokenStream) -> Vec<NewParam> {
     let mut params = Vec::new();
-    let mut inits = Vec::new();
     let order = e.path_placeholders();
     let mut path_params: Vec<&Field> = e.path_params.iter().collect();
     path_params.sort_by_key(|f| order.iter().position(|p| *p == f.name).unwrap_or(usize::MAX));
     let taken: Vec<String> = path_params.iter().map(|f| names::field(f).to_string()).collect();
     // A part's argument is named after the part, unless a path parameter already is.
     let part_arg = |name: &str| if taken.iter().any(|t| t == name) { format_ident!("{name}_part") } else { format_ident!("{name}") };
-    if !path_params.is_empty() {
-        let fields = path_params.iter().map(|f| {
-            let ident = names::field(f);
-            let ty = field_type(plan, f, &quote!(crate));
-            params.push(quote!(#ident: impl Into<#ty>));
-            quote!(#ident: #ident.into())
-        });
-        let fields: Vec<TokenStream> = fields.collect();
+    for f in &path_params {
+        let ty = field_type(plan, f, root);
+        params.push(NewParam { ident: names::field(f), ty: quote!(impl Into<#ty>), part: "path" });
+    }
+    for (field, part, list) in [("query", "Query", &e.query), ("headers", "Headers", &e.headers)] {
+        if !list.is_empty() && !fields_have_default(plan, list) {
+            let ty = format_ident!("{part}");
+            params.push(NewParam { ident: part_arg(field), ty: quote!(#local #ty), part: field });
+        }
+    }
+    if plan.facts(e).has_body && !plan.facts(e).optional_body {
+        params.push(NewParam { ident: part_arg("body"), ty: quote!(impl Into<#local Body>), part: "body" });
+    }
+    params
+}
+
+/// `Request::new`, taking [`new_params`]; the parts that have a default start as it (an
+/// optional body as none), to be set through their public fields. `None` when it would take
+/// nothing.
+fn constructor(plan: &Plan, e: &Endpoint) -> Option<TokenStream> {
+    let params = new_params(plan, e, &quote!(crate), &quote!());
+    if params.is_empty() {
+        return None;
+    }
+    let arg = |part: &str| params.iter().find(|p| p.part == part).map(|p| &p.ident);
+    let mut inits = Vec::new();
+    if !e.path_params.is_empty() {
+        let fields = params.iter().filter(|p| p.part == "path").map(|NewParam { ident, .. }| quote!(#ident: #ident.into()));
         inits.push(quote!(path: Path { #(#fields),* }));
     }
     for (field, part, list) in [("query", "Query", &e.query), ("headers", "Headers", &e.headers)] {
@@ -558,26 +603,19 @@ fn constructor(plan: &Plan, e: &Endpoint) -> Option<TokenStream> {
             continue;
         }
         let (f, ty) = (format_ident!("{field}"), format_ident!("{part}"));
-        if fields_have_default(plan, list) {
-            inits.push(quote!(#f: #ty::default()));
-        } else {
-            let arg = part_arg(field);
-            params.push(quote!(#arg: #ty));
-            inits.push(if arg == f { quote!(#f) } else { quote!(#f: #arg) });
-        }
+        inits.push(match arg(field) {
+            Some(arg) if *arg == f => quote!(#f),
+            Some(arg) => quote!(#f: #arg),
+            None => quote!(#f: #ty::default()),
+        });
     }
     if plan.facts(e).has_body {
-        if plan.facts(e).optional_body {
-            inits.push(quote!(body: None));
-        } else {
-            let arg = part_arg("body");
-            params.push(quote!(#arg: impl Into<Body>));
-            inits.push(quote!(body: #arg.into()));
-        }
+        inits.push(match arg("body") {
+            Some(ident) => quote!(body: #ident.into()),
+            None => quote!(body: None),
+        });
     }
-    if params.is_empty() {
-        return None;
-    }
+    let params = params.iter().map(|NewParam { ident, ty, .. }| quote!(#ident: #ty));
     Some(quote! {
         impl Request {
             /// A request with these path parameters and parts; the parts left out start empty.

@@ -299,8 +299,7 @@ pub fn building_tokens(name: &proc_macro2::Ident, fields: &[Field], extra: Optio
             }
         }
     });
-    let mut taken: Vec<proc_macro2::Ident> = fields.iter().filter(|f| f.defaulted()).map(names::default_fn).collect();
-    taken.extend(cases.iter().map(names::case_check));
+    let taken = setter_taken(fields, cases);
     let setters: Vec<TokenStream> = fields.iter().filter_map(|f| setter_tokens(f, &taken, typing)).collect();
     let from_fields = from_fields_tokens(name, fields, extra, typing);
     if constructor.is_none() && setters.is_empty() {
@@ -343,19 +342,54 @@ fn from_fields_tokens(name: &proc_macro2::Ident, fields: &[Field], extra: Option
     }
 }
 
+/// The methods of a struct of `fields` a setter must not be named as: its default functions and
+/// its cases' checks.
+fn setter_taken(fields: &[Field], cases: &[Case]) -> Vec<proc_macro2::Ident> {
+    let mut taken: Vec<proc_macro2::Ident> = fields.iter().filter(|f| f.defaulted()).map(names::default_fn).collect();
+    taken.extend(cases.iter().map(names::case_check));
+    taken
+}
+
+/// The type a field's setter takes `impl Into` of: the member itself where absent, null and the
+/// default are values of it (`Presence`, a defaulted field), else the value an optional member
+/// is given.
+fn setter_param(f: &Field, typing: &Typing<'_>) -> TokenStream {
+    if f.three_state() || f.defaulted() { (typing.member)(f) } else { (typing.value)(f) }
+}
+
+/// The setters of the struct of a record's `fields`, as seen from the crate at `root`: each
+/// field that has one, its name and the type it takes `impl Into` of. What a request builder of
+/// the client forwards to the body's setters. `owner` is the resource the fields are of (its
+/// fields that contain it again are boxed).
+pub fn setter_signatures<'f>(
+    plan: &Plan,
+    fields: &'f [Field],
+    cases: &[Case],
+    owner: Option<Shape<'_>>,
+    root: &TokenStream,
+) -> Vec<(&'f Field, proc_macro2::Ident, TokenStream)> {
+    let boxed = |f: &Field| owner.is_some_and(|o| f.ty.as_ref().is_some_and(|t| needs_box(plan, o, t)));
+    let member = |f: &Field| field_type_boxed(plan, f, root, boxed(f));
+    let value = |f: &Field| f.ty.as_ref().map_or_else(|| quote!(serde_json::Value), |t| value_tokens(plan, t, f.items.as_ref(), root));
+    let typing = Typing { member: &member, value: &value, boxed: &boxed, initial: &|_| TokenStream::new() };
+    let taken = setter_taken(fields, cases);
+    fields.iter().filter_map(|f| Some((f, names::setter(f, &taken)?, setter_param(f, &typing)))).collect()
+}
+
 /// The setter of one field: it takes the value (an optional field is given it), converted.
 fn setter_tokens(f: &Field, taken: &[proc_macro2::Ident], typing: &Typing<'_>) -> Option<TokenStream> {
     let ident = names::setter(f, taken)?;
     let member = names::field(f);
     let boxed = (typing.boxed)(f);
     let wrap = |value: TokenStream| if boxed { quote!(Box::new(#value)) } else { value };
-    let (param, value) = if f.three_state() || f.defaulted() {
-        ((typing.member)(f), quote!(value.into()))
+    let param = setter_param(f, typing);
+    let value = if f.three_state() || f.defaulted() {
+        quote!(value.into())
     } else if f.may_be_absent() || f.nullable {
         let value = wrap(quote!(value.into()));
-        ((typing.value)(f), quote!(Some(#value)))
+        quote!(Some(#value))
     } else {
-        ((typing.value)(f), wrap(quote!(value.into())))
+        wrap(quote!(value.into()))
     };
     let doc = format!(" This value with `{}` set.", f.wire());
     Some(quote! {
