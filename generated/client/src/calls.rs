@@ -7,18 +7,11 @@
 /// The request of [`Client::get_current_user_connections`](crate::Client::get_current_user_connections), sent when awaited.
 #[must_use = "a request is sent when it is awaited"]
 pub struct GetCurrentUserConnections<'c> {
-    client: &'c crate::Client,
-    request: crate::types::endpoints::get_current_user_connections::Request,
+    pub(crate) client: &'c crate::Client,
+    pub(crate) request: crate::types::endpoints::get_current_user_connections::Request,
 }
 
 impl<'c> GetCurrentUserConnections<'c> {
-    pub(crate) fn new(
-        client: &'c crate::Client,
-        request: crate::types::endpoints::get_current_user_connections::Request,
-    ) -> Self {
-        Self { client, request }
-    }
-
     /// The request as built so far, to send later with [`Client::send`](crate::Client::send).
     pub fn into_request(
         self,
@@ -49,18 +42,11 @@ impl<'c> ::std::future::IntoFuture for GetCurrentUserConnections<'c> {
 /// The request of [`Client::get_guild_channels`](crate::Client::get_guild_channels), sent when awaited.
 #[must_use = "a request is sent when it is awaited"]
 pub struct GetGuildChannels<'c> {
-    client: &'c crate::Client,
-    request: crate::types::endpoints::get_guild_channels::Request,
+    pub(crate) client: &'c crate::Client,
+    pub(crate) request: crate::types::endpoints::get_guild_channels::Request,
 }
 
 impl<'c> GetGuildChannels<'c> {
-    pub(crate) fn new(
-        client: &'c crate::Client,
-        request: crate::types::endpoints::get_guild_channels::Request,
-    ) -> Self {
-        Self { client, request }
-    }
-
     /// The request as built so far, to send later with [`Client::send`](crate::Client::send).
     pub fn into_request(self) -> crate::types::endpoints::get_guild_channels::Request {
         self.request
@@ -89,18 +75,11 @@ impl<'c> ::std::future::IntoFuture for GetGuildChannels<'c> {
 /// The request of [`Client::create_or_join_lobby`](crate::Client::create_or_join_lobby), sent when awaited.
 #[must_use = "a request is sent when it is awaited"]
 pub struct CreateOrJoinLobby<'c> {
-    client: &'c crate::Client,
-    request: crate::types::endpoints::create_or_join_lobby::Request,
+    pub(crate) client: &'c crate::Client,
+    pub(crate) request: crate::types::endpoints::create_or_join_lobby::Request,
 }
 
 impl<'c> CreateOrJoinLobby<'c> {
-    pub(crate) fn new(
-        client: &'c crate::Client,
-        request: crate::types::endpoints::create_or_join_lobby::Request,
-    ) -> Self {
-        Self { client, request }
-    }
-
     /// This request with the body's `secret` set.
     pub fn secret(mut self, value: impl ::std::convert::Into<String>) -> Self {
         self.request.body = self.request.body.secret(value);
@@ -135,18 +114,11 @@ impl<'c> ::std::future::IntoFuture for CreateOrJoinLobby<'c> {
 /// The request of [`Client::send_lobby_message`](crate::Client::send_lobby_message), sent when awaited.
 #[must_use = "a request is sent when it is awaited"]
 pub struct SendLobbyMessage<'c> {
-    client: &'c crate::Client,
-    request: crate::types::endpoints::send_lobby_message::Request,
+    pub(crate) client: &'c crate::Client,
+    pub(crate) request: crate::types::endpoints::send_lobby_message::Request,
 }
 
 impl<'c> SendLobbyMessage<'c> {
-    pub(crate) fn new(
-        client: &'c crate::Client,
-        request: crate::types::endpoints::send_lobby_message::Request,
-    ) -> Self {
-        Self { client, request }
-    }
-
     /// This request with the body's `content` set.
     pub fn content(mut self, value: impl ::std::convert::Into<String>) -> Self {
         self.request.body = self.request.body.content(value);
@@ -181,18 +153,11 @@ impl<'c> ::std::future::IntoFuture for SendLobbyMessage<'c> {
 /// The request of [`Client::get_lobby_messages`](crate::Client::get_lobby_messages), sent when awaited.
 #[must_use = "a request is sent when it is awaited"]
 pub struct GetLobbyMessages<'c> {
-    client: &'c crate::Client,
-    request: crate::types::endpoints::get_lobby_messages::Request,
+    pub(crate) client: &'c crate::Client,
+    pub(crate) request: crate::types::endpoints::get_lobby_messages::Request,
 }
 
 impl<'c> GetLobbyMessages<'c> {
-    pub(crate) fn new(
-        client: &'c crate::Client,
-        request: crate::types::endpoints::get_lobby_messages::Request,
-    ) -> Self {
-        Self { client, request }
-    }
-
     /// The request as built so far, to send later with [`Client::send`](crate::Client::send).
     pub fn into_request(self) -> crate::types::endpoints::get_lobby_messages::Request {
         self.request
@@ -221,18 +186,11 @@ impl<'c> ::std::future::IntoFuture for GetLobbyMessages<'c> {
 /// The request of [`Client::bulk_update_lobby_members`](crate::Client::bulk_update_lobby_members), sent when awaited.
 #[must_use = "a request is sent when it is awaited"]
 pub struct BulkUpdateLobbyMembers<'c> {
-    client: &'c crate::Client,
-    request: crate::types::endpoints::bulk_update_lobby_members::Request,
+    pub(crate) client: &'c crate::Client,
+    pub(crate) request: crate::types::endpoints::bulk_update_lobby_members::Request,
 }
 
 impl<'c> BulkUpdateLobbyMembers<'c> {
-    pub(crate) fn new(
-        client: &'c crate::Client,
-        request: crate::types::endpoints::bulk_update_lobby_members::Request,
-    ) -> Self {
-        Self { client, request }
-    }
-
     /// The request as built so far, to send later with [`Client::send`](crate::Client::send).
     pub fn into_request(
         self,
@@ -263,18 +221,11 @@ impl<'c> ::std::future::IntoFuture for BulkUpdateLobbyMembers<'c> {
 /// The request of [`Client::set_voice_channel_status`](crate::Client::set_voice_channel_status), sent when awaited.
 #[must_use = "a request is sent when it is awaited"]
 pub struct SetVoiceChannelStatus<'c> {
-    client: &'c crate::Client,
-    request: crate::types::endpoints::set_voice_channel_status::Request,
+    pub(crate) client: &'c crate::Client,
+    pub(crate) request: crate::types::endpoints::set_voice_channel_status::Request,
 }
 
 impl<'c> SetVoiceChannelStatus<'c> {
-    pub(crate) fn new(
-        client: &'c crate::Client,
-        request: crate::types::endpoints::set_voice_channel_status::Request,
-    ) -> Self {
-        Self { client, request }
-    }
-
     /// This request with the body's `status` set.
     pub fn status(mut self, value: impl ::std::convert::Into<String>) -> Self {
         self.request.body = self.request.body.status(value);
@@ -311,18 +262,11 @@ impl<'c> ::std::future::IntoFuture for SetVoiceChannelStatus<'c> {
 /// The request of [`Client::token`](crate::Client::token), sent when awaited.
 #[must_use = "a request is sent when it is awaited"]
 pub struct Token<'c> {
-    client: &'c crate::Client,
-    request: crate::types::endpoints::token::Request,
+    pub(crate) client: &'c crate::Client,
+    pub(crate) request: crate::types::endpoints::token::Request,
 }
 
 impl<'c> Token<'c> {
-    pub(crate) fn new(
-        client: &'c crate::Client,
-        request: crate::types::endpoints::token::Request,
-    ) -> Self {
-        Self { client, request }
-    }
-
     /// This request with the body's `grant_type` set.
     pub fn grant_type(
         mut self,

@@ -510,10 +510,10 @@ impl Client {
     /// and is sent when awaited.
     #[doc(alias = "Get Current User Connections")]
     pub fn get_current_user_connections(&self) -> calls::GetCurrentUserConnections<'_> {
-        calls::GetCurrentUserConnections::new(
-            self,
-            types::endpoints::get_current_user_connections::Request::default(),
-        )
+        calls::GetCurrentUserConnections {
+            client: self,
+            request: types::endpoints::get_current_user_connections::Request::default(),
+        }
     }
 
     /// `GET /guilds/{guild.id}/channels`: Get Guild Channels.
@@ -527,10 +527,10 @@ impl Client {
         &self,
         guild_id: impl Into<types::wire::Snowflake>,
     ) -> calls::GetGuildChannels<'_> {
-        calls::GetGuildChannels::new(
-            self,
-            types::endpoints::get_guild_channels::Request::new(guild_id),
-        )
+        calls::GetGuildChannels {
+            client: self,
+            request: types::endpoints::get_guild_channels::Request::new(guild_id),
+        }
     }
 
     /// `PUT /lobbies`: Create or Join Lobby.
@@ -541,12 +541,12 @@ impl Client {
     /// and is sent when awaited.
     #[doc(alias = "Create or Join Lobby")]
     pub fn create_or_join_lobby(&self) -> calls::CreateOrJoinLobby<'_> {
-        calls::CreateOrJoinLobby::new(
-            self,
-            types::endpoints::create_or_join_lobby::Request::new(
+        calls::CreateOrJoinLobby {
+            client: self,
+            request: types::endpoints::create_or_join_lobby::Request::new(
                 types::endpoints::create_or_join_lobby::Body::default(),
             ),
-        )
+        }
     }
 
     /// `POST /lobbies/{lobby.id}/messages`: Send Lobby Message.
@@ -561,13 +561,13 @@ impl Client {
         lobby_id: impl Into<types::wire::Snowflake>,
         content: impl Into<String>,
     ) -> calls::SendLobbyMessage<'_> {
-        calls::SendLobbyMessage::new(
-            self,
-            types::endpoints::send_lobby_message::Request::new(
+        calls::SendLobbyMessage {
+            client: self,
+            request: types::endpoints::send_lobby_message::Request::new(
                 lobby_id,
                 types::endpoints::send_lobby_message::Body::new(content),
             ),
-        )
+        }
     }
 
     /// `GET /lobbies/{lobby.id}/messages`: Get Lobby Messages.
@@ -581,10 +581,10 @@ impl Client {
         &self,
         lobby_id: impl Into<types::wire::Snowflake>,
     ) -> calls::GetLobbyMessages<'_> {
-        calls::GetLobbyMessages::new(
-            self,
-            types::endpoints::get_lobby_messages::Request::new(lobby_id),
-        )
+        calls::GetLobbyMessages {
+            client: self,
+            request: types::endpoints::get_lobby_messages::Request::new(lobby_id),
+        }
     }
 
     /// `POST /lobbies/{lobby.id}/members/bulk`: Bulk lobby members.
@@ -599,10 +599,13 @@ impl Client {
         lobby_id: impl Into<types::wire::Snowflake>,
         body: impl Into<types::endpoints::bulk_update_lobby_members::Body>,
     ) -> calls::BulkUpdateLobbyMembers<'_> {
-        calls::BulkUpdateLobbyMembers::new(
-            self,
-            types::endpoints::bulk_update_lobby_members::Request::new(lobby_id, body),
-        )
+        calls::BulkUpdateLobbyMembers {
+            client: self,
+            request: types::endpoints::bulk_update_lobby_members::Request::new(
+                lobby_id,
+                body,
+            ),
+        }
     }
 
     /// `PUT /channels/{channel.id}/voice-status`: Set Voice Channel Status.
@@ -617,13 +620,13 @@ impl Client {
         channel_id: impl Into<types::wire::Snowflake>,
         status: impl Into<String>,
     ) -> calls::SetVoiceChannelStatus<'_> {
-        calls::SetVoiceChannelStatus::new(
-            self,
-            types::endpoints::set_voice_channel_status::Request::new(
+        calls::SetVoiceChannelStatus {
+            client: self,
+            request: types::endpoints::set_voice_channel_status::Request::new(
                 channel_id,
                 types::endpoints::set_voice_channel_status::Body::new(status),
             ),
-        )
+        }
     }
 
     /// `POST /oauth2/token`: Token endpoint.
@@ -637,12 +640,12 @@ impl Client {
         &self,
         grant_type: impl Into<types::enums::GrantType>,
     ) -> calls::Token<'_> {
-        calls::Token::new(
-            self,
-            types::endpoints::token::Request::new(
+        calls::Token {
+            client: self,
+            request: types::endpoints::token::Request::new(
                 types::endpoints::token::Body::new(grant_type),
             ),
-        )
+        }
     }
 }
 

@@ -109,15 +109,11 @@ fn builder(plan: &Plan, e: &Endpoint) -> TokenStream {
         #[doc = #doc]
         #[must_use = #must_use]
         pub struct #ty<'c> {
-            client: &'c crate::Client,
-            request: #request,
+            pub(crate) client: &'c crate::Client,
+            pub(crate) request: #request,
         }
 
         impl<'c> #ty<'c> {
-            pub(crate) fn new(client: &'c crate::Client, request: #request) -> Self {
-                Self { client, request }
-            }
-
             #(#setters)*
 
             /// The request as built so far, to send later with [`Client::send`](crate::Client::send).
@@ -228,7 +224,7 @@ pub fn client_method(plan: &Plan, e: &Endpoint, attrs: TokenStream) -> TokenStre
     quote! {
         #attrs
         pub fn #method(&self, #(#taken),*) -> calls::#ty<'_> {
-            calls::#ty::new(self, #request)
+            calls::#ty { client: self, request: #request }
         }
     }
 }
