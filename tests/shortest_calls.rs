@@ -43,7 +43,7 @@ async fn every_endpoint(c: &Client, b: &Client) -> Result<(), shapes_client::Err
     c.watch_notes().await?;
     c.stream_notes().await?;
     c.delete_note(1u64).await?;
-    c.create_document("Notes", vec![], IndexMap::new(), CreateDocumentBodyOwner::new("Ada")).await?;
+    c.create_document(document()).await?;
     c.get_document(Uuid(1)).await?;
     c.update_profile().theme(Theme::Light).await?;
     c.evaluate(Expression::Literal(1.0)).await?;
@@ -55,6 +55,10 @@ async fn every_endpoint(c: &Client, b: &Client) -> Result<(), shapes_client::Err
 
 fn csv() -> FilePart {
     FilePart { filename: Some("notes.csv".to_owned()), content_type: "text/csv".to_owned(), bytes: b"id,title\n".to_vec() }
+}
+
+fn document() -> create_document::Body {
+    create_document::Body::new("Notes", vec![], IndexMap::new(), CreateDocumentBodyOwner::new("Ada"))
 }
 
 fn png() -> RawBody {

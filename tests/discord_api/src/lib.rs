@@ -38,9 +38,9 @@ impl Mock {
         Client::new(Placeholders { base_url: base_url.to_owned() }).with_credential(Credential::bot_token("mock-token"))
     }
 
-    /// Runs a future on the server's runtime.
-    pub fn block_on<F: std::future::Future>(&self, f: F) -> F::Output {
-        self.runtime.block_on(f)
+    /// Runs a future (or a request of the client, which becomes one) on the server's runtime.
+    pub fn block_on<F: std::future::IntoFuture>(&self, f: F) -> F::Output {
+        self.runtime.block_on(f.into_future())
     }
 
     /// Runs a future in the background on the server's runtime (another server, say).

@@ -7,10 +7,10 @@
 use axum::http::StatusCode;
 use discord_api_tests::Mock;
 use discord_client::client::Declared;
-use discord_client::types::endpoints::{add_my_message_reaction, create_message, list_guild_channels, list_messages, list_my_guilds, update_message};
+use discord_client::types::endpoints::list_my_guilds;
 use discord_client::types::errors::{ApiError, ErrorBody};
 use discord_client::types::pagination::MOCK_ITEMS;
-use discord_client::types::resources::{MessageAllowedMentionsRequest, MessageCreateRequest, MessageEditRequestPartial, RichEmbed};
+use discord_client::types::resources::{MessageAllowedMentionsRequest, RichEmbed};
 use discord_client::types::unions::{ErrorDetails, ListGuildChannelsResponse200Item as Channel};
 use discord_client::{Client, Error, TryStreamExt};
 use std::collections::BTreeSet;
@@ -20,20 +20,14 @@ use std::collections::BTreeSet;
 async fn bot(client: &Client) -> Result<usize, Error> {
     let me = client.get_my_user().await?.body;
     let guilds = client.list_my_guilds().await?.body.unwrap_or_default();
-    let channels = client.send(&list_guild_channels::Request::new(guilds[0].id)).await?.body.unwrap_or_default();
+    let channels = client.list_guild_channels(guilds[0].id).await?.body.unwrap_or_default();
     let Some(Channel::GuildChannelResponse(channel)) = channels.first() else { panic!("a guild channel: {channels:?}") };
-
     let embed = RichEmbed::default().title("Hello").description(format!("from {}", me.username));
     let mentions = MessageAllowedMentionsRequest::default().parse(vec![]);
-    let message = MessageCreateRequest::default().content("hi").embeds(vec![embed]).allowed_mentions(mentions);
-    let sent = client.send(&create_message::Request::new(channel.id, message)).await?.body;
-
-    let edit = MessageEditRequestPartial::default().content("hi again");
-    client.send(&update_message::Request::new(channel.id, sent.id, edit)).await?;
-    client.send(&add_my_message_reaction::Request::new(channel.id, sent.id, "👍")).await?;
-
-    let page = list_messages::Request::new(channel.id).before(sent.id).limit(50);
-    let messages = client.send(&page).await?.body.unwrap_or_default();
+    let sent = client.create_message(channel.id).content("hi").embeds(vec![embed]).allowed_mentions(mentions).await?.body;
+    client.update_message(channel.id, sent.id).content("hi again").await?;
+    client.add_my_message_reaction(channel.id, sent.id, "👍").await?;
+    let messages = client.list_messages(channel.id).before(sent.id).limit(50).await?.body.unwrap_or_default();
     Ok(messages.len())
 }
 
@@ -63,8 +57,7 @@ fn every_guild_arrives_once_through_the_stream_of_pages() {
 fn a_request_that_breaks_a_declared_limit_is_refused_before_sending() {
     let mock = Mock::start();
     let client = mock.client();
-    let message = MessageCreateRequest::default().content("x".repeat(4001));
-    let answer = mock.block_on(client.send(&create_message::Request::new(1u64, message)));
+    let answer = mock.block_on(client.create_message(1u64).content("x".repeat(4001)));
     let Err(Error::Invalid(violations)) = answer else { panic!("expected the client to refuse, got {answer:?}") };
     assert_eq!(violations[0].pointer, "/body/content");
 }
@@ -89,8 +82,7 @@ fn refusing(mock: &Mock, status: StatusCode, body: &'static str) -> Client {
 fn an_error_status_is_an_err_with_the_declared_body_and_its_nested_details() {
     let mock = Mock::start();
     let client = refusing(&mock, StatusCode::BAD_REQUEST, INVALID_FORM_BODY);
-    let message = MessageCreateRequest::default().content("hi");
-    let error = mock.block_on(client.send(&create_message::Request::new(1u64, message))).expect_err("refused");
+    let error = mock.block_on(client.create_message(1u64).content("hi")).expect_err("refused");
     assert_eq!(error.status(), Some(400));
     assert_eq!(error.api().map(|e| (e.code.value(), e.message.as_str())), Some((50035, "Invalid Form Body")), "{error}");
     let response = error.response().expect("an error status");

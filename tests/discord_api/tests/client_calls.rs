@@ -25,7 +25,7 @@ fn the_client_calls_operations_of_the_mock_and_decodes_every_answer() {
             };
             ($c:ident, $v:ident, $op:ident { $($part:ident),* }) => {{
                 let request = endpoints::$op::Request::from_fields($(default_part!($part)),*);
-                match $c.$op(&request).await {
+                match $c.send(&request).await {
                     Ok(answer) => $v.push((stringify!($op), format!("{answer:?}").len())),
                     Err(e) => panic!("`{}` failed: {e:?}", stringify!($op)),
                 }

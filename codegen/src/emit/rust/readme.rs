@@ -36,9 +36,6 @@ fn quick_start(plan: &Plan, krate: &str) -> String {
     if credential.is_some() {
         uses.push(format!("use {krate}::types::auth::Credential;"));
     }
-    if let Some(e) = endpoint {
-        uses.push(format!("use {krate}::types::endpoints::{};", names::endpoint_module(e)));
-    }
     uses.sort();
     let mut code = uses.join("\n");
     code.push_str("\n\nasync fn run() -> Result<(), Error> {\n    // The platform's addresses as the spec gives them (`Placeholders` holds each).\n");
@@ -50,9 +47,9 @@ fn quick_start(plan: &Plan, krate: &str) -> String {
         None => code.push_str("    let client = Client::new(Placeholders::default());\n"),
     }
     if let Some(e) = endpoint {
-        let (method, module) = (names::client_method(e), names::endpoint_module(e));
+        let method = names::client_method(e);
         code.push_str("    // One call, checked against the spec before it is sent; `?` passes any failure on.\n");
-        code.push_str(&format!("    let answer = client.{method}(&{module}::Request::default()).await?;\n"));
+        code.push_str(&format!("    let answer = client.{method}().await?;\n"));
         code.push_str("    println!(\"{answer:?}\");\n");
     } else {
         code.push_str("    println!(\"{client:?}\");\n");
@@ -62,7 +59,8 @@ fn quick_start(plan: &Plan, krate: &str) -> String {
 }
 
 /// The endpoint the quick start calls: the first routed, not deprecated one whose request has
-/// a default value (a `GET` if there is one), so the call needs nothing the spec does not give.
+/// a default value (a `GET` if there is one), so its method takes no argument the spec does not
+/// give.
 fn quick_start_endpoint<'p>(plan: &'p Plan<'p>) -> Option<&'p Endpoint> {
     let callable: Vec<&Endpoint> = plan
         .routed_endpoints()

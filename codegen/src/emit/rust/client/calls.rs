@@ -38,9 +38,17 @@ enum Held {
     Formats(Vec<Ident>),
 }
 
+/// The most required fields of a body record the client's method takes as arguments.
+const MAX_REQUIRED: usize = 3;
+
+/// The most arguments the client's method takes with a body record's required fields (clippy's
+/// `too_many_arguments` counts `self` to its seven).
+const MAX_ARGUMENTS: usize = 6;
+
 /// The record `e`'s builder fills, if its body is one. Not one: a body of several formats that
-/// may be left out, an optional record some of whose fields must be given, a record whose
-/// required field is named as another parameter of the method; those requests are built whole.
+/// may be left out, an optional record some of whose fields must be given, a record with more
+/// required fields than the method takes or one named as another of its parameters; those
+/// bodies are built whole and passed as one argument.
 fn record<'e>(plan: &'e Plan, e: &'e Endpoint) -> Option<Record<'e>> {
     let facts = plan.facts(e);
     if !facts.has_body || facts.raw_body || facts.parts_body || !matches!(e.body_format(), "json" | "form") {
@@ -75,7 +83,9 @@ fn record<'e>(plan: &'e Plan, e: &'e Endpoint) -> Option<Record<'e>> {
     let startable = if required.is_empty() { fields_have_default(plan, fields) } else { !matches!(held, Held::Optional) };
     let others: Vec<Ident> = new_params(plan, e, &quote!(types), &quote!()).into_iter().filter(|p| p.part != "body").map(|p| p.ident).collect();
     let free = required.iter().all(|f| !others.contains(&names::field(f)));
-    (startable && free).then_some(Record { ty, fields, cases, owner, required, held })
+    // Arguments are positional: beyond a few, a caller builds the body with its own `new`.
+    let few = required.len() <= MAX_REQUIRED && others.len() + required.len() <= MAX_ARGUMENTS;
+    (startable && free && few).then_some(Record { ty, fields, cases, owner, required, held })
 }
 
 /// The items of `calls.rs`.
@@ -221,8 +231,10 @@ pub fn client_method(plan: &Plan, e: &Endpoint, attrs: TokenStream) -> TokenStre
         let ty = f.ty.as_ref().map_or_else(|| quote!(serde_json::Value), |t| value_tokens(plan, t, f.items.as_ref(), &quote!(types)));
         quote!(#ident: impl Into<#ty>)
     }));
+    let allow = (taken.len() > MAX_ARGUMENTS).then(|| quote!(#[allow(clippy::too_many_arguments, reason = "one argument per path parameter")]));
     quote! {
         #attrs
+        #allow
         pub fn #method(&self, #(#taken),*) -> calls::#ty<'_> {
             calls::#ty { client: self, request: #request }
         }

@@ -309,6 +309,10 @@ fn failure(plan: &Plan, e: &Endpoint, r: &StatusResponse) -> TokenStream {
         let payload = payload(plan, response, &names, &path)?;
         Some(quote!(read_declared(|| Ok(Declared::#variant(#payload)))))
     });
+    // `failure` takes the payload only where some endpoint declares one: `Declared` exists.
+    if plan.declared_errors().is_empty() {
+        return quote!(Err(failure(#id, answer)));
+    }
     let declared = declared.unwrap_or_else(|| quote!(None));
     quote!({
         let declared = #declared;
