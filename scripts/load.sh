@@ -30,7 +30,13 @@ command -v wrk >/dev/null || { echo "error: wrk is not installed (Debian package
 command -v python3 >/dev/null || { echo "error: python3 is not installed" >&2; exit 2; }
 
 if [ -z "${SERVER_BIN:-}" ]; then
-  cargo build -q --locked --workspace --example reference_server
+  # Under scripts/test.sh (CLIPPY_ARGS set) the workspace was built with clippy-driver as its
+  # wrapper: build the same way, or every crate of the server compiles again without it.
+  wrapper=()
+  if [ -n "${CLIPPY_ARGS:-}" ]; then
+    wrapper=(--config "build.rustc-workspace-wrapper=\"$(rustc --print sysroot)/bin/clippy-driver\"")
+  fi
+  cargo build -q --locked "${wrapper[@]}" --workspace --example reference_server
   SERVER_BIN=target/debug/examples/reference_server
 fi
 work=$(mktemp -d)

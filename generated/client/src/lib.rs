@@ -4,9 +4,12 @@
 //!
 //! ## The client
 //!
-//! [`Client`] has one async method per routed endpoint. Each runs the same validators as the
-//! server before sending, so a request that breaks a declared constraint never leaves the
-//! process ([`Error::Invalid`]). A call returns what the endpoint answers when it succeeds;
+//! [`Client`] has one method per routed endpoint, taking its path parameters and returning its
+//! request (one type per endpoint, in `calls`), whose setters fill the query parameters and the
+//! body's fields and which is sent when awaited; `Client::send` sends a request built whole.
+//! Each call runs the same validators as the server before sending, so a request that breaks a
+//! declared constraint never leaves the process ([`Error::Invalid`]). A call returns what the
+//! endpoint answers when it succeeds;
 //! every error status, declared or not, is an [`Error::Api`] holding the [`ErrorResponse`]:
 //! status, headers and body as they came, and the platform's error read from the body (code,
 //! message, violations) when it is one.

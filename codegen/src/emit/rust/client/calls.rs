@@ -1,8 +1,8 @@
 //! `calls.rs` of the client: one request builder per routed endpoint. `client.create_message(id)`
 //! returns one; its setters fill the request's query parameters and, where the body is a record
-//! that may start empty, the body's fields; awaiting it sends the request
-//! (`client.create_message(id).content("hi").await?`). `into_request` hands back the request
-//! itself, for `Client::send` later.
+//! (one that starts empty, or from the few required fields the method takes), the body's fields;
+//! awaiting it sends the request (`client.create_message(id).content("hi").await?`).
+//! `into_request` hands back the request itself, for `Client::send` later.
 //!
 //! The module holds the builders and nothing else: they are named after their endpoints (the
 //! plan settles two that would meet), and every other path in it is written in full, so no
@@ -101,7 +101,7 @@ pub fn emit(plan: &Plan) -> TokenStream {
 }
 
 /// What a call of `e` answers when it succeeds, from the client crate.
-pub fn output(e: &Endpoint) -> TokenStream {
+fn output(e: &Endpoint) -> TokenStream {
     let module = names::endpoint_module(e);
     if e.has_status_responses() { quote!(crate::types::endpoints::#module::Success) } else { quote!(crate::types::endpoints::#module::Response) }
 }
@@ -200,7 +200,7 @@ fn setters(plan: &Plan, e: &Endpoint, record: Option<&Record>) -> Vec<TokenStrea
 }
 
 /// The client's method of `e` that returns its builder: it takes `Request::new`'s parameters,
-/// but for a body record the builder fills, which starts empty.
+/// but for a body record the builder fills, of which it takes the required fields.
 pub fn client_method(plan: &Plan, e: &Endpoint, attrs: TokenStream) -> TokenStream {
     let (ty, method, module) = (plan.call_type(e), names::client_method(e), names::endpoint_module(e));
     let local = quote!(types::endpoints::#module::);
@@ -231,7 +231,7 @@ pub fn client_method(plan: &Plan, e: &Endpoint, attrs: TokenStream) -> TokenStre
         let ty = f.ty.as_ref().map_or_else(|| quote!(serde_json::Value), |t| value_tokens(plan, t, f.items.as_ref(), &quote!(types)));
         quote!(#ident: impl Into<#ty>)
     }));
-    let allow = (taken.len() > MAX_ARGUMENTS).then(|| quote!(#[allow(clippy::too_many_arguments, reason = "one argument per path parameter")]));
+    let allow = (taken.len() > MAX_ARGUMENTS).then(|| quote!(#[allow(clippy::too_many_arguments, reason = "one argument per path parameter and part")]));
     quote! {
         #attrs
         #allow
