@@ -59,6 +59,9 @@ async fn a_key_the_caller_gives_is_sent_as_given() {
     request.headers.idempotency_key = Some("mine".to_owned());
     let _ = client.send(&request).await;
     assert_eq!(*keys.lock().unwrap(), ["mine"; 4]);
+    // The same through the request's setter of the header.
+    let _ = client.send_feedback().idempotency_key("also mine").await;
+    assert_eq!(keys.lock().unwrap()[4..], ["also mine"; 4]);
 }
 
 #[tokio::test(start_paused = true)]

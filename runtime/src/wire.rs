@@ -271,6 +271,13 @@ impl<T> From<T> for Presence<T> {
     }
 }
 
+/// A list from an array (`[embed]`), as an `Option<Vec<T>>` field's setter takes one too.
+impl<T, const N: usize> From<[T; N]> for Presence<Vec<T>> {
+    fn from(value: [T; N]) -> Self {
+        Self::Value(value.into())
+    }
+}
+
 /// A text value from a string literal, as a `String` field takes it.
 impl From<&str> for Presence<String> {
     fn from(value: &str) -> Self {

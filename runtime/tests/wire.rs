@@ -36,6 +36,16 @@ fn presence_keeps_absent_null_and_a_value_apart() {
 }
 
 #[test]
+fn a_list_presence_is_made_from_an_array_or_a_vec() {
+    let from_array: Presence<Vec<u8>> = [1, 2].into();
+    let from_vec: Presence<Vec<u8>> = vec![1, 2].into();
+    assert_eq!(from_array, from_vec);
+    assert_eq!(from_array, Presence::Value(vec![1, 2]));
+    let empty: Presence<Vec<u8>> = [].into();
+    assert_eq!(empty, Presence::Value(Vec::new()), "an empty list is a value, not absent");
+}
+
+#[test]
 fn uuids_and_bytes_round_trip_as_text() {
     let text = "\"67e55044-10b1-426f-9247-bb680e5fe0c8\"";
     let uuid: Uuid = serde_json::from_str(text).unwrap();

@@ -23,8 +23,8 @@ async fn bot(client: &Client) -> Result<usize, Error> {
     let channels = client.list_guild_channels(guilds[0].id).await?.body.unwrap_or_default();
     let Some(Channel::GuildChannelResponse(channel)) = channels.first() else { panic!("a guild channel: {channels:?}") };
     let embed = RichEmbed::default().title("Hello").description(format!("from {}", me.username));
-    let mentions = MessageAllowedMentionsRequest::default().parse(vec![]);
-    let sent = client.create_message(channel.id).content("hi").embeds(vec![embed]).allowed_mentions(mentions).await?.body;
+    let mentions = MessageAllowedMentionsRequest::default().parse([]);
+    let sent = client.create_message(channel.id).content("hi").embeds([embed]).allowed_mentions(mentions).await?.body;
     client.update_message(channel.id, sent.id).content("hi again").await?;
     client.add_my_message_reaction(channel.id, sent.id, "👍").await?;
     let messages = client.list_messages(channel.id).before(sent.id).limit(50).await?.body.unwrap_or_default();

@@ -1,15 +1,16 @@
 //! `calls.rs` of the client: one request builder per routed endpoint. `client.create_message(id)`
-//! returns one; its setters fill the request's query parameters and, where the body is a record
-//! (one that starts empty, or from the few required fields the method takes), the body's fields;
-//! awaiting it sends the request (`client.create_message(id).content("hi").await?`).
-//! `into_request` hands back the request itself, for `Client::send` later.
+//! returns one; its setters fill the request's query and header parameters and, where the body
+//! is a record (one that starts empty, or from the few required fields the method takes), the
+//! body's fields; awaiting it sends the request
+//! (`client.create_message(id).content("hi").await?`). `into_request` hands back the request
+//! itself, for `Client::send` later.
 //!
 //! The module holds the builders and nothing else: they are named after their endpoints (the
 //! plan settles two that would meet), and every other path in it is written in full, so no
 //! endpoint's name can shadow what the code uses.
 
 use crate::emit::rust::shared::{Shape, value_tokens};
-use crate::emit::rust::types::endpoints::{NewParam, new_params, query_setter_signatures};
+use crate::emit::rust::types::endpoints::{NewParam, PartSetter, new_params, part_setter_signatures};
 use crate::emit::rust::types::fields::{fields_have_default, setter_signatures};
 use crate::model::{Case, Endpoint, Field, TypeRef};
 use crate::plan::rust::{Plan, names};
@@ -145,18 +146,18 @@ fn builder(plan: &Plan, e: &Endpoint) -> TokenStream {
     }
 }
 
-/// The builder's setters: the request's query setters, then a setter per field of the body
-/// record whose name neither a query setter nor a builder method has (such a field is set on a
-/// request built by hand).
+/// The builder's setters: the request's query and header setters, then a setter per field of
+/// the body record whose name neither a parameter's setter nor a builder method has (such a
+/// field is set on a request built by hand).
 fn setters(plan: &Plan, e: &Endpoint, record: Option<&Record>) -> Vec<TokenStream> {
     let root = quote!(crate::types);
     let mut taken: Vec<Ident> = Vec::new();
     let mut out = Vec::new();
-    for (f, ident, param) in query_setter_signatures(plan, e, &root) {
+    for PartSetter { part, field: f, ident, param } in part_setter_signatures(plan, e, &root) {
         if names::CALL_METHODS.contains(&ident.to_string().as_str()) {
             continue;
         }
-        let doc = format!(" This request with the query parameter `{}` set.", f.wire());
+        let doc = format!(" This request with the {} `{}` set.", if part == "query" { "query parameter" } else { "header" }, f.wire());
         out.push(quote! {
             #[doc = #doc]
             pub fn #ident(mut self, value: impl ::std::convert::Into<#param>) -> Self {

@@ -460,7 +460,7 @@ fn request(plan: &Plan, e: &Endpoint) -> TokenStream {
     };
     let uri = uri_path(e);
     let new = constructor(plan, e);
-    let setters = query_setters(plan, e);
+    let setters = part_setters(plan, e);
     // A request whose every part has a default (none at all, optional queries) is that default:
     // `Request::default()` is honest and short, and `new` would take nothing.
     let derives = if new.is_none() { quote!(Clone, Debug, Default, PartialEq) } else { quote!(Clone, Debug, PartialEq) };
@@ -499,18 +499,19 @@ fn request(plan: &Plan, e: &Endpoint) -> TokenStream {
     }
 }
 
-/// A setter per query parameter, named after it, so a request reads as one chain
+/// A setter per query and header parameter, named after it, so a request reads as one chain
 /// (`Request::new(channel_id).before(id).limit(50)`); an optional one is given its value.
-fn query_setters(plan: &Plan, e: &Endpoint) -> Option<TokenStream> {
-    let setters: Vec<TokenStream> = query_setter_signatures(plan, e, &quote!(crate))
+fn part_setters(plan: &Plan, e: &Endpoint) -> Option<TokenStream> {
+    let setters: Vec<TokenStream> = part_setter_signatures(plan, e, &quote!(crate))
         .into_iter()
-        .map(|(f, ident, param)| {
-            let doc = format!(" This request with the query parameter `{}` set.", f.wire());
-            let value = if query_setter_wraps(f) { quote!(Some(value.into())) } else { quote!(value.into()) };
+        .map(|PartSetter { part, field: f, ident, param }| {
+            let doc = format!(" This request with the {} `{}` set.", if part == "query" { "query parameter" } else { "header" }, f.wire());
+            let value = if part_setter_wraps(f) { quote!(Some(value.into())) } else { quote!(value.into()) };
+            let part = format_ident!("{part}");
             quote! {
                 #[doc = #doc]
                 pub fn #ident(mut self, value: impl Into<#param>) -> Self {
-                    self.query.#ident = #value;
+                    self.#part.#ident = #value;
                     self
                 }
             }
@@ -519,26 +520,41 @@ fn query_setters(plan: &Plan, e: &Endpoint) -> Option<TokenStream> {
     (!setters.is_empty()).then(|| quote!(impl Request { #(#setters)* }))
 }
 
-/// Whether a query parameter's setter is given the value of an `Option` member.
-fn query_setter_wraps(f: &Field) -> bool {
+/// Whether a parameter's setter is given the value of an `Option` member.
+fn part_setter_wraps(f: &Field) -> bool {
     !f.three_state() && !f.defaulted() && (f.may_be_absent() || f.nullable)
 }
 
-/// The query setters of `Request`, as seen from the crate at `root`: each parameter that has
-/// one, its name and the type it takes `impl Into` of.
-pub fn query_setter_signatures<'e>(plan: &Plan, e: &'e Endpoint, root: &TokenStream) -> Vec<(&'e Field, proc_macro2::Ident, TokenStream)> {
-    e.query
-        .iter()
-        .filter_map(|f| names::setter(f, &[]).map(|ident| (f, ident)))
-        .map(|(f, ident)| {
-            let param = if query_setter_wraps(f) {
+/// A setter of `Request` that sets a query or header parameter.
+pub struct PartSetter<'e> {
+    /// `query` or `headers`.
+    pub part: &'static str,
+    pub field: &'e Field,
+    pub ident: proc_macro2::Ident,
+    /// The type it takes `impl Into` of, as seen from the crate it was asked for.
+    pub param: TokenStream,
+}
+
+/// The setters of `Request`'s query and header parameters, from the crate at `root`: the
+/// query's first; a header whose setter a query parameter already names has none (it is set
+/// through `request.headers`).
+pub fn part_setter_signatures<'e>(plan: &Plan, e: &'e Endpoint, root: &TokenStream) -> Vec<PartSetter<'e>> {
+    let mut out: Vec<PartSetter<'e>> = Vec::new();
+    for (part, list) in [("query", &e.query), ("headers", &e.headers)] {
+        for f in list {
+            let Some(ident) = names::setter(f, &[]) else { continue };
+            if out.iter().any(|s| s.ident == ident) {
+                continue;
+            }
+            let param = if part_setter_wraps(f) {
                 f.ty.as_ref().map_or_else(|| quote!(serde_json::Value), |t| value_tokens(plan, t, f.items.as_ref(), root))
             } else {
                 field_type(plan, f, root)
             };
-            (f, ident, param)
-        })
-        .collect()
+            out.push(PartSetter { part, field: f, ident, param });
+        }
+    }
+    out
 }
 
 /// Whether an endpoint's request is its `Default` (it has no `new`).
