@@ -181,12 +181,9 @@ impl ReferenceServer {
         );
         // Ask the OS for a free port; the short window until the server binds is harmless here.
         let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
-        // Under the test command the workspace was built with clippy-driver as its wrapper
-        // (`CLIPPY_ARGS` set): the same here, or the server's crates compile again without it.
-        let linted = std::env::var_os(platform_specgen::harness::Clippy::ARGS.0).map(|_| platform_specgen::harness::Clippy::new().config);
         let built = Command::new(env!("CARGO"))
             .args(["build", "--quiet", "--workspace", "--example", "reference_server"])
-            .args(linted.iter().flat_map(|config| ["--config", config.as_str()]))
+            .args(platform_specgen::harness::Clippy::inherited_args())
             .current_dir(root())
             .status()
             .expect("cargo runs");

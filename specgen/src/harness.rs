@@ -233,6 +233,19 @@ impl Clippy {
     }
 }
 
+impl Clippy {
+    /// The `--config` arguments of the wrapper when running under the test command, whose build
+    /// of this workspace uses it (`CLIPPY_ARGS` set, as `cargo clippy` sets it): a nested `cargo
+    /// build` of the workspace passes them, or Cargo compiles its crates again without it. None
+    /// otherwise.
+    pub fn inherited_args() -> Vec<String> {
+        match std::env::var_os(Self::ARGS.0) {
+            Some(_) => vec!["--config".to_owned(), Self::new().config],
+            None => Vec::new(),
+        }
+    }
+}
+
 impl Default for Clippy {
     fn default() -> Self {
         Self::new()

@@ -28,16 +28,6 @@ fn rustc() -> PathBuf {
     if sibling.is_file() { sibling } else { PathBuf::from("rustc") }
 }
 
-/// The test command builds the workspace with clippy-driver as its wrapper (`CLIPPY_ARGS` set,
-/// as `cargo clippy` sets it): the same `--config` here, or Cargo builds every crate again
-/// without it.
-fn linted_wrapper() -> Vec<String> {
-    match std::env::var_os(platform_specgen::harness::Clippy::ARGS.0) {
-        Some(_) => vec!["--config".to_owned(), platform_specgen::harness::Clippy::new().config],
-        None => Vec::new(),
-    }
-}
-
 /// The libraries the cases link: each crate of [`CRATES`] with its compiled `.rlib`.
 struct Libraries {
     externs: Vec<(&'static str, PathBuf)>,
@@ -49,7 +39,7 @@ struct Libraries {
 fn libraries() -> Libraries {
     let out = Command::new(std::env::var_os("CARGO").expect("CARGO"))
         .args(["build", "--workspace", "--all-targets", "--message-format=json"])
-        .args(linted_wrapper())
+        .args(platform_specgen::harness::Clippy::inherited_args())
         .current_dir(here())
         .output()
         .expect("cargo runs");

@@ -26,16 +26,13 @@ impl<'c> ::std::future::IntoFuture for GetCurrentUserConnections<'c> {
         crate::Error,
     >;
 
-    type IntoFuture = ::std::pin::Pin<
-        ::std::boxed::Box<
-            dyn ::std::future::Future<Output = Self::Output> + ::std::marker::Send + 'c,
-        >,
+    type IntoFuture = crate::client::Sending<
+        'c,
+        crate::types::endpoints::get_current_user_connections::Response,
     >;
 
     fn into_future(self) -> Self::IntoFuture {
-        let client = self.client;
-        let request = self.into_request();
-        ::std::boxed::Box::pin(async move { client.send(&request).await })
+        crate::client::sending(self.client, self.request)
     }
 }
 
@@ -59,16 +56,13 @@ impl<'c> ::std::future::IntoFuture for GetGuildChannels<'c> {
         crate::Error,
     >;
 
-    type IntoFuture = ::std::pin::Pin<
-        ::std::boxed::Box<
-            dyn ::std::future::Future<Output = Self::Output> + ::std::marker::Send + 'c,
-        >,
+    type IntoFuture = crate::client::Sending<
+        'c,
+        crate::types::endpoints::get_guild_channels::Response,
     >;
 
     fn into_future(self) -> Self::IntoFuture {
-        let client = self.client;
-        let request = self.into_request();
-        ::std::boxed::Box::pin(async move { client.send(&request).await })
+        crate::client::sending(self.client, self.request)
     }
 }
 
@@ -98,16 +92,13 @@ impl<'c> ::std::future::IntoFuture for CreateOrJoinLobby<'c> {
         crate::Error,
     >;
 
-    type IntoFuture = ::std::pin::Pin<
-        ::std::boxed::Box<
-            dyn ::std::future::Future<Output = Self::Output> + ::std::marker::Send + 'c,
-        >,
+    type IntoFuture = crate::client::Sending<
+        'c,
+        crate::types::endpoints::create_or_join_lobby::Response,
     >;
 
     fn into_future(self) -> Self::IntoFuture {
-        let client = self.client;
-        let request = self.into_request();
-        ::std::boxed::Box::pin(async move { client.send(&request).await })
+        crate::client::sending(self.client, self.request)
     }
 }
 
@@ -137,16 +128,13 @@ impl<'c> ::std::future::IntoFuture for SendLobbyMessage<'c> {
         crate::Error,
     >;
 
-    type IntoFuture = ::std::pin::Pin<
-        ::std::boxed::Box<
-            dyn ::std::future::Future<Output = Self::Output> + ::std::marker::Send + 'c,
-        >,
+    type IntoFuture = crate::client::Sending<
+        'c,
+        crate::types::endpoints::send_lobby_message::Response,
     >;
 
     fn into_future(self) -> Self::IntoFuture {
-        let client = self.client;
-        let request = self.into_request();
-        ::std::boxed::Box::pin(async move { client.send(&request).await })
+        crate::client::sending(self.client, self.request)
     }
 }
 
@@ -170,16 +158,13 @@ impl<'c> ::std::future::IntoFuture for GetLobbyMessages<'c> {
         crate::Error,
     >;
 
-    type IntoFuture = ::std::pin::Pin<
-        ::std::boxed::Box<
-            dyn ::std::future::Future<Output = Self::Output> + ::std::marker::Send + 'c,
-        >,
+    type IntoFuture = crate::client::Sending<
+        'c,
+        crate::types::endpoints::get_lobby_messages::Response,
     >;
 
     fn into_future(self) -> Self::IntoFuture {
-        let client = self.client;
-        let request = self.into_request();
-        ::std::boxed::Box::pin(async move { client.send(&request).await })
+        crate::client::sending(self.client, self.request)
     }
 }
 
@@ -205,16 +190,13 @@ impl<'c> ::std::future::IntoFuture for BulkUpdateLobbyMembers<'c> {
         crate::Error,
     >;
 
-    type IntoFuture = ::std::pin::Pin<
-        ::std::boxed::Box<
-            dyn ::std::future::Future<Output = Self::Output> + ::std::marker::Send + 'c,
-        >,
+    type IntoFuture = crate::client::Sending<
+        'c,
+        crate::types::endpoints::bulk_update_lobby_members::Response,
     >;
 
     fn into_future(self) -> Self::IntoFuture {
-        let client = self.client;
-        let request = self.into_request();
-        ::std::boxed::Box::pin(async move { client.send(&request).await })
+        crate::client::sending(self.client, self.request)
     }
 }
 
@@ -246,16 +228,13 @@ impl<'c> ::std::future::IntoFuture for SetVoiceChannelStatus<'c> {
         crate::Error,
     >;
 
-    type IntoFuture = ::std::pin::Pin<
-        ::std::boxed::Box<
-            dyn ::std::future::Future<Output = Self::Output> + ::std::marker::Send + 'c,
-        >,
+    type IntoFuture = crate::client::Sending<
+        'c,
+        crate::types::endpoints::set_voice_channel_status::Response,
     >;
 
     fn into_future(self) -> Self::IntoFuture {
-        let client = self.client;
-        let request = self.into_request();
-        ::std::boxed::Box::pin(async move { client.send(&request).await })
+        crate::client::sending(self.client, self.request)
     }
 }
 
@@ -312,15 +291,12 @@ impl<'c> ::std::future::IntoFuture for Token<'c> {
         crate::Error,
     >;
 
-    type IntoFuture = ::std::pin::Pin<
-        ::std::boxed::Box<
-            dyn ::std::future::Future<Output = Self::Output> + ::std::marker::Send + 'c,
-        >,
+    type IntoFuture = crate::client::Sending<
+        'c,
+        crate::types::endpoints::token::Response,
     >;
 
     fn into_future(self) -> Self::IntoFuture {
-        let client = self.client;
-        let request = self.into_request();
-        ::std::boxed::Box::pin(async move { client.send(&request).await })
+        crate::client::sending(self.client, self.request)
     }
 }

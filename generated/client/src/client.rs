@@ -506,8 +506,8 @@ impl Client {
     ///
     /// Returns the user's connections.
     ///
-    /// Returns the request, which takes setters for the query parameters and the body's fields
-    /// and is sent when awaited.
+    /// Returns the request, which takes setters for the query and header parameters and the body's
+    /// fields and is sent when awaited.
     #[doc(alias = "Get Current User Connections")]
     pub fn get_current_user_connections(&self) -> calls::GetCurrentUserConnections<'_> {
         calls::GetCurrentUserConnections {
@@ -520,8 +520,8 @@ impl Client {
     ///
     /// Returns the channels of a guild.
     ///
-    /// Returns the request, which takes setters for the query parameters and the body's fields
-    /// and is sent when awaited.
+    /// Returns the request, which takes setters for the query and header parameters and the body's
+    /// fields and is sent when awaited.
     #[doc(alias = "Get Guild Channels")]
     pub fn get_guild_channels(
         &self,
@@ -537,8 +537,8 @@ impl Client {
     ///
     /// Creates a lobby for the application, or joins an existing one identified by secret, in one call.
     ///
-    /// Returns the request, which takes setters for the query parameters and the body's fields
-    /// and is sent when awaited.
+    /// Returns the request, which takes setters for the query and header parameters and the body's
+    /// fields and is sent when awaited.
     #[doc(alias = "Create or Join Lobby")]
     pub fn create_or_join_lobby(&self) -> calls::CreateOrJoinLobby<'_> {
         calls::CreateOrJoinLobby {
@@ -553,8 +553,8 @@ impl Client {
     ///
     /// Sends a message into the lobby on behalf of an authenticated member.
     ///
-    /// Returns the request, which takes setters for the query parameters and the body's fields
-    /// and is sent when awaited.
+    /// Returns the request, which takes setters for the query and header parameters and the body's
+    /// fields and is sent when awaited.
     #[doc(alias = "Send Lobby Message")]
     pub fn send_lobby_message(
         &self,
@@ -574,8 +574,8 @@ impl Client {
     ///
     /// Returns up to 200 most recent messages of a lobby the caller belongs to.
     ///
-    /// Returns the request, which takes setters for the query parameters and the body's fields
-    /// and is sent when awaited.
+    /// Returns the request, which takes setters for the query and header parameters and the body's
+    /// fields and is sent when awaited.
     #[doc(alias = "Get Lobby Messages")]
     pub fn get_lobby_messages(
         &self,
@@ -591,8 +591,8 @@ impl Client {
     ///
     /// Adds, updates or removes up to 25 lobby members in one request.
     ///
-    /// Returns the request, which takes setters for the query parameters and the body's fields
-    /// and is sent when awaited.
+    /// Returns the request, which takes setters for the query and header parameters and the body's
+    /// fields and is sent when awaited.
     #[doc(alias = "Bulk lobby members")]
     pub fn bulk_update_lobby_members(
         &self,
@@ -612,8 +612,8 @@ impl Client {
     ///
     /// Sets the status string of a voice channel.
     ///
-    /// Returns the request, which takes setters for the query parameters and the body's fields
-    /// and is sent when awaited.
+    /// Returns the request, which takes setters for the query and header parameters and the body's
+    /// fields and is sent when awaited.
     #[doc(alias = "Set Voice Channel Status")]
     pub fn set_voice_channel_status(
         &self,
@@ -633,8 +633,8 @@ impl Client {
     ///
     /// Used for authorization code exchange and refresh.
     ///
-    /// Returns the request, which takes setters for the query parameters and the body's fields
-    /// and is sent when awaited.
+    /// Returns the request, which takes setters for the query and header parameters and the body's
+    /// fields and is sent when awaited.
     #[doc(alias = "Token endpoint")]
     pub fn token(
         &self,
@@ -659,6 +659,19 @@ pub trait Call: Sync {
         &self,
         client: &Client,
     ) -> impl std::future::Future<Output = Result<Self::Output, Error>> + Send;
+}
+
+/// The future a request of [`calls`] becomes when awaited.
+pub type Sending<'c, T> = std::pin::Pin<
+    Box<dyn std::future::Future<Output = Result<T, Error>> + Send + 'c>,
+>;
+
+/// `request` sent through `client`: what a request of [`calls`] does when awaited.
+pub(crate) fn sending<'c, R: Call + Send + 'c>(
+    client: &'c Client,
+    request: R,
+) -> Sending<'c, R::Output> {
+    Box::pin(async move { client.send(&request).await })
 }
 
 impl Call for types::endpoints::get_current_user_connections::Request {

@@ -101,10 +101,10 @@ pub fn emit(plan: &Plan) -> TokenStream {
     }
 }
 
-/// What a call of `e` answers when it succeeds, from the client crate.
-fn output(e: &Endpoint) -> TokenStream {
+/// What a call of `e` answers when it succeeds, `types` being the types crate's path.
+pub(super) fn output(e: &Endpoint, types: &TokenStream) -> TokenStream {
     let module = names::endpoint_module(e);
-    if e.has_status_responses() { quote!(crate::types::endpoints::#module::Success) } else { quote!(crate::types::endpoints::#module::Response) }
+    if e.has_status_responses() { quote!(#types::endpoints::#module::Success) } else { quote!(#types::endpoints::#module::Response) }
 }
 
 /// The builder of one endpoint, its setters and its `IntoFuture`.
@@ -113,7 +113,7 @@ fn builder(plan: &Plan, e: &Endpoint) -> TokenStream {
     let request = quote!(crate::types::endpoints::#module::Request);
     let record = record(plan, e);
     let setters = setters(plan, e, record.as_ref());
-    let output = output(e);
+    let output = output(e, &quote!(crate::types));
     let doc = format!(" The request of [`Client::{method}`](crate::Client::{method}), sent when awaited.");
     let must_use = "a request is sent when it is awaited";
     quote! {
@@ -135,12 +135,10 @@ fn builder(plan: &Plan, e: &Endpoint) -> TokenStream {
 
         impl<'c> ::std::future::IntoFuture for #ty<'c> {
             type Output = ::std::result::Result<#output, crate::Error>;
-            type IntoFuture = ::std::pin::Pin<::std::boxed::Box<dyn ::std::future::Future<Output = Self::Output> + ::std::marker::Send + 'c>>;
+            type IntoFuture = crate::client::Sending<'c, #output>;
 
             fn into_future(self) -> Self::IntoFuture {
-                let client = self.client;
-                let request = self.into_request();
-                ::std::boxed::Box::pin(async move { client.send(&request).await })
+                crate::client::sending(self.client, self.request)
             }
         }
     }
@@ -157,7 +155,7 @@ fn setters(plan: &Plan, e: &Endpoint, record: Option<&Record>) -> Vec<TokenStrea
         if names::CALL_METHODS.contains(&ident.to_string().as_str()) {
             continue;
         }
-        let doc = format!(" This request with the {} `{}` set.", if part == "query" { "query parameter" } else { "header" }, f.wire());
+        let doc = PartSetter::doc(part, f);
         out.push(quote! {
             #[doc = #doc]
             pub fn #ident(mut self, value: impl ::std::convert::Into<#param>) -> Self {

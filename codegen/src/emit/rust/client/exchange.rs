@@ -40,24 +40,17 @@ pub fn method(plan: &Plan, e: &Endpoint) -> TokenStream {
     if plan.stream_of(e).is_some() {
         return super::streams::methods(plan, e);
     }
-    let module = names::endpoint_module(e);
     let prepared = prepared(plan, e);
     let answer = if e.has_status_responses() { decode_by_status(plan, e) } else { decode_success(plan, e) };
-    let output = if e.has_status_responses() { quote!(Success) } else { quote!(Response) };
     let sent = sent(e);
-    quote! {
-        impl Call for types::endpoints::#module::Request {
-            type Output = types::endpoints::#module::#output;
-
-            async fn call(&self, client: &Client) -> Result<Self::Output, Error> {
-                use types::endpoints::#module as endpoint;
-                let request = self;
-                #prepared
-                let answer = client.exchange(#sent).await?;
-                #answer
-            }
-        }
-    }
+    super::call_impl(
+        e,
+        quote! {
+            #prepared
+            let answer = client.exchange(#sent).await?;
+            #answer
+        },
+    )
 }
 
 /// The statements a method that goes through `exchange` starts with: the request validated,

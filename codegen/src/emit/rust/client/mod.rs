@@ -577,8 +577,8 @@ fn client_impl(plan: &Plan, routed: bool) -> TokenStream {
 fn builder_method(plan: &Plan, e: &Endpoint) -> TokenStream {
     let mut lines = method_doc(e);
     lines.push(String::new());
-    lines.push(" Returns the request, which takes setters for the query parameters and the body's fields".to_owned());
-    lines.push(" and is sent when awaited.".to_owned());
+    lines.push(" Returns the request, which takes setters for the query and header parameters and the body's".to_owned());
+    lines.push(" fields and is sent when awaited.".to_owned());
     if e.has_status_responses() {
         lines.push(" A success comes back as `Success`; an error status, declared or not, as [`Error::Api`], with what".to_owned());
         lines.push(" the endpoint declares for it decoded.".to_owned());
@@ -598,6 +598,24 @@ fn builder_method(plan: &Plan, e: &Endpoint) -> TokenStream {
     calls::client_method(plan, e, quote!(#(#[doc = #lines])* #alias #deprecated))
 }
 
+/// `impl Call` for an endpoint's `Request`: `body` runs with the request as `request`, the
+/// client as `client` and the endpoint's module as `endpoint`.
+pub(super) fn call_impl(e: &Endpoint, body: TokenStream) -> TokenStream {
+    let module = names::endpoint_module(e);
+    let output = calls::output(e, &quote!(types));
+    quote! {
+        impl Call for types::endpoints::#module::Request {
+            type Output = #output;
+
+            async fn call(&self, client: &Client) -> Result<Self::Output, Error> {
+                use types::endpoints::#module as endpoint;
+                let request = self;
+                #body
+            }
+        }
+    }
+}
+
 /// The trait the requests of every endpoint implement: how `Client::send` sends each.
 fn call_trait() -> TokenStream {
     quote! {
@@ -608,6 +626,14 @@ fn call_trait() -> TokenStream {
 
             /// Sends this request through `client`: validated, then sent, its answer read.
             fn call(&self, client: &Client) -> impl std::future::Future<Output = Result<Self::Output, Error>> + Send;
+        }
+
+        /// The future a request of [`calls`] becomes when awaited.
+        pub type Sending<'c, T> = std::pin::Pin<Box<dyn std::future::Future<Output = Result<T, Error>> + Send + 'c>>;
+
+        /// `request` sent through `client`: what a request of [`calls`] does when awaited.
+        pub(crate) fn sending<'c, R: Call + Send + 'c>(client: &'c Client, request: R) -> Sending<'c, R::Output> {
+            Box::pin(async move { client.send(&request).await })
         }
     }
 }
@@ -1017,7 +1043,6 @@ fn method(plan: &Plan, e: &Endpoint) -> TokenStream {
     if exchange::needs_exchange(plan, e) {
         return exchange::method(plan, e);
     }
-    let module = names::endpoint_module(e);
     let address = address(plan, e);
     let http_method = names::method_const(e.method.as_ref().map_or("", |m| m.id.as_str()));
     let query = (!e.query.is_empty()).then(|| quote!(let url = with_query(url, &request.query)?;));
@@ -1067,13 +1092,9 @@ fn method(plan: &Plan, e: &Endpoint) -> TokenStream {
             Ok(())
         },
     };
-    quote! {
-        impl Call for types::endpoints::#module::Request {
-            type Output = types::endpoints::#module::Response;
-
-            async fn call(&self, client: &Client) -> Result<Self::Output, Error> {
-            use types::endpoints::#module as endpoint;
-            let request = self;
+    call_impl(
+        e,
+        quote! {
             let violations = request.validate();
             if !violations.is_empty() {
                 return Err(Error::Invalid(violations));
@@ -1081,9 +1102,8 @@ fn method(plan: &Plan, e: &Endpoint) -> TokenStream {
             let url = join(#address, &request.uri_path());
             #query
             #answer
-            }
-        }
-    }
+        },
+    )
 }
 
 /// `#[doc(alias)]` of the endpoint's display name, so rustdoc's search finds the method by the

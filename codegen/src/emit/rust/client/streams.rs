@@ -47,6 +47,20 @@ pub fn methods(plan: &Plan, e: &Endpoint) -> TokenStream {
         }
         None => quote!(let reopen = None;),
     };
+    let call = super::call_impl(
+        e,
+        quote! {
+            let response = client.#open(request).await?;
+            if response.status().as_u16() == #status {
+                #head
+                #reopen
+                let events = types::stream::read(types::stream::chunks(response), #framing, #path #codec, reopen);
+                return Ok(#success);
+            }
+            let answer = Answer::read(response).await?;
+            #others
+        },
+    );
     let open_doc = format!(" Sends the request of [`Client::{name}`] and returns the answer with its body unread.");
     let (prepared, sent) = (exchange::prepared(plan, e), exchange::sent(e));
     quote! {
@@ -60,22 +74,6 @@ pub fn methods(plan: &Plan, e: &Endpoint) -> TokenStream {
             }
         }
 
-        impl Call for types::endpoints::#module::Request {
-            type Output = types::endpoints::#module::Success;
-
-            async fn call(&self, client: &Client) -> Result<Self::Output, Error> {
-                use types::endpoints::#module as endpoint;
-                let request = self;
-                let response = client.#open(request).await?;
-                if response.status().as_u16() == #status {
-                    #head
-                    #reopen
-                    let events = types::stream::read(types::stream::chunks(response), #framing, #path #codec, reopen);
-                    return Ok(#success);
-                }
-                let answer = Answer::read(response).await?;
-                #others
-            }
-        }
+        #call
     }
 }

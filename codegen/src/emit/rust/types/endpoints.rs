@@ -505,7 +505,7 @@ fn part_setters(plan: &Plan, e: &Endpoint) -> Option<TokenStream> {
     let setters: Vec<TokenStream> = part_setter_signatures(plan, e, &quote!(crate))
         .into_iter()
         .map(|PartSetter { part, field: f, ident, param }| {
-            let doc = format!(" This request with the {} `{}` set.", if part == "query" { "query parameter" } else { "header" }, f.wire());
+            let doc = PartSetter::doc(part, f);
             let value = if part_setter_wraps(f) { quote!(Some(value.into())) } else { quote!(value.into()) };
             let part = format_ident!("{part}");
             quote! {
@@ -533,6 +533,13 @@ pub struct PartSetter<'e> {
     pub ident: proc_macro2::Ident,
     /// The type it takes `impl Into` of, as seen from the crate it was asked for.
     pub param: TokenStream,
+}
+
+impl PartSetter<'_> {
+    /// The docs of the setter of `field`, a parameter of `part`.
+    pub fn doc(part: &str, field: &Field) -> String {
+        format!(" This request with the {} `{}` set.", if part == "query" { "query parameter" } else { "header" }, field.wire())
+    }
 }
 
 /// The setters of `Request`'s query and header parameters, from the crate at `root`: the
