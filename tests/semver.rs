@@ -30,6 +30,7 @@ const SAMPLE: &[&str] = &[
     "enum-value-added",
     "enum-value-removed",
     "union-variant-added",
+    "union-variant-added+accessor",
     "response-status-added",
     "item-added",
     "item-added+endpoint",

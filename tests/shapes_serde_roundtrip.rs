@@ -243,6 +243,19 @@ fn a_known_tag_after_other_entries_decodes_its_variant() {
     assert!(error.contains("invalid type"), "{error}");
 }
 
+/// A field every variant has is read through the enum, `Unknown` included where it keeps it
+/// (a tagged union's tag).
+#[test]
+fn a_field_every_variant_has_reads_whatever_the_variant() {
+    let button: Component = serde_json::from_value(json!({ "type": 2, "style": 1 })).unwrap();
+    assert_eq!(button.r#type(), Some(&ComponentType::Button));
+    let newer: Component = serde_json::from_value(json!({ "type": 4, "style": 1 })).unwrap();
+    assert_eq!(newer.r#type(), Some(&ComponentType::TextInput), "the tag of a variant the spec does not name");
+    let rect: Shape = serde_json::from_value(json!({ "kind": "rect", "width": 2, "height": 3 })).unwrap();
+    let hexagon: Shape = serde_json::from_value(json!({ "kind": "hexagon" })).unwrap();
+    assert_eq!((rect.kind().map(String::as_str), hexagon.kind().map(String::as_str)), (Some("rect"), Some("hexagon")));
+}
+
 #[test]
 fn unknown_enum_values_survive() {
     let profile: Profile = serde_json::from_value(json!({ "theme": "sepia", "locale": "pt" })).unwrap();

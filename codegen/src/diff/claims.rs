@@ -102,7 +102,7 @@ fn draft(f: &Finding, new: &Model) -> String {
         format!("  - id: {slug}-{kind}"),
         format!("    effective: {effective}"),
         format!("    kind: {kind}"),
-        format!("    summary: {}", sentence(&f.message)),
+        format!("    summary: {}", yaml_scalar(&sentence(&f.message))),
     ];
     match affects {
         Some(a) => lines.push(format!("    affects: [{a}]")),
@@ -118,6 +118,14 @@ fn sentence(message: &str) -> String {
     let mut chars = text.chars();
     let first = chars.next().map(|c| c.to_uppercase().collect::<String>()).unwrap_or_default();
     format!("{first}{}.", chars.as_str())
+}
+
+/// `text` as a YAML scalar: plain where YAML reads it back as the same text, else double-quoted
+/// (a JSON string is one). Messages quote spec names, which may hold anything.
+fn yaml_scalar(text: &str) -> String {
+    let indicator = text.starts_with(|c: char| "-?:,[]{}#&*!|>'\"%@`".contains(c));
+    let plain = !(indicator || text.contains(": ") || text.contains(" #") || text.ends_with(':') || text.trim() != text || text.chars().any(char::is_control));
+    if plain { text.to_owned() } else { serde_json::to_string(text).expect("a string serializes") }
 }
 
 /// The paths whose lifecycle may name the claiming change: the subject, its containers, and
@@ -243,4 +251,19 @@ fn field_lists(m: &Model) -> Vec<(String, Vec<&Field>)> {
         out.push(("error_body.".to_owned(), b.fields.iter().collect()));
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::yaml_scalar;
+
+    /// Whatever a message says, its drafted summary reads back as the same text.
+    #[test]
+    fn a_summary_reads_back_as_written() {
+        for text in ["Union a gains variant b.", "A (id: goes).", "- a list?", "x #1.", "'quoted'", "ends:", " padded", "tab\there", "\"q\" and \\"] {
+            let yaml = format!("summary: {}", yaml_scalar(text));
+            let read: std::collections::BTreeMap<String, String> = serde_saphyr::from_str(&yaml).unwrap_or_else(|e| panic!("{yaml}: {e}"));
+            assert_eq!(read["summary"], text, "{yaml}");
+        }
+    }
 }

@@ -388,6 +388,13 @@ impl Builder {
         u.insert("discriminator".into(), json!({ "field": field, "type": ty }));
         let mut variants = Map::new();
         let mut names: Vec<String> = Vec::new();
+        // A field every variant has (the enum reads it whatever the variant), each variant
+        // holding it with its own presence; and the field that holds the union again, in the
+        // first variant or in all of them.
+        self.made.serial += 1;
+        let shared = self.rng.chance(50).then(|| (format!("shared{}", self.made.serial), self.shared_field()));
+        let child = format!("child{}", self.made.serial);
+        let (recursive, everywhere) = (self.rng.chance(50), self.rng.chance(50));
         for (i, tag) in tags.iter().take(self.rng.range(1, 3)).enumerate() {
             let name = self.name(&names);
             names.push(name.clone());
@@ -397,9 +404,12 @@ impl Builder {
             let mut fields = self.fields(n, None);
             fields.shift_remove(&field);
             fields.insert(field.clone(), json!({ "type": ty, "const": tag }));
-            if i == 0 && self.rng.chance(50) {
+            if let Some((name, declared)) = &shared {
+                fields.insert(name.clone(), self.with_presence(declared.clone()));
+            }
+            if recursive && (i == 0 || everywhere) {
                 // The variant holds its union again: a tree of unions.
-                fields.insert(format!("child{}", self.made.serial), json!({ "type": format!("union<{union}>"), "optional": true }));
+                fields.insert(child.clone(), json!({ "type": format!("union<{union}>"), "optional": true, "nullable": self.rng.chance(50) }));
             }
             self.made.variant_resources.push(json!({ "id": resource, "fields": fields }));
             self.made.resources.push(resource.clone());
@@ -410,6 +420,25 @@ impl Builder {
             variants.insert(name, v);
         }
         variants
+    }
+
+    /// A field declaration without its presence, to be given one per holder.
+    fn shared_field(&mut self) -> Value {
+        let mut declared = self.fields(1, None).into_iter().next().map_or_else(|| json!({ "type": "string" }), |(_, v)| v);
+        if let Some(map) = declared.as_object_mut() {
+            for key in ["optional", "nullable", "default", "required_when"] {
+                map.remove(key);
+            }
+        }
+        declared
+    }
+
+    /// `declared` required, optional, nullable or both.
+    fn with_presence(&mut self, mut declared: Value) -> Value {
+        let presence = self.rng.below(4);
+        declared["optional"] = json!(presence & 1 == 1);
+        declared["nullable"] = json!(presence & 2 == 2);
+        declared
     }
 
     /// The variants of an untagged union.

@@ -11,7 +11,7 @@ use discord_client::types::endpoints::list_my_guilds;
 use discord_client::types::errors::{ApiError, ErrorBody};
 use discord_client::types::pagination::MOCK_ITEMS;
 use discord_client::types::resources::{MessageAllowedMentionsRequest, RichEmbed};
-use discord_client::types::unions::{ErrorDetails, ListGuildChannelsResponse200Item as Channel};
+use discord_client::types::unions::ErrorDetails;
 use discord_client::{Client, Error, TryStreamExt};
 use std::collections::BTreeSet;
 
@@ -21,13 +21,13 @@ async fn bot(client: &Client) -> Result<usize, Error> {
     let me = client.get_my_user().await?.body;
     let guilds = client.list_my_guilds().await?.body.unwrap_or_default();
     let channels = client.list_guild_channels(guilds[0].id).await?.body.unwrap_or_default();
-    let Some(Channel::GuildChannelResponse(channel)) = channels.first() else { panic!("a guild channel: {channels:?}") };
+    let channel_id = *channels[0].id().unwrap();
     let embed = RichEmbed::default().title("Hello").description(format!("from {}", me.username));
     let mentions = MessageAllowedMentionsRequest::default().parse([]);
-    let sent = client.create_message(channel.id).content("hi").embeds([embed]).allowed_mentions(mentions).await?.body;
-    client.update_message(channel.id, sent.id).content("hi again").await?;
-    client.add_my_message_reaction(channel.id, sent.id, "👍").await?;
-    let messages = client.list_messages(channel.id).before(sent.id).limit(50).await?.body.unwrap_or_default();
+    let sent = client.create_message(channel_id).content("hi").embeds([embed]).allowed_mentions(mentions).await?.body;
+    client.update_message(channel_id, sent.id).content("hi again").await?;
+    client.add_my_message_reaction(channel_id, sent.id, "👍").await?;
+    let messages = client.list_messages(channel_id).before(sent.id).limit(50).await?.body.unwrap_or_default();
     Ok(messages.len())
 }
 

@@ -4,8 +4,9 @@
 //! A union is a type, so who writes it depends on where it is used: a variant added to a union
 //! the platform writes meets clients that do not know it (oasdiff's `response-property-one-of-added`
 //! is an error); one removed from a union clients write refuses what they sent. The Rust enum
-//! of a union is exhaustive (its `Unknown` variant keeps values the spec does not describe), so
-//! either breaks a `match`. The C ABI does not carry unions.
+//! of a union is `#[non_exhaustive]` (its `Unknown` variant keeps values the spec does not
+//! describe), so a variant added breaks no `match`, unless it lacks a field every variant had
+//! and with it the enum's accessor. The C ABI does not carry unions.
 
 use super::fields::{Dir, Fields, describe};
 use super::{B, C, Cx, Subject, U, pair, some, values};
@@ -16,7 +17,7 @@ rule!(
     "shapes",
     UNION_VARIANT_ADDED,
     "union-variant-added",
-    "a union gains a variant: clients reading it meet a shape they do not know; the Rust enum is `#[non_exhaustive]`",
+    "a union gains a variant: clients reading it meet a shape they do not know; the Rust enum is `#[non_exhaustive]`, but loses the accessor of a field every variant had that the new one lacks",
     ["addition", "shape"],
     Info,
     "oasdiff `response-property-one-of-added` (error), `request-property-one-of-added` (info); smithy-diff `AddedShape` (a union member); cargo-semver-checks `enum_variant_added`"
@@ -110,13 +111,26 @@ fn check_variants(cx: &mut Cx<'_>, dir: Dir, union: &Subject, o: &Union, n: &Uni
         s
     };
     let p = pair(&o.variants, &n.variants, |v| v.name.clone());
+    let lost = lost_accessors(cx.old, cx.new, o, n);
     for v in &p.added {
         let wire = if dir.response() { B } else { C };
+        let (rust, also) = if lost.is_empty() {
+            (C, String::new())
+        } else {
+            (
+                B,
+                format!(
+                    ", which lacks the field{} every variant had (`{}`: the Rust enum's accessor goes)",
+                    if lost.len() == 1 { "" } else { "s" },
+                    lost.join("`, `")
+                ),
+            )
+        };
         cx.push(
             &UNION_VARIANT_ADDED,
             &variant(v, None, Some(v)),
-            Audiences::new(wire, C, U),
-            format!("union `{id}` gains variant `{}`", v.name),
+            Audiences::new(wire, rust, U),
+            format!("union `{id}` gains variant `{}`{also}", v.name),
             None,
             Some(describe(v)),
         );
@@ -159,6 +173,14 @@ fn check_variants(cx: &mut Cx<'_>, dir: Dir, union: &Subject, o: &Union, n: &Uni
         }
         values::compare_values(cx, &fields, &s, &name, a, b);
     }
+}
+
+/// The fields every variant of `o` had that not every variant of `n` has: each was a method of
+/// the Rust enum ([`Union::shared_fields`]). A field removed from a variant's record or retyped
+/// there is already a breaking change of that record; a variant added without it is not.
+fn lost_accessors(old: &Model, new: &Model, o: &Union, n: &Union) -> Vec<String> {
+    let kept: Vec<&str> = n.shared_fields(new).iter().map(|f| f.name.as_str()).collect();
+    o.shared_fields(old).iter().map(|f| f.name.clone()).filter(|f| !kept.contains(&f.as_str())).collect()
 }
 
 /// An untagged union decodes a value as the first variant that accepts it: the order of the

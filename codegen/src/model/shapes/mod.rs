@@ -101,6 +101,32 @@ impl Union {
         order.sort_by_key(|v| rank(v));
         order
     }
+
+    /// The fields every variant has alike, when every variant is a record: the same name, the
+    /// same Rust name and the same value type (each may be optional or nullable on its own), in
+    /// the first variant's order. A union of channel kinds shares `id`; the Rust enum reads such
+    /// a field whatever the variant (serenity's `Channel::id`).
+    pub fn shared_fields<'m>(&self, model: &'m Model) -> Vec<&'m Field> {
+        let records: Option<Vec<&Resource>> = self
+            .variants
+            .iter()
+            .map(|v| match &v.ty {
+                Some(TypeRef::Object(id)) => model.resource(id),
+                _ => None,
+            })
+            .collect();
+        let Some((first, rest)) = records.as_deref().and_then(<[_]>::split_first) else { return Vec::new() };
+        first.fields.iter().filter(|f| rest.iter().all(|r| r.fields.iter().any(|g| g.name == f.name && same_value(f, g)))).collect()
+    }
+}
+
+/// Two fields hold values of one Rust type: the same name in Rust, the same type, and lists
+/// whose elements may be null alike at every depth.
+fn same_value(a: &Field, b: &Field) -> bool {
+    fn nulls(items: Option<&Items>) -> Vec<bool> {
+        std::iter::successors(items, |i| i.items.as_deref()).map(|i| i.nullable).collect()
+    }
+    a.rust() == b.rust() && a.ty == b.ty && nulls(a.items.as_ref()) == nulls(b.items.as_ref())
 }
 
 /// How an error body nests violations by field (Discord's `errors`): a union of a map of

@@ -285,7 +285,7 @@ fn token_kinds(plan: &Plan) -> TokenStream {
     let kind_enum = name_enum(&quote::format_ident!("TokenKind"), "token kind", " A kind of token the platform accepts.", &variants, extra);
     let constructors = plan.token_kinds.iter().zip(&variants).map(|(k, (v, id, _))| {
         let f = names::token_kind_constructor(k);
-        let doc = format!(" A credential of kind `{id}`.");
+        let doc = crate::emit::rust::format::led_lines("", &format!("A credential of kind `{id}`."));
         let header = match &k.scheme {
             Some(scheme) => format!(" It is sent as `Authorization: {scheme} <token>`."),
             None => {
@@ -294,7 +294,7 @@ fn token_kinds(plan: &Plan) -> TokenStream {
             }
         };
         quote! {
-            #[doc = #doc]
+            #(#[doc = #doc])*
             #[doc = ""]
             #[doc = #header]
             pub fn #f(token: impl Into<String>) -> Self {

@@ -280,11 +280,11 @@ pub fn named_headers(plan: &Plan) -> TokenStream {
     let consts = plan.headers.iter().map(|h| {
         let name = names::header_const(h);
         let wire = h.wire();
-        let doc = format!(" `{wire}`: {}", h.description.clone().unwrap_or_else(|| format!("the header `{}`.", h.name)));
+        let doc = crate::emit::rust::format::led_lines(&format!("`{wire}`: "), &h.description.clone().unwrap_or_else(|| format!("the header `{}`.", h.name)));
         let ty = h.ty.as_ref().map(|t| format!(" Its value is a `{t}`{}.", if h.optional { ", when present" } else { "" }));
         let ty = ty.map(|t| quote!(#[doc = ""] #[doc = #t]));
         quote! {
-            #[doc = #doc]
+            #(#[doc = #doc])*
             #ty
             pub const #name: &str = #wire;
         }

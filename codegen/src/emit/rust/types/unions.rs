@@ -102,6 +102,7 @@ fn union(plan: &Plan, u: &Union) -> TokenStream {
     };
     let validate = validate(plan, u, &name, &arms, &other, tagged);
     let from = from_impls(&name, &arms);
+    let accessors = accessors(plan, u, &name, &arms, &other, tagged);
     quote! {
         #doc
         #[derive(Clone, Debug, PartialEq)]
@@ -119,6 +120,8 @@ fn union(plan: &Plan, u: &Union) -> TokenStream {
         #validate
 
         #from
+
+        #accessors
     }
 }
 
@@ -404,6 +407,139 @@ fn validate(plan: &Plan, u: &Union, name: &Ident, arms: &[Arm], other: &Ident, t
             }
         }
     }
+}
+
+/// A method per field every variant has ([`Union::shared_fields`]), reading it whatever the
+/// variant: `Option<&T>`, `None` for a value no variant decodes and where a variant leaves the
+/// field out or null. Named after the field, as its struct member is. A tagged union's
+/// `Unknown` still has its tag, so the discriminator's accessor reads it there too.
+fn accessors(plan: &Plan, u: &Union, name: &Ident, arms: &[Arm], other: &Ident, tagged: Option<(&str, &TypeRef)>) -> TokenStream {
+    let shared = u.shared_fields(plan.model());
+    if shared.is_empty() {
+        return TokenStream::new();
+    }
+    let methods = shared.iter().map(|f| {
+        let ident = names::field(f);
+        let ty = f.ty.as_ref().map_or_else(|| quote!(serde_json::Value), |t| value_tokens(plan, t, f.items.as_ref(), &quote!(crate)));
+        let tag = tagged.filter(|(field, tag)| *field == f.name && tag_type(plan, tag).to_string() == ty.to_string());
+        let unknown = match (tagged, tag) {
+            (Some(_), Some(_)) => quote!(Self::#other { tag, .. } => Some(tag)),
+            (Some(_), None) => quote!(Self::#other { .. } => None),
+            (None, _) => quote!(Self::#other(_) => None),
+        };
+        let mut always = true;
+        let reads = arms.iter().map(|a| {
+            let (variant, record) = (&a.ident, variant_record(plan, a));
+            let held = record.fields.iter().find(|g| g.name == f.name).expect("BUG: a shared field is in every variant");
+            always &= held.defaulted() || !(held.may_be_absent() || held.nullable);
+            let read = borrowed(plan, record, held, &ident);
+            quote!(Self::#variant(value) => #read,)
+        });
+        let reads: Vec<TokenStream> = reads.collect();
+        let line = match (always, tag.is_some()) {
+            (true, true) => format!(" Its `{}`, whichever variant it is, `{other}` included.", f.name),
+            (true, false) => format!(" Its `{}`, whichever variant it is; `None` for a value no variant decodes.", f.name),
+            (false, _) => {
+                format!(" Its `{}`, whichever variant it is; `None` where the variant leaves it out or null, or the value is one no variant decodes.", f.name)
+            }
+        };
+        quote! {
+            #[doc = #line]
+            pub fn #ident(&self) -> Option<&#ty> {
+                match self {
+                    #(#reads)*
+                    #unknown,
+                }
+            }
+        }
+    });
+    let allow = accessor_lints(&shared);
+    quote! {
+        /// The fields every variant has.
+        #allow
+        impl #name {
+            #(#methods)*
+        }
+    }
+}
+
+/// The record a variant of a union of records carries.
+fn variant_record<'m>(plan: &'m Plan<'m>, a: &Arm) -> &'m crate::model::Resource {
+    match &a.field.ty {
+        Some(TypeRef::Object(id)) => plan.resource(id).expect("BUG: a shared field's union holds records"),
+        _ => unreachable!("BUG: a union with shared fields holds only records"),
+    }
+}
+
+/// `value.<field>` of `record` borrowed as `Option<&T>`, through the `Option`, `Presence` or
+/// `Box` the struct holds it in.
+fn borrowed(plan: &Plan, record: &crate::model::Resource, f: &Field, ident: &Ident) -> TokenStream {
+    let boxed = f.ty.as_ref().is_some_and(|t| needs_box(plan, Shape::Resource(&record.meta.id), t));
+    let member = quote!(value.#ident);
+    match (f.three_state(), f.defaulted() || !(f.may_be_absent() || f.nullable), boxed) {
+        (true, _, false) => quote!(#member.value()),
+        (true, _, true) => quote!(#member.value().map(Box::as_ref)),
+        (false, true, false) => quote!(Some(&#member)),
+        (false, true, true) => quote!(Some(&*#member)),
+        (false, false, false) => quote!(#member.as_ref()),
+        (false, false, true) => quote!(#member.as_deref()),
+    }
+}
+
+/// The lints an accessor's name can meet because it is the field's, not a method's: clippy
+/// reads `to_`, `into_`, `as_` and `from_` as conversions, `len` as asking for `is_empty`, and
+/// the names of std traits' methods as those traits.
+fn accessor_lints(shared: &[&Field]) -> TokenStream {
+    const TRAIT_METHODS: &[&str] = &[
+        "add",
+        "as_mut",
+        "as_ref",
+        "bitand",
+        "bitor",
+        "bitxor",
+        "borrow",
+        "borrow_mut",
+        "clone",
+        "cmp",
+        "default",
+        "deref",
+        "deref_mut",
+        "div",
+        "drop",
+        "eq",
+        "from_iter",
+        "from_str",
+        "hash",
+        "index",
+        "index_mut",
+        "into_iter",
+        "mul",
+        "neg",
+        "next",
+        "not",
+        "rem",
+        "shl",
+        "shr",
+        "sub",
+    ];
+    let names: Vec<String> = shared.iter().map(|f| names::field(f).to_string().trim_start_matches("r#").to_owned()).collect();
+    let mut lints = Vec::new();
+    if names.iter().any(|n| ["to_", "into_", "as_", "from_", "is_"].iter().any(|p| n.starts_with(p)) || n.ends_with("_mut")) {
+        lints.push(quote!(clippy::wrong_self_convention));
+    }
+    if names.iter().any(|n| TRAIT_METHODS.contains(&n.as_str())) {
+        lints.push(quote!(clippy::should_implement_trait));
+    }
+    if names.iter().any(|n| n == "len") {
+        lints.push(quote!(clippy::len_without_is_empty));
+    }
+    if names.iter().any(|n| n == "new") {
+        lints.push(quote!(clippy::new_ret_no_self));
+    }
+    if lints.is_empty() {
+        return TokenStream::new();
+    }
+    quote!(#[allow(#(#lints),*, reason = "each accessor is named after the field it reads")])
 }
 
 /// `From<Variant>` for each variant type that only one variant carries.
