@@ -168,6 +168,11 @@ fn names_that_real_apis_keep_apart_stay_apart() {
         assert!(resources.contains(field), "resource `type` has the field `{field}`");
     }
     assert!(resources.contains("pub struct OptionType"), "a resource named `Option` does not shadow the prelude");
+    // A field every variant of a union has is read through the enum, except where the method
+    // would shadow one every enum has (`clone`).
+    let unions = file("types/src/unions.rs");
+    assert!(unions.contains("pub fn into_raw(&self)") && unions.contains("pub fn len(&self)"), "accessors of `figure`:\n{unions}");
+    assert!(!unions.contains("pub fn clone(&self)"), "no accessor shadows `Clone::clone`:\n{unions}");
     let header = file("sdk/include/codd.h");
     assert!(header.contains("Odd_Delete_Class"), "the C accessor of field `class` of class `delete`");
     // Value `delete` of enum `kind` would shadow class `Delete` of the C++ namespace; its `c_name` settles it.

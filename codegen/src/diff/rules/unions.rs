@@ -179,8 +179,11 @@ fn check_variants(cx: &mut Cx<'_>, dir: Dir, union: &Subject, o: &Union, n: &Uni
 /// the Rust enum ([`Union::shared_fields`]). A field removed from a variant's record or retyped
 /// there is already a breaking change of that record; a variant added without it is not.
 fn lost_accessors(old: &Model, new: &Model, o: &Union, n: &Union) -> Vec<String> {
-    let kept: Vec<&str> = n.shared_fields(new).iter().map(|f| f.name.as_str()).collect();
-    o.shared_fields(old).iter().map(|f| f.name.clone()).filter(|f| !kept.contains(&f.as_str())).collect()
+    let accessors = |m: &Model, u: &Union| -> Vec<String> {
+        u.shared_fields(m).into_iter().filter(|f| crate::plan::rust::names::union_accessor(f).is_some()).map(|f| f.name.clone()).collect()
+    };
+    let kept = accessors(new, n);
+    accessors(old, o).into_iter().filter(|f| !kept.contains(f)).collect()
 }
 
 /// An untagged union decodes a value as the first variant that accepts it: the order of the

@@ -147,6 +147,35 @@ pub fn setter(f: &Field, taken: &[Ident]) -> Option<Ident> {
     (!clashes).then_some(ident)
 }
 
+/// Methods every union enum has (those of the traits it implements, and of the blanket ones a
+/// method call would reach), which an accessor of the same name would shadow.
+const UNION_METHODS: &[&str] = &[
+    "clone",
+    "clone_from",
+    "fmt",
+    "eq",
+    "ne",
+    "validate",
+    "validate_at",
+    "into",
+    "try_into",
+    "from",
+    "to_owned",
+    "borrow",
+    "borrow_mut",
+    "type_id",
+    "serialize",
+    "deserialize",
+];
+
+/// The method of a union reading field `f`, which every variant has (`channel.id()`), named
+/// after the field as its struct member is; `None` where that would shadow a trait's method.
+pub fn union_accessor(f: &Field) -> Option<Ident> {
+    let ident = field(f);
+    let bare = ident.to_string();
+    (!UNION_METHODS.contains(&bare.trim_start_matches("r#"))).then_some(ident)
+}
+
 /// The constant holding a field's literal value (`KIND_LITERAL`).
 pub fn literal_const(f: &Field) -> Ident {
     format_ident!("{}_LITERAL", field(f).to_string().trim_start_matches("r#").to_uppercase())

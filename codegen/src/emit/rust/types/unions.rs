@@ -414,12 +414,11 @@ fn validate(plan: &Plan, u: &Union, name: &Ident, arms: &[Arm], other: &Ident, t
 /// field out or null. Named after the field, as its struct member is. A tagged union's
 /// `Unknown` still has its tag, so the discriminator's accessor reads it there too.
 fn accessors(plan: &Plan, u: &Union, name: &Ident, arms: &[Arm], other: &Ident, tagged: Option<(&str, &TypeRef)>) -> TokenStream {
-    let shared = u.shared_fields(plan.model());
+    let shared: Vec<(&Field, Ident)> = u.shared_fields(plan.model()).into_iter().filter_map(|f| Some((f, names::union_accessor(f)?))).collect();
     if shared.is_empty() {
         return TokenStream::new();
     }
-    let methods = shared.iter().map(|f| {
-        let ident = names::field(f);
+    let methods = shared.iter().map(|(f, ident)| {
         let ty = f.ty.as_ref().map_or_else(|| quote!(serde_json::Value), |t| value_tokens(plan, t, f.items.as_ref(), &quote!(crate)));
         let tag = tagged.filter(|(field, tag)| *field == f.name && tag_type(plan, tag).to_string() == ty.to_string());
         let unknown = match (tagged, tag) {
@@ -432,7 +431,7 @@ fn accessors(plan: &Plan, u: &Union, name: &Ident, arms: &[Arm], other: &Ident, 
             let (variant, record) = (&a.ident, variant_record(plan, a));
             let held = record.fields.iter().find(|g| g.name == f.name).expect("BUG: a shared field is in every variant");
             always &= held.defaulted() || !(held.may_be_absent() || held.nullable);
-            let read = borrowed(plan, record, held, &ident);
+            let read = borrowed(plan, record, held, ident);
             quote!(Self::#variant(value) => #read,)
         });
         let reads: Vec<TokenStream> = reads.collect();
@@ -489,7 +488,7 @@ fn borrowed(plan: &Plan, record: &crate::model::Resource, f: &Field, ident: &Ide
 /// The lints an accessor's name can meet because it is the field's, not a method's: clippy
 /// reads `to_`, `into_`, `as_` and `from_` as conversions, `len` as asking for `is_empty`, and
 /// the names of std traits' methods as those traits.
-fn accessor_lints(shared: &[&Field]) -> TokenStream {
+fn accessor_lints(shared: &[(&Field, Ident)]) -> TokenStream {
     const TRAIT_METHODS: &[&str] = &[
         "add",
         "as_mut",
@@ -522,7 +521,7 @@ fn accessor_lints(shared: &[&Field]) -> TokenStream {
         "shr",
         "sub",
     ];
-    let names: Vec<String> = shared.iter().map(|f| names::field(f).to_string().trim_start_matches("r#").to_owned()).collect();
+    let names: Vec<String> = shared.iter().map(|(_, ident)| ident.to_string().trim_start_matches("r#").to_owned()).collect();
     let mut lints = Vec::new();
     if names.iter().any(|n| ["to_", "into_", "as_", "from_", "is_"].iter().any(|p| n.starts_with(p)) || n.ends_with("_mut")) {
         lints.push(quote!(clippy::wrong_self_convention));
