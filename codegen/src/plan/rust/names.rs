@@ -113,67 +113,37 @@ pub fn default_fn(f: &Field) -> Ident {
     format_ident!("default_{}", field(f).to_string().trim_start_matches("r#"))
 }
 
-/// Methods a generated struct has besides its setters (its constructors, `Request::uri_path`,
-/// and those of the traits it implements), which a setter of the same name would clash with or
-/// shadow.
-const STRUCT_METHODS: &[&str] = &[
-    "new",
-    "from_parts",
-    "from_fields",
-    "uri_path",
-    "clone",
-    "clone_from",
-    "fmt",
-    "eq",
-    "ne",
-    "validate",
-    "validate_at",
-    "default",
-    "into",
-    "from",
-    "serialize",
-    "deserialize",
-    "validate_runtime",
-];
+/// Methods of the traits every generated struct and union implements (`Clone`, `Debug`,
+/// `PartialEq`, serde's, `Validate`, and the `From`/`Into` pair), which a method named after a
+/// field would clash with or shadow.
+const TRAIT_METHODS: &[&str] = &["clone", "clone_from", "fmt", "eq", "ne", "validate", "validate_at", "into", "from", "serialize", "deserialize"];
+
+/// Methods a generated struct has besides its setters and [`TRAIT_METHODS`]: its constructors,
+/// `Request::uri_path`, `Default::default` and the run-time bounds' check.
+const STRUCT_METHODS: &[&str] = &["new", "from_parts", "from_fields", "uri_path", "default", "validate_runtime"];
 
 /// The setter of field `f` (`title`: `Embed::new().title("x")`), named after the field, or
-/// `None` when another method of the struct already has the name: one of `STRUCT_METHODS` or
-/// one of `taken` (the struct's default functions and case checks).
+/// `None` when another method of the struct already has the name: one of [`TRAIT_METHODS`] or
+/// [`STRUCT_METHODS`], or one of `taken` (the struct's default functions and case checks).
 pub fn setter(f: &Field, taken: &[Ident]) -> Option<Ident> {
     let ident = field(f);
     let bare = ident.to_string();
     let bare = bare.trim_start_matches("r#");
-    let clashes = STRUCT_METHODS.contains(&bare) || taken.iter().any(|t| t == bare);
+    let clashes = TRAIT_METHODS.contains(&bare) || STRUCT_METHODS.contains(&bare) || taken.iter().any(|t| t == bare);
     (!clashes).then_some(ident)
 }
 
-/// Methods every union enum has (those of the traits it implements, and of the blanket ones a
-/// method call would reach), which an accessor of the same name would shadow.
-const UNION_METHODS: &[&str] = &[
-    "clone",
-    "clone_from",
-    "fmt",
-    "eq",
-    "ne",
-    "validate",
-    "validate_at",
-    "into",
-    "try_into",
-    "from",
-    "to_owned",
-    "borrow",
-    "borrow_mut",
-    "type_id",
-    "serialize",
-    "deserialize",
-];
+/// Methods of the blanket traits a method call on a union reaches besides [`TRAIT_METHODS`]
+/// (`TryInto`, `ToOwned`, `Borrow`, `Any`), which an accessor of the same name would shadow.
+const BLANKET_METHODS: &[&str] = &["try_into", "to_owned", "borrow", "borrow_mut", "type_id"];
 
 /// The method of a union reading field `f`, which every variant has (`channel.id()`), named
 /// after the field as its struct member is; `None` where that would shadow a trait's method.
 pub fn union_accessor(f: &Field) -> Option<Ident> {
     let ident = field(f);
     let bare = ident.to_string();
-    (!UNION_METHODS.contains(&bare.trim_start_matches("r#"))).then_some(ident)
+    let bare = bare.trim_start_matches("r#");
+    (!(TRAIT_METHODS.contains(&bare) || BLANKET_METHODS.contains(&bare))).then_some(ident)
 }
 
 /// The constant holding a field's literal value (`KIND_LITERAL`).
