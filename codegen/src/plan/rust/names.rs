@@ -123,8 +123,8 @@ const TRAIT_METHODS: &[&str] = &["clone", "clone_from", "fmt", "eq", "ne", "vali
 const STRUCT_METHODS: &[&str] = &["new", "from_parts", "from_fields", "uri_path", "default", "validate_runtime"];
 
 /// The setter of field `f` (`title`: `Embed::new().title("x")`), named after the field, or
-/// `None` when another method of the struct already has the name: one of [`TRAIT_METHODS`] or
-/// [`STRUCT_METHODS`], or one of `taken` (the struct's default functions and case checks).
+/// `None` when another method of the struct already has the name: one of `TRAIT_METHODS` or
+/// `STRUCT_METHODS`, or one of `taken` (the struct's default functions and case checks).
 pub fn setter(f: &Field, taken: &[Ident]) -> Option<Ident> {
     let ident = field(f);
     let bare = ident.to_string();
