@@ -430,7 +430,7 @@ fn accessors(plan: &Plan, u: &Union, name: &Ident, arms: &[Arm], other: &Ident, 
         let reads = arms.iter().map(|a| {
             let (variant, record) = (&a.ident, variant_record(plan, a));
             let held = record.fields.iter().find(|g| g.name == f.name).expect("BUG: a shared field is in every variant");
-            always &= held.defaulted() || !(held.may_be_absent() || held.nullable);
+            always &= always_held(held);
             let read = borrowed(plan, record, held, ident);
             quote!(Self::#variant(value) => #read,)
         });
@@ -470,12 +470,18 @@ fn variant_record<'m>(plan: &'m Plan<'m>, a: &Arm) -> &'m crate::model::Resource
     }
 }
 
+/// Whether a struct holds the field's value itself, never absent or null (required, or
+/// defaulted when absent).
+fn always_held(f: &Field) -> bool {
+    f.defaulted() || !(f.may_be_absent() || f.nullable)
+}
+
 /// `value.<field>` of `record` borrowed as `Option<&T>`, through the `Option`, `Presence` or
 /// `Box` the struct holds it in.
 fn borrowed(plan: &Plan, record: &crate::model::Resource, f: &Field, ident: &Ident) -> TokenStream {
     let boxed = f.ty.as_ref().is_some_and(|t| needs_box(plan, Shape::Resource(&record.meta.id), t));
     let member = quote!(value.#ident);
-    match (f.three_state(), f.defaulted() || !(f.may_be_absent() || f.nullable), boxed) {
+    match (f.three_state(), always_held(f), boxed) {
         (true, _, false) => quote!(#member.value()),
         (true, _, true) => quote!(#member.value().map(Box::as_ref)),
         (false, true, false) => quote!(Some(&#member)),
