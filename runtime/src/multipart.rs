@@ -127,12 +127,69 @@ pub fn part_texts<T>(
 }
 
 /// A JSON part; a value of the wrong shape is a violation at its JSON pointer.
+///
+/// A list may come as one part holding the JSON array, or as the part's name repeated with
+/// one element in each (how OpenAPI writes an array property of a multipart body, and how
+/// form tools send one): repeated parts are read as the array of their values, and a single
+/// part that is not an array as an array of one when `T` is a list.
 pub fn part_json<T: DeserializeOwned>(parts: &[Part], name: &str, pointer: &str, required: bool, out: &mut Vec<Violation>) -> Option<T> {
-    let Some(part) = parts.iter().find(|p| p.name == name) else { return absent(pointer, required, out) };
-    let mut deserializer = serde_json::Deserializer::from_slice(&part.bytes);
-    let value = serde_path_to_error::deserialize(&mut deserializer)
-        .map_err(|e| out.push(Violation::new(server::pointer(pointer, e.path()), e.inner().to_string())))
-        .ok()?;
-    deserializer.end().map_err(|e| out.push(Violation::new(pointer, e.to_string()))).ok()?;
-    Some(value)
+    let found = named(parts, name, false);
+    let mut values = Vec::with_capacity(found.len());
+    for (index, part) in found.iter().enumerate() {
+        let at = if found.len() == 1 { pointer.to_owned() } else { format!("{pointer}/{index}") };
+        let value: serde_json::Value = serde_json::from_slice(&part.bytes).map_err(|e| out.push(Violation::new(at, e.to_string()))).ok()?;
+        values.push(value);
+    }
+    let value = match values.len() {
+        0 => return absent(pointer, required, out),
+        1 => values.pop().expect("BUG: one value"),
+        _ => serde_json::Value::Array(values),
+    };
+    let error = match serde_path_to_error::deserialize(&value) {
+        Ok(read) => return Some(read),
+        Err(e) => e,
+    };
+    // A list of one sent as its element.
+    if !value.is_array()
+        && let Ok(read) = T::deserialize(serde_json::Value::Array(vec![value]))
+    {
+        return Some(read);
+    }
+    out.push(Violation::new(server::pointer(pointer, error.path()), error.inner().to_string()));
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn part(name: &str, json: &str) -> Part {
+        Part { name: name.to_owned(), filename: None, content_type: Some("application/json".to_owned()), bytes: Bytes::from(json.to_owned()) }
+    }
+
+    #[test]
+    fn a_list_part_reads_one_array_repeated_parts_or_one_element() {
+        let mut out = Vec::new();
+        let whole = [part("ids", "[1,2]")];
+        assert_eq!(part_json::<Vec<u32>>(&whole, "ids", "/body/ids", true, &mut out), Some(vec![1, 2]));
+        let repeated = [part("ids", "1"), part("other", "{}"), part("ids", "2")];
+        assert_eq!(part_json::<Vec<u32>>(&repeated, "ids", "/body/ids", true, &mut out), Some(vec![1, 2]));
+        let one = [part("ids", "7")];
+        assert_eq!(part_json::<Vec<u32>>(&one, "ids", "/body/ids", true, &mut out), Some(vec![7]));
+        assert!(out.is_empty(), "{out:?}");
+    }
+
+    #[test]
+    fn a_wrong_element_is_a_violation_at_its_index_and_repeated_parts_are_no_single_value() {
+        let mut out = Vec::new();
+        let repeated = [part("ids", "1"), part("ids", "\"x\"")];
+        assert_eq!(part_json::<Vec<u32>>(&repeated, "ids", "/body/ids", true, &mut out), None);
+        assert_eq!(out[0].pointer, "/body/ids/1");
+        out.clear();
+        assert_eq!(part_json::<u32>(&[part("n", "1"), part("n", "2")], "n", "/body/n", true, &mut out), None);
+        assert_eq!(out.len(), 1);
+        out.clear();
+        assert_eq!(part_json::<u32>(&[part("n", "{")], "n", "/body/n", true, &mut out), None);
+        assert_eq!(out[0].pointer, "/body/n");
+    }
 }

@@ -157,6 +157,9 @@ struct Importer<'d> {
     reported: BTreeSet<String>,
     /// Tagged unions by id: where each was written and where its variants were.
     tagged: HashMap<String, (String, Vec<String>)>,
+    /// Whether the schema being mapped is a parameter's: text on the wire, where `null` has
+    /// no spelling (an absent value is how it is sent), so no element written in it is nullable.
+    text_only: bool,
 }
 
 /// Where a shape is written: its path (for names of shapes declared inside it) and the file
@@ -202,6 +205,7 @@ impl<'d> Importer<'d> {
             platform_gaps: Vec::new(),
             reported: BTreeSet::new(),
             tagged: HashMap::new(),
+            text_only: false,
         }
     }
 

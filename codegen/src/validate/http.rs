@@ -337,6 +337,16 @@ pub fn check_body_formats(cx: &mut Diagnostics, model: &Model) {
         if several && e.body_formats.iter().any(|f| f.id == "json" || f.id == "form") && !fields {
             report(span, format!("endpoint `{}` accepts several body formats but declares no `body`", e.meta.id), "declare the body's fields under `body:`");
         }
+        if e.accepts_format("form")
+            && let Some((at, what)) = not_form_text(model, e)
+        {
+            cx.push(
+                Diagnostic::error(codes::BODY_FORMATS, format!("the `form` body of `{}` has {what}, which a form cannot carry", e.meta.id))
+                    .at(at, "not text in a form")
+                    .also(span, "the formats")
+                    .help("a form is name=value pairs: each member a scalar, an enum or a list of them (repeated names), or the body a map of texts; send the rest as `json` or `multipart`"),
+            );
+        }
         if let Some(m) = &e.body_media_type {
             let base = m.id.split(';').next().unwrap_or_default().trim().to_ascii_lowercase();
             let json = base == "application/json" || (base.starts_with("application/") && base.ends_with("+json"));
@@ -349,6 +359,34 @@ pub fn check_body_formats(cx: &mut Diagnostics, model: &Model) {
             }
         }
     }
+}
+
+/// The first member of a `form` body a form cannot carry, with where it is declared: a form
+/// is name=value pairs (`application/x-www-form-urlencoded`), so each member is a value with a
+/// text form (a scalar, an enum, a flag set) or a list of them, sent as the name repeated; a
+/// whole body is a resource of such members or a map of them. No standard writes an object or
+/// a union in one (nor `null`: a member that may be null is left out, as a parameter is).
+fn not_form_text(model: &Model, e: &Endpoint) -> Option<(Span, String)> {
+    fn text(ty: &TypeRef) -> bool {
+        match ty {
+            TypeRef::Primitive(p) => !matches!(p, Primitive::Json | Primitive::File | Primitive::Null),
+            TypeRef::Enum(_) | TypeRef::Flags(_) => true,
+            _ => false,
+        }
+    }
+    let member = |f: &Field| match &f.ty {
+        Some(TypeRef::Array(inner)) if text(inner) => None,
+        Some(ty) if text(ty) => None,
+        _ => Some((f.type_span, format!("member `{}` of type `{}`", f.name, f.ty.as_ref().map_or_else(|| "json".to_owned(), |t| t.to_string())))),
+    };
+    if let Some(whole) = &e.body_schema {
+        return match &whole.ty {
+            Some(TypeRef::Object(id)) => model.resource(id).and_then(|r| r.fields.iter().find_map(member)),
+            Some(TypeRef::Map(key, value)) if text(key) && text(value) => None,
+            other => Some((whole.type_span, format!("a whole body of type `{}`", other.as_ref().map_or_else(|| "json".to_owned(), |t| t.to_string())))),
+        };
+    }
+    e.body.iter().find_map(member)
 }
 
 /// Media types are `type/subtype` (either may be `*` in a part's accepted type), and

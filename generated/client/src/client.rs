@@ -888,8 +888,8 @@ fn json<T: serde::Serialize>(value: &T) -> Result<Outgoing, Error> {
 
 /// A form body.
 fn form<T: serde::Serialize>(value: &T) -> Result<Outgoing, Error> {
-    let text = serde_urlencoded::to_string(value)
-        .map_err(|e| Error::Invalid(vec![Violation::new("/body", e.to_string())]))?;
+    let text = platform_runtime::form::to_text(value)
+        .map_err(|e| Error::Invalid(vec![Violation::new("/body", e)]))?;
     Ok(Outgoing {
         content_type: "application/x-www-form-urlencoded".to_owned(),
         bytes: text.into_bytes(),

@@ -16,6 +16,8 @@
 //! - `wire`, `validation`, `clock`, `timeline`, `rules` (feature `model`): the types crate's
 //!   foundation.
 //! - `server` (feature `server`) and `multipart` (feature `multipart`): the server's readers.
+//! - `form` (feature `form`, with `server` and `client`): form bodies read and written, a list
+//!   as its name repeated.
 //! - `mock` (feature `server`): the budgets and faults a generated mock server pushes back with.
 //! - `ffi` (feature `ffi`): the C ABI's building blocks.
 //! - `pagination` (feature `model`; its streams with `client`): how a paginated endpoint's
@@ -47,6 +49,8 @@ pub mod delivery;
 #[cfg(feature = "ffi")]
 #[allow(unsafe_code)]
 pub mod ffi;
+#[cfg(feature = "form")]
+pub mod form;
 #[cfg(feature = "gateway")]
 pub mod gateway;
 #[cfg(feature = "gateway-server")]

@@ -272,7 +272,7 @@ pub fn optional_body<T, E>(bytes: &[u8], read: impl FnOnce(&[u8]) -> Result<Opti
 
 /// A form body (`application/x-www-form-urlencoded`).
 pub fn form_body<T: DeserializeOwned>(bytes: &[u8], out: &mut Vec<Violation>) -> Option<T> {
-    serde_urlencoded::from_bytes(bytes).map_err(|e| out.push(Violation::new("/body", e.to_string()))).ok()
+    crate::form::from_bytes(bytes).map_err(|e| out.push(Violation::new("/body", e))).ok()
 }
 
 /// A body passed through unparsed, with its media type.

@@ -252,6 +252,31 @@ impl Builder {
     }
 
     /// Query parameters: scalars, enums, and arrays that travel repeated or comma-separated.
+    /// The members of a body sent as a form too: scalars, enums, flag sets and lists of them,
+    /// some of them nullable (left out of a form).
+    fn form_fields(&mut self, n: usize) -> Map<String, Value> {
+        let mut fields = Map::new();
+        let mut names: Vec<String> = Vec::new();
+        for _ in 0..n {
+            let name = self.name(&names);
+            names.push(name.clone());
+            let mut choices: Vec<String> = SCALARS.iter().map(|s| s.to_string()).collect();
+            choices.extend(self.made.enums.iter().map(|x| format!("enum<{x}>")));
+            choices.extend(self.made.flags.iter().map(|x| format!("flags<{x}>")));
+            let scalar = self.rng.pick(&choices).clone();
+            let ty = if self.rng.chance(20) { format!("array<{scalar}>") } else { scalar };
+            let mut f = self.field(&ty);
+            // A member whose type is not shown is any JSON, which no form carries.
+            if !f.contains_key("type") {
+                f.remove("not_shown");
+                f.insert("type".into(), json!(ty));
+            }
+            fields.insert(name, Value::Object(f));
+        }
+        super::shapes::distinct_wire_names(&mut fields, &[]);
+        fields
+    }
+
     fn query(&mut self, params: &[String], e: &mut Map<String, Value>) {
         if !self.rng.chance(50) {
             return;
@@ -309,7 +334,8 @@ impl Builder {
             }
             4 => {
                 let n = self.rng.range(1, 3);
-                let body = self.fields(n, None);
+                // Every format here has a form, whose members are text (E0160).
+                let body = self.form_fields(n);
                 e.insert("body".into(), Value::Object(body));
                 if self.rng.chance(50) {
                     e.insert("body_format".into(), json!(["json", "form", "multipart"]));
@@ -327,12 +353,14 @@ impl Builder {
             }
             7 => {
                 // A whole body the caller may leave out, as JSON or a form.
+                // A form carries a map of texts; a resource's members may not be text (E0160).
+                let format = *self.rng.pick(&["json", "form"]);
                 let ty = match self.made.resources.first() {
-                    Some(r) if self.rng.chance(50) => format!("object<{r}>"),
+                    Some(r) if format == "json" && self.rng.chance(50) => format!("object<{r}>"),
                     _ => "map<string, string>".to_owned(),
                 };
                 e.insert("body_schema".into(), json!({ "type": ty, "optional": true }));
-                e.insert("body_format".into(), json!(*self.rng.pick(&["json", "form"])));
+                e.insert("body_format".into(), json!(format));
             }
             _ => {}
         }

@@ -394,7 +394,10 @@ impl<'a> Doc<'a> {
             "csv" => "text/csv",
             _ => e.json_media_type(),
         };
-        let (schema, required) = if let Some(whole) = &e.body_schema {
+        let (schema, required) = if media == "application/x-www-form-urlencoded" {
+            let required = e.body_schema.as_ref().map_or_else(|| e.body.iter().any(|f| !f.optional), |whole| !whole.optional);
+            (self.form_schema(e)?, required)
+        } else if let Some(whole) = &e.body_schema {
             (self.field_schema(whole), !whole.optional)
         } else if !e.body.is_empty() {
             (self.object_schema(&e.body), e.body.iter().any(|f| !f.optional))

@@ -27,6 +27,7 @@ const SOURCES: &[(&str, &str)] = &[
     ("clock.rs", include_str!("../../../../runtime/src/clock.rs")),
     ("delivery.rs", include_str!("../../../../runtime/src/delivery.rs")),
     ("ffi.rs", include_str!("../../../../runtime/src/ffi.rs")),
+    ("form.rs", include_str!("../../../../runtime/src/form.rs")),
     ("gateway.rs", include_str!("../../../../runtime/src/gateway.rs")),
     ("hub.rs", include_str!("../../../../runtime/src/hub.rs")),
     ("mock.rs", include_str!("../../../../runtime/src/mock.rs")),

@@ -2,6 +2,7 @@
 //! annotations dropped, so that two documents' schemas can be compared by the values they accept.
 
 use super::escape;
+use crate::model::types::Primitive;
 use serde_json::{Map, Value};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::rc::Rc;
@@ -34,7 +35,8 @@ pub(super) enum C {
     Str {
         min: u64,
         max: Option<u64>,
-        pattern: Option<String>,
+        /// Every pattern the text matches (`allOf` parts each give one).
+        patterns: BTreeSet<String>,
         format: Option<String>,
         values: Option<BTreeSet<String>>,
     },
@@ -124,22 +126,23 @@ impl<'d> Canon<'d> {
             _ => return (node(at, C::Any), usize::MAX),
         };
         let mut low = usize::MAX;
-        let mut parts: Vec<Rc<N>> = Vec::new();
+        // Each part with whether it only refines texts.
+        let mut parts: Vec<(Rc<N>, bool)> = Vec::new();
         if let Some(r) = obj.get("$ref").and_then(Value::as_str) {
             let (n, l) = self.reference(r, at);
             low = low.min(l);
-            parts.push(n);
+            parts.push((n, false));
         }
         for (i, p) in obj.get("allOf").and_then(Value::as_array).into_iter().flatten().enumerate() {
             let (n, l) = self.schema(p, &format!("{at}/allOf/{i}"));
             low = low.min(l);
-            parts.push(n);
+            parts.push((n, text_refinement(p)));
         }
         let (own, l) = self.own(obj, at);
         low = low.min(l);
         let mut out = own;
-        for p in parts {
-            out = intersect(&out, &p);
+        for (p, text_only) in parts {
+            out = if text_only { refine_texts(&out, &p) } else { intersect(&out, &p) };
         }
         // `unevaluatedProperties: false` closes the object all the parts make.
         if obj.get("unevaluatedProperties") == Some(&Value::Bool(false))
@@ -399,11 +402,44 @@ fn string(o: &Map<String, Value>, at: &str) -> Rc<N> {
         C::Str {
             min: o.get("minLength").and_then(Value::as_u64).unwrap_or(0),
             max: o.get("maxLength").and_then(Value::as_u64),
-            pattern: o.get("pattern").and_then(Value::as_str).map(str::to_owned),
+            patterns: o.get("pattern").and_then(Value::as_str).filter(|p| !format_pattern(format.as_deref(), p)).map(str::to_owned).into_iter().collect(),
             format,
             values: None,
         },
     )
+}
+
+/// Whether an `allOf` part only narrows texts: no `type`, and only keywords that apply to
+/// strings (`{pattern: ...}`, as the export writes a field's own pattern beside its type's).
+/// In JSON Schema such a part lets every value that is not a string through (`null` among
+/// them), so it refines the texts of the whole and leaves the rest as it is.
+fn text_refinement(part: &Value) -> bool {
+    part.as_object().is_some_and(|o| {
+        o.keys().any(|k| k != "format")
+            && o.keys().all(|k| annotation(k) || matches!(k.as_str(), "pattern" | "minLength" | "maxLength" | "format"))
+    })
+}
+
+/// `n` with its texts narrowed by `part`: a text, or the text alternatives of a union.
+fn refine_texts(n: &Rc<N>, part: &Rc<N>) -> Rc<N> {
+    match &n.c {
+        C::Str { .. } => intersect(n, part),
+        C::Union(alts) => union(&n.at, alts.iter().map(|a| refine_texts(a, part)).collect()),
+        _ => n.clone(),
+    }
+}
+
+/// Whether `pattern` only spells out what `format` checks: the pattern an export writes beside a
+/// format whose texts are fewer than any string (`Primitive::wire_pattern`), which says the same
+/// as the format.
+fn format_pattern(format: Option<&str>, pattern: &str) -> bool {
+    let primitive = match format {
+        Some("snowflake") => Primitive::Snowflake,
+        Some("base64") => Primitive::Bytes,
+        Some("date") => Primitive::Date,
+        _ => return false,
+    };
+    primitive.wire_pattern() == Some(pattern)
 }
 
 /// The type a schema without `type` has, from its keywords (none: any value).
@@ -424,7 +460,7 @@ pub(super) fn constant(at: &str, v: &Value) -> Rc<N> {
     let c = match v {
         Value::Null => C::Null,
         Value::Bool(b) => C::Bool(Some([*b].into())),
-        Value::String(s) => C::Str { min: 0, max: None, pattern: None, format: None, values: Some([s.clone()].into()) },
+        Value::String(s) => C::Str { min: 0, max: None, patterns: BTreeSet::new(), format: None, values: Some([s.clone()].into()) },
         Value::Number(n) => match as_i128(v) {
             Some(i) if !n.is_f64() || n.as_f64().is_some_and(|f| f.fract() == 0.0) => C::Int { min: i128::MIN, max: i128::MAX, values: Some([i].into()) },
             _ => C::Num { min: None, max: None, float: false, values: Some(vec![n.as_f64().unwrap_or_default()]) },
@@ -460,7 +496,7 @@ pub(super) fn union(at: &str, alts: Vec<Rc<N>>) -> Rc<N> {
                 ints.extend(v.iter().copied());
                 int_at.get_or_insert_with(|| a.at.clone());
             }
-            C::Str { values: Some(v), min: 0, max: None, pattern: None, .. } => {
+            C::Str { values: Some(v), min: 0, max: None, patterns, .. } if patterns.is_empty() => {
                 strs.extend(v.iter().cloned());
                 str_at.get_or_insert_with(|| a.at.clone());
             }
@@ -468,14 +504,14 @@ pub(super) fn union(at: &str, alts: Vec<Rc<N>>) -> Rc<N> {
         }
     }
     let bare_int = |n: &N| matches!(n.c, C::Int { values: None, min, max, .. } if min <= i128::from(i32::MIN) && max >= i128::from(i32::MAX));
-    let bare_str = |n: &N| matches!(&n.c, C::Str { values: None, min: 0, max: None, pattern: None, .. });
+    let bare_str = |n: &N| matches!(&n.c, C::Str { values: None, min: 0, max: None, patterns, .. } if patterns.is_empty());
     if !ints.is_empty() {
         rest.retain(|n| !bare_int(n));
         rest.push(node(&int_at.unwrap_or_default(), C::Int { min: i128::MIN, max: i128::MAX, values: Some(ints) }));
     }
     if !strs.is_empty() {
         rest.retain(|n| !bare_str(n));
-        rest.push(node(&str_at.unwrap_or_default(), C::Str { min: 0, max: None, pattern: None, format: None, values: Some(strs) }));
+        rest.push(node(&str_at.unwrap_or_default(), C::Str { min: 0, max: None, patterns: BTreeSet::new(), format: None, values: Some(strs) }));
     }
     match rest.len() {
         0 => node(at, C::Never),
@@ -521,16 +557,13 @@ pub(super) fn intersect(a: &Rc<N>, b: &Rc<N>) -> Rc<N> {
             let (lo, hi) = if values.is_some() { (i128::MIN, i128::MAX) } else { (lo, hi) };
             node(at, C::Int { min: lo, max: hi, values })
         }
-        (C::Str { min, max, pattern, format, values }, C::Str { min: m2, max: x2, pattern: p2, format: f2, values: v2 }) => {
-            let pattern = match (pattern, p2) {
-                (Some(p), Some(q)) if p != q => return node(at, C::Other(format!("two patterns `{p}` and `{q}`"))),
-                (p, q) => p.clone().or_else(|| q.clone()),
-            };
+        (C::Str { min, max, patterns, format, values }, C::Str { min: m2, max: x2, patterns: p2, format: f2, values: v2 }) => {
+            let patterns = patterns.union(p2).cloned().collect();
             let values = match (values, v2) {
                 (Some(x), Some(y)) => Some(x.intersection(y).cloned().collect()),
                 (x, y) => x.clone().or_else(|| y.clone()),
             };
-            node(at, C::Str { min: (*min).max(*m2), max: min_opt(*max, *x2), pattern, format: format.clone().or_else(|| f2.clone()), values })
+            node(at, C::Str { min: (*min).max(*m2), max: min_opt(*max, *x2), patterns, format: format.clone().or_else(|| f2.clone()), values })
         }
         (C::Num { min, max, float, values }, C::Num { min: m2, max: x2, float: f2, values: v2 }) => {
             let hi = |x: Option<(f64, bool)>, y: Option<(f64, bool)>| match (x, y) {
@@ -581,6 +614,16 @@ pub(super) fn without_null(n: &Rc<N>) -> Rc<N> {
     }
 }
 
+/// `n` without `null` at any depth of its alternatives and elements: a value written as text
+/// (a parameter, its list's elements) has no spelling for it.
+pub(super) fn text_without_null(n: &Rc<N>) -> Rc<N> {
+    match &n.c {
+        C::Union(alts) => union(&n.at, alts.iter().filter(|a| !matches!(a.c, C::Null)).map(text_without_null).collect()),
+        C::Array { items, min, max, unique } => node(&n.at, C::Array { items: text_without_null(items), min: *min, max: *max, unique: *unique }),
+        _ => n.clone(),
+    }
+}
+
 /// A short description of what a node accepts, for a difference's message.
 pub(super) fn describe(n: &N) -> String {
     match &n.c {
@@ -592,11 +635,11 @@ pub(super) fn describe(n: &N) -> String {
         C::Int { min, max, .. } => format!("an integer in {min}..={max}"),
         C::Num { min, max, float, .. } => format!("a {} number from {min:?} to {max:?}", if *float { "32-bit" } else { "64-bit" }),
         C::Str { values: Some(v), .. } => format!("one of the texts {v:?}"),
-        C::Str { min, max, pattern, format, .. } => {
+        C::Str { min, max, patterns, format, .. } => {
             format!(
                 "a text (length {min}..{}, pattern {}, format {})",
                 max.map_or("".into(), |m| m.to_string()),
-                pattern.as_deref().unwrap_or("none"),
+                if patterns.is_empty() { "none".to_owned() } else { patterns.iter().map(String::as_str).collect::<Vec<_>>().join(" and ") },
                 format.as_deref().unwrap_or("none")
             )
         }
@@ -634,8 +677,8 @@ pub(super) fn equal(a: &N, b: &N, path: &str, seen: &mut BTreeSet<(usize, usize)
         (C::Num { min, max, float, values }, C::Num { min: m2, max: x2, float: f2, values: v2 }) if min == m2 && max == x2 && float == f2 && values == v2 => {
             Vec::new()
         }
-        (C::Str { min, max, pattern, format, values }, C::Str { min: m2, max: x2, pattern: p2, format: f2, values: v2 })
-            if min == m2 && max == x2 && pattern == p2 && format == f2 && values == v2 =>
+        (C::Str { min, max, patterns, format, values }, C::Str { min: m2, max: x2, patterns: p2, format: f2, values: v2 })
+            if min == m2 && max == x2 && patterns == p2 && format == f2 && values == v2 =>
         {
             Vec::new()
         }

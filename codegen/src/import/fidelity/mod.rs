@@ -29,7 +29,7 @@
 
 mod canon;
 
-use canon::{C, Canon, N, annotation, equal, node, without_null};
+use canon::{C, Canon, N, annotation, equal, node, text_without_null, without_null};
 use serde_json::{Map, Value};
 use std::collections::{BTreeMap, BTreeSet};
 use std::rc::Rc;
@@ -231,7 +231,8 @@ impl<'d> Comparison<'d> {
             if !json && bytes_only(&x) && bytes_only(&y) {
                 continue;
             }
-            if media.starts_with("multipart/") {
+            // A form is name=value pairs like multipart's parts: its members' `null` has no spelling.
+            if media.starts_with("multipart/") || media == "application/x-www-form-urlencoded" {
                 self.parts(&where_, &x, &format!("{at}/schema"), &y, &format!("{their_at}/content/{}/schema", escape(media)));
                 continue;
             }
@@ -305,19 +306,21 @@ impl<'d> Comparison<'d> {
     }
 
     /// Compares two parameter schemas: a parameter is text on the wire, where `null` has no
-    /// spelling (an absent parameter is how it is sent), so `null` is not compared.
+    /// spelling (an absent parameter is how it is sent, a list holds none), so `null` is not
+    /// compared at any depth.
     fn parameter_schemas(&mut self, place: &str, ours: &Value, at: &str, theirs: &Value, their_at: &str) {
         let (a, _) = self.ours.schema(ours, at);
         let (b, _) = self.theirs.schema(theirs, their_at);
-        let (a, b) = (without_null(&a), without_null(&b));
+        let (a, b) = (text_without_null(&a), text_without_null(&b));
         let mut seen = BTreeSet::new();
         for (path, pointer, what) in equal(&a, &b, "", &mut seen) {
             self.differ(&format!("{place}{path}"), &pointer, what);
         }
     }
 
-    /// Compares two multipart bodies: an object of parts, each text or bytes, where `null`
-    /// has no spelling (an absent part is how it is sent), so a part's `null` is not compared.
+    /// Compares two multipart or form bodies: an object of parts (or pairs), each text or
+    /// bytes, where `null` has no spelling (an absent part is how it is sent), so a part's
+    /// `null` is not compared.
     fn parts(&mut self, place: &str, ours: &Value, at: &str, theirs: &Value, their_at: &str) {
         let (a, _) = self.ours.schema(ours, at);
         let (b, _) = self.theirs.schema(theirs, their_at);

@@ -50,6 +50,18 @@ impl Importer<'_> {
                 continue;
             }
             let schema = m.get("schema").cloned().unwrap_or(json!({}));
+            if let Some(why) = (format == "form").then(|| self.form_refusal(&schema)).flatten() {
+                let gap = self.unmapped(
+                    cx,
+                    codes::IMPORT_UNMAPPED,
+                    &format!("{at}/schema"),
+                    "request_body",
+                    &format!("a form body {why}"),
+                    "a form is name=value pairs, which no standard gives an object, a union or a file; the body's other media types are read",
+                );
+                e.meta.not_shown.push(gap);
+                continue;
+            }
             self.media_leftovers(cx, m, &at, &mut e.meta.not_shown, format == "multipart");
             match format {
                 "multipart" => multipart = Some((at, m.clone())),

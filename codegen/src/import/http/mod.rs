@@ -47,7 +47,10 @@ impl Importer<'_> {
     /// The schema of a parameter or header (`schema`, or `content` with one media type).
     fn parameter_schema(&mut self, cx: &mut Diagnostics, obj: &Map<String, Value>, pointer: &str, site: &Site, used: &mut Used) -> Field {
         if let Some(schema) = used_take(used, obj, "schema") {
-            return self.field(cx, schema, &format!("{pointer}/schema"), site);
+            self.text_only = true;
+            let f = self.field(cx, schema, &format!("{pointer}/schema"), site);
+            self.text_only = false;
+            return f;
         }
         let gap = self.unmapped(
             cx,

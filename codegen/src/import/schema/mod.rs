@@ -120,6 +120,48 @@ pub(super) fn is_enum(obj: &Map<String, Value>) -> bool {
     }
 }
 
+impl Importer<'_> {
+    /// What of a request body's schema a form (`application/x-www-form-urlencoded`, name=value
+    /// pairs) cannot carry, in words; `None` when the body is one object whose members are
+    /// each text or a list of texts, or a map of texts. What the spec's check requires of a
+    /// `form` body (E0160), judged on the schema before it is mapped, and never more lenient.
+    pub(in crate::import) fn form_refusal(&self, schema: &Value) -> Option<String> {
+        let Some(obj) = self.resolved(schema).as_object() else { return Some("that is not an object".into()) };
+        let types = type_list(obj);
+        let object = types.iter().all(|t| *t == "object" || *t == "null") && !obj.contains_key("allOf") && alternatives(obj).is_none();
+        match (obj.get("properties").and_then(Value::as_object), obj.get("additionalProperties")) {
+            _ if !object => Some("that is not one object of named members".into()),
+            (Some(_), Some(extra)) if extra.is_object() => Some("with members beside its named ones".into()),
+            (Some(props), _) => props.iter().find(|(_, s)| !self.form_text(s, true)).map(|(name, _)| format!("whose member `{name}` is not text")),
+            (None, Some(values)) if self.form_text(values, false) => None,
+            (None, _) => Some("of no named members".into()),
+        }
+    }
+
+    /// Whether a member schema is text in a form: a scalar that is not a file, an enumeration,
+    /// or (`list`) an array of them (the name repeated); `null` is left out of a form.
+    fn form_text(&self, schema: &Value, list: bool) -> bool {
+        let Some(obj) = self.resolved(schema).as_object() else { return false };
+        if is_enum(obj) || obj.get("const").is_some_and(|c| c.is_string() || c.is_number() || c.is_boolean()) {
+            return true;
+        }
+        if obj.contains_key("allOf") || obj.contains_key("properties") {
+            return false;
+        }
+        if let Some((_, alts)) = alternatives(obj) {
+            return type_list(obj).is_empty() && alts.len() == 1 && self.form_text(alts[0].1, list);
+        }
+        let file =
+            obj.contains_key("contentMediaType") || [obj.get("format"), obj.get("contentEncoding")].iter().any(|v| v.and_then(Value::as_str) == Some("binary"));
+        match type_list(obj).into_iter().filter(|t| *t != "null").collect::<Vec<_>>()[..] {
+            ["string"] => !file,
+            ["integer" | "number" | "boolean"] => true,
+            ["array"] => list && obj.get("items").is_some_and(|items| self.form_text(items, false)),
+            _ => false,
+        }
+    }
+}
+
 /// The branch that keeps an enum open, the way the generator's own OpenAPI export writes it:
 /// a bare `type` of the constants' kind (with annotations), beside the constants.
 fn is_open_branch(v: &Value, kind: &str) -> bool {
@@ -409,7 +451,7 @@ impl Importer<'_> {
             constant_rules(&mut rules, c);
             f.notes.push(format!("Every element is {c}."));
         }
-        let items = Items { nullable: element.nullable, rules, items: element.items };
+        let items = Items { nullable: element.nullable && !self.text_only, rules, items: element.items };
         if !items.is_empty() {
             f.items = Some(Box::new(items));
         }

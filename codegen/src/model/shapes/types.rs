@@ -112,7 +112,34 @@ impl Primitive {
     pub fn is_text(self) -> bool {
         matches!(self, Primitive::String | Primitive::Url | Primitive::Email)
     }
+
+    /// The texts the wire types read for this primitive, as a JSON Schema pattern, where they
+    /// are fewer than `type: string` with the primitive's format says: a validator need not
+    /// assert a format (`contentEncoding` is an annotation in JSON Schema 2020-12), and a tool
+    /// generating data from a document would then send texts the server refuses.
+    pub fn wire_pattern(self) -> Option<&'static str> {
+        match self {
+            Primitive::Snowflake | Primitive::StringInteger => Some(DECIMAL_U64),
+            Primitive::Date => Some(CALENDAR_DATE),
+            Primitive::Bytes => Some(BASE64),
+            _ => None,
+        }
+    }
 }
+
+/// Decimal text of a u64, as the wire types read it: any number of digits up to 19, and the
+/// 20-digit ones up to 17999999999999999999. The 20-digit values above that and below
+/// `u64::MAX` are read too; a document promises a little less than the server takes, never
+/// more, since a pattern for exactly `u64::MAX` would be some 300 characters on every id.
+const DECIMAL_U64: &str = "^(?:[0-9]{1,19}|1[0-7][0-9]{18})$";
+
+/// A calendar date, `YYYY-MM-DD`, month 01 to 12 and day 01 to 31 (the calendar itself, day 31
+/// of April, is the `date` format's to say).
+const CALENDAR_DATE: &str = "^[0-9]{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12][0-9]|3[01])$";
+
+/// Base64 with the standard alphabet and padding (RFC 4648 §4), canonical: the bits a last
+/// character carries beyond the data are zero (`AQ==`, never `AR==`), as the decoder requires.
+const BASE64: &str = "^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/][AQgw]==|[A-Za-z0-9+/]{2}[AEIMQUYcgkosw048]=)?$";
 
 /// The constructors `name<arg>`.
 pub const CONSTRUCTORS: &[&str] = &["array", "map", "enum", "flags", "object", "class", "union"];

@@ -55,7 +55,8 @@ impl Doc<'_> {
         for f in &e.body_formats {
             let media = if f.id == "json" { e.json_media_type() } else { media_type(&f.id) };
             let entry = match f.id.as_str() {
-                "json" | "form" => fields.clone().map(|schema| json!({ "schema": schema })),
+                "json" => fields.clone().map(|schema| json!({ "schema": schema })),
+                "form" => self.form_schema(e).map(|schema| json!({ "schema": schema })),
                 "multipart" if !e.parts.is_empty() => Some(self.parts_media(&e.parts)),
                 "binary" => Some(json!({ "schema": binary(None) })),
                 _ => Some(json!({ "schema": { "type": "string", "contentMediaType": media } })),
@@ -66,6 +67,32 @@ impl Doc<'_> {
         }
         let required = e.body_formats.iter().any(|f| f.id == "binary") || !e.parts.is_empty() || fields.is_some();
         (!content.is_empty()).then(|| json!({ "required": required, "content": content }))
+    }
+
+    /// The schema of a form body: the body's members as the form carries them, none of them
+    /// `null` (a form has no spelling for it: a member that may be null is left out, as the
+    /// server reads it), so a resource body with such members is written out in place.
+    pub(super) fn form_schema(&self, e: &Endpoint) -> Option<Value> {
+        let may_be_null = |f: &Field| f.nullable || f.items.as_ref().is_some_and(|i| i.nullable);
+        let text = |f: &Field| {
+            let mut f = f.clone();
+            f.nullable = false;
+            if let Some(items) = &mut f.items {
+                items.nullable = false;
+            }
+            f
+        };
+        let members = |fields: &[Field]| self.object_schema(&fields.iter().map(text).collect::<Vec<_>>());
+        match &e.body_schema {
+            Some(whole) => match &whole.ty {
+                Some(TypeRef::Object(id)) if self.model.resource(id).is_some_and(|r| r.fields.iter().any(may_be_null)) => {
+                    self.model.resource(id).map(|r| members(&r.fields))
+                }
+                _ => Some(self.field_schema(&text(whole))),
+            },
+            None if !e.body.is_empty() => Some(members(&e.body)),
+            None => None,
+        }
     }
 
     /// A multipart media type: an object schema of the parts, and the encoding of each part

@@ -106,7 +106,7 @@ impl Doc<'_> {
             map.insert("uniqueItems".into(), json!(true));
         }
         if let Some(p) = &c.pattern {
-            map.insert("pattern".into(), json!(p.regex));
+            own_pattern(map, &p.regex);
         }
     }
 
@@ -350,7 +350,7 @@ impl Doc<'_> {
 
     pub(super) fn flags_schema(&self, f: &Flags) -> Value {
         let mut map = match f.repr.as_str() {
-            "string_integer" => json!({ "type": "string", "pattern": DECIMAL_U64 }),
+            "string_integer" => json!({ "type": "string", "pattern": Primitive::StringInteger.wire_pattern() }),
             _ => json!({ "type": "integer", "minimum": 0 }),
         };
         let map_ref = map.as_object_mut().expect("BUG: literal objects");
@@ -373,16 +373,6 @@ impl Doc<'_> {
     }
 }
 
-/// Decimal text of a u64, as the wire types read it: any number of digits up to 19, and the
-/// 20-digit ones up to 17999999999999999999. The 20-digit values above that and below
-/// `u64::MAX` are read too; the document promises a little less than the server takes, never
-/// more, since a pattern for exactly `u64::MAX` would be some 300 characters on every id.
-const DECIMAL_U64: &str = "^(?:[0-9]{1,19}|1[0-7][0-9]{18})$";
-
-/// A calendar date, `YYYY-MM-DD`, month 01 to 12 and day 01 to 31 (the calendar itself, day 31
-/// of April, is the `date` format's to say).
-const CALENDAR_DATE: &str = "^[0-9]{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12][0-9]|3[01])$";
-
 pub(super) fn primitive(p: Primitive) -> Value {
     match p {
         Primitive::String => json!({ "type": "string" }),
@@ -395,15 +385,15 @@ pub(super) fn primitive(p: Primitive) -> Value {
         Primitive::Float32 => json!({ "type": "number", "format": "float" }),
         // The pattern as well as the format: a validator need not assert formats, and a tool
         // generating data from the document would then send any text.
-        Primitive::Date => json!({ "type": "string", "format": "date", "pattern": CALENDAR_DATE }),
+        Primitive::Date => json!({ "type": "string", "format": "date", "pattern": p.wire_pattern() }),
         Primitive::Uuid => json!({ "type": "string", "format": "uuid" }),
         Primitive::Email => json!({ "type": "string", "format": "email" }),
-        Primitive::Bytes => json!({ "type": "string", "contentEncoding": "base64" }),
+        Primitive::Bytes => json!({ "type": "string", "contentEncoding": "base64", "pattern": p.wire_pattern() }),
         Primitive::Null => json!({ "type": "null" }),
         // Snowflakes and string integers travel as decimal strings (they exceed JavaScript's
         // safe integers) of a u64.
-        Primitive::Snowflake => json!({ "type": "string", "pattern": DECIMAL_U64, "format": "snowflake" }),
-        Primitive::StringInteger => json!({ "type": "string", "pattern": DECIMAL_U64 }),
+        Primitive::Snowflake => json!({ "type": "string", "pattern": p.wire_pattern(), "format": "snowflake" }),
+        Primitive::StringInteger => json!({ "type": "string", "pattern": p.wire_pattern() }),
         Primitive::Timestamp => json!({ "type": "string", "format": "date-time" }),
         Primitive::Url => json!({ "type": "string", "format": "uri" }),
         Primitive::File => json!({ "type": "string", "contentMediaType": "application/octet-stream" }),
@@ -480,4 +470,19 @@ pub(super) fn security_scheme(t: &TokenKind) -> Value {
     insert(&mut s, "x-token-scheme", to_value(&t.scheme));
     honesty(&mut s, &t.meta.not_shown, &t.meta.assumed);
     Value::Object(s)
+}
+
+/// A field's own pattern beside the one its type's wire form has (a snowflake's decimal u64,
+/// base64): both hold, and a schema has one `pattern`, so the field's goes into `allOf`.
+fn own_pattern(map: &mut Map<String, Value>, regex: &str) {
+    match map.get("pattern").and_then(Value::as_str) {
+        Some(theirs) if theirs != regex => {
+            if let Some(parts) = map.entry("allOf").or_insert_with(|| json!([])).as_array_mut() {
+                parts.push(json!({ "pattern": regex }));
+            }
+        }
+        _ => {
+            map.insert("pattern".into(), json!(regex));
+        }
+    }
 }

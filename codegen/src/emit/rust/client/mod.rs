@@ -946,10 +946,11 @@ fn helpers(plan: &Plan) -> TokenStream {
         });
     }
     if routed.iter().any(|e| sends_form(plan, e)) {
+        let runtime = lib_ident(plan, crate::emit::cargo::RUNTIME);
         out.extend(quote! {
             /// A form body.
             fn form<T: serde::Serialize>(value: &T) -> Result<Outgoing, Error> {
-                let text = serde_urlencoded::to_string(value).map_err(|e| Error::Invalid(vec![Violation::new("/body", e.to_string())]))?;
+                let text = #runtime::form::to_text(value).map_err(|e| Error::Invalid(vec![Violation::new("/body", e)]))?;
                 Ok(Outgoing { content_type: "application/x-www-form-urlencoded".to_owned(), bytes: text.into_bytes() })
             }
         });
