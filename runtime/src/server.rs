@@ -5,7 +5,7 @@
 //! on, so a request is answered with all of its faults at once; a failure that stops the
 //! request is a [`Rejection`], which the generated server turns into the platform's error body.
 
-use crate::validation::Violation;
+use crate::validation::{Validate, Violation};
 use axum::body::{Body, Bytes};
 use axum::extract::RawPathParams;
 use axum::http::{HeaderMap, StatusCode, header};
@@ -175,6 +175,54 @@ pub fn from_json_or_text<T: DeserializeOwned>(text: &str) -> Result<T, String> {
     serde_json::from_str(text).or_else(|e: serde_json::Error| serde_json::from_value(serde_json::Value::String(text.to_owned())).map_err(|_| e.to_string()))
 }
 
+/// Parses a union parameter: as JSON, or as the text of a JSON string, whichever reads as one of
+/// its variants. A union is open on read, so the first reading that decodes may be an unknown
+/// variant (`123` read as a number where the union holds a name or an id); the other reading
+/// is tried before that one is kept, and the refusal is then the validation's.
+pub fn from_json_or_text_known<T: DeserializeOwned + Validate>(text: &str) -> Result<T, String> {
+    let as_text = || serde_json::from_value::<T>(serde_json::Value::String(text.to_owned()));
+    match serde_json::from_str::<T>(text) {
+        Ok(read) if read.validate().is_empty() => Ok(read),
+        Ok(read) => Ok(as_text().ok().filter(|t| t.validate().is_empty()).unwrap_or(read)),
+        Err(e) => as_text().map_err(|_| e.to_string()),
+    }
+}
+
+/// A union query parameter: one value read by [`from_json_or_text_known`]; the name repeated
+/// (`tag=1&tag=2`, how a list travels in a query) a list of its values, each a text or, where
+/// that reads no variant, JSON. `None` when absent (a violation when `required`) or unreadable.
+pub fn union_param<T: DeserializeOwned + Validate>(
+    pairs: &[(String, String)],
+    name: &str,
+    pointer: &str,
+    required: bool,
+    out: &mut Vec<Violation>,
+) -> Option<T> {
+    let texts: Vec<&str> = pairs.iter().filter(|(k, _)| k == name).map(|(_, v)| v.as_str()).collect();
+    let read = match texts[..] {
+        [] => {
+            if required {
+                out.push(Violation::new(pointer, "is required"));
+            }
+            return None;
+        }
+        [one] => from_json_or_text_known(one),
+        ref many => {
+            let text = |t: &&str| serde_json::Value::String((*t).to_owned());
+            let json = |t: &&str| serde_json::from_str(t).unwrap_or_else(|_| text(t));
+            let as_texts = serde_json::from_value::<T>(serde_json::Value::Array(many.iter().map(text).collect()));
+            match as_texts {
+                Ok(read) if read.validate().is_empty() => Ok(read),
+                first => serde_json::from_value::<T>(serde_json::Value::Array(many.iter().map(json).collect()))
+                    .ok()
+                    .filter(|read| read.validate().is_empty())
+                    .map_or_else(|| first.map_err(|e| e.to_string()), Ok),
+            }
+        }
+    };
+    read.map_err(|e| out.push(Violation::new(pointer, e))).ok()
+}
+
 /// The body bytes, refused beyond `limit` (by its declared length first, so an oversized
 /// upload is answered before it is read) and when it has not all arrived within `timeout`.
 pub async fn read_body(headers: &HeaderMap, body: Body, limit: usize, timeout: Duration) -> Result<Bytes, Rejection> {
@@ -199,17 +247,20 @@ pub async fn read_body(headers: &HeaderMap, body: Body, limit: usize, timeout: D
 /// shape is a violation at its JSON pointer (under `/body`), gathered with the others.
 ///
 /// A number with no fraction written as one (`5.0`) is the integer it equals, as JSON Schema
-/// says: serde refuses it where an integer is declared, so a body refused for its shape is read
-/// once more with such numbers made integers. The common body pays nothing for it.
+/// says: serde refuses it where an integer is declared (and a union of records, open on read,
+/// would take the value as an unknown variant), so a body that writes a number with a fraction
+/// or an exponent is read with such numbers made integers first. A body with none (a byte scan
+/// finds a digit before `.`, `e` or `E`) pays nothing for it.
 pub fn json_body<T: DeserializeOwned>(bytes: &[u8], out: &mut Vec<Violation>) -> Result<Option<T>, Rejection> {
+    if written_with_fraction(bytes)
+        && let Some(value) = with_integral_numbers(bytes)
+        && let Ok(value) = serde_json::from_value(value)
+    {
+        return Ok(Some(value));
+    }
     match serde_json::from_slice(bytes) {
         Ok(value) => Ok(Some(value)),
         Err(e) if e.is_data() => {
-            if let Some(value) = with_integral_numbers(bytes)
-                && let Ok(value) = serde_json::from_value(value)
-            {
-                return Ok(Some(value));
-            }
             let mut deserializer = serde_json::Deserializer::from_slice(bytes);
             let violation = match serde_path_to_error::deserialize::<_, T>(&mut deserializer) {
                 Err(e) => Violation::new(pointer("/body", e.path()), e.inner().to_string()),
@@ -226,6 +277,13 @@ pub fn json_body<T: DeserializeOwned>(bytes: &[u8], out: &mut Vec<Violation>) ->
 /// object, since the document lets a client send none.
 pub fn or_empty_object(bytes: &[u8]) -> &[u8] {
     if bytes.iter().all(u8::is_ascii_whitespace) { b"{}" } else { bytes }
+}
+
+/// Whether a digit stands before `.`, `e` or `E` somewhere in `bytes`: a number written with a
+/// fraction or an exponent may be there (or a string holding such text, which costs a second
+/// reading only).
+fn written_with_fraction(bytes: &[u8]) -> bool {
+    bytes.windows(2).any(|w| w[0].is_ascii_digit() && matches!(w[1], b'.' | b'e' | b'E'))
 }
 
 /// The JSON of `bytes` with every number that is an integer written with a fraction (`5.0`,

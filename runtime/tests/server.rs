@@ -171,3 +171,30 @@ fn responses_outside_their_declared_range_are_the_implementations_fault() {
     assert_eq!(response.headers()["x-count"], "3");
     assert_eq!(server::set_header(&mut response, "x-bad", &"line\nbreak").unwrap_err().status(), 500);
 }
+
+/// A union read the way generated unions read: the value first, then each variant from it,
+/// and a value no variant reads kept as unknown (open on read).
+#[derive(Debug, PartialEq)]
+enum Either {
+    Note(Note),
+    Unknown(serde_json::Value),
+}
+
+impl<'de> serde::Deserialize<'de> for Either {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let value = <serde_json::Value as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(<Note as serde::Deserialize>::deserialize(&value).map_or(Either::Unknown(value), Either::Note))
+    }
+}
+
+#[test]
+fn integral_numbers_reach_the_variants_of_an_open_union() {
+    let mut out = Vec::new();
+    let read: Option<Either> = server::json_body(br#"{"text":"a","pins":[5.0]}"#, &mut out).unwrap();
+    assert_eq!(read, Some(Either::Note(Note { text: "a".into(), pins: vec![5] })), "{out:?}");
+    let fraction: Option<Either> = server::json_body(br#"{"text":"a","pins":[5.5]}"#, &mut out).unwrap();
+    assert!(matches!(fraction, Some(Either::Unknown(_))), "{fraction:?}");
+    // Text that only looks like a number is left as it is.
+    let text: Option<Either> = server::json_body(br#"{"text":"1.0","pins":[1]}"#, &mut out).unwrap();
+    assert_eq!(text, Some(Either::Note(Note { text: "1.0".into(), pins: vec![1] })));
+}

@@ -1,6 +1,7 @@
 //! Schemathesis, driven by the OpenAPI document the imported Discord spec exports, against the
-//! mock server of that spec over 127.0.0.1, over every operation: no server error, and every
-//! response's status, media type, headers and body as the document declares them.
+//! mock server of that spec over 127.0.0.1, over every operation: no server error, every
+//! request the document allows accepted, and every response's status, media type, headers and
+//! body as the document declares them.
 //!
 //! One thing is narrowed in the document it is given: text path parameters are at most 1024
 //! characters (Discord allows an invite code of 152133, a webhook token of any length). The HTTP
@@ -53,7 +54,12 @@ fn schemathesis_finds_no_server_error_and_no_undeclared_response_in_the_mock() {
         .arg("run")
         .arg(&document)
         .args(["--url", &mock.base_url()])
-        .args(["--checks", "not_a_server_error,status_code_conformance,content_type_conformance,response_headers_conformance,response_schema_conformance"])
+        // The server accepts every request the document allows (`positive_data_acceptance`), as
+        // well as answering each as declared.
+        .args([
+            "--checks",
+            "not_a_server_error,status_code_conformance,content_type_conformance,response_headers_conformance,response_schema_conformance,positive_data_acceptance",
+        ])
         // Bounded and reproducible over 242 operations: few cases each, a fixed seed, no example
         // database, the generated cases only (no stateful phase).
         .args(["--max-examples", "10", "--seed", "20260718", "--workers", "2", "--generation-database", "none"])

@@ -415,8 +415,7 @@ fn string(o: &Map<String, Value>, at: &str) -> Rc<N> {
 /// them), so it refines the texts of the whole and leaves the rest as it is.
 fn text_refinement(part: &Value) -> bool {
     part.as_object().is_some_and(|o| {
-        o.keys().any(|k| k != "format")
-            && o.keys().all(|k| annotation(k) || matches!(k.as_str(), "pattern" | "minLength" | "maxLength" | "format"))
+        o.keys().any(|k| k != "format") && o.keys().all(|k| annotation(k) || matches!(k.as_str(), "pattern" | "minLength" | "maxLength" | "format"))
     })
 }
 

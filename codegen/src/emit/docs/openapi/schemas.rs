@@ -351,7 +351,8 @@ impl Doc<'_> {
     pub(super) fn flags_schema(&self, f: &Flags) -> Value {
         let mut map = match f.repr.as_str() {
             "string_integer" => json!({ "type": "string", "pattern": Primitive::StringInteger.wire_pattern() }),
-            _ => json!({ "type": "integer", "minimum": 0 }),
+            // The Rust set's integer: 32 bits wide or fewer, a `u32`.
+            _ => json!({ "type": "integer", "minimum": 0, "maximum": if f.width <= 32 { u64::from(u32::MAX) } else { u64::MAX } }),
         };
         let map_ref = map.as_object_mut().expect("BUG: literal objects");
         let bits: Vec<Value> = f.values.iter().map(|v| json!({ "name": v.meta.id, "bit": v.bit })).collect();
@@ -377,10 +378,12 @@ pub(super) fn primitive(p: Primitive) -> Value {
     match p {
         Primitive::String => json!({ "type": "string" }),
         Primitive::Boolean => json!({ "type": "boolean" }),
-        Primitive::Integer => json!({ "type": "integer" }),
-        Primitive::Int32 => json!({ "type": "integer", "format": "int32" }),
+        // The bounds as well as the format: a validator need not assert a format, and a tool
+        // generating data from the document would then send integers past the wire type's.
+        Primitive::Integer => json!({ "type": "integer", "format": "int64", "minimum": i64::MIN, "maximum": i64::MAX }),
+        Primitive::Int32 => json!({ "type": "integer", "format": "int32", "minimum": i32::MIN, "maximum": i32::MAX }),
         Primitive::Uint32 => json!({ "type": "integer", "format": "int64", "minimum": 0, "maximum": u32::MAX }),
-        Primitive::Uint64 => json!({ "type": "integer", "format": "uint64", "minimum": 0 }),
+        Primitive::Uint64 => json!({ "type": "integer", "format": "uint64", "minimum": 0, "maximum": u64::MAX }),
         Primitive::Number => json!({ "type": "number", "format": "double" }),
         Primitive::Float32 => json!({ "type": "number", "format": "float" }),
         // The pattern as well as the format: a validator need not assert formats, and a tool

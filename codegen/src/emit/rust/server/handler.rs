@@ -7,9 +7,10 @@ use super::{pointer_token, segment_key};
 use crate::emit::rust::types::deprecations;
 use crate::plan::rust::{ResponseKind, RuntimeInput};
 
+use crate::emit::rust::shared::type_tokens;
 use crate::emit::rust::types::literals::as_declared;
 use crate::emit::rust::types::rules::condition_call;
-use crate::model::{Endpoint, Field, Piece, RouteAlias, is_mixed, path_segments};
+use crate::model::{Endpoint, Field, Piece, RouteAlias, TypeRef, is_mixed, path_segments};
 use crate::plan::rust::{Plan, names};
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
@@ -184,7 +185,14 @@ impl Handler<'_> {
             let (key, pointer) = (f.wire(), format!("/query/{}", pointer_token(f.wire())));
             let is_required = !(f.optional || f.required_when.is_some() || f.nullable);
             let parse = parser(plan, f);
-            let value = http::query_list(plan, f).unwrap_or_else(|| quote!(runtime::param(&query, #key, #pointer, #is_required, &mut violations, #parse)));
+            let value = match &f.ty {
+                // A union may be a list, whose values come as the name repeated.
+                Some(ty @ TypeRef::Union(_)) => {
+                    let rust = type_tokens(plan, ty, &quote!(types));
+                    quote!(runtime::union_param::<#rust>(&query, #key, #pointer, #is_required, &mut violations))
+                }
+                _ => http::query_list(plan, f).unwrap_or_else(|| quote!(runtime::param(&query, #key, #pointer, #is_required, &mut violations, #parse))),
+            };
             let value = as_declared(plan, f, &quote!(types), value);
             steps.push(quote!(let #ident = #value;));
             if is_required {

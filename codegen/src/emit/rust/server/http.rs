@@ -378,6 +378,7 @@ pub(super) fn parser_for(plan: &Plan, ty: Option<&TypeRef>) -> TokenStream {
         TypeRef::Primitive(_) => quote!(runtime::from_str::<#rust>),
         TypeRef::Enum(id) if plan.enum_(id).is_some_and(|e| e.repr == "string") => quote!(|text: &str| Ok::<_, String>(#rust::from(text))),
         TypeRef::Enum(_) => quote!(|text: &str| runtime::from_str::<i64>(text).map(#rust::from_value)),
+        TypeRef::Union(_) => quote!(runtime::from_json_or_text_known::<#rust>),
         _ => quote!(runtime::from_json_or_text::<#rust>),
     }
 }
