@@ -281,6 +281,8 @@ async fn array_query_parameters_travel_repeated_and_comma_separated() {
     assert_eq!(ids(client.send(&list(Some(vec![1, 3]), None)).await.unwrap()), [1, 3]);
     assert_eq!(ids(client.send(&list(None, Some(&["json"]))).await.unwrap()), [1, 2, 3]);
     assert_eq!(ids(client.send(&list(Some(vec![2]), Some(&["json", "missing"]))).await.unwrap()), Vec::<u64>::new());
+    // Two tags, each a value of its own (one text `json,json` would match no note).
+    assert_eq!(ids(client.send(&list(None, Some(&["json", "json"]))).await.unwrap()), [1, 2, 3]);
 
     let get = |query: &str| server.http.get(server.api(&format!("/notes?{query}"))).header("authorization", "Bot bot-token").header("x-locale", "en");
     let (status, _, text) = raw(get("ids=1&ids=2")).await;

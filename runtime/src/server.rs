@@ -369,19 +369,51 @@ pub fn param_list<T>(
     name: &str,
     pointer: &str,
     required: bool,
-    comma: bool,
     out: &mut Vec<Violation>,
     parse: impl Fn(&str) -> Result<T, String>,
 ) -> Option<Vec<T>> {
-    let mut texts: Vec<&str> = pairs.iter().filter(|(k, _)| k == name).map(|(_, v)| v.as_str()).collect();
+    let texts: Vec<&str> = pairs.iter().filter(|(k, _)| k == name).map(|(_, v)| v.as_str()).collect();
+    list_items(&texts, pointer, required, out, parse)
+}
+
+/// Every value of a comma-separated query list (`style: comma`, OpenAPI's `explode: false`),
+/// from the raw query: it is split on the commas the query itself writes before it is decoded,
+/// so a comma inside a value (sent as `%2C`) stays in that value. Several pairs of the name
+/// are one list.
+pub fn comma_list<T>(
+    query: Option<&str>,
+    name: &str,
+    pointer: &str,
+    required: bool,
+    out: &mut Vec<Violation>,
+    parse: impl Fn(&str) -> Result<T, String>,
+) -> Option<Vec<T>> {
+    let decode = |raw: &str| percent_encoding::percent_decode_str(&raw.replace('+', " ")).decode_utf8().map(|t| t.into_owned());
+    let (mut texts, before) = (Vec::new(), out.len());
+    for (key, value) in query.unwrap_or_default().split('&').filter_map(|pair| pair.split_once('=')) {
+        if decode(key).is_ok_and(|k| k == name) {
+            for item in value.split(',') {
+                match decode(item) {
+                    Ok(text) => texts.push(text),
+                    Err(_) => out.push(Violation::new(pointer, "is not UTF-8 text once decoded")),
+                }
+            }
+        }
+    }
+    if out.len() > before {
+        return None;
+    }
+    let texts: Vec<&str> = texts.iter().map(String::as_str).collect();
+    list_items(&texts, pointer, required, out, parse)
+}
+
+/// The items of a list parameter parsed with `parse`, each violation at its index.
+fn list_items<T>(texts: &[&str], pointer: &str, required: bool, out: &mut Vec<Violation>, parse: impl Fn(&str) -> Result<T, String>) -> Option<Vec<T>> {
     if texts.is_empty() {
         if required {
             out.push(Violation::new(pointer, "is required"));
         }
         return None;
-    }
-    if comma {
-        texts = texts.iter().flat_map(|t| t.split(',')).collect();
     }
     let before = out.len();
     let values: Vec<T> =

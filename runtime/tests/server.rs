@@ -78,9 +78,23 @@ fn parameters_report_absence_and_parse_errors() {
     assert_eq!(server::param(&pairs, "before", "/query/before", true, &mut out, server::from_str::<u64>), None);
     let pointers: Vec<&str> = out.iter().map(|v| v.pointer.as_str()).collect();
     assert_eq!(pointers, ["/query/after", "/query/before"]);
-    let list = server::param_list(&[("ids".into(), "1,2,x".into())], "ids", "/query/ids", true, true, &mut out, server::from_str::<u8>);
+    let list = server::comma_list(Some("ids=1,2,x"), "ids", "/query/ids", true, &mut out, server::from_str::<u8>);
     assert_eq!(list, None);
     assert_eq!(out.last().map(|v| v.pointer.as_str()), Some("/query/ids/2"));
+    let repeated = server::param_list(&[("ids".into(), "1".into()), ("ids".into(), "2".into())], "ids", "/query/ids", true, &mut out, server::from_str::<u8>);
+    assert_eq!(repeated, Some(vec![1, 2]));
+}
+
+#[test]
+fn a_comma_list_splits_on_the_query_s_commas_and_keeps_encoded_ones() {
+    let mut out: Vec<Violation> = Vec::new();
+    let text = |t: &str| Ok::<_, String>(t.to_owned());
+    let tags = server::comma_list(Some("x=1&tags=a%2Cb,c+d,&tags=e"), "tags", "/query/tags", true, &mut out, text);
+    assert_eq!(tags, Some(vec!["a,b".to_owned(), "c d".to_owned(), String::new(), "e".to_owned()]));
+    assert_eq!(server::comma_list(Some("x=1"), "tags", "/query/tags", false, &mut out, text), None);
+    assert!(out.is_empty(), "{out:?}");
+    assert_eq!(server::comma_list(Some("tags=%FF"), "tags", "/query/tags", true, &mut out, text), None);
+    assert_eq!(out.len(), 1, "not UTF-8: {out:?}");
 }
 
 #[test]

@@ -20,6 +20,15 @@ pub fn from_bytes<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, String> {
     serde_html_form::from_bytes(bytes).map_err(|e| e.to_string())
 }
 
+/// A query string of `pairs`: each name with its values, one value as `name=value`, several as
+/// one comma-separated list (`style: comma`) whose items are encoded one by one, so a comma
+/// inside an item travels as `%2C` and the separators as commas.
+pub fn query_text(pairs: &[(&str, Vec<String>)]) -> String {
+    let encode = |text: &str| form_urlencoded::byte_serialize(text.as_bytes()).collect::<String>();
+    let pair = |(name, values): &(&str, Vec<String>)| format!("{}={}", encode(name), values.iter().map(|v| encode(v)).collect::<Vec<_>>().join(","));
+    pairs.iter().map(pair).collect::<Vec<_>>().join("&")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -46,6 +55,12 @@ mod tests {
     fn a_single_pair_is_a_list_of_one_and_an_absent_member_none() {
         let body: Body = from_bytes(b"tags=7&name=x").unwrap();
         assert_eq!(body, Body { name: "x".into(), tags: vec![7], note: None });
+    }
+
+    #[test]
+    fn a_comma_list_encodes_its_items_and_not_its_separators() {
+        let pairs = [("tags", vec!["a,b".to_owned(), "c d".to_owned()]), ("id", vec!["1".to_owned()]), ("id", vec!["2".to_owned()])];
+        assert_eq!(query_text(&pairs), "tags=a%2Cb,c+d&id=1&id=2");
     }
 
     #[test]

@@ -312,10 +312,14 @@ impl Builder {
         match self.rng.below(9) {
             0 | 1 => {
                 let n = self.rng.range(1, 4);
-                let body = self.fields(n, None);
-                e.insert("body".into(), Value::Object(body));
+                // A form's members are text (E0160); JSON's any shape.
                 if self.rng.chance(25) {
+                    let body = self.form_fields(n);
+                    e.insert("body".into(), Value::Object(body));
                     e.insert("body_format".into(), json!("form"));
+                } else {
+                    let body = self.fields(n, None);
+                    e.insert("body".into(), Value::Object(body));
                 }
             }
             2 => {

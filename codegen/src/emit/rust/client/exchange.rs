@@ -3,6 +3,7 @@
 //! parameters, bodies in several formats and multipart parts. They go through
 //! `Client::exchange`, which returns any answer with its status and headers.
 
+use crate::emit::rust::shared::lib_ident;
 use crate::emit::rust::types::checks::bind_value_in;
 use crate::emit::rust::types::endpoints::is_file_part;
 use crate::emit::rust::types::literals::as_declared;
@@ -91,17 +92,18 @@ fn query(e: &Endpoint) -> TokenStream {
         let push = match (is_list(f), comma) {
             // An empty comma list would read back as one empty value: it is sent as no pair.
             (true, true) => quote! {
-                pairs.extend((!value.is_empty()).then(|| (#wire, value.iter().map(text_of).collect::<Vec<_>>().join(","))));
+                pairs.extend((!value.is_empty()).then(|| (#wire, value.iter().map(text_of).collect::<Vec<_>>())));
             },
-            (true, false) => quote!(for item in value { pairs.push((#wire, text_of(item))); }),
-            (false, _) => quote!(pairs.push((#wire, text_of(value)));),
+            (true, false) => quote!(for item in value { pairs.push((#wire, vec![text_of(item)])); }),
+            (false, _) => quote!(pairs.push((#wire, vec![text_of(value)]));),
         };
         bind(f, quote!(request.query.#ident), push)
     });
     quote! {
-        let mut pairs: Vec<(&str, String)> = Vec::new();
+        // Each name with its values: several are one comma-separated list.
+        let mut pairs: Vec<(&str, Vec<String>)> = Vec::new();
         #(#pushes)*
-        let url = with_pairs(url, &pairs)?;
+        let url = with_pairs(url, &pairs);
     }
 }
 
@@ -392,7 +394,7 @@ pub fn helpers(plan: &Plan) -> TokenStream {
         return TokenStream::new();
     }
     let responses = exchanged_responses(plan);
-    [success_reader(&routed), body_readers(&responses), header_readers(plan, &responses), request_writers(&routed)].into_iter().collect()
+    [success_reader(&routed), body_readers(&responses), header_readers(plan, &responses), request_writers(plan, &routed)].into_iter().collect()
 }
 
 /// `success`, when some endpoint that goes through `exchange` declares no status.
@@ -469,7 +471,8 @@ fn header_readers(plan: &Plan, responses: &[&Response]) -> TokenStream {
 }
 
 /// `text_of`, `with_pairs` and the multipart writer, each when some endpoint sends what it writes.
-fn request_writers(routed: &[&Endpoint]) -> TokenStream {
+fn request_writers(plan: &Plan, routed: &[&Endpoint]) -> TokenStream {
+    let runtime = lib_ident(plan, crate::emit::cargo::RUNTIME);
     let mut out = TokenStream::new();
     let texts = routed.iter().any(|e| !e.headers.is_empty() || list_query(e) || e.parts.iter().any(|f| f.ty.as_ref().is_some_and(|t| is_text(t.element()))));
     if texts {
@@ -488,9 +491,9 @@ fn request_writers(routed: &[&Endpoint]) -> TokenStream {
     if routed.iter().any(|e| list_query(e)) {
         out.extend(quote! {
             /// `url` with the `pairs` appended as its query, when there are any.
-            fn with_pairs(url: String, pairs: &[(&str, String)]) -> Result<String, Error> {
-                let query = serde_urlencoded::to_string(pairs).map_err(|e| Error::Invalid(vec![Violation::new("/query", e.to_string())]))?;
-                Ok(if query.is_empty() { url } else { format!("{url}?{query}") })
+            fn with_pairs(url: String, pairs: &[(&str, Vec<String>)]) -> String {
+                let query = #runtime::form::query_text(pairs);
+                if query.is_empty() { url } else { format!("{url}?{query}") }
             }
         });
     }

@@ -123,7 +123,11 @@ pub fn query_list(plan: &Plan, f: &Field) -> Option<TokenStream> {
     let comma = f.style.as_ref().is_some_and(|s| s.id == "comma");
     let parse = parser_for(plan, Some(inner));
     let is_required = !optional(f);
-    Some(quote!(runtime::param_list(&query, #key, #pointer, #is_required, #comma, &mut violations, #parse)))
+    Some(if comma {
+        quote!(runtime::comma_list(parts.uri.query(), #key, #pointer, #is_required, &mut violations, #parse))
+    } else {
+        quote!(runtime::param_list(&query, #key, #pointer, #is_required, &mut violations, #parse))
+    })
 }
 
 /// The body steps of an endpoint whose body comes in several formats or as typed parts: they
