@@ -170,32 +170,32 @@ pub trait Api: Send + Sync + 'static {
         cx: &RuleContext<'_, Self::Caller>,
     ) -> impl Future<Output = Result<Vec<types::auth::Scope>, ApiError>> + Send;
 
-    /// Whether `guild_has_feature` holds (the guild has the given feature enabled).
+    /// Whether `guild_has_feature` holds: the guild has the given feature enabled.
     fn guild_has_feature(
         &self,
         cx: &RuleContext<'_, Self::Caller>,
         feature: types::enums::GuildFeature,
     ) -> impl Future<Output = Result<bool, ApiError>> + Send;
 
-    /// Whether `bot_connected_to_voice_channel` holds (the bot user is connected to the voice channel).
+    /// Whether `bot_connected_to_voice_channel` holds: the bot user is connected to the voice channel.
     fn bot_connected_to_voice_channel(
         &self,
         cx: &RuleContext<'_, Self::Caller>,
     ) -> impl Future<Output = Result<bool, ApiError>> + Send;
 
-    /// Whether `caller_is_inviter` holds (the caller is the user who created the invite).
+    /// Whether `caller_is_inviter` holds: the caller is the user who created the invite.
     fn caller_is_inviter(
         &self,
         cx: &RuleContext<'_, Self::Caller>,
     ) -> impl Future<Output = Result<bool, ApiError>> + Send;
 
-    /// Whether `app_can_read_message_content` holds (the app can read the content of the message).
+    /// Whether `app_can_read_message_content` holds: the app can read the content of the message.
     fn app_can_read_message_content(
         &self,
         cx: &RuleContext<'_, Self::Caller>,
     ) -> impl Future<Output = Result<bool, ApiError>> + Send;
 
-    /// Whether `large_bot_sharding` holds (the app uses large bot sharding).
+    /// Whether `large_bot_sharding` holds: the app uses large bot sharding.
     fn large_bot_sharding(
         &self,
         cx: &RuleContext<'_, Self::Caller>,

@@ -306,9 +306,10 @@ pub(super) fn hooks(plan: &Plan) -> TokenStream {
     }
     for c in asked_conditions(plan) {
         let name = names::api_hook(c);
-        let doc = match &c.meta.description {
-            Some(d) => format!(" Whether `{}` holds ({}).", c.meta.id, lowercase_first(d.trim_end_matches('.'))),
-            None => format!(" Whether `{}` holds.", c.meta.id),
+        // Through the doc writer: a description may hold Markdown lists and tabs.
+        let docs = match &c.meta.description {
+            Some(d) => crate::emit::rust::format::led_lines(&format!("Whether `{}` holds: ", c.meta.id), &lowercase_first(d)),
+            None => vec![format!(" Whether `{}` holds.", c.meta.id)],
         };
         let params = c.params.iter().enumerate().map(|(i, p)| {
             let ident = names::condition_param(p);
@@ -316,7 +317,7 @@ pub(super) fn hooks(plan: &Plan) -> TokenStream {
             quote!(#ident: #ty)
         });
         out.extend(quote! {
-            #[doc = #doc]
+            #(#[doc = #docs])*
             fn #name(&self, cx: &RuleContext<'_, Self::Caller> #(, #params)*) -> impl Future<Output = Result<bool, ApiError>> + Send;
         });
     }

@@ -536,7 +536,8 @@ pub fn cases_tokens(plan: &Plan, name: &proc_macro2::Ident, fields: &[Field], ca
                 violations
             }
         };
-        let mut docs = vec![format!(" {}", c.meta.description.clone().unwrap_or_else(|| c.meta.name.clone()))];
+        // Through the doc writer: a description may hold Markdown lists and tabs.
+        let mut docs = crate::emit::rust::format::led_lines("", c.meta.description.as_deref().unwrap_or(&c.meta.name));
         docs.extend(c.meta.notes.iter().flat_map(|n| crate::emit::rust::format::note_lines(n)));
         quote! {
             #(#[doc = #docs])*
