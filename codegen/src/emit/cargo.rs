@@ -61,8 +61,14 @@ pub const AXUM: Dependency = Dependency { name: "axum", requirement: "0.8", defa
 pub const HTTP_BODY_UTIL: Dependency = dep("http-body-util", "0.1", &[]);
 /// JSON pointers for body type errors.
 pub const SERDE_PATH_TO_ERROR: Dependency = dep("serde_path_to_error", "0.1", &[]);
-/// Query strings and form bodies.
+/// Query strings.
 pub const SERDE_URLENCODED: Dependency = dep("serde_urlencoded", "0.7", &[]);
+/// Form bodies, a list as its name repeated (the runtime's `form`).
+pub const SERDE_HTML_FORM: Dependency = dep("serde_html_form", "0.4", &[]);
+/// Query strings written item by item (the runtime's `form`).
+pub const FORM_URLENCODED: Dependency = dep("form_urlencoded", "1", &[]);
+/// The items of a comma-separated query list decoded after the split (the runtime's `server`).
+pub const PERCENT_ENCODING: Dependency = dep("percent-encoding", "2", &[]);
 /// The client's HTTP; TLS is the crate's opt-in `rustls` feature.
 pub const REQWEST: Dependency = Dependency { name: "reqwest", requirement: "0.13", default_features: false, features: &[] };
 
@@ -108,6 +114,9 @@ pub const ALL: &[Dependency] = &[
     HTTP_BODY_UTIL,
     SERDE_PATH_TO_ERROR,
     SERDE_URLENCODED,
+    SERDE_HTML_FORM,
+    FORM_URLENCODED,
+    PERCENT_ENCODING,
     REQWEST,
     BASE64,
     INDEXMAP,

@@ -322,7 +322,14 @@ pub fn check_body_formats(cx: &mut Diagnostics, model: &Model) {
             }
             seen.push(&f.id);
         }
-        let span = e.body_formats[0].span;
+        let Some(span) = e.body_formats.first().map(|f| f.span) else {
+            cx.push(
+                Diagnostic::error(codes::BODY_FORMATS, format!("`body_format` of `{}` lists no format", e.meta.id))
+                    .at(e.meta.span, "this endpoint")
+                    .help("name a format, or leave `body_format` out for `json`"),
+            );
+            continue;
+        };
         let several = e.body_formats.len() > 1;
         let fields = !e.body.is_empty() || e.body_schema.is_some();
         if !e.parts.is_empty() && !e.accepts_format("multipart") {
