@@ -5,9 +5,12 @@
 //! `discord_api.rs`; DigitalOcean's (a 267,000-line types crate) are checked by hand, their
 //! figures in `docs/import.md`.
 //!
-//! Oxide's output also gets a small crate of its own beside the generated ones, whose test pages
-//! through a paginated endpoint (`x-dropshot-pagination`) of the generated mock with the generated
-//! client over 127.0.0.1: every item arrives once.
+//! Each output also gets a small crate of its own beside the generated ones, whose test serves
+//! the generated mock over 127.0.0.1 and runs schemathesis against it, driven by the exported
+//! document, with positive-data acceptance: no server error, every request the document allows
+//! accepted, every response as declared. Oxide's also pages through a paginated endpoint
+//! (`x-dropshot-pagination`) with the generated client: every item arrives once. `schemathesis`
+//! comes from PATH (the test command puts `.venv/bin` first); the test fails when it is missing.
 //!
 //! The builds share this run's scratch target directory and the repository's lock file, so the
 //! dependencies compile once for every scratch build of the suite.
@@ -35,43 +38,90 @@ const SAMPLE: &[(&str, &str)] = &[
 ];
 
 #[test]
-fn a_sample_of_the_corpus_generates_crates_that_are_clippy_clean() {
+fn a_sample_of_the_corpus_generates_crates_that_are_clippy_clean_and_mocks_that_pass_schemathesis() {
+    let schemathesis = tool("schemathesis");
     let mut failures = Vec::new();
+    // Each sample's check runs while the next one builds: the check is mostly schemathesis
+    // (Python), the build mostly one crate's codegen, and the two share the cores better than
+    // either alone uses them.
+    let mut checks = Vec::new();
     for (name, document) in SAMPLE {
-        let path = root().join("tests/data/openapi").join(document);
-        let imported = platform_codegen::import::import_openapi(&path, document).unwrap_or_else(|e| panic!("{name} does not import: {e:?}"));
-        let spec = tempfile::tempdir().unwrap();
-        files::sync(spec.path(), &imported.files, Mode::Write).unwrap();
-        let loaded = platform_codegen::load_spec(spec.path(), "spec").unwrap_or_else(|e| panic!("the spec imported from {name} is invalid: {e:?}"));
-        let out = scratch().join("sample").join(name);
-        let _ = std::fs::remove_dir_all(&out);
-        let generated = emit_all(&loaded.model, &EmitOptions::default().with_layout(Layout::Standalone));
-        files::sync(&out, &generated, Mode::Write).unwrap();
-        std::fs::copy(root().join("Cargo.lock"), out.join("Cargo.lock")).unwrap();
-        if *name == "oxide" {
-            write_paging_check(&out);
+        let out = generate(name, document, &schemathesis);
+        let clippy = cargo(&out, &["clippy", "--workspace", "--all-targets", "--", "-D", "warnings"]);
+        let built = if clippy.status.success() { cargo(&out.join(CHECK), &["test", "--no-run", "--message-format=json"]) } else { clippy };
+        if !built.status.success() {
+            let output = format!("{}{}", String::from_utf8_lossy(&built.stdout), String::from_utf8_lossy(&built.stderr));
+            failures.push(format!("the crates generated from {name} are not clippy-clean, or their check does not build:\n{output}"));
+            continue;
         }
-        let result = cargo(&out, &["clippy", "--workspace", "--all-targets", "--", "-D", "warnings"]);
-        let result = if result.status.success() && *name == "oxide" { cargo(&out.join(PAGING_CHECK), &["test", "-q"]) } else { result };
-        if !result.status.success() {
-            failures.push(format!("the crates generated from {name} are not clippy-clean, or their check fails:\n{}", String::from_utf8_lossy(&result.stderr)));
-        } else {
+        let log = out.join("check.log");
+        let file = std::fs::File::create(&log).unwrap();
+        let child = Command::new(test_executable(&built.stdout)).stdout(file.try_clone().unwrap()).stderr(file).spawn().expect("the check runs");
+        checks.push((name, out, child, log));
+    }
+    for (name, out, mut child, log) in checks {
+        if child.wait().expect("the check ends").success() {
             let _ = std::fs::remove_dir_all(&out);
+        } else {
+            let output = std::fs::read_to_string(&log).unwrap_or_default();
+            failures.push(format!("the check of the crates generated from {name} fails (log: {}):\n{output}", log.display()));
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }
 
-/// The directory of the crate that pages through Oxide's mock.
-const PAGING_CHECK: &str = "paging-check";
+/// Imports `document` and generates its standalone output, with the check crate beside it, under
+/// the scratch directory; returns where.
+fn generate(name: &str, document: &str, schemathesis: &Path) -> PathBuf {
+    let path = root().join("tests/data/openapi").join(document);
+    let imported = platform_codegen::import::import_openapi(&path, document).unwrap_or_else(|e| panic!("{name} does not import: {e:?}"));
+    let spec = tempfile::tempdir().unwrap();
+    files::sync(spec.path(), &imported.files, Mode::Write).unwrap();
+    let loaded = platform_codegen::load_spec(spec.path(), "spec").unwrap_or_else(|e| panic!("the spec imported from {name} is invalid: {e:?}"));
+    let out = scratch().join("sample").join(name);
+    let _ = std::fs::remove_dir_all(&out);
+    let generated = emit_all(&loaded.model, &EmitOptions::default().with_layout(Layout::Standalone));
+    files::sync(&out, &generated, Mode::Write).unwrap();
+    std::fs::copy(root().join("Cargo.lock"), out.join("Cargo.lock")).unwrap();
+    write_check(&out, &loaded.model, name == "oxide", schemathesis);
+    out
+}
 
-/// A crate of its own (not a member of the generated workspace, which `generate` owns) with one
-/// test: `disk_list_v1`, paginated by `x-dropshot-pagination`, streamed from the mock.
-fn write_paging_check(out: &Path) {
-    let dir = out.join(PAGING_CHECK);
+/// The test executable Cargo reports in `--message-format=json` output.
+fn test_executable(messages: &[u8]) -> PathBuf {
+    let executables: Vec<PathBuf> = String::from_utf8_lossy(messages)
+        .lines()
+        .filter_map(|line| serde_json::from_str::<serde_json::Value>(line).ok())
+        .filter_map(|m| m["executable"].as_str().map(PathBuf::from))
+        .collect();
+    assert_eq!(executables.len(), 1, "the check crate has one test executable");
+    executables.into_iter().next().unwrap()
+}
+
+/// A tool from PATH (the test command puts the repository's `.venv/bin` first); missing, the
+/// test fails and says how to install it.
+fn tool(name: &str) -> PathBuf {
+    let on_path = std::env::var_os("PATH").and_then(|paths| std::env::split_paths(&paths).map(|p| p.join(name)).find(|p| p.is_file()));
+    on_path.unwrap_or_else(|| panic!("`{name}` is not installed: run `./scripts/test.sh`, which installs it into `.venv`"))
+}
+
+/// The directory of the crate that checks the generated mock.
+const CHECK: &str = "sample-check";
+
+/// A crate of its own (not a member of the generated workspace, which `generate` owns) whose
+/// test serves the generated mock over 127.0.0.1 and runs schemathesis, driven by the exported
+/// document, against it: no server error, every request the document allows accepted
+/// (`positive_data_acceptance`), every response as declared. For Oxide it also pages through
+/// `disk_list_v1` (paginated by `x-dropshot-pagination`) with the generated client.
+fn write_check(out: &Path, model: &platform_codegen::model::Model, paging: bool, schemathesis: &Path) {
+    use platform_codegen::plan::idents::{lib_ident, package};
+    let dir = out.join(CHECK);
     std::fs::create_dir_all(dir.join("tests")).unwrap();
-    let manifest = r#"[package]
-name = "paging-check"
+    let (server, client) = (package(model, "server"), package(model, "client"));
+    let client_dependency = if paging { format!("{client} = {{ path = \"../client\" }}\n") } else { String::new() };
+    let manifest = format!(
+        r#"[package]
+name = "sample-check"
 version = "0.0.0"
 edition = "2024"
 publish = false
@@ -79,32 +129,75 @@ publish = false
 [workspace]
 
 [dev-dependencies]
-oxide-client = { path = "../client" }
-oxide-server = { path = "../server", features = ["mock"] }
-axum = { version = "0.8", default-features = false, features = ["tokio", "http1"] }
-tokio = { version = "1", features = ["rt-multi-thread", "macros", "net"] }
-"#;
+{client_dependency}{server} = {{ path = "../server", features = ["mock"] }}
+axum = {{ version = "0.8", default-features = false, features = ["tokio", "http1"] }}
+tokio = {{ version = "1", features = ["rt-multi-thread", "macros", "net"] }}
+"#
+    );
     std::fs::write(dir.join("Cargo.toml"), manifest).unwrap();
     std::fs::copy(root().join("Cargo.lock"), dir.join("Cargo.lock")).unwrap();
-    let test = r#"use oxide_client::types::endpoints::disk_list_v1;
-use oxide_client::types::pagination::MOCK_ITEMS;
-use oxide_client::TryStreamExt;
-
-#[tokio::test]
-async fn every_disk_arrives_once_through_the_stream_of_pages() {
+    let document = out.join("openapi.json");
+    let args = schemathesis_args(&document);
+    let server_lib = lib_ident(model, "server").to_string();
+    let mut test = format!(
+        r#"async fn serve() -> String {{
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let origin = format!("http://{}", listener.local_addr().unwrap());
-    tokio::spawn(async move { axum::serve(listener, oxide_server::mock::router()).await.unwrap() });
-    let client = oxide_client::Client::new(oxide_client::types::placeholders::Placeholders::at_origin(&origin));
+    let origin = format!("http://{{}}", listener.local_addr().unwrap());
+    tokio::spawn(async move {{ axum::serve(listener, {server_lib}::mock::router()).await.unwrap() }});
+    origin
+}}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn schemathesis_finds_no_server_error_no_refused_valid_request_and_no_undeclared_response() {{
+    let origin = serve().await;
+    let run = move || std::process::Command::new({schemathesis:?}).args({args:?}).args(["--url", &origin]).output();
+    let output = tokio::task::spawn_blocking(run).await.unwrap().expect("schemathesis runs");
+    let log = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "schemathesis found problems in the mock:\n{{log}}");
+}}
+"#
+    );
+    if paging {
+        let client_lib = lib_ident(model, "client").to_string();
+        test.push_str(&format!(
+            r#"
+#[tokio::test]
+async fn every_disk_arrives_once_through_the_stream_of_pages() {{
+    use {client_lib}::TryStreamExt;
+    use {client_lib}::types::endpoints::disk_list_v1;
+    let client = {client_lib}::Client::new({client_lib}::types::placeholders::Placeholders::at_origin(&serve().await));
     let pages: Vec<_> = client.disk_list_v1_pages(disk_list_v1::Request::default().limit(10u32)).try_collect().await.unwrap();
     assert_eq!(pages.iter().map(|p: &disk_list_v1::Success| p.items.len()).collect::<Vec<_>>(), [10, 10, 5]);
     assert!(pages.last().unwrap().next_page.value().is_none(), "the last page names no next one");
     let disks: Vec<_> = client.disk_list_v1_stream(disk_list_v1::Request::default()).try_collect().await.unwrap();
     let ids: std::collections::BTreeSet<_> = disks.iter().map(|d| d.id).collect();
-    assert_eq!((disks.len(), ids.len()), (MOCK_ITEMS, MOCK_ITEMS), "every disk once");
+    let items = {client_lib}::types::pagination::MOCK_ITEMS;
+    assert_eq!((disks.len(), ids.len()), (items, items), "every disk once");
+}}
+"#
+        ));
+    }
+    std::fs::write(dir.join("tests/check.rs"), test).unwrap();
 }
-"#;
-    std::fs::write(dir.join("tests/paging.rs"), test).unwrap();
+
+/// Schemathesis's arguments for `document`: every check on responses and positive-data
+/// acceptance, bounded and reproducible (few cases per operation, a fixed seed, no example
+/// database, no stateful phase), and a credential of each scheme the document declares (the
+/// mock accepts any).
+fn schemathesis_args(document: &Path) -> Vec<String> {
+    let doc: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(document).expect("the exported document")).expect("JSON");
+    let mut args: Vec<String> = ["run", &document.display().to_string()].map(str::to_owned).to_vec();
+    let checks =
+        "not_a_server_error,status_code_conformance,content_type_conformance,response_headers_conformance,response_schema_conformance,positive_data_acceptance";
+    args.extend(["--checks", checks, "--max-examples", "10", "--seed", "20260718", "--workers", "2", "--generation-database", "none"].map(str::to_owned));
+    args.extend(["--phases", "examples,fuzzing", "--request-timeout", "10", "--no-color"].map(str::to_owned));
+    let schemes: Vec<&serde_json::Value> = doc["components"]["securitySchemes"].as_object().into_iter().flat_map(|m| m.values()).collect();
+    if schemes.iter().any(|s| s["type"] == "http" && s["scheme"].as_str().is_some_and(|w| w.eq_ignore_ascii_case("basic"))) {
+        args.extend(["--auth", "mock:token"].map(str::to_owned));
+    } else {
+        args.extend(["--header", "Authorization: Bearer mock-token"].map(str::to_owned));
+    }
+    args
 }
 
 /// Runs cargo in `dir` with the settings of every scratch build of the suite

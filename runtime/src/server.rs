@@ -326,9 +326,10 @@ pub fn optional_body<T, E>(bytes: &[u8], read: impl FnOnce(&[u8]) -> Result<Opti
     read(bytes).map(|value| value.map(Some))
 }
 
-/// A form body (`application/x-www-form-urlencoded`).
-pub fn form_body<T: DeserializeOwned>(bytes: &[u8], out: &mut Vec<Violation>) -> Option<T> {
-    crate::form::from_bytes(bytes).map_err(|e| out.push(Violation::new("/body", e))).ok()
+/// A form body (`application/x-www-form-urlencoded`); `lists` names its required list members,
+/// which a form writes no pair for when empty.
+pub fn form_body<T: DeserializeOwned>(bytes: &[u8], lists: &[&str], out: &mut Vec<Violation>) -> Option<T> {
+    crate::form::from_bytes_with_lists(bytes, lists).map_err(|e| out.push(Violation::new("/body", e))).ok()
 }
 
 /// A body passed through unparsed, with its media type.

@@ -7,7 +7,8 @@ use crate::model::*;
 use std::collections::BTreeMap;
 
 /// Response keys are statuses: a code 100 through 599, a range `1XX` through `5XX`, or
-/// `default`. `4XX` and `4xx` are one status, so one of them is a repeat.
+/// `default`. `4XX` and `4xx` are one status, so one of them is a repeat. A routed endpoint's
+/// statuses are final ones: an informational `1XX` is no answer a handler can give.
 pub fn check_response_statuses(cx: &mut Diagnostics, model: &Model) {
     for e in &model.endpoints {
         let mut seen: BTreeMap<Status, Span> = BTreeMap::new();
@@ -20,6 +21,15 @@ pub fn check_response_statuses(cx: &mut Diagnostics, model: &Model) {
                 );
                 continue;
             };
+            let informational = matches!(status, Status::Code(100..=199) | Status::Range(1));
+            if informational && e.is_routed() {
+                cx.push(
+                    Diagnostic::error(codes::INVALID_STATUS, format!("endpoint `{}` answers with the informational status `{status}`", e.meta.id))
+                        .at(r.status.span, "no final answer")
+                        .note("a handler answers with a final status (200 through 599); `101 Switching Protocols` hands the connection to another protocol, which the generated server and client do not speak")
+                        .help("leave the status out, or the endpoint's `method` (an endpoint without one is documented and not routed)"),
+                );
+            }
             match seen.get(&status) {
                 Some(first) => cx.push(
                     Diagnostic::error(codes::INVALID_STATUS, format!("endpoint `{}` declares status `{status}` twice", e.meta.id))

@@ -878,7 +878,7 @@ async fn handle_token<A: Api>(
         )
         .await
         .map_err(runtime::rejected)?;
-    let body: Option<endpoint::Body> = runtime::form_body(&bytes, &mut violations);
+    let body: Option<endpoint::Body> = runtime::form_body(&bytes, &[], &mut violations);
     if !violations.is_empty() {
         return Err(runtime::invalid(violations));
     }

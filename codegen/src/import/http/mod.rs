@@ -248,8 +248,27 @@ impl Importer<'_> {
                 e.meta.not_shown.push(gap);
                 continue;
             }
+            if key.starts_with('1') {
+                self.informational(cx, &at, &key, e);
+                continue;
+            }
             let Some(value) = self.response_use(cx, r, &at, site, &key) else { continue };
             e.responses.insert(key, value);
+        }
+    }
+
+    /// A `1XX` response: informational, no answer a handler gives. `101 Switching Protocols`
+    /// (a WebSocket behind the operation) means the call continues in another protocol, which
+    /// the spec format does not route: the endpoint is kept, without a route, as an endpoint
+    /// whose method is not imported is.
+    fn informational(&mut self, cx: &mut Diagnostics, at: &str, key: &str, e: &mut Endpoint) {
+        let why =
+            "an informational status is no final answer, and the spec format does not route a switch to another protocol; the endpoint is kept without a route";
+        let gap = self.unmapped(cx, codes::IMPORT_UNMAPPED, at, "response", &format!("response `{key}`"), why);
+        e.meta.not_shown.push(gap);
+        if !e.method.is_empty() {
+            let method = std::mem::take(&mut e.method);
+            e.meta.not_shown.push(Gap { facet: "method", detail: format!("method `{method}`, routed with a response `{key}`, is not imported: {why}") });
         }
     }
 

@@ -239,6 +239,9 @@ impl Doc<'_> {
             BodyKind::Json if !r.fields.is_empty() => Some(self.object_schema(&r.fields)),
             BodyKind::Json => Some(r.ty.as_ref().map_or_else(|| json!({}), |t| self.type_schema(t))),
             BodyKind::Text => Some(json!({ "type": "string" })),
+            // Bytes of any media type (`*/*`, `image/*`) may be JSON too (the server's own
+            // refusals are): no schema says more than "any", as OpenAPI 3.1 writes binary content.
+            BodyKind::Binary if r.media_type().is_some_and(|m| m.contains('*')) => Some(json!({})),
             BodyKind::Binary => Some(binary(None)),
             BodyKind::Stream(framing) => Some(self.stream_schema(r, framing)),
         };

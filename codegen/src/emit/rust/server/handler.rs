@@ -216,11 +216,13 @@ impl Handler<'_> {
         } else if facts.raw_body {
             quote!(let body = Some(runtime::raw_body(&parts.headers, bytes));)
         } else if facts.optional_body && e.body_format() == "form" {
-            quote!(let body: Option<endpoint::Body> = runtime::optional_body(&bytes, |bytes| Ok(runtime::form_body(bytes, &mut violations))).map_err(runtime::rejected)?;)
+            let read = http::form_body(plan, e, quote!(bytes));
+            quote!(let body: Option<endpoint::Body> = runtime::optional_body(&bytes, |bytes| Ok(#read)).map_err(runtime::rejected)?;)
         } else if facts.optional_body {
             quote!(let body: Option<endpoint::Body> = runtime::optional_body(&bytes, |bytes| runtime::json_body(bytes, &mut violations)).map_err(runtime::rejected)?;)
         } else if e.body_format() == "form" {
-            quote!(let body: Option<endpoint::Body> = runtime::form_body(&bytes, &mut violations);)
+            let read = http::form_body(plan, e, quote!(&bytes));
+            quote!(let body: Option<endpoint::Body> = #read;)
         } else if facts.fields_may_be_absent {
             quote!(let body: Option<endpoint::Body> = runtime::json_body(runtime::or_empty_object(&bytes), &mut violations).map_err(runtime::rejected)?;)
         } else {

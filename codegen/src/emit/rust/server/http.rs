@@ -132,6 +132,19 @@ pub fn query_list(plan: &Plan, f: &Field) -> Option<TokenStream> {
 
 /// The body steps of an endpoint whose body comes in several formats or as typed parts: they
 /// leave `body: Option<endpoint::Body>`.
+/// `runtime::form_body(...)`: the form body read with the wire names of its required list
+/// members, which a form writes no pair for when they are empty.
+pub fn form_body(plan: &Plan, e: &Endpoint, bytes: TokenStream) -> TokenStream {
+    let required_list = |f: &&Field| !f.optional && matches!(f.ty, Some(TypeRef::Array(_)));
+    let members: Vec<&Field> = match e.body_schema.as_ref().and_then(|b| b.ty.as_ref()) {
+        Some(TypeRef::Object(id)) => plan.model().resource(id).map(|r| r.fields.iter().collect()).unwrap_or_default(),
+        Some(_) => Vec::new(),
+        None => e.body.iter().collect(),
+    };
+    let lists = members.into_iter().filter(required_list).map(Field::wire);
+    quote!(runtime::form_body(#bytes, &[#(#lists),*], &mut violations))
+}
+
 pub fn body_steps(plan: &Plan, e: &Endpoint) -> Option<TokenStream> {
     if plan.facts(e).parts_body {
         let parse = parts_parse(plan, e);
@@ -148,7 +161,7 @@ pub fn body_steps(plan: &Plan, e: &Endpoint) -> Option<TokenStream> {
         let media = body_media_type(e, &f.id);
         let value = match f.id.as_str() {
             "json" => quote!(runtime::json_body(&bytes, &mut violations).map_err(runtime::rejected)?),
-            "form" => quote!(runtime::form_body(&bytes, &mut violations)),
+            "form" => form_body(plan, e, quote!(&bytes)),
             "multipart" => {
                 let parse = parts_parse(plan, e);
                 quote!({ #parse })

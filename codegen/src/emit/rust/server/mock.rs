@@ -712,7 +712,8 @@ impl<'m> Values<'m> {
                 if let Some(l) = f.and_then(|f| f.literal.as_ref()) {
                     return quote!(#l.to_owned());
                 }
-                let text = sample_text(self.plan, c, "example");
+                let preferred = f.and_then(|f| f.format.as_deref()).and_then(format_sample).unwrap_or("example");
+                let text = sample_text(self.plan, c, preferred);
                 quote!(#text.to_owned())
             }
             Primitive::Url => {
@@ -907,6 +908,28 @@ fn number_in(c: Option<&Constraints>) -> f64 {
 }
 
 /// A text the constraints accept: `preferred` when it does, else one built from the pattern.
+/// A text of a format the generated code does not check but a reader of the document may
+/// (JSON Schema's formats, and `ip` for either address), so the mock's texts pass it.
+fn format_sample(format: &str) -> Option<&'static str> {
+    Some(match format {
+        "ipv4" | "ip" => "192.0.2.1",
+        "ipv6" => "2001:db8::1",
+        "hostname" | "idn-hostname" => "example.com",
+        "uri" | "iri" | "uri-reference" | "iri-reference" => "https://example.com/",
+        "uri-template" => "https://example.com/{id}",
+        "email" | "idn-email" => "user@example.com",
+        "date-time" => "1970-01-01T00:00:00Z",
+        "date" => "2024-01-01",
+        "time" => "00:00:00Z",
+        "duration" => "P1D",
+        "uuid" => "00000000-0000-0000-0000-000000000001",
+        "regex" => "^example$",
+        "json-pointer" => "/example",
+        "relative-json-pointer" => "0",
+        _ => return None,
+    })
+}
+
 fn sample_text(plan: &Plan, c: Option<&Constraints>, preferred: &str) -> String {
     let min = c.and_then(|c| c.min_length.as_ref()).and_then(|b| static_bound(plan, b, false)).unwrap_or(0).max(0) as usize;
     let max = c.and_then(|c| c.max_length.as_ref()).and_then(|b| static_bound(plan, b, true)).map(|m| m.max(0) as usize);
