@@ -18,7 +18,7 @@ use shapes_client::types::endpoints::{
 };
 use shapes_client::types::enums::{ButtonStyle, ComponentType, Theme};
 use shapes_client::types::resources::{Button, CreateDocumentBodyOwner, ImportMeta, Negation, NoteDraft};
-use shapes_client::types::unions::{Component, Expression, GatewayPayload, Nonce};
+use shapes_client::types::unions::{Component, Expression, GatewayPayload, Nonce, TitleFilter};
 use shapes_client::types::wire::{FilePart, IndexMap, Presence, RawBody, Snowflake};
 use shapes_client::{Error, ErrorResponse};
 use shapes_common::{BOT, PLAIN, READER, Server, Shapes};
@@ -283,11 +283,23 @@ async fn array_query_parameters_travel_repeated_and_comma_separated() {
     assert_eq!(ids(client.send(&list(Some(vec![2]), Some(&["json", "missing"]))).await.unwrap()), Vec::<u64>::new());
     // Two tags, each a value of its own (one text `json,json` would match no note).
     assert_eq!(ids(client.send(&list(None, Some(&["json", "json"]))).await.unwrap()), [1, 2, 3]);
+    // A union that holds a list travels as the name repeated, and one text as one pair.
+    let titled = |titles: TitleFilter| {
+        let mut request = list(None, None);
+        request.query.titles = Some(titles);
+        request
+    };
+    let several = TitleFilter::Several(vec!["a".to_owned(), "c".to_owned()]);
+    assert_eq!(ids(client.send(&titled(several)).await.unwrap()), [1, 3]);
+    assert_eq!(ids(client.send(&titled(TitleFilter::One("b".to_owned()))).await.unwrap()), [2]);
 
     let get = |query: &str| server.http.get(server.api(&format!("/notes?{query}"))).header("authorization", "Bot bot-token").header("x-locale", "en");
     let (status, _, text) = raw(get("ids=1&ids=2")).await;
     let notes: serde_json::Value = serde_json::from_str(&text).unwrap();
     assert_eq!((status, notes.as_array().unwrap().len()), (200, 2), "repeated `ids=` pairs");
+    let (status, _, text) = raw(get("titles=a&titles=b")).await;
+    let notes: serde_json::Value = serde_json::from_str(&text).unwrap();
+    assert_eq!((status, notes.as_array().unwrap().len()), (200, 2), "repeated `titles=` pairs are the list variant");
     let (status, _, text) = raw(get("tags=json,form")).await;
     assert_eq!((status, text.as_str()), (200, "[]"), "one comma-separated `tags=` value: no note is tagged both");
     let (status, _, text) = raw(get("ids=1&ids=x")).await;

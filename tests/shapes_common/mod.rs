@@ -23,7 +23,7 @@ use shapes_server::types::permissions::Permission;
 use shapes_server::types::resources::{Category, Document, DocumentOwner, Heartbeat, Hello, Note, Profile, User};
 use shapes_server::types::responses::{ClientErrorBody, RateLimitedBody, RateLimitedHeaders, RateLimitedResponse};
 use shapes_server::types::stream::Events;
-use shapes_server::types::unions::{Expression, GatewayPayload};
+use shapes_server::types::unions::{Expression, GatewayPayload, TitleFilter};
 use shapes_server::types::wire::{IndexMap, Presence, RawBody, Snowflake, Uuid};
 use shapes_server::{Api, Call, RuleContext};
 use std::collections::BTreeMap;
@@ -240,6 +240,12 @@ impl Api for Shapes {
             .into_iter()
             .filter(|n| query.ids.as_ref().is_none_or(|ids| ids.contains(&n.id)))
             .filter(|n| query.tags.as_ref().is_none_or(|tags| tags.iter().all(|t| n.tags.contains(t))))
+            .filter(|n| match &query.titles {
+                None => true,
+                Some(TitleFilter::Several(titles)) => titles.contains(&n.title),
+                Some(TitleFilter::One(title)) => n.title == *title,
+                Some(_) => false,
+            })
             .filter(|n| headers.hidden.as_ref().is_none_or(|hidden| !hidden.contains(&n.id)))
             .filter(|n| query.after.is_none_or(|after| n.id > after))
             .collect();

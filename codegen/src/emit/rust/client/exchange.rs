@@ -20,9 +20,15 @@ fn is_list(f: &Field) -> bool {
     matches!(f.ty, Some(TypeRef::Array(_)))
 }
 
-/// Whether the query has a list parameter (and is written pair by pair).
+/// Whether the field is a union, whose value may be a list.
+fn is_union(f: &Field) -> bool {
+    matches!(f.ty, Some(TypeRef::Union(_)))
+}
+
+/// Whether the query has a list parameter, or a union one that may hold a list (and is written
+/// pair by pair).
 pub fn list_query(e: &Endpoint) -> bool {
-    e.query.iter().any(is_list)
+    e.query.iter().any(|f| is_list(f) || is_union(f))
 }
 
 /// Whether a method goes through `exchange` rather than the plain `send`.
@@ -95,6 +101,12 @@ fn query(e: &Endpoint) -> TokenStream {
                 pairs.extend((!value.is_empty()).then(|| (#wire, value.iter().map(text_of).collect::<Vec<_>>())));
             },
             (true, false) => quote!(for item in value { pairs.push((#wire, vec![text_of(item)])); }),
+            // A union holding a list is written as a list is (its JSON text is no query value).
+            (false, true) if is_union(f) => quote! {
+                let texts = texts_of(value);
+                pairs.extend((!texts.is_empty()).then_some((#wire, texts)));
+            },
+            (false, false) if is_union(f) => quote!(for item in texts_of(value) { pairs.push((#wire, vec![item])); }),
             (false, _) => quote!(pairs.push((#wire, vec![text_of(value)]));),
         };
         bind(f, quote!(request.query.#ident), push)
@@ -484,6 +496,17 @@ fn request_writers(plan: &Plan, routed: &[&Endpoint]) -> TokenStream {
                     Ok(serde_json::Value::String(text)) => text,
                     Ok(other) => other.to_string(),
                     Err(e) => e.to_string(),
+                }
+            }
+        });
+    }
+    if routed.iter().any(|e| e.query.iter().any(is_union)) {
+        out.extend(quote! {
+            /// The texts of a union query value: a list's items one by one, any other value's text.
+            fn texts_of<T: serde::Serialize>(value: &T) -> Vec<String> {
+                match serde_json::to_value(value) {
+                    Ok(serde_json::Value::Array(items)) => items.iter().map(text_of).collect(),
+                    _ => vec![text_of(value)],
                 }
             }
         });
