@@ -146,12 +146,7 @@ pub fn param<T>(
     out: &mut Vec<Violation>,
     parse: impl Fn(&str) -> Result<T, String>,
 ) -> Option<T> {
-    let Some(text) = pairs.text(name) else {
-        if required {
-            out.push(Violation::new(pointer, "is required"));
-        }
-        return None;
-    };
+    let Some(text) = pairs.text(name) else { return absent(pointer, required, out) };
     parse(text).map_err(|e| out.push(Violation::new(pointer, e))).ok()
 }
 
@@ -182,12 +177,9 @@ pub fn from_json_or_text<T: DeserializeOwned>(text: &str) -> Result<T, String> {
 /// variant (`123` read as a number where the union holds a name or an id); the other reading
 /// is tried before that one is kept, and the refusal is then the validation's.
 pub fn from_json_or_text_known<T: DeserializeOwned + Validate>(text: &str) -> Result<T, String> {
-    let as_text = || serde_json::from_value::<T>(serde_json::Value::String(text.to_owned()));
-    match serde_json::from_str::<T>(text) {
-        Ok(read) if read.validate().is_empty() => Ok(read),
-        Ok(read) => Ok(as_text().ok().filter(|t| t.validate().is_empty()).unwrap_or(read)),
-        Err(e) => as_text().map_err(|_| e.to_string()),
-    }
+    let as_json = || serde_json::from_str::<T>(text).map_err(|e| e.to_string());
+    let as_text = || serde_json::from_value::<T>(serde_json::Value::String(text.to_owned())).map_err(|e| e.to_string());
+    first_known([&as_json as &dyn Fn() -> _, &as_text])
 }
 
 /// A union query parameter: one value read by [`from_json_or_text_known`]; the name repeated
@@ -202,27 +194,42 @@ pub fn union_param<T: DeserializeOwned + Validate>(
 ) -> Option<T> {
     let texts: Vec<&str> = pairs.iter().filter(|(k, _)| k == name).map(|(_, v)| v.as_str()).collect();
     let read = match texts[..] {
-        [] => {
-            if required {
-                out.push(Violation::new(pointer, "is required"));
-            }
-            return None;
-        }
+        [] => return absent(pointer, required, out),
         [one] => from_json_or_text_known(one),
         ref many => {
             let text = |t: &&str| serde_json::Value::String((*t).to_owned());
             let json = |t: &&str| serde_json::from_str(t).unwrap_or_else(|_| text(t));
-            let as_texts = serde_json::from_value::<T>(serde_json::Value::Array(many.iter().map(text).collect()));
-            match as_texts {
-                Ok(read) if read.validate().is_empty() => Ok(read),
-                first => serde_json::from_value::<T>(serde_json::Value::Array(many.iter().map(json).collect()))
-                    .ok()
-                    .filter(|read| read.validate().is_empty())
-                    .map_or_else(|| first.map_err(|e| e.to_string()), Ok),
-            }
+            let list = |item: &dyn Fn(&&str) -> serde_json::Value| serde_json::Value::Array(many.iter().map(item).collect());
+            let as_texts = || serde_json::from_value::<T>(list(&text)).map_err(|e| e.to_string());
+            let as_json = || serde_json::from_value::<T>(list(&json)).map_err(|e| e.to_string());
+            first_known([&as_texts as &dyn Fn() -> _, &as_json])
         }
     };
     read.map_err(|e| out.push(Violation::new(pointer, e))).ok()
+}
+
+/// The first of `readings` (tried in order, each only when those before it fall short) whose
+/// value validates; else the first that decoded at all (a union is open on read: the value is
+/// kept, and its validation reports it); else the first error.
+fn first_known<T: Validate>(readings: [&dyn Fn() -> Result<T, String>; 2]) -> Result<T, String> {
+    let mut kept: Option<Result<T, String>> = None;
+    for read in readings {
+        match read() {
+            Ok(value) if value.validate().is_empty() => return Ok(value),
+            Ok(value) if !matches!(kept, Some(Ok(_))) => kept = Some(Ok(value)),
+            Err(e) if kept.is_none() => kept = Some(Err(e)),
+            _ => {}
+        }
+    }
+    kept.unwrap_or_else(|| Err("no reading".to_owned()))
+}
+
+/// An absent parameter: `None`, and a violation when it is `required`.
+fn absent<T>(pointer: &str, required: bool, out: &mut Vec<Violation>) -> Option<T> {
+    if required {
+        out.push(Violation::new(pointer, "is required"));
+    }
+    None
 }
 
 /// The body bytes, refused beyond `limit` (by its declared length first, so an oversized
@@ -413,10 +420,7 @@ pub fn comma_list<T>(
 /// The items of a list parameter parsed with `parse`, each violation at its index.
 fn list_items<T>(texts: &[&str], pointer: &str, required: bool, out: &mut Vec<Violation>, parse: impl Fn(&str) -> Result<T, String>) -> Option<Vec<T>> {
     if texts.is_empty() {
-        if required {
-            out.push(Violation::new(pointer, "is required"));
-        }
-        return None;
+        return absent(pointer, required, out);
     }
     let before = out.len();
     let values: Vec<T> =
@@ -438,10 +442,7 @@ pub fn header_list<T>(
 ) -> Option<Vec<T>> {
     let lines: Vec<&str> = pairs.iter().filter(|(k, _)| k == name).map(|(_, v)| v.as_str()).collect();
     if lines.is_empty() {
-        if required {
-            out.push(Violation::new(pointer, "is required"));
-        }
-        return None;
+        return absent(pointer, required, out);
     }
     let items = lines.iter().flat_map(|line| line.split(',')).map(str::trim).filter(|item| !item.is_empty());
     let before = out.len();
