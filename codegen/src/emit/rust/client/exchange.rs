@@ -252,16 +252,19 @@ fn decode_by_status(plan: &Plan, e: &Endpoint) -> TokenStream {
 pub(super) fn decode_by_status_but(plan: &Plan, e: &Endpoint, streamed: Option<&StatusResponse>) -> TokenStream {
     let successes = e.success_responses();
     let several = successes.len() > 1;
+    let statuses: Vec<Status> = e.responses.iter().filter_map(StatusResponse::status).collect();
     let mut arms = Vec::new();
     for r in responses::ordered(e).into_iter().filter(|r| streamed.is_none_or(|s| !std::ptr::eq(*r, s))) {
         let status = r.status().expect("BUG: validation parses every status");
-        if successes.iter().any(|s| std::ptr::eq(*s, r)) {
-            let pattern = if status == Status::Default { quote!(100..=399) } else { pattern(status) };
+        if successes.iter().any(|s| std::ptr::eq(*s, r))
+            && let Some(pattern) = pattern(status, (100, 399), &statuses)
+        {
             let value = success_value(plan, r, several);
             arms.push(quote!(#pattern => Ok(#value),));
         }
-        if status.is_error() {
-            let pattern = if status == Status::Default { quote!(400..=u16::MAX) } else { pattern(status) };
+        if status.is_error()
+            && let Some(pattern) = pattern(status, (400, u16::MAX), &statuses)
+        {
             let failure = failure(plan, e, r);
             arms.push(quote!(#pattern => #failure,));
         }
@@ -281,10 +284,42 @@ pub(super) fn decode_by_status_but(plan: &Plan, e: &Endpoint, streamed: Option<&
     }
 }
 
-/// The match pattern of a code or a range.
-fn pattern(status: Status) -> TokenStream {
-    let (low, high) = status.codes();
-    let (low_lit, high_lit) = (crate::emit::rust::shared::int(i64::from(low)), crate::emit::rust::shared::int(i64::from(high)));
+/// The match pattern of a code, a range or `default` (within `default_codes`, the successes'
+/// or the errors'), less the codes a narrower status of `statuses` takes: the arms are disjoint,
+/// as a reader (and clippy's `match_overlapping_arm`) expects. `None` when nothing is left.
+fn pattern(status: Status, default_codes: (u16, u16), statuses: &[Status]) -> Option<TokenStream> {
+    let narrower = |other: &Status| match (status, other) {
+        (Status::Range(_), Status::Code(_)) => true,
+        (Status::Default, other) => *other != Status::Default,
+        _ => false,
+    };
+    let (low, high) = if status == Status::Default { default_codes } else { status.codes() };
+    let mut taken: Vec<(u16, u16)> = statuses.iter().filter(|o| narrower(o)).map(|o| o.codes()).collect();
+    taken.sort_unstable();
+    let mut pieces = Vec::new();
+    let mut next = low;
+    for (from, to) in taken {
+        if to < next || from > high {
+            continue;
+        }
+        if from > next {
+            pieces.push(range_pattern(next, from - 1));
+        }
+        match to.checked_add(1) {
+            Some(after) => next = next.max(after),
+            None => return (!pieces.is_empty()).then(|| quote!(#(#pieces)|*)),
+        }
+    }
+    if next <= high {
+        pieces.push(range_pattern(next, high));
+    }
+    (!pieces.is_empty()).then(|| quote!(#(#pieces)|*))
+}
+
+/// `low` alone, or `low..=high` (`u16::MAX` by name).
+fn range_pattern(low: u16, high: u16) -> TokenStream {
+    let int = |n: u16| if n == u16::MAX { quote!(u16::MAX) } else { crate::emit::rust::shared::int(i64::from(n)) };
+    let (low_lit, high_lit) = (int(low), int(high));
     if low == high { low_lit } else { quote!(#low_lit..=#high_lit) }
 }
 

@@ -179,7 +179,10 @@ impl Handler<'_> {
         if self.e.query.is_empty() {
             return Vec::new();
         }
-        let mut steps = vec![quote!(let query = runtime::query_pairs(parts.uri.query(), &mut violations);)];
+        // The decoded pairs, which every parameter but a comma list reads; a query of comma
+        // lists alone is still decoded once, so a malformed one is refused.
+        let pairs = quote!(runtime::query_pairs(parts.uri.query(), &mut violations));
+        let mut steps = if self.e.query.iter().all(http::is_comma_list) { vec![quote!(#pairs;)] } else { vec![quote!(let query = #pairs;)] };
         for f in &self.e.query {
             let ident = local("query", f);
             let (key, pointer) = (f.wire(), format!("/query/{}", pointer_token(f.wire())));

@@ -120,7 +120,7 @@ pub fn headers_init(e: &Endpoint) -> TokenStream {
 pub fn query_list(plan: &Plan, f: &Field) -> Option<TokenStream> {
     let Some(TypeRef::Array(inner)) = &f.ty else { return None };
     let (key, pointer) = (f.wire(), format!("/query/{}", pointer_token(f.wire())));
-    let comma = f.style.as_ref().is_some_and(|s| s.id == "comma");
+    let comma = is_comma_list(f);
     let parse = parser_for(plan, Some(inner));
     let is_required = !optional(f);
     Some(if comma {
@@ -130,8 +130,12 @@ pub fn query_list(plan: &Plan, f: &Field) -> Option<TokenStream> {
     })
 }
 
-/// The body steps of an endpoint whose body comes in several formats or as typed parts: they
-/// leave `body: Option<endpoint::Body>`.
+/// Whether the query parameter is a `style: comma` list, read from the raw query (its items
+/// split before they are decoded) rather than from the decoded pairs.
+pub fn is_comma_list(f: &Field) -> bool {
+    matches!(f.ty, Some(TypeRef::Array(_))) && f.style.as_ref().is_some_and(|s| s.id == "comma")
+}
+
 /// `runtime::form_body(...)`: the form body read with the wire names of its required list
 /// members, which a form writes no pair for when they are empty.
 pub fn form_body(plan: &Plan, e: &Endpoint, bytes: TokenStream) -> TokenStream {
@@ -145,6 +149,8 @@ pub fn form_body(plan: &Plan, e: &Endpoint, bytes: TokenStream) -> TokenStream {
     quote!(runtime::form_body(#bytes, &[#(#lists),*], &mut violations))
 }
 
+/// The body steps of an endpoint whose body comes in several formats or as typed parts: they
+/// leave `body: Option<endpoint::Body>`.
 pub fn body_steps(plan: &Plan, e: &Endpoint) -> Option<TokenStream> {
     if plan.facts(e).parts_body {
         let parse = parts_parse(plan, e);
