@@ -121,7 +121,9 @@ pub fn doc_text_lines(text: &str) -> Vec<String> {
             continue;
         }
         match item {
-            Some(column) if indent < column => out.push(format!("{}{trimmed}", " ".repeat(column))),
+            // A line of the item's paragraph (a blank line ends it) goes at the item's column, as
+            // clippy asks: less reads as a lazy continuation, more as the same paragraph.
+            Some(column) if indent != column => out.push(format!("{}{trimmed}", " ".repeat(column))),
             _ => out.push((*line).to_owned()),
         }
     }

@@ -302,9 +302,14 @@ impl Importer<'_> {
             None => (schema.clone(), pointer.to_owned()),
         };
         for key in ["oneOf", "anyOf"] {
-            if schema.get(key).is_some() {
+            if schema.get(key).is_none() {
+                continue;
+            }
+            if !schema.as_object().is_some_and(crate::import::schema::requires_only) {
                 return Err(format!("{pointer}/{key}"));
             }
+            let why = "its alternatives only say which members are required (one group or another), a constraint the spec format does not have; the members are kept as the object declares them";
+            self.unmapped(cx, codes::IMPORT_UNMAPPED, &format!("{pointer}/{key}"), "request_body", &format!("`{key}`"), why);
         }
         if schema.get("additionalProperties").is_some_and(Value::is_object) {
             return Err(format!("{pointer}/additionalProperties"));

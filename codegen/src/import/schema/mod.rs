@@ -70,14 +70,30 @@ pub(super) fn admits_null(v: &Value) -> bool {
         || obj.get("enum").and_then(Value::as_array).is_some_and(|l| l.iter().any(Value::is_null))
 }
 
-/// The alternatives of `oneOf`/`anyOf` other than `null`.
+/// The alternatives of `oneOf`/`anyOf` other than `null`; none when they only say which
+/// members of the object are required ([`requires_only`]).
 fn alternatives(obj: &Map<String, Value>) -> Option<(&'static str, Vec<(usize, &Value)>)> {
+    if requires_only(obj) {
+        return None;
+    }
     for key in ["oneOf", "anyOf"] {
         if let Some(list) = obj.get(key).and_then(Value::as_array) {
             return Some((key, list.iter().enumerate().filter(|(_, v)| !is_null_schema(v)).collect()));
         }
     }
     None
+}
+
+/// Whether the `oneOf`/`anyOf` of an object with `properties` only says which of its members
+/// are required (`anyOf: [{required: [file_ids]}, {required: [files]}]`: one or the other). The
+/// spec format has no such constraint: the schema is read as the object it narrows, and the
+/// alternatives are reported (a union of two objects without members would lose every member).
+pub(in crate::import) fn requires_only(obj: &Map<String, Value>) -> bool {
+    let only_required = |v: &Value| {
+        v.as_object().is_some_and(|o| o.contains_key("required") && o.keys().all(|k| ["required", "description", "title", "$comment"].contains(&k.as_str())))
+    };
+    obj.get("properties").is_some_and(Value::is_object)
+        && ["oneOf", "anyOf"].iter().any(|k| obj.get(*k).and_then(Value::as_array).is_some_and(|l| !l.is_empty() && l.iter().all(only_required)))
 }
 
 /// The constant of a branch of an enum written as `oneOf` of constants
