@@ -42,6 +42,20 @@ fn an_integer_written_with_a_fraction_is_that_integer() {
 }
 
 #[test]
+fn an_integer_parameter_written_as_a_whole_number_with_a_fraction_is_that_integer() {
+    assert_eq!(server::integer::<i64>("7262"), Ok(7262));
+    assert_eq!(server::integer::<i64>("7262.0"), Ok(7262));
+    assert_eq!(server::integer::<i64>("-3.000"), Ok(-3));
+    assert_eq!(server::integer::<u64>("18446744073709551615.0"), Ok(u64::MAX), "exact past 2^53");
+    assert_eq!(server::integer::<i32>("1e3"), Ok(1000));
+    for refused in ["7262.5", "1.", ".0", "1e400", "-1.0", "4294967296.0", "x.0", "1.0e", "NaN", "inf", ""] {
+        assert!(server::integer::<u32>(refused).is_err(), "{refused:?} is no u32");
+    }
+    let message = server::integer::<u32>("7262.5").unwrap_err();
+    assert!(message.contains("7262.5"), "the refusal names the text: {message}");
+}
+
+#[test]
 fn a_list_header_is_comma_separated_over_one_line_or_several() {
     let mut out = Vec::new();
     let pairs = vec![("x-ids".to_owned(), "1, 2,3".to_owned()), ("x-ids".to_owned(), " 4".to_owned())];

@@ -161,6 +161,34 @@ where
     })
 }
 
+/// Parses an integer parameter: digits, or, since JSON Schema counts any number with a zero
+/// fraction as an integer (and clients that hold numbers as floats write them so), a number
+/// with a zero fraction or an exponent (`7262.0`, `1e3`) whose value is a whole number in range.
+pub fn integer<T>(text: &str) -> Result<T, String>
+where
+    T: std::str::FromStr + TryFrom<i128>,
+    T::Err: std::fmt::Display,
+{
+    from_str::<T>(text).or_else(|e| integral(text).and_then(|n| T::try_from(n).ok()).ok_or(e))
+}
+
+/// The whole number an integral decimal with a fraction or an exponent writes: exact for
+/// `-?digits.0*`, through `f64` (exact below 2^53) for an exponent.
+fn integral(text: &str) -> Option<i128> {
+    if let Some((whole, fraction)) = text.split_once('.')
+        && !fraction.is_empty()
+        && fraction.bytes().all(|b| b == b'0')
+    {
+        let digits = whole.strip_prefix('-').unwrap_or(whole);
+        return (!digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())).then(|| whole.parse().ok()).flatten();
+    }
+    if !text.bytes().any(|b| b == b'e' || b == b'E') {
+        return None;
+    }
+    let value: f64 = text.parse().ok()?;
+    (value.is_finite() && value.fract() == 0.0 && value.abs() < 9_007_199_254_740_992.0).then_some(value as i128)
+}
+
 /// Parses JSON text (for parameters whose type is not a plain scalar).
 pub fn from_json<T: DeserializeOwned>(text: &str) -> Result<T, String> {
     serde_json::from_str(text).map_err(|e| e.to_string())

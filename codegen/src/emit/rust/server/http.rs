@@ -398,9 +398,10 @@ pub(super) fn parser_for(plan: &Plan, ty: Option<&TypeRef>) -> TokenStream {
     match ty {
         TypeRef::Primitive(Primitive::String | Primitive::Url | Primitive::Csv) => quote!(|text: &str| Ok::<_, String>(text.to_owned())),
         TypeRef::Primitive(Primitive::Json | Primitive::File) => quote!(runtime::from_json::<#rust>),
+        TypeRef::Primitive(Primitive::Integer | Primitive::Int32 | Primitive::Uint32 | Primitive::Uint64) => quote!(runtime::integer::<#rust>),
         TypeRef::Primitive(_) => quote!(runtime::from_str::<#rust>),
         TypeRef::Enum(id) if plan.enum_(id).is_some_and(|e| e.repr == "string") => quote!(|text: &str| Ok::<_, String>(#rust::from(text))),
-        TypeRef::Enum(_) => quote!(|text: &str| runtime::from_str::<i64>(text).map(#rust::from_value)),
+        TypeRef::Enum(_) => quote!(|text: &str| runtime::integer::<i64>(text).map(#rust::from_value)),
         TypeRef::Union(_) => quote!(runtime::from_json_or_text_known::<#rust>),
         _ => quote!(runtime::from_json_or_text::<#rust>),
     }

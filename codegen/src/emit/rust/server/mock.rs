@@ -460,7 +460,9 @@ impl<'m> Values<'m> {
                     .unwrap_or("application/octet-stream")
                     .replace('*', "octet-stream")
                     .replace("octet-stream/octet-stream", "application/octet-stream");
-                Some(quote!(types::wire::RawBody { content_type: #media.to_owned(), bytes: Vec::new() }))
+                // Not empty: a reader parses a structured media type (`application/yaml`), and nothing
+                // reads as `null`, no text.
+                Some(quote!(types::wire::RawBody { content_type: #media.to_owned(), bytes: b"example".to_vec() }))
             }
             BodyKind::Json if !r.fields.is_empty() => {
                 let body = &names.body;
