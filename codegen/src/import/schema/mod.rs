@@ -96,6 +96,13 @@ pub(in crate::import) fn requires_only(obj: &Map<String, Value>) -> bool {
         && ["oneOf", "anyOf"].iter().any(|k| obj.get(*k).and_then(Value::as_array).is_some_and(|l| !l.is_empty() && l.iter().all(only_required)))
 }
 
+/// Whether a schema says nothing of its members: `type: object` or no type, and nothing else
+/// but annotations (and 3.0's `nullable`, which the reader of the schema reports where it does
+/// not apply: in a part of `allOf`, `null` still fails the other parts).
+fn bare_object(obj: &Map<String, Value>) -> bool {
+    obj.get("type").is_none_or(|t| t == "object") && obj.keys().all(|k| k == "type" || k == "nullable" || ANNOTATIONS.contains(&k.as_str()))
+}
+
 /// The constant of a branch of an enum written as `oneOf` of constants
 /// (`{title: ACTION_ROW, const: 1}`, or an `enum` of one value).
 fn branch_const(v: &Value) -> Option<&Value> {
@@ -527,7 +534,10 @@ impl Importer<'_> {
                 let base = part.get("$ref").and_then(Value::as_str).and_then(|r| self.resource_ref(r));
                 match (base, part.as_object()) {
                     (Some(base), Some(p)) if p.len() == 1 => extends.push(base),
-                    (_, Some(p)) if p.contains_key("properties") && !p.contains_key("$ref") => {
+                    // A part of members, or one that says nothing of them (`{type: object}`,
+                    // which narrows an object to itself: Asana writes one beside each reference
+                    // it annotates).
+                    (_, Some(p)) if (p.contains_key("properties") || bare_object(p)) && !p.contains_key("$ref") => {
                         let mut inner = Used::default();
                         inner.mark("type");
                         required.extend(self.properties(cx, p, &at, site, &mut inner, &mut fields));
@@ -583,12 +593,23 @@ impl Importer<'_> {
 
     /// The resource id a reference names, when it names a resource component.
     fn resource_ref(&self, reference: &str) -> Option<String> {
-        let pointer = local_pointer(reference)?;
-        let name = pointer.strip_prefix("/components/schemas/")?;
-        match self.components.get(&last_token(&format!("/{name}")))? {
-            Component::Resource(id) => Some(id.clone()),
-            _ => None,
+        let mut reference = reference.to_owned();
+        // A component that is only a reference to another (`AttachmentBase: {$ref:
+        // AttachmentCompact}`) is that one: followed, a bounded number of times (a cycle of
+        // such aliases names no resource).
+        for _ in 0..16 {
+            let pointer = local_pointer(&reference)?;
+            let name = pointer.strip_prefix("/components/schemas/")?;
+            if let Some(Component::Resource(id)) = self.components.get(&last_token(&format!("/{name}"))) {
+                return Some(id.clone());
+            }
+            let alias = self.doc.at(&pointer)?.as_object()?;
+            if !alias.keys().all(|k| k == "$ref" || ANNOTATIONS.contains(&k.as_str())) {
+                return None;
+            }
+            reference = alias.get("$ref")?.as_str()?.to_owned();
         }
+        None
     }
 
     /// The fields of `properties`, each optional unless `required` names it; returns the
