@@ -72,6 +72,7 @@ const TYPES: &[(&str, RoundTrip)] = &[
     ("union:shape", round_trip::<Shape>),
     ("union:gateway_payload", round_trip::<GatewayPayload>),
     ("union:nonce", round_trip::<Nonce>),
+    ("union:title_filter", round_trip::<TitleFilter>),
     ("union:expression", round_trip::<Expression>),
     ("union:document_revision", round_trip::<DocumentRevision>),
     ("body:create_document", round_trip::<create_document::Body>),

@@ -250,6 +250,7 @@ mod tests {
             fn h(
                 ids: Option<Vec<u64>>,
                 tags: Option<Vec<String>>,
+                titles: Option<TitleFilter>,
                 after: Option<u64>,
                 limit: Option<i64>,
                 request_id: Option<String>,
@@ -263,6 +264,7 @@ mod tests {
             fn h(
                 ids: Option<Vec<u64>>,
                 tags: Option<Vec<String>>,
+                titles: Option<TitleFilter>,
                 after: Option<u64>,
                 limit: Option<i64>,
                 request_id: Option<String>,
