@@ -118,17 +118,5 @@ if [ -n "$semver_checks_pid" ] && ! wait "$semver_checks_pid"; then
   echo "error: cargo-semver-checks $semver_checks_version did not install (tests/semver.rs needs it)" >&2
   exit 1
 fi
-# The docs build beside the tests: Cargo holds the build directory only while it compiles (the
-# tests' own build, everything already built, is over within seconds, hence the pause), and the
-# tests leave cores idle (servers on sockets, Python tools) that rustdoc uses.
-mkdir -p target
-(sleep 20; RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --locked) > target/doc.log 2>&1 &
-doc_pid=$!
-tests_status=0
-cargo test "${linted[@]}" --workspace --locked --no-fail-fast || tests_status=$?
-if ! wait "$doc_pid"; then
-  cat target/doc.log >&2
-  echo "error: cargo doc failed (its log is above)" >&2
-  exit 1
-fi
-exit "$tests_status"
+cargo test "${linted[@]}" --workspace --locked --no-fail-fast
+RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --locked
