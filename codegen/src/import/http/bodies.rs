@@ -308,7 +308,7 @@ impl Importer<'_> {
             if !schema.as_object().is_some_and(crate::import::schema::requires_only) {
                 return Err(format!("{pointer}/{key}"));
             }
-            let why = "its alternatives only say which members are required (one group or another), a constraint the spec format does not have; the members are kept as the object declares them";
+            let why = crate::import::schema::REQUIRES_ONLY_WHY;
             self.unmapped(cx, codes::IMPORT_UNMAPPED, &format!("{pointer}/{key}"), "request_body", &format!("`{key}`"), why);
         }
         if schema.get("additionalProperties").is_some_and(Value::is_object) {

@@ -84,6 +84,9 @@ fn alternatives(obj: &Map<String, Value>) -> Option<(&'static str, Vec<(usize, &
     None
 }
 
+/// Why [`requires_only`] alternatives are not imported, wherever they are reported.
+pub(in crate::import) const REQUIRES_ONLY_WHY: &str = "its alternatives only say which members are required (one group or another), a constraint the spec format does not have; the members are kept as the object declares them";
+
 /// Whether the `oneOf`/`anyOf` of an object with `properties` only says which of its members
 /// are required (`anyOf: [{required: [file_ids]}, {required: [files]}]`: one or the other). The
 /// spec format has no such constraint: the schema is read as the object it narrows, and the

@@ -311,9 +311,7 @@ impl Importer<'_> {
                 "xml" | "externalDocs" => "the spec format has no XML mapping or outside documentation".to_owned(),
                 "discriminator" => "a discriminator outside `oneOf` or `anyOf` has nothing to tag".to_owned(),
                 "nullable" => "it does not make the value nullable here: in a part of `allOf`, `null` still fails the other parts".to_owned(),
-                "oneOf" | "anyOf" if super::requires_only(obj) => {
-                    "its alternatives only say which members are required (one group or another), a constraint the spec format does not have; the members are kept as the object declares them".to_owned()
-                }
+                "oneOf" | "anyOf" if super::requires_only(obj) => super::REQUIRES_ONLY_WHY.to_owned(),
                 "enum" | "const" => "a fixed set of values on this type".to_owned(),
                 "minLength" | "maxLength" | "pattern" | "minimum" | "maximum" | "exclusiveMinimum" | "exclusiveMaximum" | "minItems" | "maxItems"
                 | "uniqueItems" | "minProperties" | "maxProperties" | "format" => "a constraint that does not apply to the value's type in the spec".to_owned(),
