@@ -146,13 +146,15 @@ impl Importer<'_> {
         let schema_at = format!("{at}/requestBody/content/application~1json/schema");
         let data = envelope.and_then(|e| e.data.as_deref());
         // Where the body is the event, the member naming it is the envelope's, and so are the
-        // others the export wrote with no schema (a field that is the id keeps its own).
+        // others the export wrote with no schema (a field that is the id keeps its own). A
+        // member the envelope names by a path (`meta.type`) is the path's first member.
         let placeholder =
             |member: &str| self.doc.at(&format!("{schema_at}/properties/{}", escape(member))).is_some_and(|s| s.as_object().is_some_and(Map::is_empty));
         let members: Vec<&str> = envelope
             .iter()
             .flat_map(|e| [Some(e.kind.as_str()), e.id.as_deref(), e.timestamp.as_deref(), e.version.as_deref()])
             .flatten()
+            .map(|path| path.split('.').next().unwrap_or(path))
             .enumerate()
             .filter(|(i, m)| *i == 0 || placeholder(m))
             .map(|(_, m)| m)
@@ -214,8 +216,7 @@ impl Importer<'_> {
         let site = Site::new(FILE, "webhook");
         let mut out = IndexMap::new();
         for (name, member) in props.iter().filter(|(n, _)| !leave.contains(&n.as_str())) {
-            let mut f = self.field(cx, member, &format!("{base}/properties/{}", escape(name)), &site.child(name));
-            f.optional = !required.contains(&name.as_str());
+            let f = self.member_field(cx, member, &format!("{base}/properties/{}", escape(name)), &site.child(name), required.contains(&name.as_str()));
             out.insert(name.clone(), f);
         }
         out

@@ -385,13 +385,14 @@ impl<'a> Doc<'a> {
     }
 
     fn request_body(&self, e: &Endpoint) -> Option<Value> {
-        if e.body_formats.len() > 1 || !e.parts.is_empty() || e.body_format() == "binary" {
+        // Bytes and CSV are read whole, as text or bytes of their media type, whatever members
+        // the body lists.
+        if e.body_formats.len() > 1 || !e.parts.is_empty() || matches!(e.body_format(), "binary" | "csv") {
             return self.body_formats(e);
         }
         let media = match e.body_format() {
             "multipart" => "multipart/form-data",
             "form" => "application/x-www-form-urlencoded",
-            "csv" => "text/csv",
             _ => e.json_media_type(),
         };
         let (schema, required) = if media == "application/x-www-form-urlencoded" {

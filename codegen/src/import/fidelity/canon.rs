@@ -52,6 +52,8 @@ pub(super) enum C {
         additional: Option<Rc<N>>,
         min: u64,
         max: Option<u64>,
+        /// What the keys are (`propertyNames`), as written.
+        keys: Option<String>,
     },
     Union(Vec<Rc<N>>),
     /// A keyword the comparison does not read; never equal to anything.
@@ -146,9 +148,10 @@ impl<'d> Canon<'d> {
         }
         // `unevaluatedProperties: false` closes the object all the parts make.
         if obj.get("unevaluatedProperties") == Some(&Value::Bool(false))
-            && let C::Object { props, required, min, max, .. } = &out.c
+            && let C::Object { props, required, min, max, keys, .. } = &out.c
         {
-            let closed = C::Object { props: props.clone(), required: required.clone(), additional: Some(node(at, C::Never)), min: *min, max: *max };
+            let closed =
+                C::Object { props: props.clone(), required: required.clone(), additional: Some(node(at, C::Never)), min: *min, max: *max, keys: keys.clone() };
             out = node(&out.at, closed);
         }
         let untyped = !obj.contains_key("type") && !obj.contains_key("oneOf") && !obj.contains_key("anyOf");
@@ -322,12 +325,15 @@ impl<'d> Canon<'d> {
             None | Some(Value::Bool(true)) => None,
             Some(s) => Some(self.nested(s, &format!("{at}/additionalProperties"), low)),
         };
-        // A map's keys as text of a pattern or format: what the keys may be.
-        if let Some(names) = o.get("propertyNames")
-            && !names.as_object().is_some_and(|n| n.iter().all(|(k, _)| annotation(k)))
+        // A map's keys as text of a type, pattern or format: what the keys may be, compared as
+        // written; any other `propertyNames` is not read.
+        let keys = o.get("propertyNames").and_then(Value::as_object).map(|n| n.iter().filter(|(k, _)| !annotation(k)).collect::<BTreeMap<_, _>>());
+        if let Some(names) = &keys
+            && !names.keys().all(|k| ["type", "format", "pattern"].contains(&k.as_str()))
         {
-            return node(&format!("{at}/propertyNames"), C::Other(format!("`propertyNames` {names}")));
+            return node(&format!("{at}/propertyNames"), C::Other(format!("`propertyNames` {}", o["propertyNames"])));
         }
+        let keys = keys.filter(|n| !n.is_empty()).map(|n| serde_json::to_string(&n).unwrap_or_default());
         node(
             at,
             C::Object {
@@ -336,6 +342,7 @@ impl<'d> Canon<'d> {
                 additional,
                 min: o.get("minProperties").and_then(Value::as_u64).unwrap_or(0),
                 max: o.get("maxProperties").and_then(Value::as_u64),
+                keys,
             },
         )
     }
@@ -469,9 +476,10 @@ pub(super) fn constant(at: &str, v: &Value) -> Rc<N> {
     node(at, c)
 }
 
-/// The alternatives, flattened and simplified: any `Any` makes the whole `Any`; values of one
-/// kind are one set; an unconstrained alternative of a kind whose values are listed (an open
-/// enum's catch-all) is dropped.
+/// The alternatives, flattened and simplified: any `Any` makes the whole `Any`; `null` counts
+/// once (a nullable union inside a nullable place); values of one kind are one set; an
+/// unconstrained alternative of a kind whose values are listed (an open enum's catch-all) is
+/// dropped.
 pub(super) fn union(at: &str, alts: Vec<Rc<N>>) -> Rc<N> {
     let mut flat: Vec<Rc<N>> = Vec::new();
     for a in alts {
@@ -481,6 +489,8 @@ pub(super) fn union(at: &str, alts: Vec<Rc<N>>) -> Rc<N> {
             _ => flat.push(a),
         }
     }
+    let mut null = false;
+    flat.retain(|a| !matches!(a.c, C::Null) || !std::mem::replace(&mut null, true));
     if flat.iter().any(|a| matches!(a.c, C::Any)) {
         return node(at, C::Any);
     }
@@ -582,7 +592,7 @@ pub(super) fn intersect(a: &Rc<N>, b: &Rc<N>) -> Rc<N> {
         (C::Array { items, min, max, unique }, C::Array { items: i2, min: m2, max: x2, unique: u2 }) => {
             node(at, C::Array { items: intersect(items, i2), min: (*min).max(*m2), max: min_opt(*max, *x2), unique: *unique || *u2 })
         }
-        (C::Object { props, required, additional, min, max }, C::Object { props: p2, required: r2, additional: a2, min: m2, max: x2 }) => {
+        (C::Object { props, required, additional, min, max, keys }, C::Object { props: p2, required: r2, additional: a2, min: m2, max: x2, keys: k2 }) => {
             let mut merged = props.clone();
             for (k, v) in p2 {
                 let joined = match merged.get(k) {
@@ -595,7 +605,11 @@ pub(super) fn intersect(a: &Rc<N>, b: &Rc<N>) -> Rc<N> {
                 (Some(x), Some(y)) => Some(intersect(x, y)),
                 (x, y) => x.clone().or_else(|| y.clone()),
             };
-            node(at, C::Object { props: merged, required: required.union(r2).cloned().collect(), additional, min: (*min).max(*m2), max: min_opt(*max, *x2) })
+            let keys = keys.clone().or_else(|| k2.clone());
+            node(
+                at,
+                C::Object { props: merged, required: required.union(r2).cloned().collect(), additional, min: (*min).max(*m2), max: min_opt(*max, *x2), keys },
+            )
         }
         (C::Other(_), _) => a.clone(),
         (_, C::Other(_)) => b.clone(),
@@ -686,8 +700,15 @@ pub(super) fn equal(a: &N, b: &N, path: &str, seen: &mut BTreeSet<(usize, usize)
             out.extend(equal(items, i2, &format!("{path}/items"), seen));
             out
         }
-        (C::Object { props, required, additional, min, max }, C::Object { props: p2, required: r2, additional: a2, min: m2, max: x2 }) => {
+        (C::Object { props, required, additional, min, max, keys }, C::Object { props: p2, required: r2, additional: a2, min: m2, max: x2, keys: k2 }) => {
             let mut out = Vec::new();
+            if keys != k2 {
+                out.extend(differ(format!(
+                    "the document's keys are {}, the export's {}",
+                    keys.as_deref().unwrap_or("any text"),
+                    k2.as_deref().unwrap_or("any text")
+                )));
+            }
             for name in props.keys().filter(|k| !p2.contains_key(*k)) {
                 out.push((format!("{path}/{name}"), props[name].at.clone(), format!("member `{name}` is not in the export")));
             }

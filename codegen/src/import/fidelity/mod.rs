@@ -325,7 +325,7 @@ impl<'d> Comparison<'d> {
         let (a, _) = self.ours.schema(ours, at);
         let (b, _) = self.theirs.schema(theirs, their_at);
         let strip = |n: &Rc<N>| match &n.c {
-            C::Object { props, required, additional, min, max } => node(
+            C::Object { props, required, additional, min, max, keys } => node(
                 &n.at,
                 C::Object {
                     props: props.iter().map(|(k, v)| (k.clone(), without_null(v))).collect(),
@@ -333,6 +333,7 @@ impl<'d> Comparison<'d> {
                     additional: additional.clone(),
                     min: *min,
                     max: *max,
+                    keys: keys.clone(),
                 },
             ),
             _ => n.clone(),

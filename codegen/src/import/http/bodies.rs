@@ -156,8 +156,7 @@ impl Importer<'_> {
                 e.meta.notes.push(format!("Request body: {d}"));
             }
             for (name, s) in obj.get("properties").and_then(Value::as_object).into_iter().flatten() {
-                let mut f = self.field(cx, s, &format!("{pointer}/properties/{}", escape(name)), &site.child("body").child(name));
-                f.optional = !required.contains(name);
+                let f = self.member_field(cx, s, &format!("{pointer}/properties/{}", escape(name)), &site.child("body").child(name), required.contains(name));
                 e.body.insert(name.clone(), f);
             }
             return;
@@ -233,6 +232,12 @@ impl Importer<'_> {
             }
             let mut f = self.field(cx, s, at, &psite.child(name));
             f.optional = !required.contains(name);
+            // A part of CSV text stays a file, which takes no constant.
+            if f.ty.as_deref() == Some("file")
+                && let Some(c) = f.constant.take()
+            {
+                f.notes.push(format!("The document fixes it to `{c}`, which a file part does not check."));
+            }
             if f.nullable {
                 // A part is text or bytes, where `null` has no spelling: an absent part is how
                 // it is sent, so nothing is lost.

@@ -2,19 +2,65 @@
 //! and the error body most error responses share.
 
 use super::*;
+use std::collections::HashMap;
 
 impl Importer<'_> {
-    /// `components.headers` as named headers.
+    /// `components.headers` as named headers. A header object has no name of its own: the
+    /// name is the key of the `headers` map that uses it. A component every use names alike
+    /// takes that name; otherwise its key, and a use under another name is written out at the
+    /// use ([`Self::response`]). A component no use names, whose key is no header name, has
+    /// nothing to go by and is reported.
     pub(in crate::import) fn component_headers(&mut self, cx: &mut Diagnostics) {
         let Some(headers) = self.root().pointer("/components/headers").and_then(Value::as_object).cloned() else { return };
-        for (name, header) in &headers {
-            let pointer = format!("/components/headers/{}", escape(name));
-            let id = self.claim("header", name);
+        let uses = self.header_uses();
+        for (key, header) in &headers {
+            let pointer = format!("/components/headers/{}", escape(key));
+            let names = uses.get(&pointer).map(Vec::as_slice).unwrap_or_default();
+            let agreed = names.first().filter(|first| names.iter().all(|n| n.eq_ignore_ascii_case(first)));
+            let name = match agreed.or_else(|| names.first().filter(|_| !is_header_name(key))) {
+                Some(used) => used.clone(),
+                None if is_header_name(key) => key.clone(),
+                None => {
+                    self.unmapped(
+                        cx,
+                        codes::IMPORT_UNMAPPED,
+                        &pointer,
+                        "details",
+                        &format!("header `{key}`"),
+                        "no response uses it, and its key is no HTTP header name to name it by",
+                    );
+                    continue;
+                }
+            };
+            let id = self.claim("header", key);
             self.named_headers.insert(pointer.clone(), id.clone());
             let site = Site::new(SCHEMAS_FILE, &id);
-            let f = self.header(cx, name, header, &pointer, &site);
+            let f = self.header(cx, &name, header, &pointer, &site);
             self.file(SCHEMAS_FILE).headers.insert(id, f);
         }
+    }
+
+    /// The names each component header is used under: the keys of the `headers` maps of every
+    /// response (of the operations, the webhooks and `components.responses`) that refer to it.
+    fn header_uses(&self) -> HashMap<String, Vec<String>> {
+        let mut uses: HashMap<String, Vec<String>> = HashMap::new();
+        let mut add = |response: &Value| {
+            for (name, h) in response.get("headers").and_then(Value::as_object).into_iter().flatten() {
+                if let Some(target) = h.get("$ref").and_then(Value::as_str).and_then(|r| r.strip_prefix('#')) {
+                    uses.entry(target.to_owned()).or_default().push(name.clone());
+                }
+            }
+        };
+        let root = self.root();
+        for section in ["/paths", "/webhooks"] {
+            for item in root.pointer(section).and_then(Value::as_object).into_iter().flat_map(|m| m.values()) {
+                for op in item.as_object().into_iter().flat_map(|m| m.values()) {
+                    op.get("responses").and_then(Value::as_object).into_iter().flat_map(|m| m.values()).for_each(&mut add);
+                }
+            }
+        }
+        root.pointer("/components/responses").and_then(Value::as_object).into_iter().flat_map(|m| m.values()).for_each(&mut add);
+        uses
     }
 
     /// `components.responses` as named responses.
@@ -30,6 +76,12 @@ impl Importer<'_> {
             let r = self.response(cx, &responses[&name], &pointer, &site, "200");
             self.file(SCHEMAS_FILE).responses.insert(id, r);
         }
+    }
+
+    /// Whether the named header `id` goes by `name` (header names compare without regard to
+    /// case).
+    fn header_named(&self, id: &str, name: &str) -> bool {
+        self.files.get(SCHEMAS_FILE).and_then(|f| f.headers.get(id)).and_then(|f| f.wire_name.as_deref()).is_some_and(|w| w.eq_ignore_ascii_case(name))
     }
 
     /// A header object (a parameter without `name` and `in`) as a header field.
@@ -109,8 +161,8 @@ impl Importer<'_> {
                 }
                 let value = match h.get("$ref").and_then(Value::as_str) {
                     Some(reference) => match self.resolve_ref(cx, reference, &format!("{at}/$ref")) {
-                        Some(p) => match self.named_headers.get(&p) {
-                            Some(id) => HeaderUse::Named(id.clone()),
+                        Some(p) => match self.named_headers.get(&p).filter(|id| self.header_named(id, name)).cloned() {
+                            Some(id) => HeaderUse::Named(id),
                             None => {
                                 let target = self.doc.at(&p).cloned().unwrap_or_default();
                                 HeaderUse::Inline(Box::new(self.header(cx, name, &target, &p, &site.child("headers").child(name))))
@@ -182,8 +234,7 @@ impl Importer<'_> {
                     let required: Vec<String> =
                         schema.get("required").and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_str).map(str::to_owned).collect();
                     for (name, s) in schema.get("properties").and_then(Value::as_object).into_iter().flatten() {
-                        let mut f = self.field(cx, s, &format!("{pointer}/properties/{}", escape(name)), &site.child(name));
-                        f.optional = !required.contains(name);
+                        let f = self.member_field(cx, s, &format!("{pointer}/properties/{}", escape(name)), &site.child(name), required.contains(name));
                         out.fields.insert(name.clone(), f);
                     }
                     if let Some(d) = schema.get("description").and_then(Value::as_str) {
@@ -289,4 +340,9 @@ impl Importer<'_> {
         let most = counts.values().copied().max()?;
         counts.into_iter().find(|(_, n)| *n == most).map(|(name, _)| name)
     }
+}
+
+/// Whether `name` is an HTTP header name (a token, RFC 9110 §5.1).
+fn is_header_name(name: &str) -> bool {
+    !name.is_empty() && name.bytes().all(|b| b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b))
 }

@@ -473,15 +473,21 @@ impl Importer<'_> {
     /// `items:`, an enum subset onto the field, its gaps and description as the field's.
     fn element_rules(&mut self, f: &mut Field, element: Field) {
         let mut rules = element.rules;
-        if let Some(c) = &element.constant {
-            constant_rules(&mut rules, c);
-            f.notes.push(format!("Every element is {c}."));
+        let mut subset = element.subset;
+        match &element.constant {
+            // One value of an enum is a subset of one: the field lists it.
+            Some(Value::String(id)) if element.ty.as_deref().is_some_and(|t| t.starts_with("enum<")) => subset = vec![id.clone()],
+            Some(c) => {
+                constant_rules(&mut rules, c);
+                f.notes.push(format!("Every element is {c}."));
+            }
+            None => {}
         }
         let items = Items { nullable: element.nullable && !self.text_only, rules, items: element.items };
         if !items.is_empty() {
             f.items = Some(Box::new(items));
         }
-        f.subset = element.subset;
+        f.subset = subset;
         if let Some(d) = element.description {
             f.notes.push(format!("Each element: {d}"));
         }
@@ -631,9 +637,7 @@ impl Importer<'_> {
         if let Some(props) = used.take(obj, "properties").and_then(Value::as_object) {
             for (name, schema) in props {
                 let at = format!("{pointer}/properties/{}", escape(name));
-                let mut f = self.field(cx, schema, &at, &site.child(name));
-                f.optional = !required.contains(name);
-                self.media_outside_part(cx, &at, &mut f);
+                let mut f = self.member_field(cx, schema, &at, &site.child(name), required.contains(name));
                 // A default of a member that is always sent is never used: it stays in words.
                 if !f.optional
                     && let Some(d) = f.default.take()
@@ -656,15 +660,29 @@ impl Importer<'_> {
         required
     }
 
+    /// A member of an object written in place (a request body's, a response's, a delivery's):
+    /// its field, optional unless `required`, with a media type it cannot carry settled.
+    pub(in crate::import) fn member_field(&mut self, cx: &mut Diagnostics, schema: &Value, pointer: &str, site: &Site, required: bool) -> Field {
+        let mut f = self.field(cx, schema, pointer, site);
+        f.optional = !required;
+        self.media_outside_part(cx, pointer, &mut f);
+        f
+    }
+
     /// A member's `contentMediaType` (a text holding a file): only a multipart part carries a
-    /// media type in the spec, so a member of CSV text is the `csv` type, and any other media
-    /// type is left out with its pointer (the member stays a file).
+    /// media type in the spec, so a member of CSV text is the `csv` type, a file of
+    /// `application/octet-stream` is any file, and any other media type is left out with its
+    /// pointer (the member stays a file).
     fn media_outside_part(&mut self, cx: &mut Diagnostics, pointer: &str, f: &mut Field) {
         let Some(media) = f.content_type.take() else { return };
-        if media == "text/csv" && f.ty.as_deref() == Some("file") {
-            f.ty = Some("csv".into());
-            return;
+        match (media.as_str(), f.ty.as_deref()) {
+            ("text/csv", Some("file")) => f.ty = Some("csv".into()),
+            ("application/octet-stream", Some("file")) => {}
+            _ => self.media_gap(cx, pointer, f, &media),
         }
+    }
+
+    fn media_gap(&mut self, cx: &mut Diagnostics, pointer: &str, f: &mut Field, media: &str) {
         let what = format!("media type `{media}` of a member");
         let gap = self.unmapped(cx, codes::IMPORT_UNMAPPED, &format!("{pointer}/contentMediaType"), "format", &what, "only a multipart part has a media type");
         f.not_shown.push(gap);

@@ -168,8 +168,11 @@ impl Importer<'_> {
         };
         // A constant that is no value of the type the schema declares constrains nothing a
         // decoder can check: it stays in words.
+        // CSV text is a file of `text/csv` until its place is known, and text all the same.
+        let csv = f.ty.as_deref() == Some("file") && f.content_type.as_deref() == Some("text/csv");
+        let ty = if csv { "csv" } else { f.ty.as_deref().unwrap_or_default() };
         match constant {
-            Some(c) if literal_fits(f.ty.as_deref().unwrap_or_default(), &c) => f.constant = Some(c),
+            Some(c) if literal_fits(ty, &c) => f.constant = Some(c),
             Some(c) => f.notes.push(format!("The document fixes it to `{c}`, which is no value of its type.")),
             None => {}
         }

@@ -65,7 +65,7 @@ impl Doc<'_> {
                 content.insert(media.to_owned(), entry);
             }
         }
-        let required = e.body_formats.iter().any(|f| f.id == "binary") || !e.parts.is_empty() || fields.is_some();
+        let required = e.body_formats.iter().any(|f| matches!(f.id.as_str(), "binary" | "csv")) || !e.parts.is_empty() || fields.is_some();
         (!content.is_empty()).then(|| json!({ "required": required, "content": content }))
     }
 
