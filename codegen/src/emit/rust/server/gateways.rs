@@ -18,12 +18,12 @@ pub fn emit(plan: &Plan) -> TokenStream {
     let hubs = plan.sessions().map(hub);
     quote! {
         //! Serving the gateways: each function here makes the hub of one gateway, whose
-        //! [`Hub::router`] is the axum WebSocket route. The hub sends the hello, supervises
+        //! [`Hub::router`](crate::gateways::Hub::router) is the axum WebSocket route. The hub sends the hello, supervises
         //! heartbeats (a client silent for the interval and a half is closed with the
         //! protocol's session-timeout code), enforces the send limit with its code, keeps a
         //! bounded replay buffer per session so that a resume loses nothing, and closes each
         //! violation with the code the protocol gives it. Starting a session and answering a
-        //! command are the platform's, through [`Sessions`].
+        //! command are the platform's, through [`Sessions`](crate::gateways::Sessions).
         //!
         //! ```ignore
         //! let hub = gateways::gateway(MySessions, gateways::Options::default());

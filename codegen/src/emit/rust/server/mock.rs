@@ -59,7 +59,7 @@ pub fn mock(plan: &Plan) -> TokenStream {
         //! field's `example` where it has one, otherwise one chosen from its shape and
         //! constraints. Optional members are left out.
         //!
-        //! [`router`] serves it: `axum::serve(listener, platform_server::mock::router())`.
+        //! [`router`](fn@crate::mock::router) serves it: `axum::serve(listener, platform_server::mock::router())`.
         #![allow(clippy::too_many_lines, unused_variables, reason = "one method per endpoint, and the mock reads no input")]
 
         use crate::api::{Api, RuleContext};
