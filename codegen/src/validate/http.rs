@@ -184,7 +184,7 @@ pub fn check_header_names(cx: &mut Diagnostics, model: &Model) {
     let check_list = |cx: &mut Diagnostics, list: Vec<(String, Span)>| {
         let mut seen: BTreeMap<String, Span> = BTreeMap::new();
         for (name, span) in list {
-            let token = !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || "!#$%&'*+-.^_`|~".contains(c));
+            let token = is_token(&name);
             let lower = name.to_ascii_lowercase();
             if !token {
                 cx.push(
@@ -566,7 +566,7 @@ fn retry_problems(r: &RetryPolicy) -> Vec<String> {
 }
 
 /// Whether `name` is an HTTP token (a header name).
-pub(super) fn is_token(name: &str) -> bool {
+pub(crate) fn is_token(name: &str) -> bool {
     !name.is_empty() && name.bytes().all(|b| b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b))
 }
 

@@ -8,6 +8,7 @@
 mod facets;
 mod gateway;
 mod http;
+pub(crate) use http::is_token;
 mod index;
 mod refs;
 mod shapes;

@@ -17,9 +17,9 @@ impl Importer<'_> {
             let pointer = format!("/components/headers/{}", escape(key));
             let names = uses.get(&pointer).map(Vec::as_slice).unwrap_or_default();
             let agreed = names.first().filter(|first| names.iter().all(|n| n.eq_ignore_ascii_case(first)));
-            let name = match agreed.or_else(|| names.first().filter(|_| !is_header_name(key))) {
+            let name = match agreed.or_else(|| names.first().filter(|_| !crate::validate::is_token(key))) {
                 Some(used) => used.clone(),
-                None if is_header_name(key) => key.clone(),
+                None if crate::validate::is_token(key) => key.clone(),
                 None => {
                     self.unmapped(
                         cx,
@@ -340,9 +340,4 @@ impl Importer<'_> {
         let most = counts.values().copied().max()?;
         counts.into_iter().find(|(_, n)| *n == most).map(|(name, _)| name)
     }
-}
-
-/// Whether `name` is an HTTP header name (a token, RFC 9110 §5.1).
-fn is_header_name(name: &str) -> bool {
-    !name.is_empty() && name.bytes().all(|b| b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b))
 }

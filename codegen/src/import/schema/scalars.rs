@@ -167,8 +167,8 @@ impl Importer<'_> {
             None
         };
         // A constant that is no value of the type the schema declares constrains nothing a
-        // decoder can check: it stays in words.
-        // CSV text is a file of `text/csv` until its place is known, and text all the same.
+        // decoder can check: it stays in words. CSV text is a file of `text/csv` until its
+        // place is known, and text all the same.
         let csv = f.ty.as_deref() == Some("file") && f.content_type.as_deref() == Some("text/csv");
         let ty = if csv { "csv" } else { f.ty.as_deref().unwrap_or_default() };
         match constant {
