@@ -177,6 +177,12 @@ pub struct Manifest<'a> {
     pub readme: String,
 }
 
+/// The `[lib]` keys of every generated crate but the runtime: the crate holds no tests and no
+/// doc examples, so `cargo test` and `cargo clippy --all-targets` over a workspace that holds it
+/// compile it once, as a library, instead of also building an empty test harness of the whole
+/// crate (for a large API's types crate, as long as the library's own build).
+const NO_TEST_TARGETS: &str = "# Generated code without tests or doc examples: no empty test harness to build.\ntest = false\ndoctest = false\nbench = false\n";
+
 /// The `Cargo.toml` of a generated crate, and its `build.rs` when the layout regenerates.
 pub fn crate_files(opts: &EmitOptions, artifact: &'static str, dir: &str, package: &str, description: &str, m: Manifest<'_>) -> Vec<GeneratedFile> {
     let notice = opts.notice();
@@ -188,10 +194,9 @@ pub fn crate_files(opts: &EmitOptions, artifact: &'static str, dir: &str, packag
         toml_string(EDITION),
         toml_string(RUST_VERSION),
     );
-    if !m.lib.is_empty() {
-        text.push_str("\n[lib]\n");
-        m.lib.iter().for_each(|l| text.push_str(&format!("{l}\n")));
-    }
+    text.push_str("\n[lib]\n");
+    m.lib.iter().for_each(|l| text.push_str(&format!("{l}\n")));
+    text.push_str(NO_TEST_TARGETS);
     if !m.features.is_empty() {
         text.push_str("\n[features]\n");
         m.features.iter().for_each(|l| text.push_str(&format!("{l}\n")));
