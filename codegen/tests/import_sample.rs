@@ -1,21 +1,24 @@
 //! A sample of the import corpus through every crate: Oxide's document and the two largest of
-//! Twilio's are imported, generated as standalone output (what `generate --out DIR` writes) under
-//! `target/scratch/sample/`, and each output's crates (types, server, client, SDK) pass
-//! `cargo clippy --all-targets -D warnings`. Discord's crates are built, tested and served by
+//! Twilio's are imported, generated as a Cargo workspace of their own (the standalone output with
+//! the generator's `emit::workspace` root) under `target/scratch/sample/`, and each workspace's
+//! crates (runtime, types, server, client, SDK) build with clippy's lints, warnings denied. Discord's crates are built, tested and served by
 //! `discord_api.rs`; DigitalOcean's (a 267,000-line types crate) are checked by hand, their
 //! figures in `docs/import.md`.
 //!
-//! Each output also gets a small crate of its own beside the generated ones, whose test serves
+//! Each workspace also holds a small crate beside the generated ones, whose test serves
 //! the generated mock over 127.0.0.1 and runs schemathesis against it, driven by the exported
 //! document, with positive-data acceptance: no server error, every request the document allows
 //! accepted, every response as declared. Oxide's also pages through a paginated endpoint
 //! (`x-dropshot-pagination`) with the generated client: every item arrives once. `schemathesis`
 //! comes from PATH (the test command puts `.venv/bin` first); the test fails when it is missing.
 //!
-//! The builds share this run's scratch target directory and the repository's lock file, so the
-//! dependencies compile once for every scratch build of the suite.
+//! One build per document is both the clippy run and the check's build (clippy-driver as the
+//! workspace's wrapper, as `cargo clippy` runs it), so each generated crate compiles once. The
+//! builds use this run's target directory and the repository's lock file and dev profile (as the
+//! Discord crates' do), so the dependencies the workspace already compiled are reused.
 
-use platform_codegen::emit::{EmitOptions, Layout, emit_all};
+use platform_codegen::emit::EmitOptions;
+use platform_codegen::emit::workspace::{WorkspaceOptions, workspace};
 use platform_codegen::files::{self, Mode};
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -24,10 +27,10 @@ fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("codegen/ is in the workspace")
 }
 
-/// `target/scratch` of this test run: the test binary lives in `target/<profile>/deps/`.
-fn scratch() -> PathBuf {
+/// `target/` of this test run: the test binary lives in `target/<profile>/deps/`.
+fn target_dir() -> PathBuf {
     let exe = std::env::current_exe().unwrap();
-    exe.ancestors().nth(3).expect("the test binary lives in target/<profile>/deps").join("scratch")
+    exe.ancestors().nth(3).expect("the test binary lives in target/<profile>/deps").to_path_buf()
 }
 
 /// The documents of the sample, by name.
@@ -46,9 +49,10 @@ fn a_sample_of_the_corpus_generates_crates_that_are_clippy_clean_and_mocks_that_
     // either alone uses them.
     let mut checks = Vec::new();
     for (name, document) in SAMPLE {
-        let out = generate(name, document, &schemathesis);
-        let clippy = cargo(&out, &["clippy", "--workspace", "--all-targets", "--", "-D", "warnings"]);
-        let built = if clippy.status.success() { cargo(&out.join(CHECK), &["test", "--no-run", "--message-format=json"]) } else { clippy };
+        let (out, runtime) = generate(name, document, &schemathesis);
+        // Every member's library and the check's test, linted; the runtime's own unit tests
+        // are the generator's runtime crate's, run in the repository's workspace.
+        let built = cargo(&out, &["test", "--workspace", "--exclude", &runtime, "--no-run", "--message-format=json"]);
         if !built.status.success() {
             let output = format!("{}{}", String::from_utf8_lossy(&built.stdout), String::from_utf8_lossy(&built.stderr));
             failures.push(format!("the crates generated from {name} are not clippy-clean, or their check does not build:\n{output}"));
@@ -70,28 +74,30 @@ fn a_sample_of_the_corpus_generates_crates_that_are_clippy_clean_and_mocks_that_
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }
 
-/// Imports `document` and generates its standalone output, with the check crate beside it, under
-/// the scratch directory; returns where.
-fn generate(name: &str, document: &str, schemathesis: &Path) -> PathBuf {
+/// Imports `document` and generates its workspace, with the check crate as a member, under the
+/// scratch directory; returns where, and the runtime crate's package name.
+fn generate(name: &str, document: &str, schemathesis: &Path) -> (PathBuf, String) {
     let path = root().join("tests/data/openapi").join(document);
     let imported = platform_codegen::import::import_openapi(&path, document).unwrap_or_else(|e| panic!("{name} does not import: {e:?}"));
     let spec = tempfile::tempdir().unwrap();
     files::sync(spec.path(), &imported.files, Mode::Write).unwrap();
     let loaded = platform_codegen::load_spec(spec.path(), "spec").unwrap_or_else(|e| panic!("the spec imported from {name} is invalid: {e:?}"));
-    let out = scratch().join("sample").join(name);
+    let out = target_dir().join("scratch").join("sample").join(name);
     let _ = std::fs::remove_dir_all(&out);
-    let generated = emit_all(&loaded.model, &EmitOptions::default().with_layout(Layout::Standalone));
+    let options = WorkspaceOptions { members: vec![CHECK.to_owned()], mock_runner: false };
+    let generated = workspace(&loaded.model, &EmitOptions::default(), &options);
     files::sync(&out, &generated, Mode::Write).unwrap();
     std::fs::copy(root().join("Cargo.lock"), out.join("Cargo.lock")).unwrap();
     write_check(&out, &loaded.model, name == "oxide", schemathesis);
-    out
+    (out, platform_codegen::plan::idents::package(&loaded.model, "runtime"))
 }
 
-/// The test executable Cargo reports in `--message-format=json` output.
+/// The check's test executable, as Cargo reports it in `--message-format=json` output.
 fn test_executable(messages: &[u8]) -> PathBuf {
     let executables: Vec<PathBuf> = String::from_utf8_lossy(messages)
         .lines()
         .filter_map(|line| serde_json::from_str::<serde_json::Value>(line).ok())
+        .filter(|m| m["target"]["name"] == "check")
         .filter_map(|m| m["executable"].as_str().map(PathBuf::from))
         .collect();
     assert_eq!(executables.len(), 1, "the check crate has one test executable");
@@ -108,8 +114,7 @@ fn tool(name: &str) -> PathBuf {
 /// The directory of the crate that checks the generated mock.
 const CHECK: &str = "sample-check";
 
-/// A crate of its own (not a member of the generated workspace, which `generate` owns) whose
-/// test serves the generated mock over 127.0.0.1 and runs schemathesis, driven by the exported
+/// A member of the generated workspace whose test serves the generated mock over 127.0.0.1 and runs schemathesis, driven by the exported
 /// document, against it: no server error, every request the document allows accepted
 /// (`positive_data_acceptance`), every response as declared. For Oxide it also pages through
 /// `disk_list_v1` (paginated by `x-dropshot-pagination`) with the generated client.
@@ -119,6 +124,8 @@ fn write_check(out: &Path, model: &platform_codegen::model::Model, paging: bool,
     std::fs::create_dir_all(dir.join("tests")).unwrap();
     let (server, client) = (package(model, "server"), package(model, "client"));
     let client_dependency = if paging { format!("{client} = {{ path = \"../client\" }}\n") } else { String::new() };
+    // Axum's and Tokio's features are the ones the repository's workspace compiles them with,
+    // so the target directory's builds of them are reused.
     let manifest = format!(
         r#"[package]
 name = "sample-check"
@@ -126,16 +133,13 @@ version = "0.0.0"
 edition = "2024"
 publish = false
 
-[workspace]
-
 [dev-dependencies]
 {client_dependency}{server} = {{ path = "../server", features = ["mock"] }}
-axum = {{ version = "0.8", default-features = false, features = ["tokio", "http1"] }}
-tokio = {{ version = "1", features = ["rt-multi-thread", "macros", "net"] }}
+axum = {{ workspace = true, features = ["tokio", "http1"] }}
+tokio = {{ workspace = true, features = ["rt-multi-thread", "macros", "net", "io-util", "time", "test-util"] }}
 "#
     );
     std::fs::write(dir.join("Cargo.toml"), manifest).unwrap();
-    std::fs::copy(root().join("Cargo.lock"), dir.join("Cargo.lock")).unwrap();
     let document = out.join("openapi.json");
     let args = schemathesis_args(&document);
     let server_lib = lib_ident(model, "server").to_string();
@@ -203,18 +207,19 @@ fn schemathesis_args(document: &Path) -> Vec<String> {
     args
 }
 
-/// Runs cargo in `dir` with the settings of every scratch build of the suite
-/// (`platform_specgen::harness`), so they share one compiled copy of each dependency.
+/// Runs cargo offline in `dir`, in this run's target directory, with clippy-driver as the
+/// wrapper of the workspace's crates and warnings denied (`platform_specgen::harness::Clippy`).
 fn cargo(dir: &Path, args: &[&str]) -> std::process::Output {
+    let clippy = platform_specgen::harness::Clippy::new();
+    let (variable, value) = platform_specgen::harness::Clippy::ARGS;
+    let (command, rest) = args.split_first().expect("a cargo subcommand");
     Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
-        .args(args)
+        .args([command, "--offline", "--config", &clippy.config])
+        .args(rest)
         .current_dir(dir)
-        .env("CARGO_TARGET_DIR", scratch())
-        .env("RUSTFLAGS", "-D warnings")
-        .env_remove("CARGO_ENCODED_RUSTFLAGS")
+        .env(variable, value)
+        .env("CARGO_TARGET_DIR", target_dir())
         .env("CARGO_INCREMENTAL", "0")
-        .env("CARGO_PROFILE_DEV_DEBUG", "false")
-        .env("CARGO_PROFILE_DEV_BUILD_OVERRIDE_DEBUG", "false")
         .env_remove(platform_codegen::emit::cargo::NO_REGENERATE_ENV)
         .output()
         .expect("cargo runs")
