@@ -2,8 +2,10 @@
 //! build, a build without an edit writes nothing and recompiles nothing, and an invalid spec
 //! fails the build with located diagnostics and leaves `generated/` as it was.
 //!
-//! The workspace is copied to a temporary directory and built there with Cargo, sharing this
-//! test's target directory so already-compiled dependencies are reused.
+//! The workspace is copied to a temporary directory and built there with Cargo, in the scratch
+//! target directory the suite's other nested builds of this package share (`target/scratch`):
+//! the test command runs the generator's tests beside this package's, and those build in
+//! `target/` itself, which a build here would hold locked for minutes.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -29,10 +31,9 @@ fn copy_tree(from: &Path, to: &Path) {
     }
 }
 
-/// `target/` of this test run: the test binary lives in `target/<profile>/deps/`.
+/// `target/scratch` of this test run: the test binary lives in `target/<profile>/deps/`.
 fn target_dir() -> PathBuf {
-    let exe = std::env::current_exe().unwrap();
-    exe.ancestors().nth(3).expect("the test binary lives in target/<profile>/deps").to_path_buf()
+    platform_specgen::harness::test_scratch_target()
 }
 
 /// Builds the generated types crate in `root`; returns (success, stderr).
