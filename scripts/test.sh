@@ -41,26 +41,26 @@ fi
 export CARGO_INCREMENTAL=0
 
 # cargo-semver-checks, the oracle of tests/semver.rs, at a fixed version, into the Cargo home's
-# bin directory like any Cargo tool (so a machine that has run the tests once has it). It is
-# built while the workspace builds (each leaves cores idle that the other uses), unoptimised and
-# without debug info (`--debug`): the tool reads the rustdoc JSON of small crates, where the
-# optimised build was no faster (the semver test took 139 s with it, 146 s without, side by
-# side), while a cold run's build step took 11 min 57 s with the optimised tool building beside
-# it, against 5 min 18 s for the workspace alone (docs/benchmarks.md).
-# The tests wait for it after the workspace build.
+# bin directory like any Cargo tool (so a machine that has run the tests once has it),
+# unoptimised and without debug info (`--debug`): the tool reads the rustdoc JSON of small
+# crates, where the optimised build was no faster (the semver test took 139 s with it, 146 s
+# without, side by side). It is built in the background once the workspace is (the workspace
+# build keeps both cores busy by itself; the first tests leave gaps the tool's build fills), and
+# only the tests that need it wait for it.
 semver_checks_version=0.51.0
 semver_checks="${CARGO_HOME:-$HOME/.cargo}/bin/cargo-semver-checks"
 export CARGO_SEMVER_CHECKS="$semver_checks"
 semver_checks_pid=
 semver_checks_log=target/cargo-semver-checks-install.log
-if ! "$semver_checks" semver-checks --version 2>/dev/null | grep -qx "cargo-semver-checks $semver_checks_version"; then
-  echo "installing cargo-semver-checks $semver_checks_version (in the background)"
-  mkdir -p target
-  CARGO_PROFILE_DEV_DEBUG=false \
-    cargo install --quiet --locked --force --debug cargo-semver-checks --version "$semver_checks_version" \
-    > "$semver_checks_log" 2>&1 &
-  semver_checks_pid=$!
-fi
+install_semver_checks() {
+  if ! "$semver_checks" semver-checks --version 2>/dev/null | grep -qx "cargo-semver-checks $semver_checks_version"; then
+    echo "installing cargo-semver-checks $semver_checks_version (in the background)"
+    CARGO_PROFILE_DEV_DEBUG=false \
+      cargo install --quiet --locked --force --debug cargo-semver-checks --version "$semver_checks_version" \
+      > "$semver_checks_log" 2>&1 &
+    semver_checks_pid=$!
+  fi
+}
 
 # The project's own Rust is rustfmt-clean (rustfmt.toml); generated files are prettyplease's.
 cargo fmt --version >/dev/null 2>&1 || rustup component add rustfmt
@@ -116,20 +116,23 @@ timeline_guard() {
   "$generator" diff --against HEAD~1
 }
 timeline_guard
-if [ -n "$semver_checks_pid" ] && ! wait "$semver_checks_pid"; then
-  cat "$semver_checks_log" >&2
-  echo "error: cargo-semver-checks $semver_checks_version did not install (tests/semver.rs needs it)" >&2
-  exit 1
-fi
+install_semver_checks
 # The tests run as two Cargo processes side by side, the generator's package and the rest, each
 # holding about half the suite's time. Most long tests build scratch crates, and a build leaves
 # a core idle whenever one large crate compiles alone, or while a test serves a mock to
 # schemathesis (one Python process): the other half fills those gaps. Cargo's locks order the
-# nested builds that share a target directory. The generator's tests write to a log, shown in
-# full when they end.
+# nested builds that share a target directory. The generator's tests start at once and write to
+# a log, shown in full when they end; the rest start once cargo-semver-checks, which one of them
+# needs, is installed (on a cold machine its build outlasts the workspace's).
 generator_log=target/tests-platform-codegen.log
 cargo test "${linted[@]}" --locked --no-fail-fast -p platform-codegen > "$generator_log" 2>&1 &
 generator_tests=$!
+if [ -n "$semver_checks_pid" ] && ! wait "$semver_checks_pid"; then
+  cat "$semver_checks_log" >&2
+  echo "error: cargo-semver-checks $semver_checks_version did not install (tests/semver.rs needs it)" >&2
+  kill "$generator_tests" 2>/dev/null || true
+  exit 1
+fi
 status=0
 cargo test "${linted[@]}" --locked --no-fail-fast --workspace --exclude platform-codegen || status=$?
 generator_status=0
