@@ -10,7 +10,7 @@
 
 use platform_codegen::emit::{EmitOptions, emit_openapi};
 use platform_codegen::files::{self, Mode};
-use platform_codegen::import::fidelity::{Difference, compare};
+use platform_codegen::import::fidelity::{Difference, Reported, compare, reported};
 use platform_codegen::import::import_openapi;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -19,23 +19,10 @@ fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_path_buf()
 }
 
-/// The pointers of the constructs the importer reported, with what they are.
-fn reported(warnings: &[platform_codegen::diag::Diagnostic]) -> Vec<(String, String)> {
-    warnings
-        .iter()
-        .filter_map(|d| {
-            let start = d.message.find("`#")? + 2;
-            let end = start + d.message[start..].find('`')?;
-            Some((d.message[start..end].to_owned(), d.message.clone()))
-        })
-        .collect()
-}
-
-/// The reported construct a difference comes from: one at the place the difference sits, or
-/// inside it.
-fn reason<'a>(d: &Difference, reported: &'a [(String, String)]) -> Option<&'a str> {
-    let found = reported.iter().find(|(pointer, _)| pointer.starts_with(&d.pointer) || d.pointer.starts_with(pointer.as_str()));
-    found.map(|(_, message)| message.as_str()).or_else(|| export_convention(d))
+/// The reported construct a difference comes from (`Difference::explanation`), or the export's
+/// own convention.
+fn reason<'a>(d: &Difference, reported: &[Reported<'a>]) -> Option<&'a str> {
+    d.explanation(reported).or_else(|| export_convention(d))
 }
 
 /// A difference the export makes on purpose, whatever the document (`docs/import.md`).

@@ -47,6 +47,35 @@ pub struct Difference {
     pub what: String,
 }
 
+impl Difference {
+    /// The reported construct this difference comes from: one at the place the difference sits,
+    /// or inside it (the message of that warning).
+    pub fn explanation<'a>(&self, reported: &[Reported<'a>]) -> Option<&'a str> {
+        let found = reported.iter().find(|r| r.pointer.starts_with(&self.pointer) || self.pointer.starts_with(r.pointer));
+        found.map(|r| r.message)
+    }
+}
+
+/// A construct the importer reported as not imported (or imported as something else), at the
+/// place of the original document its warning names.
+#[derive(Clone, Copy, Debug)]
+pub struct Reported<'a> {
+    /// The JSON pointer, without its `#`: `/paths/~1users/get/parameters/0`.
+    pub pointer: &'a str,
+    /// The warning's message.
+    pub message: &'a str,
+}
+
+/// The warnings of an import that name a place of the document (`` `#/paths/...` `` in their
+/// message), which the differences of [`compare`] are matched with.
+pub fn reported(warnings: &[crate::diag::Diagnostic]) -> Vec<Reported<'_>> {
+    let place = |message: &str| {
+        let start = message.find("`#")? + 2;
+        Some(start..start + message[start..].find('`')?)
+    };
+    warnings.iter().filter_map(|d| place(&d.message).map(|at| Reported { pointer: &d.message[at], message: &d.message })).collect()
+}
+
 /// The comparison of two documents.
 #[derive(Debug, Default)]
 pub struct Report {
