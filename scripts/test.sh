@@ -140,7 +140,7 @@ wait "$generator_tests" || generator_status=$?
 echo "==== the tests of platform-codegen (run beside the others; $generator_log) ===="
 cat "$generator_log"
 if [ "$status" -ne 0 ] || [ "$generator_status" -ne 0 ]; then
-  echo "error: tests failed (the workspace's but platform-codegen's: exit $status; platform-codegen's: exit $generator_status)" >&2
+  echo "error: tests failed (platform-codegen's: exit $generator_status; the rest: exit $status)" >&2
   exit 1
 fi
 RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --locked

@@ -209,8 +209,7 @@ fn as_of_gives_the_platform_of_one_day() {
 fn mock_stops_on_sigterm_and_leaves_nothing_running() {
     use std::io::{BufRead, BufReader, Read, Write};
     use std::process::Stdio;
-    let exe = std::env::current_exe().unwrap();
-    let scratch = exe.ancestors().nth(3).expect("a test binary lives in target/<profile>/deps").join("scratch");
+    let scratch = platform_specgen::harness::test_scratch_target();
     let out = tempfile::tempdir().unwrap();
     // The repository's lock file: the versions the scratch target directory already holds.
     std::fs::create_dir_all(out.path().join("workspace")).unwrap();

@@ -29,18 +29,12 @@
 use platform_codegen::emit::workspace::{WorkspaceOptions, workspace};
 use platform_codegen::emit::{EmitOptions, GeneratedFile};
 use platform_codegen::files::{self, Mode};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
 /// The workspace root (this crate is `codegen/`).
 fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("codegen/ is in the workspace")
-}
-
-/// `target/` of this test run: the test binary lives in `target/<profile>/deps/`.
-fn target_dir() -> PathBuf {
-    let exe = std::env::current_exe().unwrap();
-    exe.ancestors().nth(3).expect("the test binary lives in target/<profile>/deps").to_path_buf()
 }
 
 /// The files of `tests/discord_api/`, as files of the scratch workspace's `tests/` member.
@@ -72,20 +66,20 @@ fn run(what: &str, cmd: &mut Command) {
     assert!(out.status.success(), "{what} failed:\n{}\n{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
 }
 
-/// Cargo in the scratch workspace, with this run's target directory and the repository's
+/// Cargo in the scratch workspace, building into this run's target directory with clippy's
+/// lints, warnings denied (`platform_specgen::harness::Clippy::cargo`), with the repository's
 /// Python tools first on PATH.
 fn cargo(dir: &Path, args: &[&str]) -> Command {
-    let mut cmd = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
     let path = std::env::var_os("PATH").unwrap_or_default();
     let paths = std::iter::once(root().join(".venv/bin")).chain(std::env::split_paths(&path));
-    cmd.args(args).current_dir(dir).env("CARGO_TARGET_DIR", target_dir()).env("CARGO_INCREMENTAL", "0").env("PATH", std::env::join_paths(paths).unwrap());
-    cmd.env_remove(platform_codegen::emit::cargo::NO_REGENERATE_ENV);
+    let mut cmd = platform_specgen::harness::Clippy::cargo(dir, &platform_specgen::harness::test_target(), args);
+    cmd.env("PATH", std::env::join_paths(paths).unwrap());
     cmd
 }
 
 #[test]
 fn the_imported_discord_api_builds_clippy_clean_and_serves_its_mock() {
-    let scratch = target_dir().join("scratch");
+    let scratch = platform_specgen::harness::test_scratch_target();
     let spec_dir = scratch.join("discord-spec");
     let document = root().join("tests/data/openapi/discord/openapi.json");
     let mut imported = platform_codegen::import::import_openapi(&document, "openapi.json").unwrap_or_else(|e| panic!("the import failed: {e:?}"));
@@ -126,10 +120,5 @@ fn the_imported_discord_api_builds_clippy_clean_and_serves_its_mock() {
     run("the AsyncAPI parser over asyncapi.json", Command::new("node").arg(parser.join("validate.mjs")).arg(dir.join("asyncapi.json")));
     // Clippy lints the crates while the tests build them (the crates have no benches, the one
     // kind of target `cargo test` leaves out that `cargo clippy --all-targets` checks).
-    let clippy = platform_specgen::harness::Clippy::new();
-    let (variable, value) = platform_specgen::harness::Clippy::ARGS;
-    run(
-        "the Discord crates' tests, built with clippy -D warnings",
-        cargo(&dir, &["test", "--offline", "--workspace", "--config", &clippy.config]).env(variable, value),
-    );
+    run("the Discord crates' tests, built with clippy -D warnings", &mut cargo(&dir, &["test", "--workspace"]));
 }

@@ -1,9 +1,9 @@
 //! A sample of the import corpus through every crate: Oxide's document and the two largest of
 //! Twilio's are imported, generated as a Cargo workspace of their own (the standalone output with
 //! the generator's `emit::workspace` root) under `target/scratch/sample/`, and each workspace's
-//! crates (runtime, types, server, client, SDK) build with clippy's lints, warnings denied. Discord's crates are built, tested and served by
-//! `discord_api.rs`; DigitalOcean's (a 267,000-line types crate) are checked by hand, their
-//! figures in `docs/import.md`.
+//! crates (runtime, types, server, client, SDK) build with clippy's lints, warnings denied.
+//! Discord's crates are built, tested and served by `discord_api.rs`; DigitalOcean's (a
+//! 267,000-line types crate) are checked by hand, their figures in `docs/import.md`.
 //!
 //! Each workspace also holds a small crate beside the generated ones, whose test serves
 //! the generated mock over 127.0.0.1 and runs schemathesis against it, driven by the exported
@@ -25,12 +25,6 @@ use std::process::Command;
 
 fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("codegen/ is in the workspace")
-}
-
-/// `target/` of this test run: the test binary lives in `target/<profile>/deps/`.
-fn target_dir() -> PathBuf {
-    let exe = std::env::current_exe().unwrap();
-    exe.ancestors().nth(3).expect("the test binary lives in target/<profile>/deps").to_path_buf()
 }
 
 /// The documents of the sample, by name.
@@ -82,7 +76,7 @@ fn generate(name: &str, document: &str, schemathesis: &Path) -> (PathBuf, String
     let spec = tempfile::tempdir().unwrap();
     files::sync(spec.path(), &imported.files, Mode::Write).unwrap();
     let loaded = platform_codegen::load_spec(spec.path(), "spec").unwrap_or_else(|e| panic!("the spec imported from {name} is invalid: {e:?}"));
-    let out = target_dir().join("scratch").join("sample").join(name);
+    let out = platform_specgen::harness::test_scratch_target().join("sample").join(name);
     let _ = std::fs::remove_dir_all(&out);
     let options = WorkspaceOptions { members: vec![CHECK.to_owned()], mock_runner: false };
     let generated = workspace(&loaded.model, &EmitOptions::default(), &options);
@@ -114,8 +108,8 @@ fn tool(name: &str) -> PathBuf {
 /// The directory of the crate that checks the generated mock.
 const CHECK: &str = "sample-check";
 
-/// A member of the generated workspace whose test serves the generated mock over 127.0.0.1 and runs schemathesis, driven by the exported
-/// document, against it: no server error, every request the document allows accepted
+/// A member of the generated workspace whose test serves the generated mock over 127.0.0.1 and
+/// runs schemathesis, driven by the exported document, against it: no server error, every request the document allows accepted
 /// (`positive_data_acceptance`), every response as declared. For Oxide it also pages through
 /// `disk_list_v1` (paginated by `x-dropshot-pagination`) with the generated client.
 fn write_check(out: &Path, model: &platform_codegen::model::Model, paging: bool, schemathesis: &Path) {
@@ -207,20 +201,8 @@ fn schemathesis_args(document: &Path) -> Vec<String> {
     args
 }
 
-/// Runs cargo offline in `dir`, in this run's target directory, with clippy-driver as the
-/// wrapper of the workspace's crates and warnings denied (`platform_specgen::harness::Clippy`).
+/// Cargo in `dir`, building into this run's target directory with clippy's lints, warnings
+/// denied (`platform_specgen::harness::Clippy::cargo`).
 fn cargo(dir: &Path, args: &[&str]) -> std::process::Output {
-    let clippy = platform_specgen::harness::Clippy::new();
-    let (variable, value) = platform_specgen::harness::Clippy::ARGS;
-    let (command, rest) = args.split_first().expect("a cargo subcommand");
-    Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
-        .args([command, "--offline", "--config", &clippy.config])
-        .args(rest)
-        .current_dir(dir)
-        .env(variable, value)
-        .env("CARGO_TARGET_DIR", target_dir())
-        .env("CARGO_INCREMENTAL", "0")
-        .env_remove(platform_codegen::emit::cargo::NO_REGENERATE_ENV)
-        .output()
-        .expect("cargo runs")
+    platform_specgen::harness::Clippy::cargo(dir, &platform_specgen::harness::test_target(), args).output().expect("cargo runs")
 }

@@ -246,17 +246,37 @@ impl Clippy {
     }
 }
 
+impl Clippy {
+    /// Cargo, offline, in `dir`, building into `target` with clippy-driver as the wrapper of the
+    /// workspace's crates and warnings denied (what `cargo clippy -- -D warnings` checks, in the
+    /// same build), without incremental state and with the generated crates' build scripts free
+    /// to regenerate. `args` starts with the subcommand.
+    pub fn cargo(dir: &Path, target: &Path, args: &[&str]) -> Command {
+        let (command, rest) = args.split_first().expect("a cargo subcommand");
+        let mut cmd = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
+        cmd.args([command, "--offline", "--config", &Self::new().config]).args(rest).current_dir(dir);
+        cmd.env(Self::ARGS.0, Self::ARGS.1).env("CARGO_TARGET_DIR", target).env("CARGO_INCREMENTAL", "0");
+        cmd.env_remove(platform_codegen::emit::cargo::NO_REGENERATE_ENV);
+        cmd
+    }
+}
+
 impl Default for Clippy {
     fn default() -> Self {
         Self::new()
     }
 }
 
+/// The target directory a test binary was built in (it lives in `target/<profile>/deps/`).
+pub fn test_target() -> PathBuf {
+    let exe = std::env::current_exe().expect("the test binary's path");
+    exe.ancestors().nth(3).expect("BUG: a test binary lives in target/<profile>/deps").to_path_buf()
+}
+
 /// The scratch target directory of a test binary: `target/scratch` beside the test's own
 /// `target/<profile>`, wherever the target directory is.
 pub fn test_scratch_target() -> PathBuf {
-    let exe = std::env::current_exe().expect("the test binary's path");
-    exe.ancestors().nth(3).expect("BUG: a test binary lives in target/<profile>/deps").join("scratch")
+    test_target().join("scratch")
 }
 
 /// Removes what the builds of `members` left in the `dev` profile of `target`: their compiled
