@@ -42,11 +42,13 @@ export CARGO_INCREMENTAL=0
 
 # cargo-semver-checks, the oracle of tests/semver.rs, at a fixed version, into the Cargo home's
 # bin directory like any Cargo tool (so a machine that has run the tests once has it),
-# unoptimised and without debug info (`--debug`): the tool reads the rustdoc JSON of small
-# crates, where the optimised build was no faster (the semver test took 139 s with it, 146 s
-# without, side by side). It is built in the background once the workspace is (the workspace
-# build keeps both cores busy by itself; the first tests leave gaps the tool's build fills), and
-# only the tests that need it wait for it.
+# unoptimised and without debug info: `--debug`, and its dependencies at `opt-level = 0` too,
+# which its manifest's dev profile raises to 3 (a config setting overrides the manifest's). The
+# tool reads the rustdoc JSON of small crates, where optimising buys little: measured side by
+# side on 2 cores, the build took 562 s with optimised dependencies and 180 s without, and the
+# semver test 144 s and 181 s with each. It is built in the background once the workspace is
+# (the workspace build keeps both cores busy by itself; the first tests leave gaps the tool's
+# build fills), and only the tests that need it wait for it.
 semver_checks_version=0.51.0
 semver_checks="${CARGO_HOME:-$HOME/.cargo}/bin/cargo-semver-checks"
 export CARGO_SEMVER_CHECKS="$semver_checks"
@@ -56,7 +58,8 @@ install_semver_checks() {
   if ! "$semver_checks" semver-checks --version 2>/dev/null | grep -qx "cargo-semver-checks $semver_checks_version"; then
     echo "installing cargo-semver-checks $semver_checks_version (in the background)"
     CARGO_PROFILE_DEV_DEBUG=false \
-      cargo install --quiet --locked --force --debug cargo-semver-checks --version "$semver_checks_version" \
+      cargo install --quiet --locked --force --debug --config 'profile.dev.package."*".opt-level=0' \
+        cargo-semver-checks --version "$semver_checks_version" \
       > "$semver_checks_log" 2>&1 &
     semver_checks_pid=$!
   fi
@@ -123,7 +126,7 @@ install_semver_checks
 # schemathesis (one Python process): the other half fills those gaps. Cargo's locks order the
 # nested builds that share a target directory. The generator's tests start at once and write to
 # a log, shown in full when they end; the rest start once cargo-semver-checks, which one of them
-# needs, is installed (on a cold machine its build outlasts the workspace's).
+# needs, is installed (on a cold machine it is built beside the generator's first tests).
 generator_log=target/tests-platform-codegen.log
 cargo test "${linted[@]}" --locked --no-fail-fast -p platform-codegen > "$generator_log" 2>&1 &
 generator_tests=$!
@@ -135,12 +138,15 @@ if [ -n "$semver_checks_pid" ] && ! wait "$semver_checks_pid"; then
 fi
 status=0
 cargo test "${linted[@]}" --locked --no-fail-fast --workspace --exclude platform-codegen || status=$?
+# The API docs build, warnings denied, while the generator's tests may still run: whichever half
+# ends first would leave a core idle until the other ends.
+doc_status=0
+RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --locked || doc_status=$?
 generator_status=0
 wait "$generator_tests" || generator_status=$?
 echo "==== the tests of platform-codegen (run beside the others; $generator_log) ===="
 cat "$generator_log"
-if [ "$status" -ne 0 ] || [ "$generator_status" -ne 0 ]; then
-  echo "error: tests failed (platform-codegen's: exit $generator_status; the rest: exit $status)" >&2
+if [ "$status" -ne 0 ] || [ "$generator_status" -ne 0 ] || [ "$doc_status" -ne 0 ]; then
+  echo "error: failed: platform-codegen's tests exit $generator_status; the other tests exit $status; cargo doc exit $doc_status" >&2
   exit 1
 fi
-RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --locked
