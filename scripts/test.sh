@@ -47,21 +47,28 @@ export CARGO_INCREMENTAL=0
 # tool reads the rustdoc JSON of small crates, where optimising buys little: measured side by
 # side on 2 cores, the build took 562 s with optimised dependencies and 180 s without, and the
 # semver test 144 s and 181 s with each. It is built in the background once the workspace is
-# (the workspace build keeps both cores busy by itself; the first tests leave gaps the tool's
-# build fills), and only the tests that need it wait for it.
+# (the workspace build keeps both cores busy by itself), beside the tests, and only the test that
+# needs it waits: the install holds the file `CARGO_SEMVER_CHECKS_LOCK` names locked (flock)
+# until it ends, and tests/semver.rs takes a shared lock on it before it looks for the tool.
 semver_checks_version=0.51.0
 semver_checks="${CARGO_HOME:-$HOME/.cargo}/bin/cargo-semver-checks"
 export CARGO_SEMVER_CHECKS="$semver_checks"
 semver_checks_pid=
 semver_checks_log=target/cargo-semver-checks-install.log
+export CARGO_SEMVER_CHECKS_LOCK="$PWD/target/cargo-semver-checks.lock"
 install_semver_checks() {
   if ! "$semver_checks" semver-checks --version 2>/dev/null | grep -qx "cargo-semver-checks $semver_checks_version"; then
     echo "installing cargo-semver-checks $semver_checks_version (in the background)"
+    # Locked here, before the install starts, so no test can find the file unlocked too early;
+    # the background install inherits the descriptor, and the lock goes when it exits.
+    exec 9>"$CARGO_SEMVER_CHECKS_LOCK"
+    flock --exclusive 9
     CARGO_PROFILE_DEV_DEBUG=false \
       cargo install --quiet --locked --force --debug --config 'profile.dev.package."*".opt-level=0' \
         cargo-semver-checks --version "$semver_checks_version" \
       > "$semver_checks_log" 2>&1 &
     semver_checks_pid=$!
+    exec 9>&-
   fi
 }
 
@@ -124,20 +131,18 @@ install_semver_checks
 # holding about half the suite's time. Most long tests build scratch crates, and a build leaves
 # a core idle whenever one large crate compiles alone, or while a test serves a mock to
 # schemathesis (one Python process): the other half fills those gaps. Cargo's locks order the
-# nested builds that share a target directory. The generator's tests start at once and write to
-# a log, shown in full when they end; the rest start once cargo-semver-checks, which one of them
-# needs, is installed (on a cold machine it is built beside the generator's first tests).
+# nested builds that share a target directory. Both start at once, the rest first: a `cargo
+# test` takes the target directory's lock to see that its tests are built, and the generator's
+# tests (Discord's crates, the import sample) build in that directory for minutes at a time,
+# while the rest build in `target/scratch`. The generator's tests write to a log, shown in full
+# when they end.
+status=0
+cargo test "${linted[@]}" --locked --no-fail-fast --workspace --exclude platform-codegen &
+other_tests=$!
 generator_log=target/tests-platform-codegen.log
 cargo test "${linted[@]}" --locked --no-fail-fast -p platform-codegen > "$generator_log" 2>&1 &
 generator_tests=$!
-if [ -n "$semver_checks_pid" ] && ! wait "$semver_checks_pid"; then
-  cat "$semver_checks_log" >&2
-  echo "error: cargo-semver-checks $semver_checks_version did not install (tests/semver.rs needs it)" >&2
-  kill "$generator_tests" 2>/dev/null || true
-  exit 1
-fi
-status=0
-cargo test "${linted[@]}" --locked --no-fail-fast --workspace --exclude platform-codegen || status=$?
+wait "$other_tests" || status=$?
 # The API docs build, warnings denied, while the generator's tests may still run: whichever half
 # ends first would leave a core idle until the other ends.
 doc_status=0
@@ -146,7 +151,13 @@ generator_status=0
 wait "$generator_tests" || generator_status=$?
 echo "==== the tests of platform-codegen (run beside the others; $generator_log) ===="
 cat "$generator_log"
-if [ "$status" -ne 0 ] || [ "$generator_status" -ne 0 ] || [ "$doc_status" -ne 0 ]; then
+semver_checks_status=0
+if [ -n "$semver_checks_pid" ] && ! wait "$semver_checks_pid"; then
+  semver_checks_status=1
+  cat "$semver_checks_log" >&2
+  echo "error: cargo-semver-checks $semver_checks_version did not install (tests/semver.rs needs it)" >&2
+fi
+if [ "$status" -ne 0 ] || [ "$generator_status" -ne 0 ] || [ "$doc_status" -ne 0 ] || [ "$semver_checks_status" -ne 0 ]; then
   echo "error: failed: platform-codegen's tests exit $generator_status; the other tests exit $status; cargo doc exit $doc_status" >&2
   exit 1
 fi

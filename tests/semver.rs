@@ -80,6 +80,7 @@ const CRATES: &[&str] = &["types", "server", "client"];
 /// The cargo-semver-checks binary: `CARGO_SEMVER_CHECKS` (the test command sets it to the copy
 /// it installs), else the one on `PATH`.
 fn tool() -> PathBuf {
+    wait_for_install();
     let path = std::env::var_os("CARGO_SEMVER_CHECKS").map(PathBuf::from).or_else(|| {
         let path = std::env::var_os("PATH")?;
         std::env::split_paths(&path).map(|d| d.join("cargo-semver-checks")).find(|p| p.is_file())
@@ -87,6 +88,18 @@ fn tool() -> PathBuf {
     match path {
         Some(path) if path.is_file() => path,
         _ => panic!("cargo-semver-checks is not installed: run ./scripts/test.sh, which installs it, or set CARGO_SEMVER_CHECKS"),
+    }
+}
+
+/// Waits while the test command installs the tool beside the tests: it holds the file
+/// `CARGO_SEMVER_CHECKS_LOCK` names locked until the install ends (a file never locked, or
+/// none, does not wait).
+#[allow(clippy::incompatible_msrv, reason = "the tests run on the test command's toolchain; the rust-version is the crates' users'")]
+fn wait_for_install() {
+    let Some(lock) = std::env::var_os("CARGO_SEMVER_CHECKS_LOCK") else { return };
+    let Ok(file) = std::fs::File::open(&lock) else { return };
+    if let Err(e) = file.lock_shared() {
+        panic!("cannot wait for the install of cargo-semver-checks (a shared lock on {}): {e}", Path::new(&lock).display());
     }
 }
 
