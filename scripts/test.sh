@@ -136,19 +136,22 @@ install_semver_checks
 # tests (Discord's crates, the import sample) build in that directory for minutes at a time,
 # while the rest build in `target/scratch`. The generator's tests write to a log, shown in full
 # when they end.
-status=0
 cargo test "${linted[@]}" --locked --no-fail-fast --workspace --exclude platform-codegen &
 other_tests=$!
 generator_log=target/tests-platform-codegen.log
 cargo test "${linted[@]}" --locked --no-fail-fast -p platform-codegen > "$generator_log" 2>&1 &
 generator_tests=$!
-wait "$other_tests" || status=$?
-# The API docs build, warnings denied, while the generator's tests may still run: whichever half
-# ends first would leave a core idle until the other ends.
-doc_status=0
+# The API docs build, warnings denied, as soon as either half ends, beside the other: whichever
+# ends first would leave a core idle until the other does.
+status=0 generator_status=0 doc_status=0 first_status=0
+wait -n -p first "$other_tests" "$generator_tests" || first_status=$?
+if [ "$first" = "$other_tests" ]; then status=$first_status; else generator_status=$first_status; fi
 RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --locked || doc_status=$?
-generator_status=0
-wait "$generator_tests" || generator_status=$?
+if [ "$first" = "$other_tests" ]; then
+  wait "$generator_tests" || generator_status=$?
+else
+  wait "$other_tests" || status=$?
+fi
 echo "==== the tests of platform-codegen (run beside the others; $generator_log) ===="
 cat "$generator_log"
 semver_checks_status=0
