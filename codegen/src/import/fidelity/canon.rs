@@ -58,8 +58,13 @@ pub(super) enum C {
     Union(Vec<Rc<N>>),
     /// A keyword the comparison does not read; never equal to anything.
     Other(String),
-    /// A reference back to the schema this many references up: recursion, by its shape.
-    Cycle(usize),
+    /// A reference back to the schema `up` references up: recursion, by its shape. `null` says
+    /// whether that schema lets `null` through (a union around the reference then needs no
+    /// `null` of its own).
+    Cycle {
+        up: usize,
+        null: bool,
+    },
 }
 
 pub(super) fn node(at: &str, c: C) -> Rc<N> {
@@ -164,7 +169,8 @@ impl<'d> Canon<'d> {
     fn reference(&mut self, r: &str, at: &str) -> (Rc<N>, usize) {
         let Some(pointer) = r.strip_prefix('#') else { return (node(at, C::Other(format!("a reference outside the document: {r}"))), usize::MAX) };
         if let Some(i) = self.stack.iter().position(|p| p == pointer) {
-            return (node(pointer, C::Cycle(self.stack.len() - i)), i);
+            let null = self.doc.pointer(pointer).is_some_and(|target| admits_null(self.doc, target, &mut BTreeSet::new()));
+            return (node(pointer, C::Cycle { up: self.stack.len() - i, null }), i);
         }
         if let Some(n) = self.memo.get(pointer) {
             return (n.clone(), usize::MAX);
@@ -448,6 +454,66 @@ fn format_pattern(format: Option<&str>, pattern: &str) -> bool {
     primitive.wire_pattern() == Some(pattern)
 }
 
+/// Whether the schema `v` of `doc` says it lets `null` through: `null` among its types or its
+/// values, OpenAPI 3.0's `nullable: true`, or a reference or alternative that does, with no
+/// keyword beside them that keeps `null` out. A schema that says nothing of `null` does not (the
+/// canonical form infers a type from its keywords). `seen` holds the references being followed,
+/// so a cycle answers no.
+fn admits_null(doc: &Value, v: &Value, seen: &mut BTreeSet<String>) -> bool {
+    let Value::Object(o) = v else { return *v == Value::Bool(true) };
+    let mut says = o.get("nullable") == Some(&Value::Bool(true));
+    if let Some(t) = o.get("type") {
+        let null_type = match t {
+            Value::String(t) => t == "null",
+            Value::Array(ts) => ts.iter().any(|t| t == "null"),
+            _ => false,
+        };
+        if !null_type && !says {
+            return false;
+        }
+        says = true;
+    }
+    if let Some(values) = o.get("enum").and_then(Value::as_array) {
+        if !values.contains(&Value::Null) {
+            return false;
+        }
+        says = true;
+    }
+    if let Some(c) = o.get("const") {
+        if !c.is_null() {
+            return false;
+        }
+        says = true;
+    }
+    if let Some(r) = o.get("$ref").and_then(Value::as_str) {
+        let pointer = r.strip_prefix('#').unwrap_or(r);
+        if !seen.insert(pointer.to_owned()) {
+            return false;
+        }
+        let admits = doc.pointer(pointer).is_some_and(|t| admits_null(doc, t, seen));
+        seen.remove(pointer);
+        if !admits {
+            return false;
+        }
+        says = true;
+    }
+    for part in o.get("allOf").and_then(Value::as_array).into_iter().flatten() {
+        if !admits_null(doc, part, seen) {
+            return false;
+        }
+        says = true;
+    }
+    for key in ["anyOf", "oneOf"] {
+        if let Some(alternatives) = o.get(key).and_then(Value::as_array) {
+            if !alternatives.iter().any(|a| admits_null(doc, a, seen)) {
+                return false;
+            }
+            says = true;
+        }
+    }
+    says
+}
+
 /// The type a schema without `type` has, from its keywords (none: any value).
 pub(super) fn infer(o: &Map<String, Value>) -> Option<&'static str> {
     if o.contains_key("properties") || o.contains_key("additionalProperties") {
@@ -477,9 +543,9 @@ pub(super) fn constant(at: &str, v: &Value) -> Rc<N> {
 }
 
 /// The alternatives, flattened and simplified: any `Any` makes the whole `Any`; `null` counts
-/// once (a nullable union inside a nullable place); values of one kind are one set; an
-/// unconstrained alternative of a kind whose values are listed (an open enum's catch-all) is
-/// dropped.
+/// once (a nullable union inside a nullable place), and not at all beside a recursive reference
+/// to a schema that lets it through; values of one kind are one set; an unconstrained
+/// alternative of a kind whose values are listed (an open enum's catch-all) is dropped.
 pub(super) fn union(at: &str, alts: Vec<Rc<N>>) -> Rc<N> {
     let mut flat: Vec<Rc<N>> = Vec::new();
     for a in alts {
@@ -489,7 +555,7 @@ pub(super) fn union(at: &str, alts: Vec<Rc<N>>) -> Rc<N> {
             _ => flat.push(a),
         }
     }
-    let mut null = false;
+    let mut null = flat.iter().any(|a| matches!(a.c, C::Cycle { null: true, .. }));
     flat.retain(|a| !matches!(a.c, C::Null) || !std::mem::replace(&mut null, true));
     if flat.iter().any(|a| matches!(a.c, C::Any)) {
         return node(at, C::Any);
@@ -613,8 +679,8 @@ pub(super) fn intersect(a: &Rc<N>, b: &Rc<N>) -> Rc<N> {
         }
         (C::Other(_), _) => a.clone(),
         (_, C::Other(_)) => b.clone(),
-        (C::Cycle(_), _) => a.clone(),
-        (_, C::Cycle(_)) => b.clone(),
+        (C::Cycle { .. }, _) => a.clone(),
+        (_, C::Cycle { .. }) => b.clone(),
         _ => node(at, C::Never),
     }
 }
@@ -662,7 +728,7 @@ pub(super) fn describe(n: &N) -> String {
         C::Object { props, .. } => format!("an object with {} members", props.len()),
         C::Union(alts) => format!("one of {} alternatives", alts.len()),
         C::Other(what) => what.clone(),
-        C::Cycle(n) => format!("the schema {n} references up"),
+        C::Cycle { up, .. } => format!("the schema {up} references up"),
     }
 }
 
@@ -757,8 +823,52 @@ pub(super) fn equal(a: &N, b: &N, path: &str, seen: &mut BTreeSet<(usize, usize)
             }
             out
         }
-        (C::Cycle(x), C::Cycle(y)) if x == y => Vec::new(),
+        (C::Cycle { up: x, .. }, C::Cycle { up: y, .. }) if x == y => Vec::new(),
         (C::Other(what), _) => differ(format!("the comparison cannot read {what}")),
         _ => differ(accepts()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    /// The members `bare` and `wrapped` of the object alternative of `Tree`, whose `tree`
+    /// alternatives are given.
+    fn members(tree: Vec<Value>) -> (Rc<N>, Rc<N>) {
+        let mut alternatives = vec![json!({"type": "object", "properties": {
+            "bare": {"$ref": "#/components/schemas/Tree"},
+            "wrapped": {"anyOf": [{"$ref": "#/components/schemas/Tree"}, {"type": "null"}]},
+        }})];
+        alternatives.extend(tree);
+        let doc = json!({"components": {"schemas": {"Tree": {"anyOf": alternatives}}}});
+        let tree = Canon::new(&doc).reference("#/components/schemas/Tree", "#/test").0;
+        let alternatives = match &tree.c {
+            C::Union(alternatives) => alternatives.clone(),
+            _ => vec![tree.clone()],
+        };
+        let object = alternatives.iter().find_map(|a| match &a.c {
+            C::Object { props, .. } => Some(props.clone()),
+            _ => None,
+        });
+        let props = object.expect("Tree has an object alternative");
+        (props["bare"].clone(), props["wrapped"].clone())
+    }
+
+    #[test]
+    fn null_beside_a_recursive_reference_to_a_schema_that_admits_it_counts_once() {
+        for admits in [json!({"type": "null"}), json!({"type": "string", "nullable": true}), json!({"enum": ["a", null]})] {
+            let (bare, wrapped) = members(vec![admits.clone()]);
+            assert_eq!(equal(&bare, &wrapped, "", &mut BTreeSet::new()), Vec::new(), "beside {admits}");
+        }
+    }
+
+    #[test]
+    fn null_beside_a_recursive_reference_to_a_schema_that_refuses_it_is_a_difference() {
+        for refuses in [json!({"type": "string"}), json!({"type": "string", "enum": ["a", null]}), json!({"properties": {}})] {
+            let (bare, wrapped) = members(vec![refuses.clone()]);
+            assert_ne!(equal(&bare, &wrapped, "", &mut BTreeSet::new()), Vec::new(), "beside {refuses}");
+        }
     }
 }
