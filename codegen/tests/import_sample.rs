@@ -109,8 +109,8 @@ fn tool(name: &str) -> PathBuf {
 const CHECK: &str = "sample-check";
 
 /// A member of the generated workspace whose test serves the generated mock over 127.0.0.1 and
-/// runs schemathesis, driven by the exported document, against it: no server error, every request the document allows accepted
-/// (`positive_data_acceptance`), every response as declared. For Oxide it also pages through
+/// runs schemathesis, driven by the exported document, against it: no server error, every
+/// request the document allows accepted (`positive_data_acceptance`), every response as declared. For Oxide it also pages through
 /// `disk_list_v1` (paginated by `x-dropshot-pagination`) with the generated client.
 fn write_check(out: &Path, model: &platform_codegen::model::Model, paging: bool, schemathesis: &Path) {
     use platform_codegen::plan::idents::{lib_ident, package};

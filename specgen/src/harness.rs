@@ -231,9 +231,7 @@ impl Clippy {
         assert!(driver.is_file(), "{} is missing: `rustup component add clippy`", driver.display());
         Self { config: format!("build.rustc-workspace-wrapper={:?}", driver.display().to_string()) }
     }
-}
 
-impl Clippy {
     /// The `--config` arguments of the wrapper when running under the test command, whose build
     /// of this workspace uses it (`CLIPPY_ARGS` set, as `cargo clippy` sets it): a nested `cargo
     /// build` of the workspace passes them, or Cargo compiles its crates again without it. None
@@ -244,9 +242,7 @@ impl Clippy {
             None => Vec::new(),
         }
     }
-}
 
-impl Clippy {
     /// Cargo, offline, in `dir`, building into `target` with clippy-driver as the wrapper of the
     /// workspace's crates and warnings denied (what `cargo clippy -- -D warnings` checks, in the
     /// same build), without incremental state and with the generated crates' build scripts free
