@@ -16,6 +16,7 @@ mod diff_cases;
 
 use diff_cases::{catalogue, diff_says_breaking, repo};
 use platform_specgen::harness::{self, Source};
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -106,7 +107,7 @@ fn wait_for_install() {
 /// The rustdoc JSON of every crate of the spec in `spec`, generated into `root` (the same
 /// directory for every side), copied to `into`. One `cargo doc` documents the three crates, so
 /// the server's and the client's run side by side once the types crate is checked.
-fn rustdoc(root: &Path, target: &Path, spec: &Path, into: &Path) -> Result<Vec<(String, PathBuf)>, String> {
+fn rustdoc(root: &Path, target: &Path, spec: &Path, into: &Path) -> Result<Documented, String> {
     let members = harness::prepare(root, &[Source::Spec(spec.to_owned())]);
     harness::write_workspace(root, &members, &repo());
     std::fs::create_dir_all(into).expect("create the rustdoc directory");
@@ -139,6 +140,31 @@ fn rustdoc(root: &Path, target: &Path, spec: &Path, into: &Path) -> Result<Vec<(
         .collect())
 }
 
+/// A spec directory by its content: every file's path under it and bytes, in path order.
+type SpecKey = Vec<(PathBuf, Vec<u8>)>;
+
+/// The rustdoc JSON file of each crate of a spec, by the crate's name in [`CRATES`].
+type Documented = Vec<(String, PathBuf)>;
+
+/// The [`SpecKey`] of the spec in `dir`.
+fn spec_key(dir: &Path) -> SpecKey {
+    let mut files = Vec::new();
+    let mut stack = vec![dir.to_owned()];
+    while let Some(d) = stack.pop() {
+        for entry in std::fs::read_dir(&d).unwrap_or_else(|e| panic!("cannot read {}: {e}", d.display())) {
+            let path = entry.expect("a directory entry").path();
+            if path.is_dir() {
+                stack.push(path);
+            } else {
+                let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+                files.push((path.strip_prefix(dir).expect("under the spec").to_owned(), bytes));
+            }
+        }
+    }
+    files.sort();
+    files
+}
+
 /// The breaking changes cargo-semver-checks finds between two rustdoc JSON files, in its words
 /// (empty when none).
 fn semver_checks(tool: &Path, old: &Path, new: &Path) -> String {
@@ -166,13 +192,23 @@ fn disagreements(cases: &[&str]) -> Vec<String> {
     let scratch = tempfile::tempdir_in(&target).expect("a scratch directory");
     let root = scratch.path().join("ws");
     let mut out = Vec::new();
+    // Cases that start from, or end at, the same spec share its rustdoc JSON.
+    let mut documented: HashMap<SpecKey, Documented> = HashMap::new();
     for name in cases {
         let case = diff_cases::case(name);
         let ours = diff_says_breaking(&case, |a| a.rust);
         let json = scratch.path().join("json").join(name);
         // A side whose crates do not build is a failure of its own, and the other cases go on.
-        let sides = rustdoc(&root, &target, &case.join("old"), &json.join("old"))
-            .and_then(|old| Ok((old, rustdoc(&root, &target, &case.join("new"), &json.join("new"))?)));
+        let mut side = |which: &str| -> Result<Documented, String> {
+            let key = spec_key(&case.join(which));
+            if let Some(done) = documented.get(&key) {
+                return Ok(done.clone());
+            }
+            let written = rustdoc(&root, &target, &case.join(which), &json.join(which))?;
+            documented.insert(key, written.clone());
+            Ok(written)
+        };
+        let sides = side("old").and_then(|old| Ok((old, side("new")?)));
         let (old, new) = match sides {
             Ok(sides) => sides,
             Err(e) => {

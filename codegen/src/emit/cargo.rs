@@ -175,13 +175,22 @@ pub struct Manifest<'a> {
     pub dependencies: Vec<String>,
     /// The README's text after its title and the description: what the crate is for.
     pub readme: String,
+    /// The crate docs hold examples (the client's quick start, from its README), which
+    /// `cargo test` compiles as doctests.
+    pub doc_examples: bool,
 }
 
-/// The `[lib]` keys of every generated crate but the runtime: the crate holds no tests and no
-/// doc examples, so `cargo test` and `cargo clippy --all-targets` over a workspace that holds it
-/// compile it once, as a library, instead of also building an empty test harness of the whole
-/// crate (for a large API's types crate, as long as the library's own build).
-const NO_TEST_TARGETS: &str = "# Generated code without tests or doc examples: no empty test harness to build.\ntest = false\ndoctest = false\nbench = false\n";
+/// The `[lib]` keys of a generated crate: it holds no tests, so `cargo test` and `cargo clippy
+/// --all-targets` over a workspace that holds it compile it once, as a library, instead of also
+/// building an empty test harness of the whole crate (for a large API's types crate, as long as
+/// the library's own build); and no doctest pass either unless its docs hold examples.
+fn no_test_targets(doc_examples: bool) -> &'static str {
+    if doc_examples {
+        "# Generated code without tests; its doc examples are doctests.\ntest = false\nbench = false\n"
+    } else {
+        "# Generated code without tests or doc examples: no empty test harness to build.\ntest = false\ndoctest = false\nbench = false\n"
+    }
+}
 
 /// The `Cargo.toml` of a generated crate, and its `build.rs` when the layout regenerates.
 pub fn crate_files(opts: &EmitOptions, artifact: &'static str, dir: &str, package: &str, description: &str, m: Manifest<'_>) -> Vec<GeneratedFile> {
@@ -196,7 +205,7 @@ pub fn crate_files(opts: &EmitOptions, artifact: &'static str, dir: &str, packag
     );
     text.push_str("\n[lib]\n");
     m.lib.iter().for_each(|l| text.push_str(&format!("{l}\n")));
-    text.push_str(NO_TEST_TARGETS);
+    text.push_str(no_test_targets(m.doc_examples));
     if !m.features.is_empty() {
         text.push_str("\n[features]\n");
         m.features.iter().for_each(|l| text.push_str(&format!("{l}\n")));

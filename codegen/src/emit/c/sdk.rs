@@ -41,7 +41,7 @@ fn manifest(abi: &Abi, opts: &EmitOptions) -> Vec<GeneratedFile> {
     let dependencies = vec![cargo::sibling_with(&package(abi.model, cargo::RUNTIME), cargo::RUNTIME, &["ffi"])];
     let readme =
         "The library behind the C header and the C++ wrapper under `include/`: link its static or dynamic library and include the headers.\n".to_owned();
-    let manifest = cargo::Manifest { lib: &lib, features: &[], dependencies, readme };
+    let manifest = cargo::Manifest { lib: &lib, features: &[], dependencies, readme, doc_examples: false };
     cargo::crate_files(opts, "sdk", "sdk", &package(abi.model, "sdk"), &description, manifest)
 }
 

@@ -74,6 +74,15 @@ fn manifest(model: &Model, notice: &str) -> String {
     assert!(body.contains(&from), "BUG: runtime/Cargo.toml names the package {SOURCE_PACKAGE}");
     let body = body.replacen(&from, &format!("name = \"{}\"", package(model, ARTIFACT)), 1);
     let body = body.replacen("\n[lib]", "readme = \"README.md\"\n\n[lib]", 1);
+    // The unit tests are this crate's, run where the generator is built: a copy has none to
+    // build, and no doc examples.
+    let lib = "[lib]\npath = \"src/lib.rs\"\n";
+    assert!(body.contains(lib), "BUG: runtime/Cargo.toml's [lib] is not `{lib}`");
+    let body = body.replacen(
+        lib,
+        &format!("{lib}# The unit tests are the generator's runtime crate's: no test harness to build.\ntest = false\ndoctest = false\n"),
+        1,
+    );
     format!("# {notice}\n\n{body}")
 }
 

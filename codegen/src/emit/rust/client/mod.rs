@@ -59,7 +59,7 @@ fn cargo_toml(plan: &Plan, opts: &EmitOptions) -> Vec<GeneratedFile> {
         features.push(format!("gateway-rustls = [\"gateway\", \"{}/gateway-rustls\"]", package(plan, cargo::RUNTIME)));
     }
     let features: Vec<&str> = features.iter().map(String::as_str).collect();
-    let manifest = Manifest { lib: &["path = \"src/lib.rs\""], features: &features, dependencies, readme: super::readme::client(plan) };
+    let manifest = Manifest { lib: &["path = \"src/lib.rs\""], features: &features, dependencies, readme: super::readme::client(plan), doc_examples: true };
     cargo::crate_files(opts, ARTIFACT, "client", &package(plan, ARTIFACT), &description, manifest)
 }
 

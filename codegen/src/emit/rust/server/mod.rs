@@ -78,6 +78,7 @@ fn cargo_toml(plan: &Plan, opts: &EmitOptions) -> Vec<GeneratedFile> {
         features: &features,
         dependencies,
         readme: "Implement the `Api` trait, one async method per routed endpoint, and serve `router(api)` with `axum::serve`: the router authenticates, parses, checks every declared constraint and permission rule, and answers the spec's error bodies before a handler runs. The `mock` feature adds an `Api` that answers values meeting the spec.\n".to_owned(),
+        doc_examples: false,
     };
     cargo::crate_files(opts, ARTIFACT, "server", &package(plan, ARTIFACT), &description, manifest)
 }

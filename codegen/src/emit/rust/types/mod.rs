@@ -146,7 +146,7 @@ fn cargo_toml(plan: &Plan, opts: &EmitOptions) -> Vec<GeneratedFile> {
         package(plan, "server"),
         package(plan, "client")
     );
-    let manifest = Manifest { lib: &["path = \"src/lib.rs\""], features, dependencies, readme };
+    let manifest = Manifest { lib: &["path = \"src/lib.rs\""], features, dependencies, readme, doc_examples: false };
     cargo::crate_files(opts, ARTIFACT, "types", &package(plan, ARTIFACT), &description, manifest)
 }
 
