@@ -7,4 +7,4 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 # With case names as arguments, those cases alone.
 cases=$(IFS=,; echo "$*")
-SEMVER_CHECKS_ALL=1 SEMVER_CHECKS_CASES="$cases" exec cargo test --locked --test semver -- --nocapture
+SEMVER_CHECKS_ALL=1 SEMVER_CHECKS_CASES="$cases" exec cargo test --locked --test all semver:: -- --nocapture

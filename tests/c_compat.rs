@@ -10,7 +10,7 @@
 //! [`BLIND`] with the reason the compiler cannot see the break (a value that changed keeps
 //! compiling, and breaks programs built against the old value).
 
-mod diff_cases;
+use crate::diff_cases;
 
 use diff_cases::{catalogue, diff_says_breaking};
 use platform_specgen::harness::{self, Source};

@@ -4,7 +4,7 @@
 //! cuts consistent pages from one collection. Every item arrives once, in order, and paging ends
 //! where the spec's rules say, without a request past the end where the page says it is the last.
 
-mod shapes_common;
+use crate::shapes_common;
 
 use shapes_client::types::endpoints::{browse_notes, list_archived_notes, list_notes, search_notes};
 use shapes_client::types::pagination::MOCK_ITEMS;

@@ -4,7 +4,7 @@
 //! in-memory service and the generated mock. Every event is decoded, one the spec does not name
 //! arrives raw, and a stream that breaks resumes after its last event without loss or repeat.
 
-mod shapes_common;
+use crate::shapes_common;
 
 use shapes_client::types::endpoints::{create_note, watch_notes};
 use shapes_client::types::stream::StreamError;

@@ -1,7 +1,7 @@
 //! The diagnostics corpus: one minimal broken spec per rule under `tests/diagnostics/<case>/`,
 //! each with the rendered diagnostics it must produce in `expected.txt`.
 //!
-//! Bless new expectations with `UPDATE_EXPECT=1 cargo test --test diagnostics`.
+//! Bless new expectations with `UPDATE_EXPECT=1 cargo test --test all diagnostics::`.
 
 use platform_codegen::{LoadError, diag, load_spec};
 use std::path::{Path, PathBuf};
@@ -44,7 +44,7 @@ fn every_case_gives_its_expected_diagnostic() {
             failures.push(format!("--- {name}: expected\n{expected}\n+++ got\n{text}"));
         }
     }
-    assert!(failures.is_empty(), "{}\n\nrun `UPDATE_EXPECT=1 cargo test --test diagnostics` if the change is intended", failures.join("\n"));
+    assert!(failures.is_empty(), "{}\n\nrun `UPDATE_EXPECT=1 cargo test --test all diagnostics::` if the change is intended", failures.join("\n"));
 }
 
 #[test]

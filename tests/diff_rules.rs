@@ -3,7 +3,7 @@
 //! whole report equal to `expected.json`. More cases of one rule are `<rule-id>+<what>/`; a
 //! `today` file gives the day the check runs on.
 //!
-//! Bless new expectations with `UPDATE_EXPECT=1 cargo test --test diff_rules`.
+//! Bless new expectations with `UPDATE_EXPECT=1 cargo test --test all diff_rules::`.
 
 use platform_codegen::diff::{self, CATALOGUE, DiffOptions, Finding, Sides};
 use platform_codegen::{LoadError, Loaded, diag, load_spec};
@@ -68,7 +68,7 @@ fn every_rule_has_a_case_and_every_case_finds_its_rule() {
             failures.push(format!("--- {name}: expected\n{}\n+++ got\n{text}", std::fs::read_to_string(&path).unwrap_or_default()));
         }
     }
-    assert!(failures.is_empty(), "{}\n\nrun `UPDATE_EXPECT=1 cargo test --test diff_rules` if the change is intended", failures.join("\n"));
+    assert!(failures.is_empty(), "{}\n\nrun `UPDATE_EXPECT=1 cargo test --test all diff_rules::` if the change is intended", failures.join("\n"));
 }
 
 #[test]
@@ -168,7 +168,7 @@ fn the_docs_list_the_catalogue() {
     if std::env::var_os("UPDATE_EXPECT").is_some() {
         std::fs::write(&path, format!("{}{table}{}", &text[..begin], &text[end..])).expect("write docs/diff.md");
     } else {
-        assert!(text[begin..end] == table, "docs/diff.md lists another catalogue; run `UPDATE_EXPECT=1 cargo test --test diff_rules`");
+        assert!(text[begin..end] == table, "docs/diff.md lists another catalogue; run `UPDATE_EXPECT=1 cargo test --test all diff_rules::`");
     }
 }
 

@@ -2,7 +2,7 @@
 //! goldens over the fixture spec, links that resolve, a page that fetches nothing, and every
 //! permission, error code, limit value, dated change and endpoint of the model in all three.
 //!
-//! Bless new goldens with `UPDATE_EXPECT=1 cargo test --test docs`.
+//! Bless new goldens with `UPDATE_EXPECT=1 cargo test --test all docs::`.
 
 use platform_codegen::emit::{EmitOptions, emit_all};
 use platform_codegen::model::{Bound, Effective, Model};

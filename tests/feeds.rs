@@ -133,7 +133,7 @@ fn the_fixture_feeds_parse_with_one_entry_per_change() {
 }
 
 /// The fixture's feeds as `tests/fixtures/minimal/expected/docs/<name>`; bless with
-/// `UPDATE_EXPECT=1 cargo test --test feeds`.
+/// `UPDATE_EXPECT=1 cargo test --test all feeds::`.
 fn golden(name: &str, actual: &str) {
     platform_specgen::golden::compare_file(&root().join("tests/fixtures/minimal/expected/docs").join(name), actual, "feeds");
 }

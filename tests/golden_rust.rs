@@ -3,7 +3,7 @@
 //! The expected crates are workspace members, so the fixture's generated Rust also compiles and
 //! passes clippy with the rest of the workspace.
 //!
-//! Bless new expectations with `UPDATE_EXPECT=1 cargo test --test golden_rust`.
+//! Bless new expectations with `UPDATE_EXPECT=1 cargo test --test all golden_rust::`.
 
 use platform_codegen::emit::{EmitOptions, GeneratedFile, emit_all};
 use platform_specgen::golden;

@@ -2,7 +2,7 @@
 //! oversized bodies, bad path ids, missing or unknown credentials. Every answer is a 4xx with the
 //! JSON error body, never a 5xx.
 
-mod common;
+use crate::common;
 
 use common::{Raw, Server};
 use proptest::prelude::*;

@@ -3,7 +3,7 @@
 //! and again by the server when sent raw), each branch of the permission rules, both sides of
 //! each dated change, and each error code the routes can answer.
 
-mod common;
+use crate::common;
 
 use common::{Raw, Server, tokens};
 use platform_client::Error;

@@ -1,7 +1,7 @@
 //! The `sdk` artifact (C header, C++ header, Rust library) as text: golden files over the fixture
 //! spec, and proof that the three follow the spec together.
 //!
-//! Bless new golden files with `UPDATE_EXPECT=1 cargo test --test sdk_emitters`.
+//! Bless new golden files with `UPDATE_EXPECT=1 cargo test --test all sdk_emitters::`.
 
 use platform_codegen::emit::{EmitOptions, GeneratedFile, emit_all};
 use platform_codegen::model::{Model, TypeRef};

@@ -12,7 +12,7 @@
 //! The tool is installed by the test command (`scripts/test.sh`, into the Cargo home); the test
 //! fails when it is missing (set `CARGO_SEMVER_CHECKS` to use another copy).
 
-mod diff_cases;
+use crate::diff_cases;
 
 use diff_cases::{catalogue, diff_says_breaking, repo};
 use platform_specgen::harness::{self, Source};

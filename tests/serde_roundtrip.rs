@@ -5,7 +5,7 @@
 //! nullability; `tests/values/`), in their wire form; decoding into the generated type and
 //! encoding again must give back the same JSON.
 
-mod values;
+use crate::values;
 
 use platform::changes;
 use platform::enums::{ActivityType, GrantType, GuildFeature, IntegrationType, SubscriptionStatus};

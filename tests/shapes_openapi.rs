@@ -7,7 +7,7 @@
 //! The Python tools come from the virtual environment `scripts/test.sh` creates (`.venv`); a test
 //! fails, never skips, when one is missing.
 
-mod shapes_common;
+use crate::shapes_common;
 
 use platform_codegen::emit::{EmitOptions, emit_all};
 use std::path::{Path, PathBuf};

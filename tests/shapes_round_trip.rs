@@ -8,7 +8,7 @@
 //! `null`, value), the enum policy (open on read, strict on write) for enums, subsets and union
 //! variants, recursive shapes, and every violation of a request reported at its JSON pointer.
 
-mod shapes_common;
+use crate::shapes_common;
 
 use serde_json::{Value, json};
 use shapes_client::client::Declared;

@@ -4,7 +4,7 @@
 //! `tests/values/`), with unknown enum values and union variants among them; dedicated tests
 //! pin that an unknown variant and an unknown enum value survive exactly.
 
-mod values;
+use crate::values;
 
 use platform_codegen::model::{Field, Model, Response};
 use proptest::prelude::*;

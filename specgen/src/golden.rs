@@ -42,7 +42,7 @@ pub fn compare_tree<'a>(root: &Path, files: impl IntoIterator<Item = (&'a str, &
             }
         }
     }
-    assert!(failures.is_empty(), "{}\n\nrun `UPDATE_EXPECT=1 cargo test --test {test}` if the change is intended", failures.join("\n\n"));
+    assert!(failures.is_empty(), "{}\n\nrun `UPDATE_EXPECT=1 cargo test --test all {test}::` if the change is intended", failures.join("\n\n"));
 }
 
 /// Compares one text with its golden file (or blesses it).
