@@ -47,6 +47,7 @@ mod shortest_calls;
 mod spec;
 mod spec_schema;
 mod standalone;
+mod tree;
 mod types_model;
 mod values;
 mod webhooks;

@@ -140,30 +140,11 @@ fn rustdoc(root: &Path, target: &Path, spec: &Path, into: &Path) -> Result<Docum
         .collect())
 }
 
-/// A spec directory by its content: every file's path under it and bytes, in path order.
-type SpecKey = Vec<(PathBuf, Vec<u8>)>;
+/// A spec directory by its content: every file's path under it and bytes.
+type SpecKey = std::collections::BTreeMap<PathBuf, Vec<u8>>;
 
 /// The rustdoc JSON file of each crate of a spec, by the crate's name in [`CRATES`].
 type Documented = Vec<(String, PathBuf)>;
-
-/// The [`SpecKey`] of the spec in `dir`.
-fn spec_key(dir: &Path) -> SpecKey {
-    let mut files = Vec::new();
-    let mut stack = vec![dir.to_owned()];
-    while let Some(d) = stack.pop() {
-        for entry in std::fs::read_dir(&d).unwrap_or_else(|e| panic!("cannot read {}: {e}", d.display())) {
-            let path = entry.expect("a directory entry").path();
-            if path.is_dir() {
-                stack.push(path);
-            } else {
-                let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
-                files.push((path.strip_prefix(dir).expect("under the spec").to_owned(), bytes));
-            }
-        }
-    }
-    files.sort();
-    files
-}
 
 /// The breaking changes cargo-semver-checks finds between two rustdoc JSON files, in its words
 /// (empty when none).
@@ -200,7 +181,7 @@ fn disagreements(cases: &[&str]) -> Vec<String> {
         let json = scratch.path().join("json").join(name);
         // A side whose crates do not build is a failure of its own, and the other cases go on.
         let mut side = |which: &str| -> Result<Documented, String> {
-            let key = spec_key(&case.join(which));
+            let key = crate::tree::contents(&case.join(which));
             if let Some(done) = documented.get(&key) {
                 return Ok(done.clone());
             }

@@ -60,23 +60,6 @@ fn copy_tree(from: &Path, to: &Path) {
     }
 }
 
-/// Every file under `dir` with its bytes.
-fn snapshot(dir: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
-    let mut out = BTreeMap::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for entry in std::fs::read_dir(&d).unwrap() {
-            let path = entry.unwrap().path();
-            if path.is_dir() {
-                stack.push(path);
-            } else {
-                out.insert(path.clone(), std::fs::read(&path).unwrap());
-            }
-        }
-    }
-    out
-}
-
 #[test]
 fn generate_out_into_an_empty_directory_builds_there() {
     let dir = outside("standalone");
@@ -132,9 +115,9 @@ fn copies_of_the_generated_crates_build_elsewhere_and_write_nothing() {
     for (what, manifest) in manifests {
         let root = outside("elsewhere");
         copies_beside_another_spec(&root, &manifest);
-        let before = snapshot(&root);
+        let before = crate::tree::contents(&root);
         let stderr = cargo_ok(&root, &["build", "--workspace", "--locked"]);
-        assert!(snapshot(&root) == before, "building copies of the generated crates in {what} wrote into their directory:\n{stderr}");
+        assert!(crate::tree::contents(&root) == before, "building copies of the generated crates in {what} wrote into their directory:\n{stderr}");
         let _ = std::fs::remove_dir_all(&root);
     }
 }
@@ -163,7 +146,7 @@ fn packaged_crates_build_on_their_own() {
         .collect();
     for krate in platform_codegen::emit::cargo::CRATES {
         let unpacked = dir.join(format!("platform-{krate}-0.1.0"));
-        let before = snapshot(&unpacked);
+        let before = crate::tree::contents(&unpacked);
         let stderr = if *krate == platform_codegen::emit::cargo::RUNTIME {
             cargo_ok(&unpacked, &["build", "--locked"])
         } else {
@@ -171,7 +154,7 @@ fn packaged_crates_build_on_their_own() {
             patches.iter().for_each(|p| args.extend(["--config", p.as_str()]));
             cargo_ok(&unpacked, &args)
         };
-        let after: BTreeMap<_, _> = snapshot(&unpacked).into_iter().filter(|(p, _)| !p.ends_with("Cargo.lock")).collect();
+        let after: BTreeMap<_, _> = crate::tree::contents(&unpacked).into_iter().filter(|(p, _)| !p.ends_with("Cargo.lock")).collect();
         let before: BTreeMap<_, _> = before.into_iter().filter(|(p, _)| !p.ends_with("Cargo.lock")).collect();
         assert!(after == before, "building the packaged {krate} crate wrote into it:\n{stderr}");
     }
