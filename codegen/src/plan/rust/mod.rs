@@ -20,7 +20,7 @@ pub use patterns::PlannedPattern;
 pub use scopes::namespaces;
 
 use crate::model::*;
-use proc_macro2::{Ident, Span};
+use proc_macro2::{Ident, Span, TokenStream};
 use std::collections::HashMap;
 
 /// The kinds of item an emitter names by id.
@@ -65,6 +65,53 @@ pub struct Plan<'m> {
     event_code_catch_alls: HashMap<&'m str, String>,
     /// The client's request builder of each routed endpoint, by endpoint id.
     call_types: HashMap<&'m str, String>,
+    /// Where the headers struct of each set of named headers is defined: by the set (each
+    /// header's name and id, in order), the path of the first response that holds it (named
+    /// responses first, then the endpoints' in spec order). The responses after it name that
+    /// struct: a large API sends the same rate-limit headers with every answer.
+    header_homes: HashMap<HeaderSet<'m>, String>,
+}
+
+/// A response's headers when each is a named header: their names and ids, in order. Two
+/// responses with the same set have identical headers structs.
+type HeaderSet<'m> = Vec<(&'m str, &'m str)>;
+
+/// The set of `r`'s headers, when it has some and all are named.
+fn header_set(r: &Response) -> Option<HeaderSet<'_>> {
+    if r.headers.is_empty() {
+        return None;
+    }
+    r.headers
+        .iter()
+        .map(|h| match &h.header {
+            HeaderUse::Named(id) => Some((h.name.as_str(), id.id.as_str())),
+            HeaderUse::Inline(_) => None,
+        })
+        .collect()
+}
+
+/// Every response with headers and the path of the headers struct it would define: the named
+/// responses, then the endpoints' inline ones in spec order.
+fn responses_with_headers(model: &Model) -> impl Iterator<Item = (&Response, String)> {
+    let named = model.responses.iter().map(|n| (&n.response, names::named_headers_path(n)));
+    let inline = model.endpoints.iter().flat_map(|e| {
+        e.responses.iter().filter_map(move |r| match &r.response {
+            ResponseUse::Inline(response) => Some((&**response, names::inline_headers_path(e, r.status()?))),
+            ResponseUse::Named(_) => None,
+        })
+    });
+    named.chain(inline).filter(|(r, _)| !r.headers.is_empty())
+}
+
+/// The first response to hold each set of named headers, as the path of its headers struct.
+fn header_homes(model: &Model) -> HashMap<HeaderSet<'_>, String> {
+    let mut homes = HashMap::new();
+    for (response, path) in responses_with_headers(model) {
+        if let Some(set) = header_set(response) {
+            homes.entry(set).or_insert(path);
+        }
+    }
+    homes
 }
 
 impl std::ops::Deref for Plan<'_> {
@@ -91,7 +138,40 @@ impl<'m> Plan<'m> {
             declared: declared_errors(model),
             event_code_catch_alls: event_channels(model).map(|c| (c, names::event_code_catch_all(&model.events, c).to_string())).collect(),
             call_types: call_types(model),
+            header_homes: header_homes(model),
         }
+    }
+
+    /// The headers struct `r`'s headers are when an earlier response with the same named
+    /// headers defines it, from the types crate's root; `own` is the path of the struct `r`
+    /// would define ([`names::named_headers_path`], [`names::inline_headers_path`]).
+    pub fn shared_headers(&self, r: &Response, own: &str) -> Option<TokenStream> {
+        let home = self.header_homes.get(&header_set(r)?)?;
+        (home != own).then(|| home.parse().expect("BUG: a headers struct's path parses"))
+    }
+
+    /// The headers struct the response `r` of `e` carries, by path from the types crate's root;
+    /// `None` when it has no headers.
+    pub fn headers_struct(&self, e: &Endpoint, r: &StatusResponse) -> Option<TokenStream> {
+        let (response, own) = match &r.response {
+            ResponseUse::Inline(response) => (&**response, names::inline_headers_path(e, r.status()?)),
+            ResponseUse::Named(id) => {
+                let named = self.model.named_response(&id.id)?;
+                (&named.response, names::named_headers_path(named))
+            }
+        };
+        if response.headers.is_empty() {
+            return None;
+        }
+        Some(self.shared_headers(response, &own).unwrap_or_else(|| own.parse().expect("BUG: a headers struct's path parses")))
+    }
+
+    /// The headers structs the types crate defines, each with a response that holds it, by
+    /// path from the types crate's root.
+    pub fn headers_structs(&self) -> impl Iterator<Item = (TokenStream, &'m Response)> {
+        responses_with_headers(self.model)
+            .filter(|(r, path)| self.shared_headers(r, path).is_none())
+            .map(|(r, path)| (path.parse().expect("BUG: a headers struct's path parses"), r))
     }
 
     /// The client's request builder of routed endpoint `e` (`CreateMessage`).

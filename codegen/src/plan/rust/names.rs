@@ -175,6 +175,18 @@ pub fn response_stem(n: &NamedResponse) -> String {
     item_ident(&n.id).to_string()
 }
 
+/// The path of a named response's headers struct, from the types crate's root
+/// (`responses::RateLimitedHeaders`).
+pub fn named_headers_path(n: &NamedResponse) -> String {
+    format!("responses::{}", ResponseNames::new(&response_stem(n)).headers)
+}
+
+/// The path of the headers struct of an endpoint's inline response with `status`
+/// (`endpoints::get_note::OkHeaders`).
+pub fn inline_headers_path(e: &Endpoint, status: Status) -> String {
+    format!("endpoints::{}::{}", endpoint_module(e), ResponseNames::new(&status_stem(status)).headers)
+}
+
 /// The client's `Declared` variant of a named error response.
 pub fn declared_named(n: &NamedResponse) -> Ident {
     format_ident!("{}", response_stem(n))

@@ -328,7 +328,7 @@ fn range_pattern(low: u16, high: u16) -> TokenStream {
 pub(super) fn success_value(plan: &Plan, r: &StatusResponse, several: bool) -> TokenStream {
     let status = r.status().expect("BUG: validation parses every status");
     let (response, names, path) = responses::resolve_at(plan, r, quote!(endpoint::), quote!(types::responses::));
-    let payload = payload(plan, response, &names, &path);
+    let payload = payload(response, &names, &path);
     if !several {
         return payload.unwrap_or_else(|| quote!(()));
     }
@@ -348,7 +348,7 @@ fn failure(plan: &Plan, e: &Endpoint, r: &StatusResponse) -> TokenStream {
     let id = &e.meta.id;
     let declared = plan.declared_variant(e, r).and_then(|variant| {
         let (response, names, path) = responses::resolve_at(plan, r, quote!(endpoint::), quote!(types::responses::));
-        let payload = payload(plan, response, &names, &path)?;
+        let payload = payload(response, &names, &path)?;
         Some(quote!(read_declared(|| Ok(Declared::#variant(#payload)))))
     });
     // `failure` takes the payload only where some endpoint declares one: `Declared` exists.
@@ -363,7 +363,7 @@ fn failure(plan: &Plan, e: &Endpoint, r: &StatusResponse) -> TokenStream {
 }
 
 /// The expression of a response's payload, read from `answer`.
-pub(super) fn payload(plan: &Plan, r: &Response, names: &crate::plan::rust::names::ResponseNames, path: &TokenStream) -> Option<TokenStream> {
+pub(super) fn payload(r: &Response, names: &crate::plan::rust::names::ResponseNames, path: &TokenStream) -> Option<TokenStream> {
     let body = match r.body_kind() {
         BodyKind::Empty => None,
         BodyKind::Json => Some(quote!(decode_answer(&answer)?)),
@@ -375,17 +375,9 @@ pub(super) fn payload(plan: &Plan, r: &Response, names: &crate::plan::rust::name
     if r.headers.is_empty() {
         return body;
     }
-    let reads = plan.header_fields(r).into_iter().map(|f| {
-        let wire = f.wire().to_owned();
-        if f.may_be_absent() || f.nullable {
-            as_declared(plan, &f, &quote!(types), quote!(optional_header(&answer, #wire)?))
-        } else {
-            quote!(header(&answer, #wire)?)
-        }
-    });
-    let (headers, response) = (&names.headers, &names.response);
+    let response = &names.response;
     let body = body.map(|b| quote!(body: #b,));
-    Some(quote!(#path #response { #body headers: #path #headers::from_fields(#(#reads),*) }))
+    Some(quote!(#path #response { #body headers: ReadHeaders::read(&answer)? }))
 }
 
 /// `Client::exchange`, when some method needs it.
@@ -441,7 +433,52 @@ pub fn helpers(plan: &Plan) -> TokenStream {
         return TokenStream::new();
     }
     let responses = exchanged_responses(plan);
-    [success_reader(&routed), body_readers(&responses), header_readers(plan, &responses), request_writers(plan, &routed)].into_iter().collect()
+    [success_reader(&routed), body_readers(&responses), header_readers(plan, &responses), headers_readers(plan, &routed), request_writers(plan, &routed)].into_iter().collect()
+}
+
+/// `ReadHeaders`, and its implementation for each headers struct an answer of `routed` carries:
+/// a call reads a response's headers with one call, however many responses share them.
+fn headers_readers(plan: &Plan, routed: &[&Endpoint]) -> TokenStream {
+    let mut structs: Vec<(String, TokenStream, &Response)> = Vec::new();
+    for e in routed {
+        for r in &e.responses {
+            let (Some(path), Some(response)) = (plan.headers_struct(e, r), plan.response_of(&r.response)) else { continue };
+            let key = path.to_string();
+            if !structs.iter().any(|(k, ..)| *k == key) {
+                structs.push((key, path, response));
+            }
+        }
+    }
+    if structs.is_empty() {
+        return TokenStream::new();
+    }
+    let impls = structs.iter().map(|(_, path, r)| {
+        let reads = plan.header_fields(r).into_iter().map(|f| {
+            let wire = f.wire().to_owned();
+            if f.may_be_absent() || f.nullable {
+                as_declared(plan, &f, &quote!(types), quote!(optional_header(answer, #wire)?))
+            } else {
+                quote!(header(answer, #wire)?)
+            }
+        });
+        quote! {
+            impl ReadHeaders for types::#path {
+                fn read(answer: &Answer) -> Result<Self, Error> {
+                    Ok(Self::from_fields(#(#reads),*))
+                }
+            }
+        }
+    });
+    quote! {
+        /// A response's headers, read from the answer that carries them.
+        trait ReadHeaders: Sized {
+            /// Each header from its text; a required one missing, or one that does not
+            /// decode, is [`Error::Decode`].
+            fn read(answer: &Answer) -> Result<Self, Error>;
+        }
+
+        #(#impls)*
+    }
 }
 
 /// `success`, when some endpoint that goes through `exchange` declares no status.

@@ -304,12 +304,11 @@ fn respond_arm(plan: &Plan, r: &StatusResponse) -> TokenStream {
     if response.headers.is_empty() {
         return quote!(#pattern => { #check #answer });
     }
-    let headers = header_writes(plan, response);
     quote! {
         #pattern => {
             #check
             let mut response = #answer;
-            #headers
+            runtime::WriteHeaders::write(&value.headers, &mut response)?;
             response
         }
     }
@@ -334,16 +333,35 @@ fn answer(response: &Response, code: &TokenStream, body: &TokenStream) -> TokenS
     }
 }
 
-fn header_writes(plan: &Plan, response: &Response) -> TokenStream {
-    plan.header_fields(response)
-        .iter()
-        .map(|f| {
-            let (ident, wire) = (names::field(f), f.wire());
-            let set = quote!(runtime::set_header(&mut response, #wire, value).map_err(runtime::rejected)?;);
-            let set = bind_value_in(f, &quote!(value.headers.#ident), &set, &quote!(types));
+/// `WriteHeaders`, and its implementation for every headers struct of the types crate: the
+/// router writes a response's headers with one call, however many responses share them.
+fn header_writers(plan: &Plan) -> TokenStream {
+    let impls = plan.headers_structs().map(|(path, response)| {
+        let writes = plan.header_fields(response).into_iter().map(|f| {
+            let (ident, wire) = (names::field(&f), f.wire());
+            let set = quote!(set_header(response, #wire, value).map_err(rejected)?;);
+            let set = bind_value_in(&f, &quote!(self.#ident), &set, &quote!(crate::types));
             quote!({ #set })
-        })
-        .collect()
+        });
+        quote! {
+            impl WriteHeaders for crate::types::#path {
+                fn write(&self, response: &mut Response) -> Result<(), ApiError> {
+                    #(#writes)*
+                    Ok(())
+                }
+            }
+        }
+    });
+    quote! {
+        /// A response's headers, written onto the HTTP response that carries them.
+        pub trait WriteHeaders {
+            /// Sets each header that has a value; one that cannot be sent is the server's fault
+            /// (500).
+            fn write(&self, response: &mut Response) -> Result<(), ApiError>;
+        }
+
+        #(#impls)*
+    }
 }
 
 /// The runtime items only some specs need: calls without a credential, scopes, header and list
@@ -351,6 +369,9 @@ fn header_writes(plan: &Plan, response: &Response) -> TokenStream {
 pub fn runtime_items(plan: &Plan) -> TokenStream {
     let routed: Vec<&Endpoint> = plan.routed_endpoints().collect();
     let mut out = TokenStream::new();
+    if plan.headers_structs().next().is_some() {
+        out.extend(header_writers(plan));
+    }
     if routed.iter().any(|e| e.accepts_anonymous()) {
         out.extend(quote! {
             /// The credential of the `Authorization` header when one is presented (and the

@@ -53,9 +53,10 @@ pub fn payload_type_in(plan: &Plan, r: &Response, names: &Names, path: &TokenStr
     Some(quote!(#path #response))
 }
 
-/// The items one response needs: its body struct (named fields), its headers struct, and the
-/// struct holding both.
-pub fn response_items(plan: &Plan, r: &Response, names: &Names, what: &str) -> TokenStream {
+/// The items one response needs: its body struct (named fields), its headers struct (or, when
+/// an earlier response defines the same one, its name for that struct), and the struct holding
+/// both. `headers_path` is where its headers struct lives, from the crate's root.
+pub fn response_items(plan: &Plan, r: &Response, names: &Names, what: &str, headers_path: &str) -> TokenStream {
     let mut out = TokenStream::new();
     if r.body_kind() == BodyKind::Json && !r.fields.is_empty() {
         let doc = docs(Some(&format!("The body of {what}.")), &[]);
@@ -67,9 +68,7 @@ pub fn response_items(plan: &Plan, r: &Response, names: &Names, what: &str) -> T
     if r.headers.is_empty() {
         return out;
     }
-    let headers = plan.header_fields(r);
-    let doc = docs(Some(&format!("The headers of {what}.")), &[]);
-    out.extend(struct_tokens(plan, &names.headers, doc, &headers, false));
+    out.extend(headers_item(plan, r, names, what, headers_path));
     let (header_ident, response_ident) = (&names.headers, &names.response);
     let body = body_type(plan, r, names, &quote!()).map(|ty| {
         quote!(/// The body.
@@ -87,6 +86,18 @@ pub fn response_items(plan: &Plan, r: &Response, names: &Names, what: &str) -> T
         }
     });
     out
+}
+
+/// A response's headers struct, or its name for the struct an earlier response with the same
+/// named headers defines.
+fn headers_item(plan: &Plan, r: &Response, names: &Names, what: &str, path: &str) -> TokenStream {
+    let ident = &names.headers;
+    if let Some(home) = plan.shared_headers(r, path) {
+        let doc = format!(" The headers of {what}: the same headers as [`crate::{}`].", home.to_string().replace(' ', ""));
+        return quote!(#[doc = #doc] pub type #ident = crate::#home;);
+    }
+    let doc = docs(Some(&format!("The headers of {what}.")), &[]);
+    struct_tokens(plan, ident, doc, &plan.header_fields(r), false)
 }
 
 /// The derives of what holds a response's payload: a stream of events is read once, so what
@@ -135,7 +146,8 @@ pub fn endpoint_responses(plan: &Plan, e: &Endpoint) -> TokenStream {
         let status = r.status().expect("BUG: validation parses every status");
         let (response, names, path) = resolve(plan, r);
         if matches!(r.response, ResponseUse::Inline(_)) {
-            items.extend(response_items(plan, response, &names, &format!("the `{status}` response")));
+            let path = names::inline_headers_path(e, status);
+            items.extend(response_items(plan, response, &names, &format!("the `{status}` response"), &path));
         }
         let variant = names::status_variant(status);
         let payload = payload_type(plan, response, &names, &path);
@@ -267,7 +279,7 @@ pub fn named_responses(plan: &Plan) -> TokenStream {
             Some(d) => format!("the response `{}` ({})", n.id, d.trim_end_matches('.')),
             None => format!("the response `{}`", n.id),
         };
-        response_items(plan, &n.response, &names, &what)
+        response_items(plan, &n.response, &names, &what, &names::named_headers_path(n))
     });
     quote! {
         //! Named responses: the bodies and headers of responses several endpoints share.
