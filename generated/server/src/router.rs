@@ -12,9 +12,11 @@ use crate::types::errors::ApiError;
 use crate::types::placeholders::Placeholders;
 use crate::types::validation::Validate;
 use axum::Router;
+use axum::body::Body;
 use axum::extract::RawPathParams;
 use axum::extract::rejection::RawPathParamsRejection;
 use axum::extract::{Request as HttpRequest, State};
+use axum::http::request::Parts;
 use axum::http::StatusCode;
 use axum::response::Response;
 use std::sync::Arc;
@@ -277,26 +279,28 @@ async fn authorization_server_metadata<A: Api>(
 }
 
 /// `GET /users/@me/connections`: Get Current User Connections.
-async fn get_current_user_connections<A: Api>(
+fn get_current_user_connections<A: Api>(
     State(app): State<Arc<App<A>>>,
     request: HttpRequest,
-) -> Response {
-    let now = app.clock.now();
-    let notices = Notices::default();
-    let response = respond(
-        handle_get_current_user_connections(&app, now, &notices, request).await,
-    );
-    deprecated(&app, response, &[], &notices)
+) -> impl Future<Output = Response> {
+    let (parts, _) = request.into_parts();
+    async move {
+        let now = app.clock.now();
+        let notices = Notices::default();
+        let response = respond(
+            handle_get_current_user_connections(&app, now, &notices, &parts).await,
+        );
+        deprecated(&app, response, &[], &notices)
+    }
 }
 
 async fn handle_get_current_user_connections<A: Api>(
     app: &App<A>,
     now: Timestamp,
     notices: &Notices,
-    request: HttpRequest,
+    parts: &Parts,
 ) -> Result<Response, ApiError> {
     use types::endpoints::get_current_user_connections as endpoint;
-    let (parts, _) = request.into_parts();
     let credential = runtime::credential(&parts.headers, endpoint::AUTH)?;
     let caller = app
         .api
@@ -336,17 +340,20 @@ async fn handle_get_current_user_connections<A: Api>(
 }
 
 /// `GET /guilds/{guild.id}/channels`: Get Guild Channels.
-async fn get_guild_channels<A: Api>(
+fn get_guild_channels<A: Api>(
     State(app): State<Arc<App<A>>>,
     params: Result<RawPathParams, RawPathParamsRejection>,
     request: HttpRequest,
-) -> Response {
-    let now = app.clock.now();
-    let notices = Notices::default();
-    let response = respond(
-        handle_get_guild_channels(&app, now, &notices, params, request).await,
-    );
-    deprecated(&app, response, &[], &notices)
+) -> impl Future<Output = Response> {
+    let (parts, _) = request.into_parts();
+    async move {
+        let now = app.clock.now();
+        let notices = Notices::default();
+        let response = respond(
+            handle_get_guild_channels(&app, now, &notices, params, &parts).await,
+        );
+        deprecated(&app, response, &[], &notices)
+    }
 }
 
 async fn handle_get_guild_channels<A: Api>(
@@ -354,10 +361,9 @@ async fn handle_get_guild_channels<A: Api>(
     now: Timestamp,
     notices: &Notices,
     params: Result<RawPathParams, RawPathParamsRejection>,
-    request: HttpRequest,
+    parts: &Parts,
 ) -> Result<Response, ApiError> {
     use types::endpoints::get_guild_channels as endpoint;
-    let (parts, _) = request.into_parts();
     let credential = runtime::credential(&parts.headers, endpoint::AUTH)?;
     let caller = app
         .api
@@ -415,26 +421,29 @@ async fn handle_get_guild_channels<A: Api>(
 }
 
 /// `PUT /lobbies`: Create or Join Lobby.
-async fn create_or_join_lobby<A: Api>(
+fn create_or_join_lobby<A: Api>(
     State(app): State<Arc<App<A>>>,
     request: HttpRequest,
-) -> Response {
-    let now = app.clock.now();
-    let notices = Notices::default();
-    let response = respond(
-        handle_create_or_join_lobby(&app, now, &notices, request).await,
-    );
-    deprecated(&app, response, &[], &notices)
+) -> impl Future<Output = Response> {
+    let (parts, body) = request.into_parts();
+    async move {
+        let now = app.clock.now();
+        let notices = Notices::default();
+        let response = respond(
+            handle_create_or_join_lobby(&app, now, &notices, &parts, body).await,
+        );
+        deprecated(&app, response, &[], &notices)
+    }
 }
 
 async fn handle_create_or_join_lobby<A: Api>(
     app: &App<A>,
     now: Timestamp,
     notices: &Notices,
-    request: HttpRequest,
+    parts: &Parts,
+    body: Body,
 ) -> Result<Response, ApiError> {
     use types::endpoints::create_or_join_lobby as endpoint;
-    let (parts, body) = request.into_parts();
     let credential = runtime::credential(&parts.headers, endpoint::AUTH)?;
     let caller = app
         .api
@@ -492,17 +501,20 @@ async fn handle_create_or_join_lobby<A: Api>(
 }
 
 /// `POST /lobbies/{lobby.id}/messages`: Send Lobby Message.
-async fn send_lobby_message<A: Api>(
+fn send_lobby_message<A: Api>(
     State(app): State<Arc<App<A>>>,
     params: Result<RawPathParams, RawPathParamsRejection>,
     request: HttpRequest,
-) -> Response {
-    let now = app.clock.now();
-    let notices = Notices::default();
-    let response = respond(
-        handle_send_lobby_message(&app, now, &notices, params, request).await,
-    );
-    deprecated(&app, response, &[], &notices)
+) -> impl Future<Output = Response> {
+    let (parts, body) = request.into_parts();
+    async move {
+        let now = app.clock.now();
+        let notices = Notices::default();
+        let response = respond(
+            handle_send_lobby_message(&app, now, &notices, params, &parts, body).await,
+        );
+        deprecated(&app, response, &[], &notices)
+    }
 }
 
 async fn handle_send_lobby_message<A: Api>(
@@ -510,10 +522,10 @@ async fn handle_send_lobby_message<A: Api>(
     now: Timestamp,
     notices: &Notices,
     params: Result<RawPathParams, RawPathParamsRejection>,
-    request: HttpRequest,
+    parts: &Parts,
+    body: Body,
 ) -> Result<Response, ApiError> {
     use types::endpoints::send_lobby_message as endpoint;
-    let (parts, body) = request.into_parts();
     let credential = runtime::credential(&parts.headers, endpoint::AUTH)?;
     let caller = app
         .api
@@ -582,17 +594,20 @@ async fn handle_send_lobby_message<A: Api>(
 }
 
 /// `GET /lobbies/{lobby.id}/messages`: Get Lobby Messages.
-async fn get_lobby_messages<A: Api>(
+fn get_lobby_messages<A: Api>(
     State(app): State<Arc<App<A>>>,
     params: Result<RawPathParams, RawPathParamsRejection>,
     request: HttpRequest,
-) -> Response {
-    let now = app.clock.now();
-    let notices = Notices::default();
-    let response = respond(
-        handle_get_lobby_messages(&app, now, &notices, params, request).await,
-    );
-    deprecated(&app, response, &[], &notices)
+) -> impl Future<Output = Response> {
+    let (parts, _) = request.into_parts();
+    async move {
+        let now = app.clock.now();
+        let notices = Notices::default();
+        let response = respond(
+            handle_get_lobby_messages(&app, now, &notices, params, &parts).await,
+        );
+        deprecated(&app, response, &[], &notices)
+    }
 }
 
 async fn handle_get_lobby_messages<A: Api>(
@@ -600,10 +615,9 @@ async fn handle_get_lobby_messages<A: Api>(
     now: Timestamp,
     notices: &Notices,
     params: Result<RawPathParams, RawPathParamsRejection>,
-    request: HttpRequest,
+    parts: &Parts,
 ) -> Result<Response, ApiError> {
     use types::endpoints::get_lobby_messages as endpoint;
-    let (parts, _) = request.into_parts();
     let credential = runtime::credential(&parts.headers, endpoint::AUTH)?;
     let caller = app
         .api
@@ -665,17 +679,21 @@ async fn handle_get_lobby_messages<A: Api>(
 }
 
 /// `POST /lobbies/{lobby.id}/members/bulk`: Bulk lobby members.
-async fn bulk_update_lobby_members<A: Api>(
+fn bulk_update_lobby_members<A: Api>(
     State(app): State<Arc<App<A>>>,
     params: Result<RawPathParams, RawPathParamsRejection>,
     request: HttpRequest,
-) -> Response {
-    let now = app.clock.now();
-    let notices = Notices::default();
-    let response = respond(
-        handle_bulk_update_lobby_members(&app, now, &notices, params, request).await,
-    );
-    deprecated(&app, response, &[], &notices)
+) -> impl Future<Output = Response> {
+    let (parts, body) = request.into_parts();
+    async move {
+        let now = app.clock.now();
+        let notices = Notices::default();
+        let response = respond(
+            handle_bulk_update_lobby_members(&app, now, &notices, params, &parts, body)
+                .await,
+        );
+        deprecated(&app, response, &[], &notices)
+    }
 }
 
 async fn handle_bulk_update_lobby_members<A: Api>(
@@ -683,10 +701,10 @@ async fn handle_bulk_update_lobby_members<A: Api>(
     now: Timestamp,
     notices: &Notices,
     params: Result<RawPathParams, RawPathParamsRejection>,
-    request: HttpRequest,
+    parts: &Parts,
+    body: Body,
 ) -> Result<Response, ApiError> {
     use types::endpoints::bulk_update_lobby_members as endpoint;
-    let (parts, body) = request.into_parts();
     let credential = runtime::credential(&parts.headers, endpoint::AUTH)?;
     let caller = app
         .api
@@ -755,17 +773,21 @@ async fn handle_bulk_update_lobby_members<A: Api>(
 }
 
 /// `PUT /channels/{channel.id}/voice-status`: Set Voice Channel Status.
-async fn set_voice_channel_status<A: Api>(
+fn set_voice_channel_status<A: Api>(
     State(app): State<Arc<App<A>>>,
     params: Result<RawPathParams, RawPathParamsRejection>,
     request: HttpRequest,
-) -> Response {
-    let now = app.clock.now();
-    let notices = Notices::default();
-    let response = respond(
-        handle_set_voice_channel_status(&app, now, &notices, params, request).await,
-    );
-    deprecated(&app, response, &[], &notices)
+) -> impl Future<Output = Response> {
+    let (parts, body) = request.into_parts();
+    async move {
+        let now = app.clock.now();
+        let notices = Notices::default();
+        let response = respond(
+            handle_set_voice_channel_status(&app, now, &notices, params, &parts, body)
+                .await,
+        );
+        deprecated(&app, response, &[], &notices)
+    }
 }
 
 async fn handle_set_voice_channel_status<A: Api>(
@@ -773,10 +795,10 @@ async fn handle_set_voice_channel_status<A: Api>(
     now: Timestamp,
     notices: &Notices,
     params: Result<RawPathParams, RawPathParamsRejection>,
-    request: HttpRequest,
+    parts: &Parts,
+    body: Body,
 ) -> Result<Response, ApiError> {
     use types::endpoints::set_voice_channel_status as endpoint;
-    let (parts, body) = request.into_parts();
     let credential = runtime::credential(&parts.headers, endpoint::AUTH)?;
     let caller = app
         .api
@@ -845,24 +867,27 @@ async fn handle_set_voice_channel_status<A: Api>(
 }
 
 /// `POST /oauth2/token`: Token endpoint.
-async fn token<A: Api>(
+fn token<A: Api>(
     State(app): State<Arc<App<A>>>,
     request: HttpRequest,
-) -> Response {
-    let now = app.clock.now();
-    let notices = Notices::default();
-    let response = respond(handle_token(&app, now, &notices, request).await);
-    deprecated(&app, response, &[], &notices)
+) -> impl Future<Output = Response> {
+    let (parts, body) = request.into_parts();
+    async move {
+        let now = app.clock.now();
+        let notices = Notices::default();
+        let response = respond(handle_token(&app, now, &notices, &parts, body).await);
+        deprecated(&app, response, &[], &notices)
+    }
 }
 
 async fn handle_token<A: Api>(
     app: &App<A>,
     now: Timestamp,
     notices: &Notices,
-    request: HttpRequest,
+    parts: &Parts,
+    body: Body,
 ) -> Result<Response, ApiError> {
     use types::endpoints::token as endpoint;
-    let (parts, body) = request.into_parts();
     let credential = runtime::credential(&parts.headers, endpoint::AUTH)?;
     let caller = app
         .api

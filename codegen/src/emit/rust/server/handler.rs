@@ -75,19 +75,27 @@ impl Handler<'_> {
         self.route(&alias, &alias_doc, gone, fixed)
     }
 
-    /// `async fn <route>`: a route's handler, which answers 404 when `gone`, calls the inner
-    /// handler and adds the deprecation headers of `fixed` to its answer.
+    /// `fn <route>`: a route's handler, which answers 404 when `gone`, calls the inner handler
+    /// and adds the deprecation headers of `fixed` to its answer. The request is split before
+    /// the handler's future starts: an async function keeps its arguments for its whole life,
+    /// so a request passed down whole would be held twice, and its head a third time as the
+    /// inner handler's parts. The future axum boxes for every request stays smaller.
     fn route(&self, name: &Ident, doc: &str, gone: TokenStream, fixed: Vec<TokenStream>) -> TokenStream {
         let (inner, params_arg) = (&self.inner, self.params_arg());
         let params_pass = self.has_path.then(|| quote!(params,));
+        let has_body = self.plan.facts(self.e).has_body;
+        let (split, body_pass) = if has_body { (quote!((parts, body)), Some(quote!(body))) } else { (quote!((parts, _)), None) };
         quote! {
             #[doc = #doc]
-            async fn #name<A: Api>(State(app): State<Arc<App<A>>>, #params_arg request: HttpRequest) -> Response {
-                let now = app.clock.now();
-                #gone
-                let notices = Notices::default();
-                let response = respond(#inner(&app, now, &notices, #params_pass request).await);
-                deprecated(&app, response, &[#(#fixed),*], &notices)
+            fn #name<A: Api>(State(app): State<Arc<App<A>>>, #params_arg request: HttpRequest) -> impl Future<Output = Response> {
+                let #split = request.into_parts();
+                async move {
+                    let now = app.clock.now();
+                    #gone
+                    let notices = Notices::default();
+                    let response = respond(#inner(&app, now, &notices, #params_pass &parts, #body_pass).await);
+                    deprecated(&app, response, &[#(#fixed),*], &notices)
+                }
             }
         }
     }
@@ -98,7 +106,7 @@ impl Handler<'_> {
         let (plan, e, inner) = (self.plan, self.e, &self.inner);
         let module = names::endpoint_module(e);
         let params_arg = self.params_arg();
-        let parts_pattern = if plan.facts(e).has_body { quote!((parts, body)) } else { quote!((parts, _)) };
+        let body_arg = plan.facts(e).has_body.then(|| quote!(body: Body,));
         let credential = http::credential_steps(e);
         let parse = self.parse();
         let parts_init = self.request_parts();
@@ -108,9 +116,8 @@ impl Handler<'_> {
         let granted = if guarded(plan, e) { quote!(crate::api::Granted::new()) } else { quote!(()) };
         let respond = self.respond();
         quote! {
-            async fn #inner<A: Api>(app: &App<A>, now: Timestamp, notices: &Notices, #params_arg request: HttpRequest) -> Result<Response, ApiError> {
+            async fn #inner<A: Api>(app: &App<A>, now: Timestamp, notices: &Notices, #params_arg parts: &Parts, #body_arg) -> Result<Response, ApiError> {
                 use types::endpoints::#module as endpoint;
-                let #parts_pattern = request.into_parts();
                 #credential
                 #parse
                 let input = endpoint::Request::from_fields(#(#parts_init),*);

@@ -55,6 +55,7 @@ fn router_uses(plan: &Plan) -> TokenStream {
             use axum::extract::rejection::RawPathParamsRejection;
         }
     });
+    let body_use = routed.iter().any(|e| plan.facts(e).has_body).then(|| quote!(use axum::body::Body;));
     // An operation and its context are made for rules (endpoints that need a caller) and for
     // the scopes of anonymous ones.
     let operations = routed.iter().any(|e| !e.accepts_anonymous() || !e.scopes.is_empty());
@@ -81,8 +82,10 @@ fn router_uses(plan: &Plan) -> TokenStream {
         use crate::types::placeholders::Placeholders;
         use crate::types::validation::Validate;
         use axum::Router;
+        #body_use
         #path_params
         use axum::extract::{Request as HttpRequest, State};
+        use axum::http::request::Parts;
         #status_code
         use axum::response::Response;
         use std::sync::Arc;
