@@ -433,12 +433,14 @@ pub fn helpers(plan: &Plan) -> TokenStream {
         return TokenStream::new();
     }
     let responses = exchanged_responses(plan);
-    [success_reader(&routed), body_readers(&responses), header_readers(plan, &responses), headers_readers(plan, &routed), request_writers(plan, &routed)].into_iter().collect()
+    [success_reader(&routed), body_readers(&responses), header_readers(plan, &responses), read_headers_trait(plan, &routed), request_writers(plan, &routed)]
+        .into_iter()
+        .collect()
 }
 
 /// `ReadHeaders`, and its implementation for each headers struct an answer of `routed` carries:
 /// a call reads a response's headers with one call, however many responses share them.
-fn headers_readers(plan: &Plan, routed: &[&Endpoint]) -> TokenStream {
+fn read_headers_trait(plan: &Plan, routed: &[&Endpoint]) -> TokenStream {
     let mut structs: Vec<(String, TokenStream, &Response)> = Vec::new();
     for e in routed {
         for r in &e.responses {

@@ -335,7 +335,7 @@ fn answer(response: &Response, code: &TokenStream, body: &TokenStream) -> TokenS
 
 /// `WriteHeaders`, and its implementation for every headers struct of the types crate: the
 /// router writes a response's headers with one call, however many responses share them.
-fn header_writers(plan: &Plan) -> TokenStream {
+fn write_headers_trait(plan: &Plan) -> TokenStream {
     let impls = plan.headers_structs().map(|(path, response)| {
         let writes = plan.header_fields(response).into_iter().map(|f| {
             let (ident, wire) = (names::field(&f), f.wire());
@@ -370,7 +370,7 @@ pub fn runtime_items(plan: &Plan) -> TokenStream {
     let routed: Vec<&Endpoint> = plan.routed_endpoints().collect();
     let mut out = TokenStream::new();
     if plan.headers_structs().next().is_some() {
-        out.extend(header_writers(plan));
+        out.extend(write_headers_trait(plan));
     }
     if routed.iter().any(|e| e.accepts_anonymous()) {
         out.extend(quote! {

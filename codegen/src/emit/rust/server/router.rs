@@ -55,7 +55,11 @@ fn router_uses(plan: &Plan) -> TokenStream {
             use axum::extract::rejection::RawPathParamsRejection;
         }
     });
-    let body_use = routed.iter().any(|e| plan.facts(e).has_body).then(|| quote!(use axum::body::Body;));
+    let body_use = routed.iter().any(|e| plan.facts(e).has_body).then(|| {
+        quote!(
+            use axum::body::Body;
+        )
+    });
     // An operation and its context are made for rules (endpoints that need a caller) and for
     // the scopes of anonymous ones.
     let operations = routed.iter().any(|e| !e.accepts_anonymous() || !e.scopes.is_empty());
