@@ -91,11 +91,18 @@ clippy_driver="$(rustc --print sysroot)/bin/clippy-driver"
 linted=(--config "build.rustc-workspace-wrapper=\"$clippy_driver\"")
 export CLIPPY_ARGS="-D__CLIPPY_HACKERY__warnings__CLIPPY_HACKERY__"
 cargo build "${linted[@]}" --workspace --all-targets --locked
-# The generator that build made (`cargo run -p` would build it again with the features of that
-# package alone).
-generator=$(cargo build "${linted[@]}" -q --locked --workspace --all-targets --message-format=json |
-  sed -n 's/.*"executable":"\([^"]*\/platform-codegen\)".*/\1/p')
+# The programs that build made: the generator (`cargo run -p` would build it again with the
+# features of that package alone) and the reference server, which the tests that serve it
+# would otherwise ask Cargo for, waiting on the target directory's lock while the generator's
+# tests build Discord's crates in it (PLATFORM_REFERENCE_SERVER, read by tests/openapi.rs and
+# tests/load.rs).
+built=$(cargo build "${linted[@]}" -q --locked --workspace --all-targets --message-format=json)
+executable() { sed -n "s/.*\"executable\":\"\([^\"]*\/$1\)\".*/\1/p" <<<"$built"; }
+generator=$(executable platform-codegen)
 [ -x "$generator" ] || { echo "error: the workspace build made no platform-codegen binary" >&2; exit 1; }
+PLATFORM_REFERENCE_SERVER=$(executable reference_server)
+[ -x "$PLATFORM_REFERENCE_SERVER" ] || { echo "error: the workspace build made no reference_server example" >&2; exit 1; }
+export PLATFORM_REFERENCE_SERVER
 # Started now, its build fills the cores the drift check and the timeline guard leave idle.
 install_semver_checks
 

@@ -27,6 +27,7 @@ fn ten_seconds_of_load(server: &str) {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let out = Command::new(root.join("scripts/load.sh"))
         .args(["10", "2000000", server])
+        .env("SERVER_BIN", crate::common::reference_server_program())
         .current_dir(root)
         .output()
         .expect("scripts/load.sh runs (it needs wrk and python3; scripts/test.sh installs wrk)");

@@ -160,9 +160,8 @@ fn constraints_become_json_schema_keywords() {
     assert!(checked >= 2, "expected the shipped spec to constrain some request bodies");
 }
 
-/// The reference server, built with the workspace's features (`cargo build --workspace
-/// --example reference_server`, which has nothing to do after the test command's build) and
-/// started on a free port of 127.0.0.1; stopped when dropped.
+/// The reference server ([`crate::common::reference_server_program`]), started on a free port
+/// of 127.0.0.1; stopped when dropped.
 struct ReferenceServer {
     child: std::process::Child,
     port: u16,
@@ -181,16 +180,7 @@ impl ReferenceServer {
         );
         // Ask the OS for a free port; the short window until the server binds is harmless here.
         let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
-        let built = Command::new(env!("CARGO"))
-            .args(["build", "--quiet", "--workspace", "--example", "reference_server"])
-            .args(platform_specgen::harness::Clippy::inherited_args())
-            .current_dir(root())
-            .status()
-            .expect("cargo runs");
-        assert!(built.success(), "cargo build --example reference_server failed");
-        let exe = std::env::current_exe().unwrap();
-        let profile = exe.ancestors().nth(2).expect("the test binary lives in target/<profile>/deps");
-        let child = Command::new(profile.join("examples").join(format!("reference_server{}", std::env::consts::EXE_SUFFIX)))
+        let child = Command::new(crate::common::reference_server_program())
             .args(["--listen", &format!("127.0.0.1:{port}")])
             .current_dir(root())
             .stdout(std::process::Stdio::null())

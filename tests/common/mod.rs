@@ -97,3 +97,26 @@ impl Raw {
         list.into_iter().map(|v| (v.pointer, v.message)).collect()
     }
 }
+
+/// The reference server's program, as a separate process: `PLATFORM_REFERENCE_SERVER` when the
+/// test command names the one its workspace build made; else built now with the workspace's
+/// features (`cargo build --workspace --example reference_server`), which waits for the
+/// target directory's lock while another build holds it.
+pub fn reference_server_program() -> std::path::PathBuf {
+    if let Some(program) = std::env::var_os("PLATFORM_REFERENCE_SERVER") {
+        let program = std::path::PathBuf::from(program);
+        assert!(program.is_file(), "PLATFORM_REFERENCE_SERVER names {}, which is no file", program.display());
+        return program;
+    }
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let built = std::process::Command::new(env!("CARGO"))
+        .args(["build", "--quiet", "--workspace", "--example", "reference_server"])
+        .args(platform_specgen::harness::Clippy::inherited_args())
+        .current_dir(root)
+        .status()
+        .expect("cargo runs");
+    assert!(built.success(), "cargo build --example reference_server failed");
+    let exe = std::env::current_exe().expect("the test binary's path");
+    let profile = exe.ancestors().nth(2).expect("the test binary lives in target/<profile>/deps");
+    profile.join("examples").join(format!("reference_server{}", std::env::consts::EXE_SUFFIX))
+}
