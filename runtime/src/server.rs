@@ -62,6 +62,42 @@ impl fmt::Display for Rejection {
 
 impl std::error::Error for Rejection {}
 
+/// A route of a generated router, served as a tower service (`axum::routing::get_service` and
+/// the like): `handler` called with a clone of `state` and the request. axum boxes a service's
+/// future alone, once per request; a handler function with extractors is boxed with the
+/// extractors' future around it, and that box is boxed again as the route's service.
+#[derive(Clone, Debug)]
+pub struct Route<S, F> {
+    state: S,
+    handler: F,
+}
+
+impl<S, F> Route<S, F> {
+    /// The route that answers each request with `handler(state.clone(), request)`.
+    pub const fn new(state: S, handler: F) -> Self {
+        Route { state, handler }
+    }
+}
+
+impl<S, F, Answer> tower_service::Service<axum::extract::Request> for Route<S, F>
+where
+    S: Clone,
+    F: Fn(S, axum::extract::Request) -> Answer,
+    Answer: Future<Output = Result<Response, std::convert::Infallible>>,
+{
+    type Response = Response;
+    type Error = std::convert::Infallible;
+    type Future = Answer;
+
+    fn poll_ready(&mut self, _: &mut std::task::Context<'_>) -> std::task::Poll<Result<(), Self::Error>> {
+        std::task::Poll::Ready(Ok(()))
+    }
+
+    fn call(&mut self, request: axum::extract::Request) -> Answer {
+        (self.handler)(self.state.clone(), request)
+    }
+}
+
 /// The path parameters, decoded.
 pub fn path_params(params: Result<RawPathParams, axum::extract::rejection::RawPathParamsRejection>) -> Result<RawPathParams, Rejection> {
     params.map_err(|e| Rejection::Invalid(vec![Violation::new("/path", e.body_text())]))

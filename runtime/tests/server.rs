@@ -226,3 +226,29 @@ fn integral_numbers_reach_the_variants_of_an_open_union() {
     let text: Option<Either> = server::json_body(br#"{"text":"1.0","pins":[1]}"#, &mut out).unwrap();
     assert_eq!(text, Some(Either::Note(Note { text: "1.0".into(), pins: vec![1] })));
 }
+
+/// The route a generated router serves each endpoint by: its function called with the state
+/// and the request, the path parameters axum matched in the request's head, and axum's own
+/// 405 for another method.
+#[tokio::test]
+async fn a_route_answers_with_its_state_and_the_path_parameters_axum_matched() {
+    use axum::extract::{FromRequestParts, RawPathParams, Request};
+    use axum::response::{IntoResponse, Response};
+    use std::convert::Infallible;
+    use tower_service::Service;
+
+    async fn answer(greeting: &'static str, request: Request) -> Result<Response, Infallible> {
+        let (mut parts, _) = request.into_parts();
+        let params = RawPathParams::from_request_parts(&mut parts, &()).await.expect("axum matched the path");
+        let id = params.iter().find(|(key, _)| *key == "id").map(|(_, value)| value.to_owned());
+        Ok(format!("{greeting} {}", id.expect("the parameter `id`")).into_response())
+    }
+    let mut router = axum::Router::new().route("/notes/{id}", axum::routing::get_service(server::Route::new("hello", answer)));
+    let get = Request::get("/notes/n%201").body(Body::empty()).expect("a request");
+    let response = router.call(get).await.expect("infallible");
+    assert_eq!(response.status(), 200);
+    let body = axum::body::to_bytes(response.into_body(), 1024).await.expect("the body");
+    assert_eq!(body, Bytes::from("hello n 1"));
+    let post = Request::post("/notes/n1").body(Body::empty()).expect("a request");
+    assert_eq!(router.call(post).await.expect("infallible").status(), 405);
+}

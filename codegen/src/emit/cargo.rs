@@ -59,6 +59,9 @@ pub const JIFF: Dependency = dep("jiff", "0.2", &["serde"]);
 pub const AXUM: Dependency = Dependency { name: "axum", requirement: "0.8", default_features: false, features: &["tokio", "http1"] };
 /// Reading request bodies with a limit.
 pub const HTTP_BODY_UTIL: Dependency = dep("http-body-util", "0.1", &[]);
+/// The trait a route of the generated router is served by (the runtime's `server::Route`),
+/// the one axum's routers take.
+pub const TOWER_SERVICE: Dependency = dep("tower-service", "0.3", &[]);
 /// JSON pointers for body type errors.
 pub const SERDE_PATH_TO_ERROR: Dependency = dep("serde_path_to_error", "0.1", &[]);
 /// Query strings.
@@ -112,6 +115,7 @@ pub const ALL: &[Dependency] = &[
     JIFF,
     AXUM,
     HTTP_BODY_UTIL,
+    TOWER_SERVICE,
     SERDE_PATH_TO_ERROR,
     SERDE_URLENCODED,
     SERDE_HTML_FORM,

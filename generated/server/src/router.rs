@@ -13,12 +13,14 @@ use crate::types::placeholders::Placeholders;
 use crate::types::validation::Validate;
 use axum::Router;
 use axum::body::Body;
-use axum::extract::RawPathParams;
+use axum::extract::{FromRequestParts, RawPathParams};
 use axum::extract::rejection::RawPathParamsRejection;
-use axum::extract::{Request as HttpRequest, State};
+use axum::extract::Request as HttpRequest;
+use axum::extract::State;
 use axum::http::request::Parts;
 use axum::http::StatusCode;
 use axum::response::Response;
+use std::convert::Infallible;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -90,6 +92,11 @@ struct App<A> {
     body_timeout: Duration,
 }
 
+/// The route that serves `handler` with the app.
+fn served<A, F>(app: &Arc<App<A>>, handler: F) -> runtime::Route<Arc<App<A>>, F> {
+    runtime::Route::new(Arc::clone(app), handler)
+}
+
 /// The router with default options: the spec's example addresses, the system clock and
 /// the spec's upload limit.
 pub fn router<A: Api>(api: A) -> Router {
@@ -113,32 +120,36 @@ pub fn router_with<A: Api>(api: A, options: Options) -> Router {
     Router::new()
         .route(
             &[prefix_base_url.as_str(), "/users/@me/connections"].concat(),
-            axum::routing::get(self::get_current_user_connections::<A>),
+            axum::routing::get_service(
+                served(&app, self::get_current_user_connections::<A>),
+            ),
         )
         .route(
             &[prefix_base_url.as_str(), "/guilds/{guild_id}/channels"].concat(),
-            axum::routing::get(self::get_guild_channels::<A>),
+            axum::routing::get_service(served(&app, self::get_guild_channels::<A>)),
         )
         .route(
             &[prefix_base_url.as_str(), "/lobbies"].concat(),
-            axum::routing::put(self::create_or_join_lobby::<A>),
+            axum::routing::put_service(served(&app, self::create_or_join_lobby::<A>)),
         )
         .route(
             &[prefix_base_url.as_str(), "/lobbies/{lobby_id}/messages"].concat(),
-            axum::routing::post(self::send_lobby_message::<A>)
-                .get(self::get_lobby_messages::<A>),
+            axum::routing::post_service(served(&app, self::send_lobby_message::<A>))
+                .get_service(served(&app, self::get_lobby_messages::<A>)),
         )
         .route(
             &[prefix_base_url.as_str(), "/lobbies/{lobby_id}/members/bulk"].concat(),
-            axum::routing::post(self::bulk_update_lobby_members::<A>),
+            axum::routing::post_service(
+                served(&app, self::bulk_update_lobby_members::<A>),
+            ),
         )
         .route(
             &[prefix_base_url.as_str(), "/channels/{channel_id}/voice-status"].concat(),
-            axum::routing::put(self::set_voice_channel_status::<A>),
+            axum::routing::put_service(served(&app, self::set_voice_channel_status::<A>)),
         )
         .route(
             &[prefix_auth_url.as_str(), "/oauth2/token"].concat(),
-            axum::routing::post(self::token::<A>),
+            axum::routing::post_service(served(&app, self::token::<A>)),
         )
         .route(
             &["/.well-known/oauth-authorization-server", issuer.as_str()].concat(),
@@ -280,9 +291,9 @@ async fn authorization_server_metadata<A: Api>(
 
 /// `GET /users/@me/connections`: Get Current User Connections.
 fn get_current_user_connections<A: Api>(
-    State(app): State<Arc<App<A>>>,
+    app: Arc<App<A>>,
     request: HttpRequest,
-) -> impl Future<Output = Response> {
+) -> impl Future<Output = Result<Response, Infallible>> {
     let (parts, _) = request.into_parts();
     async move {
         let now = app.clock.now();
@@ -290,7 +301,7 @@ fn get_current_user_connections<A: Api>(
         let response = respond(
             handle_get_current_user_connections(&app, now, &notices, &parts).await,
         );
-        deprecated(&app, response, &[], &notices)
+        Ok(deprecated(&app, response, &[], &notices))
     }
 }
 
@@ -341,18 +352,18 @@ async fn handle_get_current_user_connections<A: Api>(
 
 /// `GET /guilds/{guild.id}/channels`: Get Guild Channels.
 fn get_guild_channels<A: Api>(
-    State(app): State<Arc<App<A>>>,
-    params: Result<RawPathParams, RawPathParamsRejection>,
+    app: Arc<App<A>>,
     request: HttpRequest,
-) -> impl Future<Output = Response> {
-    let (parts, _) = request.into_parts();
+) -> impl Future<Output = Result<Response, Infallible>> {
+    let (mut parts, _) = request.into_parts();
     async move {
         let now = app.clock.now();
+        let params = RawPathParams::from_request_parts(&mut parts, &()).await;
         let notices = Notices::default();
         let response = respond(
             handle_get_guild_channels(&app, now, &notices, params, &parts).await,
         );
-        deprecated(&app, response, &[], &notices)
+        Ok(deprecated(&app, response, &[], &notices))
     }
 }
 
@@ -422,9 +433,9 @@ async fn handle_get_guild_channels<A: Api>(
 
 /// `PUT /lobbies`: Create or Join Lobby.
 fn create_or_join_lobby<A: Api>(
-    State(app): State<Arc<App<A>>>,
+    app: Arc<App<A>>,
     request: HttpRequest,
-) -> impl Future<Output = Response> {
+) -> impl Future<Output = Result<Response, Infallible>> {
     let (parts, body) = request.into_parts();
     async move {
         let now = app.clock.now();
@@ -432,7 +443,7 @@ fn create_or_join_lobby<A: Api>(
         let response = respond(
             handle_create_or_join_lobby(&app, now, &notices, &parts, body).await,
         );
-        deprecated(&app, response, &[], &notices)
+        Ok(deprecated(&app, response, &[], &notices))
     }
 }
 
@@ -502,18 +513,18 @@ async fn handle_create_or_join_lobby<A: Api>(
 
 /// `POST /lobbies/{lobby.id}/messages`: Send Lobby Message.
 fn send_lobby_message<A: Api>(
-    State(app): State<Arc<App<A>>>,
-    params: Result<RawPathParams, RawPathParamsRejection>,
+    app: Arc<App<A>>,
     request: HttpRequest,
-) -> impl Future<Output = Response> {
-    let (parts, body) = request.into_parts();
+) -> impl Future<Output = Result<Response, Infallible>> {
+    let (mut parts, body) = request.into_parts();
     async move {
         let now = app.clock.now();
+        let params = RawPathParams::from_request_parts(&mut parts, &()).await;
         let notices = Notices::default();
         let response = respond(
             handle_send_lobby_message(&app, now, &notices, params, &parts, body).await,
         );
-        deprecated(&app, response, &[], &notices)
+        Ok(deprecated(&app, response, &[], &notices))
     }
 }
 
@@ -595,18 +606,18 @@ async fn handle_send_lobby_message<A: Api>(
 
 /// `GET /lobbies/{lobby.id}/messages`: Get Lobby Messages.
 fn get_lobby_messages<A: Api>(
-    State(app): State<Arc<App<A>>>,
-    params: Result<RawPathParams, RawPathParamsRejection>,
+    app: Arc<App<A>>,
     request: HttpRequest,
-) -> impl Future<Output = Response> {
-    let (parts, _) = request.into_parts();
+) -> impl Future<Output = Result<Response, Infallible>> {
+    let (mut parts, _) = request.into_parts();
     async move {
         let now = app.clock.now();
+        let params = RawPathParams::from_request_parts(&mut parts, &()).await;
         let notices = Notices::default();
         let response = respond(
             handle_get_lobby_messages(&app, now, &notices, params, &parts).await,
         );
-        deprecated(&app, response, &[], &notices)
+        Ok(deprecated(&app, response, &[], &notices))
     }
 }
 
@@ -680,19 +691,19 @@ async fn handle_get_lobby_messages<A: Api>(
 
 /// `POST /lobbies/{lobby.id}/members/bulk`: Bulk lobby members.
 fn bulk_update_lobby_members<A: Api>(
-    State(app): State<Arc<App<A>>>,
-    params: Result<RawPathParams, RawPathParamsRejection>,
+    app: Arc<App<A>>,
     request: HttpRequest,
-) -> impl Future<Output = Response> {
-    let (parts, body) = request.into_parts();
+) -> impl Future<Output = Result<Response, Infallible>> {
+    let (mut parts, body) = request.into_parts();
     async move {
         let now = app.clock.now();
+        let params = RawPathParams::from_request_parts(&mut parts, &()).await;
         let notices = Notices::default();
         let response = respond(
             handle_bulk_update_lobby_members(&app, now, &notices, params, &parts, body)
                 .await,
         );
-        deprecated(&app, response, &[], &notices)
+        Ok(deprecated(&app, response, &[], &notices))
     }
 }
 
@@ -774,19 +785,19 @@ async fn handle_bulk_update_lobby_members<A: Api>(
 
 /// `PUT /channels/{channel.id}/voice-status`: Set Voice Channel Status.
 fn set_voice_channel_status<A: Api>(
-    State(app): State<Arc<App<A>>>,
-    params: Result<RawPathParams, RawPathParamsRejection>,
+    app: Arc<App<A>>,
     request: HttpRequest,
-) -> impl Future<Output = Response> {
-    let (parts, body) = request.into_parts();
+) -> impl Future<Output = Result<Response, Infallible>> {
+    let (mut parts, body) = request.into_parts();
     async move {
         let now = app.clock.now();
+        let params = RawPathParams::from_request_parts(&mut parts, &()).await;
         let notices = Notices::default();
         let response = respond(
             handle_set_voice_channel_status(&app, now, &notices, params, &parts, body)
                 .await,
         );
-        deprecated(&app, response, &[], &notices)
+        Ok(deprecated(&app, response, &[], &notices))
     }
 }
 
@@ -868,15 +879,15 @@ async fn handle_set_voice_channel_status<A: Api>(
 
 /// `POST /oauth2/token`: Token endpoint.
 fn token<A: Api>(
-    State(app): State<Arc<App<A>>>,
+    app: Arc<App<A>>,
     request: HttpRequest,
-) -> impl Future<Output = Response> {
+) -> impl Future<Output = Result<Response, Infallible>> {
     let (parts, body) = request.into_parts();
     async move {
         let now = app.clock.now();
         let notices = Notices::default();
         let response = respond(handle_token(&app, now, &notices, &parts, body).await);
-        deprecated(&app, response, &[], &notices)
+        Ok(deprecated(&app, response, &[], &notices))
     }
 }
 

@@ -649,6 +649,7 @@ const ROUTER_RESERVED: &[&str] = &[
     "runtime",
     "types",
     "handle",
+    "served",
 ];
 
 /// An endpoint's handler function in `router.rs`.
@@ -679,6 +680,12 @@ const DEPRECATIONS_RESERVED: &[&str] = &["ALL", "Deprecated", "Notice"];
 /// The `axum::routing` function of an HTTP method (`get`, `post`).
 pub fn method_router(method: &str) -> Ident {
     format_ident!("{}", method.to_lowercase())
+}
+
+/// The `axum::routing` function that serves a service for the method of
+/// [`method_router`] (`get_service`).
+pub fn method_service(method: &Ident) -> Ident {
+    format_ident!("{method}_service")
 }
 
 /// The `reqwest::Method` constant of an HTTP method (`GET`, `POST`).

@@ -76,25 +76,33 @@ impl Handler<'_> {
     }
 
     /// `fn <route>`: a route's handler, which answers 404 when `gone`, calls the inner handler
-    /// and adds the deprecation headers of `fixed` to its answer. The request is split before
-    /// the handler's future starts: an async function keeps its arguments for its whole life,
-    /// so a request passed down whole would be held twice, and its head a third time as the
-    /// inner handler's parts. The future axum boxes for every request stays smaller.
+    /// and adds the deprecation headers of `fixed` to its answer. It is served as a tower
+    /// service ([`runtime::Route`]), so axum boxes its future alone. The request is split
+    /// before the future starts: an async function keeps its arguments for its whole life, so
+    /// a request passed down whole would be held twice, and its head a third time as the inner
+    /// handler's parts. The path parameters axum matched are read from the head's extensions.
     fn route(&self, name: &Ident, doc: &str, gone: TokenStream, fixed: Vec<TokenStream>) -> TokenStream {
-        let (inner, params_arg) = (&self.inner, self.params_arg());
-        let params_pass = self.has_path.then(|| quote!(params,));
+        let inner = &self.inner;
         let has_body = self.plan.facts(self.e).has_body;
-        let (split, body_pass) = if has_body { (quote!((parts, body)), Some(quote!(body))) } else { (quote!((parts, _)), None) };
+        let (split, body_pass) = match (self.has_path, has_body) {
+            (true, true) => (quote!((mut parts, body)), Some(quote!(body))),
+            (true, false) => (quote!((mut parts, _)), None),
+            (false, true) => (quote!((parts, body)), Some(quote!(body))),
+            (false, false) => (quote!((parts, _)), None),
+        };
+        let params = self.has_path.then(|| quote!(let params = RawPathParams::from_request_parts(&mut parts, &()).await;));
+        let params_pass = self.has_path.then(|| quote!(params,));
         quote! {
             #[doc = #doc]
-            fn #name<A: Api>(State(app): State<Arc<App<A>>>, #params_arg request: HttpRequest) -> impl Future<Output = Response> {
+            fn #name<A: Api>(app: Arc<App<A>>, request: HttpRequest) -> impl Future<Output = Result<Response, Infallible>> {
                 let #split = request.into_parts();
                 async move {
                     let now = app.clock.now();
                     #gone
+                    #params
                     let notices = Notices::default();
                     let response = respond(#inner(&app, now, &notices, #params_pass &parts, #body_pass).await);
-                    deprecated(&app, response, &[#(#fixed),*], &notices)
+                    Ok(deprecated(&app, response, &[#(#fixed),*], &notices))
                 }
             }
         }
@@ -383,7 +391,7 @@ pub(super) fn lifetime(plan: &Plan, meta: &crate::model::Meta) -> Option<TokenSt
     (!outside.is_empty()).then(|| {
         quote! {
             if #(#outside)||* {
-                return not_found().await;
+                return Ok(not_found().await);
             }
         }
     })

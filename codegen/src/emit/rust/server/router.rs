@@ -51,13 +51,19 @@ fn router_uses(plan: &Plan) -> TokenStream {
     });
     let path_params = routed.iter().any(|e| !e.path_params.is_empty()).then(|| {
         quote! {
-            use axum::extract::RawPathParams;
+            use axum::extract::{FromRequestParts, RawPathParams};
             use axum::extract::rejection::RawPathParamsRejection;
         }
     });
     let body_use = routed.iter().any(|e| plan.facts(e).has_body).then(|| {
         quote!(
             use axum::body::Body;
+        )
+    });
+    // Only the metadata routes are handler functions, which take the app as axum's state.
+    let state_use = plan.authorization_server.is_some().then(|| {
+        quote!(
+            use axum::extract::State;
         )
     });
     // An operation and its context are made for rules (endpoints that need a caller) and for
@@ -88,10 +94,12 @@ fn router_uses(plan: &Plan) -> TokenStream {
         use axum::Router;
         #body_use
         #path_params
-        use axum::extract::{Request as HttpRequest, State};
+        use axum::extract::Request as HttpRequest;
+        #state_use
         use axum::http::request::Parts;
         #status_code
         use axum::response::Response;
+        use std::convert::Infallible;
         use std::sync::Arc;
         use std::time::Duration;
     }
@@ -187,6 +195,11 @@ fn router_fns(plan: &Plan) -> TokenStream {
             clock: Arc<dyn Clock>,
             placeholders: Placeholders,
             #limit_field
+        }
+
+        /// The route that serves `handler` with the app.
+        fn served<A, F>(app: &Arc<App<A>>, handler: F) -> runtime::Route<Arc<App<A>>, F> {
+            runtime::Route::new(Arc::clone(app), handler)
         }
 
         /// The router with default options: the spec's example addresses, the system clock and
@@ -287,7 +300,11 @@ pub(super) fn route_table(plan: &Plan) -> TokenStream {
             let mut methods = handlers.iter();
             let (first_method, first_handler) = methods.next().expect("BUG: a route has an endpoint");
             // Through `self::`, which no local variable of `router_with` can shadow.
-            let rest = methods.map(|(m, h)| quote!(.#m(self::#h::<A>)));
+            let first = names::method_service(first_method);
+            let rest = methods.map(|(m, h)| {
+                let m = names::method_service(m);
+                quote!(.#m(served(&app, self::#h::<A>)))
+            });
             let route = match address.is_empty() {
                 true => quote!(#path),
                 false => {
@@ -295,7 +312,7 @@ pub(super) fn route_table(plan: &Plan) -> TokenStream {
                     quote!(&[#prefix.as_str(), #path].concat())
                 }
             };
-            quote!(.route(#route, axum::routing::#first_method(self::#first_handler::<A>) #(#rest)*))
+            quote!(.route(#route, axum::routing::#first(served(&app, self::#first_handler::<A>)) #(#rest)*))
         })
         .collect()
 }
