@@ -94,13 +94,23 @@ fn header_set(r: &Response) -> Option<HeaderSet<'_>> {
 /// responses, then the endpoints' inline ones in spec order.
 fn responses_with_headers(model: &Model) -> impl Iterator<Item = (&Response, String)> {
     let named = model.responses.iter().map(|n| (&n.response, names::named_headers_path(n)));
-    let inline = model.endpoints.iter().flat_map(|e| {
-        e.responses.iter().filter_map(move |r| match &r.response {
-            ResponseUse::Inline(response) => Some((&**response, names::inline_headers_path(e, r.status()?))),
-            ResponseUse::Named(_) => None,
-        })
-    });
+    let inline = model
+        .endpoints
+        .iter()
+        .flat_map(move |e| e.responses.iter().filter(|r| matches!(r.response, ResponseUse::Inline(_))).filter_map(move |r| own_headers(model, e, r)));
     named.chain(inline).filter(|(r, _)| !r.headers.is_empty())
+}
+
+/// The response `r` of `e` stands for (its own, or the named one it uses), and the path of the
+/// headers struct that response would define.
+fn own_headers<'m>(model: &'m Model, e: &Endpoint, r: &'m StatusResponse) -> Option<(&'m Response, String)> {
+    match &r.response {
+        ResponseUse::Inline(response) => Some((&**response, names::inline_headers_path(e, r.status()?))),
+        ResponseUse::Named(id) => {
+            let named = model.named_response(&id.id)?;
+            Some((&named.response, names::named_headers_path(named)))
+        }
+    }
 }
 
 /// The first response to hold each set of named headers, as the path of its headers struct.
@@ -152,14 +162,8 @@ impl<'m> Plan<'m> {
 
     /// The headers struct the response `r` of `e` carries, by path from the types crate's root;
     /// `None` when it has no headers.
-    pub fn headers_struct(&self, e: &Endpoint, r: &StatusResponse) -> Option<TokenStream> {
-        let (response, own) = match &r.response {
-            ResponseUse::Inline(response) => (&**response, names::inline_headers_path(e, r.status()?)),
-            ResponseUse::Named(id) => {
-                let named = self.model.named_response(&id.id)?;
-                (&named.response, names::named_headers_path(named))
-            }
-        };
+    pub fn headers_struct(&self, e: &Endpoint, r: &'m StatusResponse) -> Option<TokenStream> {
+        let (response, own) = own_headers(self.model, e, r)?;
         if response.headers.is_empty() {
             return None;
         }
