@@ -84,18 +84,15 @@ impl Handler<'_> {
     fn route(&self, name: &Ident, doc: &str, gone: TokenStream, fixed: Vec<TokenStream>) -> TokenStream {
         let inner = &self.inner;
         let has_body = self.plan.facts(self.e).has_body;
-        let (split, body_pass) = match (self.has_path, has_body) {
-            (true, true) => (quote!((mut parts, body)), Some(quote!(body))),
-            (true, false) => (quote!((mut parts, _)), None),
-            (false, true) => (quote!((parts, body)), Some(quote!(body))),
-            (false, false) => (quote!((parts, _)), None),
-        };
+        // The head is written to only to read the path parameters out of it.
+        let mutable = self.has_path.then(|| quote!(mut));
+        let (body, body_pass) = if has_body { (quote!(body), Some(quote!(body))) } else { (quote!(_), None) };
         let params = self.has_path.then(|| quote!(let params = RawPathParams::from_request_parts(&mut parts, &()).await;));
         let params_pass = self.has_path.then(|| quote!(params,));
         quote! {
             #[doc = #doc]
             fn #name<A: Api>(app: Arc<App<A>>, request: HttpRequest) -> impl Future<Output = Result<Response, Infallible>> {
-                let #split = request.into_parts();
+                let (#mutable parts, #body) = request.into_parts();
                 async move {
                     let now = app.clock.now();
                     #gone
