@@ -135,52 +135,49 @@ timeline_guard() {
   "$generator" diff --against HEAD~1
 }
 timeline_guard
-# The tests run as two Cargo processes side by side, the generator's package and the rest, each
-# holding about half the suite's time. Most long tests build scratch crates, and a build leaves
-# a core idle whenever one large crate compiles alone, or while a test serves a mock to
-# schemathesis (one Python process): the other half fills those gaps. Cargo's locks order the
-# nested builds that share a target directory. Both start at once, the rest first: a `cargo
-# test` takes the target directory's lock to see that its tests are built, and the generator's
-# tests (Discord's crates, the import sample) build in that directory for minutes at a time,
-# while the rest build in `target/scratch`. The generator's tests write to a log, shown in full
-# when they end.
-#
-# The semver oracle (tests/semver.rs, a module of the root package's test binary) runs in the
-# generator's half, before the generator's tests: in the other half it started last, its name
-# sorting late, and ran alone at the end (a chain of rustdoc runs, which keeps one core busy
-# rather than two). Started first, it overlaps the long builds of both halves; on a machine
-# without the tool it waits for the install, whose build fills the cores meanwhile.
+# The tests run as three Cargo processes side by side: the generator's package, the semver
+# oracle, and the rest. The run keeps both cores busy from the workspace build to the end (a
+# CPU sample every 10 s of a cold run: 97-100% busy), so the processes only decide what is left
+# for the end, when one alone may leave a core idle (one crate compiling, one Python process
+# serving schemathesis, a chain of rustdoc runs). The oracle (tests/semver.rs, a module of the
+# root package's test binary) is a process of its own: in that binary its name sorts late, so
+# it started last and ran alone at the end; alone it starts as soon as cargo-semver-checks is
+# installed, and the root package's binary skips it by name. Cargo's locks order the nested
+# builds that share a target directory. The generator's tests (Discord's crates, the import
+# sample) build in `target/` for minutes at a time, the rest in `target/scratch`. The
+# generator's tests and the oracle write to logs, shown in full when they end.
 semver_oracle=semver::
 cargo test "${linted[@]}" --locked --no-fail-fast --workspace --exclude platform-codegen -- --skip "$semver_oracle" &
 other_tests=$!
+oracle_log=target/tests-semver-oracle.log
+cargo test "${linted[@]}" --locked --no-fail-fast -p platform --test all -- "$semver_oracle" > "$oracle_log" 2>&1 &
+oracle_tests=$!
 generator_log=target/tests-platform-codegen.log
-generator_half() {
-  local status=0 oracle
-  oracle=$(cargo test "${linted[@]}" --locked --no-fail-fast -p platform --test all -- "$semver_oracle" 2>&1) || status=$?
-  printf '%s\n' "$oracle"
-  # The other half skips these tests by the same name: a filter that matches none would drop
-  # the oracle in silence.
-  if ! grep -Eq '^running [1-9][0-9]* tests?$' <<<"$oracle"; then
-    echo "error: no test of tests/all.rs matches \`$semver_oracle\`: the semver oracle did not run" >&2
-    status=1
-  fi
-  cargo test "${linted[@]}" --locked --no-fail-fast -p platform-codegen || status=$?
-  return "$status"
-}
-generator_half > "$generator_log" 2>&1 &
+cargo test "${linted[@]}" --locked --no-fail-fast -p platform-codegen > "$generator_log" 2>&1 &
 generator_tests=$!
-# The API docs build, warnings denied, as soon as either half ends, beside the other: whichever
-# ends first would leave a core idle until the other does.
-status=0 generator_status=0 doc_status=0 first_status=0
-wait -n -p first "$other_tests" "$generator_tests" || first_status=$?
-if [ "$first" = "$other_tests" ]; then status=$first_status; else generator_status=$first_status; fi
-RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --locked || doc_status=$?
-if [ "$first" = "$other_tests" ]; then
-  wait "$generator_tests" || generator_status=$?
-else
-  wait "$other_tests" || status=$?
+# The API docs build, warnings denied, as soon as one of them ends, beside the others. It
+# documents the crates people read (the generator, its runtime, the macros, the root crate, the
+# generated crates and the fixtures' expected ones), not the test tools (specgen, fuzz, the UI
+# cases, the downstream example), whose documentation only would need the generator's library
+# checked once more (clippy lints them with `-D warnings` in the workspace build). With the
+# workspace build's wrapper, the proc macros and build scripts it needs are that build's.
+declare -A exit_of
+wait -n -p first "$other_tests" "$generator_tests" "$oracle_tests" || exit_of[$first]=$?
+doc_status=0
+RUSTDOCFLAGS="-D warnings" cargo doc "${linted[@]}" --workspace --no-deps --locked \
+  --exclude platform-specgen --exclude platform-fuzz --exclude platform-ui --exclude platform-downstream-example || doc_status=$?
+for job in "$other_tests" "$generator_tests" "$oracle_tests"; do
+  [ "$job" = "$first" ] || wait "$job" || exit_of[$job]=$?
+done
+status=${exit_of[$other_tests]:-0} generator_status=${exit_of[$generator_tests]:-0} oracle_status=${exit_of[$oracle_tests]:-0}
+echo "==== the semver oracle (run beside the others; $oracle_log) ===="
+cat "$oracle_log"
+# The other tests skip the oracle by name: a filter that matches no test would drop it in silence.
+if ! grep -Eq '^running [1-9][0-9]* tests?$' "$oracle_log"; then
+  echo "error: no test of tests/all.rs matches \`$semver_oracle\`: the semver oracle did not run" >&2
+  oracle_status=1
 fi
-echo "==== the semver oracle and the tests of platform-codegen (run beside the others; $generator_log) ===="
+echo "==== the tests of platform-codegen (run beside the others; $generator_log) ===="
 cat "$generator_log"
 semver_checks_status=0
 if [ -n "$semver_checks_pid" ] && ! wait "$semver_checks_pid"; then
@@ -188,7 +185,7 @@ if [ -n "$semver_checks_pid" ] && ! wait "$semver_checks_pid"; then
   cat "$semver_checks_log" >&2
   echo "error: cargo-semver-checks $semver_checks_version did not install (tests/semver.rs needs it)" >&2
 fi
-if [ "$status" -ne 0 ] || [ "$generator_status" -ne 0 ] || [ "$doc_status" -ne 0 ] || [ "$semver_checks_status" -ne 0 ]; then
-  echo "error: failed: the semver oracle and platform-codegen's tests exit $generator_status; the other tests exit $status; cargo doc exit $doc_status" >&2
+if [ "$status" -ne 0 ] || [ "$generator_status" -ne 0 ] || [ "$oracle_status" -ne 0 ] || [ "$doc_status" -ne 0 ] || [ "$semver_checks_status" -ne 0 ]; then
+  echo "error: failed: platform-codegen's tests exit $generator_status; the semver oracle exit $oracle_status; the other tests exit $status; cargo doc exit $doc_status" >&2
   exit 1
 fi
