@@ -213,8 +213,8 @@ pub fn encode_path_segment(text: &str) -> String {
 /// A field that may be absent, `null` or a value: the three states a partial update
 /// tells apart (leave it, clear it, set it).
 ///
-/// Declare the field `#[serde(default, skip_serializing_if = "Presence::is_absent")]`: an
-/// absent field reads as [`Presence::Absent`] and is left out when written.
+/// A struct reads an absent field as [`Presence::Absent`] ([`members`]); declare it
+/// `#[serde(skip_serializing_if = "Presence::is_absent")]` so it is left out when written.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Presence<T> {
     /// The field is not there.
@@ -306,12 +306,6 @@ impl<T: crate::validation::Validate> crate::validation::Validate for Presence<T>
             value.validate_at(pointer, out);
         }
     }
-}
-
-/// Serde adapter for optional fields that are not nullable: a present field is `Some`,
-/// so `null` is refused unless it is one of the type's values (JSON keeps it).
-pub fn present<'de, T: Deserialize<'de>, D: Deserializer<'de>>(deserializer: D) -> Result<Option<T>, D::Error> {
-    T::deserialize(deserializer).map(Some)
 }
 
 /// A UUID, `xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx` on the wire (any case read, lower case
@@ -530,6 +524,150 @@ pub mod tagged {
             map.insert(key, value);
         }
         Ok(Value::Object(map))
+    }
+}
+
+/// Structs read from a map member by member: what the `Deserialize` of every generated struct
+/// calls.
+///
+/// A generated struct says only what depends on the spec (its members' wire names, which of them
+/// must be given, what an absent one stands for, what becomes of a name it does not list), in
+/// one function over the map; the visitor, the keys and the errors are here, once. Serde's
+/// derive writes all of it again for every struct (a field enum with its own visitor, a
+/// sequence visitor, an adapter type per `deserialize_with` field), which is most of what a
+/// large API's types crate gives the compiler to check. The errors are serde's own
+/// (`missing field`, `duplicate field`, `unknown field`), so they read as the derive's did.
+pub mod members {
+    use serde::de::{self, Deserialize, Deserializer, IgnoredAny, MapAccess, Visitor};
+    use std::borrow::Cow;
+    use std::fmt;
+    use std::marker::PhantomData;
+
+    /// A struct read member by member from a map.
+    pub trait FromMembers<'de>: Sized {
+        /// Its name, as errors give it (`expected struct Channel`).
+        const NAME: &'static str;
+        /// The wire names of its members, in order (what an unknown member's error lists).
+        const MEMBERS: &'static [&'static str];
+
+        /// Reads the value from the map's entries.
+        fn from_members<A: MapAccess<'de>>(map: A) -> Result<Self, A::Error>;
+    }
+
+    /// `T` from a deserializer that gives a map (a JSON object, a form's pairs).
+    pub fn deserialize<'de, T: FromMembers<'de>, D: Deserializer<'de>>(deserializer: D) -> Result<T, D::Error> {
+        deserializer.deserialize_struct(T::NAME, T::MEMBERS, MembersVisitor(PhantomData))
+    }
+
+    struct MembersVisitor<T>(PhantomData<T>);
+
+    impl<'de, T: FromMembers<'de>> Visitor<'de> for MembersVisitor<T> {
+        type Value = T;
+
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            write!(f, "struct {}", T::NAME)
+        }
+
+        fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<T, A::Error> {
+            T::from_members(map)
+        }
+    }
+
+    /// A member's name as the map gives it, borrowed from the input where the input allows.
+    pub struct Key<'de>(Cow<'de, str>);
+
+    impl Key<'_> {
+        /// The name.
+        pub fn as_str(&self) -> &str {
+            &self.0
+        }
+    }
+
+    impl<'de> Deserialize<'de> for Key<'de> {
+        fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+            deserializer.deserialize_identifier(KeyVisitor)
+        }
+    }
+
+    struct KeyVisitor;
+
+    impl<'de> Visitor<'de> for KeyVisitor {
+        type Value = Key<'de>;
+
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("a member name")
+        }
+
+        fn visit_borrowed_str<E: de::Error>(self, name: &'de str) -> Result<Key<'de>, E> {
+            Ok(Key(Cow::Borrowed(name)))
+        }
+
+        fn visit_str<E: de::Error>(self, name: &str) -> Result<Key<'de>, E> {
+            Ok(Key(Cow::Owned(name.to_owned())))
+        }
+
+        fn visit_string<E: de::Error>(self, name: String) -> Result<Key<'de>, E> {
+            Ok(Key(Cow::Owned(name)))
+        }
+
+        fn visit_borrowed_bytes<E: de::Error>(self, name: &'de [u8]) -> Result<Key<'de>, E> {
+            std::str::from_utf8(name).map(|n| Key(Cow::Borrowed(n))).map_err(|_| E::invalid_value(de::Unexpected::Bytes(name), &self))
+        }
+
+        fn visit_bytes<E: de::Error>(self, name: &[u8]) -> Result<Key<'de>, E> {
+            std::str::from_utf8(name).map(|n| Key(Cow::Owned(n.to_owned()))).map_err(|_| E::invalid_value(de::Unexpected::Bytes(name), &self))
+        }
+    }
+
+    /// Reads the value of the member `name` into its slot; a member given twice is refused.
+    #[inline]
+    pub fn take<'de, T: Deserialize<'de>, A: MapAccess<'de>>(map: &mut A, slot: &mut Option<T>, name: &'static str) -> Result<(), A::Error> {
+        if slot.is_some() {
+            return Err(de::Error::duplicate_field(name));
+        }
+        *slot = Some(map.next_value()?);
+        Ok(())
+    }
+
+    /// The value of a member that must be given.
+    #[inline]
+    pub fn required<T, E: de::Error>(slot: Option<T>, name: &'static str) -> Result<T, E> {
+        slot.ok_or_else(|| E::missing_field(name))
+    }
+
+    /// Reads past the value of a member the struct does not list.
+    #[inline]
+    pub fn skip<'de, A: MapAccess<'de>>(map: &mut A) -> Result<(), A::Error> {
+        map.next_value::<IgnoredAny>().map(|_| ())
+    }
+
+    /// Keeps the value of a member the struct does not list, under its name.
+    pub fn keep<'de, A: MapAccess<'de>>(map: &mut A, extra: &mut serde_json::Map<String, serde_json::Value>, key: Key<'de>) -> Result<(), A::Error> {
+        let value = map.next_value()?;
+        extra.insert(key.0.into_owned(), value);
+        Ok(())
+    }
+
+    /// The error of a member a closed struct does not list.
+    pub fn unknown<E: de::Error>(key: &Key<'_>, members: &'static [&'static str]) -> E {
+        E::unknown_field(key.as_str(), members)
+    }
+
+    /// Reads a map whose every member is one the struct does not list (a struct without
+    /// fields): each is skipped, kept in `extra`, or refused when `closed`.
+    pub fn others<'de, A: MapAccess<'de>>(
+        mut map: A,
+        mut extra: Option<&mut serde_json::Map<String, serde_json::Value>>,
+        closed: bool,
+    ) -> Result<(), A::Error> {
+        while let Some(key) = map.next_key::<Key<'de>>()? {
+            match extra.as_deref_mut() {
+                Some(extra) => keep(&mut map, extra, key)?,
+                None if closed => return Err(unknown(&key, &[])),
+                None => skip(&mut map)?,
+            }
+        }
+        Ok(())
     }
 }
 

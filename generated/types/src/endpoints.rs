@@ -145,7 +145,6 @@ pub mod get_guild_channels {
 
     /// The path parameters.
     #[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
-    #[cfg_attr(feature = "server", derive(serde::Deserialize))]
     #[non_exhaustive]
     pub struct Path {
         /// The guild.
@@ -177,6 +176,39 @@ pub mod get_guild_channels {
         #[allow(clippy::too_many_arguments, reason = "one argument per field")]
         pub fn from_fields(guild_id: crate::wire::Snowflake) -> Self {
             Self { guild_id }
+        }
+    }
+
+    #[cfg(feature = "server")]
+    impl<'de> crate::wire::members::FromMembers<'de> for Path {
+        const NAME: &'static str = "Path";
+
+        const MEMBERS: &'static [&'static str] = &["guild.id"];
+
+        fn from_members<A: serde::de::MapAccess<'de>>(
+            mut map: A,
+        ) -> Result<Self, A::Error> {
+            let mut guild_id: Option<crate::wire::Snowflake> = None;
+            while let Some(key) = map.next_key::<crate::wire::members::Key<'de>>()? {
+                match key.as_str() {
+                    "guild.id" => {
+                        crate::wire::members::take(&mut map, &mut guild_id, "guild.id")?
+                    }
+                    _ => crate::wire::members::skip(&mut map)?,
+                }
+            }
+            Ok(Self {
+                guild_id: crate::wire::members::required(guild_id, "guild.id")?,
+            })
+        }
+    }
+
+    #[cfg(feature = "server")]
+    impl<'de> serde::Deserialize<'de> for Path {
+        fn deserialize<D: serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> Result<Self, D::Error> {
+            crate::wire::members::deserialize(deserializer)
         }
     }
 
@@ -293,7 +325,6 @@ pub mod get_current_user_guilds {
 
     /// The query parameters.
     #[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
-    #[cfg_attr(feature = "server", derive(serde::Deserialize))]
     #[non_exhaustive]
     pub struct Query {
         /// Returns only guilds stored in that shard; valid values are 0 through max_concurrency - 1.
@@ -303,11 +334,7 @@ pub mod get_current_user_guilds {
         /// - Constraint `min`: 0.
         /// - Constraint `max_exclusive`: `get_gateway_bot.max_concurrency`.
         /// - Required when `large_bot_sharding`.
-        #[serde(
-            default,
-            skip_serializing_if = "Option::is_none",
-            deserialize_with = "crate::wire::present"
-        )]
+        #[serde(skip_serializing_if = "Option::is_none")]
         pub shard: Option<i64>,
     }
 
@@ -330,6 +357,35 @@ pub mod get_current_user_guilds {
         #[allow(clippy::too_many_arguments, reason = "one argument per field")]
         pub fn from_fields(shard: Option<i64>) -> Self {
             Self { shard }
+        }
+    }
+
+    #[cfg(feature = "server")]
+    impl<'de> crate::wire::members::FromMembers<'de> for Query {
+        const NAME: &'static str = "Query";
+
+        const MEMBERS: &'static [&'static str] = &["shard"];
+
+        fn from_members<A: serde::de::MapAccess<'de>>(
+            mut map: A,
+        ) -> Result<Self, A::Error> {
+            let mut shard: Option<i64> = None;
+            while let Some(key) = map.next_key::<crate::wire::members::Key<'de>>()? {
+                match key.as_str() {
+                    "shard" => crate::wire::members::take(&mut map, &mut shard, "shard")?,
+                    _ => crate::wire::members::skip(&mut map)?,
+                }
+            }
+            Ok(Self { shard })
+        }
+    }
+
+    #[cfg(feature = "server")]
+    impl<'de> serde::Deserialize<'de> for Query {
+        fn deserialize<D: serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> Result<Self, D::Error> {
+            crate::wire::members::deserialize(deserializer)
         }
     }
 
@@ -481,7 +537,7 @@ pub mod get_gateway_bot {
     }
 
     /// The response body.
-    #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+    #[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
     #[non_exhaustive]
     pub struct Response {
         /// Bounds the shard parameter of Get Current User Guilds (0 through max_concurrency - 1).
@@ -523,6 +579,46 @@ pub mod get_gateway_bot {
                 max_concurrency,
                 extra: serde_json::Map::new(),
             }
+        }
+    }
+
+    impl<'de> crate::wire::members::FromMembers<'de> for Response {
+        const NAME: &'static str = "Response";
+
+        const MEMBERS: &'static [&'static str] = &["max_concurrency"];
+
+        fn from_members<A: serde::de::MapAccess<'de>>(
+            mut map: A,
+        ) -> Result<Self, A::Error> {
+            let mut max_concurrency: Option<i64> = None;
+            let mut extra = serde_json::Map::new();
+            while let Some(key) = map.next_key::<crate::wire::members::Key<'de>>()? {
+                match key.as_str() {
+                    "max_concurrency" => {
+                        crate::wire::members::take(
+                            &mut map,
+                            &mut max_concurrency,
+                            "max_concurrency",
+                        )?
+                    }
+                    _ => crate::wire::members::keep(&mut map, &mut extra, key)?,
+                }
+            }
+            Ok(Self {
+                max_concurrency: crate::wire::members::required(
+                    max_concurrency,
+                    "max_concurrency",
+                )?,
+                extra,
+            })
+        }
+    }
+
+    impl<'de> serde::Deserialize<'de> for Response {
+        fn deserialize<D: serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> Result<Self, D::Error> {
+            crate::wire::members::deserialize(deserializer)
         }
     }
 
@@ -568,31 +664,18 @@ pub mod create_channel_invite {
 
     /// The named parts of the body.
     #[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
-    #[cfg_attr(feature = "server", derive(serde::Deserialize))]
     #[non_exhaustive]
     pub struct Parts {
         /// User IDs who may accept the invite; an alternative to uploading a CSV, so either may be left out.
-        #[serde(
-            default,
-            skip_serializing_if = "Option::is_none",
-            deserialize_with = "crate::wire::present"
-        )]
+        #[serde(skip_serializing_if = "Option::is_none")]
         pub target_user_ids: Option<Vec<crate::wire::Snowflake>>,
         /// A CSV of user IDs who may accept the invite; an alternative to target_user_ids, so either may be left out.
-        #[serde(
-            default,
-            skip_serializing_if = "Option::is_none",
-            deserialize_with = "crate::wire::present"
-        )]
+        #[serde(skip_serializing_if = "Option::is_none")]
         pub target_users_file: Option<String>,
         /// Roles granted to users who accept the invite.
         ///
         /// - Assumed `optional`: The source does not say an invite must grant roles.
-        #[serde(
-            default,
-            skip_serializing_if = "Option::is_none",
-            deserialize_with = "crate::wire::present"
-        )]
+        #[serde(skip_serializing_if = "Option::is_none")]
         pub role_ids: Option<Vec<crate::wire::Snowflake>>,
     }
 
@@ -641,6 +724,61 @@ pub mod create_channel_invite {
                 target_users_file,
                 role_ids,
             }
+        }
+    }
+
+    #[cfg(feature = "server")]
+    impl<'de> crate::wire::members::FromMembers<'de> for Parts {
+        const NAME: &'static str = "Parts";
+
+        const MEMBERS: &'static [&'static str] = &[
+            "target_user_ids",
+            "target_users_file",
+            "role_ids",
+        ];
+
+        fn from_members<A: serde::de::MapAccess<'de>>(
+            mut map: A,
+        ) -> Result<Self, A::Error> {
+            let mut target_user_ids: Option<Vec<crate::wire::Snowflake>> = None;
+            let mut target_users_file: Option<String> = None;
+            let mut role_ids: Option<Vec<crate::wire::Snowflake>> = None;
+            while let Some(key) = map.next_key::<crate::wire::members::Key<'de>>()? {
+                match key.as_str() {
+                    "target_user_ids" => {
+                        crate::wire::members::take(
+                            &mut map,
+                            &mut target_user_ids,
+                            "target_user_ids",
+                        )?
+                    }
+                    "target_users_file" => {
+                        crate::wire::members::take(
+                            &mut map,
+                            &mut target_users_file,
+                            "target_users_file",
+                        )?
+                    }
+                    "role_ids" => {
+                        crate::wire::members::take(&mut map, &mut role_ids, "role_ids")?
+                    }
+                    _ => crate::wire::members::skip(&mut map)?,
+                }
+            }
+            Ok(Self {
+                target_user_ids,
+                target_users_file,
+                role_ids,
+            })
+        }
+    }
+
+    #[cfg(feature = "server")]
+    impl<'de> serde::Deserialize<'de> for Parts {
+        fn deserialize<D: serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> Result<Self, D::Error> {
+            crate::wire::members::deserialize(deserializer)
         }
     }
 
@@ -1035,7 +1173,6 @@ pub mod bulk_add_target_users {
 
     /// The body.
     #[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
-    #[cfg_attr(feature = "server", derive(serde::Deserialize))]
     #[non_exhaustive]
     pub struct Body {
         /// The users to add.
@@ -1069,6 +1206,39 @@ pub mod bulk_add_target_users {
         #[allow(clippy::too_many_arguments, reason = "one argument per field")]
         pub fn from_fields(user_ids: Vec<crate::wire::Snowflake>) -> Self {
             Self { user_ids }
+        }
+    }
+
+    #[cfg(feature = "server")]
+    impl<'de> crate::wire::members::FromMembers<'de> for Body {
+        const NAME: &'static str = "Body";
+
+        const MEMBERS: &'static [&'static str] = &["user_ids"];
+
+        fn from_members<A: serde::de::MapAccess<'de>>(
+            mut map: A,
+        ) -> Result<Self, A::Error> {
+            let mut user_ids: Option<Vec<crate::wire::Snowflake>> = None;
+            while let Some(key) = map.next_key::<crate::wire::members::Key<'de>>()? {
+                match key.as_str() {
+                    "user_ids" => {
+                        crate::wire::members::take(&mut map, &mut user_ids, "user_ids")?
+                    }
+                    _ => crate::wire::members::skip(&mut map)?,
+                }
+            }
+            Ok(Self {
+                user_ids: crate::wire::members::required(user_ids, "user_ids")?,
+            })
+        }
+    }
+
+    #[cfg(feature = "server")]
+    impl<'de> serde::Deserialize<'de> for Body {
+        fn deserialize<D: serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> Result<Self, D::Error> {
+            crate::wire::members::deserialize(deserializer)
         }
     }
 
@@ -1155,7 +1325,6 @@ pub mod bulk_delete_target_users {
 
     /// The body.
     #[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
-    #[cfg_attr(feature = "server", derive(serde::Deserialize))]
     #[non_exhaustive]
     pub struct Body {
         /// The users to remove.
@@ -1189,6 +1358,39 @@ pub mod bulk_delete_target_users {
         #[allow(clippy::too_many_arguments, reason = "one argument per field")]
         pub fn from_fields(user_ids: Vec<crate::wire::Snowflake>) -> Self {
             Self { user_ids }
+        }
+    }
+
+    #[cfg(feature = "server")]
+    impl<'de> crate::wire::members::FromMembers<'de> for Body {
+        const NAME: &'static str = "Body";
+
+        const MEMBERS: &'static [&'static str] = &["user_ids"];
+
+        fn from_members<A: serde::de::MapAccess<'de>>(
+            mut map: A,
+        ) -> Result<Self, A::Error> {
+            let mut user_ids: Option<Vec<crate::wire::Snowflake>> = None;
+            while let Some(key) = map.next_key::<crate::wire::members::Key<'de>>()? {
+                match key.as_str() {
+                    "user_ids" => {
+                        crate::wire::members::take(&mut map, &mut user_ids, "user_ids")?
+                    }
+                    _ => crate::wire::members::skip(&mut map)?,
+                }
+            }
+            Ok(Self {
+                user_ids: crate::wire::members::required(user_ids, "user_ids")?,
+            })
+        }
+    }
+
+    #[cfg(feature = "server")]
+    impl<'de> serde::Deserialize<'de> for Body {
+        fn deserialize<D: serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> Result<Self, D::Error> {
+            crate::wire::members::deserialize(deserializer)
         }
     }
 
@@ -1450,17 +1652,12 @@ pub mod create_or_join_lobby {
 
     /// The body.
     #[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
-    #[cfg_attr(feature = "server", derive(serde::Deserialize))]
     #[non_exhaustive]
     pub struct Body {
         /// Identifies the existing lobby to join; a call that creates a lobby needs none.
         ///
         /// - Assumed `type`: The source gives no type; a secret is text.
-        #[serde(
-            default,
-            skip_serializing_if = "Option::is_none",
-            deserialize_with = "crate::wire::present"
-        )]
+        #[serde(skip_serializing_if = "Option::is_none")]
         pub secret: Option<String>,
     }
 
@@ -1483,6 +1680,37 @@ pub mod create_or_join_lobby {
         #[allow(clippy::too_many_arguments, reason = "one argument per field")]
         pub fn from_fields(secret: Option<String>) -> Self {
             Self { secret }
+        }
+    }
+
+    #[cfg(feature = "server")]
+    impl<'de> crate::wire::members::FromMembers<'de> for Body {
+        const NAME: &'static str = "Body";
+
+        const MEMBERS: &'static [&'static str] = &["secret"];
+
+        fn from_members<A: serde::de::MapAccess<'de>>(
+            mut map: A,
+        ) -> Result<Self, A::Error> {
+            let mut secret: Option<String> = None;
+            while let Some(key) = map.next_key::<crate::wire::members::Key<'de>>()? {
+                match key.as_str() {
+                    "secret" => {
+                        crate::wire::members::take(&mut map, &mut secret, "secret")?
+                    }
+                    _ => crate::wire::members::skip(&mut map)?,
+                }
+            }
+            Ok(Self { secret })
+        }
+    }
+
+    #[cfg(feature = "server")]
+    impl<'de> serde::Deserialize<'de> for Body {
+        fn deserialize<D: serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> Result<Self, D::Error> {
+            crate::wire::members::deserialize(deserializer)
         }
     }
 
@@ -1585,7 +1813,6 @@ pub mod send_lobby_message {
 
     /// The path parameters.
     #[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
-    #[cfg_attr(feature = "server", derive(serde::Deserialize))]
     #[non_exhaustive]
     pub struct Path {
         /// The lobby.
@@ -1620,6 +1847,39 @@ pub mod send_lobby_message {
         }
     }
 
+    #[cfg(feature = "server")]
+    impl<'de> crate::wire::members::FromMembers<'de> for Path {
+        const NAME: &'static str = "Path";
+
+        const MEMBERS: &'static [&'static str] = &["lobby.id"];
+
+        fn from_members<A: serde::de::MapAccess<'de>>(
+            mut map: A,
+        ) -> Result<Self, A::Error> {
+            let mut lobby_id: Option<crate::wire::Snowflake> = None;
+            while let Some(key) = map.next_key::<crate::wire::members::Key<'de>>()? {
+                match key.as_str() {
+                    "lobby.id" => {
+                        crate::wire::members::take(&mut map, &mut lobby_id, "lobby.id")?
+                    }
+                    _ => crate::wire::members::skip(&mut map)?,
+                }
+            }
+            Ok(Self {
+                lobby_id: crate::wire::members::required(lobby_id, "lobby.id")?,
+            })
+        }
+    }
+
+    #[cfg(feature = "server")]
+    impl<'de> serde::Deserialize<'de> for Path {
+        fn deserialize<D: serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> Result<Self, D::Error> {
+            crate::wire::members::deserialize(deserializer)
+        }
+    }
+
     impl crate::validation::Validate for Path {
         fn validate_at(
             &self,
@@ -1630,7 +1890,6 @@ pub mod send_lobby_message {
 
     /// The body.
     #[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
-    #[cfg_attr(feature = "server", derive(serde::Deserialize))]
     #[non_exhaustive]
     pub struct Body {
         /// The text of the message.
@@ -1665,6 +1924,39 @@ pub mod send_lobby_message {
         #[allow(clippy::too_many_arguments, reason = "one argument per field")]
         pub fn from_fields(content: String) -> Self {
             Self { content }
+        }
+    }
+
+    #[cfg(feature = "server")]
+    impl<'de> crate::wire::members::FromMembers<'de> for Body {
+        const NAME: &'static str = "Body";
+
+        const MEMBERS: &'static [&'static str] = &["content"];
+
+        fn from_members<A: serde::de::MapAccess<'de>>(
+            mut map: A,
+        ) -> Result<Self, A::Error> {
+            let mut content: Option<String> = None;
+            while let Some(key) = map.next_key::<crate::wire::members::Key<'de>>()? {
+                match key.as_str() {
+                    "content" => {
+                        crate::wire::members::take(&mut map, &mut content, "content")?
+                    }
+                    _ => crate::wire::members::skip(&mut map)?,
+                }
+            }
+            Ok(Self {
+                content: crate::wire::members::required(content, "content")?,
+            })
+        }
+    }
+
+    #[cfg(feature = "server")]
+    impl<'de> serde::Deserialize<'de> for Body {
+        fn deserialize<D: serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> Result<Self, D::Error> {
+            crate::wire::members::deserialize(deserializer)
         }
     }
 
@@ -1785,7 +2077,6 @@ pub mod get_lobby_messages {
 
     /// The path parameters.
     #[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
-    #[cfg_attr(feature = "server", derive(serde::Deserialize))]
     #[non_exhaustive]
     pub struct Path {
         /// The lobby.
@@ -1817,6 +2108,39 @@ pub mod get_lobby_messages {
         #[allow(clippy::too_many_arguments, reason = "one argument per field")]
         pub fn from_fields(lobby_id: crate::wire::Snowflake) -> Self {
             Self { lobby_id }
+        }
+    }
+
+    #[cfg(feature = "server")]
+    impl<'de> crate::wire::members::FromMembers<'de> for Path {
+        const NAME: &'static str = "Path";
+
+        const MEMBERS: &'static [&'static str] = &["lobby.id"];
+
+        fn from_members<A: serde::de::MapAccess<'de>>(
+            mut map: A,
+        ) -> Result<Self, A::Error> {
+            let mut lobby_id: Option<crate::wire::Snowflake> = None;
+            while let Some(key) = map.next_key::<crate::wire::members::Key<'de>>()? {
+                match key.as_str() {
+                    "lobby.id" => {
+                        crate::wire::members::take(&mut map, &mut lobby_id, "lobby.id")?
+                    }
+                    _ => crate::wire::members::skip(&mut map)?,
+                }
+            }
+            Ok(Self {
+                lobby_id: crate::wire::members::required(lobby_id, "lobby.id")?,
+            })
+        }
+    }
+
+    #[cfg(feature = "server")]
+    impl<'de> serde::Deserialize<'de> for Path {
+        fn deserialize<D: serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> Result<Self, D::Error> {
+            crate::wire::members::deserialize(deserializer)
         }
     }
 
@@ -2048,7 +2372,6 @@ pub mod bulk_update_lobby_members {
 
     /// The path parameters.
     #[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
-    #[cfg_attr(feature = "server", derive(serde::Deserialize))]
     #[non_exhaustive]
     pub struct Path {
         /// The lobby.
@@ -2080,6 +2403,39 @@ pub mod bulk_update_lobby_members {
         #[allow(clippy::too_many_arguments, reason = "one argument per field")]
         pub fn from_fields(lobby_id: crate::wire::Snowflake) -> Self {
             Self { lobby_id }
+        }
+    }
+
+    #[cfg(feature = "server")]
+    impl<'de> crate::wire::members::FromMembers<'de> for Path {
+        const NAME: &'static str = "Path";
+
+        const MEMBERS: &'static [&'static str] = &["lobby.id"];
+
+        fn from_members<A: serde::de::MapAccess<'de>>(
+            mut map: A,
+        ) -> Result<Self, A::Error> {
+            let mut lobby_id: Option<crate::wire::Snowflake> = None;
+            while let Some(key) = map.next_key::<crate::wire::members::Key<'de>>()? {
+                match key.as_str() {
+                    "lobby.id" => {
+                        crate::wire::members::take(&mut map, &mut lobby_id, "lobby.id")?
+                    }
+                    _ => crate::wire::members::skip(&mut map)?,
+                }
+            }
+            Ok(Self {
+                lobby_id: crate::wire::members::required(lobby_id, "lobby.id")?,
+            })
+        }
+    }
+
+    #[cfg(feature = "server")]
+    impl<'de> serde::Deserialize<'de> for Path {
+        fn deserialize<D: serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> Result<Self, D::Error> {
+            crate::wire::members::deserialize(deserializer)
         }
     }
 
@@ -2205,7 +2561,6 @@ pub mod set_voice_channel_status {
 
     /// The path parameters.
     #[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
-    #[cfg_attr(feature = "server", derive(serde::Deserialize))]
     #[non_exhaustive]
     pub struct Path {
         /// The voice channel.
@@ -2242,6 +2597,43 @@ pub mod set_voice_channel_status {
         }
     }
 
+    #[cfg(feature = "server")]
+    impl<'de> crate::wire::members::FromMembers<'de> for Path {
+        const NAME: &'static str = "Path";
+
+        const MEMBERS: &'static [&'static str] = &["channel.id"];
+
+        fn from_members<A: serde::de::MapAccess<'de>>(
+            mut map: A,
+        ) -> Result<Self, A::Error> {
+            let mut channel_id: Option<crate::wire::Snowflake> = None;
+            while let Some(key) = map.next_key::<crate::wire::members::Key<'de>>()? {
+                match key.as_str() {
+                    "channel.id" => {
+                        crate::wire::members::take(
+                            &mut map,
+                            &mut channel_id,
+                            "channel.id",
+                        )?
+                    }
+                    _ => crate::wire::members::skip(&mut map)?,
+                }
+            }
+            Ok(Self {
+                channel_id: crate::wire::members::required(channel_id, "channel.id")?,
+            })
+        }
+    }
+
+    #[cfg(feature = "server")]
+    impl<'de> serde::Deserialize<'de> for Path {
+        fn deserialize<D: serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> Result<Self, D::Error> {
+            crate::wire::members::deserialize(deserializer)
+        }
+    }
+
     impl crate::validation::Validate for Path {
         fn validate_at(
             &self,
@@ -2252,7 +2644,6 @@ pub mod set_voice_channel_status {
 
     /// The body.
     #[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
-    #[cfg_attr(feature = "server", derive(serde::Deserialize))]
     #[non_exhaustive]
     pub struct Body {
         /// The status text, at most 500 characters.
@@ -2287,6 +2678,39 @@ pub mod set_voice_channel_status {
         #[allow(clippy::too_many_arguments, reason = "one argument per field")]
         pub fn from_fields(status: String) -> Self {
             Self { status }
+        }
+    }
+
+    #[cfg(feature = "server")]
+    impl<'de> crate::wire::members::FromMembers<'de> for Body {
+        const NAME: &'static str = "Body";
+
+        const MEMBERS: &'static [&'static str] = &["status"];
+
+        fn from_members<A: serde::de::MapAccess<'de>>(
+            mut map: A,
+        ) -> Result<Self, A::Error> {
+            let mut status: Option<String> = None;
+            while let Some(key) = map.next_key::<crate::wire::members::Key<'de>>()? {
+                match key.as_str() {
+                    "status" => {
+                        crate::wire::members::take(&mut map, &mut status, "status")?
+                    }
+                    _ => crate::wire::members::skip(&mut map)?,
+                }
+            }
+            Ok(Self {
+                status: crate::wire::members::required(status, "status")?,
+            })
+        }
+    }
+
+    #[cfg(feature = "server")]
+    impl<'de> serde::Deserialize<'de> for Body {
+        fn deserialize<D: serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> Result<Self, D::Error> {
+            crate::wire::members::deserialize(deserializer)
         }
     }
 
@@ -2757,7 +3181,6 @@ pub mod token {
 
     /// The body.
     #[derive(Clone, Debug, PartialEq, serde::Serialize)]
-    #[cfg_attr(feature = "server", derive(serde::Deserialize))]
     #[non_exhaustive]
     pub struct Body {
         /// The grant the request uses.
@@ -2771,44 +3194,28 @@ pub mod token {
         /// - Assumed `name`: The source shows no parameter or response field of the token endpoint; RFC 6749 §4.1.3 names it.
         /// - Assumed `type`: RFC 6749 §4.1.3.
         /// - Assumed `optional`: RFC 6749 §4.1.3: REQUIRED for the authorization_code grant.
-        #[serde(
-            default,
-            skip_serializing_if = "Option::is_none",
-            deserialize_with = "crate::wire::present"
-        )]
+        #[serde(skip_serializing_if = "Option::is_none")]
         pub code: Option<String>,
         /// The redirect URI the code was issued for, for the authorization_code grant.
         ///
         /// - Assumed `name`: The source shows no parameter or response field of the token endpoint; RFC 6749 §4.1.3 names it.
         /// - Assumed `type`: RFC 6749 §4.1.3.
         /// - Assumed `optional`: RFC 6749 §4.1.3: REQUIRED for the authorization_code grant when the authorization request had it.
-        #[serde(
-            default,
-            skip_serializing_if = "Option::is_none",
-            deserialize_with = "crate::wire::present"
-        )]
+        #[serde(skip_serializing_if = "Option::is_none")]
         pub redirect_uri: Option<String>,
         /// The code verifier of the code challenge, for the authorization_code grant.
         ///
         /// - Assumed `name`: The source shows no parameter or response field of the token endpoint; RFC 7636 §4.5 names it.
         /// - Assumed `type`: RFC 7636 §4.5.
         /// - Assumed `optional`: RFC 7636 §4.5: REQUIRED when the authorization request carried a code challenge.
-        #[serde(
-            default,
-            skip_serializing_if = "Option::is_none",
-            deserialize_with = "crate::wire::present"
-        )]
+        #[serde(skip_serializing_if = "Option::is_none")]
         pub code_verifier: Option<String>,
         /// The refresh token, for the refresh_token grant.
         ///
         /// - Assumed `name`: The source shows no parameter or response field of the token endpoint; RFC 6749 §6 names it.
         /// - Assumed `type`: RFC 6749 §6.
         /// - Assumed `optional`: RFC 6749 §6: REQUIRED for the refresh_token grant.
-        #[serde(
-            default,
-            skip_serializing_if = "Option::is_none",
-            deserialize_with = "crate::wire::present"
-        )]
+        #[serde(skip_serializing_if = "Option::is_none")]
         pub refresh_token: Option<String>,
     }
 
@@ -2878,6 +3285,79 @@ pub mod token {
                 code_verifier,
                 refresh_token,
             }
+        }
+    }
+
+    #[cfg(feature = "server")]
+    impl<'de> crate::wire::members::FromMembers<'de> for Body {
+        const NAME: &'static str = "Body";
+
+        const MEMBERS: &'static [&'static str] = &[
+            "grant_type",
+            "code",
+            "redirect_uri",
+            "code_verifier",
+            "refresh_token",
+        ];
+
+        fn from_members<A: serde::de::MapAccess<'de>>(
+            mut map: A,
+        ) -> Result<Self, A::Error> {
+            let mut grant_type: Option<crate::enums::GrantType> = None;
+            let mut code: Option<String> = None;
+            let mut redirect_uri: Option<String> = None;
+            let mut code_verifier: Option<String> = None;
+            let mut refresh_token: Option<String> = None;
+            while let Some(key) = map.next_key::<crate::wire::members::Key<'de>>()? {
+                match key.as_str() {
+                    "grant_type" => {
+                        crate::wire::members::take(
+                            &mut map,
+                            &mut grant_type,
+                            "grant_type",
+                        )?
+                    }
+                    "code" => crate::wire::members::take(&mut map, &mut code, "code")?,
+                    "redirect_uri" => {
+                        crate::wire::members::take(
+                            &mut map,
+                            &mut redirect_uri,
+                            "redirect_uri",
+                        )?
+                    }
+                    "code_verifier" => {
+                        crate::wire::members::take(
+                            &mut map,
+                            &mut code_verifier,
+                            "code_verifier",
+                        )?
+                    }
+                    "refresh_token" => {
+                        crate::wire::members::take(
+                            &mut map,
+                            &mut refresh_token,
+                            "refresh_token",
+                        )?
+                    }
+                    _ => crate::wire::members::skip(&mut map)?,
+                }
+            }
+            Ok(Self {
+                grant_type: crate::wire::members::required(grant_type, "grant_type")?,
+                code,
+                redirect_uri,
+                code_verifier,
+                refresh_token,
+            })
+        }
+    }
+
+    #[cfg(feature = "server")]
+    impl<'de> serde::Deserialize<'de> for Body {
+        fn deserialize<D: serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> Result<Self, D::Error> {
+            crate::wire::members::deserialize(deserializer)
         }
     }
 
@@ -2952,7 +3432,7 @@ pub mod token {
     }
 
     /// The response body.
-    #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+    #[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
     #[non_exhaustive]
     pub struct Response {
         /// The new access token, presented as a bearer token.
@@ -2972,33 +3452,21 @@ pub mod token {
         /// - Assumed `name`: The source shows no parameter or response field of the token endpoint; RFC 6749 §5.1 names it.
         /// - Assumed `type`: RFC 6749 §5.1.
         /// - Assumed `optional`: RFC 6749 §5.1: RECOMMENDED.
-        #[serde(
-            default,
-            skip_serializing_if = "Option::is_none",
-            deserialize_with = "crate::wire::present"
-        )]
+        #[serde(skip_serializing_if = "Option::is_none")]
         pub expires_in: Option<i64>,
         /// A refresh token for the next refresh.
         ///
         /// - Assumed `name`: The source shows no parameter or response field of the token endpoint; RFC 6749 §5.1 names it.
         /// - Assumed `type`: RFC 6749 §5.1.
         /// - Assumed `optional`: RFC 6749 §5.1: OPTIONAL.
-        #[serde(
-            default,
-            skip_serializing_if = "Option::is_none",
-            deserialize_with = "crate::wire::present"
-        )]
+        #[serde(skip_serializing_if = "Option::is_none")]
         pub refresh_token: Option<String>,
         /// The space-separated scopes granted.
         ///
         /// - Assumed `name`: The source shows no parameter or response field of the token endpoint; RFC 6749 §5.1 names it.
         /// - Assumed `type`: RFC 6749 §5.1.
         /// - Assumed `optional`: RFC 6749 §5.1: OPTIONAL when it equals the scope requested.
-        #[serde(
-            default,
-            skip_serializing_if = "Option::is_none",
-            deserialize_with = "crate::wire::present"
-        )]
+        #[serde(skip_serializing_if = "Option::is_none")]
         pub scope: Option<String>,
         /// Fields the spec does not list, kept as received so nothing is lost in a round trip.
         #[serde(flatten)]
@@ -3076,6 +3544,82 @@ pub mod token {
                 scope,
                 extra: serde_json::Map::new(),
             }
+        }
+    }
+
+    impl<'de> crate::wire::members::FromMembers<'de> for Response {
+        const NAME: &'static str = "Response";
+
+        const MEMBERS: &'static [&'static str] = &[
+            "access_token",
+            "token_type",
+            "expires_in",
+            "refresh_token",
+            "scope",
+        ];
+
+        fn from_members<A: serde::de::MapAccess<'de>>(
+            mut map: A,
+        ) -> Result<Self, A::Error> {
+            let mut access_token: Option<String> = None;
+            let mut token_type: Option<String> = None;
+            let mut expires_in: Option<i64> = None;
+            let mut refresh_token: Option<String> = None;
+            let mut scope: Option<String> = None;
+            let mut extra = serde_json::Map::new();
+            while let Some(key) = map.next_key::<crate::wire::members::Key<'de>>()? {
+                match key.as_str() {
+                    "access_token" => {
+                        crate::wire::members::take(
+                            &mut map,
+                            &mut access_token,
+                            "access_token",
+                        )?
+                    }
+                    "token_type" => {
+                        crate::wire::members::take(
+                            &mut map,
+                            &mut token_type,
+                            "token_type",
+                        )?
+                    }
+                    "expires_in" => {
+                        crate::wire::members::take(
+                            &mut map,
+                            &mut expires_in,
+                            "expires_in",
+                        )?
+                    }
+                    "refresh_token" => {
+                        crate::wire::members::take(
+                            &mut map,
+                            &mut refresh_token,
+                            "refresh_token",
+                        )?
+                    }
+                    "scope" => crate::wire::members::take(&mut map, &mut scope, "scope")?,
+                    _ => crate::wire::members::keep(&mut map, &mut extra, key)?,
+                }
+            }
+            Ok(Self {
+                access_token: crate::wire::members::required(
+                    access_token,
+                    "access_token",
+                )?,
+                token_type: crate::wire::members::required(token_type, "token_type")?,
+                expires_in,
+                refresh_token,
+                scope,
+                extra,
+            })
+        }
+    }
+
+    impl<'de> serde::Deserialize<'de> for Response {
+        fn deserialize<D: serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> Result<Self, D::Error> {
+            crate::wire::members::deserialize(deserializer)
         }
     }
 

@@ -481,7 +481,7 @@ pub const GENERAL_CODE: ErrorCode = ErrorCode::from_value(0);
 ///
 /// - Not shown by the source: `structure`.
 /// - Assumed `fields`: The source does not show the structure; the platform's public JSON error convention has code, message and errors; missing and error are ours (what a 403 lacks, and RFC 6749 §5.2's OAuth2 error code).
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
 #[non_exhaustive]
 pub struct ErrorBody {
     /// The platform's numeric error code.
@@ -501,33 +501,21 @@ pub struct ErrorBody {
     /// - Assumed `name`: The platform's public JSON error convention nests field violations under errors.
     /// - Assumed `type`: The platform's public JSON error convention nests field violations; here each is a JSON pointer with a message.
     /// - Assumed `optional`: Only a request that breaks constraints has violations.
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "crate::wire::present"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub errors: Option<serde_json::Value>,
     /// What the caller lacks on a 403: permission ids, intents, scopes or conditions, in words.
     ///
     /// - Assumed `name`: Ours: RFC 6750 §3.1 names a missing scope; this member names every missing requirement.
     /// - Assumed `type`: RFC 6750 §3.1 answers a missing scope by naming it; a list of names does the same for every requirement.
     /// - Assumed `optional`: Only a refusal for missing requirements has it.
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "crate::wire::present"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub missing: Option<Vec<String>>,
     /// The OAuth2 error code (`invalid_grant`, ...) on the authorization server's endpoints.
     ///
     /// - Assumed `name`: RFC 6749 §5.2 names the member error.
     /// - Assumed `type`: RFC 6749 §5.2 carries the OAuth2 error code as the string member `error`.
     /// - Assumed `optional`: Only the authorization server's errors have it.
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "crate::wire::present"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
 }
 
@@ -597,6 +585,55 @@ impl ErrorBody {
             missing,
             error,
         }
+    }
+}
+
+impl<'de> crate::wire::members::FromMembers<'de> for ErrorBody {
+    const NAME: &'static str = "ErrorBody";
+
+    const MEMBERS: &'static [&'static str] = &[
+        "code",
+        "message",
+        "errors",
+        "missing",
+        "error",
+    ];
+
+    fn from_members<A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut code: Option<i64> = None;
+        let mut message: Option<String> = None;
+        let mut errors: Option<serde_json::Value> = None;
+        let mut missing: Option<Vec<String>> = None;
+        let mut error: Option<String> = None;
+        while let Some(key) = map.next_key::<crate::wire::members::Key<'de>>()? {
+            match key.as_str() {
+                "code" => crate::wire::members::take(&mut map, &mut code, "code")?,
+                "message" => {
+                    crate::wire::members::take(&mut map, &mut message, "message")?
+                }
+                "errors" => crate::wire::members::take(&mut map, &mut errors, "errors")?,
+                "missing" => {
+                    crate::wire::members::take(&mut map, &mut missing, "missing")?
+                }
+                "error" => crate::wire::members::take(&mut map, &mut error, "error")?,
+                _ => crate::wire::members::skip(&mut map)?,
+            }
+        }
+        Ok(Self {
+            code: crate::wire::members::required(code, "code")?,
+            message: crate::wire::members::required(message, "message")?,
+            errors,
+            missing,
+            error,
+        })
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for ErrorBody {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        crate::wire::members::deserialize(deserializer)
     }
 }
 

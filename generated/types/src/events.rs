@@ -262,7 +262,7 @@ impl<'de> serde::Deserialize<'de> for AuditLogEventCode {
 /// The payload of the event `presence_update`.
 ///
 /// - Not shown by the source: payload fields other than activities.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
 #[non_exhaustive]
 pub struct PresenceUpdate {
     /// The user's activities; the custom status is left out under the user's profile privacy (case `custom_status_omitted`).
@@ -307,6 +307,37 @@ impl PresenceUpdate {
             activities,
             extra: serde_json::Map::new(),
         }
+    }
+}
+
+impl<'de> crate::wire::members::FromMembers<'de> for PresenceUpdate {
+    const NAME: &'static str = "PresenceUpdate";
+
+    const MEMBERS: &'static [&'static str] = &["activities"];
+
+    fn from_members<A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut activities: Option<Vec<crate::resources::Activity>> = None;
+        let mut extra = serde_json::Map::new();
+        while let Some(key) = map.next_key::<crate::wire::members::Key<'de>>()? {
+            match key.as_str() {
+                "activities" => {
+                    crate::wire::members::take(&mut map, &mut activities, "activities")?
+                }
+                _ => crate::wire::members::keep(&mut map, &mut extra, key)?,
+            }
+        }
+        Ok(Self {
+            activities: crate::wire::members::required(activities, "activities")?,
+            extra,
+        })
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for PresenceUpdate {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        crate::wire::members::deserialize(deserializer)
     }
 }
 
@@ -382,24 +413,16 @@ impl PresenceUpdate {
 ///
 /// - The reply carries the fields that were requested, so each may be absent.
 /// - Not shown by the source: how the channels are listed and identified in the payload.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
 #[non_exhaustive]
 pub struct ChannelInfo {
     /// The voice channel status, when it was requested.
     ///
     /// - Constraint `max_length`: the limit `voice_channel_status_length`.
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "crate::wire::present"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub status: Option<String>,
     /// Start time of the voice session, when it was requested.
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "crate::wire::present"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub voice_start_time: Option<crate::clock::Timestamp>,
     /// Fields the spec does not list, kept as received so nothing is lost in a round trip.
     #[serde(flatten)]
@@ -444,6 +467,44 @@ impl ChannelInfo {
     }
 }
 
+impl<'de> crate::wire::members::FromMembers<'de> for ChannelInfo {
+    const NAME: &'static str = "ChannelInfo";
+
+    const MEMBERS: &'static [&'static str] = &["status", "voice_start_time"];
+
+    fn from_members<A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut status: Option<String> = None;
+        let mut voice_start_time: Option<crate::clock::Timestamp> = None;
+        let mut extra = serde_json::Map::new();
+        while let Some(key) = map.next_key::<crate::wire::members::Key<'de>>()? {
+            match key.as_str() {
+                "status" => crate::wire::members::take(&mut map, &mut status, "status")?,
+                "voice_start_time" => {
+                    crate::wire::members::take(
+                        &mut map,
+                        &mut voice_start_time,
+                        "voice_start_time",
+                    )?
+                }
+                _ => crate::wire::members::keep(&mut map, &mut extra, key)?,
+            }
+        }
+        Ok(Self {
+            status,
+            voice_start_time,
+            extra,
+        })
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for ChannelInfo {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        crate::wire::members::deserialize(deserializer)
+    }
+}
+
 impl crate::validation::Validate for ChannelInfo {
     fn validate_at(
         &self,
@@ -462,17 +523,13 @@ impl crate::validation::Validate for ChannelInfo {
 /// The payload of the event `VOICE_CHANNEL_STATUS_UPDATE`.
 ///
 /// - Not shown by the source: the audit log entry fields other than the entry info status.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
 #[non_exhaustive]
 pub struct VoiceChannelStatusUpdate {
     /// The new status, carried by the optional audit entry info (resource audit_entry_info).
     ///
     /// - The audit entry info that carries it is optional.
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "crate::wire::present"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub status: Option<String>,
     /// Fields the spec does not list, kept as received so nothing is lost in a round trip.
     #[serde(flatten)]
@@ -501,6 +558,32 @@ impl VoiceChannelStatusUpdate {
             status,
             extra: serde_json::Map::new(),
         }
+    }
+}
+
+impl<'de> crate::wire::members::FromMembers<'de> for VoiceChannelStatusUpdate {
+    const NAME: &'static str = "VoiceChannelStatusUpdate";
+
+    const MEMBERS: &'static [&'static str] = &["status"];
+
+    fn from_members<A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut status: Option<String> = None;
+        let mut extra = serde_json::Map::new();
+        while let Some(key) = map.next_key::<crate::wire::members::Key<'de>>()? {
+            match key.as_str() {
+                "status" => crate::wire::members::take(&mut map, &mut status, "status")?,
+                _ => crate::wire::members::keep(&mut map, &mut extra, key)?,
+            }
+        }
+        Ok(Self { status, extra })
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for VoiceChannelStatusUpdate {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        crate::wire::members::deserialize(deserializer)
     }
 }
 

@@ -69,7 +69,7 @@ impl<'de> serde::Deserialize<'de> for Opcode {
 }
 
 /// The payload of the opcode `request_channel_info` (43).
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
 #[non_exhaustive]
 pub struct RequestChannelInfoPayload {
     /// Fields the spec does not list, kept as received so nothing is lost in a round trip.
@@ -84,6 +84,26 @@ impl RequestChannelInfoPayload {
         Self {
             extra: serde_json::Map::new(),
         }
+    }
+}
+
+impl<'de> crate::wire::members::FromMembers<'de> for RequestChannelInfoPayload {
+    const NAME: &'static str = "RequestChannelInfoPayload";
+
+    const MEMBERS: &'static [&'static str] = &[];
+
+    fn from_members<A: serde::de::MapAccess<'de>>(map: A) -> Result<Self, A::Error> {
+        let mut extra = serde_json::Map::new();
+        crate::wire::members::others(map, Some(&mut extra), false)?;
+        Ok(Self { extra })
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for RequestChannelInfoPayload {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        crate::wire::members::deserialize(deserializer)
     }
 }
 

@@ -9,17 +9,13 @@
 ///
 /// - Not shown by the source: fields of the Identify payload other than capabilities.
 /// - Direction: request.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
 #[non_exhaustive]
 pub struct IdentifyPayload {
     /// An integer bitfield of capabilities the bot opts in to.
     ///
     /// - Assumed `optional`: The source describes capabilities as an opt-in, which a bot that opts in to nothing is taken to leave out.
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "crate::wire::present"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub capabilities: Option<crate::flags::IdentifyCapabilities>,
     /// Fields the spec does not list, kept as received so nothing is lost in a round trip.
     #[serde(flatten)]
@@ -56,6 +52,38 @@ impl IdentifyPayload {
     }
 }
 
+impl<'de> crate::wire::members::FromMembers<'de> for IdentifyPayload {
+    const NAME: &'static str = "IdentifyPayload";
+
+    const MEMBERS: &'static [&'static str] = &["capabilities"];
+
+    fn from_members<A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut capabilities: Option<crate::flags::IdentifyCapabilities> = None;
+        let mut extra = serde_json::Map::new();
+        while let Some(key) = map.next_key::<crate::wire::members::Key<'de>>()? {
+            match key.as_str() {
+                "capabilities" => {
+                    crate::wire::members::take(
+                        &mut map,
+                        &mut capabilities,
+                        "capabilities",
+                    )?
+                }
+                _ => crate::wire::members::keep(&mut map, &mut extra, key)?,
+            }
+        }
+        Ok(Self { capabilities, extra })
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for IdentifyPayload {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        crate::wire::members::deserialize(deserializer)
+    }
+}
+
 impl crate::validation::Validate for IdentifyPayload {
     fn validate_at(
         &self,
@@ -68,7 +96,7 @@ impl crate::validation::Validate for IdentifyPayload {
 ///
 /// - Not shown by the source: fields of the activity object other than type.
 /// - Direction: response.
-#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
 #[non_exhaustive]
 pub struct Activity {
     /// The activity type; 4 is a custom status.
@@ -113,6 +141,35 @@ impl Activity {
     }
 }
 
+impl<'de> crate::wire::members::FromMembers<'de> for Activity {
+    const NAME: &'static str = "Activity";
+
+    const MEMBERS: &'static [&'static str] = &["type"];
+
+    fn from_members<A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut r#type: Option<crate::enums::ActivityType> = None;
+        let mut extra = serde_json::Map::new();
+        while let Some(key) = map.next_key::<crate::wire::members::Key<'de>>()? {
+            match key.as_str() {
+                "type" => crate::wire::members::take(&mut map, &mut r#type, "type")?,
+                _ => crate::wire::members::keep(&mut map, &mut extra, key)?,
+            }
+        }
+        Ok(Self {
+            r#type: crate::wire::members::required(r#type, "type")?,
+            extra,
+        })
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for Activity {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        crate::wire::members::deserialize(deserializer)
+    }
+}
+
 impl crate::validation::Validate for Activity {
     fn validate_at(
         &self,
@@ -125,7 +182,7 @@ impl crate::validation::Validate for Activity {
 ///
 /// - Not shown by the source: the complete field list of the application object beyond flags and flags_new.
 /// - Direction: both.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
 #[non_exhaustive]
 pub struct Application {
     /// The application flags as a 32-bit integer (see the application_flags set).
@@ -191,6 +248,40 @@ impl Application {
     }
 }
 
+impl<'de> crate::wire::members::FromMembers<'de> for Application {
+    const NAME: &'static str = "Application";
+
+    const MEMBERS: &'static [&'static str] = &["flags", "flags_new"];
+
+    fn from_members<A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut flags: Option<i32> = None;
+        let mut flags_new: Option<crate::wire::StringInteger> = None;
+        let mut extra = serde_json::Map::new();
+        while let Some(key) = map.next_key::<crate::wire::members::Key<'de>>()? {
+            match key.as_str() {
+                "flags" => crate::wire::members::take(&mut map, &mut flags, "flags")?,
+                "flags_new" => {
+                    crate::wire::members::take(&mut map, &mut flags_new, "flags_new")?
+                }
+                _ => crate::wire::members::keep(&mut map, &mut extra, key)?,
+            }
+        }
+        Ok(Self {
+            flags: crate::wire::members::required(flags, "flags")?,
+            flags_new: crate::wire::members::required(flags_new, "flags_new")?,
+            extra,
+        })
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for Application {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        crate::wire::members::deserialize(deserializer)
+    }
+}
+
 impl crate::validation::Validate for Application {
     fn validate_at(
         &self,
@@ -204,27 +295,19 @@ impl crate::validation::Validate for Application {
 /// - Both description and is_spoiler can be edited on existing attachments when editing a message.
 /// - Not shown by the source: the complete field list of the attachment request object beyond description and is_spoiler.
 /// - Direction: request.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
 #[non_exhaustive]
 pub struct AttachmentRequest {
     /// The attachment's description.
     ///
     /// - The source says it can be set, so a caller may leave it out.
     /// - Assumed `type`: The source names the field without a type; a description is text.
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "crate::wire::present"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// Whether the attachment is a spoiler.
     ///
     /// - The source says it can be set, so a caller may leave it out.
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "crate::wire::present"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub is_spoiler: Option<bool>,
     /// Fields the spec does not list, kept as received so nothing is lost in a round trip.
     #[serde(flatten)]
@@ -263,6 +346,46 @@ impl AttachmentRequest {
     }
 }
 
+impl<'de> crate::wire::members::FromMembers<'de> for AttachmentRequest {
+    const NAME: &'static str = "AttachmentRequest";
+
+    const MEMBERS: &'static [&'static str] = &["description", "is_spoiler"];
+
+    fn from_members<A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut description: Option<String> = None;
+        let mut is_spoiler: Option<bool> = None;
+        let mut extra = serde_json::Map::new();
+        while let Some(key) = map.next_key::<crate::wire::members::Key<'de>>()? {
+            match key.as_str() {
+                "description" => {
+                    crate::wire::members::take(
+                        &mut map,
+                        &mut description,
+                        "description",
+                    )?
+                }
+                "is_spoiler" => {
+                    crate::wire::members::take(&mut map, &mut is_spoiler, "is_spoiler")?
+                }
+                _ => crate::wire::members::keep(&mut map, &mut extra, key)?,
+            }
+        }
+        Ok(Self {
+            description,
+            is_spoiler,
+            extra,
+        })
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for AttachmentRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        crate::wire::members::deserialize(deserializer)
+    }
+}
+
 impl crate::validation::Validate for AttachmentRequest {
     fn validate_at(
         &self,
@@ -277,7 +400,7 @@ impl crate::validation::Validate for AttachmentRequest {
 /// - Not every spoiler has the `SPOILER_` prefix, so readers must check IS_SPOILER.
 /// - Not shown by the source: the complete field list of the attachment object beyond flags.
 /// - Direction: response.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
 #[non_exhaustive]
 pub struct Attachment {
     /// Contains IS_SPOILER when the attachment is a spoiler.
@@ -322,6 +445,35 @@ impl Attachment {
     }
 }
 
+impl<'de> crate::wire::members::FromMembers<'de> for Attachment {
+    const NAME: &'static str = "Attachment";
+
+    const MEMBERS: &'static [&'static str] = &["flags"];
+
+    fn from_members<A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut flags: Option<crate::flags::AttachmentFlags> = None;
+        let mut extra = serde_json::Map::new();
+        while let Some(key) = map.next_key::<crate::wire::members::Key<'de>>()? {
+            match key.as_str() {
+                "flags" => crate::wire::members::take(&mut map, &mut flags, "flags")?,
+                _ => crate::wire::members::keep(&mut map, &mut extra, key)?,
+            }
+        }
+        Ok(Self {
+            flags: crate::wire::members::required(flags, "flags")?,
+            extra,
+        })
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for Attachment {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        crate::wire::members::deserialize(deserializer)
+    }
+}
+
 impl crate::validation::Validate for Attachment {
     fn validate_at(
         &self,
@@ -335,7 +487,7 @@ impl crate::validation::Validate for Attachment {
 /// - Interaction payloads are built separately and are never obfuscated.
 /// - Not shown by the source: the complete field list of the channel object beyond the four fields given and the assumed id.
 /// - Direction: response.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
 #[non_exhaustive]
 pub struct Channel {
     /// The channel's id.
@@ -349,7 +501,7 @@ pub struct Channel {
     /// - May be null for future guild channels.
     /// - There is no plan to serialize null for group DMs.
     /// - Clients must handle null when the field is present.
-    #[serde(default, skip_serializing_if = "crate::wire::Presence::is_absent")]
+    #[serde(skip_serializing_if = "crate::wire::Presence::is_absent")]
     pub application_id: crate::wire::Presence<crate::wire::Snowflake>,
     /// The channel name; for an obfuscated channel it is the literal `___hidden___` (case `obfuscated`).
     ///
@@ -450,6 +602,70 @@ impl Channel {
     }
 }
 
+impl<'de> crate::wire::members::FromMembers<'de> for Channel {
+    const NAME: &'static str = "Channel";
+
+    const MEMBERS: &'static [&'static str] = &[
+        "id",
+        "application_id",
+        "name",
+        "flags",
+        "permission_overwrites",
+    ];
+
+    fn from_members<A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut id: Option<crate::wire::Snowflake> = None;
+        let mut application_id: Option<crate::wire::Presence<crate::wire::Snowflake>> = None;
+        let mut name: Option<String> = None;
+        let mut flags: Option<crate::flags::ChannelFlags> = None;
+        let mut permission_overwrites: Option<
+            Vec<crate::resources::PermissionOverwrite>,
+        > = None;
+        let mut extra = serde_json::Map::new();
+        while let Some(key) = map.next_key::<crate::wire::members::Key<'de>>()? {
+            match key.as_str() {
+                "id" => crate::wire::members::take(&mut map, &mut id, "id")?,
+                "application_id" => {
+                    crate::wire::members::take(
+                        &mut map,
+                        &mut application_id,
+                        "application_id",
+                    )?
+                }
+                "name" => crate::wire::members::take(&mut map, &mut name, "name")?,
+                "flags" => crate::wire::members::take(&mut map, &mut flags, "flags")?,
+                "permission_overwrites" => {
+                    crate::wire::members::take(
+                        &mut map,
+                        &mut permission_overwrites,
+                        "permission_overwrites",
+                    )?
+                }
+                _ => crate::wire::members::keep(&mut map, &mut extra, key)?,
+            }
+        }
+        Ok(Self {
+            id: crate::wire::members::required(id, "id")?,
+            application_id: application_id.unwrap_or_default(),
+            name: crate::wire::members::required(name, "name")?,
+            flags: crate::wire::members::required(flags, "flags")?,
+            permission_overwrites: crate::wire::members::required(
+                permission_overwrites,
+                "permission_overwrites",
+            )?,
+            extra,
+        })
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for Channel {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        crate::wire::members::deserialize(deserializer)
+    }
+}
+
 impl crate::validation::Validate for Channel {
     fn validate_at(
         &self,
@@ -520,7 +736,7 @@ impl Channel {
 /// - The single overwrite of an obfuscated channel denies VIEW_CHANNEL for the guild's @everyone role.
 /// - Not shown by the source: the fields of a permission overwrite, including its allow and deny sets (the bit of VIEW_CHANNEL is not shown); id and type are assumed.
 /// - Direction: response.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
 #[non_exhaustive]
 pub struct PermissionOverwrite {
     /// The role or member the overwrite applies to; the @everyone role has the guild's id.
@@ -581,6 +797,38 @@ impl PermissionOverwrite {
     }
 }
 
+impl<'de> crate::wire::members::FromMembers<'de> for PermissionOverwrite {
+    const NAME: &'static str = "PermissionOverwrite";
+
+    const MEMBERS: &'static [&'static str] = &["id", "type"];
+
+    fn from_members<A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut id: Option<crate::wire::Snowflake> = None;
+        let mut r#type: Option<i64> = None;
+        let mut extra = serde_json::Map::new();
+        while let Some(key) = map.next_key::<crate::wire::members::Key<'de>>()? {
+            match key.as_str() {
+                "id" => crate::wire::members::take(&mut map, &mut id, "id")?,
+                "type" => crate::wire::members::take(&mut map, &mut r#type, "type")?,
+                _ => crate::wire::members::keep(&mut map, &mut extra, key)?,
+            }
+        }
+        Ok(Self {
+            id: crate::wire::members::required(id, "id")?,
+            r#type: crate::wire::members::required(r#type, "type")?,
+            extra,
+        })
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for PermissionOverwrite {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        crate::wire::members::deserialize(deserializer)
+    }
+}
+
 impl crate::validation::Validate for PermissionOverwrite {
     fn validate_at(
         &self,
@@ -592,7 +840,7 @@ impl crate::validation::Validate for PermissionOverwrite {
 /// Ephemeral information about a voice channel; it is not part of the channel object.
 ///
 /// - Direction: response.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
 #[non_exhaustive]
 pub struct VoiceChannelInfo {
     /// Short status text, at most 500 characters.
@@ -651,6 +899,45 @@ impl VoiceChannelInfo {
     }
 }
 
+impl<'de> crate::wire::members::FromMembers<'de> for VoiceChannelInfo {
+    const NAME: &'static str = "VoiceChannelInfo";
+
+    const MEMBERS: &'static [&'static str] = &["status", "voice_start_time"];
+
+    fn from_members<A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut status: Option<String> = None;
+        let mut voice_start_time: Option<crate::clock::Timestamp> = None;
+        while let Some(key) = map.next_key::<crate::wire::members::Key<'de>>()? {
+            match key.as_str() {
+                "status" => crate::wire::members::take(&mut map, &mut status, "status")?,
+                "voice_start_time" => {
+                    crate::wire::members::take(
+                        &mut map,
+                        &mut voice_start_time,
+                        "voice_start_time",
+                    )?
+                }
+                _ => crate::wire::members::skip(&mut map)?,
+            }
+        }
+        Ok(Self {
+            status: crate::wire::members::required(status, "status")?,
+            voice_start_time: crate::wire::members::required(
+                voice_start_time,
+                "voice_start_time",
+            )?,
+        })
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for VoiceChannelInfo {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        crate::wire::members::deserialize(deserializer)
+    }
+}
+
 impl crate::validation::Validate for VoiceChannelInfo {
     fn validate_at(
         &self,
@@ -669,17 +956,13 @@ impl crate::validation::Validate for VoiceChannelInfo {
 ///
 /// - Not shown by the source: fields of the audit entry info other than status.
 /// - Direction: response.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
 #[non_exhaustive]
 pub struct AuditEntryInfo {
     /// Carries the new voice channel status on VOICE_CHANNEL_STATUS_UPDATE entries.
     ///
     /// - The source says it carries the status on UPDATE entries, so other entries may lack it.
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "crate::wire::present"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub status: Option<String>,
     /// Fields the spec does not list, kept as received so nothing is lost in a round trip.
     #[serde(flatten)]
@@ -711,6 +994,32 @@ impl AuditEntryInfo {
     }
 }
 
+impl<'de> crate::wire::members::FromMembers<'de> for AuditEntryInfo {
+    const NAME: &'static str = "AuditEntryInfo";
+
+    const MEMBERS: &'static [&'static str] = &["status"];
+
+    fn from_members<A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut status: Option<String> = None;
+        let mut extra = serde_json::Map::new();
+        while let Some(key) = map.next_key::<crate::wire::members::Key<'de>>()? {
+            match key.as_str() {
+                "status" => crate::wire::members::take(&mut map, &mut status, "status")?,
+                _ => crate::wire::members::keep(&mut map, &mut extra, key)?,
+            }
+        }
+        Ok(Self { status, extra })
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for AuditEntryInfo {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        crate::wire::members::deserialize(deserializer)
+    }
+}
+
 impl crate::validation::Validate for AuditEntryInfo {
     fn validate_at(
         &self,
@@ -727,38 +1036,26 @@ impl crate::validation::Validate for AuditEntryInfo {
 /// - Not shown by the source: the full list of pre-defined primary fields (the source says the list continues but does not give it).
 /// - Not shown by the source: how custom dynamic fields are named and typed.
 /// - Direction: request.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
 #[non_exhaustive]
 pub struct GameStatsWidgetData {
     /// A pre-defined primary field.
     ///
     /// - Assumed `type`: The source gives no type; a rank name is text.
     /// - Assumed `optional`: The source says the primary fields include it, not that every write sets it.
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "crate::wire::present"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub rank_name: Option<String>,
     /// A pre-defined primary field.
     ///
     /// - Assumed `type`: The source gives no type; a count of wins is an integer.
     /// - Assumed `optional`: The source says the primary fields include it, not that every write sets it.
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "crate::wire::present"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub total_wins: Option<i64>,
     /// A pre-defined primary field.
     ///
     /// - Assumed `type`: The source gives no type; an hour count is taken as an integer.
     /// - Assumed `optional`: The source says the primary fields include it, not that every write sets it.
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "crate::wire::present"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub playtime_hours: Option<i64>,
     /// Fields the spec does not list, kept as received so nothing is lost in a round trip.
     #[serde(flatten)]
@@ -808,6 +1105,55 @@ impl GameStatsWidgetData {
     }
 }
 
+impl<'de> crate::wire::members::FromMembers<'de> for GameStatsWidgetData {
+    const NAME: &'static str = "GameStatsWidgetData";
+
+    const MEMBERS: &'static [&'static str] = &[
+        "rank_name",
+        "total_wins",
+        "playtime_hours",
+    ];
+
+    fn from_members<A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut rank_name: Option<String> = None;
+        let mut total_wins: Option<i64> = None;
+        let mut playtime_hours: Option<i64> = None;
+        let mut extra = serde_json::Map::new();
+        while let Some(key) = map.next_key::<crate::wire::members::Key<'de>>()? {
+            match key.as_str() {
+                "rank_name" => {
+                    crate::wire::members::take(&mut map, &mut rank_name, "rank_name")?
+                }
+                "total_wins" => {
+                    crate::wire::members::take(&mut map, &mut total_wins, "total_wins")?
+                }
+                "playtime_hours" => {
+                    crate::wire::members::take(
+                        &mut map,
+                        &mut playtime_hours,
+                        "playtime_hours",
+                    )?
+                }
+                _ => crate::wire::members::keep(&mut map, &mut extra, key)?,
+            }
+        }
+        Ok(Self {
+            rank_name,
+            total_wins,
+            playtime_hours,
+            extra,
+        })
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for GameStatsWidgetData {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        crate::wire::members::deserialize(deserializer)
+    }
+}
+
 impl crate::validation::Validate for GameStatsWidgetData {
     fn validate_at(
         &self,
@@ -821,7 +1167,7 @@ impl crate::validation::Validate for GameStatsWidgetData {
 /// - Game stats widget data is written to it with a bot token.
 /// - Not shown by the source: `fields`.
 /// - Direction: response.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
 #[non_exhaustive]
 pub struct ApplicationIdentityProfile {
     /// Fields the spec does not list, kept as received so nothing is lost in a round trip.
@@ -839,6 +1185,26 @@ impl ApplicationIdentityProfile {
     }
 }
 
+impl<'de> crate::wire::members::FromMembers<'de> for ApplicationIdentityProfile {
+    const NAME: &'static str = "ApplicationIdentityProfile";
+
+    const MEMBERS: &'static [&'static str] = &[];
+
+    fn from_members<A: serde::de::MapAccess<'de>>(map: A) -> Result<Self, A::Error> {
+        let mut extra = serde_json::Map::new();
+        crate::wire::members::others(map, Some(&mut extra), false)?;
+        Ok(Self { extra })
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for ApplicationIdentityProfile {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        crate::wire::members::deserialize(deserializer)
+    }
+}
+
 impl crate::validation::Validate for ApplicationIdentityProfile {
     fn validate_at(
         &self,
@@ -852,7 +1218,7 @@ impl crate::validation::Validate for ApplicationIdentityProfile {
 /// - Interaction payloads are built separately from Gateway channel payloads and are never obfuscated.
 /// - Not shown by the source: the field list of the interaction object.
 /// - Direction: response.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
 #[non_exhaustive]
 pub struct Interaction {
     /// Fields the spec does not list, kept as received so nothing is lost in a round trip.
@@ -870,6 +1236,26 @@ impl Interaction {
     }
 }
 
+impl<'de> crate::wire::members::FromMembers<'de> for Interaction {
+    const NAME: &'static str = "Interaction";
+
+    const MEMBERS: &'static [&'static str] = &[];
+
+    fn from_members<A: serde::de::MapAccess<'de>>(map: A) -> Result<Self, A::Error> {
+        let mut extra = serde_json::Map::new();
+        crate::wire::members::others(map, Some(&mut extra), false)?;
+        Ok(Self { extra })
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for Interaction {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        crate::wire::members::deserialize(deserializer)
+    }
+}
+
 impl crate::validation::Validate for Interaction {
     fn validate_at(
         &self,
@@ -882,18 +1268,14 @@ impl crate::validation::Validate for Interaction {
 ///
 /// - Not shown by the source: fields of a resolved channel other than app_permissions.
 /// - Direction: response.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
 #[non_exhaustive]
 pub struct ResolvedChannel {
     /// The bot's permissions in that channel; present only when the application's bot user is in the guild.
     ///
     /// - Required when `bot_user_in_guild`.
     /// - Assumed `type`: The source gives no type; the platform serializes permission sets as decimal strings (the permissions_new pattern).
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "crate::wire::present"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub app_permissions: Option<crate::wire::StringInteger>,
     /// Fields the spec does not list, kept as received so nothing is lost in a round trip.
     #[serde(flatten)]
@@ -928,6 +1310,38 @@ impl ResolvedChannel {
     }
 }
 
+impl<'de> crate::wire::members::FromMembers<'de> for ResolvedChannel {
+    const NAME: &'static str = "ResolvedChannel";
+
+    const MEMBERS: &'static [&'static str] = &["app_permissions"];
+
+    fn from_members<A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut app_permissions: Option<crate::wire::StringInteger> = None;
+        let mut extra = serde_json::Map::new();
+        while let Some(key) = map.next_key::<crate::wire::members::Key<'de>>()? {
+            match key.as_str() {
+                "app_permissions" => {
+                    crate::wire::members::take(
+                        &mut map,
+                        &mut app_permissions,
+                        "app_permissions",
+                    )?
+                }
+                _ => crate::wire::members::keep(&mut map, &mut extra, key)?,
+            }
+        }
+        Ok(Self { app_permissions, extra })
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for ResolvedChannel {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        crate::wire::members::deserialize(deserializer)
+    }
+}
+
 impl crate::validation::Validate for ResolvedChannel {
     fn validate_at(
         &self,
@@ -940,44 +1354,28 @@ impl crate::validation::Validate for ResolvedChannel {
 ///
 /// - Not shown by the source: the complete field list of the invite object beyond the four fields given.
 /// - Direction: both.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
 #[non_exhaustive]
 pub struct Invite {
     /// User IDs who may accept the invite.
     ///
     /// - Accepted by Create Channel Invite as an alternative to uploading a CSV, so either may be absent.
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "crate::wire::present"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub target_user_ids: Option<Vec<crate::wire::Snowflake>>,
     /// A CSV file of user IDs who may accept the invite.
     ///
     /// - An alternative to target_user_ids, so either may be absent.
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "crate::wire::present"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub target_users_file: Option<String>,
     /// Roles granted to users who accept the invite.
     ///
     /// - Assumed `optional`: The source does not say an invite must grant roles.
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "crate::wire::present"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub role_ids: Option<Vec<crate::wire::Snowflake>>,
     /// The roles of the invite, as partial roles, in the Get Channel Invites result.
     ///
     /// - The source gives it in the Get Channel Invites result only, so other invites may lack it.
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "crate::wire::present"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub roles: Option<Vec<crate::resources::PartialRole>>,
     /// Fields the spec does not list, kept as received so nothing is lost in a round trip.
     #[serde(flatten)]
@@ -1041,6 +1439,63 @@ impl Invite {
     }
 }
 
+impl<'de> crate::wire::members::FromMembers<'de> for Invite {
+    const NAME: &'static str = "Invite";
+
+    const MEMBERS: &'static [&'static str] = &[
+        "target_user_ids",
+        "target_users_file",
+        "role_ids",
+        "roles",
+    ];
+
+    fn from_members<A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut target_user_ids: Option<Vec<crate::wire::Snowflake>> = None;
+        let mut target_users_file: Option<String> = None;
+        let mut role_ids: Option<Vec<crate::wire::Snowflake>> = None;
+        let mut roles: Option<Vec<crate::resources::PartialRole>> = None;
+        let mut extra = serde_json::Map::new();
+        while let Some(key) = map.next_key::<crate::wire::members::Key<'de>>()? {
+            match key.as_str() {
+                "target_user_ids" => {
+                    crate::wire::members::take(
+                        &mut map,
+                        &mut target_user_ids,
+                        "target_user_ids",
+                    )?
+                }
+                "target_users_file" => {
+                    crate::wire::members::take(
+                        &mut map,
+                        &mut target_users_file,
+                        "target_users_file",
+                    )?
+                }
+                "role_ids" => {
+                    crate::wire::members::take(&mut map, &mut role_ids, "role_ids")?
+                }
+                "roles" => crate::wire::members::take(&mut map, &mut roles, "roles")?,
+                _ => crate::wire::members::keep(&mut map, &mut extra, key)?,
+            }
+        }
+        Ok(Self {
+            target_user_ids,
+            target_users_file,
+            role_ids,
+            roles,
+            extra,
+        })
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for Invite {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        crate::wire::members::deserialize(deserializer)
+    }
+}
+
 impl crate::validation::Validate for Invite {
     fn validate_at(
         &self,
@@ -1053,7 +1508,7 @@ impl crate::validation::Validate for Invite {
 ///
 /// - It has only these fields: id, name, position, color, colors, icon, unicode_emoji.
 /// - Direction: response.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
 #[non_exhaustive]
 pub struct PartialRole {
     /// `snowflake`.
@@ -1181,6 +1636,70 @@ impl PartialRole {
     }
 }
 
+impl<'de> crate::wire::members::FromMembers<'de> for PartialRole {
+    const NAME: &'static str = "PartialRole";
+
+    const MEMBERS: &'static [&'static str] = &[
+        "id",
+        "name",
+        "position",
+        "color",
+        "colors",
+        "icon",
+        "unicode_emoji",
+    ];
+
+    fn from_members<A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut id: Option<crate::wire::Snowflake> = None;
+        let mut name: Option<String> = None;
+        let mut position: Option<i64> = None;
+        let mut color: Option<i64> = None;
+        let mut colors: Option<serde_json::Value> = None;
+        let mut icon: Option<String> = None;
+        let mut unicode_emoji: Option<String> = None;
+        while let Some(key) = map.next_key::<crate::wire::members::Key<'de>>()? {
+            match key.as_str() {
+                "id" => crate::wire::members::take(&mut map, &mut id, "id")?,
+                "name" => crate::wire::members::take(&mut map, &mut name, "name")?,
+                "position" => {
+                    crate::wire::members::take(&mut map, &mut position, "position")?
+                }
+                "color" => crate::wire::members::take(&mut map, &mut color, "color")?,
+                "colors" => crate::wire::members::take(&mut map, &mut colors, "colors")?,
+                "icon" => crate::wire::members::take(&mut map, &mut icon, "icon")?,
+                "unicode_emoji" => {
+                    crate::wire::members::take(
+                        &mut map,
+                        &mut unicode_emoji,
+                        "unicode_emoji",
+                    )?
+                }
+                _ => crate::wire::members::skip(&mut map)?,
+            }
+        }
+        Ok(Self {
+            id: crate::wire::members::required(id, "id")?,
+            name: crate::wire::members::required(name, "name")?,
+            position: crate::wire::members::required(position, "position")?,
+            color: crate::wire::members::required(color, "color")?,
+            colors: crate::wire::members::required(colors, "colors")?,
+            icon: crate::wire::members::required(icon, "icon")?,
+            unicode_emoji: crate::wire::members::required(
+                unicode_emoji,
+                "unicode_emoji",
+            )?,
+        })
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for PartialRole {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        crate::wire::members::deserialize(deserializer)
+    }
+}
+
 impl crate::validation::Validate for PartialRole {
     fn validate_at(
         &self,
@@ -1194,7 +1713,7 @@ impl crate::validation::Validate for PartialRole {
 /// - A lobby can have a linked channel, to which lobby channel invites lead.
 /// - Not shown by the source: the field list of the lobby object; id, application_id and members are assumed.
 /// - Direction: response.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
 #[non_exhaustive]
 pub struct Lobby {
     /// The lobby's id.
@@ -1280,6 +1799,52 @@ impl Lobby {
     }
 }
 
+impl<'de> crate::wire::members::FromMembers<'de> for Lobby {
+    const NAME: &'static str = "Lobby";
+
+    const MEMBERS: &'static [&'static str] = &["id", "application_id", "members"];
+
+    fn from_members<A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut id: Option<crate::wire::Snowflake> = None;
+        let mut application_id: Option<crate::wire::Snowflake> = None;
+        let mut members: Option<Vec<crate::resources::LobbyMember>> = None;
+        let mut extra = serde_json::Map::new();
+        while let Some(key) = map.next_key::<crate::wire::members::Key<'de>>()? {
+            match key.as_str() {
+                "id" => crate::wire::members::take(&mut map, &mut id, "id")?,
+                "application_id" => {
+                    crate::wire::members::take(
+                        &mut map,
+                        &mut application_id,
+                        "application_id",
+                    )?
+                }
+                "members" => {
+                    crate::wire::members::take(&mut map, &mut members, "members")?
+                }
+                _ => crate::wire::members::keep(&mut map, &mut extra, key)?,
+            }
+        }
+        Ok(Self {
+            id: crate::wire::members::required(id, "id")?,
+            application_id: crate::wire::members::required(
+                application_id,
+                "application_id",
+            )?,
+            members: crate::wire::members::required(members, "members")?,
+            extra,
+        })
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for Lobby {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        crate::wire::members::deserialize(deserializer)
+    }
+}
+
 impl crate::validation::Validate for Lobby {
     fn validate_at(
         &self,
@@ -1293,7 +1858,7 @@ impl crate::validation::Validate for Lobby {
 /// - Not shown by the source: the fields of a lobby member; id and metadata are assumed.
 /// - Not shown by the source: the shape of the per-member mute lists.
 /// - Direction: both.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
 #[non_exhaustive]
 pub struct LobbyMember {
     /// The member's user id.
@@ -1308,11 +1873,7 @@ pub struct LobbyMember {
     /// - Assumed `name`: The source names the value lobby member metadata, not its field; the platform's public lobby member object carries it as metadata.
     /// - Assumed `type`: The source gives no type; metadata is a structured value whose shape is not given.
     /// - Assumed `optional`: The source says metadata can be set, not that it always is.
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "crate::wire::present"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub metadata: Option<serde_json::Value>,
     /// Fields the spec does not list, kept as received so nothing is lost in a round trip.
     #[serde(flatten)]
@@ -1363,6 +1924,40 @@ impl LobbyMember {
     }
 }
 
+impl<'de> crate::wire::members::FromMembers<'de> for LobbyMember {
+    const NAME: &'static str = "LobbyMember";
+
+    const MEMBERS: &'static [&'static str] = &["id", "metadata"];
+
+    fn from_members<A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut id: Option<crate::wire::Snowflake> = None;
+        let mut metadata: Option<serde_json::Value> = None;
+        let mut extra = serde_json::Map::new();
+        while let Some(key) = map.next_key::<crate::wire::members::Key<'de>>()? {
+            match key.as_str() {
+                "id" => crate::wire::members::take(&mut map, &mut id, "id")?,
+                "metadata" => {
+                    crate::wire::members::take(&mut map, &mut metadata, "metadata")?
+                }
+                _ => crate::wire::members::keep(&mut map, &mut extra, key)?,
+            }
+        }
+        Ok(Self {
+            id: crate::wire::members::required(id, "id")?,
+            metadata,
+            extra,
+        })
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for LobbyMember {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        crate::wire::members::deserialize(deserializer)
+    }
+}
+
 impl crate::validation::Validate for LobbyMember {
     fn validate_at(
         &self,
@@ -1377,7 +1972,7 @@ impl crate::validation::Validate for LobbyMember {
 /// - The game backend sets a lobby message's additional display name when adding or updating a lobby member; the field that carries it is not shown.
 /// - Not shown by the source: the fields of a bulk entry; id, metadata and remove_member are assumed.
 /// - Direction: request.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
 #[non_exhaustive]
 pub struct LobbyMemberUpdate {
     /// The user to add, update or remove.
@@ -1391,22 +1986,14 @@ pub struct LobbyMemberUpdate {
     /// - Assumed `name`: The source names no field of a bulk entry; lobby member metadata is carried as metadata.
     /// - Assumed `type`: Lobby member metadata is a structured value whose shape is not given.
     /// - Assumed `optional`: An update need not change the metadata.
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "crate::wire::present"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub metadata: Option<serde_json::Value>,
     /// Removes the member instead of adding or updating it.
     ///
     /// - Assumed `name`: The source says members can be removed in the same request without naming how; a flag per entry is the platform's public convention.
     /// - Assumed `type`: The source says members can be removed in the same request; a flag per entry is the platform's public convention.
     /// - Assumed `optional`: An entry without it adds or updates.
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "crate::wire::present"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub remove_member: Option<bool>,
     /// Fields the spec does not list, kept as received so nothing is lost in a round trip.
     #[serde(flatten)]
@@ -1466,6 +2053,49 @@ impl LobbyMemberUpdate {
     }
 }
 
+impl<'de> crate::wire::members::FromMembers<'de> for LobbyMemberUpdate {
+    const NAME: &'static str = "LobbyMemberUpdate";
+
+    const MEMBERS: &'static [&'static str] = &["id", "metadata", "remove_member"];
+
+    fn from_members<A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut id: Option<crate::wire::Snowflake> = None;
+        let mut metadata: Option<serde_json::Value> = None;
+        let mut remove_member: Option<bool> = None;
+        let mut extra = serde_json::Map::new();
+        while let Some(key) = map.next_key::<crate::wire::members::Key<'de>>()? {
+            match key.as_str() {
+                "id" => crate::wire::members::take(&mut map, &mut id, "id")?,
+                "metadata" => {
+                    crate::wire::members::take(&mut map, &mut metadata, "metadata")?
+                }
+                "remove_member" => {
+                    crate::wire::members::take(
+                        &mut map,
+                        &mut remove_member,
+                        "remove_member",
+                    )?
+                }
+                _ => crate::wire::members::keep(&mut map, &mut extra, key)?,
+            }
+        }
+        Ok(Self {
+            id: crate::wire::members::required(id, "id")?,
+            metadata,
+            remove_member,
+            extra,
+        })
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for LobbyMemberUpdate {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        crate::wire::members::deserialize(deserializer)
+    }
+}
+
 impl crate::validation::Validate for LobbyMemberUpdate {
     fn validate_at(
         &self,
@@ -1478,7 +2108,7 @@ impl crate::validation::Validate for LobbyMemberUpdate {
 ///
 /// - Not shown by the source: the fields of a lobby message; the source names an additional display name and moderation metadata by their SDK accessors only, and id, lobby_id, author_id and content are assumed.
 /// - Direction: response.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
 #[non_exhaustive]
 pub struct LobbyMessage {
     /// The message's id.
@@ -1513,11 +2143,7 @@ pub struct LobbyMessage {
     /// - Assumed `name`: The source names the value by its SDK accessor MessageHandle::AdditionalName() only; the JSON field name is ours.
     /// - Assumed `type`: The source gives no type; a display name is text.
     /// - Assumed `optional`: The source says the record has the name; whether it may be absent when the backend set none is not shown.
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "crate::wire::present"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub additional_name: Option<String>,
     /// Application-scoped custom string key-value pairs for moderation.
     ///
@@ -1525,11 +2151,7 @@ pub struct LobbyMessage {
     /// - Assumed `name`: The source names the value by its SDK accessor MessageHandle::ModerationMetadata only; the JSON field name is ours.
     /// - Assumed `type`: The source gives string key-value pairs; the type vocabulary has no map type, so json carries it.
     /// - Assumed `optional`: The source says messages carry moderation metadata; whether it may be absent when none was set is not shown.
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "crate::wire::present"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub moderation_metadata: Option<serde_json::Value>,
     /// Fields the spec does not list, kept as received so nothing is lost in a round trip.
     #[serde(flatten)]
@@ -1621,6 +2243,75 @@ impl LobbyMessage {
     }
 }
 
+impl<'de> crate::wire::members::FromMembers<'de> for LobbyMessage {
+    const NAME: &'static str = "LobbyMessage";
+
+    const MEMBERS: &'static [&'static str] = &[
+        "id",
+        "lobby_id",
+        "author_id",
+        "content",
+        "additional_name",
+        "moderation_metadata",
+    ];
+
+    fn from_members<A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut id: Option<crate::wire::Snowflake> = None;
+        let mut lobby_id: Option<crate::wire::Snowflake> = None;
+        let mut author_id: Option<crate::wire::Snowflake> = None;
+        let mut content: Option<String> = None;
+        let mut additional_name: Option<String> = None;
+        let mut moderation_metadata: Option<serde_json::Value> = None;
+        let mut extra = serde_json::Map::new();
+        while let Some(key) = map.next_key::<crate::wire::members::Key<'de>>()? {
+            match key.as_str() {
+                "id" => crate::wire::members::take(&mut map, &mut id, "id")?,
+                "lobby_id" => {
+                    crate::wire::members::take(&mut map, &mut lobby_id, "lobby_id")?
+                }
+                "author_id" => {
+                    crate::wire::members::take(&mut map, &mut author_id, "author_id")?
+                }
+                "content" => {
+                    crate::wire::members::take(&mut map, &mut content, "content")?
+                }
+                "additional_name" => {
+                    crate::wire::members::take(
+                        &mut map,
+                        &mut additional_name,
+                        "additional_name",
+                    )?
+                }
+                "moderation_metadata" => {
+                    crate::wire::members::take(
+                        &mut map,
+                        &mut moderation_metadata,
+                        "moderation_metadata",
+                    )?
+                }
+                _ => crate::wire::members::keep(&mut map, &mut extra, key)?,
+            }
+        }
+        Ok(Self {
+            id: crate::wire::members::required(id, "id")?,
+            lobby_id: crate::wire::members::required(lobby_id, "lobby_id")?,
+            author_id: crate::wire::members::required(author_id, "author_id")?,
+            content: crate::wire::members::required(content, "content")?,
+            additional_name,
+            moderation_metadata,
+            extra,
+        })
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for LobbyMessage {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        crate::wire::members::deserialize(deserializer)
+    }
+}
+
 impl crate::validation::Validate for LobbyMessage {
     fn validate_at(
         &self,
@@ -1633,7 +2324,7 @@ impl crate::validation::Validate for LobbyMessage {
 ///
 /// - Not shown by the source: the fields of a game direct message; the source names the moderation metadata by its SDK accessor only.
 /// - Direction: response.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
 #[non_exhaustive]
 pub struct GameDirectMessage {
     /// Application-scoped custom string key-value pairs for moderation.
@@ -1642,11 +2333,7 @@ pub struct GameDirectMessage {
     /// - Assumed `name`: The source names the value by its SDK accessor MessageHandle::ModerationMetadata only; the JSON field name is ours.
     /// - Assumed `type`: The source gives string key-value pairs; the type vocabulary has no map type, so json carries it.
     /// - Assumed `optional`: The source says messages carry moderation metadata; whether it may be absent when none was set is not shown.
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "crate::wire::present"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub moderation_metadata: Option<serde_json::Value>,
     /// Fields the spec does not list, kept as received so nothing is lost in a round trip.
     #[serde(flatten)]
@@ -1678,6 +2365,38 @@ impl GameDirectMessage {
     }
 }
 
+impl<'de> crate::wire::members::FromMembers<'de> for GameDirectMessage {
+    const NAME: &'static str = "GameDirectMessage";
+
+    const MEMBERS: &'static [&'static str] = &["moderation_metadata"];
+
+    fn from_members<A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut moderation_metadata: Option<serde_json::Value> = None;
+        let mut extra = serde_json::Map::new();
+        while let Some(key) = map.next_key::<crate::wire::members::Key<'de>>()? {
+            match key.as_str() {
+                "moderation_metadata" => {
+                    crate::wire::members::take(
+                        &mut map,
+                        &mut moderation_metadata,
+                        "moderation_metadata",
+                    )?
+                }
+                _ => crate::wire::members::keep(&mut map, &mut extra, key)?,
+            }
+        }
+        Ok(Self { moderation_metadata, extra })
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for GameDirectMessage {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        crate::wire::members::deserialize(deserializer)
+    }
+}
+
 impl crate::validation::Validate for GameDirectMessage {
     fn validate_at(
         &self,
@@ -1692,17 +2411,13 @@ impl crate::validation::Validate for GameDirectMessage {
 /// - It exists only in modals.
 /// - Not shown by the source: fields of the Radio Group other than required.
 /// - Direction: both.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
 #[non_exhaustive]
 pub struct RadioGroup {
     /// When false, the selection is optional.
     ///
     /// - Assumed `optional`: The source says the field makes the selection optional when false, not whether it may be left out.
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "crate::wire::present"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub required: Option<bool>,
     /// Fields the spec does not list, kept as received so nothing is lost in a round trip.
     #[serde(flatten)]
@@ -1734,6 +2449,34 @@ impl RadioGroup {
     }
 }
 
+impl<'de> crate::wire::members::FromMembers<'de> for RadioGroup {
+    const NAME: &'static str = "RadioGroup";
+
+    const MEMBERS: &'static [&'static str] = &["required"];
+
+    fn from_members<A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut required: Option<bool> = None;
+        let mut extra = serde_json::Map::new();
+        while let Some(key) = map.next_key::<crate::wire::members::Key<'de>>()? {
+            match key.as_str() {
+                "required" => {
+                    crate::wire::members::take(&mut map, &mut required, "required")?
+                }
+                _ => crate::wire::members::keep(&mut map, &mut extra, key)?,
+            }
+        }
+        Ok(Self { required, extra })
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for RadioGroup {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        crate::wire::members::deserialize(deserializer)
+    }
+}
+
 impl crate::validation::Validate for RadioGroup {
     fn validate_at(
         &self,
@@ -1746,7 +2489,7 @@ impl crate::validation::Validate for RadioGroup {
 ///
 /// - Not shown by the source: `fields`.
 /// - Direction: both.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
 #[non_exhaustive]
 pub struct RadioGroupOption {
     /// Fields the spec does not list, kept as received so nothing is lost in a round trip.
@@ -1764,6 +2507,26 @@ impl RadioGroupOption {
     }
 }
 
+impl<'de> crate::wire::members::FromMembers<'de> for RadioGroupOption {
+    const NAME: &'static str = "RadioGroupOption";
+
+    const MEMBERS: &'static [&'static str] = &[];
+
+    fn from_members<A: serde::de::MapAccess<'de>>(map: A) -> Result<Self, A::Error> {
+        let mut extra = serde_json::Map::new();
+        crate::wire::members::others(map, Some(&mut extra), false)?;
+        Ok(Self { extra })
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for RadioGroupOption {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        crate::wire::members::deserialize(deserializer)
+    }
+}
+
 impl crate::validation::Validate for RadioGroupOption {
     fn validate_at(
         &self,
@@ -1778,28 +2541,20 @@ impl crate::validation::Validate for RadioGroupOption {
 /// - It exists only in modals.
 /// - Not shown by the source: fields of the Checkbox Group other than min_values and max_values.
 /// - Direction: both.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
 #[non_exhaustive]
 pub struct CheckboxGroup {
     /// The minimum number of options selected.
     ///
     /// - Assumed `type`: The source gives no type; a count of options is an integer.
     /// - Assumed `optional`: The source names the field without saying whether it may be left out.
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "crate::wire::present"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub min_values: Option<i64>,
     /// The maximum number of options selected.
     ///
     /// - Assumed `type`: The source gives no type; a count of options is an integer.
     /// - Assumed `optional`: The source names the field without saying whether it may be left out.
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "crate::wire::present"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub max_values: Option<i64>,
     /// Fields the spec does not list, kept as received so nothing is lost in a round trip.
     #[serde(flatten)]
@@ -1838,6 +2593,42 @@ impl CheckboxGroup {
     }
 }
 
+impl<'de> crate::wire::members::FromMembers<'de> for CheckboxGroup {
+    const NAME: &'static str = "CheckboxGroup";
+
+    const MEMBERS: &'static [&'static str] = &["min_values", "max_values"];
+
+    fn from_members<A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut min_values: Option<i64> = None;
+        let mut max_values: Option<i64> = None;
+        let mut extra = serde_json::Map::new();
+        while let Some(key) = map.next_key::<crate::wire::members::Key<'de>>()? {
+            match key.as_str() {
+                "min_values" => {
+                    crate::wire::members::take(&mut map, &mut min_values, "min_values")?
+                }
+                "max_values" => {
+                    crate::wire::members::take(&mut map, &mut max_values, "max_values")?
+                }
+                _ => crate::wire::members::keep(&mut map, &mut extra, key)?,
+            }
+        }
+        Ok(Self {
+            min_values,
+            max_values,
+            extra,
+        })
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for CheckboxGroup {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        crate::wire::members::deserialize(deserializer)
+    }
+}
+
 impl crate::validation::Validate for CheckboxGroup {
     fn validate_at(
         &self,
@@ -1850,7 +2641,7 @@ impl crate::validation::Validate for CheckboxGroup {
 ///
 /// - Not shown by the source: `fields`.
 /// - Direction: both.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
 #[non_exhaustive]
 pub struct CheckboxGroupOption {
     /// Fields the spec does not list, kept as received so nothing is lost in a round trip.
@@ -1868,6 +2659,26 @@ impl CheckboxGroupOption {
     }
 }
 
+impl<'de> crate::wire::members::FromMembers<'de> for CheckboxGroupOption {
+    const NAME: &'static str = "CheckboxGroupOption";
+
+    const MEMBERS: &'static [&'static str] = &[];
+
+    fn from_members<A: serde::de::MapAccess<'de>>(map: A) -> Result<Self, A::Error> {
+        let mut extra = serde_json::Map::new();
+        crate::wire::members::others(map, Some(&mut extra), false)?;
+        Ok(Self { extra })
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for CheckboxGroupOption {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        crate::wire::members::deserialize(deserializer)
+    }
+}
+
 impl crate::validation::Validate for CheckboxGroupOption {
     fn validate_at(
         &self,
@@ -1882,7 +2693,7 @@ impl crate::validation::Validate for CheckboxGroupOption {
 /// - It exists only in modals.
 /// - Not shown by the source: `fields`.
 /// - Direction: both.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
 #[non_exhaustive]
 pub struct Checkbox {
     /// Fields the spec does not list, kept as received so nothing is lost in a round trip.
@@ -1900,6 +2711,26 @@ impl Checkbox {
     }
 }
 
+impl<'de> crate::wire::members::FromMembers<'de> for Checkbox {
+    const NAME: &'static str = "Checkbox";
+
+    const MEMBERS: &'static [&'static str] = &[];
+
+    fn from_members<A: serde::de::MapAccess<'de>>(map: A) -> Result<Self, A::Error> {
+        let mut extra = serde_json::Map::new();
+        crate::wire::members::others(map, Some(&mut extra), false)?;
+        Ok(Self { extra })
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for Checkbox {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        crate::wire::members::deserialize(deserializer)
+    }
+}
+
 impl crate::validation::Validate for Checkbox {
     fn validate_at(
         &self,
@@ -1914,7 +2745,7 @@ impl crate::validation::Validate for Checkbox {
 /// - The maximum file size is the user's upload limit in that channel.
 /// - Not shown by the source: the fields of the File Upload component; the source describes a minimum and a maximum file count and a required flag without naming them.
 /// - Direction: both.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
 #[non_exhaustive]
 pub struct FileUpload {
     /// The minimum number of files, between 0 and 10.
@@ -1924,11 +2755,7 @@ pub struct FileUpload {
     /// - Assumed `name`: The source says the component has a minimum number of files without naming the field; min_values follows the Checkbox Group's.
     /// - Assumed `type`: The source gives no type; a count of files is an integer.
     /// - Assumed `optional`: The source does not say whether the minimum may be left out.
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "crate::wire::present"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub min_values: Option<i64>,
     /// The maximum number of files, between 0 and 10.
     ///
@@ -1937,21 +2764,13 @@ pub struct FileUpload {
     /// - Assumed `name`: The source says the component has a maximum number of files without naming the field; max_values follows the Checkbox Group's.
     /// - Assumed `type`: The source gives no type; a count of files is an integer.
     /// - Assumed `optional`: The source does not say whether the maximum may be left out.
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "crate::wire::present"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub max_values: Option<i64>,
     /// Whether an upload is required before submit.
     ///
     /// - Assumed `name`: The source says the component has a flag whether upload is required before submit without naming it; required follows the Radio Group's.
     /// - Assumed `optional`: The source does not say whether the flag may be left out.
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "crate::wire::present"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub required: Option<bool>,
     /// Fields the spec does not list, kept as received so nothing is lost in a round trip.
     #[serde(flatten)]
@@ -2001,6 +2820,47 @@ impl FileUpload {
     }
 }
 
+impl<'de> crate::wire::members::FromMembers<'de> for FileUpload {
+    const NAME: &'static str = "FileUpload";
+
+    const MEMBERS: &'static [&'static str] = &["min_values", "max_values", "required"];
+
+    fn from_members<A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut min_values: Option<i64> = None;
+        let mut max_values: Option<i64> = None;
+        let mut required: Option<bool> = None;
+        let mut extra = serde_json::Map::new();
+        while let Some(key) = map.next_key::<crate::wire::members::Key<'de>>()? {
+            match key.as_str() {
+                "min_values" => {
+                    crate::wire::members::take(&mut map, &mut min_values, "min_values")?
+                }
+                "max_values" => {
+                    crate::wire::members::take(&mut map, &mut max_values, "max_values")?
+                }
+                "required" => {
+                    crate::wire::members::take(&mut map, &mut required, "required")?
+                }
+                _ => crate::wire::members::keep(&mut map, &mut extra, key)?,
+            }
+        }
+        Ok(Self {
+            min_values,
+            max_values,
+            required,
+            extra,
+        })
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for FileUpload {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        crate::wire::members::deserialize(deserializer)
+    }
+}
+
 impl crate::validation::Validate for FileUpload {
     fn validate_at(
         &self,
@@ -2028,7 +2888,7 @@ impl crate::validation::Validate for FileUpload {
 ///
 /// - Not shown by the source: `fields`.
 /// - Direction: both.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
 #[non_exhaustive]
 pub struct Container {
     /// Fields the spec does not list, kept as received so nothing is lost in a round trip.
@@ -2046,6 +2906,26 @@ impl Container {
     }
 }
 
+impl<'de> crate::wire::members::FromMembers<'de> for Container {
+    const NAME: &'static str = "Container";
+
+    const MEMBERS: &'static [&'static str] = &[];
+
+    fn from_members<A: serde::de::MapAccess<'de>>(map: A) -> Result<Self, A::Error> {
+        let mut extra = serde_json::Map::new();
+        crate::wire::members::others(map, Some(&mut extra), false)?;
+        Ok(Self { extra })
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for Container {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        crate::wire::members::deserialize(deserializer)
+    }
+}
+
 impl crate::validation::Validate for Container {
     fn validate_at(
         &self,
@@ -2058,7 +2938,7 @@ impl crate::validation::Validate for Container {
 ///
 /// - Not shown by the source: the fields of the embed other than its type and components.
 /// - Direction: response.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
 #[non_exhaustive]
 pub struct ComponentsEmbed {
     /// The embed's type: `components`.
@@ -2132,6 +3012,40 @@ impl ComponentsEmbed {
     }
 }
 
+impl<'de> crate::wire::members::FromMembers<'de> for ComponentsEmbed {
+    const NAME: &'static str = "ComponentsEmbed";
+
+    const MEMBERS: &'static [&'static str] = &["type", "components"];
+
+    fn from_members<A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut r#type: Option<String> = None;
+        let mut components: Option<Vec<crate::resources::Container>> = None;
+        let mut extra = serde_json::Map::new();
+        while let Some(key) = map.next_key::<crate::wire::members::Key<'de>>()? {
+            match key.as_str() {
+                "type" => crate::wire::members::take(&mut map, &mut r#type, "type")?,
+                "components" => {
+                    crate::wire::members::take(&mut map, &mut components, "components")?
+                }
+                _ => crate::wire::members::keep(&mut map, &mut extra, key)?,
+            }
+        }
+        Ok(Self {
+            r#type: crate::wire::members::required(r#type, "type")?,
+            components: crate::wire::members::required(components, "components")?,
+            extra,
+        })
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for ComponentsEmbed {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        crate::wire::members::deserialize(deserializer)
+    }
+}
+
 impl crate::validation::Validate for ComponentsEmbed {
     fn validate_at(
         &self,
@@ -2156,7 +3070,7 @@ impl crate::validation::Validate for ComponentsEmbed {
 ///
 /// - Not shown by the source: rich presence parameters other than name and assets.
 /// - Direction: request.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
 #[non_exhaustive]
 pub struct RichPresenceActivity {
     /// Customizes the application name shown in rich presence.
@@ -2164,21 +3078,13 @@ pub struct RichPresenceActivity {
     /// - The source writes the parameter as activity.name.
     /// - Assumed `type`: The source gives no type; a name is text.
     /// - Assumed `optional`: The source says the parameter customizes the name; without it the application name is shown, which is taken to mean it may be left out.
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "crate::wire::present"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// Images of the rich presence.
     ///
     /// - The source writes the parameter as activity.assets.
     /// - Assumed `optional`: The source gives only inviteCoverImage under it, which has a fallback.
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "crate::wire::present"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub assets: Option<crate::resources::RichPresenceActivityAssets>,
     /// Fields the spec does not list, kept as received so nothing is lost in a round trip.
     #[serde(flatten)]
@@ -2223,6 +3129,34 @@ impl RichPresenceActivity {
     }
 }
 
+impl<'de> crate::wire::members::FromMembers<'de> for RichPresenceActivity {
+    const NAME: &'static str = "RichPresenceActivity";
+
+    const MEMBERS: &'static [&'static str] = &["name", "assets"];
+
+    fn from_members<A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut name: Option<String> = None;
+        let mut assets: Option<crate::resources::RichPresenceActivityAssets> = None;
+        let mut extra = serde_json::Map::new();
+        while let Some(key) = map.next_key::<crate::wire::members::Key<'de>>()? {
+            match key.as_str() {
+                "name" => crate::wire::members::take(&mut map, &mut name, "name")?,
+                "assets" => crate::wire::members::take(&mut map, &mut assets, "assets")?,
+                _ => crate::wire::members::keep(&mut map, &mut extra, key)?,
+            }
+        }
+        Ok(Self { name, assets, extra })
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for RichPresenceActivity {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        crate::wire::members::deserialize(deserializer)
+    }
+}
+
 impl crate::validation::Validate for RichPresenceActivity {
     fn validate_at(
         &self,
@@ -2235,7 +3169,7 @@ impl crate::validation::Validate for RichPresenceActivity {
 ///
 /// - Not shown by the source: assets other than inviteCoverImage.
 /// - Direction: request.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
 #[non_exhaustive]
 pub struct RichPresenceActivityAssets {
     /// URL or asset key of a banner image for game invites.
@@ -2245,12 +3179,7 @@ pub struct RichPresenceActivityAssets {
     /// - Having a fallback, it may be left out.
     /// - Defaults to the cover image uploaded in the developer portal's Rich Presence tab.
     /// - Assumed `type`: The source gives a URL or an asset key, both text.
-    #[serde(
-        rename = "inviteCoverImage",
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "crate::wire::present"
-    )]
+    #[serde(rename = "inviteCoverImage", skip_serializing_if = "Option::is_none")]
     pub invite_cover_image: Option<String>,
     /// Fields the spec does not list, kept as received so nothing is lost in a round trip.
     #[serde(flatten)]
@@ -2282,6 +3211,38 @@ impl RichPresenceActivityAssets {
     }
 }
 
+impl<'de> crate::wire::members::FromMembers<'de> for RichPresenceActivityAssets {
+    const NAME: &'static str = "RichPresenceActivityAssets";
+
+    const MEMBERS: &'static [&'static str] = &["inviteCoverImage"];
+
+    fn from_members<A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut invite_cover_image: Option<String> = None;
+        let mut extra = serde_json::Map::new();
+        while let Some(key) = map.next_key::<crate::wire::members::Key<'de>>()? {
+            match key.as_str() {
+                "inviteCoverImage" => {
+                    crate::wire::members::take(
+                        &mut map,
+                        &mut invite_cover_image,
+                        "inviteCoverImage",
+                    )?
+                }
+                _ => crate::wire::members::keep(&mut map, &mut extra, key)?,
+            }
+        }
+        Ok(Self { invite_cover_image, extra })
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for RichPresenceActivityAssets {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        crate::wire::members::deserialize(deserializer)
+    }
+}
+
 impl crate::validation::Validate for RichPresenceActivityAssets {
     fn validate_at(
         &self,
@@ -2294,7 +3255,7 @@ impl crate::validation::Validate for RichPresenceActivityAssets {
 ///
 /// - Not shown by the source: the field list of the subscription object.
 /// - Direction: response.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
 #[non_exhaustive]
 pub struct Subscription {
     /// Fields the spec does not list, kept as received so nothing is lost in a round trip.
@@ -2312,6 +3273,26 @@ impl Subscription {
     }
 }
 
+impl<'de> crate::wire::members::FromMembers<'de> for Subscription {
+    const NAME: &'static str = "Subscription";
+
+    const MEMBERS: &'static [&'static str] = &[];
+
+    fn from_members<A: serde::de::MapAccess<'de>>(map: A) -> Result<Self, A::Error> {
+        let mut extra = serde_json::Map::new();
+        crate::wire::members::others(map, Some(&mut extra), false)?;
+        Ok(Self { extra })
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for Subscription {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        crate::wire::members::deserialize(deserializer)
+    }
+}
+
 impl crate::validation::Validate for Subscription {
     fn validate_at(
         &self,
@@ -2324,7 +3305,7 @@ impl crate::validation::Validate for Subscription {
 ///
 /// - Not shown by the source: the complete field list of the user object beyond premium_type.
 /// - Direction: response.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
 #[non_exhaustive]
 pub struct User {
     /// The user's subscription level.
@@ -2371,6 +3352,41 @@ impl User {
     }
 }
 
+impl<'de> crate::wire::members::FromMembers<'de> for User {
+    const NAME: &'static str = "User";
+
+    const MEMBERS: &'static [&'static str] = &["premium_type"];
+
+    fn from_members<A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut premium_type: Option<i64> = None;
+        let mut extra = serde_json::Map::new();
+        while let Some(key) = map.next_key::<crate::wire::members::Key<'de>>()? {
+            match key.as_str() {
+                "premium_type" => {
+                    crate::wire::members::take(
+                        &mut map,
+                        &mut premium_type,
+                        "premium_type",
+                    )?
+                }
+                _ => crate::wire::members::keep(&mut map, &mut extra, key)?,
+            }
+        }
+        Ok(Self {
+            premium_type: crate::wire::members::required(premium_type, "premium_type")?,
+            extra,
+        })
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for User {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        crate::wire::members::deserialize(deserializer)
+    }
+}
+
 impl crate::validation::Validate for User {
     fn validate_at(
         &self,
@@ -2384,7 +3400,7 @@ impl crate::validation::Validate for User {
 /// - Connections of a game-launcher type and of a game-publisher type are being withdrawn from Get Current User Connections.
 /// - Not shown by the source: the fields of a connection object; id, name and type are assumed.
 /// - Direction: response.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
 #[non_exhaustive]
 pub struct Connection {
     /// The id of the account on the connected service.
@@ -2460,6 +3476,41 @@ impl Connection {
             r#type,
             extra: serde_json::Map::new(),
         }
+    }
+}
+
+impl<'de> crate::wire::members::FromMembers<'de> for Connection {
+    const NAME: &'static str = "Connection";
+
+    const MEMBERS: &'static [&'static str] = &["id", "name", "type"];
+
+    fn from_members<A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut id: Option<String> = None;
+        let mut name: Option<String> = None;
+        let mut r#type: Option<String> = None;
+        let mut extra = serde_json::Map::new();
+        while let Some(key) = map.next_key::<crate::wire::members::Key<'de>>()? {
+            match key.as_str() {
+                "id" => crate::wire::members::take(&mut map, &mut id, "id")?,
+                "name" => crate::wire::members::take(&mut map, &mut name, "name")?,
+                "type" => crate::wire::members::take(&mut map, &mut r#type, "type")?,
+                _ => crate::wire::members::keep(&mut map, &mut extra, key)?,
+            }
+        }
+        Ok(Self {
+            id: crate::wire::members::required(id, "id")?,
+            name: crate::wire::members::required(name, "name")?,
+            r#type: crate::wire::members::required(r#type, "type")?,
+            extra,
+        })
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for Connection {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        crate::wire::members::deserialize(deserializer)
     }
 }
 

@@ -6,6 +6,7 @@ use super::checks::{Rules, bind_field, value_checks};
 pub use super::checks::{field_checks, validate_impl};
 use super::docs::{docs, lifecycle};
 use super::literals::default_tokens;
+use super::members::{Reading, deserialize_impl};
 use crate::emit::rust::shared::{Shape, deprecated_attribute, field_type_boxed, needs_box, value_tokens};
 use crate::model::types::Primitive;
 use crate::model::{Case, CaseField, Constraints, Field, TypeRef};
@@ -170,7 +171,7 @@ fn struct_with(plan: &Plan, name: &proc_macro2::Ident, docs: TokenStream, fields
     let Struct { extra, owner, closed, cases, decode } = how;
     let root = root();
     let boxed = |f: &Field| owner.is_some_and(|o| f.ty.as_ref().is_some_and(|t| needs_box(plan, o, t)));
-    let members = fields.iter().map(|f| field_member(plan, name, f, &root, boxed(f)));
+    let members = fields.iter().map(|f| field_member(plan, f, &root, boxed(f)));
     let extra_ident = extra.then(|| extra_ident(fields));
     let extra_member = extra_ident.as_ref().map(|ident| {
         quote! {
@@ -228,16 +229,11 @@ fn struct_with(plan: &Plan, name: &proc_macro2::Ident, docs: TokenStream, fields
     };
     let typing = Typing { member: &member, value: &value, boxed: &boxed, initial: &initial };
     let building = building_tokens(name, fields, extra_ident.as_ref(), cases, &typing);
-    let deny = (closed && !extra).then(|| quote!(#[serde(deny_unknown_fields)]));
-    let (decode, decode_on_server) = match decode {
-        Decode::Always => (Some(quote!(, serde::Deserialize)), None),
-        Decode::ServerOnly => (None, Some(quote!(#[cfg_attr(feature = "server", derive(serde::Deserialize))]))),
-    };
+    let reading = Reading { name, fields, member: &member, extra: extra_ident.as_ref(), closed: closed && !extra };
+    let deserialize = deserialize_impl(&reading, matches!(decode, Decode::ServerOnly));
     quote! {
         #docs
-        #[derive(Clone, Debug, #derive_default PartialEq, serde::Serialize #decode)]
-        #decode_on_server
-        #deny
+        #[derive(Clone, Debug, #derive_default PartialEq, serde::Serialize)]
         #[non_exhaustive]
         pub struct #name {
             #(#members)*
@@ -249,6 +245,8 @@ fn struct_with(plan: &Plan, name: &proc_macro2::Ident, docs: TokenStream, fields
         #default_impl
 
         #building
+
+        #deserialize
 
         #validate
     }
@@ -417,23 +415,27 @@ fn default_fn(plan: &Plan, f: &Field, root: &TokenStream, boxed: bool) -> TokenS
     }
 }
 
-fn field_member(plan: &Plan, owner: &proc_macro2::Ident, f: &Field, root: &TokenStream, boxed: bool) -> TokenStream {
+/// A member of a struct, with what serde's derived `Serialize` needs of it: the wire name, and
+/// whether an absent value is left out. Reading is [`super::members`]'s.
+fn field_member(plan: &Plan, f: &Field, root: &TokenStream, boxed: bool) -> TokenStream {
     let ident = names::field(f);
     let ty = field_type_boxed(plan, f, root, boxed);
     let docs = field_docs(plan, f);
     let wire = f.wire();
-    let rename = (ident.to_string().trim_start_matches("r#") != wire).then(|| quote!(rename = #wire,));
-    let attrs = if f.three_state() {
-        quote!(#[serde(#rename default, skip_serializing_if = "crate::wire::Presence::is_absent")])
-    } else if f.defaulted() {
-        let path = format!("{owner}::{}", names::default_fn(f));
-        quote!(#[serde(#rename default = #path)])
-    } else if f.may_be_absent() {
-        quote!(#[serde(#rename default, skip_serializing_if = "Option::is_none", deserialize_with = "crate::wire::present")])
-    } else if rename.is_some() {
-        quote!(#[serde(#rename)])
+    let rename = (ident.to_string().trim_start_matches("r#") != wire).then(|| quote!(rename = #wire));
+    let skip = if f.three_state() {
+        Some(quote!(skip_serializing_if = "crate::wire::Presence::is_absent"))
+    } else if f.may_be_absent() && !f.defaulted() {
+        Some(quote!(skip_serializing_if = "Option::is_none"))
     } else {
-        quote!()
+        None
+    };
+    let attrs = match (rename, skip) {
+        (None, None) => quote!(),
+        (rename, skip) => {
+            let parts = rename.into_iter().chain(skip);
+            quote!(#[serde(#(#parts),*)])
+        }
     };
     let deprecated = deprecated_attribute(plan, f.deprecated.as_ref(), f.until.as_ref(), None);
     quote! {

@@ -15,6 +15,7 @@ pub(crate) mod events;
 pub(crate) mod fields;
 mod gateways;
 pub(crate) mod literals;
+mod members;
 mod pages;
 mod patterns;
 mod rate_limits;
