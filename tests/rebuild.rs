@@ -9,7 +9,6 @@
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::time::SystemTime;
 
 const SKIP: &[&str] = &["target", ".git", ".venv", ".schemathesis", ".hypothesis"];
@@ -36,17 +35,12 @@ fn target_dir() -> PathBuf {
     platform_specgen::harness::test_scratch_target()
 }
 
-/// Builds the generated types crate in `root`; returns (success, stderr).
+/// Builds the generated types crate in `root`; returns (success, stderr). The harness's cargo
+/// builds it as every other scratch build does (so their compiled dependencies are shared), and
+/// does not pass on the test command's switch that keeps the build scripts from regenerating:
+/// what they do is what this test checks.
 fn cargo_build(root: &Path) -> (bool, String) {
-    let out = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
-        .args(["build", "-p", "platform-types", "-p", "platform-sdk", "--offline", "--locked"])
-        .current_dir(root)
-        .env("CARGO_TARGET_DIR", target_dir())
-        // What the build scripts do is what this test checks: the test command's switch that
-        // keeps the workspace's own from regenerating is not passed on.
-        .env_remove(platform_codegen::emit::cargo::NO_REGENERATE_ENV)
-        .output()
-        .expect("cargo runs");
+    let out = platform_specgen::harness::cargo(root, &target_dir(), &["build", "-p", "platform-types", "-p", "platform-sdk", "--locked"]);
     (out.status.success(), String::from_utf8_lossy(&out.stderr).into_owned())
 }
 

@@ -124,7 +124,8 @@ fn rustdoc(root: &Path, target: &Path, spec: &Path, into: &Path) -> Result<Docum
     for (_, package) in &packages {
         let _ = std::fs::remove_file(written(package));
     }
-    let mut args = vec!["doc", "--no-deps", "--all-features"];
+    let features = api_features(member);
+    let mut args = vec!["doc", "--no-deps", "--features", features.as_str()];
     args.extend(packages.iter().flat_map(|(_, p)| ["-p", p.as_str()]));
     let out = harness::cargo_with(root, target, &args, &[("RUSTC_BOOTSTRAP", "1"), ("RUSTDOCFLAGS", "-Zunstable-options --output-format json")]);
     if !out.status.success() {
@@ -138,6 +139,24 @@ fn rustdoc(root: &Path, target: &Path, spec: &Path, into: &Path) -> Result<Docum
             ((*c).to_owned(), copy)
         })
         .collect())
+}
+
+/// Every feature of the member's crates that adds API, as `--features` takes them
+/// (`shapes-client/webhooks,...`): all but the TLS ones (`rustls`, `gateway-rustls`), which
+/// choose a transport and add no item, and would compile a TLS stack with its C library (for
+/// rustdoc, in check mode) for nothing.
+fn api_features(member: &harness::Member) -> String {
+    let mut out = Vec::new();
+    for (krate, package) in platform_codegen::emit::cargo::CRATES.iter().zip(&member.packages) {
+        if !CRATES.contains(krate) {
+            continue;
+        }
+        let manifest = std::fs::read_to_string(member.out.join(krate).join("Cargo.toml")).expect("a generated manifest");
+        let table = manifest.split("\n[features]\n").nth(1).map_or("", |rest| rest.split("\n[").next().unwrap_or(rest));
+        let names = table.lines().filter(|l| !l.starts_with('#')).filter_map(|l| l.split_once(" = ")).map(|(name, _)| name.trim());
+        out.extend(names.filter(|n| *n != "default" && !n.ends_with("rustls")).map(|n| format!("{package}/{n}")));
+    }
+    out.join(",")
 }
 
 /// A spec directory by its content: every file's path under it and bytes.

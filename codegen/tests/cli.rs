@@ -215,13 +215,10 @@ fn mock_stops_on_sigterm_and_leaves_nothing_running() {
     std::fs::create_dir_all(out.path().join("workspace")).unwrap();
     std::fs::copy(workspace().join("Cargo.lock"), out.path().join("workspace/Cargo.lock")).unwrap();
     let spec = workspace().join("tests/fixtures/minimal");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_platform-codegen"))
-        .args(["--spec", spec.to_str().unwrap(), "--out", out.path().to_str().unwrap(), "mock", "--listen", "127.0.0.1:0"])
-        .current_dir(workspace())
-        .env("CARGO_TARGET_DIR", &scratch)
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut mock = Command::new(env!("CARGO_BIN_EXE_platform-codegen"));
+    mock.args(["--spec", spec.to_str().unwrap(), "--out", out.path().to_str().unwrap(), "mock", "--listen", "127.0.0.1:0"]).current_dir(workspace());
+    // The settings of the suite's other scratch builds, whose compiled dependencies it reuses.
+    let mut child = platform_specgen::harness::scratch_settings(&mut mock, &scratch).stderr(Stdio::piped()).spawn().unwrap();
     let mut stderr = BufReader::new(child.stderr.take().unwrap());
     let mut seen = String::new();
     let address = loop {

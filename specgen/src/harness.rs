@@ -191,21 +191,23 @@ pub fn cargo_with(dir: &Path, target: &Path, args: &[&str], env: &[(&str, &str)]
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     // `--offline` right after the subcommand, before any `--` that passes the rest on.
     let (command, rest) = args.split_first().expect("a cargo subcommand");
-    Command::new(cargo)
-        .arg(command)
-        .arg("--offline")
-        .args(rest)
-        .envs(env.iter().copied())
-        .current_dir(dir)
-        .env("CARGO_TARGET_DIR", target)
+    let mut cmd = Command::new(cargo);
+    cmd.arg(command).arg("--offline").args(rest).envs(env.iter().copied()).current_dir(dir);
+    scratch_settings(&mut cmd, target).output().expect("cargo runs")
+}
+
+/// The settings every scratch build runs Cargo with (the target directory, warnings denied, no
+/// debug info, no incremental caches, the build scripts free to regenerate), for a command
+/// that runs Cargo itself (`platform-codegen mock`): the same settings, so the same compiled
+/// dependencies.
+pub fn scratch_settings<'c>(cmd: &'c mut Command, target: &Path) -> &'c mut Command {
+    cmd.env("CARGO_TARGET_DIR", target)
         .env("RUSTFLAGS", RUSTFLAGS)
         .env_remove("CARGO_ENCODED_RUSTFLAGS")
         .env("CARGO_INCREMENTAL", "0")
         .env("CARGO_PROFILE_DEV_DEBUG", "false")
         .env("CARGO_PROFILE_DEV_BUILD_OVERRIDE_DEBUG", "false")
         .env_remove(platform_codegen::emit::cargo::NO_REGENERATE_ENV)
-        .output()
-        .expect("cargo runs")
 }
 
 /// A cargo build that is also the clippy run: clippy-driver compiles the workspace's own crates
