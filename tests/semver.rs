@@ -127,7 +127,9 @@ fn rustdoc(root: &Path, target: &Path, spec: &Path, into: &Path) -> Result<Docum
     let features = api_features(member);
     let mut args = vec!["doc", "--no-deps", "--features", features.as_str()];
     args.extend(packages.iter().flat_map(|(_, p)| ["-p", p.as_str()]));
-    let out = harness::cargo_with(root, target, &args, &[("RUSTC_BOOTSTRAP", "1"), ("RUSTDOCFLAGS", "-Zunstable-options --output-format json")]);
+    let rustdoc = json_rustdoc(target);
+    let env = [("RUSTDOC", rustdoc.to_str().expect("a UTF-8 path")), ("RUSTDOCFLAGS", "-Zunstable-options --output-format json")];
+    let out = harness::cargo_with(root, target, &args, &env);
     if !out.status.success() {
         return Err(format!("rustdoc JSON of {}:\n{}", spec.display(), String::from_utf8_lossy(&out.stderr)));
     }
@@ -139,6 +141,26 @@ fn rustdoc(root: &Path, target: &Path, spec: &Path, into: &Path) -> Result<Docum
             ((*c).to_owned(), copy)
         })
         .collect())
+}
+
+/// A rustdoc that may take unstable options (`--output-format json`): the toolchain's, run with
+/// `RUSTC_BOOTSTRAP=1`. Given to rustdoc alone, not to the whole `cargo doc`: the build scripts
+/// of dependencies (proc-macro2's among them) watch that variable, and the dependencies this
+/// build shares with every other scratch build would be compiled again by each build after a
+/// change of it, one way and back.
+fn json_rustdoc(target: &Path) -> PathBuf {
+    let path = target.join("rustdoc-json");
+    let toolchain = std::env::var("RUSTDOC").unwrap_or_else(|_| "rustdoc".to_owned());
+    let script = format!("#!/bin/sh\nRUSTC_BOOTSTRAP=1 exec {toolchain:?} \"$@\"\n");
+    if std::fs::read_to_string(&path).ok().as_deref() != Some(script.as_str()) {
+        // Written beside and renamed into place: tests running at once may be executing it.
+        use std::os::unix::fs::PermissionsExt;
+        let fresh = target.join(format!("rustdoc-json.{}.{:?}", std::process::id(), std::thread::current().id()));
+        std::fs::write(&fresh, script).expect("write the rustdoc wrapper");
+        std::fs::set_permissions(&fresh, std::fs::Permissions::from_mode(0o755)).expect("make the rustdoc wrapper executable");
+        std::fs::rename(&fresh, &path).expect("put the rustdoc wrapper in place");
+    }
+    path
 }
 
 /// Every feature of the member's crates that adds API, as `--features` takes them

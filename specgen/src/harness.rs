@@ -186,7 +186,7 @@ pub fn cargo(dir: &Path, target: &Path, args: &[&str]) -> Output {
     cargo_with(dir, target, args, &[])
 }
 
-/// [`cargo`] with more environment variables (`RUSTC_BOOTSTRAP=1` for rustdoc's JSON output).
+/// [`cargo`] with more environment variables (the rustdoc that writes JSON, for the semver oracle).
 pub fn cargo_with(dir: &Path, target: &Path, args: &[&str], env: &[(&str, &str)]) -> Output {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     // `--offline` right after the subcommand, before any `--` that passes the rest on.
