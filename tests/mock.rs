@@ -123,3 +123,37 @@ async fn a_json_body_travels_as_its_declared_media_type() {
     let body = amend_feedback::Body::Json(amend_feedback::Fields::default().rating(3));
     client.send(&amend_feedback::Request::new(body)).await.expect("the client sends the merge patch as its media type");
 }
+
+/// An endpoint that declares its own body for a status the server refuses with (`list_notes`:
+/// `listing_refused` for 400, beside `4XX: client_error`) is answered in that body when the
+/// server refuses the request itself: the declared members filled from the error, the optional
+/// one left out. Its other refusals (401) keep the error body, which `client_error` allows.
+#[tokio::test]
+async fn the_servers_own_refusals_take_the_body_the_endpoint_declares_for_their_status() {
+    let origin = serve(shapes_server::mock::router()).await;
+    let list = |query: &str, credential: Option<&str>| {
+        let request = http().get(format!("{origin}/api/notes?{query}")).header("x-locale", "en");
+        let request = match credential {
+            Some(c) => request.header("authorization", c),
+            None => request,
+        };
+        async move {
+            let answer = request.send().await.expect("an answer");
+            let status = answer.status().as_u16();
+            (status, answer.json::<serde_json::Value>().await.expect("a JSON body"))
+        }
+    };
+    let (status, body) = list("limit=0", Some("Bot mock")).await;
+    assert_eq!(status, 400, "{body}");
+    let mut members: Vec<&str> = body.as_object().expect("an object").keys().map(String::as_str).collect();
+    members.sort_unstable();
+    assert_eq!(members, ["causes", "detail", "kind", "reason"], "the declared members, the optional one left out: {body}");
+    assert_eq!((body["kind"].as_str(), body["reason"].as_str()), (Some("refused"), Some("bad_request")), "{body}");
+    let causes = body["causes"].as_array().expect("a list");
+    assert!(causes.len() == 1 && causes[0].as_str().is_some_and(|c| c.contains("/query/limit")), "each violation: {body}");
+    assert!(body["detail"].as_str().is_some_and(|d| d.contains("/query/limit")), "the message says the violation: {body}");
+
+    let (status, body) = list("limit=5", None).await;
+    assert_eq!(status, 401, "{body}");
+    assert!(body["code"].is_i64() && body["message"].is_string(), "the error body, which the 4XX response allows: {body}");
+}

@@ -663,6 +663,12 @@ pub fn inner_handler(e: &Endpoint) -> Ident {
     escaped(value_ident(&format!("handle_{}", e.meta.rust())), ROUTER_RESERVED)
 }
 
+/// The function in `router.rs` that answers an endpoint's errors in the bodies it declares for
+/// them (`refuse_list_droplets`).
+pub fn refusal_writer(e: &Endpoint) -> Ident {
+    escaped(value_ident(&format!("refuse_{}", e.meta.rust())), ROUTER_RESERVED)
+}
+
 /// The handler of an alias route of an endpoint (`get_channel_alias_legacy`).
 pub fn alias_handler(e: &Endpoint, a: &RouteAlias) -> Ident {
     escaped(value_ident(&format!("{}_alias_{}", e.meta.rust(), a.meta.rust())), ROUTER_RESERVED)

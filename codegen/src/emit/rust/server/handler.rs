@@ -3,6 +3,7 @@
 
 use super::api::{guarded, route_doc};
 use super::http::{self, parser};
+use super::refusals;
 use super::{pointer_token, segment_key};
 use crate::emit::rust::types::deprecations;
 use crate::plan::rust::{ResponseKind, RuntimeInput};
@@ -22,12 +23,15 @@ pub(super) fn handler(plan: &Plan, e: &Endpoint) -> TokenStream {
     let own = h.own_route();
     let aliases = e.aliases.iter().enumerate().map(|(i, a)| h.alias_route(i, a));
     let inner = h.inner_handler();
+    let refusal = refusals::refusal_fn(plan, e);
     quote! {
         #own
 
         #(#aliases)*
 
         #inner
+
+        #refusal
     }
 }
 
@@ -89,6 +93,8 @@ impl Handler<'_> {
         let (body, body_pass) = if has_body { (quote!(body), Some(quote!(body))) } else { (quote!(_), None) };
         let params = self.has_path.then(|| quote!(let params = RawPathParams::from_request_parts(&mut parts, &()).await;));
         let params_pass = self.has_path.then(|| quote!(params,));
+        // An endpoint that declares its own error bodies answers its errors in them.
+        let respond = refusals::writer(self.plan, self.e).unwrap_or_else(|| format_ident!("respond"));
         quote! {
             #[doc = #doc]
             fn #name<A: Api>(app: Arc<App<A>>, request: HttpRequest) -> impl Future<Output = Result<Response, Infallible>> {
@@ -98,7 +104,7 @@ impl Handler<'_> {
                     #gone
                     #params
                     let notices = Notices::default();
-                    let response = respond(#inner(&app, now, &notices, #params_pass &parts, #body_pass).await);
+                    let response = #respond(#inner(&app, now, &notices, #params_pass &parts, #body_pass).await);
                     Ok(deprecated(&app, response, &[#(#fixed),*], &notices))
                 }
             }

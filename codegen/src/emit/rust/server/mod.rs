@@ -6,6 +6,7 @@ mod gateways;
 mod handler;
 mod http;
 mod mock;
+mod refusals;
 pub(super) mod router;
 mod runtime;
 mod webhooks;
@@ -48,6 +49,7 @@ pub fn emit(plan: &Plan, opts: &EmitOptions) -> Vec<GeneratedFile> {
 fn runtime_module(plan: &Plan) -> TokenStream {
     let mut runtime = runtime::runtime(&lib_ident(plan, cargo::RUNTIME), http::any_parts(plan));
     runtime.extend(http::runtime_items(plan));
+    runtime.extend(refusals::helpers(plan));
     runtime
 }
 

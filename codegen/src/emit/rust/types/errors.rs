@@ -358,7 +358,7 @@ fn error_const(plan: &Plan, e: &Error) -> TokenStream {
 }
 
 /// The fields of the error body: the spec's, or `code` and `message` when it declares none.
-fn body_fields(plan: &Plan) -> Vec<Field> {
+pub(crate) fn body_fields(plan: &Plan) -> Vec<Field> {
     match &plan.error_body {
         Some(b) => b.fields.clone(),
         None => ["code", "message"]

@@ -10,7 +10,7 @@ pub(crate) mod deprecations;
 pub(crate) mod docs;
 pub(crate) mod endpoints;
 pub(crate) mod enums;
-mod errors;
+pub(crate) mod errors;
 pub(crate) mod events;
 pub(crate) mod fields;
 mod gateways;
