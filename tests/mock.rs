@@ -124,15 +124,15 @@ async fn a_json_body_travels_as_its_declared_media_type() {
     client.send(&amend_feedback::Request::new(body)).await.expect("the client sends the merge patch as its media type");
 }
 
-/// An endpoint that declares its own body for a status the server refuses with (`list_notes`:
-/// `listing_refused` for 400, beside `4XX: client_error`) is answered in that body when the
-/// server refuses the request itself: the declared members filled from the error, the optional
-/// one left out. Its other refusals (401) keep the error body, which `client_error` allows.
+/// An endpoint that declares its own body for a status the server refuses with
+/// (`browse_notes`: `listing_refused` for 400) is answered in that body when the server refuses
+/// the request itself: the declared members filled from the error, the optional one left out.
+/// Its other refusals (401, which it does not declare) keep the error body.
 #[tokio::test]
 async fn the_servers_own_refusals_take_the_body_the_endpoint_declares_for_their_status() {
     let origin = serve(shapes_server::mock::router()).await;
-    let list = |query: &str, credential: Option<&str>| {
-        let request = http().get(format!("{origin}/api/notes?{query}")).header("x-locale", "en");
+    let browse = |query: &str, credential: Option<&str>| {
+        let request = http().get(format!("{origin}/api/notes/browse?{query}"));
         let request = match credential {
             Some(c) => request.header("authorization", c),
             None => request,
@@ -143,17 +143,17 @@ async fn the_servers_own_refusals_take_the_body_the_endpoint_declares_for_their_
             (status, answer.json::<serde_json::Value>().await.expect("a JSON body"))
         }
     };
-    let (status, body) = list("limit=0", Some("Bot mock")).await;
+    let (status, body) = browse("per_page=0", Some("Bot mock")).await;
     assert_eq!(status, 400, "{body}");
     let mut members: Vec<&str> = body.as_object().expect("an object").keys().map(String::as_str).collect();
     members.sort_unstable();
     assert_eq!(members, ["causes", "detail", "kind", "reason"], "the declared members, the optional one left out: {body}");
     assert_eq!((body["kind"].as_str(), body["reason"].as_str()), (Some("refused"), Some("bad_request")), "{body}");
     let causes = body["causes"].as_array().expect("a list");
-    assert!(causes.len() == 1 && causes[0].as_str().is_some_and(|c| c.contains("/query/limit")), "each violation: {body}");
-    assert!(body["detail"].as_str().is_some_and(|d| d.contains("/query/limit")), "the message says the violation: {body}");
+    assert!(causes.len() == 1 && causes[0].as_str().is_some_and(|c| c.contains("/query/per_page")), "each violation: {body}");
+    assert!(body["detail"].as_str().is_some_and(|d| d.contains("/query/per_page")), "the message says the violation: {body}");
 
-    let (status, body) = list("limit=5", None).await;
+    let (status, body) = browse("per_page=5", None).await;
     assert_eq!(status, 401, "{body}");
-    assert!(body["code"].is_i64() && body["message"].is_string(), "the error body, which the 4XX response allows: {body}");
+    assert!(body["code"].is_i64() && body["message"].is_string(), "the error body: {body}");
 }

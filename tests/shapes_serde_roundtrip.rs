@@ -17,7 +17,7 @@ use shapes_types::endpoints::{
 };
 use shapes_types::enums::{ComponentType, Locale, Theme};
 use shapes_types::resources::*;
-use shapes_types::responses::{ClientErrorBody, RateLimitedBody, RateLimitedHeaders};
+use shapes_types::responses::{ClientErrorBody, ListingRefusedBody, RateLimitedBody, RateLimitedHeaders};
 use shapes_types::unions::*;
 use std::sync::OnceLock;
 use values::Gen;
@@ -105,6 +105,7 @@ const TYPES: &[(&str, RoundTrip)] = &[
     ("response:rate_limited", round_trip::<RateLimitedBody>),
     ("response_headers:rate_limited", round_trip::<RateLimitedHeaders>),
     ("response:client_error", round_trip::<ClientErrorBody>),
+    ("response:listing_refused", round_trip::<ListingRefusedBody>),
     ("response:get_status.5XX", round_trip::<get_status::ServerErrorBody>),
     ("response_headers:get_status.5XX", round_trip::<get_status::ServerErrorHeaders>),
     ("response_headers:get_note.200", round_trip::<get_note::OkHeaders>),
