@@ -700,6 +700,16 @@ impl ApiError {
         self
     }
 
+    /// The message followed by `violations`, when there are some (`message: a; b`): how a
+    /// body with no member for them still says them.
+    pub fn message_with(&self, violations: &[Violation]) -> String {
+        if violations.is_empty() {
+            return self.message.clone();
+        }
+        let said: Vec<String> = violations.iter().map(ToString::to_string).collect();
+        format!("{}: {}", self.message, said.join("; "))
+    }
+
     /// Whether this is the error `def` names: same code, or same OAuth2 error, or (for
     /// an error with neither) same status with the general code.
     pub fn is(&self, def: &ErrorDef) -> bool {

@@ -19,11 +19,12 @@ use quote::{format_ident, quote};
 /// A routed endpoint's handlers: its own route's, one per alias route, then the inner handler
 /// they all call.
 pub(super) fn handler(plan: &Plan, e: &Endpoint) -> TokenStream {
-    let h = Handler { plan, e, inner: names::inner_handler(e), has_path: !e.path_params.is_empty() };
+    // An endpoint that declares its own error bodies answers its errors in them.
+    let (respond, refusal) = refusals::refusal(plan, e).map_or_else(|| (format_ident!("respond"), None), |(name, writer)| (name, Some(writer)));
+    let h = Handler { plan, e, inner: names::inner_handler(e), respond, has_path: !e.path_params.is_empty() };
     let own = h.own_route();
     let aliases = e.aliases.iter().enumerate().map(|(i, a)| h.alias_route(i, a));
     let inner = h.inner_handler();
-    let refusal = refusals::refusal_fn(plan, e);
     quote! {
         #own
 
@@ -41,6 +42,8 @@ struct Handler<'a> {
     e: &'a Endpoint,
     /// The inner handler every route of the endpoint calls.
     inner: Ident,
+    /// What answers the inner handler's result: `respond`, or the endpoint's refusal writer.
+    respond: Ident,
     /// Whether the path has parameters: every handler of the endpoint then takes them.
     has_path: bool,
 }
@@ -93,8 +96,7 @@ impl Handler<'_> {
         let (body, body_pass) = if has_body { (quote!(body), Some(quote!(body))) } else { (quote!(_), None) };
         let params = self.has_path.then(|| quote!(let params = RawPathParams::from_request_parts(&mut parts, &()).await;));
         let params_pass = self.has_path.then(|| quote!(params,));
-        // An endpoint that declares its own error bodies answers its errors in them.
-        let respond = refusals::writer(self.plan, self.e).unwrap_or_else(|| format_ident!("respond"));
+        let respond = &self.respond;
         quote! {
             #[doc = #doc]
             fn #name<A: Api>(app: Arc<App<A>>, request: HttpRequest) -> impl Future<Output = Result<Response, Infallible>> {

@@ -10,7 +10,7 @@
 //! `type`, `kind`, `reason`, `error_code`) the status's reason (`bad_request`), any other text
 //! the message with its violations; an integer `code` the error's code, `status` the status; a
 //! list of texts the violations, another list or a map empty; an object its own members, the
-//! same way.
+//! same way. The message says the violations as the error body's does (`ApiError::message_with`).
 
 use crate::emit::rust::types::errors::body_fields;
 use crate::model::types::Primitive;
@@ -22,29 +22,30 @@ use quote::{ToTokens, quote};
 /// How deep a declared body's objects are filled; deeper (or a cycle) is not filled.
 const DEPTH: usize = 4;
 
-/// The name of `e`'s refusal writer, when it declares a body of its own for a status it may
-/// refuse with.
-pub(super) fn writer(plan: &Plan, e: &Endpoint) -> Option<Ident> {
-    arms(plan, e).iter().any(|(_, own)| own.is_some()).then(|| names::refusal_writer(e))
-}
-
-/// `fn refuse_<endpoint>`: renders an error in the body `e` declares for its status, or as the
-/// error body.
-pub(super) fn refusal_fn(plan: &Plan, e: &Endpoint) -> Option<TokenStream> {
-    let name = writer(plan, e)?;
+/// `e`'s refusal writer: its name (the route handlers call it in place of `respond`) and
+/// `fn refuse_<endpoint>`, which renders an error in the body `e` declares for its status, or
+/// as the error body. None when `e` declares no body of its own for a status it may refuse with.
+pub(super) fn refusal(plan: &Plan, e: &Endpoint) -> Option<(Ident, TokenStream)> {
     let mut arms = arms(plan, e);
     // An arm of the error body is needed only before a later arm of a declared one, which
     // would take its statuses; the rest fall to the last arm.
     while arms.last().is_some_and(|(_, own)| own.is_none()) {
         arms.pop();
     }
-    let rest = (!arms.iter().any(|(p, _)| p.to_string() == "_")).then(|| quote!(_ => runtime::error_response(error),));
-    let arms = arms.into_iter().map(|(pattern, own)| match own {
-        Some(body) => quote!(#pattern => runtime::json_response(runtime::status_code(error.status), &#body),),
-        None => quote!(#pattern => runtime::error_response(error),),
+    if arms.is_empty() {
+        return None;
+    }
+    let rest = (!arms.iter().any(|(s, _)| *s == Status::Default)).then(|| quote!(_ => runtime::error_response(error),));
+    let arms = arms.into_iter().map(|(status, own)| {
+        let pattern = pattern(status);
+        match own {
+            Some(body) => quote!(#pattern => runtime::json_response(runtime::status_code(error.status), &#body),),
+            None => quote!(#pattern => runtime::error_response(error),),
+        }
     });
+    let name = names::refusal_writer(e);
     let doc = format!(" Answers a result of `{}`: an error in the body the endpoint declares for its status.", e.meta.id);
-    Some(quote! {
+    let writer = quote! {
         #[doc = #doc]
         fn #name(result: Result<Response, ApiError>) -> Response {
             let error = match result {
@@ -57,13 +58,15 @@ pub(super) fn refusal_fn(plan: &Plan, e: &Endpoint) -> Option<TokenStream> {
                 #rest
             }
         }
-    })
+    };
+    Some((name, writer))
 }
 
-/// The match arms of the statuses `e` declares a JSON body for at 400 and above: each
-/// status's pattern, with the expression of its filled body when that body is not the error
-/// body and can be filled. Exact codes first, then ranges, then `default`, as they match.
-fn arms(plan: &Plan, e: &Endpoint) -> Vec<(TokenStream, Option<TokenStream>)> {
+/// The statuses `e` declares a JSON body for at 400 and above, each with the expression of its
+/// filled body when that body is not the error body and can be filled. Exact codes first, then
+/// ranges, then `default`, as they match.
+fn arms(plan: &Plan, e: &Endpoint) -> Vec<(Status, Option<TokenStream>)> {
+    let error_body = body_fields(plan);
     let mut statuses: Vec<(Status, Option<TokenStream>)> = e
         .responses
         .iter()
@@ -75,7 +78,7 @@ fn arms(plan: &Plan, e: &Endpoint) -> Vec<(TokenStream, Option<TokenStream>)> {
                 Status::Default => true,
             };
             let response = plan.response_of(&r.response)?;
-            (refused && response.format == "json").then(|| (status, own_body(plan, response)))
+            (refused && response.format == "json").then(|| (status, own_body(plan, &error_body, response)))
         })
         .collect();
     statuses.sort_by_key(|(s, _)| match s {
@@ -84,24 +87,23 @@ fn arms(plan: &Plan, e: &Endpoint) -> Vec<(TokenStream, Option<TokenStream>)> {
         Status::Default => 2,
     });
     statuses
-        .into_iter()
-        .map(|(status, body)| {
-            let pattern = match status {
-                Status::Code(c) => Literal::u16_unsuffixed(c).into_token_stream(),
-                Status::Range(h) => {
-                    let (low, high) = (Literal::u16_unsuffixed(h * 100), Literal::u16_unsuffixed(h * 100 + 99));
-                    quote!(#low..=#high)
-                }
-                Status::Default => quote!(_),
-            };
-            (pattern, body)
-        })
-        .collect()
+}
+
+/// The match pattern of a status: the code, the range of a hundred, or `_`.
+fn pattern(status: Status) -> TokenStream {
+    match status {
+        Status::Code(c) => Literal::u16_unsuffixed(c).into_token_stream(),
+        Status::Range(h) => {
+            let (low, high) = (Literal::u16_unsuffixed(h * 100), Literal::u16_unsuffixed(h * 100 + 99));
+            quote!(#low..=#high)
+        }
+        Status::Default => quote!(_),
+    }
 }
 
 /// The filled body of a declared response, when it is a body of its own (not the error body's
 /// members) and every required member can be filled.
-fn own_body(plan: &Plan, response: &crate::model::Response) -> Option<TokenStream> {
+fn own_body(plan: &Plan, error_body: &[Field], response: &crate::model::Response) -> Option<TokenStream> {
     let (fields, closed) = match &response.ty {
         Some(TypeRef::Object(id)) => {
             let resource = plan.resource(id).filter(|r| r.cases.is_empty())?;
@@ -110,8 +112,7 @@ fn own_body(plan: &Plan, response: &crate::model::Response) -> Option<TokenStrea
         Some(_) => return None,
         None => (&response.fields, false),
     };
-    // The spec's error body, or the `{code, message}` the types crate writes without one.
-    if fields.is_empty() || fits(&body_fields(plan), fields, closed) {
+    if fields.is_empty() || fits(error_body, fields, closed) {
         return None;
     }
     object(plan, fields, DEPTH)
@@ -175,7 +176,7 @@ fn member(plan: &Plan, f: &Field, depth: usize) -> Option<TokenStream> {
         TypeRef::Primitive(Primitive::String) if free_text && named(&["code", "id", "type", "kind", "reason", "error_code"]) => {
             Some(quote!(serde_json::Value::from(runtime::refusal_reason(error.status))))
         }
-        TypeRef::Primitive(Primitive::String) if free_text => Some(quote!(serde_json::Value::from(runtime::refusal_message(error)))),
+        TypeRef::Primitive(Primitive::String) if free_text => Some(quote!(serde_json::Value::from(error.message_with(&error.violations)))),
         TypeRef::Primitive(Primitive::Integer | Primitive::Int32) if free_number && named(&["code"]) => {
             Some(quote!(serde_json::Value::from(error.code.value())))
         }
@@ -192,11 +193,10 @@ fn member(plan: &Plan, f: &Field, depth: usize) -> Option<TokenStream> {
     }
 }
 
-/// `refusal_reason` and `refusal_message`, which the refusal writers share (in `runtime.rs`):
-/// the status's reason as an identifier and the error's message with its violations. None
-/// when no endpoint declares a body of its own.
+/// `refusal_reason`, which the refusal writers share (in `runtime.rs`): the status's reason as
+/// an identifier. None when no endpoint declares a body of its own.
 pub(super) fn helpers(plan: &Plan) -> TokenStream {
-    if !plan.endpoints.iter().any(|e| writer(plan, e).is_some()) {
+    if !plan.endpoints.iter().any(|e| refusal(plan, e).is_some()) {
         return TokenStream::new();
     }
     quote! {
@@ -205,16 +205,6 @@ pub(super) fn helpers(plan: &Plan) -> TokenStream {
         pub fn refusal_reason(status: u16) -> String {
             let reason = StatusCode::from_u16(status).ok().and_then(|s| s.canonical_reason()).unwrap_or("error");
             reason.to_ascii_lowercase().replace([' ', '-'], "_")
-        }
-
-        /// An error's message with its violations, for the bodies an endpoint declares for its
-        /// errors.
-        pub fn refusal_message(error: &ApiError) -> String {
-            if error.violations.is_empty() {
-                return error.message.clone();
-            }
-            let violations: Vec<String> = error.violations.iter().map(ToString::to_string).collect();
-            format!("{}: {}", error.message, violations.join("; "))
         }
     }
 }

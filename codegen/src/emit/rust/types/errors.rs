@@ -140,6 +140,16 @@ fn api_error_builders() -> TokenStream {
             self.missing = missing;
             self
         }
+
+        /// The message followed by `violations`, when there are some (`message: a; b`): how a
+        /// body with no member for them still says them.
+        pub fn message_with(&self, violations: &[Violation]) -> String {
+            if violations.is_empty() {
+                return self.message.clone();
+            }
+            let said: Vec<String> = violations.iter().map(ToString::to_string).collect();
+            format!("{}: {}", self.message, said.join("; "))
+        }
     }
 }
 
@@ -453,14 +463,7 @@ fn body_conversions(plan: &Plan, fields: &[Field]) -> (TokenStream, TokenStream)
         let ident = names::field(f);
         let value = match known(plan, f) {
             Some(Known::Code) => quote!(self.code.value()),
-            Some(Known::Message) if said.is_some() => quote! {
-                if #said.is_empty() {
-                    self.message.clone()
-                } else {
-                    let violations: Vec<String> = #said.iter().map(ToString::to_string).collect();
-                    format!("{}: {}", self.message, violations.join("; "))
-                }
-            },
+            Some(Known::Message) if said.is_some() => quote!(self.message_with(&#said)),
             Some(Known::Message) => quote!(self.message.clone()),
             Some(Known::Errors) => quote!(serde_json::to_value(&self.violations).unwrap_or_default()),
             // Read as the field's union; `None` when empty, or should it not read.
