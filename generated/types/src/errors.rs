@@ -702,7 +702,7 @@ impl ApiError {
 
     /// The message followed by `violations`, when there are some (`message: a; b`): how a
     /// body with no member for them still says them.
-    pub fn message_with(&self, violations: &[Violation]) -> String {
+    pub fn message_with<V: fmt::Display>(&self, violations: &[V]) -> String {
         if violations.is_empty() {
             return self.message.clone();
         }
