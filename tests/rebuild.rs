@@ -5,7 +5,10 @@
 //! The workspace is copied to a temporary directory and built there with Cargo, in the scratch
 //! target directory the suite's other nested builds of this package share (`target/scratch`):
 //! the test command runs the generator's tests beside this package's, and those build in
-//! `target/` itself, which a build here would hold locked for minutes.
+//! `target/` itself, which a build here would hold locked for minutes. The build scripts run the
+//! generator `PLATFORM_CODEGEN` names when the test command names the one its workspace build
+//! made; under a plain `cargo test` they compile the copy's generator through Cargo, as a user's
+//! build does.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

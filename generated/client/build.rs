@@ -17,27 +17,36 @@ fn main() {
         return;
     }
     let Some(root) = anchoring_workspace(crate_dir) else { return };
-    // A target directory of the generator's own, beside this build's: Cargo holds this build's.
-    let out_dir = std::env::var_os("OUT_DIR").expect("Cargo sets OUT_DIR");
-    let target = Path::new(&out_dir).ancestors().nth(4).unwrap_or(Path::new(&out_dir)).join("platform-codegen");
-    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
-    let status = Command::new(cargo)
-        .args(["run", "--quiet", "--locked", "--package", "platform-codegen", "--manifest-path"])
-        .arg(root.join("Cargo.toml"))
-        .args(["--", "build-script"])
-        .arg(crate_dir)
-        .env("CARGO_TARGET_DIR", target)
-        // Nobody debugs the generator through a build script: no debug info keeps its target small.
-        .env("CARGO_PROFILE_DEV_DEBUG", "false")
-        .status();
+    // A generator built from this workspace's, when the build names one.
+    println!("cargo::rerun-if-env-changed=PLATFORM_CODEGEN");
+    let (what, status) = match std::env::var_os("PLATFORM_CODEGEN").filter(|p| !p.is_empty()) {
+        Some(program) => ("PLATFORM_CODEGEN", Command::new(program).arg("build-script").arg(crate_dir).status()),
+        None => ("cargo", compiled_generator(root).arg(crate_dir).status()),
+    };
     match status {
         Ok(status) if status.success() => {}
         Ok(_) => std::process::exit(1),
         Err(e) => {
-            eprintln!("error: cannot run cargo to regenerate: {e}");
+            eprintln!("error: cannot run {what} to regenerate: {e}");
             std::process::exit(1);
         }
     }
+}
+
+/// `cargo run` of the workspace's generator's `build-script` command, in a target directory of
+/// the generator's own beside this build's: Cargo holds this build's.
+fn compiled_generator(root: &Path) -> Command {
+    let out_dir = std::env::var_os("OUT_DIR").expect("Cargo sets OUT_DIR");
+    let target = Path::new(&out_dir).ancestors().nth(4).unwrap_or(Path::new(&out_dir)).join("platform-codegen");
+    let mut cargo = Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()));
+    cargo
+        .args(["run", "--quiet", "--locked", "--package", "platform-codegen", "--manifest-path"])
+        .arg(root.join("Cargo.toml"))
+        .args(["--", "build-script"])
+        .env("CARGO_TARGET_DIR", target)
+        // Nobody debugs the generator through a build script: no debug info keeps its target small.
+        .env("CARGO_PROFILE_DEV_DEBUG", "false");
+    cargo
 }
 
 /// The root of the workspace Cargo builds this crate in (the nearest `Cargo.toml` above it

@@ -235,14 +235,21 @@ const GENERATOR: &str = env!("CARGO_PKG_NAME");
 /// directory of its own, for nothing.
 pub const NO_REGENERATE_ENV: &str = "PLATFORM_CODEGEN_NO_REGENERATE";
 
+/// The generator program anchored build scripts run, when set: a `platform-codegen` built from
+/// the workspace's own generator (as prost-build's `PROTOC` names a `protoc`), for a build that
+/// already has one (a CI job that built the workspace, the test command). Unset, the build
+/// script compiles the workspace's generator through Cargo, in a target directory of its own.
+pub const GENERATOR_ENV: &str = "PLATFORM_CODEGEN";
+
 /// The `build.rs` of an anchored crate.
 ///
 /// It depends on nothing, so the crate builds wherever it is copied or published. Only when the
 /// workspace Cargo builds it in names the directory it sits in as the `out` of
 /// `[workspace.metadata.platform-codegen]` does it start a process: that workspace's generator,
 /// run through Cargo in a target directory of its own (the build holds the lock of the one it
-/// runs in), whose `build-script` command checks the declaration again with a real TOML parser
-/// before it writes (see [`crate::build`]), unless [`NO_REGENERATE_ENV`] is `1`. The generator's stdout is the build script's, so the
+/// runs in), or the program [`GENERATOR_ENV`] names, whose `build-script` command checks the
+/// declaration again with a real TOML parser before it writes (see [`crate::build`]), unless
+/// [`NO_REGENERATE_ENV`] is `1`. The generator's stdout is the build script's, so the
 /// `cargo::` lines it prints reach Cargo. The script reads the declaration line by line: written
 /// as a table of plain strings, as `platform_codegen::workspace` documents it.
 fn build_script(notice: &str) -> String {
@@ -267,27 +274,36 @@ fn main() {{
         return;
     }}
     let Some(root) = anchoring_workspace(crate_dir) else {{ return }};
-    // A target directory of the generator's own, beside this build's: Cargo holds this build's.
-    let out_dir = std::env::var_os("OUT_DIR").expect("Cargo sets OUT_DIR");
-    let target = Path::new(&out_dir).ancestors().nth(4).unwrap_or(Path::new(&out_dir)).join("{GENERATOR}");
-    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
-    let status = Command::new(cargo)
-        .args(["run", "--quiet", "--locked", "--package", "{GENERATOR}", "--manifest-path"])
-        .arg(root.join("Cargo.toml"))
-        .args(["--", "build-script"])
-        .arg(crate_dir)
-        .env("CARGO_TARGET_DIR", target)
-        // Nobody debugs the generator through a build script: no debug info keeps its target small.
-        .env("CARGO_PROFILE_DEV_DEBUG", "false")
-        .status();
+    // A generator built from this workspace's, when the build names one.
+    println!("cargo::rerun-if-env-changed={GENERATOR_ENV}");
+    let (what, status) = match std::env::var_os("{GENERATOR_ENV}").filter(|p| !p.is_empty()) {{
+        Some(program) => ("{GENERATOR_ENV}", Command::new(program).arg("build-script").arg(crate_dir).status()),
+        None => ("cargo", compiled_generator(root).arg(crate_dir).status()),
+    }};
     match status {{
         Ok(status) if status.success() => {{}}
         Ok(_) => std::process::exit(1),
         Err(e) => {{
-            eprintln!("error: cannot run cargo to regenerate: {{e}}");
+            eprintln!("error: cannot run {{what}} to regenerate: {{e}}");
             std::process::exit(1);
         }}
     }}
+}}
+
+/// `cargo run` of the workspace's generator's `build-script` command, in a target directory of
+/// the generator's own beside this build's: Cargo holds this build's.
+fn compiled_generator(root: &Path) -> Command {{
+    let out_dir = std::env::var_os("OUT_DIR").expect("Cargo sets OUT_DIR");
+    let target = Path::new(&out_dir).ancestors().nth(4).unwrap_or(Path::new(&out_dir)).join("{GENERATOR}");
+    let mut cargo = Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()));
+    cargo
+        .args(["run", "--quiet", "--locked", "--package", "{GENERATOR}", "--manifest-path"])
+        .arg(root.join("Cargo.toml"))
+        .args(["--", "build-script"])
+        .env("CARGO_TARGET_DIR", target)
+        // Nobody debugs the generator through a build script: no debug info keeps its target small.
+        .env("CARGO_PROFILE_DEV_DEBUG", "false");
+    cargo
 }}
 
 /// The root of the workspace Cargo builds this crate in (the nearest `Cargo.toml` above it
