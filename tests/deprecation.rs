@@ -12,7 +12,7 @@
 
 use std::sync::{Arc, Mutex};
 use widget_client::Client;
-use widget_server::types::auth::Credential;
+use widget_server::types::auth::{Credential, CredentialRef};
 use widget_server::types::clock::FixedClock;
 use widget_server::types::deprecations::{self, Notice};
 use widget_server::types::endpoints::{count_widgets, export_widgets, list_widgets, rename_widget};
@@ -36,7 +36,7 @@ fn widget(label: &str) -> Widget {
 impl Api for Widgets {
     type Caller = ();
 
-    async fn authenticate(&self, credential: &Credential) -> Option<()> {
+    async fn authenticate(&self, credential: CredentialRef<'_>) -> Option<()> {
         (credential.token == BOT).then_some(())
     }
 
@@ -48,22 +48,22 @@ impl Api for Widgets {
         Ok(true)
     }
 
-    async fn rename_widget(&self, call: Call<(), rename_widget::Request, (), Granted<granted::RenameWidget>>) -> Result<Widget, ApiError> {
+    async fn rename_widget(&self, call: Call<'_, (), rename_widget::Request, (), Granted<granted::RenameWidget>>) -> Result<Widget, ApiError> {
         Ok(widget(&call.input.body.label))
     }
 
-    async fn list_widgets(&self, call: Call<(), list_widgets::Request, list_widgets::Gates>) -> Result<Vec<Widget>, ApiError> {
+    async fn list_widgets(&self, call: Call<'_, (), list_widgets::Request, list_widgets::Gates>) -> Result<Vec<Widget>, ApiError> {
         if call.input.query.page.is_none() {
             call.deprecations.used(&deprecations::BEHAVIOUR_LIST_WIDGETS_OLDEST_FIRST);
         }
         Ok(vec![widget("first")])
     }
 
-    async fn count_widgets(&self, _: Call<(), count_widgets::Request>) -> Result<count_widgets::Response, ApiError> {
+    async fn count_widgets(&self, _: Call<'_, (), count_widgets::Request>) -> Result<count_widgets::Response, ApiError> {
         Ok(count_widgets::Response::new(1))
     }
 
-    async fn export_widgets(&self, _: Call<(), export_widgets::Request>) -> Result<String, ApiError> {
+    async fn export_widgets(&self, _: Call<'_, (), export_widgets::Request>) -> Result<String, ApiError> {
         Ok("id,label\n7,first\n".to_owned())
     }
 }

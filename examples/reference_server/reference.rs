@@ -19,7 +19,7 @@
 //!   `invalid_grant` for a revoked, reused or unknown grant. Refreshing a provisional account's
 //!   OIDC refresh token works, and the answer carries the grant's deprecation headers.
 
-use platform_server::types::auth::{Credential, Intent, Scope, TokenKind};
+use platform_server::types::auth::{CredentialRef, Intent, Scope, TokenKind};
 use platform_server::types::clock::FixedClock;
 use platform_server::types::deprecations;
 use platform_server::types::endpoints::{
@@ -419,7 +419,7 @@ fn invalid_grant(message: &str) -> ApiError {
 impl Api for Reference {
     type Caller = Caller;
 
-    async fn authenticate(&self, credential: &Credential) -> Option<Caller> {
+    async fn authenticate(&self, credential: CredentialRef<'_>) -> Option<Caller> {
         if credential.kind == TokenKind::Client {
             return (credential.token == self.world.application.client_token).then_some(Caller::Application);
         }
@@ -478,7 +478,7 @@ impl Api for Reference {
 
     async fn get_current_user_connections(
         &self,
-        call: Call<Caller, get_current_user_connections::Request, get_current_user_connections::Gates>,
+        call: Call<'_, Caller, get_current_user_connections::Request, get_current_user_connections::Gates>,
     ) -> Result<get_current_user_connections::Response, ApiError> {
         let user = call.caller.user()?;
         let gates = call.gates;
@@ -494,7 +494,7 @@ impl Api for Reference {
 
     async fn get_guild_channels(
         &self,
-        call: Call<Caller, get_guild_channels::Request, get_guild_channels::Gates>,
+        call: Call<'_, Caller, get_guild_channels::Request, get_guild_channels::Gates>,
     ) -> Result<get_guild_channels::Response, ApiError> {
         let user = call.caller.user()?;
         let guild = self.guild(call.input.path.guild_id)?;
@@ -509,7 +509,7 @@ impl Api for Reference {
         Ok(channels)
     }
 
-    async fn create_or_join_lobby(&self, call: Call<Caller, create_or_join_lobby::Request>) -> Result<create_or_join_lobby::Response, ApiError> {
+    async fn create_or_join_lobby(&self, call: Call<'_, Caller, create_or_join_lobby::Request>) -> Result<create_or_join_lobby::Response, ApiError> {
         let user = call.caller.user()?;
         let secret = call.input.body.secret;
         let mut state = self.state();
@@ -529,7 +529,7 @@ impl Api for Reference {
         Ok(self.lobby(&state.lobbies[index]))
     }
 
-    async fn send_lobby_message(&self, call: Call<Caller, send_lobby_message::Request>) -> Result<send_lobby_message::Response, ApiError> {
+    async fn send_lobby_message(&self, call: Call<'_, Caller, send_lobby_message::Request>) -> Result<send_lobby_message::Response, ApiError> {
         let user = call.caller.user()?;
         let mut state = self.state();
         let id = state.id();
@@ -540,7 +540,7 @@ impl Api for Reference {
         Ok(message)
     }
 
-    async fn get_lobby_messages(&self, call: Call<Caller, get_lobby_messages::Request>) -> Result<get_lobby_messages::Response, ApiError> {
+    async fn get_lobby_messages(&self, call: Call<'_, Caller, get_lobby_messages::Request>) -> Result<get_lobby_messages::Response, ApiError> {
         let user = call.caller.user()?;
         let mut state = self.state();
         let lobby = Self::member_lobby(&mut state, call.input.path.lobby_id, user)?;
@@ -548,7 +548,10 @@ impl Api for Reference {
         Ok(lobby.messages.iter().rev().take(most).cloned().collect())
     }
 
-    async fn bulk_update_lobby_members(&self, call: Call<Caller, bulk_update_lobby_members::Request>) -> Result<bulk_update_lobby_members::Response, ApiError> {
+    async fn bulk_update_lobby_members(
+        &self,
+        call: Call<'_, Caller, bulk_update_lobby_members::Request>,
+    ) -> Result<bulk_update_lobby_members::Response, ApiError> {
         call.caller.user()?;
         let mut state = self.state();
         let lobby = state.lobbies.iter_mut().find(|l| l.id == call.input.path.lobby_id.get()).ok_or_else(|| ApiError::new(&errors::UNKNOWN_LOBBY))?;
@@ -574,7 +577,7 @@ impl Api for Reference {
     #[platform::endpoint(set_voice_channel_status)]
     async fn set_voice_channel_status(
         &self,
-        call: Call<Caller, set_voice_channel_status::Request, (), Granted<granted::SetVoiceChannelStatus>>,
+        call: Call<'_, Caller, set_voice_channel_status::Request, (), Granted<granted::SetVoiceChannelStatus>>,
     ) -> Result<set_voice_channel_status::Response, ApiError> {
         let (_, channel) = self.channel(call.input.path.channel_id)?;
         if !channel.voice {
@@ -584,7 +587,7 @@ impl Api for Reference {
         Ok(())
     }
 
-    async fn token(&self, call: Call<Caller, token::Request>) -> Result<token::Response, ApiError> {
+    async fn token(&self, call: Call<'_, Caller, token::Request>) -> Result<token::Response, ApiError> {
         if call.caller != Caller::Application {
             return Err(ApiError::new(&errors::UNAUTHORIZED).with_message("the token endpoint takes the application's client credentials"));
         }

@@ -354,7 +354,15 @@ pub fn or_empty_object(bytes: &[u8]) -> &[u8] {
 /// fraction or an exponent may be there (or a string holding such text, which costs a second
 /// reading only).
 fn written_with_fraction(bytes: &[u8]) -> bool {
-    bytes.windows(2).any(|w| w[0].is_ascii_digit() && matches!(w[1], b'.' | b'e' | b'E'))
+    // One flag carried from byte to byte, not a window of two: every JSON body is scanned.
+    let mut after_digit = false;
+    for &b in bytes {
+        if after_digit && matches!(b, b'.' | b'e' | b'E') {
+            return true;
+        }
+        after_digit = b.is_ascii_digit();
+    }
+    false
 }
 
 /// The JSON of `bytes` with every number that is an integer written with a fraction (`5.0`,

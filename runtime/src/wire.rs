@@ -49,9 +49,23 @@ impl fmt::Display for UnknownName {
 impl std::error::Error for UnknownName {}
 
 /// Parses digits only: no sign, no spaces, no empty text.
+///
+/// One pass over the bytes (every snowflake in a path is read with it): `str::parse` would
+/// accept a `+` sign, so the digits had to be checked in a pass of their own before it.
 pub fn parse_decimal(text: &str) -> Result<u64, ParseIntegerError> {
-    let digits = !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit());
-    digits.then(|| text.parse().ok()).flatten().ok_or_else(|| ParseIntegerError { text: text.chars().take(64).collect() })
+    let refused = || ParseIntegerError { text: text.chars().take(64).collect() };
+    if text.is_empty() {
+        return Err(refused());
+    }
+    text.bytes()
+        .try_fold(0u64, |value, b| {
+            let digit = b.wrapping_sub(b'0');
+            if digit > 9 {
+                return None;
+            }
+            value.checked_mul(10)?.checked_add(u64::from(digit))
+        })
+        .ok_or_else(refused)
 }
 
 impl Snowflake {

@@ -11,7 +11,7 @@
 // Each test binary uses a different part of these helpers.
 #![allow(dead_code)]
 
-use shapes_server::types::auth::{Credential, Scope, TokenKind};
+use shapes_server::types::auth::{Credential, CredentialRef, Scope, TokenKind};
 use shapes_server::types::endpoints::{
     amend_feedback, browse_notes, create_document, create_note, delete_note, evaluate, export_notes, get_archive, get_attachment, get_document, get_me,
     get_note, get_note_export, get_status, import_notes, list_archived_notes, list_categories, list_notes, list_tags, poll_gateway, search_notes,
@@ -148,8 +148,8 @@ fn patch<T>(field: &mut Presence<T>, update: Presence<T>) {
 impl Api for Shapes {
     type Caller = Caller;
 
-    async fn authenticate(&self, credential: &Credential) -> Option<Caller> {
-        match (credential.kind, credential.token.as_str()) {
+    async fn authenticate(&self, credential: CredentialRef<'_>) -> Option<Caller> {
+        match (credential.kind, credential.token) {
             (TokenKind::Bot, BOT) => Some(Caller::Bot),
             (TokenKind::Bearer, READER) => Some(Caller::Reader),
             (TokenKind::Bearer, PLAIN) => Some(Caller::Plain),
@@ -170,38 +170,44 @@ impl Api for Shapes {
 
     async fn get_note_export(
         &self,
-        call: Call<Option<Caller>, get_note_export::Request, (), (), Option<Credential>>,
+        call: Call<'_, Option<Caller>, get_note_export::Request, (), (), Option<CredentialRef<'_>>>,
     ) -> Result<get_note_export::Response, ApiError> {
         let path = call.input.path;
         Ok(get_note_export::Response::Ok(format!("note {} as {}", path.note_id, path.format)))
     }
 
-    async fn get_archive(&self, call: Call<Option<Caller>, get_archive::Request, (), (), Option<Credential>>) -> Result<get_archive::Response, ApiError> {
+    async fn get_archive(
+        &self,
+        call: Call<'_, Option<Caller>, get_archive::Request, (), (), Option<CredentialRef<'_>>>,
+    ) -> Result<get_archive::Response, ApiError> {
         Ok(get_archive::Response::Ok(format!("archive {}", call.input.path.archive)))
     }
 
     async fn send_feedback_form(
         &self,
-        _call: Call<Option<Caller>, send_feedback_form::Request, (), (), Option<Credential>>,
+        _call: Call<'_, Option<Caller>, send_feedback_form::Request, (), (), Option<CredentialRef<'_>>>,
     ) -> Result<send_feedback_form::Response, ApiError> {
         Ok(send_feedback_form::Response::NoContent)
     }
 
     async fn amend_feedback(
         &self,
-        _call: Call<Option<Caller>, amend_feedback::Request, (), (), Option<Credential>>,
+        _call: Call<'_, Option<Caller>, amend_feedback::Request, (), (), Option<CredentialRef<'_>>>,
     ) -> Result<amend_feedback::Response, ApiError> {
         Ok(amend_feedback::Response::NoContent)
     }
 
     async fn send_feedback(
         &self,
-        _call: Call<Option<Caller>, send_feedback::Request, (), (), Option<Credential>>,
+        _call: Call<'_, Option<Caller>, send_feedback::Request, (), (), Option<CredentialRef<'_>>>,
     ) -> Result<send_feedback::Response, ApiError> {
         Ok(send_feedback::Response::NoContent)
     }
 
-    async fn get_status(&self, _call: Call<Option<Caller>, get_status::Request, (), (), Option<Credential>>) -> Result<get_status::Response, ApiError> {
+    async fn get_status(
+        &self,
+        _call: Call<'_, Option<Caller>, get_status::Request, (), (), Option<CredentialRef<'_>>>,
+    ) -> Result<get_status::Response, ApiError> {
         if self.down.load(Ordering::SeqCst) {
             let body = get_status::ServerErrorBody::new("down for maintenance");
             let headers = get_status::ServerErrorHeaders::default().retry_after(30);
@@ -210,12 +216,12 @@ impl Api for Shapes {
         Ok(get_status::Response::Ok("up".to_owned()))
     }
 
-    async fn list_tags(&self, _call: Call<Option<Caller>, list_tags::Request, (), (), Option<Credential>>) -> Result<list_tags::Response, ApiError> {
+    async fn list_tags(&self, _call: Call<'_, Option<Caller>, list_tags::Request, (), (), Option<CredentialRef<'_>>>) -> Result<list_tags::Response, ApiError> {
         let tags: Vec<String> = self.all().into_iter().flat_map(|n| n.tags).collect();
         Ok(list_tags::Response::Ok((!tags.is_empty()).then_some(tags)))
     }
 
-    async fn get_note(&self, call: Call<Option<Caller>, get_note::Request, (), (), Option<Credential>>) -> Result<get_note::Response, ApiError> {
+    async fn get_note(&self, call: Call<'_, Option<Caller>, get_note::Request, (), (), Option<CredentialRef<'_>>>) -> Result<get_note::Response, ApiError> {
         if self.limited.load(Ordering::SeqCst) {
             let body = RateLimitedBody::new("You are being rate limited.", 2, false);
             let headers = RateLimitedHeaders::new(50, 0, 2);
@@ -229,7 +235,7 @@ impl Api for Shapes {
         Ok(get_note::Response::Ok(get_note::OkResponse { body: note, headers: Self::rate_headers() }))
     }
 
-    async fn list_notes(&self, call: Call<Caller, list_notes::Request>) -> Result<list_notes::Response, ApiError> {
+    async fn list_notes(&self, call: Call<'_, Caller, list_notes::Request>) -> Result<list_notes::Response, ApiError> {
         let (query, headers) = (&call.input.query, &call.input.headers);
         if headers.locale == "xx" {
             let body = ClientErrorBody::new(0, "unknown locale");
@@ -258,7 +264,7 @@ impl Api for Shapes {
         Ok(list_notes::Response::Ok(list_notes::OkResponse { body: notes, headers }))
     }
 
-    async fn search_notes(&self, call: Call<Caller, search_notes::Request>) -> Result<search_notes::Response, ApiError> {
+    async fn search_notes(&self, call: Call<'_, Caller, search_notes::Request>) -> Result<search_notes::Response, ApiError> {
         // The token is the position of the page's first note among the matches.
         let query = &call.input.query;
         let matches: Vec<Note> = self.all().into_iter().filter(|n| n.title.contains(&query.text)).collect();
@@ -274,14 +280,14 @@ impl Api for Shapes {
         Ok(search_notes::Response::new(items).next_page(next_page))
     }
 
-    async fn list_archived_notes(&self, call: Call<Caller, list_archived_notes::Request>) -> Result<list_archived_notes::Response, ApiError> {
+    async fn list_archived_notes(&self, call: Call<'_, Caller, list_archived_notes::Request>) -> Result<list_archived_notes::Response, ApiError> {
         let offset = usize::try_from(call.input.query.offset.unwrap_or(0)).unwrap_or(0);
         Ok(self.all().into_iter().skip(offset).take(3).collect())
     }
 
     /// `per_page` notes (ten by default) from `page`, GitHub's way: the `Link` header names the
     /// next page among the others (`first`), and is left out on the last.
-    async fn browse_notes(&self, call: Call<Caller, browse_notes::Request>) -> Result<browse_notes::Response, ApiError> {
+    async fn browse_notes(&self, call: Call<'_, Caller, browse_notes::Request>) -> Result<browse_notes::Response, ApiError> {
         let all = self.all();
         let start = usize::try_from(call.input.query.page.unwrap_or(0)).unwrap_or(0);
         let size = usize::try_from(call.input.query.per_page.unwrap_or(10)).unwrap_or(10);
@@ -293,11 +299,11 @@ impl Api for Shapes {
         Ok(browse_notes::Response::Ok(browse_notes::OkResponse { body, headers }))
     }
 
-    async fn get_me(&self, _call: Call<Caller, get_me::Request>) -> Result<get_me::Response, ApiError> {
+    async fn get_me(&self, _call: Call<'_, Caller, get_me::Request>) -> Result<get_me::Response, ApiError> {
         Ok(User::new(7, "reader"))
     }
 
-    async fn create_note(&self, call: Call<Caller, create_note::Request>) -> Result<create_note::Response, ApiError> {
+    async fn create_note(&self, call: Call<'_, Caller, create_note::Request>) -> Result<create_note::Response, ApiError> {
         Ok(match call.input.body {
             create_note::Body::Json(fields) => self.create(&fields.title, fields.body, vec!["json".to_owned()]),
             create_note::Body::Form(fields) => self.create(&fields.title, fields.body, vec!["form".to_owned()]),
@@ -318,7 +324,7 @@ impl Api for Shapes {
         })
     }
 
-    async fn import_notes(&self, call: Call<Caller, import_notes::Request>) -> Result<import_notes::Response, ApiError> {
+    async fn import_notes(&self, call: Call<'_, Caller, import_notes::Request>) -> Result<import_notes::Response, ApiError> {
         let parts = call.input.body;
         let text = String::from_utf8_lossy(&parts.file.bytes).into_owned();
         let mut tags: Vec<String> = parts.labels.unwrap_or_default();
@@ -335,7 +341,7 @@ impl Api for Shapes {
         Ok(import_notes::Response::Accepted(import_notes::AcceptedResponse { body, headers: import_notes::AcceptedHeaders::new(1) }))
     }
 
-    async fn upload_attachment(&self, call: Call<Caller, upload_attachment::Request>) -> Result<upload_attachment::Response, ApiError> {
+    async fn upload_attachment(&self, call: Call<'_, Caller, upload_attachment::Request>) -> Result<upload_attachment::Response, ApiError> {
         let id = call.input.path.note_id;
         if self.get(id).is_none() {
             return Ok(upload_attachment::Response::Other(404, ClientErrorBody::new(10404, "Unknown note")));
@@ -344,7 +350,7 @@ impl Api for Shapes {
         Ok(upload_attachment::Response::NoContent)
     }
 
-    async fn get_attachment(&self, call: Call<Caller, get_attachment::Request>) -> Result<get_attachment::Response, ApiError> {
+    async fn get_attachment(&self, call: Call<'_, Caller, get_attachment::Request>) -> Result<get_attachment::Response, ApiError> {
         let id = call.input.path.note_id;
         Ok(match self.attachments.lock().unwrap().get(&id.0) {
             Some(raw) => get_attachment::Response::Ok(raw.clone()),
@@ -355,7 +361,7 @@ impl Api for Shapes {
         })
     }
 
-    async fn export_notes(&self, _call: Call<Caller, export_notes::Request>) -> Result<export_notes::Response, ApiError> {
+    async fn export_notes(&self, _call: Call<'_, Caller, export_notes::Request>) -> Result<export_notes::Response, ApiError> {
         let mut csv = String::from("id,title\n");
         for n in self.all() {
             csv.push_str(&format!("{},{}\n", n.id.0, n.title));
@@ -365,7 +371,7 @@ impl Api for Shapes {
 
     /// A note created for each note, a heartbeat, a newer server's event when it is one, and a
     /// deletion, numbered from 1; a resumed stream goes on after the id it gives.
-    async fn watch_notes(&self, call: Call<Caller, watch_notes::Request>) -> Result<watch_notes::Response, ApiError> {
+    async fn watch_notes(&self, call: Call<'_, Caller, watch_notes::Request>) -> Result<watch_notes::Response, ApiError> {
         let mut events: Vec<watch_notes::OkEvent> = self.all().into_iter().map(watch_notes::OkEvent::NoteCreated).collect();
         events.push(watch_notes::OkEvent::Heartbeat("still here".to_owned()));
         if self.newer_payloads {
@@ -389,16 +395,16 @@ impl Api for Shapes {
         Ok(watch_notes::Response::Ok(stream))
     }
 
-    async fn stream_notes(&self, _call: Call<Caller, stream_notes::Request>) -> Result<stream_notes::Response, ApiError> {
+    async fn stream_notes(&self, _call: Call<'_, Caller, stream_notes::Request>) -> Result<stream_notes::Response, ApiError> {
         Ok(stream_notes::Response::Ok(Events::numbered_after(self.all(), None)))
     }
 
-    async fn delete_note(&self, call: Call<Caller, delete_note::Request>) -> Result<delete_note::Response, ApiError> {
+    async fn delete_note(&self, call: Call<'_, Caller, delete_note::Request>) -> Result<delete_note::Response, ApiError> {
         let removed = self.notes.lock().unwrap().remove(&call.input.path.note_id.0);
         Ok(if removed.is_some() { delete_note::Response::NoContent } else { delete_note::Response::NotFound })
     }
 
-    async fn create_document(&self, call: Call<Caller, create_document::Request>) -> Result<Document, ApiError> {
+    async fn create_document(&self, call: Call<'_, Caller, create_document::Request>) -> Result<Document, ApiError> {
         let body = call.input.body;
         let mut documents = self.documents.lock().expect("the lock");
         let id = Uuid(u128::try_from(documents.len()).unwrap_or(u128::MAX) + 1);
@@ -411,13 +417,13 @@ impl Api for Shapes {
         Ok(document)
     }
 
-    async fn get_document(&self, call: Call<Caller, get_document::Request>) -> Result<Document, ApiError> {
+    async fn get_document(&self, call: Call<'_, Caller, get_document::Request>) -> Result<Document, ApiError> {
         let documents = self.documents.lock().expect("the lock");
         let found = documents.iter().find(|d| d.id == call.input.path.document_id).cloned();
         found.ok_or_else(|| ApiError::new(&errors::UNKNOWN_DOCUMENT))
     }
 
-    async fn update_profile(&self, call: Call<Caller, update_profile::Request>) -> Result<Profile, ApiError> {
+    async fn update_profile(&self, call: Call<'_, Caller, update_profile::Request>) -> Result<Profile, ApiError> {
         let body = call.input.body;
         let mut profile = self.profile.lock().expect("the lock");
         patch(&mut profile.nickname, body.nickname);
@@ -432,13 +438,13 @@ impl Api for Shapes {
         Ok(profile.clone())
     }
 
-    async fn evaluate(&self, call: Call<Caller, evaluate::Request>) -> Result<f64, ApiError> {
+    async fn evaluate(&self, call: Call<'_, Caller, evaluate::Request>) -> Result<f64, ApiError> {
         let value = value_of(&call.input.body);
         // A finite answer only: JSON has no number for an overflow.
         if value.is_finite() { Ok(value) } else { Err(ApiError::new(&errors::INVALID_FORM_BODY).with_message("the value is not finite")) }
     }
 
-    async fn poll_gateway(&self, _call: Call<Caller, poll_gateway::Request>) -> Result<Vec<GatewayPayload>, ApiError> {
+    async fn poll_gateway(&self, _call: Call<'_, Caller, poll_gateway::Request>) -> Result<Vec<GatewayPayload>, ApiError> {
         let mut out = vec![GatewayPayload::Hello(Hello::new(10, 41_250)), GatewayPayload::Heartbeat(Heartbeat::new(1))];
         if self.newer_payloads {
             let raw = serde_json::json!({ "op": 99, "shard": [0, 1] });
@@ -447,7 +453,7 @@ impl Api for Shapes {
         Ok(out)
     }
 
-    async fn list_categories(&self, _call: Call<Caller, list_categories::Request>) -> Result<Vec<Category>, ApiError> {
+    async fn list_categories(&self, _call: Call<'_, Caller, list_categories::Request>) -> Result<Vec<Category>, ApiError> {
         let root = Category::new("All");
         let child = Category::new("Notes").parent(root.clone());
         Ok(vec![root, child])

@@ -4,7 +4,7 @@
 //! that permission rules and run-time checks ask.
 
 use crate::types;
-use crate::types::auth::Credential;
+use crate::types::auth::CredentialRef;
 use crate::types::clock::Timestamp;
 use crate::types::errors::ApiError;
 use std::future::Future;
@@ -52,8 +52,8 @@ impl Operation {
 pub struct RuleContext<'a, C> {
     /// The authenticated caller.
     pub caller: &'a C,
-    /// The credential it presented.
-    pub credential: &'a Credential,
+    /// The credential it presented, borrowed from the request.
+    pub credential: &'a CredentialRef<'a>,
     /// The operation and its path parameters.
     pub operation: &'a Operation,
     /// The request's instant, read once.
@@ -93,11 +93,11 @@ pub mod granted {
 
 /// One call of an endpoint, after every check passed.
 #[derive(Debug)]
-pub struct Call<C, I, G = (), P = ()> {
+pub struct Call<'a, C, I, G = (), P = ()> {
     /// The authenticated caller.
     pub caller: C,
     /// The credential it presented.
-    pub credential: Credential,
+    pub credential: CredentialRef<'a>,
     /// The request's instant, read once: the same instant the rules were evaluated at.
     pub now: Timestamp,
     /// The parsed and checked request.
@@ -108,15 +108,13 @@ pub struct Call<C, I, G = (), P = ()> {
     pub granted: P,
     /// Where the handler reports a deprecated behaviour it carried out, so the answer
     /// says so.
-    pub deprecations: Notices,
+    pub deprecations: &'a Notices,
 }
 
 /// What a call used that is deprecated: the router adds `Deprecation`, `Sunset` and
 /// `Link` headers for each to the answer.
-#[derive(Clone, Debug, Default)]
-pub struct Notices(
-    std::sync::Arc<std::sync::Mutex<Vec<&'static types::deprecations::Deprecated>>>,
-);
+#[derive(Debug, Default)]
+pub struct Notices(std::sync::Mutex<Vec<&'static types::deprecations::Deprecated>>);
 
 impl Notices {
     /// Records that the call carried out `deprecated` (a constant of
@@ -147,7 +145,7 @@ pub trait Api: Send + Sync + 'static {
     /// The caller a credential authenticates; `None` answers 401.
     fn authenticate(
         &self,
-        credential: &Credential,
+        credential: CredentialRef<'_>,
     ) -> impl Future<Output = Option<Self::Caller>> + Send;
 
     /// The permissions the caller holds where the operation acts.
@@ -213,6 +211,7 @@ pub trait Api: Send + Sync + 'static {
     fn get_current_user_connections(
         &self,
         call: Call<
+            '_,
             Self::Caller,
             types::endpoints::get_current_user_connections::Request,
             types::endpoints::get_current_user_connections::Gates,
@@ -239,6 +238,7 @@ pub trait Api: Send + Sync + 'static {
     fn get_guild_channels(
         &self,
         call: Call<
+            '_,
             Self::Caller,
             types::endpoints::get_guild_channels::Request,
             types::endpoints::get_guild_channels::Gates,
@@ -257,7 +257,7 @@ pub trait Api: Send + Sync + 'static {
     /// Not implemented unless the implementation provides it: the default answers 501.
     fn create_or_join_lobby(
         &self,
-        call: Call<Self::Caller, types::endpoints::create_or_join_lobby::Request>,
+        call: Call<'_, Self::Caller, types::endpoints::create_or_join_lobby::Request>,
     ) -> impl Future<
         Output = Result<types::endpoints::create_or_join_lobby::Response, ApiError>,
     > + Send {
@@ -272,7 +272,7 @@ pub trait Api: Send + Sync + 'static {
     /// Not implemented unless the implementation provides it: the default answers 501.
     fn send_lobby_message(
         &self,
-        call: Call<Self::Caller, types::endpoints::send_lobby_message::Request>,
+        call: Call<'_, Self::Caller, types::endpoints::send_lobby_message::Request>,
     ) -> impl Future<
         Output = Result<types::endpoints::send_lobby_message::Response, ApiError>,
     > + Send {
@@ -287,7 +287,7 @@ pub trait Api: Send + Sync + 'static {
     /// Not implemented unless the implementation provides it: the default answers 501.
     fn get_lobby_messages(
         &self,
-        call: Call<Self::Caller, types::endpoints::get_lobby_messages::Request>,
+        call: Call<'_, Self::Caller, types::endpoints::get_lobby_messages::Request>,
     ) -> impl Future<
         Output = Result<types::endpoints::get_lobby_messages::Response, ApiError>,
     > + Send {
@@ -302,7 +302,11 @@ pub trait Api: Send + Sync + 'static {
     /// Not implemented unless the implementation provides it: the default answers 501.
     fn bulk_update_lobby_members(
         &self,
-        call: Call<Self::Caller, types::endpoints::bulk_update_lobby_members::Request>,
+        call: Call<
+            '_,
+            Self::Caller,
+            types::endpoints::bulk_update_lobby_members::Request,
+        >,
     ) -> impl Future<
         Output = Result<types::endpoints::bulk_update_lobby_members::Response, ApiError>,
     > + Send {
@@ -320,6 +324,7 @@ pub trait Api: Send + Sync + 'static {
     fn set_voice_channel_status(
         &self,
         call: Call<
+            '_,
             Self::Caller,
             types::endpoints::set_voice_channel_status::Request,
             (),
@@ -343,7 +348,7 @@ pub trait Api: Send + Sync + 'static {
     /// Not implemented unless the implementation provides it: the default answers 501.
     fn token(
         &self,
-        call: Call<Self::Caller, types::endpoints::token::Request>,
+        call: Call<'_, Self::Caller, types::endpoints::token::Request>,
     ) -> impl Future<
         Output = Result<types::endpoints::token::Response, ApiError>,
     > + Send {
@@ -358,7 +363,7 @@ impl<T: Api> Api for std::sync::Arc<T> {
 
     fn authenticate(
         &self,
-        credential: &Credential,
+        credential: CredentialRef<'_>,
     ) -> impl Future<Output = Option<Self::Caller>> + Send {
         T::authenticate(self, credential)
     }
@@ -425,6 +430,7 @@ impl<T: Api> Api for std::sync::Arc<T> {
     fn get_current_user_connections(
         &self,
         call: Call<
+            '_,
             Self::Caller,
             types::endpoints::get_current_user_connections::Request,
             types::endpoints::get_current_user_connections::Gates,
@@ -441,6 +447,7 @@ impl<T: Api> Api for std::sync::Arc<T> {
     fn get_guild_channels(
         &self,
         call: Call<
+            '_,
             Self::Caller,
             types::endpoints::get_guild_channels::Request,
             types::endpoints::get_guild_channels::Gates,
@@ -453,7 +460,7 @@ impl<T: Api> Api for std::sync::Arc<T> {
 
     fn create_or_join_lobby(
         &self,
-        call: Call<Self::Caller, types::endpoints::create_or_join_lobby::Request>,
+        call: Call<'_, Self::Caller, types::endpoints::create_or_join_lobby::Request>,
     ) -> impl Future<
         Output = Result<types::endpoints::create_or_join_lobby::Response, ApiError>,
     > + Send {
@@ -462,7 +469,7 @@ impl<T: Api> Api for std::sync::Arc<T> {
 
     fn send_lobby_message(
         &self,
-        call: Call<Self::Caller, types::endpoints::send_lobby_message::Request>,
+        call: Call<'_, Self::Caller, types::endpoints::send_lobby_message::Request>,
     ) -> impl Future<
         Output = Result<types::endpoints::send_lobby_message::Response, ApiError>,
     > + Send {
@@ -471,7 +478,7 @@ impl<T: Api> Api for std::sync::Arc<T> {
 
     fn get_lobby_messages(
         &self,
-        call: Call<Self::Caller, types::endpoints::get_lobby_messages::Request>,
+        call: Call<'_, Self::Caller, types::endpoints::get_lobby_messages::Request>,
     ) -> impl Future<
         Output = Result<types::endpoints::get_lobby_messages::Response, ApiError>,
     > + Send {
@@ -480,7 +487,11 @@ impl<T: Api> Api for std::sync::Arc<T> {
 
     fn bulk_update_lobby_members(
         &self,
-        call: Call<Self::Caller, types::endpoints::bulk_update_lobby_members::Request>,
+        call: Call<
+            '_,
+            Self::Caller,
+            types::endpoints::bulk_update_lobby_members::Request,
+        >,
     ) -> impl Future<
         Output = Result<types::endpoints::bulk_update_lobby_members::Response, ApiError>,
     > + Send {
@@ -490,6 +501,7 @@ impl<T: Api> Api for std::sync::Arc<T> {
     fn set_voice_channel_status(
         &self,
         call: Call<
+            '_,
             Self::Caller,
             types::endpoints::set_voice_channel_status::Request,
             (),
@@ -503,7 +515,7 @@ impl<T: Api> Api for std::sync::Arc<T> {
 
     fn token(
         &self,
-        call: Call<Self::Caller, types::endpoints::token::Request>,
+        call: Call<'_, Self::Caller, types::endpoints::token::Request>,
     ) -> impl Future<
         Output = Result<types::endpoints::token::Response, ApiError>,
     > + Send {

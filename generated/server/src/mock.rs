@@ -17,7 +17,7 @@ use crate::api::{Api, RuleContext};
 use crate::api::Call;
 use crate::api::{Granted, granted};
 use crate::types;
-use crate::types::auth::Credential;
+use crate::types::auth::CredentialRef;
 use crate::types::errors::ApiError;
 
 /// The mock: it keeps no state.
@@ -40,7 +40,7 @@ pub fn router_with(options: crate::Options) -> axum::Router {
 impl Api for Mock {
     type Caller = ();
 
-    async fn authenticate(&self, credential: &Credential) -> Option<()> {
+    async fn authenticate(&self, credential: CredentialRef<'_>) -> Option<()> {
         Some(())
     }
 
@@ -104,6 +104,7 @@ impl Api for Mock {
     async fn get_current_user_connections(
         &self,
         _: Call<
+            '_,
             Self::Caller,
             types::endpoints::get_current_user_connections::Request,
             types::endpoints::get_current_user_connections::Gates,
@@ -121,6 +122,7 @@ impl Api for Mock {
     async fn get_guild_channels(
         &self,
         _: Call<
+            '_,
             Self::Caller,
             types::endpoints::get_guild_channels::Request,
             types::endpoints::get_guild_channels::Gates,
@@ -137,7 +139,7 @@ impl Api for Mock {
 
     async fn create_or_join_lobby(
         &self,
-        _: Call<Self::Caller, types::endpoints::create_or_join_lobby::Request>,
+        _: Call<'_, Self::Caller, types::endpoints::create_or_join_lobby::Request>,
     ) -> Result<types::endpoints::create_or_join_lobby::Response, ApiError> {
         let depth: u8 = 0;
         Ok(resource_lobby(depth.saturating_add(1)))
@@ -145,7 +147,7 @@ impl Api for Mock {
 
     async fn send_lobby_message(
         &self,
-        _: Call<Self::Caller, types::endpoints::send_lobby_message::Request>,
+        _: Call<'_, Self::Caller, types::endpoints::send_lobby_message::Request>,
     ) -> Result<types::endpoints::send_lobby_message::Response, ApiError> {
         let depth: u8 = 0;
         Ok(resource_lobby_message(depth.saturating_add(1)))
@@ -153,7 +155,7 @@ impl Api for Mock {
 
     async fn get_lobby_messages(
         &self,
-        _: Call<Self::Caller, types::endpoints::get_lobby_messages::Request>,
+        _: Call<'_, Self::Caller, types::endpoints::get_lobby_messages::Request>,
     ) -> Result<types::endpoints::get_lobby_messages::Response, ApiError> {
         let depth: u8 = 0;
         Ok({
@@ -166,7 +168,7 @@ impl Api for Mock {
 
     async fn bulk_update_lobby_members(
         &self,
-        _: Call<Self::Caller, types::endpoints::bulk_update_lobby_members::Request>,
+        _: Call<'_, Self::Caller, types::endpoints::bulk_update_lobby_members::Request>,
     ) -> Result<types::endpoints::bulk_update_lobby_members::Response, ApiError> {
         let depth: u8 = 0;
         Ok({
@@ -180,6 +182,7 @@ impl Api for Mock {
     async fn set_voice_channel_status(
         &self,
         _: Call<
+            '_,
             Self::Caller,
             types::endpoints::set_voice_channel_status::Request,
             (),
@@ -192,7 +195,7 @@ impl Api for Mock {
 
     async fn token(
         &self,
-        _: Call<Self::Caller, types::endpoints::token::Request>,
+        _: Call<'_, Self::Caller, types::endpoints::token::Request>,
     ) -> Result<types::endpoints::token::Response, ApiError> {
         let depth: u8 = 0;
         Ok(

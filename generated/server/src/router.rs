@@ -315,7 +315,7 @@ async fn handle_get_current_user_connections<A: Api>(
     let credential = runtime::credential(&parts.headers, endpoint::AUTH)?;
     let caller = app
         .api
-        .authenticate(&credential)
+        .authenticate(credential)
         .await
         .ok_or_else(|| runtime::unauthorized("the credential is not known"))?;
     let input = endpoint::Request::from_fields();
@@ -344,7 +344,7 @@ async fn handle_get_current_user_connections<A: Api>(
         input,
         gates: endpoint::Gates::at(now),
         granted: (),
-        deprecations: notices.clone(),
+        deprecations: notices,
     };
     let output = Api::get_current_user_connections(&app.api, call).await?;
     Ok(runtime::json_response(StatusCode::OK, &output))
@@ -378,7 +378,7 @@ async fn handle_get_guild_channels<A: Api>(
     let credential = runtime::credential(&parts.headers, endpoint::AUTH)?;
     let caller = app
         .api
-        .authenticate(&credential)
+        .authenticate(credential)
         .await
         .ok_or_else(|| runtime::unauthorized("the credential is not known"))?;
     let mut violations = Vec::new();
@@ -425,7 +425,7 @@ async fn handle_get_guild_channels<A: Api>(
         input,
         gates: endpoint::Gates::at(now),
         granted: (),
-        deprecations: notices.clone(),
+        deprecations: notices,
     };
     let output = Api::get_guild_channels(&app.api, call).await?;
     Ok(runtime::json_response(StatusCode::OK, &output))
@@ -458,7 +458,7 @@ async fn handle_create_or_join_lobby<A: Api>(
     let credential = runtime::credential(&parts.headers, endpoint::AUTH)?;
     let caller = app
         .api
-        .authenticate(&credential)
+        .authenticate(credential)
         .await
         .ok_or_else(|| runtime::unauthorized("the credential is not known"))?;
     let mut violations = Vec::new();
@@ -505,7 +505,7 @@ async fn handle_create_or_join_lobby<A: Api>(
         input,
         gates: (),
         granted: (),
-        deprecations: notices.clone(),
+        deprecations: notices,
     };
     let output = Api::create_or_join_lobby(&app.api, call).await?;
     Ok(runtime::json_response(StatusCode::OK, &output))
@@ -540,7 +540,7 @@ async fn handle_send_lobby_message<A: Api>(
     let credential = runtime::credential(&parts.headers, endpoint::AUTH)?;
     let caller = app
         .api
-        .authenticate(&credential)
+        .authenticate(credential)
         .await
         .ok_or_else(|| runtime::unauthorized("the credential is not known"))?;
     let mut violations = Vec::new();
@@ -598,7 +598,7 @@ async fn handle_send_lobby_message<A: Api>(
         input,
         gates: (),
         granted: (),
-        deprecations: notices.clone(),
+        deprecations: notices,
     };
     let output = Api::send_lobby_message(&app.api, call).await?;
     Ok(runtime::json_response(StatusCode::OK, &output))
@@ -632,7 +632,7 @@ async fn handle_get_lobby_messages<A: Api>(
     let credential = runtime::credential(&parts.headers, endpoint::AUTH)?;
     let caller = app
         .api
-        .authenticate(&credential)
+        .authenticate(credential)
         .await
         .ok_or_else(|| runtime::unauthorized("the credential is not known"))?;
     let mut violations = Vec::new();
@@ -679,7 +679,7 @@ async fn handle_get_lobby_messages<A: Api>(
         input,
         gates: (),
         granted: (),
-        deprecations: notices.clone(),
+        deprecations: notices,
     };
     let output = Api::get_lobby_messages(&app.api, call).await?;
     let broken = endpoint::check_response(&output);
@@ -719,7 +719,7 @@ async fn handle_bulk_update_lobby_members<A: Api>(
     let credential = runtime::credential(&parts.headers, endpoint::AUTH)?;
     let caller = app
         .api
-        .authenticate(&credential)
+        .authenticate(credential)
         .await
         .ok_or_else(|| runtime::unauthorized("the credential is not known"))?;
     let mut violations = Vec::new();
@@ -777,7 +777,7 @@ async fn handle_bulk_update_lobby_members<A: Api>(
         input,
         gates: (),
         granted: (),
-        deprecations: notices.clone(),
+        deprecations: notices,
     };
     let output = Api::bulk_update_lobby_members(&app.api, call).await?;
     Ok(runtime::json_response(StatusCode::OK, &output))
@@ -813,7 +813,7 @@ async fn handle_set_voice_channel_status<A: Api>(
     let credential = runtime::credential(&parts.headers, endpoint::AUTH)?;
     let caller = app
         .api
-        .authenticate(&credential)
+        .authenticate(credential)
         .await
         .ok_or_else(|| runtime::unauthorized("the credential is not known"))?;
     let mut violations = Vec::new();
@@ -871,7 +871,7 @@ async fn handle_set_voice_channel_status<A: Api>(
         input,
         gates: (),
         granted: crate::api::Granted::new(),
-        deprecations: notices.clone(),
+        deprecations: notices,
     };
     Api::set_voice_channel_status(&app.api, call).await?;
     Ok(runtime::empty_response())
@@ -902,7 +902,7 @@ async fn handle_token<A: Api>(
     let credential = runtime::credential(&parts.headers, endpoint::AUTH)?;
     let caller = app
         .api
-        .authenticate(&credential)
+        .authenticate(credential)
         .await
         .ok_or_else(|| runtime::unauthorized("the credential is not known"))?;
     let mut violations = Vec::new();
@@ -945,7 +945,7 @@ async fn handle_token<A: Api>(
         input,
         gates: (),
         granted: (),
-        deprecations: notices.clone(),
+        deprecations: notices,
     };
     let output = Api::token(&app.api, call).await?;
     Ok(runtime::json_response(StatusCode::OK, &output))

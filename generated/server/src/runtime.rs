@@ -7,7 +7,7 @@
 //! reaches a handler and never becomes a 5xx.
 
 pub use platform_runtime::server::*;
-use crate::types::auth::{Credential, Intent, Scope, TokenKind};
+use crate::types::auth::{CredentialRef, Intent, Scope, TokenKind};
 use crate::types::errors::{self, ApiError};
 use crate::types::permissions::Permission;
 use crate::types::rules::{Condition, Facts, Requirement, SpecVocabulary};
@@ -134,18 +134,19 @@ pub fn text_response(text: String, content_type: &'static str) -> Response {
     (StatusCode::OK, [(header::CONTENT_TYPE, content_type)], text).into_response()
 }
 
-/// The credential of the `Authorization` header, when it presents one of `accepted`.
-pub fn credential(
-    headers: &HeaderMap,
+/// The credential of the `Authorization` header, when it presents one of `accepted`: its
+/// token borrowed from the header.
+pub fn credential<'h>(
+    headers: &'h HeaderMap,
     accepted: &[TokenKind],
-) -> Result<Credential, ApiError> {
+) -> Result<CredentialRef<'h>, ApiError> {
     let value = headers
         .get(header::AUTHORIZATION)
         .ok_or_else(|| unauthorized("no Authorization header"))?;
     let value = value
         .to_str()
         .map_err(|_| unauthorized("the Authorization header is not text"))?;
-    Credential::from_header(value, accepted)
+    CredentialRef::from_header(value, accepted)
         .ok_or_else(|| {
             let schemes: Vec<&str> = accepted
                 .iter()

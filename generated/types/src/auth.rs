@@ -286,10 +286,39 @@ impl Credential {
         )
     }
 
+    /// Reads an `Authorization` header value presenting one of the `accepted` kinds, as
+    /// [`CredentialRef::from_header`] does, and keeps the token.
+    pub fn from_header(value: &str, accepted: &[TokenKind]) -> Option<Self> {
+        CredentialRef::from_header(value, accepted).map(Self::from)
+    }
+}
+
+impl std::fmt::Debug for Credential {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Credential")
+            .field("kind", &self.kind)
+            .field("token", &"<redacted>")
+            .finish()
+    }
+}
+
+/// A credential as a request presents it, its token borrowed from the `Authorization`
+/// header: what a server reads for every request, without copying the token.
+///
+/// `Debug` never prints the token either; `Credential::from` keeps one.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub struct CredentialRef<'a> {
+    /// What kind of token it is.
+    pub kind: TokenKind,
+    /// The token itself.
+    pub token: &'a str,
+}
+
+impl<'a> CredentialRef<'a> {
     /// Reads an `Authorization` header value presenting one of the `accepted` kinds.
     /// Schemes compare without regard to case (RFC 9110 §11.1); the token is one word. A
     /// value no accepted scheme names is the token of an accepted kind without one.
-    pub fn from_header(value: &str, accepted: &[TokenKind]) -> Option<Self> {
+    pub fn from_header(value: &'a str, accepted: &[TokenKind]) -> Option<Self> {
         let value = value.trim();
         if let Some((scheme, token)) = value.split_once(' ') {
             let token = token.trim();
@@ -300,17 +329,32 @@ impl Credential {
             if let Some(kind) = kind
                 .filter(|_| !token.is_empty() && !token.contains(char::is_whitespace))
             {
-                return Some(Self::new(kind, token));
+                return Some(Self { kind, token });
             }
         }
         let bare = accepted.iter().copied().find(|k| k.scheme().is_none())?;
-        (!value.is_empty()).then(|| Self::new(bare, value))
+        (!value.is_empty()).then_some(Self { kind: bare, token: value })
     }
 }
 
-impl std::fmt::Debug for Credential {
+impl<'a> From<&'a Credential> for CredentialRef<'a> {
+    fn from(credential: &'a Credential) -> Self {
+        Self {
+            kind: credential.kind,
+            token: &credential.token,
+        }
+    }
+}
+
+impl From<CredentialRef<'_>> for Credential {
+    fn from(credential: CredentialRef<'_>) -> Self {
+        Self::new(credential.kind, credential.token)
+    }
+}
+
+impl std::fmt::Debug for CredentialRef<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Credential")
+        f.debug_struct("CredentialRef")
             .field("kind", &self.kind)
             .field("token", &"<redacted>")
             .finish()

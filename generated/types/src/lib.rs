@@ -83,6 +83,8 @@ pub use errors::ErrorCode;
 #[rustfmt::skip]
 pub use auth::Credential;
 #[rustfmt::skip]
+pub use auth::CredentialRef;
+#[rustfmt::skip]
 pub use auth::TokenKind;
 #[rustfmt::skip]
 pub use resources::IdentifyPayload;

@@ -16,6 +16,11 @@ fn snowflakes_are_decimal_text_and_read_from_numbers_too() {
 #[test]
 fn decimal_parsing_says_why() {
     assert_eq!(parse_decimal("0"), Ok(0));
+    assert_eq!(parse_decimal("007"), Ok(7));
+    assert_eq!(parse_decimal("18446744073709551615"), Ok(u64::MAX));
+    for refused in ["", "+1", "-1", " 1", "1 ", "18446744073709551616", "99999999999999999999", "1.0", "١"] {
+        assert!(parse_decimal(refused).is_err(), "{refused:?} is not decimal digits");
+    }
     let error = parse_decimal("12a").unwrap_err().to_string();
     assert!(error.contains("12a"), "the error names the text: {error}");
 }

@@ -42,7 +42,7 @@ pub(super) fn api(plan: &Plan) -> TokenStream {
         //! that permission rules and run-time checks ask.
 
         use crate::types;
-        use crate::types::auth::Credential;
+        use crate::types::auth::CredentialRef;
         use crate::types::clock::Timestamp;
         use crate::types::errors::ApiError;
         use std::future::Future;
@@ -54,8 +54,8 @@ pub(super) fn api(plan: &Plan) -> TokenStream {
         pub struct RuleContext<'a, C> {
             /// The authenticated caller.
             pub caller: &'a C,
-            /// The credential it presented.
-            pub credential: &'a Credential,
+            /// The credential it presented, borrowed from the request.
+            pub credential: &'a CredentialRef<'a>,
             /// The operation and its path parameters.
             pub operation: &'a Operation,
             /// The request's instant, read once.
@@ -152,13 +152,13 @@ fn granted(plan: &Plan, routed: &[&Endpoint]) -> TokenStream {
 /// endpoint accepts anonymous calls.
 fn call(plan: &Plan) -> TokenStream {
     // With endpoints that accept anonymous calls, the credential is a parameter of `Call` too:
-    // those endpoints' calls carry `Option<Credential>` (and an optional caller).
+    // those endpoints' calls carry `Option<CredentialRef>` (and an optional caller).
     let anonymous = http::any_anonymous(plan);
-    let (credential_param, credential_type) = if anonymous { (quote!(, K = Credential), quote!(K)) } else { (quote!(), quote!(Credential)) };
+    let (credential_param, credential_type) = if anonymous { (quote!(, K = CredentialRef<'a>), quote!(K)) } else { (quote!(), quote!(CredentialRef<'a>)) };
     let call_doc = if anonymous {
         quote! {
             /// One call of an endpoint, after every check passed. An endpoint that accepts
-            /// anonymous calls gets `Call<Option<Caller>, Request, G, P, Option<Credential>>`.
+            /// anonymous calls gets `Call<'_, Option<Caller>, Request, G, P, Option<CredentialRef>>`.
         }
     } else {
         quote!(#[doc = r" One call of an endpoint, after every check passed."])
@@ -170,10 +170,12 @@ fn call(plan: &Plan) -> TokenStream {
     } else {
         quote!(#[doc = r" The credential it presented."])
     };
+    // The call borrows from the request (the credential) and from the router (the notices), so
+    // the router makes neither a copy of the token nor a shared list for every request.
     quote! {
         #call_doc
         #[derive(Debug)]
-        pub struct Call<C, I, G = (), P = () #credential_param> {
+        pub struct Call<'a, C, I, G = (), P = () #credential_param> {
             #caller_doc
             pub caller: C,
             #credential_doc
@@ -188,18 +190,20 @@ fn call(plan: &Plan) -> TokenStream {
             pub granted: P,
             /// Where the handler reports a deprecated behaviour it carried out, so the answer
             /// says so.
-            pub deprecations: Notices,
+            pub deprecations: &'a Notices,
         }
     }
 }
 
-/// `Notices`: the deprecated things a call used, shared between the handler and the router.
+/// `Notices`: the deprecated things a call used, which the router owns and the handler borrows.
 fn notices() -> TokenStream {
+    // A mutex (not a `RefCell`) so a handler's future that holds `&Notices` is `Send`; an empty
+    // one allocates nothing.
     quote! {
         /// What a call used that is deprecated: the router adds `Deprecation`, `Sunset` and
         /// `Link` headers for each to the answer.
-        #[derive(Clone, Debug, Default)]
-        pub struct Notices(std::sync::Arc<std::sync::Mutex<Vec<&'static types::deprecations::Deprecated>>>);
+        #[derive(Debug, Default)]
+        pub struct Notices(std::sync::Mutex<Vec<&'static types::deprecations::Deprecated>>);
 
         impl Notices {
             /// Records that the call carried out `deprecated` (a constant of
@@ -234,7 +238,7 @@ fn api_trait(plan: &Plan, routed: &[&Endpoint]) -> TokenStream {
             type Caller: Send + Sync + 'static;
 
             /// The caller a credential authenticates; `None` answers 401.
-            fn authenticate(&self, credential: &Credential) -> impl Future<Output = Option<Self::Caller>> + Send;
+            fn authenticate(&self, credential: CredentialRef<'_>) -> impl Future<Output = Option<Self::Caller>> + Send;
 
             #hooks
 
@@ -245,7 +249,7 @@ fn api_trait(plan: &Plan, routed: &[&Endpoint]) -> TokenStream {
         impl<T: Api> Api for std::sync::Arc<T> {
             type Caller = T::Caller;
 
-            fn authenticate(&self, credential: &Credential) -> impl Future<Output = Option<Self::Caller>> + Send {
+            fn authenticate(&self, credential: CredentialRef<'_>) -> impl Future<Output = Option<Self::Caller>> + Send {
                 T::authenticate(self, credential)
             }
 
@@ -371,7 +375,7 @@ pub(super) fn call_extras(plan: &Plan, e: &Endpoint) -> TokenStream {
     if e.accepts_anonymous() {
         // Never guarded (validation makes sure): no proof, an optional credential.
         let gates = gates.unwrap_or_else(|| quote!(()));
-        return quote!(, #gates, (), Option<Credential>);
+        return quote!(, #gates, (), Option<CredentialRef<'_>>);
     }
     if guarded(plan, e) {
         let marker = names::endpoint_variant(e);
@@ -412,7 +416,7 @@ pub(super) fn endpoint_method(plan: &Plan, e: &Endpoint) -> TokenStream {
     // implementation (cargo-semver-checks `trait_method_added`).
     quote! {
         #(#[doc = #lines])*
-        fn #name(&self, call: Call<#caller, types::endpoints::#module::Request #gates>) -> impl Future<Output = Result<types::endpoints::#module::Response, ApiError>> + Send {
+        fn #name(&self, call: Call<'_, #caller, types::endpoints::#module::Request #gates>) -> impl Future<Output = Result<types::endpoints::#module::Response, ApiError>> + Send {
             let _ = call;
             std::future::ready(Err(crate::runtime::not_implemented(#id)))
         }

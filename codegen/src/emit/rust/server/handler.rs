@@ -135,7 +135,7 @@ impl Handler<'_> {
                 #parse
                 let input = endpoint::Request::from_fields(#(#parts_init),*);
                 #checks
-                let call = Call { caller, credential, now, input, gates: #gates, granted: #granted, deprecations: notices.clone() };
+                let call = Call { caller, credential, now, input, gates: #gates, granted: #granted, deprecations: notices };
                 #respond
             }
         }

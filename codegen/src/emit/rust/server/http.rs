@@ -31,7 +31,7 @@ pub fn credential_steps(e: &Endpoint) -> TokenStream {
     if e.accepts_anonymous() {
         return quote! {
             let credential = runtime::optional_credential(&parts.headers, endpoint::AUTH)?;
-            let caller = match &credential {
+            let caller = match credential {
                 Some(credential) => Some(app.api.authenticate(credential).await.ok_or_else(|| #unknown)?),
                 None => None,
             };
@@ -39,7 +39,7 @@ pub fn credential_steps(e: &Endpoint) -> TokenStream {
     }
     quote! {
         let credential = runtime::credential(&parts.headers, endpoint::AUTH)?;
-        let caller = app.api.authenticate(&credential).await.ok_or_else(|| #unknown)?;
+        let caller = app.api.authenticate(credential).await.ok_or_else(|| #unknown)?;
     }
 }
 
@@ -376,7 +376,7 @@ pub fn runtime_items(plan: &Plan) -> TokenStream {
         out.extend(quote! {
             /// The credential of the `Authorization` header when one is presented (and the
             /// endpoint accepts some token kind); `None` for an anonymous call.
-            pub fn optional_credential(headers: &HeaderMap, accepted: &[TokenKind]) -> Result<Option<Credential>, ApiError> {
+            pub fn optional_credential<'h>(headers: &'h HeaderMap, accepted: &[TokenKind]) -> Result<Option<CredentialRef<'h>>, ApiError> {
                 if accepted.is_empty() || !headers.contains_key(header::AUTHORIZATION) {
                     return Ok(None);
                 }

@@ -66,7 +66,7 @@ pub fn mock(plan: &Plan) -> TokenStream {
         #call
         #granted
         use crate::types;
-        use crate::types::auth::Credential;
+        use crate::types::auth::CredentialRef;
         use crate::types::errors::ApiError;
 
         /// The mock: it keeps no state.
@@ -90,7 +90,7 @@ pub fn mock(plan: &Plan) -> TokenStream {
         impl Api for Mock {
             type Caller = ();
 
-            async fn authenticate(&self, credential: &Credential) -> Option<()> {
+            async fn authenticate(&self, credential: CredentialRef<'_>) -> Option<()> {
                 Some(())
             }
 

@@ -22,7 +22,7 @@ fn module_head(runtime: &Ident, multipart: bool) -> TokenStream {
         pub use #runtime::server::*;
         #multipart
 
-        use crate::types::auth::{Credential, Intent, Scope, TokenKind};
+        use crate::types::auth::{CredentialRef, Intent, Scope, TokenKind};
         use crate::types::errors::{self, ApiError};
         use crate::types::permissions::Permission;
         use crate::types::rules::{Condition, Facts, Requirement, SpecVocabulary};
@@ -144,11 +144,12 @@ fn responses() -> TokenStream {
 /// `credential`, which reads the `Authorization` header.
 fn credential_reading() -> TokenStream {
     quote! {
-        /// The credential of the `Authorization` header, when it presents one of `accepted`.
-        pub fn credential(headers: &HeaderMap, accepted: &[TokenKind]) -> Result<Credential, ApiError> {
+        /// The credential of the `Authorization` header, when it presents one of `accepted`: its
+        /// token borrowed from the header.
+        pub fn credential<'h>(headers: &'h HeaderMap, accepted: &[TokenKind]) -> Result<CredentialRef<'h>, ApiError> {
             let value = headers.get(header::AUTHORIZATION).ok_or_else(|| unauthorized("no Authorization header"))?;
             let value = value.to_str().map_err(|_| unauthorized("the Authorization header is not text"))?;
-            Credential::from_header(value, accepted).ok_or_else(|| {
+            CredentialRef::from_header(value, accepted).ok_or_else(|| {
                 let schemes: Vec<&str> = accepted.iter().filter_map(|k| k.scheme()).collect();
                 unauthorized(&format!("expected one of the schemes {}", schemes.join(", ")))
             })

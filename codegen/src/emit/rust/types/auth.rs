@@ -275,11 +275,11 @@ fn token_kinds(plan: &Plan) -> TokenStream {
                 let token = token.trim();
                 let kind = accepted.iter().copied().find(|k| k.scheme().is_some_and(|s| s.eq_ignore_ascii_case(scheme)));
                 if let Some(kind) = kind.filter(|_| !token.is_empty() && !token.contains(char::is_whitespace)) {
-                    return Some(Self::new(kind, token));
+                    return Some(Self { kind, token });
                 }
             }
             let bare = accepted.iter().copied().find(|k| k.scheme().is_none())?;
-            (!value.is_empty()).then(|| Self::new(bare, value))
+            (!value.is_empty()).then_some(Self { kind: bare, token: value })
         }
     };
     let kind_enum = name_enum(&quote::format_ident!("TokenKind"), "token kind", " A kind of token the platform accepts.", &variants, extra);
@@ -333,17 +333,55 @@ fn token_kinds(plan: &Plan) -> TokenStream {
                 })
             }
 
-            /// Reads an `Authorization` header value presenting one of the `accepted` kinds.
-            /// Schemes compare without regard to case (RFC 9110 §11.1); the token is one word. A
-            /// value no accepted scheme names is the token of an accepted kind without one.
+            /// Reads an `Authorization` header value presenting one of the `accepted` kinds, as
+            /// [`CredentialRef::from_header`] does, and keeps the token.
             pub fn from_header(value: &str, accepted: &[TokenKind]) -> Option<Self> {
-                #from_header
+                CredentialRef::from_header(value, accepted).map(Self::from)
             }
         }
 
         impl std::fmt::Debug for Credential {
             fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
                 f.debug_struct("Credential").field("kind", &self.kind).field("token", &"<redacted>").finish()
+            }
+        }
+
+        /// A credential as a request presents it, its token borrowed from the `Authorization`
+        /// header: what a server reads for every request, without copying the token.
+        ///
+        /// `Debug` never prints the token either; `Credential::from` keeps one.
+        #[derive(Clone, Copy, PartialEq, Eq)]
+        pub struct CredentialRef<'a> {
+            /// What kind of token it is.
+            pub kind: TokenKind,
+            /// The token itself.
+            pub token: &'a str,
+        }
+
+        impl<'a> CredentialRef<'a> {
+            /// Reads an `Authorization` header value presenting one of the `accepted` kinds.
+            /// Schemes compare without regard to case (RFC 9110 §11.1); the token is one word. A
+            /// value no accepted scheme names is the token of an accepted kind without one.
+            pub fn from_header(value: &'a str, accepted: &[TokenKind]) -> Option<Self> {
+                #from_header
+            }
+        }
+
+        impl<'a> From<&'a Credential> for CredentialRef<'a> {
+            fn from(credential: &'a Credential) -> Self {
+                Self { kind: credential.kind, token: &credential.token }
+            }
+        }
+
+        impl From<CredentialRef<'_>> for Credential {
+            fn from(credential: CredentialRef<'_>) -> Self {
+                Self::new(credential.kind, credential.token)
+            }
+        }
+
+        impl std::fmt::Debug for CredentialRef<'_> {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.debug_struct("CredentialRef").field("kind", &self.kind).field("token", &"<redacted>").finish()
             }
         }
     }

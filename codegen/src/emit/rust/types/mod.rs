@@ -226,6 +226,7 @@ fn reexports(plan: &Plan) -> TokenStream {
         ("errors", quote::format_ident!("ErrorBody")),
         ("errors", quote::format_ident!("ErrorCode")),
         ("auth", quote::format_ident!("Credential")),
+        ("auth", quote::format_ident!("CredentialRef")),
         ("auth", quote::format_ident!("TokenKind")),
     ];
     names.extend(plan.resources.iter().map(|r| ("resources", crate::plan::rust::names::resource(r))));
