@@ -114,13 +114,20 @@ pub struct Call<'a, C, I, G = (), P = ()> {
 /// What a call used that is deprecated: the router adds `Deprecation`, `Sunset` and
 /// `Link` headers for each to the answer.
 #[derive(Debug, Default)]
-pub struct Notices(std::sync::Mutex<Vec<&'static types::deprecations::Deprecated>>);
+#[allow(
+    clippy::box_collection,
+    reason = "an unused list is one null pointer in every request's future, not a `Vec`'s three words"
+)]
+pub struct Notices(
+    std::sync::Mutex<Option<Box<Vec<&'static types::deprecations::Deprecated>>>>,
+);
 
 impl Notices {
     /// Records that the call carried out `deprecated` (a constant of
     /// `types::deprecations`, usually a deprecated behaviour of the endpoint).
     pub fn used(&self, deprecated: &'static types::deprecations::Deprecated) {
         let mut list = self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let list = list.get_or_insert_default();
         if !list.contains(&deprecated) {
             list.push(deprecated);
         }
@@ -128,7 +135,12 @@ impl Notices {
 
     /// Everything recorded, in the order it was reported.
     pub fn list(&self) -> Vec<&'static types::deprecations::Deprecated> {
-        self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner).clone()
+        self.0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .as_deref()
+            .cloned()
+            .unwrap_or_default()
     }
 }
 
