@@ -2,7 +2,7 @@
 //! both sides of their dates and on each branch of their conditions, run-time checks, limits,
 //! state machines, commands, credentials and the authorization server metadata.
 
-use platform::auth::{Intent, Scope, TokenKind};
+use platform::auth::{CredentialRef, Intent, Scope, TokenKind};
 use platform::changes::{self, Effective};
 use platform::endpoints::{get_current_user_guilds, get_guild_channels};
 use platform::placeholders::Placeholders;
@@ -205,6 +205,18 @@ fn credentials_read_their_header_and_never_print_their_token() {
     assert_eq!(Credential::from_header("bearer abc", all), Some(Credential::bearer("abc")));
     assert_eq!(Credential::from_header("Bearer abc", &[TokenKind::Bot]), None);
     assert_eq!(Credential::from_header("Bot a b", all), None);
+    // The server's reading borrows the token from the header value.
+    let value = String::from("  Bot  abc ");
+    let presented = CredentialRef::from_header(&value, all).expect("a bot token");
+    assert_eq!((presented.kind, presented.token), (TokenKind::Bot, "abc"));
+    assert!(std::ptr::eq(presented.token.as_ptr(), value[7..].as_ptr()), "the token is borrowed, not copied");
+    assert_eq!(Credential::from(presented), Credential::bot("abc"));
+    assert_eq!(CredentialRef::from(&Credential::bot("abc")), presented);
+    for spaced in ["Bot a\u{b}b", "Bot a\tb", "Bot a\u{a0}b", "Bot é\u{2003}b", "Bot "] {
+        assert_eq!(CredentialRef::from_header(spaced, &[TokenKind::Bot]), None, "{spaced:?} is no one-word token");
+    }
+    assert_eq!(CredentialRef::from_header("Bot é", &[TokenKind::Bot]).map(|c| c.token), Some("é"), "a token past ASCII is a word");
+    assert!(!format!("{presented:?}").contains("abc"));
     assert_eq!(Credential::bot("abc").header_value().as_deref(), Some("Bot abc"));
     assert!(!format!("{:?}", Credential::bearer("secret-token")).contains("secret-token"));
     assert_eq!(platform::auth::DEFAULT_COMMUNICATION_SCOPES.to_scope_string(), "openid sdk.social_layer");

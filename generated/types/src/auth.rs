@@ -322,13 +322,16 @@ impl<'a> CredentialRef<'a> {
         let value = value.trim();
         if let Some((scheme, token)) = value.split_once(' ') {
             let token = token.trim();
+            let spaced = if token.is_ascii() {
+                token.bytes().any(|b| matches!(b, b'\t'..= b'\r' | b' '))
+            } else {
+                token.contains(char::is_whitespace)
+            };
             let kind = accepted
                 .iter()
                 .copied()
                 .find(|k| k.scheme().is_some_and(|s| s.eq_ignore_ascii_case(scheme)));
-            if let Some(kind) = kind
-                .filter(|_| !token.is_empty() && !token.contains(char::is_whitespace))
-            {
+            if let Some(kind) = kind.filter(|_| !token.is_empty() && !spaced) {
                 return Some(Self { kind, token });
             }
         }

@@ -269,12 +269,16 @@ fn token_kinds(plan: &Plan) -> TokenStream {
             None
         }
     } else {
+        // A server reads one for every request. Header values are ASCII (`HeaderValue::to_str`),
+        // so the token is checked for whitespace byte by byte, character by character only
+        // when it holds more than ASCII.
         quote! {
             let value = value.trim();
             if let Some((scheme, token)) = value.split_once(' ') {
                 let token = token.trim();
+                let spaced = if token.is_ascii() { token.bytes().any(|b| matches!(b, b'\t'..=b'\r' | b' ')) } else { token.contains(char::is_whitespace) };
                 let kind = accepted.iter().copied().find(|k| k.scheme().is_some_and(|s| s.eq_ignore_ascii_case(scheme)));
-                if let Some(kind) = kind.filter(|_| !token.is_empty() && !token.contains(char::is_whitespace)) {
+                if let Some(kind) = kind.filter(|_| !token.is_empty() && !spaced) {
                     return Some(Self { kind, token });
                 }
             }
