@@ -127,15 +127,17 @@ per_request() { # side, route
     local n=2000
     echo $(( ($(instructions "$1" "$2" $n) - $(instructions none "$2" $n)) / n ))
 }
-allocations() { "$cost" "$1" "$2" 10000 | sed -n 's/.*: \([0-9.]*\) allocations.*/\1/p'; }
-largest() { "$cost" "$1" "$2" 10000 | sed -n 's/.*the largest \([0-9]*\) bytes.*/\1/p'; }
+# One run of the counting allocator: "<allocations per request> <largest block in bytes>".
+allocations() { "$cost" "$1" "$2" 10000 | sed -n 's/.*: \([0-9.]*\) allocations per request, the largest \([0-9]*\) bytes.*/\1 \2/p'; }
 for route in put get; do
     generated=$(per_request generated $route)
     hand=$(per_request hand $route)
     name=$([ $route = put ] && echo 'PUT Set Voice Channel Status' || echo 'GET Get Current User Connections')
     row "instructions per request, $name" "$generated vs $hand hand-written: $(python3 -c "print('%.2f' % ($generated / $hand))")×" '≤ 1.1×' ''
-    row "allocations per request, $name" "$(allocations generated $route) vs $(allocations hand $route) hand-written" '≤ hand-written + 2' \
-        "largest block $(largest generated $route) vs $(largest hand $route) bytes (glibc's per-thread cache serves up to 1,032)"
+    read -r generated_allocations generated_largest <<<"$(allocations generated $route)"
+    read -r hand_allocations hand_largest <<<"$(allocations hand $route)"
+    row "allocations per request, $name" "$generated_allocations vs $hand_allocations hand-written" '≤ hand-written + 2' \
+        "largest block $generated_largest vs $hand_largest bytes (glibc's per-thread cache serves up to 1,032)"
 done
 
 # 6b. The client's rate limiter, per call: the same calls with and without it, the in-process
